@@ -1,0 +1,3 @@
+//! The `testgate` command.
+
+fn main() {}

@@ -1,0 +1,74 @@
+//! Failing test names from test-runner output: bytes in, names out.
+//!
+//! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
+//! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest and vitest,
+//! and says which tests failed, how many ran, and whether the runner said
+//! that no test ran at all. It starts no process and touches no file: it is
+//! the part of testgate that log-analysis tools can depend on alone.
+//!
+//! The one-shot entry points are [`failing_tests`], [`detect`] and [`parse`],
+//! which returns a [`Report`]. [`StreamParser`] gives the same `Report` from
+//! output fed in chunks of any size, in memory bounded by [`MAX_LINE`] and
+//! the names themselves. [`tail()`] cuts the end of a log, where runners
+//! put their summary.
+//!
+//! ```
+//! let log = "\
+//! running 2 tests
+//! test tests::adds ... ok
+//! test tests::parses_empty ... FAILED
+//!
+//! failures:
+//!     tests::parses_empty
+//!
+//! test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+//! ";
+//! assert_eq!(testgate_parse::failing_tests(log), ["tests::parses_empty"]);
+//!
+//! let report = testgate_parse::parse(testgate_parse::Format::Auto, log);
+//! assert_eq!(report.format, Some(testgate_parse::Format::Cargo));
+//! assert_eq!(report.counts.failed, Some(1));
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod format;
+mod formats;
+mod line;
+mod report;
+mod stream;
+mod tail;
+
+pub use crate::format::{Format, UnknownFormat};
+pub use crate::line::MAX_LINE;
+pub use crate::report::{Counts, FailingTest, Report};
+pub use crate::stream::StreamParser;
+pub use crate::tail::tail;
+
+/// The names of the failing tests in `output`, the runner detected
+/// automatically, in order of first appearance and without duplicates.
+///
+/// Each name is spelled as documented in `docs/formats.md` (for example
+/// `tests::parses_empty` for libtest, `TestParse/empty_input` for go).
+pub fn failing_tests(output: impl AsRef<[u8]>) -> Vec<String> {
+    parse(Format::Auto, output)
+        .failing
+        .into_iter()
+        .map(|test| test.name)
+        .collect()
+}
+
+/// The runner whose output this is, or `None` when no known runner's lines
+/// appear in it. Where several runners' outputs follow each other (a CI log),
+/// the first one to appear is named.
+pub fn detect(output: impl AsRef<[u8]>) -> Option<Format> {
+    parse(Format::Auto, output).format
+}
+
+/// Everything `format`'s parser understood of `output`. With
+/// [`Format::Auto`] every known runner is recognised, also several in one log.
+pub fn parse(format: Format, output: impl AsRef<[u8]>) -> Report {
+    let mut parser = StreamParser::new(format);
+    parser.feed(output.as_ref());
+    parser.finish()
+}
