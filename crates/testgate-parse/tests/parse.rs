@@ -1,0 +1,65 @@
+//! testgate-parse's integration tests: every captured log, parsed.
+//!
+//! Each `tests/fixtures/<format>/<case>.log` is a log captured from a real
+//! run by `tests/capture/capture.sh` (or marked hand-made in its `.expected`
+//! file). Its `.expected` file lists the failing names as the runner's own
+//! machine-readable output gives them (one per line; `#` lines are comments).
+//! Every log is parsed with auto-detection and with its own format, whole
+//! and in chunks, and its `Report` is snapshotted.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use testgate_parse::{Format, Report, StreamParser, parse};
+
+fn expected_names(log: &Path) -> BTreeSet<String> {
+    let path = log.with_extension("expected");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (every log needs its .expected)", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn format_of(log: &Path) -> Format {
+    let dir = log.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+    dir.unwrap_or_default()
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
+}
+
+fn streamed(format: Format, bytes: &[u8], chunk: usize) -> Report {
+    let mut parser = StreamParser::new(format);
+    for piece in bytes.chunks(chunk) {
+        parser.feed(piece);
+    }
+    parser.finish()
+}
+
+#[test]
+fn captured_logs() {
+    insta::glob!("fixtures/*/*.log", |log| {
+        let bytes = std::fs::read(log).unwrap();
+        let format = format_of(log);
+        let auto = parse(Format::Auto, &bytes);
+        let explicit = parse(format, &bytes);
+
+        let expected = expected_names(log);
+        let names: BTreeSet<String> = auto.names().map(str::to_owned).collect();
+        assert_eq!(names, expected, "{}: auto-detected names", log.display());
+        let names: BTreeSet<String> = explicit.names().map(str::to_owned).collect();
+        assert_eq!(names, expected, "{}: names with --format {format}", log.display());
+        assert_eq!(auto.format, Some(format), "{}: detected format", log.display());
+
+        for chunk in [1, 7, 4096] {
+            assert_eq!(
+                streamed(Format::Auto, &bytes, chunk),
+                auto,
+                "{}: streamed in chunks of {chunk}",
+                log.display()
+            );
+        }
+        insta::assert_debug_snapshot!(auto);
+    });
+}
