@@ -1,0 +1,37 @@
+const fs = require("fs");
+const path = require("path");
+
+const MODE = process.env.TESTGATE_FIXTURE || "pass";
+const COUNTER = path.join(__dirname, ".flaky-count");
+
+function oddRun() {
+  const n = (fs.existsSync(COUNTER) ? Number(fs.readFileSync(COUNTER, "utf8")) : 0) + 1;
+  fs.writeFileSync(COUNTER, String(n));
+  return n % 2 === 1;
+}
+
+const add = (a, b) => a + b;
+
+describe("calc", () => {
+  test("adds", () => {
+    expect(add(2, 2)).toBe(4);
+  });
+
+  test("adds negative", () => {
+    expect(add(1, -2)).toBe(MODE === "fail" ? 0 : -1);
+  });
+
+  describe("big", () => {
+    test("millions", () => {
+      expect(add(1e6, 1e6)).toBe(MODE === "fail" ? 1 : 2e6);
+    });
+  });
+
+  test("sometimes", () => {
+    if (MODE === "flaky") expect(oddRun()).toBe(false);
+  });
+
+  test("hangs", async () => {
+    if (MODE === "hang") await new Promise((r) => setTimeout(r, 3600e3));
+  }, 3700e3);
+});
