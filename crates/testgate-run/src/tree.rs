@@ -69,17 +69,25 @@ fn parse_stat(pid: i32, text: &str) -> Option<ProcStat> {
     })
 }
 
-/// Every process on the machine.
-fn scan() -> Vec<ProcStat> {
-    let Ok(dir) = fs::read_dir("/proc") else {
+/// The stat of one process, if it still exists.
+fn stat_of(pid: i32) -> Option<ProcStat> {
+    let text = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(pid, &text)
+}
+
+/// The children of every thread of `pid`, from `/proc/PID/task/*/children`
+/// (a walk proportional to the tree, not to the machine's process count).
+fn children_of(pid: &str) -> Vec<i32> {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();
     };
-    dir.filter_map(|entry| {
-        let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-        let text = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        parse_stat(pid, &text)
-    })
-    .collect()
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = fs::read_to_string(task.path().join("children")) {
+            out.extend(text.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+        }
+    }
+    out
 }
 
 /// Whether `/proc/PID/environ` holds `MARKER=token`.
@@ -114,32 +122,38 @@ impl Tree {
     /// The live (non-zombie) members other than the root, recording them.
     /// Zombie members reparented to the runner are reaped on the way.
     pub(crate) fn others(&mut self) -> Vec<i32> {
-        let all = scan();
-        let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
-        for p in &all {
-            children.entry(p.ppid).or_default().push(p.pid);
-        }
-        let by_pid: HashMap<i32, &ProcStat> = all.iter().map(|p| (p.pid, p)).collect();
         let mut stack = vec![self.root];
-        for p in &all {
-            let seen_before = self.known.get(&p.pid) == Some(&p.start_time);
-            let ours = p.ppid == self.me && p.pid != self.root && has_marker(p.pid, &self.needle);
-            if seen_before || ours {
-                stack.push(p.pid);
-            }
-        }
-        let mut members = HashSet::new();
-        while let Some(pid) = stack.pop() {
-            if members.insert(pid) {
-                stack.extend(children.get(&pid).into_iter().flatten());
-            }
-        }
-        let mut live = Vec::new();
-        for pid in members {
-            let Some(p) = by_pid.get(&pid) else { continue };
+        for pid in children_of("self") {
             if pid == self.root {
                 continue;
             }
+            let seen_before = stat_of(pid)
+                .is_some_and(|p| self.known.get(&pid) == Some(&p.start_time));
+            if seen_before || has_marker(pid, &self.needle) {
+                stack.push(pid);
+            }
+        }
+        // Members seen before that now hang under another reaper.
+        let known: Vec<(i32, u64)> = self.known.iter().map(|(p, t)| (*p, *t)).collect();
+        for (pid, start_time) in known {
+            match stat_of(pid) {
+                Some(p) if p.start_time == start_time => stack.push(pid),
+                Some(_) | None => {
+                    self.known.remove(&pid);
+                }
+            }
+        }
+        let mut members = HashSet::new();
+        let mut live = Vec::new();
+        while let Some(pid) = stack.pop() {
+            if !members.insert(pid) {
+                continue;
+            }
+            stack.extend(children_of(&pid.to_string()));
+            if pid == self.root {
+                continue;
+            }
+            let Some(p) = stat_of(pid) else { continue };
             self.known.insert(pid, p.start_time);
             if p.zombie {
                 if p.ppid == self.me {
@@ -149,6 +163,7 @@ impl Tree {
                     unsafe {
                         libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
                     }
+                    self.known.remove(&pid);
                 }
             } else {
                 live.push(pid);
