@@ -84,7 +84,10 @@ fn children_of(pid: &str) -> Vec<i32> {
     let mut out = Vec::new();
     for task in tasks.flatten() {
         if let Ok(text) = fs::read_to_string(task.path().join("children")) {
-            out.extend(text.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|c| c.parse::<i32>().ok()),
+            );
         }
     }
     out
@@ -127,8 +130,8 @@ impl Tree {
             if pid == self.root {
                 continue;
             }
-            let seen_before = stat_of(pid)
-                .is_some_and(|p| self.known.get(&pid) == Some(&p.start_time));
+            let seen_before =
+                stat_of(pid).is_some_and(|p| self.known.get(&pid) == Some(&p.start_time));
             if seen_before || has_marker(pid, &self.needle) {
                 stack.push(pid);
             }

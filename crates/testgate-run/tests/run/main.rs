@@ -97,15 +97,30 @@ fn inner_role() -> Option<String> {
 /// output. Used where a test needs process-wide state of its own (signal
 /// dispositions, environment, peak memory).
 fn reexec(name: &str, role: &str, extra: &[(&str, &str)]) -> String {
+    reexec_in(Sandbox::Host, None, name, role, extra)
+}
+
+/// [`reexec`] in a sandbox of choice, in `dir`.
+fn reexec_in(
+    sandbox: Sandbox,
+    dir: Option<&Path>,
+    name: &str,
+    role: &str,
+    extra: &[(&str, &str)],
+) -> String {
     let exe = std::env::current_exe().expect("test binary path");
     let mut env = EnvPolicy::new().set(INNER, role);
     for (k, v) in extra {
         env = env.set(OsString::from(k), OsString::from(v));
     }
     let spec = RunSpec::new(exe, [name, "--exact", "--nocapture", "--test-threads=1"])
-        .sandbox(Sandbox::Host)
+        .sandbox(sandbox)
         .env(env)
         .timeout(Duration::from_secs(240));
+    let spec = match dir {
+        Some(dir) => spec.dir(dir),
+        None => spec,
+    };
     let (result, output) = collect(&spec);
     let finished = result.expect("the inner test binary starts");
     assert_eq!(

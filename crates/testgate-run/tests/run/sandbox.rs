@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use testgate_run::{BwrapOptions, Ending, EnvPolicy, RunError, RunSpec, Sandbox};
 
-use super::{collect, host, inner_role, reexec, sandboxed, scratch};
+use super::{collect, host, inner_role, reexec, reexec_in, sandboxed, scratch};
 
 fn exit_of(spec: &RunSpec) -> (Ending, String) {
     let (result, output) = collect(spec);
@@ -296,5 +296,36 @@ fn a_missing_program_or_interpreter_would_not_start() {
             matches!(result, Err(RunError::WouldNotStart { .. })),
             "{program:?}: {result:?}"
         );
+    }
+}
+
+/// Without user namespaces bwrap cannot set up: the run is refused, in
+/// bwrap's words. Acted out inside a sandbox, which disables them.
+#[test]
+fn no_user_namespaces_is_a_refusal() {
+    if inner_role().is_some() {
+        return;
+    }
+    let project = scratch();
+    let output = reexec_in(
+        Sandbox::default(),
+        Some(project.path()),
+        "sandbox::inner_no_user_namespaces",
+        "nouserns",
+        &[],
+    );
+    assert!(output.contains("refused: "), "{output}");
+}
+
+#[test]
+fn inner_no_user_namespaces() {
+    if inner_role().as_deref() != Some("nouserns") {
+        return;
+    }
+    let here = std::env::current_dir().expect("cwd");
+    let (result, _) = collect(&sandboxed("true", &here));
+    match result {
+        Err(RunError::SandboxRefused { message, .. }) => println!("refused: {message}"),
+        other => panic!("expected SandboxRefused, got {other:?}"),
     }
 }
