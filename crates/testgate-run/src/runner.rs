@@ -99,11 +99,22 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 program: program.clone(),
                 message,
             };
-            if !dir.is_dir() {
-                return Err(would_not_start(io::Error::new(
-                    io::ErrorKind::NotFound,
-                    "no such directory",
-                )));
+            // bwrap starts in `/`: every path it is given must be absolute.
+            let dir = match dir.canonicalize() {
+                Ok(dir) if dir.is_dir() => dir,
+                Ok(_) => {
+                    return Err(would_not_start(io::Error::new(
+                        io::ErrorKind::NotADirectory,
+                        "not a directory",
+                    )));
+                }
+                Err(error) => return Err(would_not_start(error)),
+            };
+            let mut options = options.clone();
+            for path in &mut options.writable {
+                if let Ok(absolute) = std::path::absolute(&*path) {
+                    *path = absolute;
+                }
             }
             let Some(bwrap_path) = bwrap::find(&options.bwrap_dirs) else {
                 return Err(refuse(format!(
@@ -128,7 +139,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 .find(|(k, _)| k == "HOME")
                 .map(|(_, v)| PathBuf::from(v));
             let secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
-            let args = bwrap::arguments(options, &dir, &secrets, &spec.program, &spec.args);
+            let args = bwrap::arguments(&options, &dir, &secrets, &spec.program, &spec.args);
             let (read, write) = pipe().map_err(io_error)?;
             let mut pass_fds = vec![write];
             if !options.allow_unix_sockets {

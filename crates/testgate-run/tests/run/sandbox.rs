@@ -329,3 +329,12 @@ fn inner_no_user_namespaces() {
         other => panic!("expected SandboxRefused, got {other:?}"),
     }
 }
+
+#[test]
+fn a_relative_directory_is_the_runner_s_own_relative_path() {
+    // The test runs in the crate's directory; `tests` is relative to it.
+    let (ending, output) = exit_of(&sandboxed("pwd", std::path::Path::new("tests")));
+    assert_eq!(ending, Ending::Exited(0));
+    let expected = std::fs::canonicalize("tests").expect("tests dir");
+    assert_eq!(output.trim_end(), expected.display().to_string());
+}
