@@ -35,6 +35,7 @@ mod seccomp;
 mod spawn;
 mod spec;
 mod tree;
+mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::env::EnvPolicy;
