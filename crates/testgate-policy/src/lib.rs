@@ -1,3 +1,53 @@
-//! The pure verdict policy of testgate. (Skeleton: see issue 3.)
+//! The verdict policy of testgate: attempts in, one verdict out.
+//!
+//! testgate runs a project's test command, perhaps several times, and must
+//! say one thing about it: [`Verdict::Pass`], [`Verdict::Fail`] with the
+//! failing tests, or [`Verdict::Inconclusive`] with its [`Cause`]. This
+//! crate decides that, and decides whether to run again, from records alone:
+//! it starts no process, touches no file, reads no clock and parses no
+//! output.
+//!
+//! Each run is an [`Attempt`]: how it [`Ending`] came about, what
+//! [`Selection`] it ran, and what the parser found. A [`Policy`] (how many
+//! retries, and whether a retry reruns [`Rerun::All`] or only the
+//! [`Rerun::Failed`] tests) drives the sequence: [`Policy::step`] says
+//! [`Step::Run`] a selection or [`Step::Done`] with the verdict, and never
+//! asks for more than [`Policy::max_attempts`]. The rules, and why each
+//! holds, are in `docs/policy.md`.
+//!
+//! ```
+//! use testgate_policy::{Attempt, Ending, Policy, Selection, Step, Verdict};
+//!
+//! let policy = Policy::new(1);
+//! let mut attempts = Vec::new();
+//! // The runner: each attempt fails the same test.
+//! while let Step::Run(selection) = policy.step(&attempts) {
+//!     assert_eq!(selection, Selection::Full);
+//!     attempts.push(
+//!         Attempt::new(Ending::Exited { code: 101 })
+//!             .with_failing(["tests::parses_empty"])
+//!             .with_recognised(true)
+//!             .with_tail("test result: FAILED. 1 passed; 1 failed"),
+//!     );
+//! }
+//! assert_eq!(attempts.len(), 2);
+//! let verdict = policy.verdict(&attempts);
+//! assert_eq!(verdict.name(), "fail");
+//! assert_eq!(verdict.failing(), ["tests::parses_empty"]);
+//! assert!(verdict.reason().starts_with("tests::parses_empty\n"));
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+mod attempt;
+mod decide;
+mod history;
+mod policy;
+mod reason;
+mod signal;
+mod verdict;
+
+pub use crate::attempt::{Attempt, Counts, Ending, Selection};
+pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
+pub use crate::reason::{MAX_NAMES, MAX_REASON};
+pub use crate::verdict::{Cause, Verdict};

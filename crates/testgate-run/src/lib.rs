@@ -1,2 +1,44 @@
-//! Runs a test command in a sandbox. (Skeleton: see issue 4.)
+//! Runs a test command — in a bubblewrap sandbox by default — with a timeout
+//! that ends the whole process tree, streaming its output in bounded memory.
+//!
+//! The principal function is [`run`]: it takes a [`RunSpec`] (program,
+//! arguments, directory, [`EnvPolicy`], timeout, [`Sandbox`]) and an
+//! [`OutputSink`] that receives stdout and stderr merged in arrival order,
+//! and returns a [`Finished`] report (an [`Ending`], the duration, whether
+//! leftover processes had to be ended, the byte count) or a [`RunError`].
+//! No process started by a run outlives [`run`]. This is the only crate of
+//! testgate that starts processes.
+//!
+//! ```
+//! use testgate_run::{run, RunSpec, Sandbox, Ending};
+//! use std::time::Duration;
+//!
+//! let spec = RunSpec::new("sh", ["-c", "echo hi"])
+//!     .sandbox(Sandbox::Host)
+//!     .timeout(Duration::from_secs(10));
+//! let mut output = Vec::new();
+//! let finished = run(&spec, &mut |chunk: &[u8]| output.extend_from_slice(chunk))?;
+//! assert_eq!(finished.ending, Ending::Exited(0));
+//! assert_eq!(output, b"hi\n");
+//! # Ok::<(), testgate_run::RunError>(())
+//! ```
+//!
+//! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
+
+mod bwrap;
+mod cancel;
+mod env;
+mod outcome;
+mod runner;
+mod seccomp;
+mod spawn;
+mod spec;
+mod tree;
+mod watch;
+
+pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::env::EnvPolicy;
+pub use crate::outcome::{Ending, Finished, RunError};
+pub use crate::runner::{OutputSink, run};
+pub use crate::spec::{BwrapOptions, RunSpec, Sandbox};

@@ -1,0 +1,256 @@
+//! One run of the test command, as the policy sees it: how it ended, what it
+//! ran, and what the parser understood of its output.
+
+use std::time::Duration;
+
+/// How an attempt ended.
+///
+/// The facade builds this from the runner's report. Matched exhaustively in
+/// the policy: a new way to end forces a decision about its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+pub enum Ending {
+    /// The test command exited by itself with `code`. Codes of 128 and up
+    /// are still exits: a shell reporting its child's signal has exited.
+    Exited {
+        /// The exit status.
+        code: i32,
+    },
+    /// The test command was ended by `signal`, from outside the runner's own
+    /// timeout (the runner reports its own kills as [`Ending::TimedOut`]).
+    Signalled {
+        /// The signal number, as the platform numbers it.
+        signal: i32,
+    },
+    /// The runner's timeout ran out and it ended the command.
+    TimedOut {
+        /// The time limit that ran out.
+        after: Duration,
+    },
+    /// The sandbox refused to run the command.
+    SandboxRefused {
+        /// What the sandbox said.
+        why: String,
+    },
+    /// The command could not be started at all (not found, not executable).
+    WouldNotStart {
+        /// What the operating system said.
+        why: String,
+    },
+    /// testgate itself was interrupted (for example by SIGINT) during the
+    /// attempt.
+    Cancelled,
+}
+
+/// What an attempt ran.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Selection {
+    /// The test command as given.
+    #[default]
+    Full,
+    /// A targeted retry of only these tests, named as the parser names them.
+    Only(Vec<String>),
+}
+
+impl Selection {
+    /// Whether two selections ran the same tests: both full, or the same
+    /// set of names in any order.
+    pub fn same_as(&self, other: &Selection) -> bool {
+        match (self, other) {
+            (Selection::Full, Selection::Full) => true,
+            (Selection::Only(a), Selection::Only(b)) => {
+                let mut a: Vec<&String> = a.iter().collect();
+                let mut b: Vec<&String> = b.iter().collect();
+                a.sort_unstable();
+                a.dedup();
+                b.sort_unstable();
+                b.dedup();
+                a == b
+            }
+            (Selection::Full, Selection::Only(_)) | (Selection::Only(_), Selection::Full) => false,
+        }
+    }
+}
+
+/// Test counts as the runner's summary stated them; `None` where it did not
+/// state one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Counts {
+    /// Tests that passed.
+    pub passed: Option<u64>,
+    /// Tests that failed.
+    pub failed: Option<u64>,
+    /// Tests skipped, ignored or filtered out.
+    pub skipped: Option<u64>,
+}
+
+impl Counts {
+    /// Counts as stated.
+    pub fn new(passed: Option<u64>, failed: Option<u64>, skipped: Option<u64>) -> Self {
+        Counts {
+            passed,
+            failed,
+            skipped,
+        }
+    }
+
+    /// The number of tests that ran (passed plus failed), when either was
+    /// stated.
+    pub fn ran(&self) -> Option<u64> {
+        match (self.passed, self.failed) {
+            (None, None) => None,
+            (p, f) => Some(p.unwrap_or(0).saturating_add(f.unwrap_or(0))),
+        }
+    }
+}
+
+/// One run of the test command: the record the policy decides on.
+///
+/// Build one with [`Attempt::new`] and the `with_*` methods; every field
+/// not set keeps the default that claims least (no names, no counts, output
+/// not recognised, nothing leaked).
+///
+/// ```
+/// use testgate_policy::{Attempt, Counts, Ending};
+///
+/// let attempt = Attempt::new(Ending::Exited { code: 101 })
+///     .with_failing(["tests::parses_empty"])
+///     .with_counts(Counts::new(Some(1), Some(1), Some(0)))
+///     .with_recognised(true)
+///     .with_tail("test result: FAILED. 1 passed; 1 failed");
+/// assert_eq!(attempt.failing, ["tests::parses_empty"]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Attempt {
+    /// How the attempt ended.
+    pub ending: Ending,
+    /// What it ran.
+    pub selection: Selection,
+    /// The failing tests the parser found, in order, each once.
+    pub failing: Vec<String>,
+    /// The counts the runner's summary stated, if the parser found one.
+    pub counts: Option<Counts>,
+    /// The runner itself said that no test ran.
+    pub no_tests_ran: bool,
+    /// The parser recognised the runner's output at all.
+    pub recognised: bool,
+    /// The end of the output, where runners put their summary.
+    pub tail: String,
+    /// The runner had to end processes the command left behind.
+    pub leaked_processes: bool,
+    /// How long the attempt took.
+    pub duration: Duration,
+    /// Free text the driver layer attaches, for example why a retry ran the
+    /// full suite (see [`Plan::note`](crate::Plan::note)).
+    pub note: Option<String>,
+}
+
+impl Attempt {
+    /// An attempt that ended as `ending`, ran the full command, and of whose
+    /// output nothing was understood.
+    pub fn new(ending: Ending) -> Self {
+        Attempt {
+            ending,
+            selection: Selection::Full,
+            failing: Vec::new(),
+            counts: None,
+            no_tests_ran: false,
+            recognised: false,
+            tail: String::new(),
+            leaked_processes: false,
+            duration: Duration::ZERO,
+            note: None,
+        }
+    }
+
+    /// Sets what the attempt ran.
+    pub fn with_selection(mut self, selection: Selection) -> Self {
+        self.selection = selection;
+        self
+    }
+
+    /// Sets the failing test names the parser found.
+    pub fn with_failing<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.failing = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the counts the runner's summary stated.
+    pub fn with_counts(mut self, counts: Counts) -> Self {
+        self.counts = Some(counts);
+        self
+    }
+
+    /// Sets whether the runner said that no test ran.
+    pub fn with_no_tests_ran(mut self, no_tests_ran: bool) -> Self {
+        self.no_tests_ran = no_tests_ran;
+        self
+    }
+
+    /// Sets whether the parser recognised the output.
+    pub fn with_recognised(mut self, recognised: bool) -> Self {
+        self.recognised = recognised;
+        self
+    }
+
+    /// Sets the end of the output.
+    pub fn with_tail(mut self, tail: impl Into<String>) -> Self {
+        self.tail = tail.into();
+        self
+    }
+
+    /// Sets whether the runner had to end processes left behind.
+    pub fn with_leaked_processes(mut self, leaked: bool) -> Self {
+        self.leaked_processes = leaked;
+        self
+    }
+
+    /// Sets how long the attempt took.
+    pub fn with_duration(mut self, duration: Duration) -> Self {
+        self.duration = duration;
+        self
+    }
+
+    /// Attaches the driver layer's note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selections_compare_as_sets() {
+        let ab = Selection::Only(vec!["a".into(), "b".into()]);
+        let ba = Selection::Only(vec!["b".into(), "a".into(), "a".into()]);
+        let a = Selection::Only(vec!["a".into()]);
+        assert!(ab.same_as(&ba));
+        assert!(!ab.same_as(&a));
+        assert!(!ab.same_as(&Selection::Full));
+        assert!(Selection::Full.same_as(&Selection::Full));
+    }
+
+    #[test]
+    fn ran_needs_a_stated_count() {
+        assert_eq!(Counts::default().ran(), None);
+        assert_eq!(Counts::new(Some(3), None, Some(9)).ran(), Some(3));
+        assert_eq!(
+            Counts::new(Some(u64::MAX), Some(1), None).ran(),
+            Some(u64::MAX)
+        );
+    }
+}

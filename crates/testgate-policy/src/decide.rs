@@ -1,0 +1,592 @@
+//! The decision over a sequence of attempts: a verdict, or the selection
+//! the next attempt should run.
+//!
+//! One function, [`decide`], serves both [`Policy::step`](crate::Policy::step)
+//! (a sequence in progress) and [`Policy::verdict`](crate::Policy::verdict)
+//! (a finished one), so the two can never disagree.
+
+use crate::attempt::{Attempt, Ending, Selection};
+use crate::history::{self, Kind, Outcome, Record};
+use crate::policy::{MAX_TARGETED, Policy, Rerun};
+use crate::reason::{Reason, tests};
+use crate::verdict::{Cause, Verdict};
+
+/// What the policy says about a sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Decision {
+    Known(Verdict),
+    Need {
+        selection: Selection,
+        note: Option<String>,
+    },
+}
+
+/// Decides on `attempts`. With `finished`, the sequence ends here whatever
+/// is left undecided, and the answer is always [`Decision::Known`].
+pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> Decision {
+    // The bound holds for any history, not only for ones this driver made.
+    let finished = finished || attempts.len() as u64 >= policy.max_attempts();
+    let any_targeted = attempts.iter().any(|a| !history::is_full(a));
+    let mut records: Vec<Record<'_>> = Vec::with_capacity(attempts.len());
+
+    for (index, attempt) in attempts.iter().enumerate() {
+        let number = index + 1;
+        let kind = match history::outcome(attempt) {
+            // A targeted retry where no test ran is a retry that did not
+            // select what it meant to: not evidence, not an answer.
+            Outcome::Stop(Cause::NoTestsRan) if !history::is_full(attempt) => Kind::Ignored {
+                why: "the runner said that no test ran".to_owned(),
+            },
+            Outcome::Stop(cause) => {
+                return Decision::Known(stopped(cause, attempt, number, &records, any_targeted));
+            }
+            Outcome::Passed => match history::not_evidence(attempt) {
+                Some(why) => Kind::Ignored { why },
+                None => Kind::Pass,
+            },
+            Outcome::Failed { crash } => match history::not_evidence(attempt) {
+                Some(why) => Kind::Ignored { why },
+                None => Kind::Fail { crash },
+            },
+        };
+        let record = Record {
+            number,
+            attempt,
+            kind,
+        };
+        if let Some(earlier) = different_suite(&records, &record) {
+            return Decision::Known(different_suites(earlier, &record, &records, any_targeted));
+        }
+        records.push(record);
+    }
+
+    let evidence: Vec<&Record<'_>> = records.iter().filter(|r| r.is_evidence()).collect();
+    if evidence.is_empty() {
+        if !finished {
+            let note = records.last().map(|ignored| {
+                format!(
+                    "attempt {}'s targeted retry {}, so the retry runs the full suite",
+                    ignored.number,
+                    history::phrase(ignored)
+                )
+            });
+            return Decision::Need {
+                selection: Selection::Full,
+                note,
+            };
+        }
+        return Decision::Known(nothing_ran(&records, any_targeted));
+    }
+
+    let passed = evidence.iter().any(|r| r.is_pass());
+    let failed = evidence.iter().any(|r| r.is_fail());
+    match (passed, failed) {
+        (true, false) => Decision::Known(pass(&evidence, &records, any_targeted)),
+        (false, true) | (false, false) => {
+            all_failed(policy, &evidence, &records, any_targeted, finished)
+        }
+        (true, true) => disagreed(&evidence, &records, any_targeted, finished),
+    }
+}
+
+/// The earlier evidence attempt that ran the same selection as `record`
+/// but a different number of tests. Only attempts that exited count: a
+/// crash or a kill cuts the counts short.
+fn different_suite<'r, 'a>(
+    records: &'r [Record<'a>],
+    record: &Record<'a>,
+) -> Option<&'r Record<'a>> {
+    fn ran_of(record: &Record<'_>) -> Option<u64> {
+        match record.attempt.ending {
+            Ending::Exited { .. } if record.is_evidence() => {
+                record.attempt.counts.and_then(|c| c.ran())
+            }
+            Ending::Exited { .. }
+            | Ending::Signalled { .. }
+            | Ending::TimedOut { .. }
+            | Ending::SandboxRefused { .. }
+            | Ending::WouldNotStart { .. }
+            | Ending::Cancelled => None,
+        }
+    }
+    let ran = ran_of(record)?;
+    records.iter().find(|earlier| {
+        earlier.attempt.selection.same_as(&record.attempt.selection)
+            && ran_of(earlier).is_some_and(|before| before != ran)
+    })
+}
+
+/// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
+/// long sequence.
+fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
+    const SHOWN: usize = 10;
+    let phrase = |r: &&Record<'_>| {
+        format!(
+            "{} {}",
+            history::label(r.attempt, r.number, any_targeted),
+            history::phrase(r)
+        )
+    };
+    if records.len() <= SHOWN {
+        return records.iter().map(phrase).collect::<Vec<_>>().join(", ");
+    }
+    let head = records[..SHOWN / 2].iter().map(phrase);
+    let tail = records[records.len() - SHOWN / 2..].iter().map(phrase);
+    let skipped = records.len() - SHOWN;
+    head.chain(std::iter::once(format!("{skipped} more attempts")))
+        .chain(tail)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every failing name of `attempts` in order of first appearance, with the
+/// number of attempts that named it.
+fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    for attempt in attempts {
+        let mut seen: Vec<&str> = Vec::new();
+        for name in &attempt.failing {
+            if seen.contains(&name.as_str()) {
+                continue;
+            }
+            seen.push(name);
+            match tally.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => *count += 1,
+                None => tally.push((name, 1)),
+            }
+        }
+    }
+    tally
+}
+
+/// The names that every attempt naming failures named, in order of first
+/// appearance. An attempt that failed without naming a test (a crash, a
+/// build error) neither confirms nor clears a name.
+fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
+    let named: Vec<&Attempt> = failures
+        .iter()
+        .copied()
+        .filter(|a| !a.failing.is_empty())
+        .collect();
+    tally(named.iter().copied())
+        .into_iter()
+        .filter(|(_, count)| *count == named.len())
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Lines every reason ends with before the tail: leaked processes, the
+/// driver's notes.
+fn closing_lines(reason: &mut Reason, records: &[Record<'_>], current: Option<(&Attempt, usize)>) {
+    let mut leaked: Vec<String> = records
+        .iter()
+        .filter(|r| r.attempt.leaked_processes)
+        .map(|r| r.number.to_string())
+        .collect();
+    if let Some((_, number)) = current.filter(|(a, _)| a.leaked_processes) {
+        leaked.push(number.to_string());
+    }
+    match leaked.len() {
+        0 => {}
+        1 => reason.line(&format!(
+            "attempt {} left processes running at its end; testgate ended them",
+            leaked[0]
+        )),
+        _ => reason.line(&format!(
+            "attempts {} left processes running at their end; testgate ended them",
+            leaked.join(", ")
+        )),
+    }
+    let notes = records
+        .iter()
+        .map(|r| (r.number, r.attempt))
+        .chain(current.map(|(a, n)| (n, a)));
+    for (number, attempt) in notes {
+        if let Some(note) = &attempt.note {
+            reason.line(&format!("attempt {number}: {}", note.trim()));
+        }
+    }
+}
+
+fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
+    reason.tail(
+        &format!("the end of the output of attempt {number}:"),
+        &attempt.tail,
+    );
+}
+
+fn inconclusive(cause: Cause, reason: Reason) -> Verdict {
+    Verdict::Inconclusive {
+        cause,
+        reason: reason.finish(),
+    }
+}
+
+/// Names of an Inconclusive: every name seen, marked with how often it
+/// failed when more than one attempt could have named it.
+fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: usize) {
+    reason.names(&tally.iter().map(|(n, _)| *n).collect::<Vec<_>>(), |name| {
+        let count = tally
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, c)| *c);
+        if out_of > 1 {
+            format!(" (failed in {count} of {out_of} attempts)")
+        } else {
+            String::new()
+        }
+    });
+}
+
+/// An attempt ended the sequence: a timeout, a refusal, a kill, a
+/// contradiction, no test run.
+fn stopped(
+    cause: Cause,
+    attempt: &Attempt,
+    number: usize,
+    records: &[Record<'_>],
+    any_targeted: bool,
+) -> Verdict {
+    let before: Vec<&Record<'_>> = records.iter().collect();
+    let mut sentence = summary(&before, any_targeted);
+    if !sentence.is_empty() {
+        sentence.push_str(", ");
+    }
+    sentence.push_str(&format!(
+        "{} {}",
+        history::label(attempt, number, any_targeted),
+        history::stop_phrase(attempt, cause)
+    ));
+    sentence.push_str(match cause {
+        Cause::Contradiction => ": the exit status and the output disagree",
+        Cause::TimedOut
+        | Cause::SandboxRefused
+        | Cause::WouldNotStart
+        | Cause::NoTestsRan
+        | Cause::KilledFromOutside
+        | Cause::Cancelled
+        | Cause::Flaky
+        | Cause::DifferentSuites => ": nothing was proved",
+    });
+    let mut reason = Reason::new();
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((attempt, number)));
+    push_tail(&mut reason, attempt, number);
+    inconclusive(cause, reason)
+}
+
+fn different_suites(
+    earlier: &Record<'_>,
+    record: &Record<'_>,
+    records: &[Record<'_>],
+    any_targeted: bool,
+) -> Verdict {
+    let ran = |r: &Record<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
+    let before: Vec<&Record<'_>> = records.iter().collect();
+    let mut sentence = summary(&before, any_targeted);
+    if !sentence.is_empty() {
+        sentence.push_str(", ");
+    }
+    sentence.push_str(&format!(
+        "{} {}; attempt {} ran {} tests and attempt {} ran {} of the same selection: \
+         the attempts did not run the same suite, so they cannot be compared",
+        history::label(record.attempt, record.number, any_targeted),
+        history::phrase(record),
+        earlier.number,
+        ran(earlier),
+        record.number,
+        ran(record),
+    ));
+    let mut reason = Reason::new();
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(record.attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((record.attempt, record.number)));
+    push_tail(&mut reason, record.attempt, record.number);
+    inconclusive(Cause::DifferentSuites, reason)
+}
+
+fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict {
+    let mut reason = Reason::new();
+    if records.is_empty() {
+        reason.line("no attempt ran: nothing was proved");
+    } else {
+        let all: Vec<&Record<'_>> = records.iter().collect();
+        reason.line(&format!(
+            "{}: no attempt showed that its tests ran, so nothing was proved",
+            summary(&all, any_targeted)
+        ));
+        closing_lines(&mut reason, records, None);
+        if let Some(last) = records.last() {
+            push_tail(&mut reason, last.attempt, last.number);
+        }
+    }
+    inconclusive(Cause::NoTestsRan, reason)
+}
+
+fn pass(evidence: &[&Record<'_>], records: &[Record<'_>], any_targeted: bool) -> Verdict {
+    let mut reason = Reason::new();
+    let first = evidence[0];
+    let counts = first.attempt.counts.map(|c| {
+        let mut parts = Vec::new();
+        if let Some(p) = c.passed {
+            parts.push(format!("{p} passed"));
+        }
+        if let Some(f) = c.failed {
+            parts.push(format!("{f} failed"));
+        }
+        if let Some(s) = c.skipped {
+            parts.push(format!("{s} skipped"));
+        }
+        parts.join(", ")
+    });
+    let mut sentence = summary(evidence, any_targeted);
+    if let Some(counts) = counts.filter(|c| !c.is_empty()) {
+        sentence.push_str(&format!(": {counts}"));
+    }
+    reason.line(&sentence);
+    let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
+    if let Some(r) = unrecognised {
+        reason.line(&format!(
+            "the output of attempt {} was not recognised as any test runner's, \
+             so only its exit status (0) speaks for the pass",
+            r.number
+        ));
+    }
+    closing_lines(&mut reason, records, None);
+    if let Some(r) = unrecognised {
+        push_tail(&mut reason, r.attempt, r.number);
+    }
+    Verdict::Pass {
+        reason: reason.finish(),
+    }
+}
+
+/// The selection of the next retry when every attempt so far failed.
+fn next_retry(policy: &Policy, records: &[Record<'_>], every: &[&str]) -> Decision {
+    let need = |selection, note: Option<String>| Decision::Need { selection, note };
+    match policy.rerun {
+        Rerun::All => need(Selection::Full, None),
+        Rerun::Failed => {
+            // A runner whose filter did not run the names once will not run
+            // them the next time either: from then on, full retries only.
+            if let Some(ignored) = records.iter().find(|r| !r.is_evidence()) {
+                return need(
+                    Selection::Full,
+                    Some(format!(
+                        "attempt {}'s targeted retry {}, so the retry runs the full suite",
+                        ignored.number,
+                        history::phrase(ignored)
+                    )),
+                );
+            }
+            if every.is_empty() {
+                return need(
+                    Selection::Full,
+                    Some(
+                        "the failing attempts named no test, so the retry runs the full suite"
+                            .to_owned(),
+                    ),
+                );
+            }
+            if every.len() > MAX_TARGETED {
+                return need(
+                    Selection::Full,
+                    Some(format!(
+                        "{} failed, more than the {MAX_TARGETED} a targeted retry runs, \
+                         so the retry runs the full suite",
+                        tests(every.len())
+                    )),
+                );
+            }
+            need(
+                Selection::Only(every.iter().map(|n| (*n).to_owned()).collect()),
+                None,
+            )
+        }
+    }
+}
+
+/// Every evidence attempt failed.
+fn all_failed(
+    policy: &Policy,
+    evidence: &[&Record<'_>],
+    records: &[Record<'_>],
+    any_targeted: bool,
+    finished: bool,
+) -> Decision {
+    let failures: Vec<&Attempt> = evidence.iter().map(|r| r.attempt).collect();
+    let every = every_time(&failures);
+    let named = failures.iter().any(|a| !a.failing.is_empty());
+    let tally = tally(failures.iter().copied());
+    let last = evidence[evidence.len() - 1];
+
+    if named && every.is_empty() {
+        // No name can fail every time any more: the answer is known now.
+        let mut reason = Reason::new();
+        reason.line(&format!(
+            "{}, but no test failed in all of them: the suite is flaky",
+            summary(evidence, any_targeted)
+        ));
+        tally_lines(&mut reason, &tally, evidence.len());
+        closing_lines(&mut reason, records, None);
+        push_tail(&mut reason, last.attempt, last.number);
+        return Decision::Known(inconclusive(Cause::Flaky, reason));
+    }
+    if !finished && (evidence.len() as u64) <= u64::from(policy.retries) {
+        return next_retry(policy, records, &every);
+    }
+
+    let mut reason = Reason::new();
+    reason.names(&every, |_| String::new());
+    let sometimes: Vec<&(&str, usize)> = tally.iter().filter(|(n, _)| !every.contains(n)).collect();
+    let out_of = evidence.len();
+    reason.names(
+        &sometimes.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        |name| {
+            let count = tally
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(0, |(_, c)| *c);
+            format!(" (failed only sometimes: in {count} of {out_of} attempts)")
+        },
+    );
+    let attempts = if evidence.len() == 1 {
+        summary(evidence, any_targeted)
+    } else {
+        format!("every attempt failed: {}", summary(evidence, any_targeted))
+    };
+    if every.is_empty() {
+        reason.line(&format!(
+            "{attempts}; the cause is at the end of the output"
+        ));
+    } else {
+        reason.line(&attempts);
+    }
+    if let Some(hint) = history::exit_hint(last.attempt) {
+        reason.line(&hint);
+    }
+    closing_lines(&mut reason, records, None);
+    push_tail(&mut reason, last.attempt, last.number);
+    Decision::Known(Verdict::Fail {
+        failing: every.iter().map(|n| (*n).to_owned()).collect(),
+        reason: reason.finish(),
+    })
+}
+
+/// Some evidence attempts passed and some failed.
+fn disagreed(
+    evidence: &[&Record<'_>],
+    records: &[Record<'_>],
+    any_targeted: bool,
+    finished: bool,
+) -> Decision {
+    let last_failure = evidence.iter().rev().find(|r| r.is_fail()).copied();
+    let flaky = |sentence: String| {
+        let mut reason = Reason::new();
+        reason.line(&sentence);
+        let failures = evidence.iter().filter(|r| r.is_fail()).map(|r| r.attempt);
+        tally_lines(&mut reason, &tally(failures), evidence.len());
+        closing_lines(&mut reason, records, None);
+        if let Some(r) = last_failure {
+            push_tail(&mut reason, r.attempt, r.number);
+        }
+        Decision::Known(inconclusive(Cause::Flaky, reason))
+    };
+    let said = summary(evidence, any_targeted);
+
+    // Order dependence: the failing tests passed when run alone, and every
+    // full run failed. Only a full run after the pass tells "they fail
+    // alongside other tests" from "they fail at random".
+    let fulls_all_failed = evidence.iter().filter(|r| r.is_full()).all(|r| r.is_fail());
+    let targeted_all_passed = evidence
+        .iter()
+        .filter(|r| !r.is_full())
+        .all(|r| r.is_pass());
+    let Some(first_pass) = evidence.iter().position(|r| r.is_pass()) else {
+        return flaky(format!("{said}: the suite is flaky"));
+    };
+    let failed_first = evidence[..first_pass]
+        .iter()
+        .any(|r| r.is_full() && r.is_fail());
+    if !(fulls_all_failed && targeted_all_passed && failed_first) {
+        return flaky(format!("{said}: the suite is flaky"));
+    }
+    let alone = evidence[first_pass];
+    let confirmations: Vec<&Record<'_>> = evidence[first_pass + 1..]
+        .iter()
+        .filter(|r| r.is_full())
+        .copied()
+        .collect();
+    if confirmations.is_empty() {
+        if !finished {
+            return Decision::Need {
+                selection: Selection::Full,
+                note: Some(format!(
+                    "the failing tests passed when run alone (attempt {}); the full suite runs \
+                     once more to tell order dependence from flakiness",
+                    alone.number
+                )),
+            };
+        }
+        return flaky(format!(
+            "{said}; the full suite was not run again, so order dependence cannot be told \
+             from flakiness: the suite is flaky"
+        ));
+    }
+
+    let fulls: Vec<&Attempt> = evidence
+        .iter()
+        .filter(|r| r.is_full())
+        .map(|r| r.attempt)
+        .collect();
+    let every = every_time(&fulls);
+    if every.is_empty() {
+        return flaky(format!(
+            "{said}, but no test failed in every full run: the suite is flaky"
+        ));
+    }
+    let tally = tally(fulls.iter().copied());
+    let out_of = fulls.len();
+    let mut reason = Reason::new();
+    reason.names(&every, |_| String::new());
+    reason.names(
+        &tally
+            .iter()
+            .filter(|(n, _)| !every.contains(n))
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>(),
+        |name| {
+            let count = tally
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(0, |(_, c)| *c);
+            format!(" (failed only sometimes: in {count} of {out_of} full runs)")
+        },
+    );
+    reason.line(&said);
+    reason.line(&format!(
+        "these tests passed when run alone (attempt {}) and failed again in the full suite \
+         (attempt {}): they fail alongside other tests, so their failure depends on what \
+         runs before or with them",
+        alone.number, confirmations[0].number
+    ));
+    let last = last_failure.unwrap_or(confirmations[0]);
+    if let Some(hint) = history::exit_hint(last.attempt) {
+        reason.line(&hint);
+    }
+    closing_lines(&mut reason, records, None);
+    push_tail(&mut reason, last.attempt, last.number);
+    Decision::Known(Verdict::Fail {
+        failing: every.iter().map(|n| (*n).to_owned()).collect(),
+        reason: reason.finish(),
+    })
+}

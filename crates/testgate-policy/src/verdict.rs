@@ -1,0 +1,189 @@
+//! The answer: Pass, Fail with the failing tests, or Inconclusive with its
+//! cause.
+
+/// Why a verdict is Inconclusive.
+///
+/// Matched exhaustively everywhere: a new cause forces every consumer (the
+/// CLI's exit codes, the JSON) to decide what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Cause {
+    /// The attempts disagreed: some passed, some failed, or no test failed
+    /// in all of them.
+    Flaky,
+    /// An attempt ran out of time.
+    TimedOut,
+    /// The sandbox refused to run the command, or forbade what it did.
+    SandboxRefused,
+    /// The command could not be started.
+    WouldNotStart,
+    /// No test ran, so nothing was proved.
+    NoTestsRan,
+    /// The exit status and the output disagree (exit 0, but failing tests
+    /// named).
+    Contradiction,
+    /// The command was ended by a signal from outside testgate (SIGKILL from
+    /// the OOM killer, SIGTERM or SIGINT from a person).
+    KilledFromOutside,
+    /// Attempts of the same selection ran different numbers of tests.
+    DifferentSuites,
+    /// testgate itself was interrupted.
+    Cancelled,
+}
+
+impl Cause {
+    /// Every cause, in declaration order.
+    pub const ALL: [Cause; 9] = [
+        Cause::Flaky,
+        Cause::TimedOut,
+        Cause::SandboxRefused,
+        Cause::WouldNotStart,
+        Cause::NoTestsRan,
+        Cause::Contradiction,
+        Cause::KilledFromOutside,
+        Cause::DifferentSuites,
+        Cause::Cancelled,
+    ];
+
+    /// The stable lowercase snake_case name used in JSON and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Flaky => "flaky",
+            Cause::TimedOut => "timed_out",
+            Cause::SandboxRefused => "sandbox_refused",
+            Cause::WouldNotStart => "would_not_start",
+            Cause::NoTestsRan => "no_tests_ran",
+            Cause::Contradiction => "contradiction",
+            Cause::KilledFromOutside => "killed_from_outside",
+            Cause::DifferentSuites => "different_suites",
+            Cause::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The one answer for a sequence of attempts.
+///
+/// Every `reason` is at most [`MAX_REASON`](crate::MAX_REASON) bytes and is
+/// written for a reader that acts on it: the failing names first, then what
+/// happened, then the end of the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "verdict", rename_all = "snake_case"))]
+pub enum Verdict {
+    /// The tests passed.
+    Pass {
+        /// What passed, and anything a reader should still know (leaked
+        /// processes, an output only the exit status speaks for).
+        reason: String,
+    },
+    /// The tests failed.
+    Fail {
+        /// The tests that failed in every attempt that named failures, in
+        /// order of first appearance; empty when no attempt named one (a
+        /// build error, a collection error, a crash before any result).
+        failing: Vec<String>,
+        /// The failing names, what happened, and the end of the output.
+        reason: String,
+    },
+    /// Nothing was proved either way.
+    Inconclusive {
+        /// Why.
+        cause: Cause,
+        /// One plain sentence of what happened, the names involved, and the
+        /// end of the output.
+        reason: String,
+    },
+}
+
+impl Verdict {
+    /// The reason, whatever the verdict.
+    pub fn reason(&self) -> &str {
+        match self {
+            Verdict::Pass { reason }
+            | Verdict::Fail { reason, .. }
+            | Verdict::Inconclusive { reason, .. } => reason,
+        }
+    }
+
+    /// Whether this is a Pass.
+    pub fn is_pass(&self) -> bool {
+        match self {
+            Verdict::Pass { .. } => true,
+            Verdict::Fail { .. } | Verdict::Inconclusive { .. } => false,
+        }
+    }
+
+    /// The failing tests of a Fail; empty for the other verdicts.
+    pub fn failing(&self) -> &[String] {
+        match self {
+            Verdict::Fail { failing, .. } => failing,
+            Verdict::Pass { .. } | Verdict::Inconclusive { .. } => &[],
+        }
+    }
+
+    /// The cause of an Inconclusive.
+    pub fn cause(&self) -> Option<Cause> {
+        match self {
+            Verdict::Inconclusive { cause, .. } => Some(*cause),
+            Verdict::Pass { .. } | Verdict::Fail { .. } => None,
+        }
+    }
+
+    /// `"pass"`, `"fail"` or `"inconclusive"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Pass { .. } => "pass",
+            Verdict::Fail { .. } => "fail",
+            Verdict::Inconclusive { .. } => "inconclusive",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cause_names_are_distinct_snake_case() {
+        let mut names: Vec<&str> = Cause::ALL.iter().map(|c| c.name()).collect();
+        assert!(
+            names
+                .iter()
+                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        );
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Cause::ALL.len());
+        assert_eq!(Cause::KilledFromOutside.to_string(), "killed_from_outside");
+    }
+
+    #[test]
+    fn accessors() {
+        let fail = Verdict::Fail {
+            failing: vec!["a".into()],
+            reason: "a".into(),
+        };
+        assert_eq!(fail.name(), "fail");
+        assert_eq!(fail.failing(), ["a"]);
+        assert!(!fail.is_pass());
+        assert_eq!(fail.cause(), None);
+        let inconclusive = Verdict::Inconclusive {
+            cause: Cause::Flaky,
+            reason: "r".into(),
+        };
+        assert_eq!(inconclusive.name(), "inconclusive");
+        assert!(inconclusive.failing().is_empty());
+        assert_eq!(inconclusive.cause(), Some(Cause::Flaky));
+        assert_eq!(inconclusive.reason(), "r");
+        let pass = Verdict::Pass { reason: "p".into() };
+        assert!(pass.is_pass());
+        assert_eq!(pass.name(), "pass");
+    }
+}

@@ -1,0 +1,226 @@
+//! A run from start to report: the environment, the sandbox's command line,
+//! the spawn, and what the ending means.
+
+use std::io::{self, Write};
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::bwrap;
+use crate::outcome::{Ending, Finished, RunError};
+use crate::spawn::{self, Launch};
+use crate::spec::{RunSpec, Sandbox};
+use crate::tree;
+use crate::watch::{Stop, Watch};
+
+/// Where a run's output goes, chunk by chunk, stdout and stderr merged in
+/// arrival order. The runner holds at most one 64 KiB chunk; whether output
+/// is kept, counted, parsed or shown live (a tee) is the sink's business.
+pub trait OutputSink {
+    /// Takes the next chunk of output.
+    fn output(&mut self, chunk: &[u8]);
+}
+
+impl<F: FnMut(&[u8])> OutputSink for F {
+    fn output(&mut self, chunk: &[u8]) {
+        self(chunk);
+    }
+}
+
+/// Runs `spec`, handing its output to `sink`, and returns once every process
+/// of the run is gone.
+///
+/// Side effects on the calling process (both process-wide, both set on the
+/// first run and left in place): the process becomes a child subreaper
+/// (`PR_SET_CHILD_SUBREAPER`), so orphaned descendants of any child are
+/// reparented to it; and a `SIG_IGN` disposition of SIGCHLD is reset to the
+/// default, since under it the kernel discards children's exit statuses.
+/// The command's processes carry a `TESTGATE_RUN_ID` variable, by which the
+/// runner recognises those that detached.
+pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunError> {
+    tree::keep_child_statuses();
+    tree::become_subreaper();
+    let program = spec.program_name();
+    let dir = match &spec.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|source| RunError::WouldNotStart {
+            program: program.clone(),
+            dir: PathBuf::from("."),
+            source,
+        })?,
+    };
+    let would_not_start = |source: io::Error| RunError::WouldNotStart {
+        program: program.clone(),
+        dir: dir.clone(),
+        source,
+    };
+    let io_error = |source: io::Error| RunError::Io {
+        program: program.clone(),
+        source,
+    };
+    let token = run_token();
+    let mut env = spec.env.resolve(std::env::vars_os());
+    env.push((tree::MARKER.into(), token.clone().into()));
+
+    let (child, status_read) = match &spec.sandbox {
+        Sandbox::Host => {
+            let launch = Launch {
+                program: &spec.program,
+                args: &spec.args,
+                dir: &dir,
+                env: &env,
+                pass_fds: &[],
+                max_processes: None,
+            };
+            (spawn::start(&launch).map_err(would_not_start)?, None)
+        }
+        Sandbox::Bubblewrap(options) => {
+            let refuse = |message: String| RunError::SandboxRefused {
+                program: program.clone(),
+                message,
+            };
+            // bwrap starts in `/`: every path it is given must be absolute.
+            let dir = match dir.canonicalize() {
+                Ok(dir) if dir.is_dir() => dir,
+                Ok(_) => {
+                    return Err(would_not_start(io::Error::new(
+                        io::ErrorKind::NotADirectory,
+                        "not a directory",
+                    )));
+                }
+                Err(error) => return Err(would_not_start(error)),
+            };
+            let mut options = options.clone();
+            for path in &mut options.writable {
+                if let Ok(absolute) = std::path::absolute(&*path) {
+                    *path = absolute;
+                }
+            }
+            let Some(bwrap_path) = bwrap::find(&options.bwrap_dirs) else {
+                return Err(refuse(format!(
+                    "no executable bwrap in {}",
+                    options
+                        .bwrap_dirs
+                        .iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            };
+            // SAFETY: geteuid cannot fail.
+            if options.max_processes.is_some() && unsafe { libc::geteuid() } == 0 {
+                return Err(refuse(
+                    "a cap on processes cannot be applied as root: the kernel exempts uid 0 from RLIMIT_NPROC"
+                        .to_owned(),
+                ));
+            }
+            let home = env
+                .iter()
+                .find(|(k, _)| k == "HOME")
+                .map(|(_, v)| PathBuf::from(v));
+            let secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
+            let args = bwrap::arguments(&options, &dir, &secrets, &spec.program, &spec.args);
+            let (read, write) = pipe().map_err(io_error)?;
+            let mut pass_fds = vec![write];
+            if !options.allow_unix_sockets {
+                pass_fds.push(seccomp_pipe().map_err(io_error)?);
+            }
+            let launch = Launch {
+                program: &bwrap_path.into_os_string(),
+                args: &args,
+                dir: Path::new("/"),
+                env: &env,
+                pass_fds: &pass_fds,
+                max_processes: options.max_processes,
+            };
+            let child =
+                spawn::start(&launch).map_err(|e| refuse(format!("could not start bwrap: {e}")))?;
+            // Our copies of the write end must go, or EOF never comes.
+            drop(pass_fds);
+            (child, Some(read))
+        }
+    };
+    let mut watch = Watch::new(child, status_read, &token).map_err(io_error)?;
+    let started = Instant::now();
+    let result = watch.watch(spec, sink);
+    let finished_at = Instant::now();
+    let (stop, leaked) = result.map_err(io_error)?;
+    let status = watch.reap().map_err(io_error)?;
+    let duration = finished_at - started;
+    let ending = match stop {
+        Some(Stop::TimedOut) => Ending::TimedOut,
+        Some(Stop::Cancelled) => Ending::Cancelled,
+        Some(Stop::Leaked) | None => match &spec.sandbox {
+            Sandbox::Host => status,
+            Sandbox::Bubblewrap(_) => match bwrap::exit_code(&watch.status) {
+                Some(code) => Ending::Exited(code),
+                None => {
+                    let complaint = bwrap::complaint(&watch.tail).unwrap_or_else(|| {
+                        format!("bwrap ended ({status:?}) before the command ran")
+                    });
+                    return Err(match bwrap::exec_failure(&complaint) {
+                        Some(reason) => would_not_start(io::Error::new(
+                            exec_error_kind(reason),
+                            reason.to_owned(),
+                        )),
+                        None => RunError::SandboxRefused {
+                            program,
+                            message: complaint,
+                        },
+                    });
+                }
+            },
+        },
+    };
+    Ok(Finished {
+        ending,
+        duration,
+        leaked_processes: leaked,
+        output_bytes: watch.output_bytes,
+    })
+}
+
+/// The io::ErrorKind for an exec failure reason as strerror words it.
+fn exec_error_kind(reason: &str) -> io::ErrorKind {
+    match reason {
+        "No such file or directory" => io::ErrorKind::NotFound,
+        "Permission denied" => io::ErrorKind::PermissionDenied,
+        _ => io::ErrorKind::Other,
+    }
+}
+
+/// A token unique to this run within this machine's uptime.
+fn run_token() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!(
+        "{}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed),
+        nanos
+    )
+}
+
+/// A close-on-exec pipe: (read end, write end).
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: pipe2 writes two fds into the array we own.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both fds were just created and are owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A pipe holding the seccomp filter, write end closed: its read end.
+fn seccomp_pipe() -> io::Result<OwnedFd> {
+    let (read, write) = pipe()?;
+    let filter = crate::seccomp::filter_bytes();
+    // The filter (about 100 bytes) fits in the pipe's buffer: one write.
+    std::fs::File::from(write).write_all(&filter)?;
+    Ok(read)
+}

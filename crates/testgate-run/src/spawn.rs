@@ -1,0 +1,134 @@
+//! The one place that starts a child process.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+/// Everything the one constructor needs to start a process.
+pub(crate) struct Launch<'a> {
+    pub(crate) program: &'a OsString,
+    pub(crate) args: &'a [OsString],
+    pub(crate) dir: &'a Path,
+    /// The complete environment: the process gets this and nothing else.
+    pub(crate) env: &'a [(OsString, OsString)],
+    /// Fds handed to the child as 3, 4, ... (bwrap's `--json-status-fd`,
+    /// `--seccomp`), in order.
+    pub(crate) pass_fds: &'a [OwnedFd],
+    /// RLIMIT_NPROC for the child.
+    pub(crate) max_processes: Option<u32>,
+}
+
+/// Starts a child: in its own process group, stdin from /dev/null, stdout and
+/// stderr piped, a cleared environment holding only `env`, no inherited fd
+/// but 0, 1, 2 (and 3, 4, ... = `pass_fds`), killed if the spawning thread
+/// dies.
+pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
+    // Copies at 10 and up, so that dup2 onto 3, 4, ... in the child cannot
+    // overwrite a source that happens to sit there.
+    let high: Vec<OwnedFd> = launch
+        .pass_fds
+        .iter()
+        .map(|fd| fd.try_clone_to_owned_at_least(10))
+        .collect::<io::Result<_>>()?;
+    let sources: Vec<libc::c_int> = high.iter().map(AsRawFd::as_raw_fd).collect();
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the one constructor of child processes: applies the environment policy, process group and fd hygiene"
+    )]
+    let mut command = std::process::Command::new(launch.program);
+    command
+        .args(launch.args)
+        .current_dir(launch.dir)
+        .env_clear()
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let max_processes = launch.max_processes;
+    // SAFETY: getpid is async-signal-safe and called before fork.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs between fork and exec and only makes
+    // async-signal-safe calls (prctl, getppid, dup2, syscall, setrlimit).
+    unsafe {
+        command.pre_exec(move || {
+            // Die with the spawning thread; if the runner died already, stop.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            let mut first_closed = 3;
+            for source in &sources {
+                // dup2 clears close-on-exec on the target, so it survives exec.
+                if libc::dup2(*source, first_closed) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                first_closed += 1;
+            }
+            // Mark every other inherited fd close-on-exec rather than closing
+            // it: std's own exec-error pipe must stay usable until exec.
+            if libc::syscall(
+                libc::SYS_close_range,
+                first_closed as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC as libc::c_uint,
+            ) != 0
+            {
+                mark_cloexec_by_hand(first_closed);
+            }
+            if let Some(max) = max_processes {
+                let limit = libc::rlimit {
+                    rlim_cur: libc::rlim_t::from(max),
+                    rlim_max: libc::rlim_t::from(max),
+                };
+                if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let child = command.spawn();
+    drop(high);
+    child
+}
+
+/// `try_clone_to_owned`, at fd `min` or above, close-on-exec.
+trait CloneAtLeast {
+    fn try_clone_to_owned_at_least(&self, min: libc::c_int) -> io::Result<OwnedFd>;
+}
+
+impl CloneAtLeast for OwnedFd {
+    fn try_clone_to_owned_at_least(&self, min: libc::c_int) -> io::Result<OwnedFd> {
+        // SAFETY: F_DUPFD_CLOEXEC returns a fresh fd (or -1) that we own.
+        let fd = unsafe { libc::fcntl(self.as_raw_fd(), libc::F_DUPFD_CLOEXEC, min) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: fd was just created and is owned by nobody else.
+        Ok(unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) })
+    }
+}
+
+/// Fallback for kernels without `close_range` (before 5.11): fcntl on every
+/// fd up to the soft limit. Async-signal-safe.
+fn mark_cloexec_by_hand(first: libc::c_int) {
+    // SAFETY: getrlimit and fcntl are async-signal-safe; fcntl on a closed fd
+    // fails harmlessly with EBADF.
+    unsafe {
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        let max = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            limit.rlim_cur.min(65_536) as libc::c_int
+        } else {
+            1024
+        };
+        for fd in first..max {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! What to run and how: [`RunSpec`], [`Sandbox`] and [`BwrapOptions`].
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cancel::Cancel;
+use crate::env::EnvPolicy;
+
+/// The options of the bubblewrap sandbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BwrapOptions {
+    /// Share the host's network (off: a new, empty network namespace).
+    pub allow_network: bool,
+    /// Let the command create Unix-domain sockets. Off by default: a socket
+    /// on any path the sandbox can see (read-only or not) could otherwise be
+    /// connected to; `socketpair` works either way.
+    pub allow_unix_sockets: bool,
+    /// Paths bound read-write besides the run's directory.
+    pub writable: Vec<PathBuf>,
+    /// A cap on the number of processes (RLIMIT_NPROC). The kernel never
+    /// enforces it for uid 0, so a run as root that asks for it is refused.
+    pub max_processes: Option<u32>,
+    /// The directories searched, in order, for the `bwrap` executable. The
+    /// runner's `PATH` is never used, so a `bwrap` planted earlier in `PATH`
+    /// is not picked up.
+    pub bwrap_dirs: Vec<PathBuf>,
+}
+
+impl Default for BwrapOptions {
+    fn default() -> BwrapOptions {
+        BwrapOptions {
+            allow_network: false,
+            allow_unix_sockets: false,
+            writable: Vec::new(),
+            max_processes: None,
+            bwrap_dirs: ["/usr/bin", "/bin", "/usr/local/bin"]
+                .iter()
+                .map(PathBuf::from)
+                .collect(),
+        }
+    }
+}
+
+/// Where the command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sandbox {
+    /// Inside bubblewrap (the default): read-only `/`, the run's directory
+    /// writable, private `/tmp` and `/run`, no network, credential stores in
+    /// `$HOME` hidden, no capabilities. See `docs/sandbox.md`.
+    Bubblewrap(BwrapOptions),
+    /// Directly on the host, with only the environment policy, the process
+    /// group and the timeout. Only ever chosen explicitly.
+    Host,
+}
+
+impl Default for Sandbox {
+    fn default() -> Sandbox {
+        Sandbox::Bubblewrap(BwrapOptions::default())
+    }
+}
+
+/// What to run: program, arguments, directory, environment, limits.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub(crate) program: OsString,
+    pub(crate) args: Vec<OsString>,
+    pub(crate) dir: Option<PathBuf>,
+    pub(crate) env: EnvPolicy,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) grace: Duration,
+    pub(crate) drain: Duration,
+    pub(crate) sandbox: Sandbox,
+    pub(crate) cancel: Option<Cancel>,
+}
+
+impl RunSpec {
+    /// Runs `program` with `args`, in the current directory, with the default
+    /// environment policy, no timeout, inside the default bubblewrap sandbox.
+    /// A `program` without a `/` is looked up in the command's `PATH`.
+    pub fn new<P, I, A>(program: P, args: I) -> RunSpec
+    where
+        P: Into<OsString>,
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        RunSpec {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            dir: None,
+            env: EnvPolicy::default(),
+            timeout: None,
+            grace: Duration::from_secs(2),
+            drain: Duration::from_secs(1),
+            sandbox: Sandbox::default(),
+            cancel: None,
+        }
+    }
+
+    /// The working directory; under bubblewrap, the one writable project
+    /// directory.
+    pub fn dir(mut self, dir: impl Into<PathBuf>) -> RunSpec {
+        self.dir = Some(dir.into());
+        self
+    }
+
+    /// The environment policy.
+    pub fn env(mut self, env: EnvPolicy) -> RunSpec {
+        self.env = env;
+        self
+    }
+
+    /// After this long the whole process tree is ended and the run reports
+    /// [`Ending::TimedOut`](crate::Ending::TimedOut).
+    pub fn timeout(mut self, timeout: Duration) -> RunSpec {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Time between SIGTERM and SIGKILL when ending the tree (default 2 s).
+    pub fn grace(mut self, grace: Duration) -> RunSpec {
+        self.grace = grace;
+        self
+    }
+
+    /// How long, after the command exits, output is still read from pipes
+    /// that a leftover process holds open (default 1 s). Past it those
+    /// processes are ended.
+    pub fn drain(mut self, drain: Duration) -> RunSpec {
+        self.drain = drain;
+        self
+    }
+
+    /// Where the command runs (default: [`Sandbox::Bubblewrap`]).
+    pub fn sandbox(mut self, sandbox: Sandbox) -> RunSpec {
+        self.sandbox = sandbox;
+        self
+    }
+
+    /// A handle that, once tripped, ends the run's process tree and makes the
+    /// run report [`Ending::Cancelled`](crate::Ending::Cancelled).
+    pub fn cancel(mut self, cancel: Cancel) -> RunSpec {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// The program as a displayable string, for messages.
+    pub(crate) fn program_name(&self) -> String {
+        self.program.to_string_lossy().into_owned()
+    }
+}

@@ -1,0 +1,340 @@
+//! The bubblewrap sandbox: what the command can and cannot reach.
+
+use std::path::PathBuf;
+
+use testgate_run::{BwrapOptions, Ending, EnvPolicy, RunError, RunSpec, Sandbox};
+
+use super::{collect, host, inner_role, reexec, reexec_in, sandboxed, scratch};
+
+fn exit_of(spec: &RunSpec) -> (Ending, String) {
+    let (result, output) = collect(spec);
+    (result.expect("the sandbox runs").ending, output)
+}
+
+#[test]
+fn exit_codes_are_reported_as_they_are() {
+    let dir = scratch();
+    for code in [0, 1, 2, 124, 125, 126, 127] {
+        let (ending, output) = exit_of(&sandboxed(&format!("exit {code}"), dir.path()));
+        assert_eq!(ending, Ending::Exited(code), "{output}");
+    }
+}
+
+#[test]
+fn a_clean_run_leaks_nothing() {
+    let dir = scratch();
+    let (result, output) = collect(&sandboxed("echo hi", dir.path()));
+    let finished = result.expect("runs");
+    assert_eq!(finished.ending, Ending::Exited(0));
+    assert_eq!(output, "hi\n");
+    assert!(!finished.leaked_processes);
+}
+
+#[test]
+fn the_project_is_writable_and_nothing_else() {
+    let project = scratch();
+    let outside = scratch();
+    let victim = outside.path().join("victim");
+    std::fs::write(&victim, "original").expect("write");
+    let script = format!(
+        "echo made > made; echo changed > {0} ; echo rc=$?; touch /usr/testgate-probe; echo rc=$?",
+        victim.display()
+    );
+    let (ending, output) = exit_of(&sandboxed(&script, project.path()));
+    assert_eq!(ending, Ending::Exited(0));
+    assert_eq!(
+        std::fs::read_to_string(project.path().join("made")).expect("made"),
+        "made\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("victim"),
+        "original"
+    );
+    assert!(!output.contains("rc=0"), "{output}");
+    assert!(!PathBuf::from("/usr/testgate-probe").exists());
+}
+
+#[test]
+fn extra_writable_paths_by_choice() {
+    let project = scratch();
+    let cache = scratch();
+    let options = BwrapOptions {
+        writable: vec![cache.path().to_owned()],
+        ..BwrapOptions::default()
+    };
+    let script = format!("echo x > {}/f", cache.path().display());
+    let (ending, output) =
+        exit_of(&sandboxed(&script, project.path()).sandbox(Sandbox::Bubblewrap(options)));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+    assert!(cache.path().join("f").exists());
+}
+
+#[test]
+fn remount_and_new_user_namespaces_fail_even_as_root() {
+    let dir = scratch();
+    let (ending, output) = exit_of(&sandboxed(
+        "mount -o remount,rw / && echo REMOUNTED; unshare -U true && echo UNSHARED; \
+         grep CapEff /proc/self/status; echo end",
+        dir.path(),
+    ));
+    assert_eq!(ending, Ending::Exited(0));
+    assert!(output.contains("end"), "{output}");
+    assert!(!output.contains("REMOUNTED"), "{output}");
+    assert!(!output.contains("UNSHARED"), "{output}");
+    assert!(output.contains("CapEff:\t0000000000000000"), "{output}");
+}
+
+#[test]
+fn tmp_and_run_are_private() {
+    let dir = scratch();
+    let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
+    assert_eq!(ending, Ending::Exited(0));
+    assert_eq!(output, "/run:\n\n/tmp:\nend\n");
+}
+
+/// Connects to a TCP port on 127.0.0.1 and to a Unix socket: exit 3 if
+/// either connection fails, 0 if both work.
+fn connect_script(port: u16, socket: &std::path::Path) -> String {
+    format!(
+        "perl -MIO::Socket::INET -MIO::Socket::UNIX -e '\
+         IO::Socket::INET->new(PeerAddr => \"127.0.0.1:{port}\") or do {{ print \"tcp refused\\n\"; exit 3 }}; \
+         IO::Socket::UNIX->new(Peer => \"{}\") or do {{ print \"unix refused\\n\"; exit 4 }}; exit 0'",
+        socket.display()
+    )
+}
+
+#[test]
+fn the_network_and_host_sockets_are_unreachable() {
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = tcp.local_addr().expect("addr").port();
+    let dir = scratch();
+    let socket = dir.path().join("host.sock");
+    let _unix = std::os::unix::net::UnixListener::bind(&socket).expect("bind unix");
+    // The control: on the host both connections work.
+    let (ending, output) = exit_of(&host(&connect_script(port, &socket)));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+    // In the sandbox, TCP fails (no network) ...
+    let (ending, output) = exit_of(&sandboxed(&connect_script(port, &socket), dir.path()));
+    assert_eq!(ending, Ending::Exited(3), "{output}");
+    // ... and so does the Unix socket, though its directory is visible: the
+    // seccomp filter denies AF_UNIX sockets ...
+    let unix_only = format!(
+        "perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => \"{}\") or exit 4'",
+        socket.display()
+    );
+    let (ending, output) = exit_of(&sandboxed(&unix_only, dir.path()));
+    assert_eq!(ending, Ending::Exited(4), "{output}");
+    // ... while socketpair, IPC within the command, still works.
+    let pair = "perl -MSocket -e 'socketpair(my $a, my $b, AF_UNIX, SOCK_STREAM, 0) or exit 5'";
+    let (ending, output) = exit_of(&sandboxed(pair, dir.path()));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+}
+
+#[test]
+fn network_by_choice() {
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = tcp.local_addr().expect("addr").port();
+    let dir = scratch();
+    let options = BwrapOptions {
+        allow_network: true,
+        ..BwrapOptions::default()
+    };
+    let script = format!(
+        "perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr => \"127.0.0.1:{port}\") or exit 3'"
+    );
+    let (ending, output) =
+        exit_of(&sandboxed(&script, dir.path()).sandbox(Sandbox::Bubblewrap(options)));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+}
+
+#[test]
+fn credential_stores_in_home_are_hidden() {
+    let home = scratch();
+    let project = scratch();
+    std::fs::create_dir(home.path().join(".ssh")).expect("mkdir");
+    std::fs::write(home.path().join(".ssh/id_rsa"), "PRIVATE-KEY-MATERIAL").expect("plant");
+    std::fs::write(
+        home.path().join(".netrc"),
+        "machine x password NETRC-SECRET",
+    )
+    .expect("plant");
+    std::fs::write(home.path().join(".profile"), "visible").expect("plant");
+    let script = "cat $HOME/.ssh/id_rsa $HOME/.netrc $HOME/.profile; ls -A $HOME/.ssh; echo end";
+    let env = EnvPolicy::new().set("HOME", home.path());
+    // The control: on the host the key is readable.
+    let (_, output) = exit_of(&host(script).env(env.clone()));
+    assert!(output.contains("PRIVATE-KEY-MATERIAL"), "{output}");
+    let (_, output) = exit_of(&sandboxed(script, project.path()).env(env));
+    assert!(!output.contains("PRIVATE-KEY-MATERIAL"), "{output}");
+    assert!(!output.contains("NETRC-SECRET"), "{output}");
+    assert!(output.contains("visible"), "{output}");
+}
+
+#[test]
+fn a_runner_variable_is_absent_unless_passed() {
+    if inner_role().is_some() {
+        return;
+    }
+    let output = reexec(
+        "sandbox::inner_runner_variable",
+        "environ",
+        &[("TESTGATE_PLANTED", "planted-value")],
+    );
+    assert!(output.contains("checked environ"), "{output}");
+}
+
+#[test]
+fn inner_runner_variable() {
+    if inner_role().as_deref() != Some("environ") {
+        return;
+    }
+    // This process's environment holds TESTGATE_PLANTED (set by the outer
+    // test); the sandbox's command and its init (/proc/1/environ) must not.
+    assert!(std::env::var_os("TESTGATE_PLANTED").is_some());
+    let dir = scratch();
+    let script = "env; tr '\\0' '\\n' < /proc/1/environ";
+    let (ending, output) = exit_of(&sandboxed(script, dir.path()));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+    assert!(output.contains("PATH="), "{output}");
+    assert!(!output.contains("planted-value"), "{output}");
+    let passed = sandboxed(script, dir.path()).env(EnvPolicy::new().pass("TESTGATE_PLANTED"));
+    let (_, output) = exit_of(&passed);
+    assert_eq!(
+        output.matches("TESTGATE_PLANTED=planted-value").count(),
+        2,
+        "{output}"
+    );
+    println!("checked environ");
+}
+
+#[test]
+fn no_bwrap_is_a_refusal() {
+    let empty = scratch();
+    let options = BwrapOptions {
+        bwrap_dirs: vec![empty.path().to_owned()],
+        ..BwrapOptions::default()
+    };
+    let (result, _) =
+        collect(&sandboxed("true", empty.path()).sandbox(Sandbox::Bubblewrap(options)));
+    assert!(
+        matches!(result, Err(RunError::SandboxRefused { .. })),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn a_fake_bwrap_on_path_is_not_used() {
+    let dir = scratch();
+    let fake = dir.path().join("bwrap");
+    std::fs::write(&fake, "#!/bin/sh\necho FAKE-BWRAP\nexit 0\n").expect("write");
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let path = format!("{}:/usr/bin:/bin", dir.path().display());
+    let spec = sandboxed("grep CapEff /proc/self/status", dir.path())
+        .env(EnvPolicy::new().set("PATH", path));
+    let (ending, output) = exit_of(&spec);
+    assert_eq!(ending, Ending::Exited(0));
+    assert!(!output.contains("FAKE-BWRAP"), "{output}");
+    assert!(output.contains("0000000000000000"), "{output}");
+}
+
+#[test]
+fn bwrap_failing_its_own_setup_is_a_refusal_in_its_words() {
+    let dir = scratch();
+    let options = BwrapOptions {
+        writable: vec!["/nonexistent/testgate".into()],
+        ..BwrapOptions::default()
+    };
+    let (result, _) = collect(&sandboxed("true", dir.path()).sandbox(Sandbox::Bubblewrap(options)));
+    match result {
+        Err(RunError::SandboxRefused { message, .. }) => {
+            assert!(message.contains("/nonexistent/testgate"), "{message}");
+        }
+        other => panic!("expected SandboxRefused, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_test_printing_like_bwrap_and_exiting_1_is_just_exit_1() {
+    let dir = scratch();
+    let (ending, _) = exit_of(&sandboxed(
+        "echo 'bwrap: Can not mount: fake' >&2; exit 1",
+        dir.path(),
+    ));
+    assert_eq!(ending, Ending::Exited(1));
+}
+
+#[test]
+fn a_process_cap_as_root_is_a_refusal() {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let dir = scratch();
+    let options = BwrapOptions {
+        max_processes: Some(64),
+        ..BwrapOptions::default()
+    };
+    let (result, _) = collect(&sandboxed("true", dir.path()).sandbox(Sandbox::Bubblewrap(options)));
+    assert!(
+        matches!(result, Err(RunError::SandboxRefused { .. })),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn a_missing_program_or_interpreter_would_not_start() {
+    let dir = scratch();
+    let script = dir.path().join("bad.sh");
+    std::fs::write(&script, "#!/nonexistent/interpreter\necho hi\n").expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    for program in [PathBuf::from("testgate-no-such-program"), script] {
+        let spec = RunSpec::new(&program, [""; 0]).dir(dir.path());
+        let (result, _) = collect(&spec);
+        assert!(
+            matches!(result, Err(RunError::WouldNotStart { .. })),
+            "{program:?}: {result:?}"
+        );
+    }
+}
+
+/// Without user namespaces bwrap cannot set up: the run is refused, in
+/// bwrap's words. Acted out inside a sandbox, which disables them.
+#[test]
+fn no_user_namespaces_is_a_refusal() {
+    if inner_role().is_some() {
+        return;
+    }
+    let project = scratch();
+    let output = reexec_in(
+        Sandbox::default(),
+        Some(project.path()),
+        "sandbox::inner_no_user_namespaces",
+        "nouserns",
+        &[],
+    );
+    assert!(output.contains("refused: "), "{output}");
+}
+
+#[test]
+fn inner_no_user_namespaces() {
+    if inner_role().as_deref() != Some("nouserns") {
+        return;
+    }
+    let here = std::env::current_dir().expect("cwd");
+    let (result, _) = collect(&sandboxed("true", &here));
+    match result {
+        Err(RunError::SandboxRefused { message, .. }) => println!("refused: {message}"),
+        other => panic!("expected SandboxRefused, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_relative_directory_is_the_runner_s_own_relative_path() {
+    // The test runs in the crate's directory; `tests` is relative to it.
+    let (ending, output) = exit_of(&sandboxed("pwd", std::path::Path::new("tests")));
+    assert_eq!(ending, Ending::Exited(0));
+    let expected = std::fs::canonicalize("tests").expect("tests dir");
+    assert_eq!(output.trim_end(), expected.display().to_string());
+}
