@@ -35,12 +35,14 @@
 mod format;
 mod formats;
 mod line;
+mod printable;
 mod report;
 mod stream;
 mod tail;
 
 pub use crate::format::{Format, UnknownFormat};
 pub use crate::line::MAX_LINE;
+pub use crate::printable::printable;
 pub use crate::report::{Counts, FailingTest, Report};
 pub use crate::stream::StreamParser;
 pub use crate::tail::tail;

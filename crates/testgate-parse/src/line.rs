@@ -189,7 +189,10 @@ mod tests {
 
     #[test]
     fn strips_colour_osc_and_cr() {
-        let line = Line::clean(b"\x1b[31mFAIL\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end\r", 0);
+        let line = Line::clean(
+            b"\x1b[31mFAIL\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end\r",
+            0,
+        );
         assert_eq!(line.text, "FAIL link end");
     }
 

@@ -122,13 +122,18 @@ impl StreamParser {
             .filter(|(_, test)| seen.insert(test.name.clone()))
             .map(|(_, test)| test)
             .collect();
-        report.no_tests_ran = any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();
+        report.no_tests_ran =
+            any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();
         report.counts = counts;
         report
     }
 }
 
-fn read_line(recognizers: &mut [(Format, Box<dyn Recognizer + Send>)], lines: &mut u64, raw: &[u8]) {
+fn read_line(
+    recognizers: &mut [(Format, Box<dyn Recognizer + Send>)],
+    lines: &mut u64,
+    raw: &[u8],
+) {
     let line = Line::clean(raw, *lines);
     *lines += 1;
     for (_, recognizer) in recognizers.iter_mut() {

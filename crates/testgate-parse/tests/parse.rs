@@ -23,7 +23,10 @@ fn expected_names(log: &Path) -> BTreeSet<String> {
 }
 
 fn format_of(log: &Path) -> Format {
-    let dir = log.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+    let dir = log
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|d| d.to_str());
     dir.unwrap_or_default()
         .parse()
         .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
@@ -49,8 +52,18 @@ fn captured_logs() {
         let names: BTreeSet<String> = auto.names().map(str::to_owned).collect();
         assert_eq!(names, expected, "{}: auto-detected names", log.display());
         let names: BTreeSet<String> = explicit.names().map(str::to_owned).collect();
-        assert_eq!(names, expected, "{}: names with --format {format}", log.display());
-        assert_eq!(auto.format, Some(format), "{}: detected format", log.display());
+        assert_eq!(
+            names,
+            expected,
+            "{}: names with --format {format}",
+            log.display()
+        );
+        assert_eq!(
+            auto.format,
+            Some(format),
+            "{}: detected format",
+            log.display()
+        );
 
         for chunk in [1, 7, 4096] {
             assert_eq!(

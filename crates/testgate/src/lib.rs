@@ -1,3 +1,43 @@
-//! The testgate facade. (Skeleton: see issue 5.)
+//! Makes "I fixed the bug" checkable: runs a project's own tests in a
+//! sandbox, with retries that detect flakiness, and gives one verdict.
+//!
+//! This is the facade over testgate's three crates: the runner
+//! ([`testgate_run`]) starts the test command in bubblewrap with a timeout;
+//! its output feeds the streaming parser ([`testgate_parse`]) and a tail
+//! buffer; each attempt becomes a record that the pure policy
+//! ([`testgate_policy`]) turns into the next step or the verdict.
+//!
+//! The principal types are [`TestConfig`], a test command with its limits,
+//! and [`SandboxedTests`], which runs it and answers with a [`Verdict`]:
+//! `Pass`, `Fail` with the failing names first, or `Inconclusive` with a
+//! [`Cause`].
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use testgate::{Sandbox, SandboxedTests, TestConfig, Verdict};
+//!
+//! let config = TestConfig::cargo("path/to/project")
+//!     .within(Duration::from_secs(300))
+//!     .retrying(2);
+//! let tests = SandboxedTests::new(Sandbox::default(), config).named("calc", "a1b2c3d");
+//! match tests.run() {
+//!     Verdict::Pass { .. } => println!("the change holds"),
+//!     Verdict::Fail { failing, reason } => println!("broken: {failing:?}\n{reason}"),
+//!     other => println!("cannot tell: {}", other.reason()),
+//! }
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+mod capture;
+mod config;
+mod suite;
+
+pub use crate::config::TestConfig;
+pub use crate::suite::{AttemptRecord, Observer, Record, SandboxedTests, TAIL_BYTES};
+
+pub use testgate_parse::{Format, Report, failing_tests, tail};
+pub use testgate_policy::{
+    Attempt, Cause, Ending, MAX_NAMES, MAX_REASON, Policy, Rerun, Selection, Verdict,
+};
+pub use testgate_run::{BwrapOptions, Cancel, Sandbox, cancel_on_signals};

@@ -1,0 +1,160 @@
+//! [`TestConfig`]: which test command to run, where, and within what limits.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use testgate_parse::Format;
+use testgate_policy::Rerun;
+
+/// The default time limit of one attempt: ten minutes.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// A project's test command: the program and its arguments, the workspace
+/// directory it runs in, the time limit of one attempt, how many retries
+/// follow a failing attempt, and the environment added to the default
+/// allowlist.
+///
+/// ```
+/// use std::time::Duration;
+/// use testgate::TestConfig;
+///
+/// let config = TestConfig::pytest("proj").within(Duration::from_secs(60)).retrying(2);
+/// assert_eq!(config.program(), "pytest");
+/// assert_eq!(config.retries(), 2);
+/// ```
+#[derive(Debug, Clone)]
+pub struct TestConfig {
+    pub(crate) program: OsString,
+    pub(crate) args: Vec<OsString>,
+    pub(crate) workspace: PathBuf,
+    pub(crate) timeout: Duration,
+    pub(crate) retries: u32,
+    pub(crate) rerun: Rerun,
+    pub(crate) format: Format,
+    /// Variables set explicitly, in order: (name, Some(value)) sets,
+    /// (name, None) passes the host's value through.
+    pub(crate) env: Vec<(OsString, Option<OsString>)>,
+}
+
+impl TestConfig {
+    /// `program args…` run in `workspace`, with no retries, a ten-minute
+    /// limit, and the runner's output format detected automatically.
+    pub fn new<I, A>(workspace: impl Into<PathBuf>, program: impl Into<OsString>, args: I) -> Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        TestConfig {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            workspace: workspace.into(),
+            timeout: DEFAULT_TIMEOUT,
+            retries: 0,
+            rerun: Rerun::All,
+            format: Format::Auto,
+            env: Vec::new(),
+        }
+    }
+
+    /// `cargo test` in `dir`.
+    pub fn cargo(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "cargo", ["test"]).format(Format::Cargo)
+    }
+
+    /// `cargo nextest run` in `dir`.
+    pub fn nextest(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "cargo", ["nextest", "run"]).format(Format::Nextest)
+    }
+
+    /// `pytest -q` in `dir`.
+    pub fn pytest(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "pytest", ["-q"]).format(Format::Pytest)
+    }
+
+    /// `go test ./...` in `dir`. Go's build cache goes to `/tmp`, which the
+    /// sandbox makes private, since the home directory is read-only there.
+    pub fn go(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "go", ["test", "./..."])
+            .format(Format::Go)
+            .env("GOCACHE", "/tmp/testgate-go-cache")
+    }
+
+    /// `npx --no-install jest` in `dir`, with `CI=true`.
+    pub fn jest(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "npx", ["--no-install", "jest"])
+            .format(Format::Jest)
+            .env("CI", "true")
+    }
+
+    /// `npx --no-install vitest run` in `dir`, with `CI=true`.
+    pub fn vitest(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "npx", ["--no-install", "vitest", "run"])
+            .format(Format::Vitest)
+            .env("CI", "true")
+    }
+
+    /// Sets the time limit of one attempt.
+    pub fn within(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets how many further attempts follow a failing one. They detect
+    /// flakiness; they never turn a failure into a pass.
+    pub fn retrying(mut self, retries: u32) -> Self {
+        self.retries = retries;
+        self
+    }
+
+    /// Sets what a retry runs: everything, or only the tests that failed.
+    pub fn rerun(mut self, rerun: Rerun) -> Self {
+        self.rerun = rerun;
+        self
+    }
+
+    /// Sets the output format the parser expects ([`Format::Auto`] by
+    /// default for [`TestConfig::new`]).
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// Sets the variable `name` to `value` in the test command's environment.
+    pub fn env(mut self, name: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((name.into(), Some(value.into())));
+        self
+    }
+
+    /// Passes the host's variable `name` through, even where the default
+    /// policy would hold it back (its name holds TOKEN, SECRET, …).
+    pub fn pass_env(mut self, name: impl Into<OsString>) -> Self {
+        self.env.push((name.into(), None));
+        self
+    }
+
+    /// The program.
+    pub fn program(&self) -> &OsStr {
+        &self.program
+    }
+
+    /// The arguments.
+    pub fn args(&self) -> &[OsString] {
+        &self.args
+    }
+
+    /// The workspace directory the command runs in.
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// The time limit of one attempt.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The number of retries after a failing attempt.
+    pub fn retries(&self) -> u32 {
+        self.retries
+    }
+}

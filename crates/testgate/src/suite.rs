@@ -1,0 +1,260 @@
+//! [`SandboxedTests`]: the loop that runs attempts until the policy knows
+//! the verdict.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use testgate_parse::Report;
+use testgate_policy::{Attempt, Counts, Ending, Plan, Policy, Selection, Step, Verdict};
+use testgate_run::{Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
+
+use crate::capture::AttemptSink;
+use crate::config::TestConfig;
+
+/// How many bytes of each attempt's output are kept for its tail: enough
+/// for any runner's closing summary and the failures right before it; the
+/// reason cuts it further to `MAX_REASON`.
+pub const TAIL_BYTES: usize = 64 * 1024;
+
+/// What a caller sees while the tests run. Every method has an empty
+/// default, so an observer implements only what it shows.
+pub trait Observer {
+    /// Attempt `number` (from 1) starts, running `command` to test `selection`.
+    fn attempt_started(&mut self, number: usize, selection: &Selection, command: &[OsString]) {
+        let _ = (number, selection, command);
+    }
+    /// A chunk of the running attempt's output (stdout and stderr merged).
+    fn output(&mut self, chunk: &[u8]) {
+        let _ = chunk;
+    }
+    /// Attempt `record.number` has ended.
+    fn attempt_finished(&mut self, record: &AttemptRecord) {
+        let _ = record;
+    }
+}
+
+/// An observer that shows nothing.
+struct Silent;
+
+impl Observer for Silent {}
+
+/// One attempt, as it ran: the command line, the policy's record, and the
+/// parser's full report.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AttemptRecord {
+    /// The attempt's number, from 1.
+    pub number: usize,
+    /// The program and arguments that ran.
+    pub command: Vec<String>,
+    /// The record the policy decided on: ending, selection, failing names,
+    /// counts, tail, duration.
+    pub attempt: Attempt,
+    /// Everything the parser understood of the output.
+    pub report: Report,
+}
+
+/// A finished check: which suite, the verdict, and every attempt.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Record {
+    /// The suite's name and version, when given with
+    /// [`SandboxedTests::named`].
+    pub suite: Option<(String, String)>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The attempts in the order they ran.
+    pub attempts: Vec<AttemptRecord>,
+}
+
+/// A project's tests, run in a sandbox: the product in one type.
+///
+/// ```no_run
+/// use testgate::{Sandbox, SandboxedTests, TestConfig};
+///
+/// let tests = SandboxedTests::new(Sandbox::default(), TestConfig::go("."));
+/// let verdict = tests.run();
+/// println!("{}: {}", verdict.name(), verdict.reason());
+/// ```
+#[derive(Debug, Clone)]
+pub struct SandboxedTests {
+    sandbox: Sandbox,
+    config: TestConfig,
+    suite: Option<(String, String)>,
+    cancel: Option<Cancel>,
+}
+
+impl SandboxedTests {
+    /// `config`'s tests, to run inside `sandbox`.
+    pub fn new(sandbox: Sandbox, config: TestConfig) -> Self {
+        SandboxedTests {
+            sandbox,
+            config,
+            suite: None,
+            cancel: None,
+        }
+    }
+
+    /// Names the suite and its version (a commit, say), so a record says
+    /// which suite, at which version, gave the verdict.
+    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.suite = Some((name.into(), version.into()));
+        self
+    }
+
+    /// Ends the running attempt's whole process tree when `cancel` is
+    /// tripped; the verdict is then Inconclusive (cancelled).
+    pub fn cancel_with(mut self, cancel: Cancel) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// The workspace directory the tests run in.
+    pub fn workspace(&self) -> &Path {
+        self.config.workspace()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &TestConfig {
+        &self.config
+    }
+
+    /// Runs the tests, retrying as configured, and says whether they passed.
+    pub fn run(&self) -> Verdict {
+        self.run_observed(&mut Silent).verdict
+    }
+
+    /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
+    /// it runs, and returning every attempt's record with the verdict.
+    pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
+        let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let mut records: Vec<AttemptRecord> = Vec::new();
+        let verdict = loop {
+            let Plan { step, note, .. } = policy.plan(&attempts);
+            let selection = match step {
+                Step::Done(verdict) => break verdict,
+                Step::Run(selection) => selection,
+            };
+            if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                break policy.verdict(&attempts);
+            }
+            let number = attempts.len() + 1;
+            let (program, args, rewrite_note) = self.command_for(&selection);
+            let mut command = vec![program.clone()];
+            command.extend(args.iter().cloned());
+            observer.attempt_started(number, &selection, &command);
+            let mut record = self.attempt(number, &program, &args, selection, observer);
+            if let Some(note) = note.or(rewrite_note) {
+                record.attempt = record.attempt.with_note(note);
+            }
+            observer.attempt_finished(&record);
+            attempts.push(record.attempt.clone());
+            records.push(record);
+        };
+        Record {
+            suite: self.suite.clone(),
+            verdict,
+            attempts: records,
+        }
+    }
+
+    /// The command line that runs `selection`, and a note when it cannot
+    /// run exactly that.
+    fn command_for(&self, selection: &Selection) -> (OsString, Vec<OsString>, Option<String>) {
+        let full = (self.config.program.clone(), self.config.args.clone());
+        match selection {
+            Selection::Full => (full.0, full.1, None),
+            Selection::Only(names) => (
+                full.0,
+                full.1,
+                Some(format!(
+                    "ran the full suite: retrying only {} test(s) is not supported for this command",
+                    names.len()
+                )),
+            ),
+        }
+    }
+
+    fn env_policy(&self) -> EnvPolicy {
+        self.config
+            .env
+            .iter()
+            .fold(EnvPolicy::new(), |policy, (name, value)| match value {
+                Some(value) => policy.set(name.clone(), value.clone()),
+                None => policy.pass(name.clone()),
+            })
+    }
+
+    fn attempt(
+        &self,
+        number: usize,
+        program: &OsString,
+        args: &[OsString],
+        selection: Selection,
+        observer: &mut dyn Observer,
+    ) -> AttemptRecord {
+        let mut spec = RunSpec::new(program, args)
+            .dir(self.config.workspace.clone())
+            .env(self.env_policy())
+            .timeout(self.config.timeout)
+            .sandbox(self.sandbox.clone());
+        if let Some(cancel) = &self.cancel {
+            spec = spec.cancel(cancel.clone());
+        }
+        let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
+        let result = testgate_run::run(&spec, &mut sink);
+        let (report, tail) = sink.finish();
+        let (ending, duration, leaked) = match result {
+            Ok(finished) => (
+                ending_of(finished.ending, self.config.timeout),
+                finished.duration,
+                finished.leaked_processes,
+            ),
+            Err(error) => (refusal_of(&error), Duration::ZERO, false),
+        };
+        let counts = Counts::new(
+            report.counts.passed,
+            report.counts.failed,
+            report.counts.skipped,
+        );
+        let attempt = Attempt::new(ending)
+            .with_selection(selection)
+            .with_failing(report.names().map(str::to_owned))
+            .with_counts(counts)
+            .with_no_tests_ran(report.no_tests_ran)
+            .with_recognised(report.format.is_some())
+            .with_tail(tail)
+            .with_leaked_processes(leaked)
+            .with_duration(duration);
+        let mut command = vec![program.to_string_lossy().into_owned()];
+        command.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
+        AttemptRecord {
+            number,
+            command,
+            attempt,
+            report,
+        }
+    }
+}
+
+fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
+    match ending {
+        testgate_run::Ending::Exited(code) => Ending::Exited { code },
+        testgate_run::Ending::Signalled(signal) => Ending::Signalled { signal },
+        testgate_run::Ending::TimedOut => Ending::TimedOut { after: timeout },
+        testgate_run::Ending::Cancelled => Ending::Cancelled,
+    }
+}
+
+fn refusal_of(error: &RunError) -> Ending {
+    let why = error.to_string();
+    match error {
+        RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
+        RunError::WouldNotStart { .. } | RunError::Io { .. } => Ending::WouldNotStart { why },
+        _ => Ending::WouldNotStart { why },
+    }
+}

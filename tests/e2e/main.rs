@@ -1,0 +1,221 @@
+//! End to end: the real projects of `tests/projects/e2e/` run by the real
+//! runners through `SandboxedTests`, in bubblewrap and on the host.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
+
+mod projects;
+
+use projects::{Project, Runner};
+
+/// Where a run happens.
+#[derive(Debug, Clone, Copy)]
+enum Where {
+    Bwrap,
+    Host,
+}
+
+impl Where {
+    fn sandbox(self) -> Sandbox {
+        match self {
+            Where::Bwrap => Sandbox::default(),
+            Where::Host => Sandbox::Host,
+        }
+    }
+}
+
+const BOTH: [Where; 2] = [Where::Bwrap, Where::Host];
+
+fn check(project: &Project, mode: &str, retries: u32, place: Where) -> testgate::Record {
+    let config = project
+        .config()
+        .env("TESTGATE_FIXTURE", mode)
+        .retrying(retries)
+        .within(Duration::from_secs(120));
+    SandboxedTests::new(place.sandbox(), config)
+        .named(project.runner.name(), mode)
+        .run_observed(&mut NoObserver)
+}
+
+struct NoObserver;
+impl testgate::Observer for NoObserver {}
+
+fn assert_pass(record: &testgate::Record, what: &str) {
+    assert!(
+        matches!(record.verdict, Verdict::Pass { .. }),
+        "{what}: expected Pass, got {:#?}",
+        record.verdict
+    );
+    assert_eq!(record.attempts.len(), 1, "{what}: a pass runs once");
+}
+
+fn assert_fail(record: &testgate::Record, names: &[&str], what: &str) {
+    match &record.verdict {
+        Verdict::Fail { failing, reason } => {
+            let mut got: Vec<&str> = failing.iter().map(String::as_str).collect();
+            got.sort_unstable();
+            let mut want = names.to_vec();
+            want.sort_unstable();
+            assert_eq!(got, want, "{what}: failing names; reason:\n{reason}");
+            assert!(
+                reason.starts_with(failing[0].as_str())
+                    || reason.contains(&format!("\n{}", failing[0]))
+                    || reason
+                        .lines()
+                        .next()
+                        .is_some_and(|l| l.contains(failing[0].as_str())),
+                "{what}: the reason must begin with the names:\n{reason}"
+            );
+        }
+        other => panic!("{what}: expected Fail, got {other:#?}"),
+    }
+}
+
+fn assert_inconclusive(record: &testgate::Record, cause: Cause, what: &str) {
+    match &record.verdict {
+        Verdict::Inconclusive { cause: got, reason } => {
+            assert_eq!(*got, cause, "{what}: cause; reason:\n{reason}");
+        }
+        other => panic!("{what}: expected Inconclusive({cause:?}), got {other:#?}"),
+    }
+}
+
+fn each_runner(f: impl Fn(Runner, Where)) {
+    for runner in Runner::ALL {
+        for place in BOTH {
+            f(runner, place);
+        }
+    }
+}
+
+#[test]
+fn passing_suites_pass() {
+    each_runner(|runner, place| {
+        let project = Project::copy(runner);
+        let record = check(&project, "pass", 2, place);
+        assert_pass(&record, &format!("{runner:?} in {place:?}"));
+    });
+}
+
+#[test]
+fn failing_suites_fail_with_their_names() {
+    each_runner(|runner, place| {
+        let project = Project::copy(runner);
+        let record = check(&project, "fail", 1, place);
+        assert_fail(
+            &record,
+            runner.failing_names(),
+            &format!("{runner:?} in {place:?}"),
+        );
+        assert_eq!(
+            record.attempts.len(),
+            2,
+            "{runner:?}: every attempt runs before a Fail"
+        );
+    });
+}
+
+#[test]
+fn flaky_suites_are_inconclusive() {
+    each_runner(|runner, place| {
+        let project = Project::copy(runner);
+        let record = check(&project, "flaky", 2, place);
+        assert_inconclusive(&record, Cause::Flaky, &format!("{runner:?} in {place:?}"));
+        assert_eq!(
+            record.attempts.len(),
+            2,
+            "{runner:?}: a pass after a failure stops at once"
+        );
+    });
+}
+
+#[test]
+fn a_hang_times_out() {
+    for place in BOTH {
+        let project = Project::copy(Runner::Pytest);
+        let config = project
+            .config()
+            .env("TESTGATE_FIXTURE", "hang")
+            .retrying(2)
+            .within(Duration::from_secs(5));
+        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
+        assert_inconclusive(&record, Cause::TimedOut, &format!("hang in {place:?}"));
+        assert_eq!(record.attempts.len(), 1, "a timeout is never retried");
+    }
+}
+
+#[test]
+fn a_missing_program_would_not_start() {
+    for place in BOTH {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TestConfig::new(dir.path(), "testgate-no-such-runner", ["--x"]);
+        let verdict = SandboxedTests::new(place.sandbox(), config).run();
+        match verdict {
+            Verdict::Inconclusive {
+                cause: Cause::WouldNotStart,
+                reason,
+            } => {
+                assert!(reason.contains("testgate-no-such-runner"), "{reason}")
+            }
+            other => panic!("{place:?}: {other:#?}"),
+        }
+    }
+}
+
+#[test]
+fn no_test_ran_is_inconclusive() {
+    for place in BOTH {
+        // A filter that matches nothing: cargo test exits 0 having run nothing.
+        let project = Project::copy(Runner::Cargo);
+        let config = TestConfig::new(&project.dir, "cargo", ["test", "no_test_has_this_name"])
+            .env("CARGO_TARGET_DIR", project.dir.join("target"));
+        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
+        assert_inconclusive(
+            &record,
+            Cause::NoTestsRan,
+            &format!("cargo filter in {place:?}"),
+        );
+    }
+}
+
+#[test]
+fn an_exit_status_that_contradicts_the_output_is_inconclusive() {
+    for place in BOTH {
+        let project = Project::copy(Runner::Pytest);
+        let config = TestConfig::new(
+            &project.dir,
+            "sh",
+            ["-c", "python3 -m pytest -q -p no:cacheprovider; exit 0"],
+        )
+        .env("TESTGATE_FIXTURE", "fail");
+        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
+        assert_inconclusive(
+            &record,
+            Cause::Contradiction,
+            &format!("exit 0 over failures in {place:?}"),
+        );
+    }
+}
+
+#[test]
+fn a_record_names_its_suite() {
+    let project = Project::copy(Runner::Pytest);
+    let record = check(&project, "pass", 0, Where::Bwrap);
+    assert_eq!(record.suite, Some(("pytest".to_owned(), "pass".to_owned())));
+    let attempt = &record.attempts[0];
+    assert_eq!(attempt.number, 1);
+    assert!(
+        attempt.report.counts.passed >= Some(5),
+        "{:?}",
+        attempt.report.counts
+    );
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}

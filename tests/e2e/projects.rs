@@ -1,0 +1,128 @@
+//! The fixture projects, copied into a fresh directory for each test so a
+//! flaky counter starts at zero and nothing is written into the repository.
+
+use std::path::{Path, PathBuf};
+
+use testgate::TestConfig;
+
+use crate::repo_root;
+
+/// A runner with a fixture project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runner {
+    Cargo,
+    Pytest,
+    Go,
+    Jest,
+    Vitest,
+}
+
+impl Runner {
+    pub(crate) const ALL: [Runner; 5] = [
+        Runner::Cargo,
+        Runner::Pytest,
+        Runner::Go,
+        Runner::Jest,
+        Runner::Vitest,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Runner::Cargo => "cargo",
+            Runner::Pytest => "pytest",
+            Runner::Go => "go",
+            Runner::Jest => "jest",
+            Runner::Vitest => "vitest",
+        }
+    }
+
+    fn source(self) -> PathBuf {
+        let e2e = repo_root().join("tests/projects/e2e");
+        match self {
+            Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(self.name()),
+            Runner::Jest | Runner::Vitest => e2e.join("node").join(self.name()),
+        }
+    }
+
+    /// The names the `fail` mode fails, as the parser spells them.
+    pub(crate) fn failing_names(self) -> &'static [&'static str] {
+        match self {
+            // cargo stops after the first failing test binary.
+            Runner::Cargo => &["tests::adds_negative"],
+            Runner::Pytest => &[
+                "tests/test_calc.py::test_adds_negative",
+                "tests/test_calc.py::TestBig::test_big_numbers",
+            ],
+            Runner::Go => &["TestAddNegative", "TestBig", "TestBig/millions"],
+            Runner::Jest => &["calc › adds negative", "calc › big › millions"],
+            Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
+        }
+    }
+}
+
+/// A fresh copy of a runner's fixture project.
+pub(crate) struct Project {
+    pub(crate) runner: Runner,
+    pub(crate) dir: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+impl Project {
+    pub(crate) fn copy(runner: Runner) -> Project {
+        // Not under /tmp: the sandbox gives the run a private /tmp, and a
+        // project there would be hidden by it on a host whose own /tmp… is
+        // fine too, but keep the copy beside the repository's target dir.
+        let base = repo_root().join("target/e2e");
+        std::fs::create_dir_all(&base).unwrap();
+        let tmp = tempfile::tempdir_in(&base).unwrap();
+        let dir = tmp.path().join(runner.name());
+        copy_dir(&runner.source(), &dir);
+        if matches!(runner, Runner::Jest | Runner::Vitest) {
+            let modules = repo_root().join("tests/projects/e2e/node/node_modules");
+            assert!(
+                modules.is_dir(),
+                "{} is missing: run scripts/setup (npm ci)",
+                modules.display()
+            );
+            std::os::unix::fs::symlink(&modules, dir.join("node_modules")).unwrap();
+        }
+        Project {
+            runner,
+            dir,
+            _tmp: tmp,
+        }
+    }
+
+    pub(crate) fn config(&self) -> TestConfig {
+        match self.runner {
+            Runner::Cargo => {
+                TestConfig::cargo(&self.dir).env("CARGO_TARGET_DIR", self.dir.join("target"))
+            }
+            Runner::Pytest => TestConfig::pytest(&self.dir),
+            Runner::Go => TestConfig::go(&self.dir),
+            Runner::Jest => TestConfig::jest(&self.dir),
+            Runner::Vitest => TestConfig::vitest(&self.dir),
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "node_modules"
+            || name == "target"
+            || name == ".flaky-count"
+            || name == "__pycache__"
+        {
+            continue;
+        }
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            copy_dir(&entry.path(), &to.join(&name));
+        } else {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}

@@ -1,0 +1,2 @@
+//! testgate's end-to-end tests live in `e2e/`; this crate has no library
+//! code of its own.
