@@ -1,0 +1,116 @@
+//! `testgate parse`: failing test names from runner logs.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use testgate_parse::{Format, Report, StreamParser};
+
+use crate::Error;
+
+/// How much of an input is read at a time: inputs are streamed, never held
+/// whole in memory.
+const CHUNK: usize = 64 * 1024;
+
+/// Print the failing tests named in test-runner logs.
+///
+/// Reads each FILE (standard input when none is given, or for `-`) as the
+/// output of cargo test, cargo nextest, pytest, go test, jest or vitest, and
+/// prints the failing tests' names, one per line, in order of first
+/// appearance. Each file is a separate log: its names are printed in turn,
+/// so a name failing in two files is printed twice.
+///
+/// With --json, prints one JSON object per file, one per line: the parse
+/// report (format, failing [{name, format, context}], counts {passed,
+/// failed, skipped}, no_tests_ran, lines, long_lines) and a "file" field
+/// holding the path as given ("-" for standard input).
+///
+/// Exits 0 when every input was parsed, failing tests or not; 2 on a usage
+/// error or an input that cannot be read (files after it are not read).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ParseArgs {
+    /// The runner that wrote the logs; `auto` recognises every runner, also
+    /// several one after another in one log.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "auto",
+        value_parser = PossibleValuesParser::new(
+            ["auto", "cargo", "nextest", "pytest", "go", "jest", "vitest"]
+        )
+        .try_map(|name| name.parse::<Format>()),
+    )]
+    format: Format,
+
+    /// Print one JSON report per file instead of names.
+    #[arg(long)]
+    json: bool,
+
+    /// The logs to read; `-` is standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+/// Whether `path` names standard input.
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// One line of `--json` output: a report and the file it came from.
+#[derive(serde::Serialize)]
+struct FileReport<'a> {
+    file: &'a Path,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+/// Runs `testgate parse`.
+pub(crate) fn run(args: &ParseArgs) -> Result<(), Error> {
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let mut buf = vec![0; CHUNK];
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for path in files {
+        let report = parse_input(args.format, path, &mut buf).map_err(|source| Error::Read {
+            path: path.clone(),
+            source,
+        })?;
+        print_report(&mut out, path, &report, args.json).map_err(Error::Write)?;
+        // Each file's result is out before the next file is read, so a slow
+        // or failing later input does not hold back an earlier one's.
+        out.flush().map_err(Error::Write)?;
+    }
+    Ok(())
+}
+
+/// Streams the input at `path` through a parser, `buf.len()` bytes at a time.
+fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report> {
+    let mut input: Box<dyn Read> = if is_stdin(path) {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(File::open(path)?)
+    };
+    let mut parser = StreamParser::new(format);
+    loop {
+        match input.read(buf) {
+            Ok(0) => return Ok(parser.finish()),
+            Ok(n) => parser.feed(buf.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, &FileReport { file: path, report })?;
+        writeln!(out)
+    } else {
+        report.names().try_for_each(|name| writeln!(out, "{name}"))
+    }
+}

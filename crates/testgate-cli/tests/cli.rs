@@ -1,0 +1,367 @@
+//! The `testgate` binary, started as a user would: exit codes, output, the
+//! one-line errors, standard input, the JSON shape.
+//!
+//! The library is the oracle for *which* names a log holds (its own tests
+//! prove that); these tests prove the command prints exactly what the
+//! library found, file by file, and behaves at its edges.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the tests start the binary under test"
+)]
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use testgate_parse::{FailingTest, Format, Report};
+use wait_timeout::ChildExt;
+
+/// What a run of the binary gave.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `testgate ARGS` with `stdin` (empty when `None`), killing it after
+/// a generous bound so a hang fails the test instead of stalling it.
+fn testgate(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_testgate"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start testgate");
+    let writer = child.stdin.take().map(|mut pipe| {
+        let input = stdin.unwrap_or_default().to_vec();
+        // A reader that exits early closes the pipe; that is its business.
+        thread::spawn(move || drop(pipe.write_all(&input)))
+    });
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let out = thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).map(|_| s)
+    });
+    let err = thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).map(|_| s)
+    });
+    let status = match child.wait_timeout(Duration::from_secs(60)).expect("wait") {
+        Some(status) => status,
+        None => {
+            child.kill().expect("kill");
+            child.wait().expect("reap");
+            panic!("testgate {args:?} ran for over 60 s");
+        }
+    };
+    if let Some(writer) = writer {
+        writer.join().expect("stdin writer");
+    }
+    Run {
+        code: status.code(),
+        stdout: out.join().expect("stdout reader").expect("stdout is UTF-8"),
+        stderr: err.join().expect("stderr reader").expect("stderr is UTF-8"),
+    }
+}
+
+/// A libtest run with two failures, as `cargo test` prints it.
+const CARGO_LOG: &str = "\
+   Compiling demo v0.1.0 (/src/demo)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.52s
+     Running unittests src/lib.rs (target/debug/deps/demo-0123456789abcdef)
+
+running 3 tests
+test tests::adds ... ok
+test tests::parses_empty ... FAILED
+test tests::rejects_nul ... FAILED
+
+failures:
+
+---- tests::parses_empty stdout ----
+
+thread 'tests::parses_empty' panicked at src/lib.rs:20:9:
+assertion failed: parse(\"\").is_ok()
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+---- tests::rejects_nul stdout ----
+
+thread 'tests::rejects_nul' panicked at src/lib.rs:25:9:
+explicit panic
+
+
+failures:
+    tests::parses_empty
+    tests::rejects_nul
+
+test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+error: test failed, to rerun pass `--lib`
+";
+
+/// A go test -v run with one failure.
+const GO_LOG: &str = "\
+=== RUN   TestAdd
+--- PASS: TestAdd (0.00s)
+=== RUN   TestParse
+    parse_test.go:12: got 1, want 2
+--- FAIL: TestParse (0.00s)
+FAIL
+FAIL\texample.com/demo\t0.004s
+FAIL
+";
+
+/// The names output the library gives for `log`: the command's expected stdout.
+fn expected_names(format: Format, log: &str) -> String {
+    testgate_parse::parse(format, log)
+        .names()
+        .map(|name| format!("{name}\n"))
+        .collect()
+}
+
+/// The JSON line the command should print for `log` read from `file`.
+fn expected_json(format: Format, log: &str, file: &str) -> Value {
+    let mut value = serde_json::to_value(testgate_parse::parse(format, log)).expect("serialise");
+    value
+        .as_object_mut()
+        .expect("a report is an object")
+        .insert("file".to_owned(), json!(file));
+    value
+}
+
+fn write_log(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write log");
+    path.to_str().expect("temp paths are UTF-8").to_owned()
+}
+
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is one JSON object"))
+        .collect()
+}
+
+#[test]
+fn help_and_version_exit_0_on_stdout() {
+    for args in [
+        &["--help"][..],
+        &["parse", "--help"],
+        &["help", "parse"],
+        &["--version"],
+    ] {
+        let run = testgate(args, None);
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+        assert!(!run.stdout.is_empty(), "{args:?}: {run:?}");
+        assert_eq!(run.stderr, "", "{args:?}");
+    }
+    let run = testgate(&["parse", "--help"], None);
+    assert!(run.stdout.contains("--format <FORMAT>"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("[possible values: auto, cargo, nextest, pytest, go, jest, vitest]")
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_on_stderr() {
+    for args in [
+        &[][..],
+        &["parse", "--bogus"],
+        &["parse", "--format", "junit"],
+        &["parse", "--format"],
+        &["frobnicate"],
+    ] {
+        let run = testgate(args, None);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(!run.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn unreadable_file_exits_2_with_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.log");
+    let missing = missing.to_str().expect("UTF-8");
+    let run = testgate(&["parse", missing], None);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        format!("testgate: cannot read {missing}: No such file or directory (os error 2)\n")
+    );
+
+    let directory = dir.path().to_str().expect("UTF-8");
+    let run = testgate(&["parse", directory], None);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!("testgate: cannot read {directory}: Is a directory (os error 21)\n")
+    );
+}
+
+#[test]
+fn files_before_an_unreadable_one_are_printed_and_later_ones_are_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let go = write_log(dir.path(), "go.log", GO_LOG);
+    let cargo = write_log(dir.path(), "cargo.log", CARGO_LOG);
+    let missing = dir.path().join("missing.log");
+    let missing = missing.to_str().expect("UTF-8");
+    let run = testgate(&["parse", "--json", &go, missing, &cargo], None);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        json_lines(&run.stdout),
+        [expected_json(Format::Auto, GO_LOG, &go)]
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
+#[test]
+fn prints_the_names_the_library_finds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cargo = write_log(dir.path(), "cargo.log", CARGO_LOG);
+    for (args, format) in [
+        (vec!["parse", cargo.as_str()], Format::Auto),
+        (
+            vec!["parse", "--format", "cargo", cargo.as_str()],
+            Format::Cargo,
+        ),
+        (vec!["parse", "--format=go", cargo.as_str()], Format::Go),
+    ] {
+        let run = testgate(&args, None);
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+        assert_eq!(run.stdout, expected_names(format, CARGO_LOG), "{args:?}");
+        assert_eq!(run.stderr, "");
+    }
+}
+
+#[test]
+fn several_files_are_separate_logs_in_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cargo = write_log(dir.path(), "cargo.log", CARGO_LOG);
+    let go = write_log(dir.path(), "go.log", GO_LOG);
+    let run = testgate(&["parse", &cargo, &go, &cargo], None);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let cargo_names = expected_names(Format::Auto, CARGO_LOG);
+    let go_names = expected_names(Format::Auto, GO_LOG);
+    assert_eq!(run.stdout, format!("{cargo_names}{go_names}{cargo_names}"));
+
+    let run = testgate(&["parse", "--json", &cargo, &go], None);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        json_lines(&run.stdout),
+        [
+            expected_json(Format::Auto, CARGO_LOG, &cargo),
+            expected_json(Format::Auto, GO_LOG, &go)
+        ]
+    );
+}
+
+#[test]
+fn reads_standard_input_for_dash_or_no_file() {
+    // Past one 64 KiB read, with a line cut by the read boundary.
+    let log = format!(
+        "{}{CARGO_LOG}",
+        "noise line that is not a test\n".repeat(5000)
+    );
+    for args in [&["parse"][..], &["parse", "-"]] {
+        let run = testgate(args, Some(log.as_bytes()));
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+        assert_eq!(run.stdout, expected_names(Format::Auto, &log), "{args:?}");
+    }
+    let run = testgate(&["parse", "--json", "-"], Some(log.as_bytes()));
+    assert_eq!(
+        json_lines(&run.stdout),
+        [expected_json(Format::Auto, &log, "-")]
+    );
+    assert_eq!(
+        json_lines(&run.stdout)[0]["lines"],
+        json!(5000 + CARGO_LOG.lines().count())
+    );
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cargo = write_log(dir.path(), "cargo.log", CARGO_LOG);
+    let run = testgate(&["parse", "--json", &cargo], None);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines = json_lines(&run.stdout);
+    assert_eq!(lines.len(), 1, "one object per file: {}", run.stdout);
+    let object = lines[0].as_object().expect("an object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "counts",
+            "failing",
+            "file",
+            "format",
+            "lines",
+            "long_lines",
+            "no_tests_ran"
+        ]
+    );
+    assert_eq!(object["file"], json!(cargo));
+    assert_eq!(object["lines"], json!(CARGO_LOG.lines().count()));
+    assert_eq!(object["long_lines"], json!(0));
+    let mut counts: Vec<&str> = object["counts"]
+        .as_object()
+        .expect("counts is an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    counts.sort_unstable();
+    assert_eq!(counts, ["failed", "passed", "skipped"]);
+    assert_eq!(lines[0], expected_json(Format::Auto, CARGO_LOG, &cargo));
+}
+
+#[test]
+fn json_spells_formats_in_lowercase() {
+    // The stubs or parsers may or may not find names in a given log, so the
+    // spelling of each part is checked on values built here.
+    let test = FailingTest::new(
+        "tests::parses_empty",
+        Format::Nextest,
+        Some("demo".to_owned()),
+    );
+    assert_eq!(
+        serde_json::to_value(&test).expect("serialise"),
+        json!({"name": "tests::parses_empty", "format": "nextest", "context": "demo"})
+    );
+    let mut report = Report::default();
+    report.format = Some(Format::Go);
+    report
+        .failing
+        .push(FailingTest::new("TestParse", Format::Go, None));
+    report.counts.failed = Some(1);
+    report.no_tests_ran = false;
+    assert_eq!(
+        serde_json::to_value(&report).expect("serialise"),
+        json!({
+            "format": "go",
+            "failing": [{"name": "TestParse", "format": "go", "context": null}],
+            "counts": {"passed": null, "failed": 1, "skipped": null},
+            "no_tests_ran": false,
+            "lines": 0,
+            "long_lines": 0,
+        })
+    );
+    for format in Format::ALL {
+        assert_eq!(
+            serde_json::to_value(format).expect("serialise"),
+            json!(format.name())
+        );
+    }
+}
