@@ -1,6 +1,7 @@
 //! The `testgate` command: parses the command line, runs one subcommand, and
 //! maps its outcome to an exit code (see [`exit`]).
 
+mod check;
 mod exit;
 mod parse;
 
@@ -20,6 +21,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Check(check::CheckArgs),
     Parse(parse::ParseArgs),
 }
 
@@ -43,6 +45,29 @@ enum Error {
     /// Standard output could not be written.
     #[error("cannot write to standard output: {0}")]
     Write(#[source] io::Error),
+    /// `check -C DIR` names no directory.
+    #[error("cannot use {} as the project directory: {source}", path.display())]
+    Dir {
+        /// The path as given.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// `check` was given no command, or an empty program name.
+    #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
+    EmptyCommand,
+    /// `check --env` was given an empty name.
+    #[error("`--env {0}` names no variable: use NAME to pass it through or NAME=VALUE to set it")]
+    BadEnv(String),
+}
+
+/// What a command ended with, when it did its job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Success {
+    /// `parse` read every input.
+    Parsed,
+    /// `check` gave a verdict (or was interrupted).
+    Checked(check::Outcome),
 }
 
 /// How an input path is named in messages.
@@ -58,16 +83,20 @@ fn main() -> ExitCode {
     let result = Cli::try_parse()
         .map_err(Error::from)
         .and_then(|cli| match cli.command {
-            Command::Parse(args) => parse::run(&args),
+            Command::Check(args) => check::run(args).map(Success::Checked),
+            Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
         });
     ExitCode::from(exit_code(result))
 }
 
 /// The one place where outcomes become exit codes; it also prints the
 /// one-line message of an error.
-fn exit_code(result: Result<(), Error>) -> u8 {
+fn exit_code(result: Result<Success, Error>) -> u8 {
     match result {
-        Ok(()) => exit::SUCCESS,
+        Ok(Success::Parsed | Success::Checked(check::Outcome::Pass)) => exit::SUCCESS,
+        Ok(Success::Checked(check::Outcome::Fail)) => exit::FAIL,
+        Ok(Success::Checked(check::Outcome::Inconclusive)) => exit::INCONCLUSIVE,
+        Ok(Success::Checked(check::Outcome::Interrupted)) => exit::INTERRUPTED,
         Err(Error::Usage(e)) => {
             // `--help` and `--version` arrive here as "errors" that go to
             // stdout and mean success; real usage errors go to stderr.
@@ -81,7 +110,13 @@ fn exit_code(result: Result<(), Error>) -> u8 {
         // A reader that stops early (`testgate parse log | head -1`) is not
         // our failure: stop quietly, as ripgrep does.
         Err(Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
-        Err(e @ (Error::Read { .. } | Error::Write(_))) => {
+        Err(
+            e @ (Error::Read { .. }
+            | Error::Write(_)
+            | Error::Dir { .. }
+            | Error::EmptyCommand
+            | Error::BadEnv(_)),
+        ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE
         }

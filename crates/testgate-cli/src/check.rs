@@ -1,0 +1,359 @@
+//! `testgate check`: run a test command in the sandbox and print the verdict.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use serde_json::{Value, json};
+use testgate::{
+    AttemptRecord, BwrapOptions, Ending, Format, Observer, Record, Rerun, Sandbox, SandboxedTests,
+    Selection, TestConfig, Verdict,
+};
+
+use crate::Error;
+
+/// Run a test command in a sandbox and gate on its verdict.
+///
+/// Runs CMD in DIR inside bubblewrap, bounded by --timeout; after a failing
+/// attempt, retries up to K times to tell a broken suite from a flaky one.
+/// Prints the verdict and its reason on stdout (one JSON object with
+/// --json); the test output streams to stderr while it runs (unless
+/// --quiet).
+///
+/// Exit status: 0 Pass, 1 Fail, 125 Inconclusive (so `git bisect run` skips
+/// the commits it cannot judge), 130 when interrupted, 2 on a usage error.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CheckArgs {
+    /// The project directory the command runs in (read-write in the sandbox).
+    #[arg(short = 'C', value_name = "DIR", default_value = ".")]
+    dir: PathBuf,
+
+    /// Further attempts after a failing one. They detect flakiness; they
+    /// never turn a failure into a pass.
+    #[arg(short = 'k', long, value_name = "K", default_value_t = 0)]
+    retries: u32,
+
+    /// The time limit of one attempt: 90s, 5m, 1h30m, 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
+    timeout: Duration,
+
+    /// Where the command runs: `bwrap` (bubblewrap) or `none` (the host,
+    /// with only the environment policy, the process group and the timeout).
+    #[arg(long, value_name = "SANDBOX", default_value = "bwrap",
+          value_parser = PossibleValuesParser::new(["bwrap", "none"]))]
+    sandbox: String,
+
+    /// Let the command reach the network (bwrap only).
+    #[arg(long)]
+    allow_network: bool,
+
+    /// A further path the command may write (a build cache, say); repeatable.
+    #[arg(long, value_name = "PATH")]
+    writable: Vec<PathBuf>,
+
+    /// Pass the host's NAME through, or set NAME=VALUE; repeatable. The
+    /// default environment is an allowlist without secrets.
+    #[arg(long, value_name = "NAME[=VALUE]")]
+    env: Vec<String>,
+
+    /// What a retry runs: `all` (the command as given) or `failed`.
+    #[arg(long, value_name = "WHAT", default_value = "all",
+          value_parser = PossibleValuesParser::new(["all", "failed"]).try_map(|s| s.parse::<Rerun>()))]
+    rerun: Rerun,
+
+    /// The runner whose output to read; `auto` recognises every runner.
+    #[arg(long, value_name = "FORMAT", default_value = "auto",
+          value_parser = PossibleValuesParser::new(
+              ["auto", "cargo", "nextest", "pytest", "go", "jest", "vitest"]
+          ).try_map(|name| name.parse::<Format>()))]
+    format: Format,
+
+    /// Print one JSON object (schema in docs/cli.md) instead of text.
+    #[arg(long)]
+    json: bool,
+
+    /// Do not stream the test output or announce attempts on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// The test command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+/// What a check ended with, for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// The verdict was Pass.
+    Pass,
+    /// The verdict was Fail.
+    Fail,
+    /// The verdict was Inconclusive, for any cause but an interruption.
+    Inconclusive,
+    /// testgate was interrupted (SIGINT, SIGTERM, SIGHUP) and ended the run.
+    Interrupted,
+}
+
+/// Parses `90s`, `5m`, `1h30m`, `500ms`, or a plain number of seconds.
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
+    let malformed = || format!("`{text}` is not a duration (try 30s, 5m, 1h30m or 500ms)");
+    let text_trim = text.trim();
+    if text_trim.is_empty() {
+        return Err(malformed());
+    }
+    if let Ok(seconds) = text_trim.parse::<u64>() {
+        return Ok(Duration::from_secs(seconds));
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = text_trim;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 {
+            return Err(malformed());
+        }
+        let number: u64 = rest[..digits].parse().map_err(|_| malformed())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_len] {
+            "ms" => Duration::from_millis(number),
+            "s" => Duration::from_secs(number),
+            "m" => Duration::from_secs(number.checked_mul(60).ok_or_else(malformed)?),
+            "h" => Duration::from_secs(number.checked_mul(3600).ok_or_else(malformed)?),
+            _ => return Err(malformed()),
+        };
+        total = total.checked_add(unit).ok_or_else(malformed)?;
+        rest = &rest[unit_len..];
+    }
+    if total.is_zero() {
+        return Err(format!("the timeout `{text}` must be longer than zero"));
+    }
+    Ok(total)
+}
+
+pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
+    let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
+        path: args.dir.clone(),
+        source,
+    })?;
+    if !dir.is_dir() {
+        return Err(Error::Dir {
+            path: args.dir.clone(),
+            source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
+        });
+    }
+    let Some((program, rest)) = args.command.split_first() else {
+        return Err(Error::EmptyCommand);
+    };
+    if program.is_empty() {
+        return Err(Error::EmptyCommand);
+    }
+    let mut config = TestConfig::new(&dir, program.clone(), rest.iter().cloned())
+        .within(args.timeout)
+        .retrying(args.retries)
+        .rerun(args.rerun)
+        .format(args.format);
+    for entry in &args.env {
+        config = match entry.split_once('=') {
+            Some((name, value)) if !name.is_empty() => config.env(name, value),
+            None if !entry.is_empty() => config.pass_env(entry),
+            _ => return Err(Error::BadEnv(entry.clone())),
+        };
+    }
+    let sandbox = match args.sandbox.as_str() {
+        "none" => Sandbox::Host,
+        _ => Sandbox::Bubblewrap(BwrapOptions {
+            allow_network: args.allow_network,
+            writable: args.writable.clone(),
+            ..BwrapOptions::default()
+        }),
+    };
+    let cancel = testgate::cancel_on_signals();
+    let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
+    let max_attempts = testgate::Policy::new(args.retries)
+        .with_rerun(args.rerun)
+        .max_attempts();
+    let mut announcer = Announcer {
+        quiet: args.quiet,
+        max_attempts,
+    };
+    let record = tests.run_observed(&mut announcer);
+
+    let mut stdout = io::stdout().lock();
+    if args.json {
+        let document = json_document(&record);
+        writeln!(stdout, "{document}").map_err(Error::Write)?;
+    } else {
+        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
+    }
+    stdout.flush().map_err(Error::Write)?;
+
+    Ok(match &record.verdict {
+        Verdict::Pass { .. } => Outcome::Pass,
+        Verdict::Fail { .. } => Outcome::Fail,
+        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
+        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+    })
+}
+
+/// Shows each attempt on stderr: its start, its output live, its end.
+struct Announcer {
+    quiet: bool,
+    max_attempts: u64,
+}
+
+impl Observer for Announcer {
+    fn attempt_started(&mut self, number: usize, selection: &Selection, command: &[OsString]) {
+        if self.quiet {
+            return;
+        }
+        let shown: Vec<String> = command
+            .iter()
+            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .collect();
+        let what = match selection {
+            Selection::Full => String::new(),
+            Selection::Only(names) => format!(" (retrying {} failed test(s))", names.len()),
+        };
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: attempt {number} of at most {}{what}: {}",
+            self.max_attempts,
+            shown.join(" ")
+        );
+    }
+
+    fn output(&mut self, chunk: &[u8]) {
+        if !self.quiet {
+            let _ = io::stderr().write_all(chunk);
+        }
+    }
+
+    fn attempt_finished(&mut self, record: &AttemptRecord) {
+        if self.quiet {
+            return;
+        }
+        let attempt = &record.attempt;
+        let failing = match attempt.failing.len() {
+            0 => String::new(),
+            1 => ", 1 failing test".to_owned(),
+            n => format!(", {n} failing tests"),
+        };
+        let _ = writeln!(
+            io::stderr(),
+            "\ntestgate: attempt {} {} after {:.2}s{failing}",
+            record.number,
+            describe_ending(&attempt.ending),
+            attempt.duration.as_secs_f64(),
+        );
+    }
+}
+
+fn describe_ending(ending: &Ending) -> String {
+    match ending {
+        Ending::Exited { code: 0 } => "exited 0".to_owned(),
+        Ending::Exited { code } => format!("exited {code}"),
+        Ending::Signalled { signal } => format!("was killed by signal {signal}"),
+        Ending::TimedOut { after } => format!("timed out ({}s limit)", after.as_secs_f64()),
+        Ending::SandboxRefused { why } => format!("was refused by the sandbox: {why}"),
+        Ending::WouldNotStart { why } => format!("would not start: {why}"),
+        Ending::Cancelled => "was cancelled".to_owned(),
+    }
+}
+
+fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
+    let head = match verdict {
+        Verdict::Pass { .. } => "PASS".to_owned(),
+        Verdict::Fail { .. } => "FAIL".to_owned(),
+        Verdict::Inconclusive { cause, .. } => format!("INCONCLUSIVE ({})", cause.name()),
+    };
+    writeln!(out, "{head}")?;
+    let reason = testgate::printable(verdict.reason().as_bytes());
+    writeln!(out, "{}", reason.trim_end())
+}
+
+/// The `--json` document; its schema is in docs/cli.md.
+pub(crate) fn json_document(record: &Record) -> Value {
+    let verdict = &record.verdict;
+    json!({
+        "schema": 1,
+        "verdict": verdict.name(),
+        "cause": verdict.cause().map(|c| c.name()),
+        "failing": verdict.failing(),
+        "reason": verdict.reason(),
+        "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
+        "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
+    })
+}
+
+fn attempt_json(record: &AttemptRecord) -> Value {
+    let attempt = &record.attempt;
+    let (outcome, exit_code, signal, detail) = match &attempt.ending {
+        Ending::Exited { code } => ("exited", Some(*code), None, None),
+        Ending::Signalled { signal } => ("signalled", None, Some(*signal), None),
+        Ending::TimedOut { .. } => ("timed_out", None, None, None),
+        Ending::SandboxRefused { why } => ("sandbox_refused", None, None, Some(why.as_str())),
+        Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
+        Ending::Cancelled => ("cancelled", None, None, None),
+    };
+    let selection = match &attempt.selection {
+        Selection::Full => Value::Null,
+        Selection::Only(names) => json!(names),
+    };
+    let counts = attempt
+        .counts
+        .map(|c| json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped}));
+    json!({
+        "number": record.number,
+        "command": record.command,
+        "selected": selection,
+        "outcome": outcome,
+        "exit_code": exit_code,
+        "signal": signal,
+        "detail": detail,
+        "duration_ms": u64::try_from(attempt.duration.as_millis()).unwrap_or(u64::MAX),
+        "failing": attempt.failing,
+        "counts": counts,
+        "no_tests_ran": attempt.no_tests_ran,
+        "format": record.report.format.map(|f| f.name()),
+        "leaked_processes": attempt.leaked_processes,
+        "note": attempt.note,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+    }
+
+    #[test]
+    fn malformed_durations() {
+        for bad in [
+            "",
+            "s",
+            "5x",
+            "m5",
+            "1.5s",
+            "-3s",
+            "0s",
+            "99999999999999999999h",
+            "5 m",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} must be refused");
+        }
+    }
+}
