@@ -35,15 +35,18 @@ fn vm_hwm_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// The baseline: spawn `sh -c script` directly and read its stdout.
-fn direct(script: &str) -> u64 {
+/// The baseline: spawn `sh -c script` directly (after `prefix`, e.g. a bare
+/// bwrap command line) and read its stdout.
+fn direct(prefix: &[&str], script: &str) -> u64 {
+    let mut argv: Vec<&str> = prefix.to_vec();
+    argv.extend(["sh", "-c", script]);
     #[expect(
         clippy::disallowed_methods,
         reason = "the benchmark's baseline is a bare spawn, without the runner"
     )]
-    let mut command = std::process::Command::new("sh");
+    let mut command = std::process::Command::new(argv[0]);
     let mut child = command
-        .args(["-c", script])
+        .args(&argv[1..])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -84,14 +87,43 @@ fn report(name: &str, iterations: u32, script: &str, dir: &std::path::Path) {
         (wall / iterations, cpu / iterations)
     };
     let (base_wall, base_cpu) = sum(&mut || {
-        direct(script);
+        direct(&[], script);
     });
     println!("{name}: direct spawn      wall {base_wall:>10.3?} cpu {base_cpu:>10.3?}");
+    let bare_bwrap = [
+        "/usr/bin/bwrap",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--unshare-all",
+        "--unshare-user",
+        "--die-with-parent",
+        "--",
+    ];
+    let (wall, cpu) = sum(&mut || {
+        direct(&bare_bwrap, script);
+    });
+    println!(
+        "{name}: bare bwrap        wall {wall:>10.3?} cpu {cpu:>10.3?}  ratio wall {:.2} cpu {:.2}",
+        wall.as_secs_f64() / base_wall.as_secs_f64(),
+        cpu.as_secs_f64() / base_cpu.as_secs_f64().max(1e-9),
+    );
     for (label, sandbox) in [
         ("runner, host", Sandbox::Host),
         (
             "runner, bwrap",
             Sandbox::Bubblewrap(BwrapOptions::default()),
+        ),
+        (
+            "  without seccomp",
+            Sandbox::Bubblewrap(BwrapOptions {
+                allow_unix_sockets: true,
+                ..BwrapOptions::default()
+            }),
         ),
     ] {
         let (wall, cpu) = sum(&mut || {
@@ -107,9 +139,11 @@ fn report(name: &str, iterations: u32, script: &str, dir: &std::path::Path) {
 
 fn main() {
     let dir = tempfile::tempdir().expect("a scratch dir");
-    if std::env::args().nth(1).as_deref() == Some("quick") {
-        report("true", 50, "true", dir.path());
-        return;
+    // `quick` and `gig` run one part alone.
+    match std::env::args().nth(1).as_deref() {
+        Some("quick") => return report("true", 50, "true", dir.path()),
+        Some("gig") => return report("1 GiB", 3, "head -c 1073741824 /dev/zero", dir.path()),
+        Some(_) | None => {}
     }
     let each: u64 = 1 << 30;
     let before = vm_hwm_kib();

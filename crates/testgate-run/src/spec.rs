@@ -7,6 +7,10 @@ use std::time::Duration;
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
 
+/// Durations are capped here (about 136 years) so that adding one to an
+/// `Instant` cannot overflow: `Duration::MAX` means "never".
+const LONGEST: Duration = Duration::from_secs(u32::MAX as u64);
+
 /// The options of the bubblewrap sandbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BwrapOptions {
@@ -113,13 +117,13 @@ impl RunSpec {
     /// After this long the whole process tree is ended and the run reports
     /// [`Ending::TimedOut`](crate::Ending::TimedOut).
     pub fn timeout(mut self, timeout: Duration) -> RunSpec {
-        self.timeout = Some(timeout);
+        self.timeout = Some(timeout.min(LONGEST));
         self
     }
 
     /// Time between SIGTERM and SIGKILL when ending the tree (default 2 s).
     pub fn grace(mut self, grace: Duration) -> RunSpec {
-        self.grace = grace;
+        self.grace = grace.min(LONGEST);
         self
     }
 
@@ -127,7 +131,7 @@ impl RunSpec {
     /// that a leftover process holds open (default 1 s). Past it those
     /// processes are ended.
     pub fn drain(mut self, drain: Duration) -> RunSpec {
-        self.drain = drain;
+        self.drain = drain.min(LONGEST);
         self
     }
 
@@ -147,5 +151,23 @@ impl RunSpec {
     /// The program as a displayable string, for messages.
     pub(crate) fn program_name(&self) -> String {
         self.program.to_string_lossy().into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endless_durations_are_capped_so_instants_cannot_overflow() {
+        let spec = RunSpec::new("x", [""; 0])
+            .timeout(Duration::MAX)
+            .grace(Duration::MAX)
+            .drain(Duration::MAX);
+        let now = std::time::Instant::now();
+        for d in [spec.timeout.unwrap_or_default(), spec.grace, spec.drain] {
+            assert_eq!(d, LONGEST);
+            assert!(now.checked_add(d).is_some());
+        }
     }
 }

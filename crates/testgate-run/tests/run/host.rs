@@ -150,3 +150,14 @@ fn inner_sigchld_ignored() {
         code(second.expect("runs").ending)
     );
 }
+
+#[test]
+fn endless_timeouts_are_fine() {
+    let spec = host("echo ok")
+        .timeout(std::time::Duration::MAX)
+        .grace(std::time::Duration::MAX)
+        .drain(std::time::Duration::MAX);
+    let (result, output) = collect(&spec);
+    assert_eq!(result.expect("runs").ending, Ending::Exited(0));
+    assert_eq!(output, "ok\n");
+}

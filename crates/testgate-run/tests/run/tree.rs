@@ -40,7 +40,7 @@ fn a_timeout_ends_detached_and_term_ignoring_processes() {
     let sleep = marked_sleep(dir.path(), &token);
     let mut seen = String::new();
     let spec = host(&tree_script(&sleep.display().to_string()))
-        .timeout(Duration::from_secs(2))
+        .timeout(Duration::from_secs(5))
         .grace(Duration::from_millis(500));
     let started = Instant::now();
     let result = testgate_run::run(&spec, &mut |c: &[u8]| {
@@ -65,7 +65,7 @@ fn a_timeout_ends_the_tree_in_the_sandbox() {
     let token = unique_token();
     let sleep = marked_sleep(dir.path(), &token);
     let spec = sandboxed(&tree_script(&sleep.display().to_string()), dir.path())
-        .timeout(Duration::from_secs(2))
+        .timeout(Duration::from_secs(5))
         .grace(Duration::from_millis(500));
     let (result, output) = collect(&spec);
     assert_eq!(result.expect("runs").ending, Ending::TimedOut, "{output}");
