@@ -499,4 +499,24 @@ FAILED tests/a.py::test_x - not in a summary section
         assert_eq!(report.names().count(), 0);
         assert_eq!(report.format, None);
     }
+
+    /// Other runners' output, also their failures, is none of pytest's.
+    #[test]
+    fn other_runners_lines_are_not_pytest() {
+        use super::super::go::tests::{
+            FOREIGN_CARGO, FOREIGN_JEST, FOREIGN_NEXTEST, FOREIGN_VITEST,
+        };
+        let go = include_str!("../../tests/fixtures/go/verbose.log");
+        for log in [
+            FOREIGN_CARGO,
+            FOREIGN_NEXTEST,
+            FOREIGN_JEST,
+            FOREIGN_VITEST,
+            go,
+        ] {
+            let report = parse(Format::Pytest, log);
+            assert_eq!(report.format, None, "{log}");
+            assert_eq!(report.names().count(), 0, "{log}");
+        }
+    }
 }
