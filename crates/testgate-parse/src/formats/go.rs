@@ -522,6 +522,35 @@ FAIL\texample.com/m/real\t0.01s
         );
     }
 
+    proptest::proptest! {
+        /// Any mix of go-like pieces parses without panicking, and the same
+        /// in chunks as whole.
+        #[test]
+        fn never_panics(pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("--- FAIL: ".to_owned()),
+                proptest::strategy::Just("    --- PASS: ".to_owned()),
+                proptest::strategy::Just(" (0.00s)\n".to_owned()),
+                proptest::strategy::Just("=== RUN   ".to_owned()),
+                proptest::strategy::Just("ok  \t".to_owned()),
+                proptest::strategy::Just("FAIL\t".to_owned()),
+                proptest::strategy::Just("?   \tp\t[no test files]\n".to_owned()),
+                proptest::strategy::Just("{\"Action\":\"fail\",\"Package\":\"p\"".to_owned()),
+                proptest::strategy::Just(",\"Test\":\"T\"}\n".to_owned()),
+                "[ a-zü0-9/\\[\\]\t\n{}\"]{0,12}",
+            ],
+            0..40,
+        )) {
+            let log = pieces.concat();
+            let whole = parse(Format::Go, &log);
+            let mut parser = crate::StreamParser::new(Format::Go);
+            for chunk in log.as_bytes().chunks(3) {
+                parser.feed(chunk);
+            }
+            proptest::prop_assert_eq!(parser.finish(), whole);
+        }
+    }
+
     /// Samples of other runners' output, for tests that show where the go and
     /// pytest recognisers must not fire.
     pub(in crate::formats) const FOREIGN_CARGO: &str = "\

@@ -182,6 +182,10 @@ struct Stats {
 fn closing_stats(text: &str) -> Option<Stats> {
     static DURATION: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r" in [0-9]+(?:\.[0-9]+)?s(?: \([0-9:]+\))?$").unwrap());
+    // Cheap rejection first: the line ends with the duration.
+    if !(text.ends_with('s') || text.ends_with(')')) {
+        return None;
+    }
     let cut = DURATION.find(text)?;
     let items = &text[..cut.start()];
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
@@ -517,6 +521,34 @@ FAILED tests/a.py::test_x - not in a summary section
             let report = parse(Format::Pytest, log);
             assert_eq!(report.format, None, "{log}");
             assert_eq!(report.names().count(), 0, "{log}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any mix of pytest-like pieces parses without panicking, and the
+        /// same in chunks as whole.
+        #[test]
+        fn never_panics(pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("==== test session starts ====\n".to_owned()),
+                proptest::strategy::Just("=== short test summary info ===\n".to_owned()),
+                proptest::strategy::Just("FAILED ".to_owned()),
+                proptest::strategy::Just("ERROR ".to_owned()),
+                proptest::strategy::Just(" - ".to_owned()),
+                proptest::strategy::Just("[gw0] [ 5%] ".to_owned()),
+                proptest::strategy::Just(" in 0.1s\n".to_owned()),
+                proptest::strategy::Just("::".to_owned()),
+                "[\\[\\] a-zü0-9,=\n]{0,12}",
+            ],
+            0..40,
+        )) {
+            let log = pieces.concat();
+            let whole = parse(Format::Pytest, &log);
+            let mut parser = crate::StreamParser::new(Format::Pytest);
+            for chunk in log.as_bytes().chunks(3) {
+                parser.feed(chunk);
+            }
+            proptest::prop_assert_eq!(parser.finish(), whole);
         }
     }
 }
