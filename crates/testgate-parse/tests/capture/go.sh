@@ -19,7 +19,7 @@ rm -rf "$work"
 mkdir -p "$work" "$out"
 cp -r "$root/tests/projects/parse/go/mod" "$work/mod"
 
-export GOCACHE="$work/cache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off \
+export GOCACHE="$work/cache" GOPATH="$work/gopath" GOFLAGS= GOPROXY=off \
     GOTOOLCHAIN=local GO111MODULE=on CGO_ENABLED=0 GOWORK=off
 unset GOARCH GOOS || true
 
@@ -71,6 +71,8 @@ capture parallel_verbose -count=1 -v ./parallel
 capture panic -count=1 ./panics
 capture panic_verbose -count=1 -v ./panics
 capture build_failure -count=1 ./buildfail ./allpass
+capture setup_failure -count=1 ./setupfail ./allpass
+capture json_build_failure -count=1 -json ./buildfail ./setupfail ./failing
 capture fake_lines_verbose -count=1 -v ./liar
 capture fake_lines_json -count=1 -json ./liar
 capture no_test_files -count=1 ./notests

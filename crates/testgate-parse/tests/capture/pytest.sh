@@ -44,6 +44,18 @@ export COLUMNS=80 PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0
 export PYTHONPATH="$work/plugin"
 unset CI BUILD_NUMBER PYTEST_ADDOPTS PYTEST_XDIST_AUTO_NUM_WORKERS || true
 
+# The recorded names, deduplicated, first appearance first (a test failing
+# in call and erroring in teardown has two reports).
+dedupe() {
+    python3 -c 'import sys
+seen = set()
+for line in open(sys.argv[1], encoding="utf-8"):
+    name = line.rstrip("\n")
+    if name and name not in seen:
+        seen.add(name)
+        print(name)' "$1"
+}
+
 # capture CASE PROJECT [PYTEST ARGS...]
 capture() {
     local case="$1" project="$2"
@@ -54,15 +66,7 @@ capture() {
         python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
     {
         echo "# source: pytest $* (project $project); names: report.nodeid of failed reports via a -p plugin, same run"
-        # Deduplicated, first appearance first (a test failing in call and
-        # erroring in teardown has two reports).
-        python3 -c 'import sys
-seen = set()
-for line in open(sys.argv[1], encoding="utf-8"):
-    name = line.rstrip("\n")
-    if name and name not in seen:
-        seen.add(name)
-        print(name)' "$record"
+        dedupe "$record"
     } >"$out/$case.expected"
 }
 
@@ -79,4 +83,22 @@ capture collection_error_quiet broken -q
 capture no_tests empty
 capture no_tests_quiet empty -q
 capture all_pass allpass -v
+# Verbose lines alone (no short summary), and pytest's default \x escaping of
+# non-ASCII parametrize ids.
+capture verbose_no_summary suite -v -rN
+capture escaped_ids suite -o disable_test_id_escaping_and_forfeit_all_rights_to_community_support=false
+# A CI log: two pytest sessions, one after the other, in one log.
+capture_two() {
+    local case=two_sessions record="$work/two_sessions.record"
+    : >"$record"
+    {
+        (cd "$work/broken" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -q) || true
+        (cd "$work/suite" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -v) || true
+    } >"$out/$case.log" 2>&1
+    {
+        echo "# source: pytest -q (project broken) then pytest -v (project suite) in one log; names: report.nodeid of failed reports via a -p plugin, same runs"
+        dedupe "$record"
+    } >"$out/$case.expected"
+}
+capture_two
 echo "pytest fixtures written to $out"
