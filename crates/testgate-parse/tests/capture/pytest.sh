@@ -72,6 +72,7 @@ capture() {
 
 capture default suite
 capture verbose suite -v
+capture very_verbose suite -vv
 capture quiet suite -q
 capture report_all suite -rA
 capture color suite --color=yes
