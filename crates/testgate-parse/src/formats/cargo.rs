@@ -44,8 +44,10 @@ struct Scope {
     /// The last `failures:` list is being read.
     in_list: bool,
     /// A `test x ... ` line whose result has not come yet (`--nocapture`
-    /// output landed in between).
-    pending: Option<String>,
+    /// output landed in between, or the test never ended), with its index.
+    pending: Option<(u64, String)>,
+    /// Tests a JSON `started` event named that have not ended yet.
+    in_flight: Vec<(u64, String)>,
 }
 
 static RUNNING: LazyLock<Regex> =
@@ -154,11 +156,11 @@ impl Cargo {
             self.json_event(&event, index);
             return;
         }
-        if let Some(name) = self.scope.pending.take() {
+        if let Some((first, name)) = self.scope.pending.take() {
             match late_result(text) {
-                Some(TestStatus::Failed) => self.candidate(index, name),
+                Some(TestStatus::Failed) => self.candidate(first, name),
                 Some(TestStatus::Passed | TestStatus::Ignored) => {}
-                Some(TestStatus::Pending) | None => self.scope.pending = Some(name),
+                Some(TestStatus::Pending) | None => self.scope.pending = Some((first, name)),
             }
         }
     }
@@ -178,7 +180,7 @@ impl Cargo {
         self.scope.pending = None;
         match status {
             TestStatus::Failed => self.candidate(index, name),
-            TestStatus::Pending => self.scope.pending = Some(name),
+            TestStatus::Pending => self.scope.pending = Some((index, name)),
             TestStatus::Passed | TestStatus::Ignored => {}
         }
     }
@@ -229,10 +231,16 @@ impl Cargo {
                 };
                 self.close_binary(result);
             }
-            (Some("test"), Some("failed")) => {
-                if let Some(name) = field("name") {
-                    self.detect(index);
-                    self.candidate(index, name.to_owned());
+            (Some("test"), Some(what @ ("started" | "ok" | "failed" | "ignored"))) => {
+                let Some(name) = field("name") else {
+                    return;
+                };
+                self.detect(index);
+                self.scope.in_flight.retain(|(_, n)| n != name);
+                match what {
+                    "started" => self.scope.in_flight.push((index, name.to_owned())),
+                    "failed" => self.candidate(index, name.to_owned()),
+                    _ => {}
                 }
             }
             _ => {}
@@ -240,8 +248,23 @@ impl Cargo {
     }
 
     /// Ends the binary being read: its result confirms or drops candidates.
+    /// A binary that gave no result died (a signal, a timeout) or was cut
+    /// off: the tests it had started and not ended fail with it.
     fn close_binary(&mut self, result: BinaryResult) {
-        let scope = std::mem::take(&mut self.scope);
+        let mut scope = std::mem::take(&mut self.scope);
+        if result == BinaryResult::Unknown {
+            for (index, name) in scope
+                .pending
+                .take()
+                .into_iter()
+                .chain(scope.in_flight.drain(..))
+            {
+                if !scope.candidates.iter().any(|(_, n)| *n == name) {
+                    scope.candidates.push((index, name));
+                }
+            }
+            scope.candidates.sort_by_key(|(index, _)| *index);
+        }
         let confirmed: Vec<(u64, String)> = match (result, scope.listed) {
             (BinaryResult::Ok, _) => Vec::new(),
             // The list is libtest's own word on which tests failed.
@@ -527,6 +550,22 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     fn truncated_log_keeps_candidates() {
         let log = "running 2 tests\ntest a ... FAILED\ntest b ... \nsome output\nFAILED\n";
         assert_eq!(names(log), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_binary_that_dies_fails_its_test_in_flight() {
+        let text = "running 2 tests\ntest quick ... ok\ntest aborts ... error: test failed, to rerun pass `--test signals`\n";
+        assert_eq!(names(text), ["aborts"]);
+        let json = r#"{ "type": "suite", "event": "started", "test_count": 3 }
+{ "type": "test", "event": "started", "name": "quick" }
+{ "type": "test", "event": "started", "name": "aborts" }
+{ "type": "test", "name": "quick", "event": "ok" }
+error: test failed, to rerun pass `--test signals`
+"#;
+        assert_eq!(names(json), ["aborts"]);
+        // Where the binary ends with a result, a test without one is no failure.
+        let ended = "running 1 test\ntest a ... \n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        assert!(names(ended).is_empty());
     }
 
     #[test]

@@ -20,6 +20,7 @@ unset RUSTFLAGS CARGO_BUILD_JOBS RUST_TEST_THREADS NO_COLOR || true
 json_failures() {
     python3 -c '
 import json, sys
+in_flight = []
 for line in sys.stdin:
     # Under --nocapture an event can follow printed text on its line.
     start = line.find("{")
@@ -31,8 +32,21 @@ for line in sys.stdin:
             start = line.find("{", start + 1)
     if start < 0 or not isinstance(event, dict):
         continue
-    if event.get("type") == "test" and event.get("event") == "failed":
-        print(event["name"])
+    kind, what = event.get("type"), event.get("event")
+    if kind == "suite":
+        # A suite that starts before the last one ended: that binary died,
+        # and the tests it had started and not ended died with it.
+        for name in in_flight:
+            print(name)
+        in_flight = []
+    elif kind == "test" and what == "started":
+        in_flight.append(event["name"])
+    elif kind == "test" and what in ("ok", "failed", "ignored"):
+        in_flight = [n for n in in_flight if n != event["name"]]
+        if what == "failed":
+            print(event["name"])
+for name in in_flight:
+    print(name)
 '
 }
 
@@ -63,7 +77,7 @@ capture() {
 }
 
 # Build everything once so that the logs hold no `Compiling` lines.
-for p in demo empty; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+for p in demo empty nextest; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
 
 # Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
 # whose fake failure lines stay captured.
@@ -80,6 +94,9 @@ capture colour demo CARGO_TERM_COLOR=always -- --no-fail-fast -- --color always
 # Every test filtered out, in every binary.
 capture filtered_out demo -- --no-fail-fast -- no_such_test
 capture zero_tests empty --
+# A test that aborts kills its binary: no result, no `failures:` list; the
+# test in flight is the one that failed.
+capture crash nextest -- --test signals -- --test-threads=1 aborts
 capture compile_error broken --
 
 # libtest's JSON itself: the log is the machine-readable output.
