@@ -36,6 +36,9 @@ pub(crate) struct Cargo {
 /// One test binary's run.
 #[derive(Debug, Default)]
 struct Scope {
+    /// Its `running N tests` (or JSON suite start) was read: test lines
+    /// outside a binary's run are some other program's output.
+    open: bool,
     /// `test x ... FAILED` lines (and JSON `failed` events) seen, with
     /// their line index, awaiting the binary's result.
     candidates: Vec<(u64, String)>,
@@ -167,6 +170,7 @@ impl Cargo {
 
     fn start_binary(&mut self, index: u64, count: u64) {
         self.close_binary(BinaryResult::Unknown);
+        self.scope.open = true;
         self.detect(index);
         if count == 0 {
             self.saw_empty_run = true;
@@ -176,6 +180,9 @@ impl Cargo {
     }
 
     fn test_line(&mut self, name: String, status: TestStatus, index: u64) {
+        if !self.scope.open {
+            return;
+        }
         self.scope.in_list = false;
         self.scope.pending = None;
         match status {
@@ -639,5 +646,69 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     #[test]
     fn stray_test_lines_alone_are_not_cargo() {
         assert_eq!(parse(Format::Auto, "test fake ... FAILED\n").format, None);
+        // After a binary's result, before the next one runs: not libtest's.
+        let after = "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\ntest fake ... FAILED\n";
+        assert!(names(after).is_empty());
+    }
+
+    #[test]
+    fn a_tail_without_running_keeps_the_list() {
+        let log = "\
+test b ... FAILED
+
+failures:
+    b
+
+test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(names(log), ["b"]);
+    }
+
+    /// Pieces of real lines, cut where a chunk or a truncation could cut them.
+    const PIECES: &[&str] = &[
+        "running 1 test\n",
+        "running 0 tests\n",
+        "test a ... ",
+        "test b - should panic ... ",
+        "FAILED\n",
+        "ok\n",
+        "\n",
+        "failures:\n",
+        "    a\n",
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "test result: ok. 99999999999999999999999 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        "     Running tests/it.rs (x)\n",
+        "   Doc-tests demo\n",
+        "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n",
+        "{ \"type\": \"test\", \"event\": \"started\", \"name\": \"a\" }\n",
+        "{ \"type\": \"test\", \"event\": \"failed\", \"name\": \"a\" }\n",
+        "{ \"type\": \"suite\", \"event\": \"failed\", \"passed\": 1, \"failed\": 1 }\n",
+        "{ \"type\": ",
+        "    Starting 1 test across 1 binary\n",
+        "\u{1b}(",
+        "\r\n",
+    ];
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(PIECES).prop_map(str::to_owned),
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        /// Any mix of real and random pieces: no panic, and the same report
+        /// fed in chunks as whole.
+        fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
+            let log = pieces.concat();
+            let whole = parse(Format::Cargo, &log);
+            let mut stream = crate::StreamParser::new(Format::Cargo);
+            for chunk in log.as_bytes().chunks(5) {
+                stream.feed(chunk);
+            }
+            proptest::prop_assert_eq!(stream.finish(), whole);
+        }
     }
 }

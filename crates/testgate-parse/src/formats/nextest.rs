@@ -574,4 +574,49 @@ error: test run failed
         let log = "running 1 test\ntest a ... FAILED\nFAIL [   0.001s] demo::fake fake\n";
         assert_eq!(parse(Format::Nextest, log).format, None);
     }
+
+    /// Pieces of real lines, cut where a chunk or a truncation could cut them.
+    const PIECES: &[&str] = &[
+        "    Starting 1 test across 1 binary\n",
+        "    Starting 0 tests across 1 binary\n",
+        "        FAIL [   0.010s] (1/2) demo a\n",
+        "  TRY 1 FAIL [   0.010s] (───) demo b\n",
+        "  TRY 2 PASS [   0.010s] (1/2) demo b\n",
+        "   FLAKY 2/2 [   0.010s] demo b\n",
+        "     SIGSEGV [   0.010s] demo c\n",
+        "TRY 1 LKFAIL [ ",
+        "     Summary [   0.1s] 2 tests run: 1 passed (1 flaky), 1 failed, 0 skipped\n",
+        "     Summary [   0.1s] 9 tests run: 99999999999999999999999 passed\n",
+        "error: no tests to run\n",
+        " Nextest run ID x\n",
+        "\n",
+        "(",
+        ")",
+        " [",
+        "]",
+        "\u{1b}[1m",
+    ];
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(PIECES).prop_map(str::to_owned),
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        /// Any mix of real and random pieces: no panic, and the same report
+        /// fed in chunks as whole.
+        fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
+            let log = pieces.concat();
+            let whole = parse(Format::Nextest, &log);
+            let mut stream = crate::StreamParser::new(Format::Nextest);
+            for chunk in log.as_bytes().chunks(5) {
+                stream.feed(chunk);
+            }
+            proptest::prop_assert_eq!(stream.finish(), whole);
+        }
+    }
 }
