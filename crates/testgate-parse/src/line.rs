@@ -78,7 +78,15 @@ pub(crate) fn strip_ansi(raw: &[u8]) -> Vec<u8> {
                 }
                 i = j;
             }
-            Some(_) => i += 2,
+            Some(_) => {
+                // nF escapes such as `ESC ( B` (the end of terminfo's sgr0,
+                // which libtest's colours use): intermediates, then a final byte.
+                let mut j = i + 1;
+                while j < raw.len() && (0x20..=0x2f).contains(&raw[j]) {
+                    j += 1;
+                }
+                i = j + 1;
+            }
             None => i += 1,
         }
     }
@@ -194,6 +202,14 @@ mod tests {
             0,
         );
         assert_eq!(line.text, "FAIL link end");
+    }
+
+    #[test]
+    fn strips_charset_designation() {
+        let line = Line::clean(b"test a ... \x1b[32mok\x1b(B\x1b[m", 0);
+        assert_eq!(line.text, "test a ... ok");
+        // A two-byte escape still takes one byte after ESC, no more.
+        assert_eq!(Line::clean(b"\x1b7keep", 0).text, "keep");
     }
 
     #[test]

@@ -348,7 +348,14 @@ fn pass(evidence: &[&Record<'_>], records: &[Record<'_>], any_targeted: bool) ->
         }
         parts.join(", ")
     });
-    let mut sentence = summary(evidence, any_targeted);
+    let mut sentence = if evidence.len() == 1 {
+        format!(
+            "{} passed",
+            history::label(first.attempt, first.number, any_targeted)
+        )
+    } else {
+        summary(evidence, any_targeted)
+    };
     if let Some(counts) = counts.filter(|c| !c.is_empty()) {
         sentence.push_str(&format!(": {counts}"));
     }
@@ -428,13 +435,14 @@ fn all_failed(
     let named = failures.iter().any(|a| !a.failing.is_empty());
     let tally = tally(failures.iter().copied());
     let last = evidence[evidence.len() - 1];
+    let all: Vec<&Record<'_>> = records.iter().collect();
 
     if named && every.is_empty() {
         // No name can fail every time any more: the answer is known now.
         let mut reason = Reason::new();
         reason.line(&format!(
             "{}, but no test failed in all of them: the suite is flaky",
-            summary(evidence, any_targeted)
+            summary(&all, any_targeted)
         ));
         tally_lines(&mut reason, &tally, evidence.len());
         closing_lines(&mut reason, records, None);
@@ -459,10 +467,15 @@ fn all_failed(
             format!(" (failed only sometimes: in {count} of {out_of} attempts)")
         },
     );
-    let attempts = if evidence.len() == 1 {
-        summary(evidence, any_targeted)
+    let attempts = if records.len() == 1 {
+        summary(&all, any_targeted)
+    } else if evidence.len() == records.len() {
+        format!("every attempt failed: {}", summary(&all, any_targeted))
     } else {
-        format!("every attempt failed: {}", summary(evidence, any_targeted))
+        format!(
+            "every attempt that ran its tests failed: {}",
+            summary(&all, any_targeted)
+        )
     };
     if every.is_empty() {
         reason.line(&format!(
@@ -501,7 +514,8 @@ fn disagreed(
         }
         Decision::Known(inconclusive(Cause::Flaky, reason))
     };
-    let said = summary(evidence, any_targeted);
+    let all: Vec<&Record<'_>> = records.iter().collect();
+    let said = summary(&all, any_targeted);
 
     // Order dependence: the failing tests passed when run alone, and every
     // full run failed. Only a full run after the pass tells "they fail

@@ -160,6 +160,18 @@ fn exit_code(attempt: &Attempt) -> String {
     }
 }
 
+/// `exited with code 5`, `was ended by signal 9 (SIGKILL)`.
+fn ended(attempt: &Attempt) -> String {
+    match &attempt.ending {
+        Ending::Exited { code } => format!("exited with code {code}"),
+        Ending::Signalled { signal } => format!("was ended by {}", signal::describe(*signal)),
+        Ending::TimedOut { after } => format!("timed out after {after:?}"),
+        Ending::SandboxRefused { .. } => "was refused by the sandbox".to_owned(),
+        Ending::WouldNotStart { .. } => "would not start".to_owned(),
+        Ending::Cancelled => "was interrupted".to_owned(),
+    }
+}
+
 /// What an attempt did, after its label: `failed 3 tests (exit code 101)`.
 pub(crate) fn phrase(record: &Record<'_>) -> String {
     let attempt = record.attempt;
@@ -206,24 +218,25 @@ pub(crate) fn stop_phrase(attempt: &Attempt, cause: Cause) -> String {
         (Cause::WouldNotStart, Ending::WouldNotStart { why }) => {
             format!("would not start ({})", why.trim())
         }
-        (Cause::Cancelled, _) => "was interrupted: testgate itself was stopped".to_owned(),
+        (Cause::Cancelled, _) => "was interrupted because testgate itself was stopped".to_owned(),
         (Cause::KilledFromOutside, Ending::Signalled { signal }) => format!(
             "was ended by {} from outside (the OOM killer, a person, a resource limit)",
             signal::describe(*signal)
         ),
-        (Cause::NoTestsRan, _) if attempt.no_tests_ran => format!(
-            "exited with {} and the runner said that no test ran",
-            exit_code(attempt)
-        ),
-        (Cause::NoTestsRan, _) => format!(
-            "exited with {} and its summary counts no test run",
-            exit_code(attempt)
-        ),
-        (Cause::Contradiction, _) => format!(
-            "exited with {} but its output names {} failing",
-            exit_code(attempt),
-            tests(attempt.failing.len())
-        ),
+        (Cause::NoTestsRan, _) if attempt.no_tests_ran => {
+            format!("{} and the runner said that no test ran", ended(attempt))
+        }
+        (Cause::NoTestsRan, _) => {
+            format!("{} and its summary counts no test run", ended(attempt))
+        }
+        (Cause::Contradiction, _) => {
+            let n = attempt.failing.len();
+            format!(
+                "{} but its output names {n} failing {}",
+                ended(attempt),
+                if n == 1 { "test" } else { "tests" }
+            )
+        }
         // The cause always comes from the ending above; these pairings
         // cannot be built by `outcome`, but a sentence is still owed.
         (
@@ -234,7 +247,7 @@ pub(crate) fn stop_phrase(attempt: &Attempt, cause: Cause) -> String {
             | Cause::Flaky
             | Cause::DifferentSuites,
             _,
-        ) => format!("ended with {}", exit_code(attempt)),
+        ) => ended(attempt),
     }
 }
 

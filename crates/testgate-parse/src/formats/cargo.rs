@@ -1,18 +1,714 @@
-//! The cargo output format. (Stub: to be written.)
+//! `cargo test`: libtest's text output (pretty and terse, `--nocapture`
+//! included) and its JSON (`--format json -Z unstable-options`).
+//!
+//! libtest runs one binary after another (`Running unittests src/lib.rs
+//! (…)`, `Running tests/it.rs (…)`, `Doc-tests foo`). Each binary's run
+//! is a *scope*: `running N tests`, its `test x ... FAILED` lines (the
+//! candidates), the `failures:` list, then `test result:`. The result
+//! decides: `ok` drops every candidate (a passing test printed a fake
+//! line), `FAILED` with a `failures:` list keeps exactly the listed names.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
 
-/// Recognises cargo output.
+/// Recognises libtest output, text and JSON.
 #[derive(Debug, Default)]
 pub(crate) struct Cargo {
     findings: Findings,
+    /// The test binary now running, as cargo names it.
+    context: Option<String>,
+    /// The binary being read, from its `running N tests` to its result.
+    scope: Scope,
+    /// A nextest run is being read: its captured libtest output is nextest's
+    /// business, not a `cargo test` run of its own.
+    under_nextest: bool,
+    /// Some binary said `running 0 tests` / none ran any.
+    saw_empty_run: bool,
+    saw_nonempty_run: bool,
 }
 
+/// One test binary's run.
+#[derive(Debug, Default)]
+struct Scope {
+    /// Its `running N tests` (or JSON suite start) was read: test lines
+    /// outside a binary's run are some other program's output.
+    open: bool,
+    /// `test x ... FAILED` lines (and JSON `failed` events) seen, with
+    /// their line index, awaiting the binary's result.
+    candidates: Vec<(u64, String)>,
+    /// The names of the binary's last `failures:` list, with their line index.
+    listed: Option<Vec<(u64, String)>>,
+    /// The last `failures:` list is being read.
+    in_list: bool,
+    /// A `test x ... ` line whose result has not come yet (`--nocapture`
+    /// output landed in between, or the test never ended), with its index.
+    pending: Option<(u64, String)>,
+    /// Tests a JSON `started` event named that have not ended yet.
+    in_flight: Vec<(u64, String)>,
+}
+
+static RUNNING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^running (\d+) tests?$").expect("valid regex"));
+static RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; (\d+) filtered out",
+    )
+    .expect("valid regex")
+});
+
 impl Recognizer for Cargo {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text: &str = &line.text;
+        match text.as_bytes().first() {
+            Some(b' ') => self.indented_line(text, line.index),
+            Some(b'r') if !self.under_nextest => {
+                if let Some(count) = running_count(text) {
+                    self.start_binary(line.index, count);
+                } else {
+                    self.other_line(text, line.index);
+                }
+            }
+            Some(b't') if !self.under_nextest => {
+                if text.starts_with("test result: ") {
+                    self.binary_result(text, line.index);
+                } else if let Some((name, status)) = test_line(text) {
+                    self.test_line(name, status, line.index);
+                } else {
+                    self.other_line(text, line.index);
+                }
+            }
+            Some(b'f') if !self.under_nextest && text == "failures:" => {
+                self.scope.listed = Some(Vec::new());
+                self.scope.in_list = true;
+            }
+            Some(b'e') if text.starts_with("error: could not compile ") => {
+                // A build failure names no test, but it is cargo's output.
+                self.detect(line.index);
+            }
+            Some(_) | None if self.under_nextest => {}
+            Some(_) | None => self.other_line(text, line.index),
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        // A log that ends inside a binary's run keeps what it saw so far.
+        self.close_binary(BinaryResult::Unknown);
+        self.findings.no_tests_ran = self.saw_empty_run && !self.saw_nonempty_run;
         std::mem::take(&mut self.findings)
+    }
+}
+
+/// How a binary's run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BinaryResult {
+    /// `test result: ok` or a JSON suite `ok`: no test of it failed.
+    Ok,
+    /// `test result: FAILED` or a JSON suite `failed`.
+    Failed,
+    /// No result: the log ended or the next binary started first.
+    Unknown,
+}
+
+impl Cargo {
+    fn detect(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    /// Lines that start with a space: cargo's own status lines, a failures
+    /// list entry, or (under nextest) nothing of ours.
+    fn indented_line(&mut self, text: &str, index: u64) {
+        let trimmed = text.trim_start();
+        if let Some(binary) = trimmed.strip_prefix("Running ") {
+            self.under_nextest = false;
+            self.close_binary(BinaryResult::Unknown);
+            self.context = Some(binary_name(binary).to_owned());
+        } else if let Some(crate_name) = trimmed.strip_prefix("Doc-tests ") {
+            self.under_nextest = false;
+            self.close_binary(BinaryResult::Unknown);
+            self.detect(index);
+            self.context = Some(format!("Doc-tests {}", crate_name.trim()));
+        } else if starts_nextest_run(trimmed) {
+            self.close_binary(BinaryResult::Unknown);
+            self.under_nextest = true;
+        } else if self.under_nextest {
+        } else if self.scope.in_list {
+            if let (Some(listed), Some(name)) = (&mut self.scope.listed, text.strip_prefix("    "))
+            {
+                if !name.is_empty() && !name.starts_with(' ') {
+                    listed.push((index, name.to_owned()));
+                    return;
+                }
+            }
+            self.scope.in_list = false;
+        } else {
+            self.other_line(text, index);
+        }
+    }
+
+    /// A line that is none of libtest's markers: the end of a failures list,
+    /// the late result of a test whose output came first, or a JSON event.
+    fn other_line(&mut self, text: &str, index: u64) {
+        self.scope.in_list = false;
+        if let Some(event) = json_event(text) {
+            self.json_event(&event, index);
+            return;
+        }
+        if let Some((first, name)) = self.scope.pending.take() {
+            match late_result(text) {
+                Some(TestStatus::Failed) => self.candidate(first, name),
+                Some(TestStatus::Passed | TestStatus::Ignored) => {}
+                Some(TestStatus::Pending) | None => self.scope.pending = Some((first, name)),
+            }
+        }
+    }
+
+    fn start_binary(&mut self, index: u64, count: u64) {
+        self.close_binary(BinaryResult::Unknown);
+        self.scope.open = true;
+        self.detect(index);
+        if count == 0 {
+            self.saw_empty_run = true;
+        } else {
+            self.saw_nonempty_run = true;
+        }
+    }
+
+    fn test_line(&mut self, name: String, status: TestStatus, index: u64) {
+        if !self.scope.open {
+            return;
+        }
+        self.scope.in_list = false;
+        self.scope.pending = None;
+        match status {
+            TestStatus::Failed => self.candidate(index, name),
+            TestStatus::Pending => self.scope.pending = Some((index, name)),
+            TestStatus::Passed | TestStatus::Ignored => {}
+        }
+    }
+
+    fn candidate(&mut self, index: u64, name: String) {
+        if !self.scope.candidates.iter().any(|(_, n)| *n == name) {
+            self.scope.candidates.push((index, name));
+        }
+    }
+
+    fn binary_result(&mut self, text: &str, index: u64) {
+        let Some(caps) = RESULT.captures(text) else {
+            return;
+        };
+        self.detect(index);
+        let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+        self.findings.counts.add(Counts {
+            passed: number(2),
+            failed: number(3),
+            skipped: number(4),
+        });
+        let result = if caps.get(1).is_some_and(|m| m.as_str() == "ok") {
+            BinaryResult::Ok
+        } else {
+            BinaryResult::Failed
+        };
+        self.close_binary(result);
+    }
+
+    fn json_event(&mut self, event: &serde_json::Value, index: u64) {
+        let field = |key: &str| event.get(key).and_then(serde_json::Value::as_str);
+        let number = |key: &str| event.get(key).and_then(serde_json::Value::as_u64);
+        match (field("type"), field("event")) {
+            (Some("suite"), Some("started")) => {
+                self.start_binary(index, number("test_count").unwrap_or(0));
+            }
+            (Some("suite"), Some(end @ ("ok" | "failed"))) => {
+                self.detect(index);
+                self.findings.counts.add(Counts {
+                    passed: number("passed"),
+                    failed: number("failed"),
+                    skipped: number("ignored"),
+                });
+                let result = if end == "ok" {
+                    BinaryResult::Ok
+                } else {
+                    BinaryResult::Failed
+                };
+                self.close_binary(result);
+            }
+            (Some("test"), Some(what @ ("started" | "ok" | "failed" | "ignored"))) => {
+                let Some(name) = field("name") else {
+                    return;
+                };
+                self.detect(index);
+                self.scope.in_flight.retain(|(_, n)| n != name);
+                match what {
+                    "started" => self.scope.in_flight.push((index, name.to_owned())),
+                    "failed" => self.candidate(index, name.to_owned()),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Ends the binary being read: its result confirms or drops candidates.
+    /// A binary that gave no result died (a signal, a timeout) or was cut
+    /// off: the tests it had started and not ended fail with it.
+    fn close_binary(&mut self, result: BinaryResult) {
+        let mut scope = std::mem::take(&mut self.scope);
+        if result == BinaryResult::Unknown {
+            for (index, name) in scope
+                .pending
+                .take()
+                .into_iter()
+                .chain(scope.in_flight.drain(..))
+            {
+                if !scope.candidates.iter().any(|(_, n)| *n == name) {
+                    scope.candidates.push((index, name));
+                }
+            }
+            scope.candidates.sort_by_key(|(index, _)| *index);
+        }
+        let confirmed: Vec<(u64, String)> = match (result, scope.listed) {
+            (BinaryResult::Ok, _) => Vec::new(),
+            // The list is libtest's own word on which tests failed.
+            (BinaryResult::Failed, Some(listed)) if !listed.is_empty() => {
+                confirmed_by_list(scope.candidates, listed)
+            }
+            (BinaryResult::Failed | BinaryResult::Unknown, Some(listed)) => {
+                let mut all = scope.candidates;
+                for (index, name) in listed {
+                    if !all.iter().any(|(_, n)| *n == name) {
+                        all.push((index, name));
+                    }
+                }
+                all
+            }
+            (BinaryResult::Failed | BinaryResult::Unknown, None) => scope.candidates,
+        };
+        for (index, name) in confirmed {
+            let test = FailingTest::new(name, Format::Cargo, self.context.clone());
+            self.findings.failing.push((index, test));
+        }
+    }
+}
+
+/// The listed names, each at the line of its first `test x ... FAILED`
+/// where there was one: candidates the list leaves out are dropped.
+fn confirmed_by_list(
+    candidates: Vec<(u64, String)>,
+    listed: Vec<(u64, String)>,
+) -> Vec<(u64, String)> {
+    listed
+        .into_iter()
+        .map(|(index, name)| {
+            let first = candidates
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map_or(index, |(i, _)| *i);
+            (first, name)
+        })
+        .collect()
+}
+
+/// The result a libtest test line gives its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TestStatus {
+    Passed,
+    Failed,
+    Ignored,
+    /// Nothing yet: the test printed (`--nocapture`) before its result.
+    Pending,
+}
+
+/// `N` of libtest's `running N tests`, which opens each binary's run.
+fn running_count(text: &str) -> Option<u64> {
+    RUNNING.captures(text)?.get(1)?.as_str().parse().ok()
+}
+
+/// The canonical name and status of a libtest `test NAME ... STATUS` line.
+///
+/// The name is the test path as printed, without the mode libtest appends
+/// (`- should panic`, `- compile fail`, `- compile`). Under `--nocapture` the
+/// test's own output can follow `... ` before the status, or replace it.
+fn test_line(text: &str) -> Option<(String, TestStatus)> {
+    let rest = text.strip_prefix("test ")?;
+    let (name, status) = rest.split_once(" ... ")?;
+    let name = name.trim_end();
+    let name = [" - should panic", " - compile fail", " - compile"]
+        .iter()
+        .find_map(|mode| name.strip_suffix(mode))
+        .unwrap_or(name);
+    if name.is_empty() || name.starts_with(' ') {
+        return None;
+    }
+    let status = late_result(status).unwrap_or(TestStatus::Pending);
+    Some((name.to_owned(), status))
+}
+
+/// The result at the end of a line that finishes a test whose output came
+/// first: `printed textok`, `FAILED`, `ignored, reason`.
+fn late_result(text: &str) -> Option<TestStatus> {
+    let text = text.trim_end();
+    if text.ends_with("FAILED") {
+        Some(TestStatus::Failed)
+    } else if text.ends_with("ok") {
+        Some(TestStatus::Passed)
+    } else if text.starts_with("ignored") {
+        Some(TestStatus::Ignored)
+    } else {
+        None
+    }
+}
+
+/// The binary of cargo's `Running unittests src/lib.rs (target/…/foo-abc)`:
+/// `unittests src/lib.rs`; older cargo printed only the path.
+fn binary_name(running: &str) -> &str {
+    let running = running.trim();
+    match running.rfind(" (") {
+        Some(open) if running.ends_with(')') => running.get(..open).unwrap_or(running),
+        Some(_) | None => running,
+    }
+}
+
+/// The start of a nextest run (`Starting 3 tests across 2 binaries`,
+/// `Nextest run ID …`): libtest lines that follow are the output nextest
+/// captured, until cargo runs a binary of its own.
+fn starts_nextest_run(trimmed: &str) -> bool {
+    trimmed.starts_with("Nextest run ID ")
+        || trimmed
+            .strip_prefix("Starting ")
+            .and_then(|rest| rest.split_once(' '))
+            .is_some_and(|(n, rest)| {
+                n.bytes().all(|b| b.is_ascii_digit())
+                    && (rest.starts_with("tests across ") || rest.starts_with("test across "))
+            })
+}
+
+/// A libtest JSON event on this line: the line starts with `{`, or printed
+/// output (`--nocapture`) came first and the event follows it.
+fn json_event(text: &str) -> Option<serde_json::Value> {
+    if !text.contains('{') {
+        return None;
+    }
+    let start = if text.starts_with('{') {
+        0
+    } else {
+        text.find("{ \"type\": ")
+            .or_else(|| text.find("{\"type\":"))?
+    };
+    let json = text.get(start..)?;
+    if !json.trim_end().ends_with('}') {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    value.get("type")?.as_str()?;
+    Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    fn names(log: &str) -> Vec<String> {
+        parse(Format::Cargo, log)
+            .names()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn running_count_reads_both_spellings() {
+        assert_eq!(running_count("running 1 test"), Some(1));
+        assert_eq!(running_count("running 12 tests"), Some(12));
+        assert_eq!(running_count("running 0 tests"), Some(0));
+        // Not libtest's: prose, or a count too large for u64.
+        assert_eq!(running_count("running the tests"), None);
+        assert_eq!(running_count("running 99999999999999999999999 tests"), None);
+        assert_eq!(running_count("    running 1 test"), None);
+    }
+
+    #[test]
+    fn test_line_names_and_modes() {
+        assert_eq!(
+            test_line("test tests::parses_empty ... FAILED"),
+            Some(("tests::parses_empty".into(), TestStatus::Failed))
+        );
+        assert_eq!(
+            test_line("test tests::must_panic - should panic ... FAILED"),
+            Some(("tests::must_panic".into(), TestStatus::Failed))
+        );
+        assert_eq!(
+            test_line("test src/lib.rs - sub (line 14) ... FAILED"),
+            Some(("src/lib.rs - sub (line 14)".into(), TestStatus::Failed))
+        );
+        assert_eq!(
+            test_line("test src/lib.rs - Foo (line 3) - compile fail ... ok"),
+            Some(("src/lib.rs - Foo (line 3)".into(), TestStatus::Passed))
+        );
+        assert_eq!(
+            test_line("test tests::slow ... ignored, too slow"),
+            Some(("tests::slow".into(), TestStatus::Ignored))
+        );
+        assert_eq!(
+            test_line("test tests::prints_no_newline ... some printed textok"),
+            Some(("tests::prints_no_newline".into(), TestStatus::Passed))
+        );
+        assert_eq!(
+            test_line("test tests::parses_empty ... "),
+            Some(("tests::parses_empty".into(), TestStatus::Pending))
+        );
+    }
+
+    #[test]
+    fn test_line_must_not_fire_on_other_lines() {
+        assert_eq!(test_line("test result: FAILED. 1 passed; 1 failed"), None);
+        assert_eq!(test_line("test fake FAILED"), None);
+        assert_eq!(test_line("    test x ... FAILED"), None);
+        assert_eq!(test_line("test  ... FAILED"), None);
+        assert_eq!(test_line("testing x ... FAILED"), None);
+    }
+
+    #[test]
+    fn late_result_reads_the_end_of_the_line() {
+        assert_eq!(
+            late_result("partial output without newlineFAILED"),
+            Some(TestStatus::Failed)
+        );
+        assert_eq!(late_result("ok"), Some(TestStatus::Passed));
+        // Output that ends in neither is no result.
+        assert_eq!(late_result("thread 'x' panicked at src/lib.rs:1:1:"), None);
+        assert_eq!(late_result("FAILED to connect, retrying"), None);
+    }
+
+    #[test]
+    fn binary_name_drops_the_path() {
+        assert_eq!(
+            binary_name("unittests src/lib.rs (target/debug/deps/demo-8348ca7a80742723)"),
+            "unittests src/lib.rs"
+        );
+        assert_eq!(
+            binary_name("tests/it.rs (target/debug/deps/it-a690)"),
+            "tests/it.rs"
+        );
+        assert_eq!(
+            binary_name("target/debug/deps/demo-8348ca7a"),
+            "target/debug/deps/demo-8348ca7a"
+        );
+    }
+
+    #[test]
+    fn starts_nextest_run_only_on_nextest_lines() {
+        assert!(starts_nextest_run(
+            "Starting 2 tests across 5 binaries (8 tests skipped)"
+        ));
+        assert!(starts_nextest_run("Starting 1 test across 1 binary"));
+        assert!(starts_nextest_run(
+            "Nextest run ID 39118e7a with nextest profile: ci"
+        ));
+        assert!(!starts_nextest_run("Starting server on port 80"));
+        assert!(!starts_nextest_run("Running unittests src/lib.rs"));
+    }
+
+    #[test]
+    fn json_event_after_printed_text() {
+        let event = json_event(r#"partial{ "type": "test", "name": "a", "event": "failed" }"#);
+        assert_eq!(event.and_then(|e| e.get("name").cloned()), Some("a".into()));
+        // Braces in prose are no event.
+        assert!(json_event("fn main() { }").is_none());
+        assert!(json_event(r#"{"key": "value"}"#).is_none());
+        assert!(json_event(r#"{ "type": "test", "#).is_none());
+    }
+
+    #[test]
+    fn failures_list_drops_a_liar() {
+        let log = "\
+running 3 tests
+test tests::liar ... --- FAIL: TestFake
+test fake ... FAILED
+ok
+test tests::real ... FAILED
+
+failures:
+    tests::real
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(names(log), ["tests::real"]);
+    }
+
+    #[test]
+    fn ok_result_drops_every_candidate() {
+        let log = "\
+running 1 test
+test fake ... FAILED
+test tests::liar ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert!(names(log).is_empty());
+    }
+
+    #[test]
+    fn truncated_log_keeps_candidates() {
+        let log = "running 2 tests\ntest a ... FAILED\ntest b ... \nsome output\nFAILED\n";
+        assert_eq!(names(log), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_binary_that_dies_fails_its_test_in_flight() {
+        let text = "running 2 tests\ntest quick ... ok\ntest aborts ... error: test failed, to rerun pass `--test signals`\n";
+        assert_eq!(names(text), ["aborts"]);
+        let json = r#"{ "type": "suite", "event": "started", "test_count": 3 }
+{ "type": "test", "event": "started", "name": "quick" }
+{ "type": "test", "event": "started", "name": "aborts" }
+{ "type": "test", "name": "quick", "event": "ok" }
+error: test failed, to rerun pass `--test signals`
+"#;
+        assert_eq!(names(json), ["aborts"]);
+        // Where the binary ends with a result, a test without one is no failure.
+        let ended = "running 1 test\ntest a ... \n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        assert!(names(ended).is_empty());
+    }
+
+    #[test]
+    fn terse_format_names_come_from_the_list() {
+        let log = "\
+running 3 tests
+.F.
+
+failures:
+
+---- b stdout ----
+boom
+
+failures:
+    b
+
+test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(names(log), ["b"]);
+    }
+
+    #[test]
+    fn context_is_the_binary() {
+        let log = "
+     Running tests/it.rs (target/debug/deps/it-abc)
+
+running 1 test
+test it_panics ... FAILED
+
+failures:
+    it_panics
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        let report = parse(Format::Auto, log);
+        assert_eq!(report.failing[0].context.as_deref(), Some("tests/it.rs"));
+    }
+
+    #[test]
+    fn crlf_and_colour() {
+        let log = "running 1 test\r\ntest a ... \x1b[31mFAILED\x1b(B\x1b[m\r\n\r\nfailures:\r\n    a\r\n\r\ntest result: \x1b[31mFAILED\x1b(B\x1b[m. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\r\n";
+        let report = parse(Format::Auto, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["a"]);
+        assert_eq!(report.counts.failed, Some(1));
+    }
+
+    #[test]
+    fn nothing_ran_only_when_no_binary_ran_a_test() {
+        let empty = "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        assert!(parse(Format::Auto, empty).no_tests_ran);
+        let some = format!(
+            "{empty}running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+        );
+        assert!(!parse(Format::Auto, some).no_tests_ran);
+    }
+
+    #[test]
+    fn nextest_captured_output_is_not_ours() {
+        let log = "
+    Starting 1 test across 1 binary
+running 1 test
+test fake ... FAILED
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+        PASS [   0.007s] (1/1) demo tests::liar
+";
+        let findings = parse(Format::Cargo, log);
+        assert_eq!(findings.counts, Counts::default());
+        assert!(findings.failing.is_empty());
+    }
+
+    #[test]
+    fn stray_test_lines_alone_are_not_cargo() {
+        assert_eq!(parse(Format::Auto, "test fake ... FAILED\n").format, None);
+        // After a binary's result, before the next one runs: not libtest's.
+        let after = "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\ntest fake ... FAILED\n";
+        assert!(names(after).is_empty());
+    }
+
+    #[test]
+    fn a_tail_without_running_keeps_the_list() {
+        let log = "\
+test b ... FAILED
+
+failures:
+    b
+
+test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(names(log), ["b"]);
+    }
+
+    /// Pieces of real lines, cut where a chunk or a truncation could cut them.
+    const PIECES: &[&str] = &[
+        "running 1 test\n",
+        "running 0 tests\n",
+        "test a ... ",
+        "test b - should panic ... ",
+        "FAILED\n",
+        "ok\n",
+        "\n",
+        "failures:\n",
+        "    a\n",
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "test result: ok. 99999999999999999999999 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        "     Running tests/it.rs (x)\n",
+        "   Doc-tests demo\n",
+        "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n",
+        "{ \"type\": \"test\", \"event\": \"started\", \"name\": \"a\" }\n",
+        "{ \"type\": \"test\", \"event\": \"failed\", \"name\": \"a\" }\n",
+        "{ \"type\": \"suite\", \"event\": \"failed\", \"passed\": 1, \"failed\": 1 }\n",
+        "{ \"type\": ",
+        "    Starting 1 test across 1 binary\n",
+        "\u{1b}(",
+        "\r\n",
+    ];
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(PIECES).prop_map(str::to_owned),
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        /// Any mix of real and random pieces: no panic, and the same report
+        /// fed in chunks as whole.
+        fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
+            let log = pieces.concat();
+            let whole = parse(Format::Cargo, &log);
+            let mut stream = crate::StreamParser::new(Format::Cargo);
+            for chunk in log.as_bytes().chunks(5) {
+                stream.feed(chunk);
+            }
+            proptest::prop_assert_eq!(stream.finish(), whole);
+        }
     }
 }

@@ -1,18 +1,609 @@
-//! The go output format. (Stub: to be written.)
+//! `go test` output: plain, `-v` and `-json` (test2json events).
+//!
+//! go prints each package's output as one block that its package line
+//! closes (`ok  \tpkg\t0.01s`, `FAIL\tpkg\t0.01s`, `FAIL\tpkg [build
+//! failed]`, `?   \tpkg\t[no test files]`). The `--- FAIL: Name (0.00s)`
+//! lines read since the last package line are candidates of the next one:
+//! a package that ends `ok` drops them, since a passing test printed them.
+//! With `-json` the same holds per `Package`: a test's `fail` event counts
+//! only when its package's own last event is `fail` (go 1.19's test2json
+//! turns a printed `--- FAIL:` line into a `fail` event too).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
 
-/// Recognises go output.
+/// Recognises go test output.
 #[derive(Debug, Default)]
 pub(crate) struct Go {
     findings: Findings,
+    /// The text output's current package block.
+    text: Scope,
+    /// `-json`: one open scope per package whose final event is still due.
+    json: Vec<(String, Scope)>,
+    /// A package said it ran no test (`[no test files]`, `[no tests to run]`).
+    said_none: bool,
+    /// A package ran tests or failed.
+    ran: bool,
+}
+
+/// One package's results until its package line or final event says
+/// whether go itself saw it pass.
+#[derive(Debug, Default)]
+struct Scope {
+    /// Failing tests named so far, with the line that named each.
+    failing: Vec<(u64, String)>,
+    passed: u64,
+    failed: u64,
+    skipped: u64,
+    /// The block holds `=== RUN` lines (`-v`) or JSON test events: only then
+    /// are its pass/fail/skip lines a count of all its tests.
+    counted: bool,
+    /// The block said `testing: warning: no tests to run`.
+    none_to_run: bool,
+}
+
+/// How a package ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// `ok` or a JSON `pass`: its tests' failures were printed, not real.
+    Passed,
+    /// `FAIL`: its failing tests are real.
+    Failed,
+    /// The log ended first: keep what was seen.
+    Unknown,
+}
+
+impl Go {
+    fn detected(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    /// Closes a package's scope: confirms or drops its candidates and adds
+    /// its counts.
+    fn close(&mut self, scope: Scope, package: Option<&str>, outcome: Outcome) {
+        let real_failures = match outcome {
+            Outcome::Passed => false,
+            Outcome::Failed | Outcome::Unknown => true,
+        };
+        if scope.none_to_run {
+            self.said_none = true;
+        }
+        if scope.counted {
+            self.findings.counts.add(Counts {
+                passed: Some(scope.passed),
+                failed: Some(if real_failures { scope.failed } else { 0 }),
+                skipped: Some(scope.skipped),
+            });
+        }
+        if !real_failures {
+            return;
+        }
+        for (index, name) in scope.failing {
+            let context = package.map(str::to_owned);
+            self.findings
+                .failing
+                .push((index, FailingTest::new(name, Format::Go, context)));
+        }
+    }
+
+    fn text_line(&mut self, line: &Line<'_>) {
+        let text = &*line.text;
+        if let Some((outcome, name)) = result_line(text) {
+            self.detected(line.index);
+            let scope = &mut self.text;
+            match outcome {
+                TestOutcome::Fail => {
+                    scope.failed += 1;
+                    scope.failing.push((line.index, name.to_owned()));
+                }
+                TestOutcome::Pass => scope.passed += 1,
+                TestOutcome::Skip => scope.skipped += 1,
+            }
+            return;
+        }
+        if text.starts_with("=== RUN   ") {
+            self.detected(line.index);
+            self.text.counted = true;
+            return;
+        }
+        if text == "testing: warning: no tests to run" {
+            self.text.none_to_run = true;
+            return;
+        }
+        if let Some(package) = package_line(text) {
+            self.detected(line.index);
+            let scope = std::mem::take(&mut self.text);
+            let outcome = match package.status {
+                PackageStatus::Ok { no_tests } => {
+                    if no_tests {
+                        self.said_none = true;
+                    } else {
+                        self.ran = true;
+                    }
+                    Outcome::Passed
+                }
+                PackageStatus::NoTestFiles => {
+                    self.said_none = true;
+                    Outcome::Passed
+                }
+                PackageStatus::Fail => {
+                    self.ran = true;
+                    Outcome::Failed
+                }
+            };
+            self.close(scope, Some(package.name), outcome);
+        }
+    }
+
+    fn json_event(&mut self, line: &Line<'_>, event: Event) {
+        self.detected(line.index);
+        let at = match self.json.iter().position(|(p, _)| *p == event.package) {
+            Some(at) => at,
+            None => {
+                self.json.push((event.package.clone(), Scope::default()));
+                self.json.len() - 1
+            }
+        };
+        let Some((_, scope)) = self.json.get_mut(at) else {
+            return;
+        };
+        match (event.test, event.action.as_str()) {
+            (Some(test), "fail") => {
+                scope.counted = true;
+                scope.failed += 1;
+                scope.failing.push((line.index, test));
+            }
+            (Some(_), "pass") => {
+                scope.counted = true;
+                scope.passed += 1;
+            }
+            (Some(_), "skip") => {
+                scope.counted = true;
+                scope.skipped += 1;
+            }
+            (Some(_), _) => scope.counted = true,
+            (None, "pass" | "fail" | "skip") => {
+                let (package, scope) = self.json.swap_remove(at);
+                let outcome = match event.action.as_str() {
+                    "fail" => {
+                        self.ran = true;
+                        Outcome::Failed
+                    }
+                    // A package with no test event ran none: `[no test
+                    // files]` is a `skip`, `[no tests to run]` a `pass`.
+                    _ if !scope.counted => {
+                        self.said_none = true;
+                        Outcome::Passed
+                    }
+                    _ => {
+                        self.ran = true;
+                        Outcome::Passed
+                    }
+                };
+                self.close(scope, Some(&package), outcome);
+            }
+            (None, _) => {}
+        }
+    }
 }
 
 impl Recognizer for Go {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text = &*line.text;
+        match text.bytes().next() {
+            Some(b'{') => {
+                if let Some(event) = json_event(text) {
+                    self.json_event(line, event);
+                }
+            }
+            Some(b' ' | b'-' | b'=' | b'o' | b'F' | b'?' | b't') => self.text_line(line),
+            Some(_) | None => {}
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        // A log cut before a package line keeps what its packages said.
+        let text = std::mem::take(&mut self.text);
+        self.close(text, None, Outcome::Unknown);
+        for (package, scope) in std::mem::take(&mut self.json) {
+            self.close(scope, Some(&package), Outcome::Unknown);
+        }
+        self.findings.no_tests_ran = self.said_none && !self.ran;
         std::mem::take(&mut self.findings)
     }
+}
+
+/// A test's result as a `--- PASS/FAIL/SKIP:` line states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TestOutcome {
+    Pass,
+    Fail,
+    Skip,
+}
+
+/// A test result line, top-level or indented subtest:
+/// `--- FAIL: TestParse (0.00s)`, `    --- FAIL: TestParse/empty_input (0.00s)`.
+fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
+    static RESULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^ *--- (PASS|FAIL|SKIP): (\S.*?) \([0-9]+(?:\.[0-9]+)?s\)$").unwrap()
+    });
+    if !text.trim_start_matches(' ').starts_with("--- ") {
+        return None;
+    }
+    let captures = RESULT.captures(text)?;
+    let outcome = match captures.get(1)?.as_str() {
+        "PASS" => TestOutcome::Pass,
+        "FAIL" => TestOutcome::Fail,
+        _ => TestOutcome::Skip,
+    };
+    Some((outcome, captures.get(2)?.as_str()))
+}
+
+/// How a package line says its package ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PackageStatus {
+    /// `ok  \tpkg\t0.01s`, `ok  \tpkg\t(cached)`; `no_tests` for
+    /// `ok  \tpkg\t0.01s [no tests to run]`.
+    Ok { no_tests: bool },
+    /// `?   \tpkg\t[no test files]`.
+    NoTestFiles,
+    /// `FAIL\tpkg\t0.01s`, `FAIL\tpkg [build failed]`, `FAIL\tpkg [setup failed]`.
+    Fail,
+}
+
+/// A package line that closes a package's block.
+#[derive(Debug, PartialEq, Eq)]
+struct PackageLine<'a> {
+    name: &'a str,
+    status: PackageStatus,
+}
+
+/// Reads a package line. go separates its fields with tabs, which keeps
+/// `ok`/`FAIL` words of other runners (`FAIL src/a.test.js`) out.
+fn package_line(text: &str) -> Option<PackageLine<'_>> {
+    let (status, rest) = if let Some(rest) = text.strip_prefix("ok  \t") {
+        (
+            PackageStatus::Ok {
+                no_tests: text.ends_with(" [no tests to run]"),
+            },
+            rest,
+        )
+    } else if let Some(rest) = text.strip_prefix("FAIL\t") {
+        (PackageStatus::Fail, rest)
+    } else if let Some(rest) = text.strip_prefix("?   \t") {
+        if !text.ends_with("\t[no test files]") {
+            return None;
+        }
+        (PackageStatus::NoTestFiles, rest)
+    } else {
+        return None;
+    };
+    let name = rest.split(['\t', ' ']).next().filter(|n| !n.is_empty())?;
+    // `FAIL\tpkg` must go on with a tab (timing) or ` [build failed]`.
+    let after = &rest[name.len()..];
+    if !(after.starts_with('\t') || after.starts_with(" [") || after.is_empty()) {
+        return None;
+    }
+    Some(PackageLine { name, status })
+}
+
+/// One test2json event, the fields we read.
+#[derive(Debug, PartialEq, Eq)]
+struct Event {
+    action: String,
+    package: String,
+    test: Option<String>,
+}
+
+/// Reads a test2json event; `None` for any other line, JSON or not.
+fn json_event(text: &str) -> Option<Event> {
+    // Cheap rejection before parsing: other runners' JSON has no `Action`.
+    if !text.contains("\"Action\"") {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let field = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+    Some(Event {
+        action: field("Action")?.to_owned(),
+        package: field("Package")?.to_owned(),
+        test: field("Test").map(str::to_owned),
+    })
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::parse;
+
+    fn names(format: Format, log: &str) -> Vec<String> {
+        parse(format, log).names().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn result_lines() {
+        assert_eq!(
+            result_line("--- FAIL: TestAddNegative (0.00s)"),
+            Some((TestOutcome::Fail, "TestAddNegative"))
+        );
+        assert_eq!(
+            result_line("        --- FAIL: TestParse/x=1,y=[2]_-_z (0.03s)"),
+            Some((TestOutcome::Fail, "TestParse/x=1,y=[2]_-_z"))
+        );
+        assert_eq!(
+            result_line("    --- SKIP: TestSkipped (12s)"),
+            Some((TestOutcome::Skip, "TestSkipped"))
+        );
+    }
+
+    #[test]
+    fn result_lines_that_are_not() {
+        for line in [
+            "--- FAIL: TestX",
+            "---- tests::x stdout ----",
+            "--- a/src/lib.rs",
+            "    --- FAIL: (0.00s)",
+            "x --- FAIL: TestX (0.00s)",
+        ] {
+            assert_eq!(result_line(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn package_lines() {
+        assert_eq!(
+            package_line("FAIL\texample.com/m/failing\t0.052s"),
+            Some(PackageLine {
+                name: "example.com/m/failing",
+                status: PackageStatus::Fail
+            })
+        );
+        assert_eq!(
+            package_line("FAIL\texample.com/m/b [build failed]"),
+            Some(PackageLine {
+                name: "example.com/m/b",
+                status: PackageStatus::Fail
+            })
+        );
+        assert_eq!(
+            package_line("ok  \texample.com/m/a\t(cached)"),
+            Some(PackageLine {
+                name: "example.com/m/a",
+                status: PackageStatus::Ok { no_tests: false }
+            })
+        );
+        assert_eq!(
+            package_line("ok  \texample.com/m/a\t0.006s [no tests to run]"),
+            Some(PackageLine {
+                name: "example.com/m/a",
+                status: PackageStatus::Ok { no_tests: true }
+            })
+        );
+        assert_eq!(
+            package_line("?   \texample.com/m/n\t[no test files]"),
+            Some(PackageLine {
+                name: "example.com/m/n",
+                status: PackageStatus::NoTestFiles
+            })
+        );
+    }
+
+    #[test]
+    fn package_lines_that_are_not() {
+        for line in [
+            "FAIL",
+            "FAIL src/sum.test.js",
+            "FAIL\t",
+            "ok 1 - test name",
+            "?   \tpkg\tsomething else",
+            "FAILED tests/a.py::t - x",
+        ] {
+            assert_eq!(package_line(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn json_events() {
+        let event = json_event(
+            r#"{"Time":"2026-01-01T00:00:00Z","Action":"fail","Package":"p","Test":"TestX/a_b","Elapsed":0}"#,
+        );
+        assert_eq!(
+            event,
+            Some(Event {
+                action: "fail".into(),
+                package: "p".into(),
+                test: Some("TestX/a_b".into())
+            })
+        );
+        assert_eq!(json_event(r#"{"numFailedTests":1,"testResults":[]}"#), None);
+        assert_eq!(json_event(r#"{"Action":"fail"}"#), None);
+        assert_eq!(json_event(r#"{"Action": broken"#), None);
+    }
+
+    #[test]
+    fn a_package_that_ends_ok_drops_printed_failures() {
+        let log = "\
+=== RUN   TestPrints
+--- FAIL: TestFake (0.00s)
+--- PASS: TestPrints (0.00s)
+PASS
+ok  \texample.com/m/liar\t0.01s
+--- FAIL: TestReal (0.00s)
+FAIL
+FAIL\texample.com/m/real\t0.01s
+";
+        let report = parse(Format::Go, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["TestReal"]);
+        assert_eq!(
+            report.failing[0].context.as_deref(),
+            Some("example.com/m/real")
+        );
+        // The liar's block was verbose: its pass counts, its fake fail not.
+        assert_eq!(report.counts.passed, Some(1));
+        assert_eq!(report.counts.failed, Some(0));
+    }
+
+    #[test]
+    fn json_failures_of_a_passing_package_are_dropped() {
+        let log = r#"{"Action":"run","Package":"p","Test":"TestPrints"}
+{"Action":"fail","Package":"p","Test":"TestFake","Elapsed":0}
+{"Action":"pass","Package":"p","Test":"TestPrints","Elapsed":0}
+{"Action":"pass","Package":"p","Elapsed":0.01}
+{"Action":"fail","Package":"q","Test":"TestReal","Elapsed":0}
+{"Action":"fail","Package":"q","Elapsed":0.01}
+"#;
+        assert_eq!(names(Format::Go, log), ["TestReal"]);
+    }
+
+    #[test]
+    fn a_cut_log_keeps_its_candidates() {
+        assert_eq!(
+            names(
+                Format::Go,
+                "--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/b (0.00s)\n"
+            ),
+            ["TestA", "TestA/b"]
+        );
+    }
+
+    #[test]
+    fn no_tests_ran_only_when_no_package_ran_tests() {
+        let none = "?   \tp/a\t[no test files]\nok  \tp/b\t0.01s [no tests to run]\n";
+        assert!(parse(Format::Go, none).no_tests_ran);
+        let some = "?   \tp/a\t[no test files]\nok  \tp/b\t0.01s\n";
+        assert!(!parse(Format::Go, some).no_tests_ran);
+    }
+
+    /// Other runners' output, also their failures, is none of go's.
+    #[test]
+    fn other_runners_lines_are_not_go() {
+        for log in [
+            FOREIGN_CARGO,
+            FOREIGN_NEXTEST,
+            FOREIGN_JEST,
+            FOREIGN_VITEST,
+            FOREIGN_PYTEST,
+        ] {
+            let report = parse(Format::Go, log);
+            assert_eq!(report.format, None, "{log}");
+            assert_eq!(report.names().count(), 0, "{log}");
+        }
+    }
+
+    #[test]
+    fn a_ci_log_with_pytest_then_go() {
+        let log = format!(
+            "{}{}",
+            include_str!("../../tests/fixtures/pytest/default.log"),
+            include_str!("../../tests/fixtures/go/plain.log")
+        );
+        let report = parse(Format::Auto, &log);
+        assert_eq!(report.format, Some(Format::Pytest));
+        assert_eq!(
+            report
+                .failing
+                .iter()
+                .filter(|t| t.format == Format::Go)
+                .count(),
+            13
+        );
+        assert_eq!(
+            report
+                .failing
+                .iter()
+                .filter(|t| t.format == Format::Pytest)
+                .count(),
+            9
+        );
+    }
+
+    proptest::proptest! {
+        /// Any mix of go-like pieces parses without panicking, and the same
+        /// in chunks as whole.
+        #[test]
+        fn never_panics(pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("--- FAIL: ".to_owned()),
+                proptest::strategy::Just("    --- PASS: ".to_owned()),
+                proptest::strategy::Just(" (0.00s)\n".to_owned()),
+                proptest::strategy::Just("=== RUN   ".to_owned()),
+                proptest::strategy::Just("ok  \t".to_owned()),
+                proptest::strategy::Just("FAIL\t".to_owned()),
+                proptest::strategy::Just("?   \tp\t[no test files]\n".to_owned()),
+                proptest::strategy::Just("{\"Action\":\"fail\",\"Package\":\"p\"".to_owned()),
+                proptest::strategy::Just(",\"Test\":\"T\"}\n".to_owned()),
+                "[ a-zü0-9/\\[\\]\t\n{}\"]{0,12}",
+            ],
+            0..40,
+        )) {
+            let log = pieces.concat();
+            let whole = parse(Format::Go, &log);
+            let mut parser = crate::StreamParser::new(Format::Go);
+            for chunk in log.as_bytes().chunks(3) {
+                parser.feed(chunk);
+            }
+            proptest::prop_assert_eq!(parser.finish(), whole);
+        }
+    }
+
+    /// Samples of other runners' output, for tests that show where the go and
+    /// pytest recognisers must not fire.
+    pub(in crate::formats) const FOREIGN_CARGO: &str = "\
+running 2 tests
+test tests::adds ... ok
+test tests::parses_empty ... FAILED
+
+failures:
+
+---- tests::parses_empty stdout ----
+thread 'tests::parses_empty' panicked at src/lib.rs:9:9:
+FAIL
+failures:
+    tests::parses_empty
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+
+    pub(in crate::formats) const FOREIGN_NEXTEST: &str = "\
+    Starting 2 tests across 1 binary
+        PASS [   0.004s] demo tests::adds
+        FAIL [   0.005s] demo tests::parses_empty
+--- STDOUT:              demo tests::parses_empty ---
+     Summary [   0.010s] 2 tests run: 1 passed, 1 failed, 0 skipped
+        FAIL [   0.005s] demo tests::parses_empty
+";
+
+    pub(in crate::formats) const FOREIGN_JEST: &str = "\
+FAIL src/sum.test.js
+  sum
+    ✓ adds (2 ms)
+    ✕ subtracts (3 ms)
+
+  ● sum › subtracts
+
+Test Suites: 1 failed, 1 total
+Tests:       1 failed, 1 passed, 2 total
+Time:        0.5 s
+";
+
+    pub(in crate::formats) const FOREIGN_VITEST: &str = "\
+ ❯ src/a.test.ts (2 tests | 1 failed) 4ms
+   × suite > fails 3ms
+ FAIL  src/a.test.ts > suite > fails
+ Test Files  1 failed (1)
+      Tests  1 failed | 1 passed (2)
+";
+
+    pub(in crate::formats) const FOREIGN_PYTEST: &str = "\
+============================= test session starts ==============================
+tests/a.py::test_one FAILED                                              [100%]
+=========================== short test summary info ============================
+FAILED tests/a.py::test_one - assert 0
+============================== 1 failed in 0.01s ===============================
+";
 }

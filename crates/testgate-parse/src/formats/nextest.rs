@@ -1,18 +1,622 @@
-//! The nextest output format. (Stub: to be written.)
+//! `cargo nextest run`: its status lines (`FAIL [ 0.004s] (3/9) demo
+//! tests::x`), retries (`TRY 2 FAIL`), signals, timeouts and leaks, and the
+//! closing summary with its list of failures.
+//!
+//! A test that failed in any try is a failing test, also when a retry then
+//! passed: testgate's own retries exist to find flaky tests, so a flake is
+//! reported, not hidden (nextest itself counts it passed). A run that reaches
+//! its `Summary` line is judged by it: a candidate stays if the final list
+//! after the summary names it, or if a later try of it passed (a flake); the
+//! rest were printed by tests (`--no-capture`) and are dropped.
+
+use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
+
+/// nextest right-aligns its status words in a field this wide.
+const STATUS_WIDTH: usize = 12;
 
 /// Recognises nextest output.
 #[derive(Debug, Default)]
 pub(crate) struct Nextest {
     findings: Findings,
+    run: Run,
+}
+
+/// One `cargo nextest run`, from its start to its end (or the next run's start).
+#[derive(Debug, Default)]
+struct Run {
+    /// Tests a status line said failed (in any try), with the line index,
+    /// binary id and test name, awaiting the summary.
+    candidates: Vec<(u64, String, String)>,
+    /// Tests a retry passed (`TRY 2 PASS`): flaky, so failing for us.
+    passed_on_retry: HashSet<(String, String)>,
+    /// The summary line has been read; status lines now form the final list.
+    summarised: bool,
+    /// Tests the summary counted as failed (failed, timed out, exec failed).
+    summary_failed: u64,
+    /// Failing tests of the final list after the summary.
+    final_failing: Vec<(u64, String, String)>,
 }
 
 impl Recognizer for Nextest {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text: &str = &line.text;
+        match text.as_bytes().first() {
+            // Status lines are padded to 12 columns; only statuses of 12 or more
+            // characters (`TRY 1 LKFAIL`, `ABORT SIG 64`, `FLAKY 10/10`) start the line.
+            Some(b' ' | b'T' | b'A' | b'F') => {}
+            Some(b'e') => {
+                if text.starts_with("error: no tests to run") {
+                    self.detect(line.index);
+                    self.findings.no_tests_ran = true;
+                }
+                return;
+            }
+            Some(_) | None => return,
+        }
+        let trimmed = text.trim_start();
+        if trimmed.starts_with("Nextest run ID ") {
+            self.end_run();
+            self.detect(line.index);
+        } else if let Some(count) = starting_count(trimmed) {
+            if self.run.summarised {
+                self.end_run();
+            }
+            self.detect(line.index);
+            if count == 0 {
+                self.findings.no_tests_ran = true;
+            }
+        } else if let Some(counts) = summary(text) {
+            self.detect(line.index);
+            if counts.ran() == Some(0) {
+                self.findings.no_tests_ran = true;
+            }
+            self.run.summarised = true;
+            self.run.summary_failed = counts.failed.unwrap_or(0);
+            self.findings.counts.add(counts);
+        } else if let Some(status) = status_line(text) {
+            self.status(line.index, status);
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        self.end_run();
         std::mem::take(&mut self.findings)
+    }
+}
+
+impl Nextest {
+    fn detect(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    fn status(&mut self, index: u64, line: StatusLine<'_>) {
+        let verdict = verdict(line.status);
+        let (binary, name) = (line.binary.to_owned(), line.name.to_owned());
+        match verdict {
+            Some(Verdict::Failed | Verdict::Flaky) => {
+                self.detect(index);
+                if self.run.summarised {
+                    self.run.final_failing.push((index, binary, name));
+                } else {
+                    self.run.candidates.push((index, binary, name));
+                }
+            }
+            Some(Verdict::Passed) => {
+                self.detect(index);
+                if line.status.starts_with("TRY ") && !self.run.summarised {
+                    self.run.passed_on_retry.insert((binary, name));
+                }
+            }
+            Some(Verdict::Progress) => self.detect(index),
+            None => {}
+        }
+    }
+
+    /// Ends the run being read: the summary, when there was one, confirms
+    /// or drops its candidates.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        let judged = run.summarised && !(run.final_failing.is_empty() && run.summary_failed > 0);
+        let mut kept: Vec<(u64, String, String)> = Vec::new();
+        for (index, binary, name) in run
+            .candidates
+            .into_iter()
+            .chain(run.final_failing.iter().cloned())
+        {
+            if kept.iter().any(|(_, b, n)| *b == binary && *n == name) {
+                continue;
+            }
+            let confirmed = !judged
+                || run
+                    .final_failing
+                    .iter()
+                    .any(|(_, b, n)| *b == binary && *n == name)
+                || run
+                    .passed_on_retry
+                    .contains(&(binary.clone(), name.clone()));
+            if confirmed {
+                kept.push((index, binary, name));
+            }
+        }
+        for (index, binary, name) in kept {
+            let test = FailingTest::new(name, Format::Nextest, Some(binary));
+            self.findings.failing.push((index, test));
+        }
+    }
+}
+
+/// What a status word says of its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Failed, aborted, timed out or leaked under a failing leak policy.
+    Failed,
+    /// Failed then passed on a retry: a failure for testgate.
+    Flaky,
+    /// Passed (a leak or timeout the profile lets pass included).
+    Passed,
+    /// Still running or skipped: `SLOW`, `TERMINATING`, `START`, `SKIP`.
+    Progress,
+}
+
+/// A parsed nextest status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StatusLine<'a> {
+    /// The status word(s), `TRY n ` included.
+    status: &'a str,
+    /// The binary id: `demo`, `demo::it`, `my-crate::bin/tool`.
+    binary: &'a str,
+    /// The test name within the binary: the canonical name.
+    name: &'a str,
+}
+
+/// A nextest status line: the status right-aligned in 12 columns, the time
+/// in brackets, an optional counter in parentheses, the binary id and the
+/// test name. The fixed alignment tells it apart from output a test printed
+/// indented (nextest indents captured output) or at the start of a line.
+fn status_line(text: &str) -> Option<StatusLine<'_>> {
+    let open = text.find(" [")?;
+    let head = text.get(..open)?;
+    let status = head.trim_start();
+    let aligned =
+        head.len() == STATUS_WIDTH || (status.len() > STATUS_WIDTH && head.len() == status.len());
+    if !aligned || status.is_empty() || !status.bytes().all(is_status_byte) {
+        return None;
+    }
+    let rest = text.get(open + 2..)?;
+    let (time, rest) = rest.split_once(']')?;
+    if !time.bytes().all(|b| b" >.0123456789hms".contains(&b)) {
+        return None;
+    }
+    let mut rest = rest.trim_start();
+    if rest.starts_with('(') {
+        rest = rest.split_once(')')?.1.trim_start();
+    }
+    let (binary, name) = rest.split_once(' ')?;
+    let name = name.trim();
+    if binary.is_empty() || name.is_empty() {
+        return None;
+    }
+    Some(StatusLine {
+        status,
+        binary,
+        name,
+    })
+}
+
+fn is_status_byte(b: u8) -> bool {
+    b.is_ascii_uppercase() || b.is_ascii_digit() || b" +-/".contains(&b)
+}
+
+/// What a status word says, or `None` for a word nextest does not print
+/// for tests. Long forms (`LEAK-FAIL`, `TIMEOUT`, `SIGSEGV`) appear without
+/// retries; the short forms (`LKFAIL`, `TMT`, `SEGV`) after `TRY n`.
+fn verdict(status: &str) -> Option<Verdict> {
+    let (tried, status) = match status.strip_prefix("TRY ") {
+        Some(rest) => {
+            let (n, word) = rest.split_once(' ')?;
+            n.parse::<u32>().ok()?;
+            (true, word)
+        }
+        None => (false, status),
+    };
+    let words: Vec<&str> = status.split(' ').collect();
+    let number = |s: &str| s.parse::<u32>().is_ok();
+    match words.as_slice() {
+        ["FAIL"]
+        | ["FAIL", "+", "LEAK"]
+        | ["FL+LK"]
+        | ["XFAIL"]
+        | ["LEAK-FAIL"]
+        | ["LKFAIL"]
+        | ["TIMEOUT"]
+        | ["TMT"]
+        | ["ABORT"] => Some(Verdict::Failed),
+        ["ABORT", "SIG", n] | ["SIG", n] if number(n) => Some(Verdict::Failed),
+        ["PASS"] | ["LEAK"] | ["TIMEOUT-PASS"] | ["TMPASS"] => Some(Verdict::Passed),
+        ["SLOW"] | ["TERMINATING"] | ["TRMNTG"] | ["START"] | ["SKIP"] | ["RETRY"] => {
+            Some(Verdict::Progress)
+        }
+        ["FLAKY" | "FLKY-FL", count] if !tried => {
+            let (attempt, total) = count.split_once('/')?;
+            (number(attempt) && number(total)).then_some(Verdict::Flaky)
+        }
+        [name] if !tried => name
+            .strip_prefix("SIG")
+            .filter(|signal| is_signal(signal))
+            .map(|_| Verdict::Failed),
+        [name] => is_signal(name).then_some(Verdict::Failed),
+        _ => None,
+    }
+}
+
+/// A Unix signal's name without `SIG`, as nextest prints an abort.
+fn is_signal(name: &str) -> bool {
+    matches!(
+        name,
+        "HUP"
+            | "INT"
+            | "QUIT"
+            | "ILL"
+            | "TRAP"
+            | "ABRT"
+            | "IOT"
+            | "BUS"
+            | "FPE"
+            | "KILL"
+            | "USR1"
+            | "SEGV"
+            | "USR2"
+            | "PIPE"
+            | "ALRM"
+            | "TERM"
+            | "STKFLT"
+            | "CHLD"
+            | "CONT"
+            | "STOP"
+            | "TSTP"
+            | "TTIN"
+            | "TTOU"
+            | "URG"
+            | "XCPU"
+            | "XFSZ"
+            | "VTALRM"
+            | "PROF"
+            | "WINCH"
+            | "IO"
+            | "PWR"
+            | "SYS"
+            | "EMT"
+            | "INFO"
+    )
+}
+
+/// `N` of nextest's `Starting N tests across M binaries`.
+fn starting_count(trimmed: &str) -> Option<u64> {
+    let rest = trimmed.strip_prefix("Starting ")?;
+    let (n, rest) = rest.split_once(' ')?;
+    if !(rest.starts_with("tests across ") || rest.starts_with("test across ")) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// The counts of nextest's closing line, `Summary [ 0.124s] 9 tests run: 5
+/// passed (1 flaky), 4 failed, 1 timed out, 1 skipped`. Timed out and exec
+/// failed tests count as failed, not run ones (after a failure with
+/// fail-fast) as skipped.
+fn summary(text: &str) -> Option<Counts> {
+    let trimmed = text.trim_start();
+    if text.len() - trimmed.len() + "Summary".len() != STATUS_WIDTH {
+        return None;
+    }
+    let rest = trimmed.strip_prefix("Summary [")?;
+    let (_, rest) = rest.split_once("] ")?;
+    let (_, counts) = rest.split_once(" run: ")?;
+    let mut found = Counts::default();
+    let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0).saturating_add(n));
+    for part in without_parentheses(counts).split(", ") {
+        let Some((n, what)) = part.trim().split_once(' ') else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u64>() else {
+            continue;
+        };
+        match what.trim() {
+            "passed" => add(&mut found.passed, n),
+            "failed" | "timed out" | "exec failed" => add(&mut found.failed, n),
+            "skipped" | "not run" => add(&mut found.skipped, n),
+            _ => {}
+        }
+    }
+    Some(found)
+}
+
+/// `text` without its parenthesised asides: `5 passed (1 flaky, 1 leaky)`
+/// holds commas of its own.
+fn without_parentheses(text: &str) -> String {
+    let mut depth = 0u32;
+    text.chars()
+        .filter(|c| match c {
+            '(' => {
+                depth += 1;
+                false
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            _ => depth == 0,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    fn names(log: &str) -> Vec<String> {
+        parse(Format::Nextest, log)
+            .names()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn status_line_reads_real_lines() {
+        assert_eq!(
+            status_line("        FAIL [   0.010s] (3/9) demo tests::must_panic"),
+            Some(StatusLine {
+                status: "FAIL",
+                binary: "demo",
+                name: "tests::must_panic"
+            })
+        );
+        assert_eq!(
+            status_line(
+                "TRY 3 LKFAIL [   0.115s] ( 8/10) nextest-demo::leaky leaks_and_fails_by_policy"
+            )
+            .map(|s| (s.status, s.binary)),
+            Some(("TRY 3 LKFAIL", "nextest-demo::leaky"))
+        );
+        assert_eq!(
+            status_line("        SLOW [>  0.500s] (───) nextest-demo::slow sleeps_too_long")
+                .map(|s| s.status),
+            Some("SLOW")
+        );
+        assert_eq!(
+            status_line("       START [         ] (1/2) nextest-demo tests::doubles")
+                .map(|s| s.name),
+            Some("tests::doubles")
+        );
+        // Older nextest: no counter.
+        assert_eq!(
+            status_line("        FAIL [   0.004s] my-crate tests::x").map(|s| s.name),
+            Some("tests::x")
+        );
+    }
+
+    #[test]
+    fn status_line_must_not_fire_off_its_column() {
+        // A test's own output, printed at the start of a line or indented
+        // by nextest's captured-output block.
+        assert_eq!(status_line("FAIL [   0.001s] demo::fake fake"), None);
+        assert_eq!(status_line("            FAIL [   0.001s] demo fake"), None);
+        assert_eq!(status_line("        fail [   0.001s] demo fake"), None);
+        assert_eq!(status_line("        FAIL [ see below] demo fake"), None);
+        assert_eq!(status_line("        FAIL [   0.001s] (1/2) demo"), None);
+    }
+
+    #[test]
+    fn verdict_of_every_status() {
+        for failed in [
+            "FAIL",
+            "FAIL + LEAK",
+            "LEAK-FAIL",
+            "TIMEOUT",
+            "SIGSEGV",
+            "SIGABRT",
+            "ABORT",
+            "ABORT SIG 64",
+            "XFAIL",
+            "TRY 1 FAIL",
+            "TRY 2 FL+LK",
+            "TRY 1 LKFAIL",
+            "TRY 3 TMT",
+            "TRY 1 SEGV",
+            "TRY 2 ABRT",
+            "TRY 2 SIG 64",
+        ] {
+            assert_eq!(verdict(failed), Some(Verdict::Failed), "{failed}");
+        }
+        assert_eq!(verdict("FLAKY 2/3"), Some(Verdict::Flaky));
+        for passed in [
+            "PASS",
+            "LEAK",
+            "TIMEOUT-PASS",
+            "TRY 2 PASS",
+            "TRY 1 TMPASS",
+            "TRY 2 LEAK",
+        ] {
+            assert_eq!(verdict(passed), Some(Verdict::Passed), "{passed}");
+        }
+        for progress in ["SLOW", "TERMINATING", "TRY 1 TRMNTG", "START", "SKIP"] {
+            assert_eq!(verdict(progress), Some(Verdict::Progress), "{progress}");
+        }
+    }
+
+    #[test]
+    fn verdict_must_not_fire_on_other_words() {
+        // Not statuses: nextest's own headings, or a bare signal without TRY.
+        for other in [
+            "Summary",
+            "Starting",
+            "SEGV",
+            "SIGNAL",
+            "TRY x FAIL",
+            "FLAKY",
+            "TRY 2 FLAKY 2/3",
+            "SIG x",
+        ] {
+            assert_eq!(verdict(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn summary_counts() {
+        let counts = summary(
+            "     Summary [   5.368s] 10 tests run: 5 passed (1 flaky, 1 leaky), 4 failed (1 due to being leaky), 1 timed out, 0 skipped",
+        );
+        assert_eq!(
+            counts,
+            Some(Counts {
+                passed: Some(5),
+                failed: Some(5),
+                skipped: Some(0)
+            })
+        );
+        let fail_fast =
+            summary("     Summary [   0.034s] 3/9 tests run: 2 passed, 1 failed, 1 skipped");
+        assert_eq!(fail_fast.and_then(|c| c.failed), Some(1));
+        // Not nextest's summary: misaligned, or prose.
+        assert_eq!(summary("Summary [   0.034s] 3/9 tests run: 2 passed"), None);
+        assert_eq!(summary("     Summary of the changes"), None);
+    }
+
+    #[test]
+    fn starting_count_reads_nextest_only() {
+        assert_eq!(starting_count("Starting 0 tests across 1 binary"), Some(0));
+        assert_eq!(
+            starting_count("Starting 1 test across 1 binary (4 binaries skipped)"),
+            Some(1)
+        );
+        assert_eq!(starting_count("Starting server"), None);
+        assert_eq!(
+            starting_count("Starting 99999999999999999999999 tests across 1 binary"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_flake_is_a_failure() {
+        let log = "
+    Starting 1 test across 1 binary
+  TRY 1 FAIL [   0.026s] (───) demo::flaky fails_once
+  TRY 2 PASS [   0.025s] (1/1) demo::flaky fails_once
+────────────
+     Summary [   0.075s] 1 test run: 1 passed (1 flaky), 0 skipped
+";
+        let report = parse(Format::Auto, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["fails_once"]);
+        assert_eq!(report.failing[0].context.as_deref(), Some("demo::flaky"));
+        assert_eq!(report.counts.passed, Some(1));
+    }
+
+    #[test]
+    fn the_summary_drops_a_liar() {
+        let log = "
+    Starting 1 test across 1 binary
+       START [         ] (1/1) demo tests::liar
+        FAIL [   0.001s] demo fake
+        PASS [   0.007s] (1/1) demo tests::liar
+────────────
+     Summary [   0.015s] 1 test run: 1 passed, 0 skipped
+";
+        assert!(names(log).is_empty());
+    }
+
+    #[test]
+    fn the_final_list_confirms() {
+        let log = "
+    Starting 2 tests across 1 binary
+        FAIL [   0.001s] demo fake
+        FAIL [   0.010s] (1/2) demo tests::real
+────────────
+     Summary [   0.015s] 2 tests run: 1 passed, 1 failed, 0 skipped
+        FAIL [   0.010s] (1/2) demo tests::real
+error: test run failed
+";
+        assert_eq!(names(log), ["tests::real"]);
+    }
+
+    #[test]
+    fn no_final_list_keeps_candidates() {
+        // final-status-level = "none": the summary counts a failure but
+        // lists none, so the candidates cannot be judged.
+        let log = "
+        FAIL [   0.010s] (1/1) demo tests::real
+     Summary [   0.015s] 1 test run: 0 passed, 1 failed, 0 skipped
+";
+        assert_eq!(names(log), ["tests::real"]);
+    }
+
+    #[test]
+    fn truncated_run_keeps_candidates() {
+        let log = "    Starting 2 tests across 1 binary\n  TRY 1 SEGV [   0.010s] (───) demo tests::crash\n";
+        assert_eq!(names(log), ["tests::crash"]);
+    }
+
+    #[test]
+    fn no_tests() {
+        let log = "    Starting 0 tests across 1 binary\n────────────\n     Summary [   0.000s] 0 tests run: 0 passed, 0 skipped\nerror: no tests to run\n";
+        let report = parse(Format::Auto, log);
+        assert_eq!(report.format, Some(Format::Nextest));
+        assert!(report.no_tests_ran);
+    }
+
+    #[test]
+    fn libtest_lines_are_not_nextest() {
+        let log = "running 1 test\ntest a ... FAILED\nFAIL [   0.001s] demo::fake fake\n";
+        assert_eq!(parse(Format::Nextest, log).format, None);
+    }
+
+    /// Pieces of real lines, cut where a chunk or a truncation could cut them.
+    const PIECES: &[&str] = &[
+        "    Starting 1 test across 1 binary\n",
+        "    Starting 0 tests across 1 binary\n",
+        "        FAIL [   0.010s] (1/2) demo a\n",
+        "  TRY 1 FAIL [   0.010s] (───) demo b\n",
+        "  TRY 2 PASS [   0.010s] (1/2) demo b\n",
+        "   FLAKY 2/2 [   0.010s] demo b\n",
+        "     SIGSEGV [   0.010s] demo c\n",
+        "TRY 1 LKFAIL [ ",
+        "     Summary [   0.1s] 2 tests run: 1 passed (1 flaky), 1 failed, 0 skipped\n",
+        "     Summary [   0.1s] 9 tests run: 99999999999999999999999 passed\n",
+        "error: no tests to run\n",
+        " Nextest run ID x\n",
+        "\n",
+        "(",
+        ")",
+        " [",
+        "]",
+        "\u{1b}[1m",
+    ];
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(PIECES).prop_map(str::to_owned),
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        /// Any mix of real and random pieces: no panic, and the same report
+        /// fed in chunks as whole.
+        fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
+            let log = pieces.concat();
+            let whole = parse(Format::Nextest, &log);
+            let mut stream = crate::StreamParser::new(Format::Nextest);
+            for chunk in log.as_bytes().chunks(5) {
+                stream.feed(chunk);
+            }
+            proptest::prop_assert_eq!(stream.finish(), whole);
+        }
     }
 }

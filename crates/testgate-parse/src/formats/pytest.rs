@@ -1,18 +1,554 @@
-//! The pytest output format. (Stub: to be written.)
+//! pytest's terminal output (also with pytest-xdist, `-q`, `-v`, `-rA`).
+//!
+//! Names come from two places only: the `short test summary info` section
+//! (`FAILED <node id> - <message>`, `ERROR <node id>`) and the verbose result
+//! lines (`<node id> FAILED [ 50%]`, xdist's `[gw0] [ 50%] FAILED <node id>`).
+//! Where a session prints its short summary, that summary is the authority
+//! and the verbose lines of the session are dropped: a test run with `-s`
+//! can print anything, also a fake summary header, into the progress output,
+//! but the last summary of a session is pytest's own.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
 
 /// Recognises pytest output.
 #[derive(Debug, Default)]
 pub(crate) struct Pytest {
     findings: Findings,
+    session: Session,
+    /// Inside a `short test summary info` section.
+    in_summary: bool,
+}
+
+/// What one pytest session (header to closing line) said so far.
+#[derive(Debug, Default)]
+struct Session {
+    /// Failing ids from verbose result lines: candidates until the session
+    /// ends without a short summary.
+    verbose: Vec<(u64, String)>,
+    /// Failing ids of the session's latest short summary section.
+    summary: Vec<(u64, String)>,
+    /// The session printed a short summary header.
+    summary_seen: bool,
+    /// After a `test session starts` header: only then are verbose result
+    /// lines read, so that another runner's `... FAILED` lines before it
+    /// never count.
+    open: bool,
+}
+
+impl Pytest {
+    fn detected(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    /// Ends the current session: its short summary, where it printed one,
+    /// replaces its verbose lines. `complete` is false when the log stopped
+    /// before the closing line: then the verbose candidates a cut summary
+    /// may be missing are kept too.
+    fn end_session(&mut self, complete: bool) {
+        let session = std::mem::take(&mut self.session);
+        self.in_summary = false;
+        let mut names = if session.summary_seen {
+            session.summary
+        } else {
+            Vec::new()
+        };
+        if !session.summary_seen || !complete {
+            names.extend(session.verbose);
+        }
+        for (index, name) in names {
+            let context = Some(test_file(&name).to_owned());
+            self.findings
+                .failing
+                .push((index, FailingTest::new(name, Format::Pytest, context)));
+        }
+    }
+
+    fn summary_entry(&mut self, line: &Line<'_>) {
+        let text = &*line.text;
+        let rest = match text.split_once(' ') {
+            Some(("FAILED" | "ERROR", rest)) => rest,
+            Some(_) | None => return,
+        };
+        let known = self.session.verbose.iter().map(|(_, name)| name.as_str());
+        let id = summary_entry_id(rest, known);
+        if !id.is_empty() {
+            self.session.summary.push((line.index, id.to_owned()));
+        }
+    }
 }
 
 impl Recognizer for Pytest {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text = &*line.text;
+        let Some(first) = text.bytes().next() else {
+            return;
+        };
+        if first == b'=' {
+            let Some(title) = separator_title(text) else {
+                return;
+            };
+            if title == "test session starts" {
+                self.end_session(true);
+                self.detected(line.index);
+                self.session.open = true;
+            } else if title == "short test summary info" {
+                self.detected(line.index);
+                // A second header in one session means the first was printed
+                // by a test (`-s`): only pytest's own, the last, counts.
+                self.session.summary = Vec::new();
+                self.session.summary_seen = true;
+                self.in_summary = true;
+            } else if let Some(stats) = closing_stats(title) {
+                self.detected(line.index);
+                self.count(stats);
+                self.end_session(true);
+            } else {
+                self.in_summary = false;
+            }
+            return;
+        }
+        // `-q` prints the closing line bare, without the `=` rule.
+        if first.is_ascii_digit() || first == b'n' {
+            if let Some(stats) = closing_stats(text) {
+                self.detected(line.index);
+                self.count(stats);
+                self.end_session(true);
+                return;
+            }
+        }
+        if self.in_summary {
+            if first == b'!' {
+                // `!!! Interrupted: 1 error during collection !!!`
+                self.in_summary = false;
+            } else {
+                self.summary_entry(line);
+            }
+            return;
+        }
+        if !self.session.open {
+            return;
+        }
+        if let Some(id) = verbose_failure(text) {
+            self.session.verbose.push((line.index, id.to_owned()));
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        self.end_session(false);
         std::mem::take(&mut self.findings)
+    }
+}
+
+impl Pytest {
+    fn count(&mut self, stats: Stats) {
+        self.findings.counts.add(stats.counts);
+        self.findings.no_tests_ran |= stats.no_tests_ran;
+    }
+}
+
+/// The title of a pytest separator line (`==== title ====`), or `None` when
+/// the line is not one.
+fn separator_title(text: &str) -> Option<&str> {
+    let inner = text.trim_start_matches('=').trim_end_matches('=');
+    // At least a `= x =` frame on both sides.
+    if inner.len() + 2 > text.len() {
+        return None;
+    }
+    inner.strip_prefix(' ')?.strip_suffix(' ')
+}
+
+/// The counts of a closing summary, as pytest states them.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Stats {
+    counts: Counts,
+    no_tests_ran: bool,
+}
+
+/// Reads pytest's closing summary, the `==`-framed title or the bare line of
+/// `-q`: `7 failed, 6 passed, 2 skipped, 1 xfailed, 1 xpassed, 2 errors in
+/// 0.33s` or `no tests ran in 0.01s`.
+///
+/// `passed` counts passed and xpassed (non-strict: pytest does not fail the
+/// run for them); `failed` counts failed and errors; `skipped` counts
+/// skipped, xfailed and deselected. No test ran when pytest says so, or
+/// when every test was deselected (pytest exits 5 then).
+fn closing_stats(text: &str) -> Option<Stats> {
+    static DURATION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r" in [0-9]+(?:\.[0-9]+)?s(?: \([0-9:]+\))?$").unwrap());
+    // Cheap rejection first: the line ends with the duration.
+    if !(text.ends_with('s') || text.ends_with(')')) {
+        return None;
+    }
+    let cut = DURATION.find(text)?;
+    let items = &text[..cut.start()];
+    let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
+    let (mut ran, mut known, mut said_none) = (false, false, false);
+    for item in items.split(", ") {
+        if item == "no tests ran" {
+            (known, said_none) = (true, true);
+            continue;
+        }
+        let (number, word) = item.split_once(' ')?;
+        let n: u64 = number.parse().ok()?;
+        let total = match word {
+            "passed" | "xpassed" => &mut passed,
+            "failed" | "error" | "errors" => &mut failed,
+            "skipped" | "xfailed" => &mut skipped,
+            "deselected" => {
+                skipped = skipped.saturating_add(n);
+                known = true;
+                continue;
+            }
+            "warning" | "warnings" => {
+                known = true;
+                continue;
+            }
+            // Words a plugin adds that are no test outcome (`rerun`).
+            _ if word.bytes().all(|b| b.is_ascii_lowercase() || b == b' ') => continue,
+            _ => return None,
+        };
+        *total = total.saturating_add(n);
+        (ran, known) = (true, true);
+    }
+    // A line of only unknown words (`3 files changed in 0.5s`) is not pytest's.
+    if !known {
+        return None;
+    }
+    Some(Stats {
+        counts: if said_none && !ran {
+            Counts::default()
+        } else {
+            Counts {
+                passed: Some(passed),
+                failed: Some(failed),
+                skipped: Some(skipped),
+            }
+        },
+        no_tests_ran: !ran,
+    })
+}
+
+/// The node id of a short summary entry, `rest` being what follows
+/// `FAILED ` or `ERROR `: `<id>` or `<id> - <message>`.
+///
+/// The id may itself hold ` - ` inside its parametrize brackets
+/// (`test_x[a - b]`), so the split is at the first ` - ` outside brackets.
+/// A failing id already seen on a verbose line that `rest` starts with wins
+/// (it settles ids with unbalanced brackets).
+fn summary_entry_id<'a, 'k>(rest: &'a str, known: impl Iterator<Item = &'k str>) -> &'a str {
+    let rest = rest.trim_end();
+    let best_known = known
+        .filter(|id| {
+            rest.strip_prefix(id)
+                .is_some_and(|after| after.is_empty() || after.starts_with(" - "))
+        })
+        .map(str::len)
+        .max();
+    if let Some(len) = best_known {
+        return &rest[..len];
+    }
+    let mut depth = 0usize;
+    for (i, b) in rest.bytes().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b' ' if depth == 0 && rest[i..].starts_with(" - ") => return &rest[..i],
+            _ => {}
+        }
+    }
+    // Unbalanced brackets: the first `] - ` is the likeliest end of the id.
+    match rest.find("] - ") {
+        Some(i) => &rest[..=i],
+        None => rest,
+    }
+}
+
+/// The node id of a verbose result line that says FAILED or ERROR:
+/// `tests/a.py::test_x[1] FAILED   [ 50%]` or, with pytest-xdist,
+/// `[gw0] [ 50%] FAILED tests/a.py::test_x[1]`. The file part (before the
+/// first `::`) holds no space, which keeps libtest's `test a::b ... FAILED`
+/// out.
+fn verbose_failure(text: &str) -> Option<&str> {
+    static PLAIN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\S+?::.*?) (?:FAILED|ERROR)(?: +\[ *[0-9]+%\])?\s*$").unwrap()
+    });
+    static XDIST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] (?:FAILED|ERROR) (\S+?::.*?)\s*$").unwrap()
+    });
+    // Cheap rejection first: every such line names FAILED or ERROR.
+    if !(text.contains(" FAILED") || text.contains(" ERROR")) {
+        return None;
+    }
+    let regex = if text.starts_with("[gw") {
+        &XDIST
+    } else {
+        &PLAIN
+    };
+    Some(regex.captures(text)?.get(1)?.as_str())
+}
+
+/// The file part of a node id: `tests/a.py` of `tests/a.py::T::test[1]`.
+fn test_file(id: &str) -> &str {
+    id.split_once("::").map_or(id, |(file, _)| file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    #[test]
+    fn summary_id_splits_outside_brackets() {
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id("tests/t.py::test_x[a - b] - assert 1 == 2", none),
+            "tests/t.py::test_x[a - b]"
+        );
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id(
+                "tests/t.py::test_w[with space [and] - dash] - ValueError: boom ...",
+                none
+            ),
+            "tests/t.py::test_w[with space [and] - dash]"
+        );
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id("tests/test_broken.py", none),
+            "tests/test_broken.py"
+        );
+    }
+
+    #[test]
+    fn summary_id_does_not_split_inside_brackets_or_message() {
+        // ` - ` inside the id's brackets is no split, and a message with
+        // brackets and dashes does not move the split.
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id(
+                "t.py::test_y[ünï] - AssertionError: ünïcode - message [x]",
+                none
+            ),
+            "t.py::test_y[ünï]"
+        );
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id("t.py::test_q[a-b]", none),
+            "t.py::test_q[a-b]"
+        );
+    }
+
+    #[test]
+    fn summary_id_prefers_a_known_verbose_id() {
+        // An id with an unbalanced bracket: depth never returns to zero.
+        let known = ["t.py::test_u[a[b]"];
+        assert_eq!(
+            summary_entry_id("t.py::test_u[a[b] - boom", known.into_iter()),
+            "t.py::test_u[a[b]"
+        );
+        let none = std::iter::empty();
+        assert_eq!(
+            summary_entry_id("t.py::test_u[a[b] - boom", none),
+            "t.py::test_u[a[b]"
+        );
+        // A known id that is only a prefix of the entry's id must not win.
+        let known = ["t.py::test_u"];
+        assert_eq!(
+            summary_entry_id("t.py::test_u[1] - boom", known.into_iter()),
+            "t.py::test_u[1]"
+        );
+    }
+
+    #[test]
+    fn closing_stats_counts() {
+        let stats =
+            closing_stats("7 failed, 6 passed, 2 skipped, 1 xfailed, 1 xpassed, 2 errors in 0.33s")
+                .unwrap();
+        assert_eq!(
+            stats.counts,
+            Counts {
+                passed: Some(7),
+                failed: Some(9),
+                skipped: Some(3)
+            }
+        );
+        assert!(!stats.no_tests_ran);
+        let stats = closing_stats("1 passed, 1 warning in 61.20s (0:01:01)").unwrap();
+        assert_eq!(stats.counts.passed, Some(1));
+        assert!(closing_stats("no tests ran in 0.01s").unwrap().no_tests_ran);
+        assert!(closing_stats("3 deselected in 0.01s").unwrap().no_tests_ran);
+    }
+
+    #[test]
+    fn closing_stats_does_not_fire_on_other_lines() {
+        for line in [
+            "test result: ok. 1 passed; 0 failed; 0 ignored; finished in 0.00s",
+            "Tests:       1 failed, 2 passed, 3 total",
+            "2 failed, 5 passed",
+            "waited 3 in 0.2s",
+            "short test summary info",
+            "12 Passed in 0.1s",
+            "3 files changed in 0.5s",
+        ] {
+            assert_eq!(closing_stats(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn separator_titles() {
+        assert_eq!(
+            separator_title("==== test session starts ===="),
+            Some("test session starts")
+        );
+        assert_eq!(
+            separator_title("= 1 passed in 0.01s ="),
+            Some("1 passed in 0.01s")
+        );
+        assert_eq!(separator_title("=== RUN   TestX"), None);
+        assert_eq!(separator_title("===="), None);
+        assert_eq!(separator_title("=="), None);
+    }
+
+    #[test]
+    fn verbose_lines() {
+        assert_eq!(
+            verbose_failure("tests/a.py::T::test[1-2] FAILED                  [ 50%]"),
+            Some("tests/a.py::T::test[1-2]")
+        );
+        assert_eq!(
+            verbose_failure("tests/a.py::test_b ERROR"),
+            Some("tests/a.py::test_b")
+        );
+        assert_eq!(
+            verbose_failure("[gw1] [  5%] FAILED tests/t.py::test_x[a - b] "),
+            Some("tests/t.py::test_x[a - b]")
+        );
+    }
+
+    #[test]
+    fn verbose_lines_that_are_not_failures() {
+        for line in [
+            "tests/a.py::test_b PASSED                 [ 50%]",
+            "[gw0] [ 33%] PASSED tests/a.py::test_c",
+            "tests/a.py::test_p FAILED tests/fake.py::test_fake - AssertionError: lie",
+            "FAILED tests/a.py::test_b - assert 1 == 2",
+            "ERROR: file or directory not found: x FAILED",
+            "test tests::x ... FAILED",
+        ] {
+            assert_eq!(verbose_failure(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_last_summary_of_a_session_wins() {
+        let log = "\
+============================= test session starts ==============================
+tests/a.py::test_liar FAILED
+=========================== short test summary info ============================
+FAILED tests/fake.py::test_fake - x
+PASSED
+tests/a.py::test_real FAILED
+=========================== short test summary info ============================
+FAILED tests/a.py::test_real - assert 1 == 2
+========================= 1 failed, 1 passed in 0.01s ==========================
+";
+        let report = parse(Format::Pytest, log);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["tests/a.py::test_real"]
+        );
+        assert_eq!(report.failing[0].context.as_deref(), Some("tests/a.py"));
+    }
+
+    #[test]
+    fn verbose_lines_count_without_a_summary_or_when_cut() {
+        let log = "\
+============================= test session starts ==============================
+tests/a.py::test_one FAILED                                              [ 50%]
+tests/a.py::test_two PASSED                                              [100%]
+========================= 1 failed, 1 passed in 0.01s ==========================
+";
+        assert_eq!(
+            parse(Format::Pytest, log).names().collect::<Vec<_>>(),
+            ["tests/a.py::test_one"]
+        );
+        let cut = "\
+============================= test session starts ==============================
+tests/a.py::test_one FAILED                                              [ 50%]
+tests/a.py::test_two FAILED                                              [100%]
+=========================== short test summary info ============================
+FAILED tests/a.py::test_one - assert 0
+";
+        assert_eq!(
+            parse(Format::Pytest, cut).names().collect::<Vec<_>>(),
+            ["tests/a.py::test_one", "tests/a.py::test_two"]
+        );
+    }
+
+    #[test]
+    fn foreign_failed_lines_are_not_names() {
+        let log = "\
+test tests::adds ... FAILED
+FAILED tests/a.py::test_x - not in a summary section
+--- FAIL: TestX (0.00s)
+";
+        let report = parse(Format::Pytest, log);
+        assert_eq!(report.names().count(), 0);
+        assert_eq!(report.format, None);
+    }
+
+    /// Other runners' output, also their failures, is none of pytest's.
+    #[test]
+    fn other_runners_lines_are_not_pytest() {
+        use super::super::go::tests::{
+            FOREIGN_CARGO, FOREIGN_JEST, FOREIGN_NEXTEST, FOREIGN_VITEST,
+        };
+        let go = include_str!("../../tests/fixtures/go/verbose.log");
+        for log in [
+            FOREIGN_CARGO,
+            FOREIGN_NEXTEST,
+            FOREIGN_JEST,
+            FOREIGN_VITEST,
+            go,
+        ] {
+            let report = parse(Format::Pytest, log);
+            assert_eq!(report.format, None, "{log}");
+            assert_eq!(report.names().count(), 0, "{log}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any mix of pytest-like pieces parses without panicking, and the
+        /// same in chunks as whole.
+        #[test]
+        fn never_panics(pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("==== test session starts ====\n".to_owned()),
+                proptest::strategy::Just("=== short test summary info ===\n".to_owned()),
+                proptest::strategy::Just("FAILED ".to_owned()),
+                proptest::strategy::Just("ERROR ".to_owned()),
+                proptest::strategy::Just(" - ".to_owned()),
+                proptest::strategy::Just("[gw0] [ 5%] ".to_owned()),
+                proptest::strategy::Just(" in 0.1s\n".to_owned()),
+                proptest::strategy::Just("::".to_owned()),
+                "[\\[\\] a-zü0-9,=\n]{0,12}",
+            ],
+            0..40,
+        )) {
+            let log = pieces.concat();
+            let whole = parse(Format::Pytest, &log);
+            let mut parser = crate::StreamParser::new(Format::Pytest);
+            for chunk in log.as_bytes().chunks(3) {
+                parser.feed(chunk);
+            }
+            proptest::prop_assert_eq!(parser.finish(), whole);
+        }
     }
 }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Recaptures tests/fixtures/cargo/*.log from real `cargo test` runs over the
+# fixture projects in tests/projects/parse/cargo/, and writes each case's
+# .expected from libtest's JSON output (`--format json -Z unstable-options`)
+# of an identical second run, extracted with python3. No argument.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../../.." && pwd)"
+projects="$root/tests/projects/parse/cargo"
+out="$root/crates/testgate-parse/tests/fixtures/cargo"
+mkdir -p "$out"
+
+# Builds land outside the repository; a stable environment keeps logs stable.
+export CARGO_TARGET_DIR="${TMPDIR:-/tmp}/testgate-parse-fixtures-target"
+export RUST_BACKTRACE=0 CARGO_TERM_COLOR=never
+unset RUSTFLAGS CARGO_BUILD_JOBS RUST_TEST_THREADS NO_COLOR || true
+
+# The failing names of libtest JSON lines on stdin, one per line.
+json_failures() {
+    python3 -c '
+import json, sys
+in_flight = []
+for line in sys.stdin:
+    # Under --nocapture an event can follow printed text on its line.
+    start = line.find("{")
+    while start >= 0:
+        try:
+            event = json.loads(line[start:])
+            break
+        except ValueError:
+            start = line.find("{", start + 1)
+    if start < 0 or not isinstance(event, dict):
+        continue
+    kind, what = event.get("type"), event.get("event")
+    if kind == "suite":
+        # A suite that starts before the last one ended: that binary died,
+        # and the tests it had started and not ended died with it.
+        for name in in_flight:
+            print(name)
+        in_flight = []
+    elif kind == "test" and what == "started":
+        in_flight.append(event["name"])
+    elif kind == "test" and what in ("ok", "failed", "ignored"):
+        in_flight = [n for n in in_flight if n != event["name"]]
+        if what == "failed":
+            print(event["name"])
+for name in in_flight:
+    print(name)
+'
+}
+
+# capture CASE PROJECT [ENV=VALUE...] -- CARGO-TEST-ARGS... [-- HARNESS-ARGS...]
+# Runs `cargo test ARGS` in PROJECT into CASE.log, then the same with
+# libtest's JSON format added to the harness arguments, into CASE.expected.
+capture() {
+    local case="$1" project="$2"
+    shift 2
+    local env=()
+    while [[ "$1" != "--" ]]; do env+=("$1"); shift; done
+    shift
+    local args=("$@") harness=()
+    local i
+    for i in "${!args[@]}"; do
+        if [[ "${args[$i]}" == "--" ]]; then
+            harness=("${args[@]:$((i + 1))}")
+            args=("${args[@]:0:$i}")
+            break
+        fi
+    done
+    echo "cargo/$case: cargo test ${args[*]} -- ${harness[*]}" >&2
+    (cd "$projects/$project" && env "${env[@]}" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
+    {
+        echo "# source: libtest JSON of an identical run: RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
+        (cd "$projects/$project" && RUSTC_BOOTSTRAP=1 cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true) | json_failures
+    } >"$out/$case.expected"
+}
+
+# Build everything once so that the logs hold no `Compiling` lines.
+for p in demo empty nextest; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+
+# Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
+# whose fake failure lines stay captured.
+capture several_binaries demo -- --no-fail-fast
+# The default: cargo stops after the first binary that fails.
+capture fail_fast demo --
+capture doctest demo -- --doc
+# Output printed without a newline lands mid-line; the liar's fake lines
+# (`test fake ... FAILED`) reach the log and the `failures:` list drops them.
+capture nocapture demo -- --lib -- --nocapture --test-threads=1
+# Only passing tests, one printing fake failures: `test result: ok` wins.
+capture lies demo -- --lib -- --nocapture --test-threads=1 liar prints_no_newline adds
+capture colour demo CARGO_TERM_COLOR=always -- --no-fail-fast -- --color always
+# Every test filtered out, in every binary.
+capture filtered_out demo -- --no-fail-fast -- no_such_test
+capture zero_tests empty --
+# A test that aborts kills its binary: no result, no `failures:` list; the
+# test in flight is the one that failed.
+capture crash nextest -- --test signals -- --test-threads=1 aborts
+capture compile_error broken --
+
+# libtest's JSON itself: the log is the machine-readable output.
+echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options" >&2
+(cd "$projects/demo" && RUSTC_BOOTSTRAP=1 cargo test --no-fail-fast -- --format json -Z unstable-options >"$out/json.log" 2>&1) || true
+{
+    echo "# source: libtest JSON of this very log (RUSTC_BOOTSTRAP=1 cargo test --no-fail-fast -- --format json -Z unstable-options)"
+    json_failures <"$out/json.log"
+} >"$out/json.expected"
+
+# Machine paths out of the logs: the target directory and the checkout.
+sed -i -e "s|$CARGO_TARGET_DIR|/tmp/target|g" -e "s|$root|/repo|g" "$out"/*.log

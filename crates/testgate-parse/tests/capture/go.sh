@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Reruns `go test` over the module tests/projects/parse/go/mod and rewrites
+# tests/fixtures/go/<case>.log (stdout+stderr as they came) and
+# <case>.expected: the `Test` of every test2json `fail` event of an identical
+# `go test -json` run (the same run for the -json case), kept only where the
+# package's own final event is `fail` too. go 1.19's test2json reads the
+# test binary's text, so a passing test that prints `--- FAIL: TestFake`
+# produces a fail event for TestFake; the package's final `pass` is what
+# go itself decided.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+crate="$(cd "$here/../.." && pwd)"
+root="$(cd "$crate/../.." && pwd)"
+out="$crate/tests/fixtures/go"
+# A fixed place, so that file paths in panic traces stay the same.
+work=/tmp/testgate-capture/go
+rm -rf "$work"
+mkdir -p "$work" "$out"
+cp -r "$root/tests/projects/parse/go/mod" "$work/mod"
+
+export GOCACHE="$work/cache" GOPATH="$work/gopath" GOFLAGS= GOPROXY=off \
+    GOTOOLCHAIN=local GO111MODULE=on CGO_ENABLED=0 GOWORK=off
+unset GOARCH GOOS || true
+
+extract='import json, sys
+failed, verdict, order = [], {}, []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue  # build errors are text even under -json
+    event = json.loads(line)
+    action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
+    if test is None and action in ("pass", "fail", "skip"):
+        verdict[pkg] = action
+    elif test is not None and action == "fail":
+        failed.append((pkg, test))
+seen = set()
+for pkg, test in failed:
+    if verdict.get(pkg) == "fail" and test not in seen:
+        seen.add(test)
+        print(test)'
+
+# capture CASE GO-TEST-ARGS... : the log from `go test ARGS`, the names from
+# `go test -json ARGS-without--v` (or the same run when ARGS has -json).
+capture() {
+    local case="$1"
+    shift
+    local json="$work/$case.json"
+    (cd "$work/mod" && go test "$@" >"$out/$case.log" 2>&1) || true
+    local source
+    if [[ " $* " == *" -json "* ]]; then
+        cp "$out/$case.log" "$json"
+        source="go test $*: fail events of this run"
+    else
+        local args=()
+        local a
+        for a in "$@"; do [[ "$a" == "-v" ]] || args+=("$a"); done
+        (cd "$work/mod" && go test -json "${args[@]}" >"$json" 2>/dev/null) || true
+        source="go test -json ${args[*]} (second identical run): fail events"
+    fi
+    {
+        echo "# source: $source with Test, in packages whose final event is fail; log: go test $*"
+        python3 -c "$extract" "$json"
+    } >"$out/$case.expected"
+}
+
+capture plain -count=1 ./...
+capture verbose -count=1 -v ./...
+capture json -count=1 -json ./...
+capture parallel_verbose -count=1 -v ./parallel
+capture panic -count=1 ./panics
+capture panic_verbose -count=1 -v ./panics
+capture build_failure -count=1 ./buildfail ./allpass
+capture setup_failure -count=1 ./setupfail ./allpass
+capture json_build_failure -count=1 -json ./buildfail ./setupfail ./failing
+capture fake_lines_verbose -count=1 -v ./liar
+capture fake_lines_json -count=1 -json ./liar
+capture no_test_files -count=1 ./notests
+capture no_tests_to_run -count=1 -v -run NoSuchTest ./allpass ./notests
+# Warm the cache, then capture the cached run.
+(cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true
+capture all_pass_cached ./allpass
+echo "go fixtures written to $out"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Recaptures tests/fixtures/nextest/*.log from real `cargo nextest run` runs
+# over the fixture projects in tests/projects/parse/cargo/, and writes each
+# case's .expected from the JUnit report of the same run (profile `ci` of the
+# project's .config/nextest.toml), extracted with python3. No argument.
+#
+# A test that failed in any try is a failing test (testgate's retries exist
+# to detect flakiness), so a JUnit testcase with <failure>, <error>,
+# <flakyFailure> or <flakyError> counts.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../../.." && pwd)"
+projects="$root/tests/projects/parse/cargo"
+out="$root/crates/testgate-parse/tests/fixtures/nextest"
+mkdir -p "$out"
+
+export CARGO_TARGET_DIR="${TMPDIR:-/tmp}/testgate-parse-fixtures-target"
+export RUST_BACKTRACE=0 CARGO_TERM_COLOR=never
+unset RUSTFLAGS NO_COLOR NEXTEST_RETRIES NEXTEST_PROFILE || true
+
+# The failing names of a nextest JUnit report, one per line.
+junit_failures() {
+    python3 -c '
+import sys
+import xml.etree.ElementTree as ET
+failing = {"failure", "error", "flakyFailure", "flakyError"}
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    if any(child.tag in failing for child in case):
+        print(case.get("name"))
+' "$1"
+}
+
+# capture CASE PROJECT [ENV=VALUE...] -- NEXTEST-ARGS...
+capture() {
+    local case="$1" project="$2"
+    shift 2
+    local env=()
+    while [[ "$1" != "--" ]]; do env+=("$1"); shift; done
+    shift
+    local dir="$projects/$project"
+    # nextest keeps its store (and the JUnit file) under the project's own
+    # target/, whatever CARGO_TARGET_DIR says.
+    local junit="$dir/target/nextest/ci/junit.xml"
+    rm -f "$junit" "$dir/.flaky-counter"
+    echo "nextest/$case: cargo nextest run --profile ci $*" >&2
+    (cd "$dir" && env "${env[@]}" cargo nextest run --profile ci "$@" >"$out/$case.log" 2>&1) || true
+    {
+        if [[ -f "$junit" ]]; then
+            echo "# source: nextest JUnit of this run (cargo nextest run --profile ci $*)"
+            junit_failures "$junit"
+        else
+            echo "# source: nextest wrote no JUnit report: no test ran (cargo nextest run --profile ci $*)"
+        fi
+    } >"$out/$case.expected"
+    rm -rf "$dir/target" "$dir/.flaky-counter"
+}
+
+for p in demo nextest empty; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+
+# Plain failures over two binaries: FAIL lines, the closing summary.
+capture fail demo --
+# --fail-fast: nextest cancels the run after the first failure.
+capture fail_fast demo -- --fail-fast --test-threads 1
+# A test that fails once then passes (FLAKY), one that always fails.
+capture retries nextest -- --retries 2 -E 'binary(flaky)'
+# SIGABRT and SIGSEGV, long status names.
+capture signals nextest -- -E 'binary(signals)'
+# slow-timeout with terminate-after: TIMEOUT.
+capture timeout nextest -- -E 'binary(slow)'
+# A leak alone passes (LEAK); leak-timeout result = "fail" fails (LEAK-FAIL).
+capture leak nextest -- -E 'binary(leaky)'
+# Everything at once with a retry and colour: the short statuses of retries
+# (TRY 2 SEGV, TRY 2 TMT, TRY 2 LKFAIL, ...).
+capture colour nextest CARGO_TERM_COLOR=always -- --retries 1 --color always
+# Passing tests, one printing fake failure lines with --no-capture.
+capture lies nextest -- --no-capture -E 'test(liar) | test(=tests::doubles)'
+capture all_pass demo -- -E 'test(=tests::adds) | binary(it) & test(passes)'
+# No test at all.
+capture no_tests empty --
+
+sed -i -e "s|$CARGO_TARGET_DIR|/tmp/target|g" -e "s|$root|/repo|g" "$out"/*.log

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Reruns pytest over tests/projects/parse/pytest/* and rewrites
+# tests/fixtures/pytest/<case>.log (stdout+stderr as they came) and
+# <case>.expected (the failing node ids as pytest's own reports record them:
+# a tiny plugin loaded with -p writes `report.nodeid` of every failed test
+# report and collection report of the same run).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+crate="$(cd "$here/../.." && pwd)"
+root="$(cd "$crate/../.." && pwd)"
+projects="$root/tests/projects/parse/pytest"
+out="$crate/tests/fixtures/pytest"
+# A fixed place, so that the rootdir line of the logs does not change from
+# one capture to the next.
+work=/tmp/testgate-capture/pytest
+rm -rf "$work"
+mkdir -p "$work/plugin" "$out"
+cp -r "$projects"/. "$work/"
+
+cat >"$work/plugin/tg_record.py" <<'PY'
+"""Records pytest's own verdicts: the node id of every failed report."""
+import os
+
+
+def _record(nodeid):
+    with open(os.environ["TG_RECORD"], "a", encoding="utf-8") as f:
+        f.write(nodeid + "\n")
+
+
+def pytest_runtest_logreport(report):
+    if report.failed:
+        _record(report.nodeid)
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _record(report.nodeid)
+PY
+
+# Stable output: 80 columns, no CI detection (it changes how the short
+# summary trims messages), no bytecode or cache written into the projects.
+export COLUMNS=80 PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0
+export PYTHONPATH="$work/plugin"
+unset CI BUILD_NUMBER PYTEST_ADDOPTS PYTEST_XDIST_AUTO_NUM_WORKERS || true
+
+# The recorded names, deduplicated, first appearance first (a test failing
+# in call and erroring in teardown has two reports).
+dedupe() {
+    python3 -c 'import sys
+seen = set()
+for line in open(sys.argv[1], encoding="utf-8"):
+    name = line.rstrip("\n")
+    if name and name not in seen:
+        seen.add(name)
+        print(name)' "$1"
+}
+
+# capture CASE PROJECT [PYTEST ARGS...]
+capture() {
+    local case="$1" project="$2"
+    shift 2
+    local record="$work/$case.record"
+    : >"$record"
+    (cd "$work/$project" && TG_RECORD="$record" \
+        python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
+    {
+        echo "# source: pytest $* (project $project); names: report.nodeid of failed reports via a -p plugin, same run"
+        dedupe "$record"
+    } >"$out/$case.expected"
+}
+
+capture default suite
+capture verbose suite -v
+capture very_verbose suite -vv
+capture quiet suite -q
+capture report_all suite -rA
+capture color suite --color=yes
+capture capture_off_verbose suite -s -v
+capture xdist suite -n 2 -p xdist
+capture xdist_verbose suite -n 2 -v -p xdist
+capture collection_error broken
+capture collection_error_quiet broken -q
+capture no_tests empty
+capture no_tests_quiet empty -q
+capture all_pass allpass -v
+# Verbose lines alone (no short summary), and pytest's default \x escaping of
+# non-ASCII parametrize ids.
+capture verbose_no_summary suite -v -rN
+capture escaped_ids suite -o disable_test_id_escaping_and_forfeit_all_rights_to_community_support=false
+# A CI log: two pytest sessions, one after the other, in one log.
+capture_two() {
+    local case=two_sessions record="$work/two_sessions.record"
+    : >"$record"
+    {
+        (cd "$work/broken" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -q) || true
+        (cd "$work/suite" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -v) || true
+    } >"$out/$case.log" 2>&1
+    {
+        echo "# source: pytest -q (project broken) then pytest -v (project suite) in one log; names: report.nodeid of failed reports via a -p plugin, same runs"
+        dedupe "$record"
+    } >"$out/$case.expected"
+}
+capture_two
+echo "pytest fixtures written to $out"

@@ -1,0 +1,983 @@
+//! testgate-policy's integration tests: the table of docs/policy.md row by
+//! row, the laws over arbitrary sequences, and the reasons as snapshots.
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+use testgate_policy::{
+    Attempt, Cause, Counts, Ending, MAX_NAMES, MAX_REASON, MAX_TARGETED, Policy, Rerun, Selection,
+    Step, Verdict,
+};
+
+// ---------------------------------------------------------------------------
+// Attempts as a parser and a runner would report them.
+
+const TOTAL: u64 = 10;
+
+fn exited(code: i32) -> Attempt {
+    Attempt::new(Ending::Exited { code }).with_duration(Duration::from_millis(1500))
+}
+
+/// A recognised run of the full suite of [`TOTAL`] tests where `names` failed.
+fn run(code: i32, names: &[&str]) -> Attempt {
+    let failed = names.len() as u64;
+    let total = TOTAL.max(failed);
+    let summary = if names.is_empty() {
+        format!("test result: ok. {TOTAL} passed; 0 failed")
+    } else {
+        format!(
+            "failures:\n{}\n\ntest result: FAILED. {} passed; {failed} failed",
+            names
+                .iter()
+                .map(|n| format!("    {n}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            total - failed
+        )
+    };
+    exited(code)
+        .with_failing(names.iter().copied())
+        .with_counts(Counts::new(Some(total - failed), Some(failed), Some(0)))
+        .with_recognised(true)
+        .with_tail(format!("running {total} tests\n{summary}\n"))
+}
+
+fn pass() -> Attempt {
+    run(0, &[])
+}
+
+fn fail(names: &[&str]) -> Attempt {
+    run(101, names)
+}
+
+/// A targeted run of `selected` in which `names` failed, counts showing
+/// each selected test ran.
+fn only(selected: &[&str], names: &[&str]) -> Attempt {
+    let failed = names.len() as u64;
+    let ran = selected.len() as u64;
+    let code = if names.is_empty() { 0 } else { 101 };
+    exited(code)
+        .with_selection(select(selected))
+        .with_failing(names.iter().copied())
+        .with_counts(Counts::new(Some(ran - failed), Some(failed), Some(0)))
+        .with_recognised(true)
+        .with_tail(format!("test result: {ran} ran, {failed} failed\n"))
+}
+
+fn select(names: &[&str]) -> Selection {
+    Selection::Only(names.iter().map(|n| (*n).to_owned()).collect())
+}
+
+fn signalled(signal: i32, names: &[&str]) -> Attempt {
+    Attempt::new(Ending::Signalled { signal })
+        .with_failing(names.iter().copied())
+        .with_recognised(!names.is_empty())
+        .with_tail("running 10 tests\ntest tests::adds ... ok\n")
+}
+
+fn timed_out() -> Attempt {
+    Attempt::new(Ending::TimedOut {
+        after: Duration::from_secs(300),
+    })
+    .with_tail("running 10 tests\ntest tests::waits_forever has been running for over 60 seconds\n")
+}
+
+// ---------------------------------------------------------------------------
+// The table.
+
+/// What a row expects.
+#[derive(Debug, Clone, PartialEq)]
+enum Expect {
+    Pass,
+    Fail(&'static [&'static str]),
+    Inconclusive(Cause),
+}
+
+fn matches(verdict: &Verdict, expect: &Expect) -> bool {
+    match (verdict, expect) {
+        (Verdict::Pass { .. }, Expect::Pass) => true,
+        (Verdict::Fail { failing, .. }, Expect::Fail(names)) => failing == names,
+        (Verdict::Inconclusive { cause, .. }, Expect::Inconclusive(want)) => cause == want,
+        (Verdict::Pass { .. } | Verdict::Fail { .. } | Verdict::Inconclusive { .. }, _) => false,
+    }
+}
+
+/// Runs one expectation through both code paths: `attempts` must be exactly
+/// the sequence the driver asks for (each selection as it asked, stopping
+/// where it stops), and both the driver's last step and `verdict` must give
+/// `expect`, with a reason containing each of `says`.
+#[track_caller]
+fn check(row: &str, policy: Policy, attempts: &[Attempt], expect: Expect, says: &[&str]) {
+    for i in 0..=attempts.len() {
+        match policy.step(&attempts[..i]) {
+            Step::Run(selection) => {
+                assert!(
+                    i < attempts.len(),
+                    "{row}: the driver asked for attempt {} after {i}",
+                    i + 1
+                );
+                assert!(
+                    selection.same_as(&attempts[i].selection),
+                    "{row}: attempt {} should run {selection:?}",
+                    i + 1
+                );
+            }
+            Step::Done(verdict) => {
+                assert_eq!(
+                    i,
+                    attempts.len(),
+                    "{row}: the driver stopped after {i}: {verdict:?}"
+                );
+                assert_eq!(
+                    verdict,
+                    policy.verdict(attempts),
+                    "{row}: step and verdict disagree"
+                );
+            }
+        }
+    }
+    let verdict = policy.verdict(attempts);
+    assert!(
+        matches(&verdict, &expect),
+        "{row}: expected {expect:?}, got {verdict:#?}"
+    );
+    assert!(verdict.reason().len() <= MAX_REASON, "{row}");
+    for said in says {
+        assert!(
+            verdict.reason().contains(said),
+            "{row}: the reason should say {said:?}:\n{}",
+            verdict.reason()
+        );
+    }
+}
+
+fn once() -> Policy {
+    Policy::default()
+}
+
+fn retries(k: u32) -> Policy {
+    Policy::new(k)
+}
+
+fn targeted(k: u32) -> Policy {
+    Policy::new(k).with_rerun(Rerun::Failed)
+}
+
+#[test]
+fn the_table() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    check(
+        "the first run passed",
+        retries(3),
+        &[pass()],
+        Expect::Pass,
+        &["attempt 1 passed"],
+    );
+    check(
+        "every attempt failed, once",
+        once(),
+        &[fail(&["a", "b"])],
+        Expect::Fail(&["a", "b"]),
+        &["a\nb\n", "attempt 1 failed 2 tests (exit code 101)"],
+    );
+    check(
+        "every attempt failed, thrice",
+        retries(2),
+        &[fail(&["a"]), fail(&["a"]), fail(&["a"])],
+        Expect::Fail(&["a"]),
+        &["every attempt failed"],
+    );
+    check(
+        "attempts disagreed",
+        retries(3),
+        &[fail(&["a", "b", "c"]), pass()],
+        Inc(Flaky),
+        &[
+            "attempt 1 failed 3 tests (exit code 101), attempt 2 passed",
+            "the suite is flaky",
+        ],
+    );
+    check(
+        "the first attempt timed out",
+        retries(2),
+        &[timed_out()],
+        Inc(TimedOut),
+        &["timed out after 300s"],
+    );
+    check(
+        "a retry timed out",
+        retries(2),
+        &[fail(&["a"]), timed_out()],
+        Inc(TimedOut),
+        &["a (failed in 1 of 2 attempts)"],
+    );
+    check(
+        "the sandbox refused",
+        retries(2),
+        &[Attempt::new(Ending::SandboxRefused {
+            why: "bwrap: No permissions to create new namespace".into(),
+        })],
+        Inc(SandboxRefused),
+        &["No permissions"],
+    );
+    check(
+        "the runner would not start",
+        retries(2),
+        &[Attempt::new(Ending::WouldNotStart {
+            why: "cargo: not found".into(),
+        })],
+        Inc(WouldNotStart),
+        &["cargo: not found"],
+    );
+}
+
+#[test]
+fn refinements_of_exit_zero() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    check(
+        "exit 0 naming failing tests",
+        retries(2),
+        &[run(0, &["a"])],
+        Inc(Contradiction),
+        &["exit status and the output disagree"],
+    );
+    check(
+        "exit 0, the runner said no test ran",
+        retries(2),
+        &[exited(0).with_no_tests_ran(true).with_recognised(true)],
+        Inc(NoTestsRan),
+        &["no test ran"],
+    );
+    check(
+        "exit 0, the summary counts no test run",
+        retries(2),
+        &[exited(0)
+            .with_counts(Counts::new(Some(0), Some(0), Some(3)))
+            .with_recognised(true)],
+        Inc(NoTestsRan),
+        &["counts no test run"],
+    );
+    check(
+        "exit 0, output not recognised",
+        retries(2),
+        &[exited(0).with_tail("all good, I think\n")],
+        Expect::Pass,
+        &["only its exit status (0) speaks", "all good, I think"],
+    );
+    check(
+        "a pass that leaked processes",
+        once(),
+        &[pass().with_leaked_processes(true)],
+        Expect::Pass,
+        &["left processes running", "testgate ended them"],
+    );
+}
+
+#[test]
+fn refinements_of_failures() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    let compile_error =
+        exited(101).with_tail("error[E0308]: mismatched types\nerror: could not compile `app`\n");
+    check(
+        "non-zero exit and no names: the tail is the reason",
+        once(),
+        std::slice::from_ref(&compile_error),
+        Expect::Fail(&[]),
+        &["without naming a test", "error[E0308]: mismatched types"],
+    );
+    check(
+        "a build error every time",
+        retries(1),
+        &[compile_error.clone(), compile_error],
+        Expect::Fail(&[]),
+        &["every attempt failed"],
+    );
+    check(
+        "exit 5 and no test ran",
+        retries(2),
+        &[exited(5).with_no_tests_ran(true).with_recognised(true)],
+        Inc(NoTestsRan),
+        &["exited with code 5 and the runner said that no test ran"],
+    );
+    check(
+        "exit 5 and no test ran, but names found",
+        once(),
+        &[exited(5).with_no_tests_ran(true).with_failing(["a"])],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    for code in [124, 125, 126, 127, 137] {
+        check(
+            &format!("exit code {code} from the command itself"),
+            once(),
+            &[exited(code)],
+            Expect::Fail(&[]),
+            &[&format!("exit code {code}")],
+        );
+    }
+    check(
+        "137 hints at SIGKILL",
+        once(),
+        &[exited(137)],
+        Expect::Fail(&[]),
+        &["signal 9 (SIGKILL)"],
+    );
+    check(
+        "different names, some every time",
+        retries(2),
+        &[fail(&["a", "b"]), fail(&["a", "c"]), fail(&["c", "a"])],
+        Expect::Fail(&["a"]),
+        &[
+            "a\nb (failed only sometimes: in 1 of 3 attempts)\nc (failed only sometimes: in 2 of 3 attempts)",
+        ],
+    );
+    check(
+        "different names, none every time: known at once",
+        retries(3),
+        &[fail(&["a"]), fail(&["b"])],
+        Inc(Flaky),
+        &["no test failed in all of them"],
+    );
+    check(
+        "a nameless failure neither confirms nor clears a name",
+        retries(1),
+        &[fail(&["a"]), exited(101)],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+}
+
+#[test]
+fn refinements_of_signals() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    for (signal, name) in [
+        (9, "SIGKILL"),
+        (15, "SIGTERM"),
+        (2, "SIGINT"),
+        (1, "SIGHUP"),
+        (3, "SIGQUIT"),
+        (24, "SIGXCPU"),
+        (40, "40"),
+    ] {
+        check(
+            &format!("ended by {name}"),
+            retries(2),
+            &[signalled(signal, &[])],
+            Inc(KilledFromOutside),
+            &[name, "from outside"],
+        );
+    }
+    for (signal, name) in [
+        (11, "SIGSEGV"),
+        (6, "SIGABRT"),
+        (7, "SIGBUS"),
+        (8, "SIGFPE"),
+        (4, "SIGILL"),
+        (5, "SIGTRAP"),
+    ] {
+        check(
+            &format!("crashed by {name}"),
+            once(),
+            &[signalled(signal, &[])],
+            Expect::Fail(&[]),
+            &[name, "crashed"],
+        );
+    }
+    check(
+        "crashed after naming failures",
+        once(),
+        &[signalled(11, &["a"])],
+        Expect::Fail(&["a"]),
+        &["crashed with signal 11 (SIGSEGV) after failing 1 test"],
+    );
+    check(
+        "ended by SIGSYS",
+        once(),
+        &[signalled(31, &[])],
+        Inc(SandboxRefused),
+        &["forbade a system call"],
+    );
+    check(
+        "cancelled",
+        retries(2),
+        &[fail(&["a"]), Attempt::new(Ending::Cancelled)],
+        Inc(Cancelled),
+        &["was interrupted"],
+    );
+}
+
+#[test]
+fn refinements_of_suites() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    let fewer = fail(&["a"]).with_counts(Counts::new(Some(8), Some(1), None));
+    check(
+        "the failing attempts ran different suites",
+        retries(2),
+        &[fail(&["a"]), fewer],
+        Inc(DifferentSuites),
+        &["attempt 1 ran 10 tests and attempt 2 ran 9"],
+    );
+    let fewer_passing = pass().with_counts(Counts::new(Some(9), Some(0), None));
+    check(
+        "a different suite outranks flakiness",
+        retries(2),
+        &[fail(&["a"]), fewer_passing],
+        Inc(DifferentSuites),
+        &[],
+    );
+    let crash =
+        |passed| signalled(11, &["a"]).with_counts(Counts::new(Some(passed), Some(1), None));
+    check(
+        "a crash cuts the counts short: not a different suite",
+        retries(1),
+        &[crash(3), crash(5)],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+}
+
+#[test]
+fn rerun_failed() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    check(
+        "targeted retries that fail every time",
+        targeted(2),
+        &[
+            fail(&["a", "b"]),
+            only(&["a", "b"], &["a", "b"]),
+            only(&["a", "b"], &["b", "a"]),
+        ],
+        Expect::Fail(&["a", "b"]),
+        &["attempt 2 (only 2 tests) failed 2 tests"],
+    );
+    check(
+        "a targeted retry narrows to what failed every time",
+        targeted(2),
+        &[
+            fail(&["a", "b"]),
+            only(&["a", "b"], &["a"]),
+            only(&["a"], &["a"]),
+        ],
+        Expect::Fail(&["a"]),
+        &["b (failed only sometimes: in 1 of 3 attempts)"],
+    );
+    check(
+        "no retry at all without retries",
+        targeted(0),
+        &[fail(&["a"])],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    check(
+        "order dependence: passes alone, fails in the full suite",
+        targeted(1),
+        &[fail(&["a"]), only(&["a"], &[]), fail(&["a"])],
+        Expect::Fail(&["a"]),
+        &[
+            "passed when run alone (attempt 2)",
+            "failed again in the full suite",
+        ],
+    );
+    check(
+        "a targeted pass confirmed by a full pass",
+        targeted(1),
+        &[fail(&["a"]), only(&["a"], &[]), pass()],
+        Inc(Flaky),
+        &[],
+    );
+    check(
+        "a confirmation failing on other names",
+        targeted(1),
+        &[fail(&["a"]), only(&["a"], &[]), fail(&["b"])],
+        Inc(Flaky),
+        &["no test failed in every full run"],
+    );
+    check(
+        "a targeted pass after a targeted failure is flaky at once",
+        targeted(3),
+        &[fail(&["a"]), only(&["a"], &["a"]), only(&["a"], &[])],
+        Inc(Flaky),
+        &[],
+    );
+    let mut no_counts = only(&["a"], &["a"]);
+    no_counts.counts = None;
+    check(
+        "a targeted retry without counts is replaced by a full one",
+        targeted(1),
+        &[fail(&["a"]), no_counts.clone(), fail(&["a"])],
+        Expect::Fail(&["a"]),
+        &["did not show that its tests ran (its output stated no test counts)"],
+    );
+    check(
+        "and the full one can pass",
+        targeted(1),
+        &[fail(&["a"]), no_counts.clone(), pass()],
+        Inc(Flaky),
+        &[],
+    );
+    check(
+        "after one targeted retry that was not evidence, retries are full",
+        targeted(2),
+        &[fail(&["a"]), no_counts, fail(&["a"]), fail(&["a"])],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    let short = only(&["a", "b"], &["a"]).with_counts(Counts::new(Some(0), Some(1), None));
+    check(
+        "a targeted retry that ran fewer than it selected",
+        targeted(1),
+        &[fail(&["a", "b"]), short, fail(&["a", "b"])],
+        Expect::Fail(&["a", "b"]),
+        &["it ran 1 of the 2 tests it selected"],
+    );
+    let nothing = exited(5)
+        .with_selection(select(&["a"]))
+        .with_no_tests_ran(true);
+    check(
+        "a targeted retry where no test ran",
+        targeted(1),
+        &[fail(&["a"]), nothing, pass()],
+        Inc(Flaky),
+        &["the runner said that no test ran"],
+    );
+    check(
+        "a nameless failure retries in full",
+        targeted(1),
+        &[exited(2), exited(2)],
+        Expect::Fail(&[]),
+        &[],
+    );
+}
+
+#[test]
+fn too_many_failures_are_all_named() {
+    let many: Vec<String> = (0..=MAX_TARGETED).map(|i| format!("t{i}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let attempts = [fail(&many), fail(&many)];
+    let policy = targeted(1);
+    assert_eq!(policy.step(&attempts[..1]), Step::Run(Selection::Full));
+    assert_eq!(policy.verdict(&attempts).failing(), many);
+}
+
+#[test]
+fn notes_say_why_a_targeted_policy_runs_the_full_suite() {
+    let policy = targeted(2);
+    let note = |attempts: &[Attempt]| policy.plan(attempts).note.unwrap_or_default();
+    assert_eq!(policy.plan(&[fail(&["a"])]).note, None);
+    assert!(note(&[exited(2)]).contains("named no test"));
+    let many: Vec<String> = (0..=MAX_TARGETED).map(|i| format!("t{i}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    assert!(note(&[fail(&many)]).contains("more than the 10"));
+    let ignored = exited(0).with_selection(select(&["a"]));
+    assert!(note(&[fail(&["a"]), ignored]).contains("stated no test counts"));
+    assert!(note(&[fail(&["a"]), only(&["a"], &[])]).contains("order dependence"));
+}
+
+#[test]
+fn sequences_cut_short() {
+    let policy = targeted(3);
+    let nothing = policy.verdict(&[]);
+    assert_eq!(nothing.cause(), Some(Cause::NoTestsRan));
+    assert_eq!(policy.verdict(&[fail(&["a"])]).failing(), ["a"]);
+    let unconfirmed = policy.verdict(&[fail(&["a"]), only(&["a"], &[])]);
+    assert_eq!(unconfirmed.cause(), Some(Cause::Flaky));
+    assert!(
+        unconfirmed
+            .reason()
+            .contains("the full suite was not run again")
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Snapshots: the reason of each cause, as a reader sees it.
+
+#[test]
+fn reasons() {
+    let snap = |name: &str, policy: Policy, attempts: &[Attempt]| {
+        let verdict = policy.verdict(attempts);
+        insta::assert_snapshot!(
+            name,
+            format!("{}\n---\n{}", verdict.name(), verdict.reason())
+        );
+    };
+    snap("pass", once(), &[pass()]);
+    snap(
+        "pass_unrecognised_leaked",
+        once(),
+        &[exited(0).with_tail("OK\n").with_leaked_processes(true)],
+    );
+    snap(
+        "fail",
+        retries(1),
+        &[
+            fail(&["tests::a", "tests::b"]),
+            fail(&["tests::a", "tests::b"]),
+        ],
+    );
+    snap(
+        "fail_sometimes",
+        retries(1),
+        &[fail(&["tests::a", "tests::b"]), fail(&["tests::a"])],
+    );
+    snap(
+        "fail_no_names",
+        once(),
+        &[exited(101).with_tail("error: could not compile `app`\n")],
+    );
+    snap("fail_crash", once(), &[signalled(11, &[])]);
+    snap(
+        "fail_exit_137",
+        once(),
+        &[exited(137).with_tail("Killed\n")],
+    );
+    snap(
+        "fail_order_dependent",
+        targeted(1),
+        &[
+            fail(&["tests::a"]),
+            only(&["tests::a"], &[]),
+            fail(&["tests::a"]),
+        ],
+    );
+    snap(
+        "flaky",
+        retries(1),
+        &[fail(&["tests::a", "tests::b", "tests::c"]), pass()],
+    );
+    snap(
+        "flaky_no_common_name",
+        retries(2),
+        &[fail(&["tests::a"]), fail(&["tests::b"])],
+    );
+    snap("timed_out", retries(1), &[fail(&["tests::a"]), timed_out()]);
+    snap(
+        "sandbox_refused",
+        once(),
+        &[Attempt::new(Ending::SandboxRefused {
+            why: "bwrap: setting up uid map: Permission denied".into(),
+        })],
+    );
+    snap(
+        "would_not_start",
+        once(),
+        &[Attempt::new(Ending::WouldNotStart {
+            why: "no such file or directory: pytest".into(),
+        })],
+    );
+    snap(
+        "no_tests_ran",
+        once(),
+        &[exited(5)
+            .with_no_tests_ran(true)
+            .with_tail("no tests ran in 0.01s\n")],
+    );
+    snap("contradiction", once(), &[run(0, &["tests::a"])]);
+    snap("killed_from_outside", once(), &[signalled(9, &[])]);
+    snap(
+        "different_suites",
+        retries(1),
+        &[
+            fail(&["tests::a"]),
+            fail(&["tests::a"]).with_counts(Counts::new(Some(7), Some(1), None)),
+        ],
+    );
+    snap(
+        "cancelled",
+        retries(1),
+        &[Attempt::new(Ending::Cancelled).with_tail("running 10 tests\n")],
+    );
+    let mut no_counts = only(&["tests::a"], &["tests::a"]);
+    no_counts.counts = None;
+    snap(
+        "targeted_not_evidence",
+        targeted(1),
+        &[
+            fail(&["tests::a"]),
+            no_counts,
+            fail(&["tests::a"]).with_note("the targeted retry did not show its tests ran"),
+        ],
+    );
+}
+
+#[test]
+fn a_long_reason_keeps_the_names_and_the_end_of_the_output() {
+    let names: Vec<String> = (0..200).map(|i| format!("tests::case_{i:03}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let tail = format!(
+        "{}\ntest result: FAILED. 0 passed; 200 failed\n",
+        "noise\n".repeat(5000)
+    );
+    let verdict = once().verdict(&[fail(&names).with_tail(tail)]);
+    let reason = verdict.reason();
+    assert!(reason.len() <= MAX_REASON);
+    assert!(reason.starts_with("tests::case_000\n"));
+    assert!(reason.contains(&format!(
+        "tests::case_{:03}\nand {} more",
+        MAX_NAMES - 1,
+        200 - MAX_NAMES
+    )));
+    assert!(reason.ends_with("test result: FAILED. 0 passed; 200 failed"));
+    assert_eq!(verdict.failing().len(), 200);
+}
+
+// ---------------------------------------------------------------------------
+// Laws.
+
+fn name_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["a", "b", "c", "d", "tests::é"]).prop_map(str::to_owned),
+        1 => "[a-zé:_]{1,40}",
+        1 => Just("x".repeat(700)),
+    ]
+}
+
+fn ending_strategy() -> impl Strategy<Value = Ending> {
+    prop_oneof![
+        8 => prop::sample::select(vec![0, 0, 0, 1, 2, 5, 101, 124, 127, 137]).prop_map(|code| Ending::Exited { code }),
+        2 => prop::sample::select(vec![1, 2, 3, 4, 6, 9, 11, 13, 15, 31, 40]).prop_map(|signal| Ending::Signalled { signal }),
+        1 => (0u64..1000).prop_map(|s| Ending::TimedOut { after: Duration::from_secs(s) }),
+        1 => ".{0,20}".prop_map(|why| Ending::SandboxRefused { why }),
+        1 => ".{0,20}".prop_map(|why| Ending::WouldNotStart { why }),
+        1 => Just(Ending::Cancelled),
+    ]
+}
+
+fn attempt_strategy() -> impl Strategy<Value = Attempt> {
+    (
+        ending_strategy(),
+        prop::collection::vec(name_strategy(), 0..4),
+        prop::option::weighted(
+            0.8,
+            (
+                prop::option::of(0u64..20),
+                prop::option::of(0u64..5),
+                prop::option::of(0u64..3),
+            ),
+        ),
+        prop::bool::weighted(0.1),
+        any::<bool>(),
+        prop_oneof![3 => ".{0,80}", 1 => ".{0,40}".prop_map(|s| s.repeat(300))],
+        prop::bool::weighted(0.1),
+        prop::option::weighted(0.1, ".{0,40}"),
+    )
+        .prop_map(
+            |(ending, failing, counts, no_tests_ran, recognised, tail, leaked, note)| {
+                let mut failing = failing;
+                failing.dedup();
+                let mut attempt = Attempt::new(ending)
+                    .with_failing(failing)
+                    .with_no_tests_ran(no_tests_ran)
+                    .with_recognised(recognised)
+                    .with_tail(tail)
+                    .with_leaked_processes(leaked);
+                if let Some((p, f, s)) = counts {
+                    attempt = attempt.with_counts(Counts::new(p, f, s));
+                }
+                if let Some(note) = note {
+                    attempt = attempt.with_note(note);
+                }
+                attempt
+            },
+        )
+}
+
+fn policy_strategy() -> impl Strategy<Value = Policy> {
+    (0u32..5, any::<bool>()).prop_map(|(k, failed)| {
+        Policy::new(k).with_rerun(if failed { Rerun::Failed } else { Rerun::All })
+    })
+}
+
+fn selected(attempt: &Attempt) -> Option<u64> {
+    match &attempt.selection {
+        Selection::Full => None,
+        Selection::Only(names) => Some(
+            names
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len() as u64,
+        ),
+    }
+}
+
+/// The test's own reading of an attempt, independent of the crate's.
+fn is_evidence(a: &Attempt) -> bool {
+    match selected(a) {
+        None => true,
+        Some(n) => !a.no_tests_ran && a.counts.and_then(|c| c.ran()).is_some_and(|ran| ran >= n),
+    }
+}
+
+fn passed(a: &Attempt) -> bool {
+    a.ending == Ending::Exited { code: 0 }
+        && a.failing.is_empty()
+        && !a.no_tests_ran
+        && a.counts.and_then(|c| c.ran()) != Some(0)
+        && is_evidence(a)
+}
+
+fn failed(a: &Attempt) -> bool {
+    let failure = match a.ending {
+        Ending::Exited { code } => code != 0 && !(a.failing.is_empty() && a.no_tests_ran),
+        Ending::Signalled { signal } => [4, 5, 6, 7, 8, 11].contains(&signal),
+        Ending::TimedOut { .. }
+        | Ending::SandboxRefused { .. }
+        | Ending::WouldNotStart { .. }
+        | Ending::Cancelled => false,
+    };
+    failure && is_evidence(a)
+}
+
+/// An attempt after which nothing more can be learnt.
+fn ends_the_sequence(a: &Attempt) -> bool {
+    match a.ending {
+        Ending::Exited { code: 0 } => {
+            !a.failing.is_empty() || (selected(a).is_none() && !passed(a))
+        }
+        Ending::Exited { .. } => selected(a).is_none() && a.failing.is_empty() && a.no_tests_ran,
+        Ending::Signalled { signal } => ![4, 5, 6, 7, 8, 11].contains(&signal),
+        Ending::TimedOut { .. }
+        | Ending::SandboxRefused { .. }
+        | Ending::WouldNotStart { .. }
+        | Ending::Cancelled => true,
+    }
+}
+
+fn check_reason(verdict: &Verdict) -> Result<(), TestCaseError> {
+    let reason = verdict.reason();
+    prop_assert!(
+        reason.len() <= MAX_REASON,
+        "reason of {} bytes",
+        reason.len()
+    );
+    if let Some(first) = verdict.failing().first() {
+        let head: String = first.chars().take(100).collect();
+        prop_assert!(
+            reason.starts_with(&head),
+            "a Fail leads with its names:\n{reason}"
+        );
+        let tail_at = reason.find("the end of the output").unwrap_or(reason.len());
+        for name in verdict
+            .failing()
+            .iter()
+            .take(MAX_NAMES)
+            .filter(|n| n.len() < 100)
+        {
+            let at = reason.find(name.as_str());
+            prop_assert!(
+                at.is_some_and(|at| at < tail_at),
+                "{name} before the tail:\n{reason}"
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The driver, fed arbitrary results for the selections it asks for.
+    #[test]
+    fn the_driver_obeys_its_laws(policy in policy_strategy(), results in prop::collection::vec(attempt_strategy(), 1..12)) {
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let verdict = loop {
+            match policy.step(&attempts) {
+                Step::Done(verdict) => break verdict,
+                Step::Run(selection) => {
+                    // Never another attempt once the answer is known.
+                    prop_assert!(!attempts.iter().any(ends_the_sequence), "asked again after {attempts:#?}");
+                    prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()), "asked again after a full pass");
+                    if policy.rerun == Rerun::All {
+                        prop_assert_eq!(&selection, &Selection::Full);
+                    }
+                    let result = results[attempts.len() % results.len()].clone();
+                    attempts.push(result.with_selection(selection));
+                    prop_assert!(attempts.len() as u64 <= policy.max_attempts());
+                }
+            }
+        };
+        prop_assert!(attempts.len() as u64 <= policy.max_attempts());
+        if policy.retries == 0 {
+            prop_assert_eq!(attempts.len(), 1);
+        }
+        if policy.rerun == Rerun::All {
+            prop_assert!(attempts.len() as u64 <= u64::from(policy.retries) + 1);
+        }
+        prop_assert_eq!(&verdict, &policy.verdict(&attempts));
+        match &verdict {
+            Verdict::Pass { .. } => {
+                prop_assert_eq!(attempts.len(), 1);
+                prop_assert!(passed(&attempts[0]));
+            }
+            Verdict::Fail { .. } => {
+                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+                prop_assert!(!attempts.iter().any(ends_the_sequence));
+                if attempts.iter().any(passed) {
+                    prop_assert!(verdict.reason().contains("passed when run alone"));
+                }
+            }
+            Verdict::Inconclusive { .. } => {}
+        }
+        // Only "every attempt failed" needs every attempt.
+        if attempts.iter().all(failed) && !matches!(verdict, Verdict::Inconclusive { .. }) {
+            prop_assert!(attempts.len() as u64 > u64::from(policy.retries));
+        }
+        check_reason(&verdict)?;
+    }
+
+    /// Any sequence at all, selections included: no panic, the bound, and
+    /// the laws that do not depend on who chose the selections.
+    #[test]
+    fn any_sequence(policy in policy_strategy(), attempts in prop::collection::vec(
+        (attempt_strategy(), prop::option::weighted(0.3, prop::collection::vec(name_strategy(), 0..3))),
+        0..10,
+    )) {
+        let attempts: Vec<Attempt> = attempts
+            .into_iter()
+            .map(|(a, only)| match only {
+                Some(names) => a.with_selection(Selection::Only(names)),
+                None => a,
+            })
+            .collect();
+        let verdict = policy.verdict(&attempts);
+        check_reason(&verdict)?;
+        match &verdict {
+            Verdict::Pass { .. } => {
+                prop_assert!(!attempts.iter().any(failed));
+                prop_assert!(attempts.iter().any(passed));
+                prop_assert!(!attempts.iter().any(|a| ends_the_sequence(a) && !(selected(a).is_some() && a.failing.is_empty())));
+            }
+            Verdict::Fail { .. } => {
+                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+            }
+            Verdict::Inconclusive { .. } => {}
+        }
+        if attempts.len() as u64 >= policy.max_attempts() {
+            prop_assert!(matches!(policy.step(&attempts), Step::Done(_)));
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn json_spells_causes_by_name() {
+    for cause in Cause::ALL {
+        assert_eq!(
+            serde_json::to_value(cause).unwrap(),
+            serde_json::json!(cause.name())
+        );
+    }
+    let verdict = Verdict::Inconclusive {
+        cause: Cause::KilledFromOutside,
+        reason: "r".into(),
+    };
+    assert_eq!(
+        serde_json::to_value(&verdict).unwrap(),
+        serde_json::json!({"verdict": "inconclusive", "cause": "killed_from_outside", "reason": "r"})
+    );
+}

@@ -1,0 +1,3 @@
+//! No tests here.
+
+pub fn nothing() {}

@@ -1,0 +1,9 @@
+package buildfail
+
+import "testing"
+
+func TestOne(t *testing.T) {
+	if One() != undefinedThing {
+		t.Fatal("no")
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/tgfixture
+
+go 1.19
