@@ -8,6 +8,7 @@
 //! can print anything, also a fake summary header, into the progress output,
 //! but the last summary of a session is pytest's own.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -24,6 +25,8 @@ pub(crate) struct Pytest {
     session: Session,
     /// Inside a `short test summary info` section.
     in_summary: bool,
+    /// Names confirmed so far: one failing in many sessions is kept once.
+    confirmed: HashSet<String>,
 }
 
 /// What one pytest session (header to closing line) said so far.
@@ -62,7 +65,12 @@ impl Pytest {
         if !session.summary_seen || !complete {
             names.extend(session.verbose);
         }
+        // Each name once, at the line that named it first.
+        names.sort_by_key(|(index, _)| *index);
         for (index, name) in names {
+            if !self.confirmed.insert(name.clone()) {
+                continue;
+            }
             let context = Some(test_file(&name).to_owned());
             self.findings
                 .failing
