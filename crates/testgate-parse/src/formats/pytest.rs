@@ -103,7 +103,9 @@ impl Recognizer for Pytest {
                 return;
             };
             if title == "test session starts" {
-                self.end_session(true);
+                // A session still open here was cut off before its closing
+                // line (killed, timed out): keep all it named.
+                self.end_session(false);
                 self.detected(line.index);
                 self.session.open = true;
             } else if title == "short test summary info" {
@@ -496,6 +498,25 @@ FAILED tests/a.py::test_one - assert 0
 ";
         assert_eq!(
             parse(Format::Pytest, cut).names().collect::<Vec<_>>(),
+            ["tests/a.py::test_one", "tests/a.py::test_two"]
+        );
+    }
+
+    #[test]
+    fn a_session_cut_off_by_the_next_keeps_its_candidates() {
+        let log = "\
+============================= test session starts ==============================
+tests/a.py::test_one FAILED                                              [ 50%]
+tests/a.py::test_two FAILED                                              [100%]
+=========================== short test summary info ============================
+FAILED tests/a.py::test_one - assert 0
+============================= test session starts ==============================
+tests/b.py::test_three PASSED                                            [100%]
+============================== 1 passed in 0.01s ===============================
+";
+        let report = parse(Format::Pytest, log);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
             ["tests/a.py::test_one", "tests/a.py::test_two"]
         );
     }
