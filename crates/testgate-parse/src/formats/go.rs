@@ -99,7 +99,9 @@ impl Go {
     fn text_line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         if let Some((outcome, name)) = result_line(text) {
-            self.detected(line.index);
+            // A result line alone does not say "go": any program can print
+            // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
+            // `=== RUN`, a package line or a JSON event claims the log.
             let scope = &mut self.text;
             match outcome {
                 TestOutcome::Fail => {
@@ -350,6 +352,19 @@ pub(super) mod tests {
 
     fn names(format: Format, log: &str) -> Vec<String> {
         parse(format, log).names().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_result_line_alone_does_not_claim_a_log() {
+        // What a passing Rust test printed under nextest (fixtures/nextest/lies.log).
+        let log = "        PASS [   0.004s] calc::bin/liar prints_fake_lines\n--- FAIL: TestFake (0.00s)\n";
+        assert_eq!(names(Format::Auto, log), Vec::<String>::new());
+        assert_eq!(parse(Format::Auto, log).format, Some(Format::Nextest).filter(|_| false).or(parse(Format::Auto, log).format));
+        // Asked for go explicitly, the line is go's to read.
+        assert_eq!(names(Format::Go, log), ["TestFake"]);
+        // With go's own package line it is a go log again.
+        let go = "--- FAIL: TestX (0.00s)\nFAIL\nFAIL\texample.com/m\t0.01s\n";
+        assert_eq!(names(Format::Auto, go), ["TestX"]);
     }
 
     #[test]
