@@ -6,6 +6,10 @@
 //! machine-readable output gives them (one per line; `#` lines are comments).
 //! Every log is parsed with auto-detection and with its own format, whole
 //! and in chunks, and its `Report` is snapshotted.
+//!
+//! [`properties`] holds the property tests: any input, any chunking.
+
+mod properties;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -23,7 +27,10 @@ fn expected_names(log: &Path) -> BTreeSet<String> {
 }
 
 fn format_of(log: &Path) -> Format {
-    let dir = log.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+    let dir = log
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|d| d.to_str());
     dir.unwrap_or_default()
         .parse()
         .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
@@ -39,7 +46,11 @@ fn streamed(format: Format, bytes: &[u8], chunk: usize) -> Report {
 
 #[test]
 fn captured_logs() {
-    insta::glob!("fixtures/*/*.log", |log| {
+    // This file lives in tests/parse/; the fixtures and the snapshots in tests/.
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    let _settings = settings.bind_to_scope();
+    insta::glob!("..", "fixtures/*/*.log", |log| {
         let bytes = std::fs::read(log).unwrap();
         let format = format_of(log);
         let auto = parse(Format::Auto, &bytes);
@@ -49,8 +60,18 @@ fn captured_logs() {
         let names: BTreeSet<String> = auto.names().map(str::to_owned).collect();
         assert_eq!(names, expected, "{}: auto-detected names", log.display());
         let names: BTreeSet<String> = explicit.names().map(str::to_owned).collect();
-        assert_eq!(names, expected, "{}: names with --format {format}", log.display());
-        assert_eq!(auto.format, Some(format), "{}: detected format", log.display());
+        assert_eq!(
+            names,
+            expected,
+            "{}: names with --format {format}",
+            log.display()
+        );
+        assert_eq!(
+            auto.format,
+            Some(format),
+            "{}: detected format",
+            log.display()
+        );
 
         for chunk in [1, 7, 4096] {
             assert_eq!(
