@@ -277,10 +277,10 @@ proptest! {
     #[test]
     fn streaming_runner_soup_equals_one_shot(log in soup(), cuts in cuts()) {
         for format in all_formats() {
-            let whole = parse(format, &log);
-            prop_assert_eq!(streamed(format, &log, &cuts), whole.clone(), "{}", format);
-            prop_assert_eq!(streamed(format, &log, &[1]), whole, "{} byte by byte", format);
+            prop_assert_eq!(streamed(format, &log, &cuts), parse(format, &log), "{}", format);
         }
+        // Byte by byte once: every line is then a partial line.
+        prop_assert_eq!(streamed(Format::Auto, &log, &[1]), parse(Format::Auto, &log), "byte by byte");
     }
 }
 
