@@ -285,6 +285,47 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Whatever the chunking, the lines are those of the obvious way:
+        /// the recognisers see the same text streamed or not.
+        #[test]
+        fn lines_in_any_chunking_are_the_reference_lines(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000),
+            long in 0usize..3,
+            cuts in proptest::collection::vec(1usize..700, 1..10),
+        ) {
+            // Bytes mapped so that newlines, CR, escapes and bytes invalid in
+            // UTF-8 are frequent; sometimes a line past the cap.
+            const SPECIAL: [&[u8]; 8] = [b"\n", b"\n", b"\r\n", b"\x1b[1m", b"\x1b]8;;x\x07", b"\xff", b"\xe2\x9c", "✓".as_bytes()];
+            let mut input = Vec::new();
+            for b in bytes {
+                match SPECIAL.get(usize::from(b % 32)) {
+                    Some(special) if b >= 224 => input.extend_from_slice(special),
+                    _ => input.push(b),
+                }
+            }
+            if long == 0 {
+                let at = input.len() / 2;
+                input.splice(at..at, std::iter::repeat_n(b'y', MAX_LINE + 3));
+            }
+            let mut chunks = Vec::new();
+            let mut rest = &input[..];
+            for &cut in cuts.iter().cycle() {
+                if rest.is_empty() {
+                    break;
+                }
+                let (chunk, after) = rest.split_at(cut.min(rest.len()));
+                chunks.push(chunk);
+                rest = after;
+            }
+            let expected = reference(&input);
+            proptest::prop_assert_eq!(split(&chunks), expected.clone());
+            proptest::prop_assert_eq!(split(&[&input]), expected);
+        }
+    }
+
     #[test]
     fn strips_colour_osc_and_cr() {
         let line = Line::clean(
