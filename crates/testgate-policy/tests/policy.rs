@@ -266,6 +266,16 @@ fn refinements_of_exit_zero() {
         Expect::Pass,
         &["only its exit status (0) speaks", "all good, I think"],
     );
+    let counted_failures = exited(0)
+        .with_counts(Counts::new(Some(9), Some(1), None))
+        .with_recognised(true);
+    check(
+        "exit 0 with a failure counted but not named",
+        once(),
+        &[counted_failures],
+        Expect::Pass,
+        &["9 passed, 1 failed"],
+    );
     check(
         "a pass that leaked processes",
         once(),
