@@ -5,6 +5,8 @@
 //! (a sequence in progress) and [`Policy::verdict`](crate::Policy::verdict)
 //! (a finished one), so the two can never disagree.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::attempt::{Attempt, Ending, Selection};
 use crate::history::{self, Kind, Outcome, Record};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
@@ -142,17 +144,22 @@ fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
 /// Every failing name of `attempts` in order of first appearance, with the
 /// number of attempts that named it.
 fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
+    // Suites can fail thousands of tests at once: index by name rather than
+    // search the list.
     let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
     for attempt in attempts {
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for name in &attempt.failing {
-            if seen.contains(&name.as_str()) {
+            if !seen.insert(name) {
                 continue;
             }
-            seen.push(name);
-            match tally.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, count)) => *count += 1,
-                None => tally.push((name, 1)),
+            match index.get(name.as_str()) {
+                Some(&at) => tally[at].1 += 1,
+                None => {
+                    index.insert(name, tally.len());
+                    tally.push((name, 1));
+                }
             }
         }
     }
@@ -455,7 +462,9 @@ fn all_failed(
 
     let mut reason = Reason::new();
     reason.names(&every, |_| String::new());
-    let sometimes: Vec<&(&str, usize)> = tally.iter().filter(|(n, _)| !every.contains(n)).collect();
+    let always: HashSet<&str> = every.iter().copied().collect();
+    let sometimes: Vec<&(&str, usize)> =
+        tally.iter().filter(|(n, _)| !always.contains(n)).collect();
     let out_of = evidence.len();
     reason.names(
         &sometimes.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
@@ -569,13 +578,14 @@ fn disagreed(
         ));
     }
     let tally = tally(fulls.iter().copied());
+    let always: HashSet<&str> = every.iter().copied().collect();
     let out_of = fulls.len();
     let mut reason = Reason::new();
     reason.names(&every, |_| String::new());
     reason.names(
         &tally
             .iter()
-            .filter(|(n, _)| !every.contains(n))
+            .filter(|(n, _)| !always.contains(n))
             .map(|(n, _)| *n)
             .collect::<Vec<_>>(),
         |name| {

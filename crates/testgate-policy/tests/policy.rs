@@ -991,3 +991,19 @@ fn json_spells_causes_by_name() {
         serde_json::json!({"verdict": "inconclusive", "cause": "killed_from_outside", "reason": "r"})
     );
 }
+
+#[test]
+fn thousands_of_failing_names() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("tests::case_{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let same = Counts::new(Some(0), Some(20_000), None);
+    let attempts = [
+        fail(&names).with_counts(same),
+        fail(&names[1..]).with_counts(same),
+        fail(&names[2..]).with_counts(same),
+    ];
+    let verdict = retries(2).verdict(&attempts);
+    assert_eq!(verdict.failing().len(), 20_000 - 2);
+    assert!(verdict.reason().starts_with("tests::case_2\n"));
+    assert!(verdict.reason().len() <= MAX_REASON);
+}
