@@ -266,6 +266,14 @@ pub(crate) fn pass(
         sentence.push_str(&format!(": {counts}"));
     }
     reason.line(&sentence);
+    let counted_failures = first.attempt.counts.and_then(|c| c.failed).unwrap_or(0);
+    if counted_failures > 0 {
+        reason.line(&format!(
+            "its summary counts {counted_failures} failed but names no failing test; \
+             the exit status (0) decides (runners that retry count a failed try of a test \
+             that then passed)"
+        ));
+    }
     let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
     if let Some(r) = unrecognised {
         reason.line(&format!(
