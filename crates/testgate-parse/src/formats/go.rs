@@ -359,7 +359,12 @@ pub(super) mod tests {
         // What a passing Rust test printed under nextest (fixtures/nextest/lies.log).
         let log = "        PASS [   0.004s] calc::bin/liar prints_fake_lines\n--- FAIL: TestFake (0.00s)\n";
         assert_eq!(names(Format::Auto, log), Vec::<String>::new());
-        assert_eq!(parse(Format::Auto, log).format, Some(Format::Nextest).filter(|_| false).or(parse(Format::Auto, log).format));
+        assert_eq!(
+            parse(Format::Auto, log).format,
+            Some(Format::Nextest)
+                .filter(|_| false)
+                .or(parse(Format::Auto, log).format)
+        );
         // Asked for go explicitly, the line is go's to read.
         assert_eq!(names(Format::Go, log), ["TestFake"]);
         // With go's own package line it is a go log again.

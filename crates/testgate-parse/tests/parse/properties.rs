@@ -340,7 +340,6 @@ FAILED tests/test_cli.py::test_rejects_empty - assert 0 == 2
 ";
 
 #[test]
-#[ignore = "needs the cargo and pytest recognisers; the integrator un-ignores it"]
 fn mixed_cargo_then_pytest_log() {
     let report = parse(Format::Auto, CARGO_THEN_PYTEST);
     assert_eq!(
@@ -351,7 +350,7 @@ fn mixed_cargo_then_pytest_log() {
     let names: Vec<&str> = report.names().collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert_eq!(names[0], "tests::parses_empty");
-    assert!(names[1].ends_with("test_rejects_empty"), "{names:?}");
+    assert_eq!(names[1], "tests/test_cli.py::test_rejects_empty");
     assert_eq!(report.failing[0].format, Format::Cargo);
     assert_eq!(report.failing[1].format, Format::Pytest);
     assert_eq!(report.counts.failed, Some(2), "{:?}", report.counts);
