@@ -146,7 +146,9 @@ impl Jest {
                 Header::Test(name) => {
                     block.headers = true;
                     block.crosses.clear();
-                    self.run.tests.push((index, name.to_owned(), block.file.clone()));
+                    self.run
+                        .tests
+                        .push((index, name.to_owned(), block.file.clone()));
                 }
             }
             return;
@@ -221,7 +223,9 @@ fn looks_like_test_file(file: &str) -> bool {
     let last = file.rsplit(['/', '\\']).next().unwrap_or(file);
     match last.rsplit_once('.') {
         Some((stem, ext)) => {
-            !stem.is_empty() && (1..=5).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
         }
         None => false,
     }
@@ -233,9 +237,13 @@ fn strip_duration(text: &str) -> &str {
         return text;
     };
     let inner = &text[open + 2..text.len() - 1];
-    let number = inner.strip_suffix(" ms").or_else(|| inner.strip_suffix(" s"));
+    let number = inner
+        .strip_suffix(" ms")
+        .or_else(|| inner.strip_suffix(" s"));
     match number {
-        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => &text[..open],
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            &text[..open]
+        }
         _ => text,
     }
 }
@@ -319,7 +327,8 @@ fn tests_counts(list: &str) -> Counts {
 /// `code 0` under `--passWithNoTests`), `No tests found related to files
 /// changed since last commit.`
 fn says_no_tests(text: &str) -> bool {
-    text.starts_with("No tests found, exiting with code ") || text.starts_with("No tests found related to files")
+    text.starts_with("No tests found, exiting with code ")
+        || text.starts_with("No tests found related to files")
 }
 
 #[cfg(test)]
@@ -331,14 +340,27 @@ mod tests {
         for (index, raw) in log.lines().enumerate() {
             jest.line(&Line::clean(raw.as_bytes(), index as u64));
         }
-        jest.finish().failing.into_iter().map(|(_, t)| t.name).collect()
+        jest.finish()
+            .failing
+            .into_iter()
+            .map(|(_, t)| t.name)
+            .collect()
     }
 
     #[test]
     fn suite_lines_plain_and_coloured() {
-        assert_eq!(suite_line("FAIL src/a.test.js"), Some((true, "src/a.test.js")));
-        assert_eq!(suite_line(" PASS  src/a.test.ts (5.12 s)"), Some((false, "src/a.test.ts")));
-        assert_eq!(suite_line("FAIL dir with space/a b.test.js"), Some((true, "dir with space/a b.test.js")));
+        assert_eq!(
+            suite_line("FAIL src/a.test.js"),
+            Some((true, "src/a.test.js"))
+        );
+        assert_eq!(
+            suite_line(" PASS  src/a.test.ts (5.12 s)"),
+            Some((false, "src/a.test.ts"))
+        );
+        assert_eq!(
+            suite_line("FAIL dir with space/a b.test.js"),
+            Some((true, "dir with space/a b.test.js"))
+        );
     }
 
     #[test]
@@ -349,7 +371,10 @@ mod tests {
         assert_eq!(suite_line("FAIL\texample.com/m\t0.01s"), None);
         assert_eq!(suite_line("FAIL"), None);
         assert_eq!(suite_line("        FAIL [   0.004s] crate::bin test"), None);
-        assert_eq!(suite_line("FAILED tests/test_a.py::test_x - assert 0"), None);
+        assert_eq!(
+            suite_line("FAILED tests/test_a.py::test_x - assert 0"),
+            None
+        );
         assert_eq!(suite_line("FAIL because the network is down"), None);
         assert_eq!(suite_line("PASS "), None);
     }
@@ -366,7 +391,10 @@ mod tests {
     fn headers_at_exactly_two_spaces() {
         assert_eq!(failure_header("  ● a › b"), Some(Header::Test("a › b")));
         assert_eq!(failure_header("  ● Console"), Some(Header::Console));
-        assert_eq!(failure_header("  ● Test suite failed to run"), Some(Header::SuiteFailedToRun));
+        assert_eq!(
+            failure_header("  ● Test suite failed to run"),
+            Some(Header::SuiteFailedToRun)
+        );
     }
 
     #[test]
@@ -391,8 +419,19 @@ mod tests {
             "      ✕ takes (5 ms) (1 ms)",
             "  ✕ after",
         ];
-        let found: Vec<String> = lines.iter().filter_map(|l| tree_line(&mut stack, l)).collect();
-        assert_eq!(found, ["top", "parser › numbers › adds", "parser › titles › odd › takes (5 ms)", "after"]);
+        let found: Vec<String> = lines
+            .iter()
+            .filter_map(|l| tree_line(&mut stack, l))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "top",
+                "parser › numbers › adds",
+                "parser › titles › odd › takes (5 ms)",
+                "after"
+            ]
+        );
     }
 
     #[test]
@@ -406,16 +445,27 @@ mod tests {
     #[test]
     fn counts_from_the_tests_line() {
         let counts = tests_counts("       10 failed, 1 skipped, 1 todo, 5 passed, 17 total");
-        assert_eq!((counts.passed, counts.failed, counts.skipped), (Some(5), Some(10), Some(2)));
+        assert_eq!(
+            (counts.passed, counts.failed, counts.skipped),
+            (Some(5), Some(10), Some(2))
+        );
         let counts = tests_counts("       2 passed, 2 total");
-        assert_eq!((counts.passed, counts.failed, counts.skipped), (Some(2), Some(0), None));
-        assert_eq!(summary_count(" 99999999999999999999999 failed", "failed"), None);
+        assert_eq!(
+            (counts.passed, counts.failed, counts.skipped),
+            (Some(2), Some(0), None)
+        );
+        assert_eq!(
+            summary_count(" 99999999999999999999999 failed", "failed"),
+            None
+        );
     }
 
     #[test]
     fn no_tests_only_from_jest_own_words() {
         assert!(says_no_tests("No tests found, exiting with code 1"));
-        assert!(says_no_tests("No tests found related to files changed since last commit."));
+        assert!(says_no_tests(
+            "No tests found related to files changed since last commit."
+        ));
         assert!(!says_no_tests("No tests found in this directory, maybe"));
     }
 
