@@ -87,11 +87,9 @@ impl Recognizer for Jest {
                     }
                 }
             }
-            Some(b'N') => {
-                if says_no_tests(text) {
-                    self.detect(index);
-                    self.findings.no_tests_ran = true;
-                }
+            Some(b'N') if says_no_tests(text) => {
+                self.detect(index);
+                self.findings.no_tests_ran = true;
             }
             Some(_) => self.end_tree(),
         }
@@ -316,11 +314,11 @@ fn tests_counts(list: &str) -> Counts {
         (None, None) => None,
         (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
     };
-    let mut counts = Counts::default();
-    counts.passed = Some(summary_count(list, "passed").unwrap_or(0));
-    counts.failed = Some(summary_count(list, "failed").unwrap_or(0));
-    counts.skipped = skipped;
-    counts
+    Counts {
+        passed: Some(summary_count(list, "passed").unwrap_or(0)),
+        failed: Some(summary_count(list, "failed").unwrap_or(0)),
+        skipped,
+    }
 }
 
 /// jest saying it ran nothing: `No tests found, exiting with code 1` (also

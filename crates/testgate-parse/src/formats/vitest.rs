@@ -51,11 +51,9 @@ impl Recognizer for Vitest {
                     self.run.in_section = section == Section::Failures;
                 }
             }
-            Some(b'N') => {
-                if says_no_tests(text) {
-                    self.detect(index);
-                    self.findings.no_tests_ran = true;
-                }
+            Some(b'N') if says_no_tests(text) => {
+                self.detect(index);
+                self.findings.no_tests_ran = true;
             }
             _ => {}
         }
@@ -232,11 +230,11 @@ fn tests_counts(list: &str) -> Counts {
         (None, None) => None,
         (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
     };
-    let mut counts = Counts::default();
-    counts.passed = Some(summary_count(list, "passed").unwrap_or(0));
-    counts.failed = Some(summary_count(list, "failed").unwrap_or(0));
-    counts.skipped = skipped;
-    counts
+    Counts {
+        passed: Some(summary_count(list, "passed").unwrap_or(0)),
+        failed: Some(summary_count(list, "failed").unwrap_or(0)),
+        skipped,
+    }
 }
 
 /// vitest saying it ran nothing: `No test files found, exiting with code 1`
@@ -406,5 +404,44 @@ AssertionError: expected 1 to be 2
  ✓ a.test.js > outer > passes 1ms
 ";
         assert_eq!(names(log), ["outer > fails"]);
+    }
+
+    #[test]
+    fn jest_then_vitest_in_one_log() {
+        // Each runner keeps to its own lines: jest's coloured ` FAIL  file`
+        // is no vitest header, vitest's ` FAIL  file > test` no jest suite.
+        let log = "
+ FAIL  web/a.test.js
+  ● form › submits
+
+Test Suites: 1 failed, 1 total
+Tests:       1 failed, 1 passed, 2 total
+
+ RUN  v4.1.12 /repo/api
+
+⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯
+
+ FAIL  b.test.ts > api > answers
+AssertionError: expected 500 to be 200
+
+ Test Files  1 failed (1)
+      Tests  1 failed | 3 passed (4)
+";
+        let report = crate::parse(Format::Auto, log);
+        assert_eq!(report.format, Some(Format::Jest));
+        let found: Vec<(&str, Format)> = report
+            .failing
+            .iter()
+            .map(|t| (t.name.as_str(), t.format))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("form › submits", Format::Jest),
+                ("api > answers", Format::Vitest)
+            ]
+        );
+        assert_eq!(report.counts.failed, Some(2));
+        assert_eq!(report.counts.passed, Some(4));
     }
 }

@@ -73,3 +73,4 @@ capture no-tests jest-empty --
 capture no-tests-pass jest-empty -- --passWithNoTests
 capture lies jest-lies --
 capture all-pass jest-pass --
+
