@@ -39,6 +39,31 @@ for suite in report["testResults"]:
 PY
 }
 
+# A run killed between the first block's --verbose tree and its `●` headers
+# (a timeout): failing-verbose.log up to its first header. The names are
+# those jest --json gives for the first file, whose tree the cut log keeps.
+cut_before_headers() {
+    local log=$out/failing-verbose.log case=cut-before-headers
+    local first_header file
+    first_header=$(grep -n -m1 '^  ● ' "$log" | cut -d: -f1)
+    file=$(head -n1 "$log" | sed 's/^FAIL //')
+    head -n "$((first_header - 1))" "$log" >"$out/$case.log"
+    {
+        echo "# hand-made: failing-verbose.log cut before its first ● header, as a timeout leaves it; names: jest --json of that run, the failures of $file"
+        python3 - "$scratch/failing-verbose.json" "$node_dir" "$file" <<'PY'
+import json, os, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    if os.path.relpath(suite["name"], sys.argv[2]) == sys.argv[3]:
+        for test in suite["assertionResults"]:
+            if test["status"] == "failed":
+                print(" › ".join(test["ancestorTitles"] + [test["title"]]))
+PY
+    } >"$out/$case.expected"
+    echo "jest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
+}
+
 # capture CASE PROJECT [VAR=value ...] -- [jest args ...]
 capture() {
     local case=$1 project=$2
@@ -67,6 +92,7 @@ capture() {
 
 capture failing jest-failing --
 capture failing-verbose jest-failing -- --verbose
+cut_before_headers
 capture failing-color jest-failing FORCE_COLOR=1 --
 capture suite-failed-to-run jest-broken --
 capture no-tests jest-empty --

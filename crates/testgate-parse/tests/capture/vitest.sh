@@ -51,6 +51,30 @@ for name in from_junit:
 PY
 }
 
+# A run killed just before its failure sections (a timeout):
+# failing-verbose.log up to the first section rule. The verbose `×` lines
+# before it name every failed test (not the suite whose hook failed: its
+# tests show as skipped), so the names are the json reporter's failed tests.
+cut_before_sections() {
+    local log=$out/failing-verbose.log case=cut-before-sections
+    local first_rule
+    first_rule=$(grep -n -m1 'Failed \(Tests\|Suites\) [0-9]' "$log" | cut -d: -f1)
+    head -n "$((first_rule - 1))" "$log" >"$out/$case.log"
+    {
+        echo "# hand-made: failing-verbose.log cut before its first failure section, as a timeout leaves it; names: the json reporter's failed tests of that run"
+        python3 - "$scratch/failing-verbose.json" <<'PY'
+import json, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "failed":
+            print(" > ".join(test["ancestorTitles"] + [test["title"]]))
+PY
+    } >"$out/$case.expected"
+    echo "vitest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
+}
+
 # capture CASE PROJECT [VAR=value ...] -- [vitest args ...]
 capture() {
     local case=$1 project=$2
@@ -69,6 +93,7 @@ capture() {
         --reporter=json --reporter=junit \
         --outputFile.json="$scratch/report.json" --outputFile.junit="$scratch/report.xml" \
         </dev/null >/dev/null 2>&1 || true
+    cp "$scratch/report.json" "$scratch/$case.json" 2>/dev/null || true
     {
         echo "# source: $("$vitest" --version | sed 's/ .*//') json + junit reporters, an identical second run of: ${vars[*]:+${vars[*]} }vitest ${args[*]}"
         if [[ -s $scratch/report.json && -s $scratch/report.xml ]]; then
@@ -80,6 +105,7 @@ capture() {
 
 capture failing vitest-failing --
 capture failing-verbose vitest-failing -- --reporter=verbose
+cut_before_sections
 capture failing-no-color vitest-failing NO_COLOR=1 --
 capture failing-color vitest-failing FORCE_COLOR=1 --
 capture load-failure vitest-broken --
