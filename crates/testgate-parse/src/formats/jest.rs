@@ -545,4 +545,13 @@ Tests:       1 passed, 1 total
 ";
         assert_eq!(names(log), ["real"]);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_lines_that_almost_match(
+            lines in proptest::collection::vec("(FAIL | FAIL  |PASS |  ● |  ✕ |    |Test Suites: |Tests: |No tests found, exiting with code )?[a-z|›>()\\[\\] .0-9msé⎯]{0,24}", 0..48)
+        ) {
+            names(&lines.join("\n"));
+        }
+    }
 }

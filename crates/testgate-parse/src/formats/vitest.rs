@@ -444,4 +444,13 @@ AssertionError: expected 500 to be 200
         assert_eq!(report.counts.failed, Some(2));
         assert_eq!(report.counts.passed, Some(4));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_lines_that_almost_match(
+            lines in proptest::collection::vec("( RUN  v| FAIL  | × | ✗ |⎯⎯ Failed Tests 1 ⎯⎯|⎯⎯ Failed Suites 2 ⎯⎯| Test Files  |      Tests  |No test files found, exiting with code )?[a-z|›>()\\[\\] .0-9msé⎯]{0,24}", 0..48)
+        ) {
+            names(&lines.join("\n"));
+        }
+    }
 }
