@@ -287,7 +287,12 @@ mod tests {
             .filter(|l| !summary.contains(l))
             .collect();
         moved.extend(&summary);
-        moved.extend(lines[cut..].iter().copied().filter(|l| !summary.contains(l)));
+        moved.extend(
+            lines[cut..]
+                .iter()
+                .copied()
+                .filter(|l| !summary.contains(l)),
+        );
         let moved = moved.join("\n");
         assert_eq!(names(&moved), names(real));
         assert_eq!(names(real).len(), 9);
