@@ -1,13 +1,9 @@
-//! The `testgate` binary, started as a user would: exit codes, output, the
+//! `testgate parse` and `check`'s surface, started as a user would: exit codes, output, the
 //! one-line errors, standard input, the JSON shape.
 //!
 //! The library is the oracle for *which* names a log holds (its own tests
 //! prove that); these tests prove the command prints exactly what the
 //! library found, file by file, and behaves at its edges.
-#![expect(
-    clippy::disallowed_methods,
-    reason = "the tests start the binary under test"
-)]
 
 use std::io::{Read, Write};
 use std::path::Path;
