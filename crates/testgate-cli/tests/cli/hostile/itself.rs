@@ -1,1 +1,58 @@
-//! placeholder
+//! Attacks on testgate itself: interrupting it, a parent that ignores
+//! SIGCHLD, two runs in one project at once.
+
+use std::time::Duration;
+
+use super::harness::Attack;
+
+/// Interrupts testgate with `signal` once the suite's tree is up.
+fn interrupted_by(signal: libc::c_int) {
+    let attack = Attack::new("interrupt");
+    let mut running = attack.start();
+    running.wait_for_file("ready", Duration::from_secs(30));
+    // SAFETY: kill on the pid of a child not yet reaped.
+    assert_eq!(unsafe { libc::kill(running.pid(), signal) }, 0);
+    let outcome = running.finish();
+    outcome.assert_verdict("inconclusive", Some("cancelled"), 130);
+    assert_eq!(outcome.attempt()["outcome"], "cancelled");
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn sigint_ends_the_whole_tree_and_exits_130() {
+    interrupted_by(libc::SIGINT);
+}
+
+#[test]
+fn sigterm_ends_the_whole_tree_and_exits_130() {
+    interrupted_by(libc::SIGTERM);
+}
+
+#[test]
+fn a_parent_ignoring_sigchld_still_gets_the_exit_code() {
+    // Set directly (pre_exec): dash's `trap "" CHLD` does not carry
+    // SIG_IGN across exec (bash's does).
+    let attack = Attack::new("exit-code").script_arg("3").ignoring_sigchld();
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(outcome.attempt()["exit_code"], 3);
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn two_runs_at_once_in_one_project_both_pass() {
+    let attack = Attack::new("concurrent");
+    let second_marker = format!("{}-second", attack.marker());
+    let first = attack.start();
+    let second = attack.start_as(&second_marker);
+    // Each run is watched on its own thread, so both are sampled for RSS.
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| second.finish());
+        (first.finish(), second.join().expect("second run"))
+    });
+    first.assert_verdict("pass", None, 0);
+    second.assert_verdict("pass", None, 0);
+    attack.assert_contained(&first);
+    assert!(super::harness::processes_marked(&second_marker).is_empty());
+    attack.assert_contained(&second);
+}

@@ -11,6 +11,9 @@ fn a_fork_bomb_is_ended_at_the_timeout() {
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
     assert_eq!(outcome.attempt()["outcome"], "timed_out");
+    // Ending ~4,000 processes takes a while on two loaded cores (about
+    // 12-16 s measured with the debug build); the bound is only that it ends.
+    assert!(outcome.wall < Duration::from_secs(60), "{:?}", outcome.wall);
     attack.assert_contained(&outcome);
 }
 
@@ -20,7 +23,11 @@ fn ten_thousand_short_lived_children_pass() {
     let attack = Attack::new("many-children");
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
-    assert!(outcome.reason().contains("forked 10000 children"), "{}", outcome.reason());
+    assert!(
+        outcome.reason().contains("forked 10000 children"),
+        "{}",
+        outcome.reason()
+    );
     attack.assert_contained(&outcome);
 }
 
