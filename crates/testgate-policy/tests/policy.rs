@@ -266,6 +266,19 @@ fn refinements_of_exit_zero() {
         Expect::Pass,
         &["only its exit status (0) speaks", "all good, I think"],
     );
+    let counted_failures = exited(0)
+        .with_counts(Counts::new(Some(9), Some(1), None))
+        .with_recognised(true);
+    check(
+        "exit 0 with a failure counted but not named",
+        once(),
+        &[counted_failures],
+        Expect::Pass,
+        &[
+            "9 passed, 1 failed",
+            "names no failing test; the exit status (0) decides",
+        ],
+    );
     check(
         "a pass that leaked processes",
         once(),
@@ -980,4 +993,20 @@ fn json_spells_causes_by_name() {
         serde_json::to_value(&verdict).unwrap(),
         serde_json::json!({"verdict": "inconclusive", "cause": "killed_from_outside", "reason": "r"})
     );
+}
+
+#[test]
+fn thousands_of_failing_names() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("tests::case_{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let same = Counts::new(Some(0), Some(20_000), None);
+    let attempts = [
+        fail(&names).with_counts(same),
+        fail(&names[1..]).with_counts(same),
+        fail(&names[2..]).with_counts(same),
+    ];
+    let verdict = retries(2).verdict(&attempts);
+    assert_eq!(verdict.failing().len(), 20_000 - 2);
+    assert!(verdict.reason().starts_with("tests::case_2\n"));
+    assert!(verdict.reason().len() <= MAX_REASON);
 }
