@@ -58,7 +58,11 @@ fn exit_codes_that_look_like_something_else_are_exits() {
         if code == 137 {
             // How an OOM-killed test shows: a failure that says SIGKILL,
             // never testgate's own timeout.
-            assert!(outcome.reason().contains("signal 9"), "{}", outcome.reason());
+            assert!(
+                outcome.reason().contains("signal 9"),
+                "{}",
+                outcome.reason()
+            );
         }
         attack.assert_contained(&outcome);
     }

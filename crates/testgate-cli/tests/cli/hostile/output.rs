@@ -79,6 +79,19 @@ fn control_bytes_leave_the_json_valid_and_printable() {
     let failing = outcome.doc()["failing"].as_array().expect("failing");
     assert_eq!(failing.len(), 1, "{failing:?}");
     assert!(failing[0].as_str().expect("a name").starts_with("evil_"));
+    // Decoded, too, the reason and the names are safe to print.
+    let reason = outcome.reason();
+    assert!(
+        !has_control(reason.as_bytes()),
+        "control characters in {reason:?}"
+    );
+    for name in failing {
+        let name = name.as_str().expect("a name");
+        assert!(
+            !has_control(name.as_bytes()),
+            "control characters in {name:?}"
+        );
+    }
     attack.assert_contained(&outcome);
 }
 
