@@ -66,6 +66,7 @@ pub(super) struct Attack {
     ignore_sigchld: bool,
     inherit_fd: Option<fs::File>,
     stdin: Option<fs::File>,
+    own_group: bool,
 }
 
 impl Attack {
@@ -105,6 +106,7 @@ impl Attack {
             ignore_sigchld: false,
             inherit_fd: None,
             stdin: None,
+            own_group: false,
         }
     }
 
@@ -145,6 +147,13 @@ impl Attack {
     /// Let testgate inherit `file` as descriptor 7.
     pub(super) fn inheriting(mut self, file: fs::File) -> Self {
         self.inherit_fd = Some(file);
+        self
+    }
+
+    /// Start testgate as the leader of its own process group, as a shell
+    /// starts a foreground job (so that a signal to the group is Ctrl-C).
+    pub(super) fn in_own_group(mut self) -> Self {
+        self.own_group = true;
         self
     }
 
@@ -195,14 +204,18 @@ impl Attack {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let ignore_sigchld = self.ignore_sigchld;
+        let own_group = self.own_group;
         let fd = self
             .inherit_fd
             .as_ref()
             .map(std::os::fd::AsRawFd::as_raw_fd);
-        // SAFETY: only async-signal-safe calls (signal, dup2) between fork
-        // and exec.
+        // SAFETY: only async-signal-safe calls (signal, dup2, setpgid)
+        // between fork and exec.
         unsafe {
             command.pre_exec(move || {
+                if own_group && libc::setpgid(0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
                 if ignore_sigchld {
                     libc::signal(libc::SIGCHLD, libc::SIG_IGN);
                 }

@@ -5,13 +5,22 @@ use std::time::Duration;
 
 use super::harness::Attack;
 
-/// Interrupts testgate with `signal` once the suite's tree is up.
-fn interrupted_by(signal: libc::c_int) {
-    let attack = Attack::new("interrupt");
+/// Interrupts testgate with `signal` once the suite's tree is up: sent to
+/// testgate alone, or to its whole process group as Ctrl-C in a terminal
+/// does.
+fn interrupted_by(signal: libc::c_int, to_group: bool) {
+    let attack = Attack::new("interrupt").in_own_group();
     let mut running = attack.start();
     running.wait_for_file("ready", Duration::from_secs(30));
-    // SAFETY: kill on the pid of a child not yet reaped.
-    assert_eq!(unsafe { libc::kill(running.pid(), signal) }, 0);
+    // SAFETY: kill on the pid (and group) of a child not yet reaped.
+    let sent = unsafe {
+        if to_group {
+            libc::killpg(running.pid(), signal)
+        } else {
+            libc::kill(running.pid(), signal)
+        }
+    };
+    assert_eq!(sent, 0);
     let outcome = running.finish();
     outcome.assert_verdict("inconclusive", Some("cancelled"), 130);
     assert_eq!(outcome.attempt()["outcome"], "cancelled");
@@ -20,12 +29,22 @@ fn interrupted_by(signal: libc::c_int) {
 
 #[test]
 fn sigint_ends_the_whole_tree_and_exits_130() {
-    interrupted_by(libc::SIGINT);
+    interrupted_by(libc::SIGINT, false);
+}
+
+#[test]
+fn ctrl_c_to_testgates_process_group_ends_the_whole_tree_and_exits_130() {
+    interrupted_by(libc::SIGINT, true);
+}
+
+#[test]
+fn sighup_ends_the_whole_tree_and_exits_130() {
+    interrupted_by(libc::SIGHUP, false);
 }
 
 #[test]
 fn sigterm_ends_the_whole_tree_and_exits_130() {
-    interrupted_by(libc::SIGTERM);
+    interrupted_by(libc::SIGTERM, false);
 }
 
 #[test]
