@@ -73,8 +73,11 @@ impl Attack {
     /// The suite `tests/hostile/NAME`, copied into a fresh project.
     pub(super) fn new(name: &'static str) -> Self {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
+        // Fixed width and a closing `-m`: no marker is a substring of
+        // another, so a scan never takes a concurrent run's process for
+        // this one's.
         let marker = format!(
-            "hostile-{name}-{}-{}",
+            "hostile-{name}-{}-{:05}-m",
             std::process::id(),
             COUNT.fetch_add(1, Ordering::Relaxed)
         );
@@ -531,4 +534,22 @@ pub(super) fn has_control(bytes: &[u8]) -> bool {
 pub(super) fn contains(haystack: &[u8], needle: impl AsRef<OsStr>) -> bool {
     let needle = needle.as_ref().as_encoded_bytes();
     haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The negative control of the survivor scan: a marked process started
+/// here, outside testgate, is found (by argv and by environment alone).
+#[test]
+fn the_survivor_scan_sees_a_marked_process() {
+    let marker = format!("hostile-control-{}-m", std::process::id());
+    let mut by_env = Command::new("sleep")
+        .arg("30")
+        .env("HOSTILE_MARKER", &marker)
+        .spawn()
+        .expect("start sleep");
+    let found = processes_marked(&marker);
+    let _ = by_env.kill();
+    let _ = by_env.wait();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.starts_with("sleep 30"), "{found:?}");
+    assert!(processes_marked(&marker).is_empty());
 }
