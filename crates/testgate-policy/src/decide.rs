@@ -95,9 +95,12 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
     }
 }
 
-/// The earlier evidence attempt that ran the same selection as `record`
-/// but a different number of tests. Only attempts that exited count: a
-/// crash or a kill cuts the counts short.
+/// The earlier evidence attempt that ran the same selection as `record`,
+/// ended the same way (both passed or both failed), but ran a different
+/// number of tests. Only attempts that exited count: a crash or a kill cuts
+/// the counts short. A failing attempt is never compared with a passing
+/// one: runners stop early on failure (cargo test at the first failing
+/// binary, `pytest -x`, `jest --bail`), and the two disagree anyway.
 fn different_suite<'r, 'a>(
     records: &'r [Record<'a>],
     record: &Record<'a>,
@@ -118,6 +121,7 @@ fn different_suite<'r, 'a>(
     let ran = ran_of(record)?;
     records.iter().find(|earlier| {
         earlier.attempt.selection.same_as(&record.attempt.selection)
+            && earlier.is_pass() == record.is_pass()
             && ran_of(earlier).is_some_and(|before| before != ran)
     })
 }

@@ -435,14 +435,18 @@ fn refinements_of_suites() {
         Inc(DifferentSuites),
         &["attempt 1 ran 10 tests and attempt 2 ran 9"],
     );
-    let fewer_passing = pass().with_counts(Counts::new(Some(9), Some(0), None));
+    // cargo test stops at the first failing test binary, jest --bail and
+    // pytest -x stop early: a failing attempt runs fewer tests than a
+    // passing one of the same suite, and that is no different suite.
+    let more_passing = pass().with_counts(Counts::new(Some(11), Some(0), None));
     check(
-        "a different suite outranks flakiness",
+        "a failing run that stopped early and a pass: flaky, not different suites",
         retries(2),
-        &[fail(&["a"]), fewer_passing],
-        Inc(DifferentSuites),
-        &[],
+        &[fail(&["a"]), more_passing],
+        Inc(Flaky),
+        &["attempt 1 failed 1 test", "attempt 2 passed"],
     );
+
     let crash =
         |passed| signalled(11, &["a"]).with_counts(Counts::new(Some(passed), Some(1), None));
     check(
