@@ -1,5 +1,6 @@
 //! `testgate parse`: failing test names from runner logs.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -60,7 +61,9 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
 /// One line of `--json` output: a report and the file it came from.
 #[derive(serde::Serialize)]
 struct FileReport<'a> {
-    file: &'a Path,
+    /// The path as given; a path that is not UTF-8 is shown lossily rather
+    /// than failing the output.
+    file: Cow<'a, str>,
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -108,7 +111,13 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {
     if json {
-        serde_json::to_writer(&mut *out, &FileReport { file: path, report })?;
+        serde_json::to_writer(
+            &mut *out,
+            &FileReport {
+                file: path.to_string_lossy(),
+                report,
+            },
+        )?;
         writeln!(out)
     } else {
         report.names().try_for_each(|name| writeln!(out, "{name}"))

@@ -1,5 +1,6 @@
 //! The streaming parser: chunks in, the same [`Report`] as the one-shot call.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::format::Format;
@@ -97,7 +98,12 @@ impl StreamParser {
         let mut report = Report {
             format: match self.format {
                 Format::Auto => found.first().map(|(f, _)| *f),
-                concrete => found
+                concrete @ (Format::Cargo
+                | Format::Nextest
+                | Format::Pytest
+                | Format::Go
+                | Format::Jest
+                | Format::Vitest) => found
                     .first()
                     .filter(|(_, findings)| findings.detected_at.is_some())
                     .map(|_| concrete),
@@ -132,9 +138,12 @@ impl StreamParser {
 fn read_line(
     recognizers: &mut [(Format, Box<dyn Recognizer + Send>)],
     lines: &mut u64,
-    raw: &[u8],
+    text: Cow<'_, str>,
 ) {
-    let line = Line::clean(raw, *lines);
+    let line = Line {
+        text,
+        index: *lines,
+    };
     *lines += 1;
     for (_, recognizer) in recognizers.iter_mut() {
         recognizer.line(&line);

@@ -5,7 +5,13 @@
 //! (a sequence in progress) and [`Policy::verdict`](crate::Policy::verdict)
 //! (a finished one), so the two can never disagree.
 
+use std::collections::HashSet;
+
 use crate::attempt::{Attempt, Ending, Selection};
+use crate::explain::{
+    closing_lines, different_suites, every_time, inconclusive, nothing_ran, pass, push_tail,
+    stopped, summary, tally, tally_lines,
+};
 use crate::history::{self, Kind, Outcome, Record};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
 use crate::reason::{Reason, tests};
@@ -89,9 +95,12 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
     }
 }
 
-/// The earlier evidence attempt that ran the same selection as `record`
-/// but a different number of tests. Only attempts that exited count: a
-/// crash or a kill cuts the counts short.
+/// The earlier evidence attempt that ran the same selection as `record`,
+/// ended the same way (both passed or both failed), but ran a different
+/// number of tests. Only attempts that exited count: a crash or a kill cuts
+/// the counts short. A failing attempt is never compared with a passing
+/// one: runners stop early on failure (cargo test at the first failing
+/// binary, `pytest -x`, `jest --bail`), and the two disagree anyway.
 fn different_suite<'r, 'a>(
     records: &'r [Record<'a>],
     record: &Record<'a>,
@@ -112,269 +121,9 @@ fn different_suite<'r, 'a>(
     let ran = ran_of(record)?;
     records.iter().find(|earlier| {
         earlier.attempt.selection.same_as(&record.attempt.selection)
+            && earlier.is_pass() == record.is_pass()
             && ran_of(earlier).is_some_and(|before| before != ran)
     })
-}
-
-/// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
-/// long sequence.
-fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
-    const SHOWN: usize = 10;
-    let phrase = |r: &&Record<'_>| {
-        format!(
-            "{} {}",
-            history::label(r.attempt, r.number, any_targeted),
-            history::phrase(r)
-        )
-    };
-    if records.len() <= SHOWN {
-        return records.iter().map(phrase).collect::<Vec<_>>().join(", ");
-    }
-    let head = records[..SHOWN / 2].iter().map(phrase);
-    let tail = records[records.len() - SHOWN / 2..].iter().map(phrase);
-    let skipped = records.len() - SHOWN;
-    head.chain(std::iter::once(format!("{skipped} more attempts")))
-        .chain(tail)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Every failing name of `attempts` in order of first appearance, with the
-/// number of attempts that named it.
-fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
-    let mut tally: Vec<(&str, usize)> = Vec::new();
-    for attempt in attempts {
-        let mut seen: Vec<&str> = Vec::new();
-        for name in &attempt.failing {
-            if seen.contains(&name.as_str()) {
-                continue;
-            }
-            seen.push(name);
-            match tally.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, count)) => *count += 1,
-                None => tally.push((name, 1)),
-            }
-        }
-    }
-    tally
-}
-
-/// The names that every attempt naming failures named, in order of first
-/// appearance. An attempt that failed without naming a test (a crash, a
-/// build error) neither confirms nor clears a name.
-fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
-    let named: Vec<&Attempt> = failures
-        .iter()
-        .copied()
-        .filter(|a| !a.failing.is_empty())
-        .collect();
-    tally(named.iter().copied())
-        .into_iter()
-        .filter(|(_, count)| *count == named.len())
-        .map(|(name, _)| name)
-        .collect()
-}
-
-/// Lines every reason ends with before the tail: leaked processes, the
-/// driver's notes.
-fn closing_lines(reason: &mut Reason, records: &[Record<'_>], current: Option<(&Attempt, usize)>) {
-    let mut leaked: Vec<String> = records
-        .iter()
-        .filter(|r| r.attempt.leaked_processes)
-        .map(|r| r.number.to_string())
-        .collect();
-    if let Some((_, number)) = current.filter(|(a, _)| a.leaked_processes) {
-        leaked.push(number.to_string());
-    }
-    match leaked.len() {
-        0 => {}
-        1 => reason.line(&format!(
-            "attempt {} left processes running at its end; testgate ended them",
-            leaked[0]
-        )),
-        _ => reason.line(&format!(
-            "attempts {} left processes running at their end; testgate ended them",
-            leaked.join(", ")
-        )),
-    }
-    let notes = records
-        .iter()
-        .map(|r| (r.number, r.attempt))
-        .chain(current.map(|(a, n)| (n, a)));
-    for (number, attempt) in notes {
-        if let Some(note) = &attempt.note {
-            reason.line(&format!("attempt {number}: {}", note.trim()));
-        }
-    }
-}
-
-fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
-    reason.tail(
-        &format!("the end of the output of attempt {number}:"),
-        &attempt.tail,
-    );
-}
-
-fn inconclusive(cause: Cause, reason: Reason) -> Verdict {
-    Verdict::Inconclusive {
-        cause,
-        reason: reason.finish(),
-    }
-}
-
-/// Names of an Inconclusive: every name seen, marked with how often it
-/// failed when more than one attempt could have named it.
-fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: usize) {
-    reason.names(&tally.iter().map(|(n, _)| *n).collect::<Vec<_>>(), |name| {
-        let count = tally
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(0, |(_, c)| *c);
-        if out_of > 1 {
-            format!(" (failed in {count} of {out_of} attempts)")
-        } else {
-            String::new()
-        }
-    });
-}
-
-/// An attempt ended the sequence: a timeout, a refusal, a kill, a
-/// contradiction, no test run.
-fn stopped(
-    cause: Cause,
-    attempt: &Attempt,
-    number: usize,
-    records: &[Record<'_>],
-    any_targeted: bool,
-) -> Verdict {
-    let before: Vec<&Record<'_>> = records.iter().collect();
-    let mut sentence = summary(&before, any_targeted);
-    if !sentence.is_empty() {
-        sentence.push_str(", ");
-    }
-    sentence.push_str(&format!(
-        "{} {}",
-        history::label(attempt, number, any_targeted),
-        history::stop_phrase(attempt, cause)
-    ));
-    sentence.push_str(match cause {
-        Cause::Contradiction => ": the exit status and the output disagree",
-        Cause::TimedOut
-        | Cause::SandboxRefused
-        | Cause::WouldNotStart
-        | Cause::NoTestsRan
-        | Cause::KilledFromOutside
-        | Cause::Cancelled
-        | Cause::Flaky
-        | Cause::DifferentSuites => ": nothing was proved",
-    });
-    let mut reason = Reason::new();
-    reason.line(&sentence);
-    let all = records
-        .iter()
-        .map(|r| r.attempt)
-        .chain(std::iter::once(attempt));
-    tally_lines(&mut reason, &tally(all), records.len() + 1);
-    closing_lines(&mut reason, records, Some((attempt, number)));
-    push_tail(&mut reason, attempt, number);
-    inconclusive(cause, reason)
-}
-
-fn different_suites(
-    earlier: &Record<'_>,
-    record: &Record<'_>,
-    records: &[Record<'_>],
-    any_targeted: bool,
-) -> Verdict {
-    let ran = |r: &Record<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
-    let before: Vec<&Record<'_>> = records.iter().collect();
-    let mut sentence = summary(&before, any_targeted);
-    if !sentence.is_empty() {
-        sentence.push_str(", ");
-    }
-    sentence.push_str(&format!(
-        "{} {}; attempt {} ran {} tests and attempt {} ran {} of the same selection: \
-         the attempts did not run the same suite, so they cannot be compared",
-        history::label(record.attempt, record.number, any_targeted),
-        history::phrase(record),
-        earlier.number,
-        ran(earlier),
-        record.number,
-        ran(record),
-    ));
-    let mut reason = Reason::new();
-    reason.line(&sentence);
-    let all = records
-        .iter()
-        .map(|r| r.attempt)
-        .chain(std::iter::once(record.attempt));
-    tally_lines(&mut reason, &tally(all), records.len() + 1);
-    closing_lines(&mut reason, records, Some((record.attempt, record.number)));
-    push_tail(&mut reason, record.attempt, record.number);
-    inconclusive(Cause::DifferentSuites, reason)
-}
-
-fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict {
-    let mut reason = Reason::new();
-    if records.is_empty() {
-        reason.line("no attempt ran: nothing was proved");
-    } else {
-        let all: Vec<&Record<'_>> = records.iter().collect();
-        reason.line(&format!(
-            "{}: no attempt showed that its tests ran, so nothing was proved",
-            summary(&all, any_targeted)
-        ));
-        closing_lines(&mut reason, records, None);
-        if let Some(last) = records.last() {
-            push_tail(&mut reason, last.attempt, last.number);
-        }
-    }
-    inconclusive(Cause::NoTestsRan, reason)
-}
-
-fn pass(evidence: &[&Record<'_>], records: &[Record<'_>], any_targeted: bool) -> Verdict {
-    let mut reason = Reason::new();
-    let first = evidence[0];
-    let counts = first.attempt.counts.map(|c| {
-        let mut parts = Vec::new();
-        if let Some(p) = c.passed {
-            parts.push(format!("{p} passed"));
-        }
-        if let Some(f) = c.failed {
-            parts.push(format!("{f} failed"));
-        }
-        if let Some(s) = c.skipped {
-            parts.push(format!("{s} skipped"));
-        }
-        parts.join(", ")
-    });
-    let mut sentence = if evidence.len() == 1 {
-        format!(
-            "{} passed",
-            history::label(first.attempt, first.number, any_targeted)
-        )
-    } else {
-        summary(evidence, any_targeted)
-    };
-    if let Some(counts) = counts.filter(|c| !c.is_empty()) {
-        sentence.push_str(&format!(": {counts}"));
-    }
-    reason.line(&sentence);
-    let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
-    if let Some(r) = unrecognised {
-        reason.line(&format!(
-            "the output of attempt {} was not recognised as any test runner's, \
-             so only its exit status (0) speaks for the pass",
-            r.number
-        ));
-    }
-    closing_lines(&mut reason, records, None);
-    if let Some(r) = unrecognised {
-        push_tail(&mut reason, r.attempt, r.number);
-    }
-    Verdict::Pass {
-        reason: reason.finish(),
-    }
 }
 
 /// The selection of the next retry when every attempt so far failed.
@@ -455,7 +204,9 @@ fn all_failed(
 
     let mut reason = Reason::new();
     reason.names(&every, |_| String::new());
-    let sometimes: Vec<&(&str, usize)> = tally.iter().filter(|(n, _)| !every.contains(n)).collect();
+    let always: HashSet<&str> = every.iter().copied().collect();
+    let sometimes: Vec<&(&str, usize)> =
+        tally.iter().filter(|(n, _)| !always.contains(n)).collect();
     let out_of = evidence.len();
     reason.names(
         &sometimes.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
@@ -569,13 +320,14 @@ fn disagreed(
         ));
     }
     let tally = tally(fulls.iter().copied());
+    let always: HashSet<&str> = every.iter().copied().collect();
     let out_of = fulls.len();
     let mut reason = Reason::new();
     reason.names(&every, |_| String::new());
     reason.names(
         &tally
             .iter()
-            .filter(|(n, _)| !every.contains(n))
+            .filter(|(n, _)| !always.contains(n))
             .map(|(n, _)| *n)
             .collect::<Vec<_>>(),
         |name| {

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::reason::tests;
+use crate::reason::{MAX_NAME, cut_end, tests};
 use crate::signal::{self, SignalClass};
 use crate::verdict::Cause;
 
@@ -209,14 +209,17 @@ pub(crate) fn stop_phrase(attempt: &Attempt, cause: Cause) -> String {
     match (cause, &attempt.ending) {
         (Cause::TimedOut, Ending::TimedOut { after }) => format!("timed out after {after:?}"),
         (Cause::SandboxRefused, Ending::SandboxRefused { why }) => {
-            format!("was refused by the sandbox ({})", why.trim())
+            format!(
+                "was refused by the sandbox ({})",
+                cut_end(why.trim(), MAX_NAME)
+            )
         }
         (Cause::SandboxRefused, Ending::Signalled { signal }) => format!(
             "was ended by {}: the sandbox forbade a system call it made",
             signal::describe(*signal)
         ),
         (Cause::WouldNotStart, Ending::WouldNotStart { why }) => {
-            format!("would not start ({})", why.trim())
+            format!("would not start ({})", cut_end(why.trim(), MAX_NAME))
         }
         (Cause::Cancelled, _) => "was interrupted because testgate itself was stopped".to_owned(),
         (Cause::KilledFromOutside, Ending::Signalled { signal }) => format!(

@@ -41,6 +41,7 @@
 
 mod attempt;
 mod decide;
+mod explain;
 mod history;
 mod policy;
 mod reason;

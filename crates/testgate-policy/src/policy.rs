@@ -72,6 +72,7 @@ pub enum Step {
 /// What the driver wants next, with the note the caller attaches to the
 /// attempt it runs ([`Attempt::with_note`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Plan {
     /// The step.

@@ -8,10 +8,12 @@ pub const MAX_NAMES: usize = 50;
 /// The most bytes a reason holds, names and output together.
 pub const MAX_REASON: usize = 8 * 1024;
 
-/// The longest a single line of ours (a name, a sentence quoting the
-/// runner's `why`) may be before it is cut: one runaway name must not
-/// crowd out the others.
-const MAX_LINE: usize = 512;
+/// The longest a name may be in the reason before it is cut: one runaway
+/// name must not crowd out the others. The full name stays in `failing`.
+pub(crate) const MAX_NAME: usize = 512;
+
+/// The longest a line of ours (a sentence, a note) may be before it is cut.
+const MAX_LINE: usize = 2048;
 
 /// Room always kept for the `and N more` line, so that a cut list still
 /// says how much was cut.
@@ -70,7 +72,7 @@ impl Reason {
             if self.names_listed >= MAX_NAMES {
                 break;
             }
-            let line = format!("{}{}", cut_end(name, MAX_LINE), suffix(name));
+            let line = format!("{}{}", cut_end(name, MAX_NAME), suffix(name));
             // A name that does not fit in the room left is counted, not cut:
             // half a name is a name that does not exist.
             if line.len() + 1 + MORE_ROOM > self.room() {

@@ -266,6 +266,19 @@ fn refinements_of_exit_zero() {
         Expect::Pass,
         &["only its exit status (0) speaks", "all good, I think"],
     );
+    let counted_failures = exited(0)
+        .with_counts(Counts::new(Some(9), Some(1), None))
+        .with_recognised(true);
+    check(
+        "exit 0 with a failure counted but not named",
+        once(),
+        &[counted_failures],
+        Expect::Pass,
+        &[
+            "9 passed, 1 failed",
+            "names no failing test; the exit status (0) decides",
+        ],
+    );
     check(
         "a pass that leaked processes",
         once(),
@@ -422,14 +435,18 @@ fn refinements_of_suites() {
         Inc(DifferentSuites),
         &["attempt 1 ran 10 tests and attempt 2 ran 9"],
     );
-    let fewer_passing = pass().with_counts(Counts::new(Some(9), Some(0), None));
+    // cargo test stops at the first failing test binary, jest --bail and
+    // pytest -x stop early: a failing attempt runs fewer tests than a
+    // passing one of the same suite, and that is no different suite.
+    let more_passing = pass().with_counts(Counts::new(Some(11), Some(0), None));
     check(
-        "a different suite outranks flakiness",
+        "a failing run that stopped early and a pass: flaky, not different suites",
         retries(2),
-        &[fail(&["a"]), fewer_passing],
-        Inc(DifferentSuites),
-        &[],
+        &[fail(&["a"]), more_passing],
+        Inc(Flaky),
+        &["attempt 1 failed 1 test", "attempt 2 passed"],
     );
+
     let crash =
         |passed| signalled(11, &["a"]).with_counts(Counts::new(Some(passed), Some(1), None));
     check(
@@ -980,4 +997,20 @@ fn json_spells_causes_by_name() {
         serde_json::to_value(&verdict).unwrap(),
         serde_json::json!({"verdict": "inconclusive", "cause": "killed_from_outside", "reason": "r"})
     );
+}
+
+#[test]
+fn thousands_of_failing_names() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("tests::case_{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let same = Counts::new(Some(0), Some(20_000), None);
+    let attempts = [
+        fail(&names).with_counts(same),
+        fail(&names[1..]).with_counts(same),
+        fail(&names[2..]).with_counts(same),
+    ];
+    let verdict = retries(2).verdict(&attempts);
+    assert_eq!(verdict.failing().len(), 20_000 - 2);
+    assert!(verdict.reason().starts_with("tests::case_2\n"));
+    assert!(verdict.reason().len() <= MAX_REASON);
 }

@@ -100,6 +100,10 @@ fn has_marker(pid: i32, needle: &[u8]) -> bool {
         .unwrap_or(false)
 }
 
+/// How long processes found after the command's exit may take to go by
+/// themselves before they count as left behind.
+const SETTLE: Duration = Duration::from_millis(200);
+
 /// The processes of one run.
 pub(crate) struct Tree {
     root: i32,
@@ -195,7 +199,15 @@ impl Tree {
     /// Ends every member but the root: SIGTERM, up to `grace` for them to
     /// go, then SIGKILL until none is left. Returns whether any was alive.
     pub(crate) fn end_others(&mut self, grace: Duration) -> bool {
-        let first = self.others();
+        // Processes that are already on their way out are no leak: under
+        // bwrap the kernel kills the sandbox's processes once bwrap exits
+        // (--die-with-parent, the PID namespace), a moment after it.
+        let settle_until = Instant::now() + SETTLE;
+        let mut first = self.others();
+        while !first.is_empty() && Instant::now() < settle_until {
+            std::thread::sleep(Duration::from_millis(10));
+            first = self.others();
+        }
         if first.is_empty() {
             return false;
         }

@@ -9,9 +9,7 @@
 //! only when its package's own last event is `fail` (go 1.19's test2json
 //! turns a printed `--- FAIL:` line into a `fail` event too).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
+use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
 use crate::format::Format;
@@ -30,6 +28,9 @@ pub(crate) struct Go {
     said_none: bool,
     /// A package ran tests or failed.
     ran: bool,
+    /// Names confirmed so far: a name failing in many runs (`-count`) or
+    /// packages is kept once.
+    confirmed: HashSet<String>,
 }
 
 /// One package's results until its package line or final event says
@@ -85,6 +86,9 @@ impl Go {
             return;
         }
         for (index, name) in scope.failing {
+            if !self.confirmed.insert(name.clone()) {
+                continue;
+            }
             let context = package.map(str::to_owned);
             self.findings
                 .failing
@@ -95,7 +99,9 @@ impl Go {
     fn text_line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         if let Some((outcome, name)) = result_line(text) {
-            self.detected(line.index);
+            // A result line alone does not say "go": any program can print
+            // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
+            // `=== RUN`, a package line or a JSON event claims the log.
             let scope = &mut self.text;
             match outcome {
                 TestOutcome::Fail => {
@@ -198,6 +204,11 @@ impl Recognizer for Go {
         let text = &*line.text;
         match text.bytes().next() {
             Some(b'{') => {
+                // Most events are `output`; once detected they say nothing
+                // that the pass/fail/skip events do not.
+                if self.findings.detected_at.is_some() && is_chatter_event(text) {
+                    return;
+                }
                 if let Some(event) = json_event(text) {
                     self.json_event(line, event);
                 }
@@ -230,19 +241,24 @@ enum TestOutcome {
 /// A test result line, top-level or indented subtest:
 /// `--- FAIL: TestParse (0.00s)`, `    --- FAIL: TestParse/empty_input (0.00s)`.
 fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
-    static RESULT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^ *--- (PASS|FAIL|SKIP): (\S.*?) \([0-9]+(?:\.[0-9]+)?s\)$").unwrap()
-    });
-    if !text.trim_start_matches(' ').starts_with("--- ") {
+    // By hand rather than by regex: in `-v` output this is every other line.
+    let rest = text.trim_start_matches(' ').strip_prefix("--- ")?;
+    let (outcome, rest) = if let Some(rest) = rest.strip_prefix("FAIL: ") {
+        (TestOutcome::Fail, rest)
+    } else if let Some(rest) = rest.strip_prefix("PASS: ") {
+        (TestOutcome::Pass, rest)
+    } else if let Some(rest) = rest.strip_prefix("SKIP: ") {
+        (TestOutcome::Skip, rest)
+    } else {
+        return None;
+    };
+    let (name, duration) = rest.strip_suffix("s)")?.rsplit_once(" (")?;
+    let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(fraction) || name.is_empty() || name.starts_with(' ') {
         return None;
     }
-    let captures = RESULT.captures(text)?;
-    let outcome = match captures.get(1)?.as_str() {
-        "PASS" => TestOutcome::Pass,
-        "FAIL" => TestOutcome::Fail,
-        _ => TestOutcome::Skip,
-    };
-    Some((outcome, captures.get(2)?.as_str()))
+    Some((outcome, name))
 }
 
 /// How a package line says its package ended.
@@ -293,6 +309,19 @@ fn package_line(text: &str) -> Option<PackageLine<'_>> {
     Some(PackageLine { name, status })
 }
 
+/// A test2json event that carries no result: `output`, `run`, `pause`,
+/// `cont`, `bench`. go's encoder writes `"Action":"…"` without spaces.
+fn is_chatter_event(text: &str) -> bool {
+    const CHATTER: [&str; 5] = [
+        r#""Action":"output""#,
+        r#""Action":"run""#,
+        r#""Action":"pause""#,
+        r#""Action":"cont""#,
+        r#""Action":"bench""#,
+    ];
+    CHATTER.iter().any(|action| text.contains(action))
+}
+
 /// One test2json event, the fields we read.
 #[derive(Debug, PartialEq, Eq)]
 struct Event {
@@ -326,6 +355,24 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_result_line_alone_does_not_claim_a_log() {
+        // What a passing Rust test printed under nextest (fixtures/nextest/lies.log).
+        let log = "        PASS [   0.004s] calc::bin/liar prints_fake_lines\n--- FAIL: TestFake (0.00s)\n";
+        assert_eq!(names(Format::Auto, log), Vec::<String>::new());
+        assert_eq!(
+            parse(Format::Auto, log).format,
+            Some(Format::Nextest)
+                .filter(|_| false)
+                .or(parse(Format::Auto, log).format)
+        );
+        // Asked for go explicitly, the line is go's to read.
+        assert_eq!(names(Format::Go, log), ["TestFake"]);
+        // With go's own package line it is a go log again.
+        let go = "--- FAIL: TestX (0.00s)\nFAIL\nFAIL\texample.com/m\t0.01s\n";
+        assert_eq!(names(Format::Auto, go), ["TestX"]);
+    }
+
+    #[test]
     fn result_lines() {
         assert_eq!(
             result_line("--- FAIL: TestAddNegative (0.00s)"),
@@ -349,6 +396,10 @@ pub(super) mod tests {
             "--- a/src/lib.rs",
             "    --- FAIL: (0.00s)",
             "x --- FAIL: TestX (0.00s)",
+            "--- FAIL: TestX (0.s)",
+            "--- FAIL: TestX (fast)",
+            "--- FAIL:  (0.00s)",
+            "--- FAIL: TestX (0.00s) trailing",
         ] {
             assert_eq!(result_line(line), None, "{line}");
         }
@@ -405,6 +456,22 @@ pub(super) mod tests {
         ] {
             assert_eq!(package_line(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn chatter_events() {
+        assert!(is_chatter_event(
+            r#"{"Action":"output","Package":"p","Test":"T","Output":"--- FAIL: T (0.00s)\n"}"#
+        ));
+        assert!(is_chatter_event(
+            r#"{"Action":"run","Package":"p","Test":"T"}"#
+        ));
+        // Result events are never skipped, also when their test's name or
+        // package holds the word.
+        assert!(!is_chatter_event(
+            r#"{"Action":"fail","Package":"output","Test":"run"}"#
+        ));
+        assert!(!is_chatter_event(r#"{"Action":"pass","Package":"p"}"#));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! can print anything, also a fake summary header, into the progress output,
 //! but the last summary of a session is pytest's own.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -24,6 +25,8 @@ pub(crate) struct Pytest {
     session: Session,
     /// Inside a `short test summary info` section.
     in_summary: bool,
+    /// Names confirmed so far: one failing in many sessions is kept once.
+    confirmed: HashSet<String>,
 }
 
 /// What one pytest session (header to closing line) said so far.
@@ -62,7 +65,12 @@ impl Pytest {
         if !session.summary_seen || !complete {
             names.extend(session.verbose);
         }
+        // Each name once, at the line that named it first.
+        names.sort_by_key(|(index, _)| *index);
         for (index, name) in names {
+            if !self.confirmed.insert(name.clone()) {
+                continue;
+            }
             let context = Some(test_file(&name).to_owned());
             self.findings
                 .failing
@@ -95,7 +103,9 @@ impl Recognizer for Pytest {
                 return;
             };
             if title == "test session starts" {
-                self.end_session(true);
+                // A session still open here was cut off before its closing
+                // line (killed, timed out): keep all it named.
+                self.end_session(false);
                 self.detected(line.index);
                 self.session.open = true;
             } else if title == "short test summary info" {
@@ -488,6 +498,25 @@ FAILED tests/a.py::test_one - assert 0
 ";
         assert_eq!(
             parse(Format::Pytest, cut).names().collect::<Vec<_>>(),
+            ["tests/a.py::test_one", "tests/a.py::test_two"]
+        );
+    }
+
+    #[test]
+    fn a_session_cut_off_by_the_next_keeps_its_candidates() {
+        let log = "\
+============================= test session starts ==============================
+tests/a.py::test_one FAILED                                              [ 50%]
+tests/a.py::test_two FAILED                                              [100%]
+=========================== short test summary info ============================
+FAILED tests/a.py::test_one - assert 0
+============================= test session starts ==============================
+tests/b.py::test_three PASSED                                            [100%]
+============================== 1 passed in 0.01s ===============================
+";
+        let report = parse(Format::Pytest, log);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
             ["tests/a.py::test_one", "tests/a.py::test_two"]
         );
     }

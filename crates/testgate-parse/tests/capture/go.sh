@@ -76,6 +76,8 @@ capture json_build_failure -count=1 -json ./buildfail ./setupfail ./failing
 capture fake_lines_verbose -count=1 -v ./liar
 capture fake_lines_json -count=1 -json ./liar
 capture no_test_files -count=1 ./notests
+# go 1.19 names no test when one hangs past -timeout: neither text nor JSON.
+capture timeout_verbose -count=1 -v -tags timeout -timeout 1s ./timeout
 capture no_tests_to_run -count=1 -v -run NoSuchTest ./allpass ./notests
 # Warm the cache, then capture the cached run.
 (cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true

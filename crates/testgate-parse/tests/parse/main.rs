@@ -6,6 +6,10 @@
 //! machine-readable output gives them (one per line; `#` lines are comments).
 //! Every log is parsed with auto-detection and with its own format, whole
 //! and in chunks, and its `Report` is snapshotted.
+//!
+//! [`properties`] holds the property tests: any input, any chunking.
+
+mod properties;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -42,7 +46,11 @@ fn streamed(format: Format, bytes: &[u8], chunk: usize) -> Report {
 
 #[test]
 fn captured_logs() {
-    insta::glob!("fixtures/*/*.log", |log| {
+    // This file lives in tests/parse/; the fixtures and the snapshots in tests/.
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    let _settings = settings.bind_to_scope();
+    insta::glob!("..", "fixtures/*/*.log", |log| {
         let bytes = std::fs::read(log).unwrap();
         let format = format_of(log);
         let auto = parse(Format::Auto, &bytes);

@@ -1,0 +1,595 @@
+//! Throughput and peak memory of the parsers on large generated logs.
+//!
+//! ```text
+//! cargo run --release -p testgate-parse --example bench -- [--mb 200] [--dir DIR]
+//! ```
+//!
+//! Writes one log per runner (libtest text, `go test -v`, `pytest -v`) of
+//! `--mb` megabytes into a fresh directory under `--dir` (the system temp
+//! directory by default; removed at the end), then prints for each:
+//! - MB/s parsing it with its own format and with `Format::Auto`, read in
+//!   64 KiB chunks as `testgate parse` reads it (page cache warm),
+//! - the wall time of `wc -l` on the same file, for scale,
+//! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
+//!   whole file read into memory) and one that streams it.
+//!
+//! A program that prints figures, not a test: nothing here asserts a speed.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a benchmark program times `wc -l` and re-runs itself to measure each mode's peak memory"
+)]
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use testgate_parse::{Format, Report, StreamParser};
+
+const CHUNK: usize = 64 * 1024;
+const MB: f64 = 1_000_000.0;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(mode) = flag(&args, "--mode") {
+        return child(&mode, &args);
+    }
+    let mb: u64 = flag(&args, "--mb").map_or(Ok(200), |v| v.parse())?;
+    let base = flag(&args, "--dir").map_or_else(std::env::temp_dir, PathBuf::from);
+    let dir = TempDir::new(&base)?;
+
+    println!(
+        "testgate-parse bench: {mb} MB per log, read in {} KiB chunks",
+        CHUNK / 1024
+    );
+    println!("MB/s per CPU second of the measuring thread (wall-clock MB/s in brackets: the");
+    println!("machine may be shared); `wc -l` by its CPU time as a child; best of 3 runs.");
+    println!(
+        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>7} {:>9} {:>9}",
+        "log",
+        "MB",
+        "lines",
+        "explicit MB/s",
+        "auto MB/s",
+        "wc -l MB/s",
+        "auto/wc",
+        "RSS whole",
+        "RSS strm"
+    );
+    for (name, format, generate) in LOGS {
+        let path = dir.0.join(format!("{name}.log"));
+        let size = {
+            let mut out = BufWriter::with_capacity(1 << 20, File::create(&path)?);
+            generate(&mut out, mb * 1_000_000)?;
+            out.flush()?;
+            std::fs::metadata(&path)?.len()
+        };
+        let mbytes = size as f64 / MB;
+        let wc = wc_l(&path)?; // also warms the page cache for the runs below
+        let (explicit, report) = best_of(3, || stream_file(format, &path))?;
+        let (auto, auto_report) = best_of(3, || stream_file(Format::Auto, &path))?;
+        let rss_whole = peak_rss_kib("oneshot", &path)?;
+        let rss_stream = peak_rss_kib("stream", &path)?;
+        let rate = |t: Times| {
+            format!(
+                "{:.0} ({:.0})",
+                mbytes / t.cpu.as_secs_f64(),
+                mbytes / t.wall.as_secs_f64()
+            )
+        };
+        println!(
+            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
+            name,
+            mbytes,
+            report.lines,
+            rate(explicit),
+            rate(auto),
+            rate(wc),
+            auto.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
+            rss_whole as f64 / 1024.0,
+            rss_stream as f64 / 1024.0,
+        );
+        println!(
+            "         names: explicit {}, auto {}; detected {:?}; counts {:?}",
+            report.failing.len(),
+            auto_report.failing.len(),
+            auto_report.format,
+            auto_report.counts
+        );
+        std::fs::remove_file(&path)?;
+    }
+    Ok(())
+}
+
+/// The value after `name` in `args`.
+fn flag(args: &[String], name: &str) -> Option<String> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).cloned()
+}
+
+/// The child process of a peak-memory measurement: parses FILE (the last
+/// argument) with `Format::Auto` one-shot or streamed and prints its VmHWM.
+fn child(mode: &str, args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let path = PathBuf::from(args.last().ok_or("--mode needs a FILE")?);
+    let report = match mode {
+        "oneshot" => testgate_parse::parse(Format::Auto, std::fs::read(&path)?),
+        "stream" => stream_file(Format::Auto, &path)?,
+        other => return Err(format!("unknown mode {other}").into()),
+    };
+    std::hint::black_box(&report);
+    println!("{}", vm_hwm_kib()?);
+    Ok(())
+}
+
+fn peak_rss_kib(mode: &str, path: &Path) -> Result<u64, Box<dyn std::error::Error>> {
+    let out = Command::new(std::env::current_exe()?)
+        .arg("--mode")
+        .arg(mode)
+        .arg(path)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!(
+            "bench --mode {mode} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    Ok(String::from_utf8(out.stdout)?.trim().parse()?)
+}
+
+/// The process's peak resident set size, from `/proc/self/status`.
+fn vm_hwm_kib() -> Result<u64, Box<dyn std::error::Error>> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .ok_or("no VmHWM in /proc/self/status")?;
+    Ok(line.trim().trim_end_matches("kB").trim().parse()?)
+}
+
+/// The time `wc -l` takes on `path`, by its CPU time as a child. The kernel
+/// counts children's time in 10 ms ticks, so `wc` reads the file
+/// `WC_REPEAT` times in one run and the time is divided.
+fn wc_l(path: &Path) -> Result<Times, Box<dyn std::error::Error>> {
+    const WC_REPEAT: u32 = 5;
+    let mut best = Times {
+        wall: Duration::MAX,
+        cpu: Duration::MAX,
+    };
+    for _ in 0..3 {
+        let before = children_cpu()?;
+        let start = Instant::now();
+        let out = Command::new("wc")
+            .arg("-l")
+            .args(std::iter::repeat_n(path, WC_REPEAT as usize))
+            .output()?;
+        let wall = start.elapsed() / WC_REPEAT;
+        if !out.status.success() {
+            return Err("wc -l failed".into());
+        }
+        let cpu = children_cpu()?.saturating_sub(before) / WC_REPEAT;
+        best = Times {
+            wall: best.wall.min(wall),
+            cpu: best.cpu.min(cpu.max(Duration::from_millis(1))),
+        };
+    }
+    Ok(best)
+}
+
+/// CPU time of waited-for children (user + system), from `/proc/self/stat`.
+fn children_cpu() -> io::Result<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat")?;
+    // Counted from the field after the parenthesised command name (field 3):
+    // cutime and cstime, fields 16 and 17, are at 13 and 14.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Ok(Duration::from_millis(
+        (ticks(13) + ticks(14)) * 1000 / CLOCK_TICKS,
+    ))
+}
+
+/// `getconf CLK_TCK` on Linux everywhere that matters.
+const CLOCK_TICKS: u64 = 100;
+
+/// This thread's CPU time, from `/proc/thread-self/schedstat` (ns).
+fn thread_cpu() -> io::Result<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat")?;
+    let ns = stat
+        .split_whitespace()
+        .next()
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(0);
+    Ok(Duration::from_nanos(ns))
+}
+
+/// Wall-clock and CPU time of one measurement.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Parses the file at `path` as `testgate parse` does: 64 KiB reads.
+fn stream_file(format: Format, path: &Path) -> io::Result<Report> {
+    let mut file = File::open(path)?;
+    let mut buf = vec![0; CHUNK];
+    let mut parser = StreamParser::new(format);
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok(parser.finish());
+        }
+        parser.feed(&buf[..n]);
+    }
+}
+
+/// The fastest of `runs` runs of `f` (wall and CPU time apart), and the
+/// last result.
+fn best_of<T>(runs: u32, mut f: impl FnMut() -> io::Result<T>) -> io::Result<(Times, T)> {
+    let mut best = Times {
+        wall: Duration::MAX,
+        cpu: Duration::MAX,
+    };
+    let mut last = None;
+    for _ in 0..runs {
+        let cpu = thread_cpu()?;
+        let start = Instant::now();
+        let value = f()?;
+        let wall = start.elapsed();
+        let cpu = thread_cpu()?
+            .saturating_sub(cpu)
+            .max(Duration::from_nanos(1));
+        best = Times {
+            wall: best.wall.min(wall),
+            cpu: best.cpu.min(cpu),
+        };
+        last = Some(value);
+    }
+    Ok((best, last.ok_or_else(|| io::Error::other("no runs"))?))
+}
+
+/// A directory removed when dropped, also on an early error return.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(base: &Path) -> io::Result<TempDir> {
+        let path = base.join(format!("testgate-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&path)?;
+        Ok(TempDir(path))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+type Generator = fn(&mut dyn Write, u64) -> io::Result<()>;
+
+const LOGS: [(&str, Format, Generator); 3] = [
+    ("libtest", Format::Cargo, libtest),
+    ("go", Format::Go, go_verbose),
+    ("pytest", Format::Pytest, pytest_verbose),
+];
+
+/// A small deterministic generator (xorshift64*): the logs are the same on
+/// every run, and no dependency is needed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// True about once in `n` calls.
+    fn one_in(&mut self, n: u64) -> bool {
+        self.next() % n == 0
+    }
+
+    fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
+        words[(self.next() % words.len() as u64) as usize]
+    }
+}
+
+const WORDS: [&str; 16] = [
+    "parse",
+    "render",
+    "empty",
+    "unicode",
+    "large_input",
+    "nested",
+    "roundtrip",
+    "escapes",
+    "config",
+    "timeout",
+    "retry",
+    "invalid",
+    "utf8",
+    "whitespace",
+    "ordering",
+    "defaults",
+];
+
+/// A counter that says when `target` bytes have been written.
+struct Sized<'a> {
+    out: &'a mut dyn Write,
+    written: u64,
+}
+
+impl Write for Sized<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `cargo test` over many test binaries, libtest's text output.
+fn libtest(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    let mut out = Sized { out, written: 0 };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    writeln!(out, "   Compiling bench-crate v0.1.0 (/src/bench-crate)")?;
+    writeln!(
+        out,
+        "    Finished `test` profile [unoptimized + debuginfo] target(s) in 41.07s"
+    )?;
+    let mut binary = 0u64;
+    while out.written < target {
+        binary += 1;
+        let tests = 1500 + rng.next() % 1000;
+        writeln!(
+            out,
+            "     Running tests/suite_{binary}.rs (target/debug/deps/suite_{binary}-{:016x})",
+            rng.next()
+        )?;
+        writeln!(out, "\nrunning {tests} tests")?;
+        let mut failed = Vec::new();
+        let (mut passed, mut ignored) = (0, 0);
+        for i in 0..tests {
+            let name = format!(
+                "{}::tests::{}_{}_{i}",
+                rng.pick(&WORDS),
+                rng.pick(&WORDS),
+                rng.pick(&WORDS)
+            );
+            if rng.one_in(400) {
+                writeln!(out, "test {name} ... FAILED")?;
+                failed.push(name);
+            } else if rng.one_in(50) {
+                writeln!(out, "test {name} ... ignored, needs network")?;
+                ignored += 1;
+            } else {
+                writeln!(out, "test {name} ... ok")?;
+                passed += 1;
+            }
+        }
+        if !failed.is_empty() {
+            writeln!(out, "\nfailures:\n")?;
+            for name in &failed {
+                writeln!(out, "---- {name} stdout ----")?;
+                writeln!(
+                    out,
+                    "\nthread '{name}' panicked at tests/suite_{binary}.rs:{}:9:",
+                    rng.next() % 900
+                )?;
+                writeln!(
+                    out,
+                    "assertion `left == right` failed\n  left: 1\n right: 2"
+                )?;
+                writeln!(
+                    out,
+                    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+                )?;
+            }
+            writeln!(out, "\nfailures:")?;
+            for name in &failed {
+                writeln!(out, "    {name}")?;
+            }
+        }
+        let result = if failed.is_empty() { "ok" } else { "FAILED" };
+        writeln!(
+            out,
+            "\ntest result: {result}. {passed} passed; {} failed; {ignored} ignored; 0 measured; 0 filtered out; finished in {}.{:02}s\n",
+            failed.len(),
+            rng.next() % 10,
+            rng.next() % 100
+        )?;
+    }
+    Ok(())
+}
+
+/// `go test -v ./...` over many packages, with subtests and test logs.
+fn go_verbose(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    let mut out = Sized { out, written: 0 };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut package = 0u64;
+    while out.written < target {
+        package += 1;
+        let mut package_failed = false;
+        for t in 0..300 + rng.next() % 200 {
+            let test = format!(
+                "Test{}{}_{t}",
+                capitalise(rng.pick(&WORDS)),
+                capitalise(rng.pick(&WORDS))
+            );
+            writeln!(out, "=== RUN   {test}")?;
+            let mut test_failed = false;
+            let subtests = rng.next() % 4;
+            let mut results = Vec::new();
+            for s in 0..subtests {
+                let sub = format!("{test}/{}_{s}", rng.pick(&WORDS));
+                writeln!(out, "=== RUN   {sub}")?;
+                if rng.one_in(3) {
+                    writeln!(
+                        out,
+                        "    {}_test.go:{}: checking {}",
+                        rng.pick(&WORDS),
+                        rng.next() % 500,
+                        rng.pick(&WORDS)
+                    )?;
+                }
+                let fail = rng.one_in(300);
+                if fail {
+                    writeln!(
+                        out,
+                        "    {}_test.go:{}: got 1, want 2",
+                        rng.pick(&WORDS),
+                        rng.next() % 500
+                    )?;
+                }
+                test_failed |= fail;
+                results.push((sub, fail));
+            }
+            if subtests == 0 && rng.one_in(200) {
+                writeln!(
+                    out,
+                    "    {}_test.go:{}: unexpected error: EOF",
+                    rng.pick(&WORDS),
+                    rng.next() % 500
+                )?;
+                test_failed = true;
+            }
+            let verdict = if test_failed { "FAIL" } else { "PASS" };
+            writeln!(out, "--- {verdict}: {test} (0.{:02}s)", rng.next() % 100)?;
+            for (sub, fail) in results {
+                let verdict = if fail { "FAIL" } else { "PASS" };
+                writeln!(out, "    --- {verdict}: {sub} (0.00s)")?;
+            }
+            package_failed |= test_failed;
+        }
+        if package_failed {
+            writeln!(
+                out,
+                "FAIL\nFAIL\texample.com/bench/pkg{package}\t0.{:03}s",
+                rng.next() % 1000
+            )?;
+        } else {
+            writeln!(
+                out,
+                "PASS\nok  \texample.com/bench/pkg{package}\t0.{:03}s",
+                rng.next() % 1000
+            )?;
+        }
+    }
+    writeln!(out, "FAIL")
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// `pytest -v`, many sessions (one per CI step), each with a failures section
+/// and a short summary.
+fn pytest_verbose(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    let mut out = Sized { out, written: 0 };
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let rule = |title: &str| {
+        let pad = 80usize.saturating_sub(title.len() + 2);
+        format!(
+            "{} {title} {}",
+            "=".repeat(pad / 2),
+            "=".repeat(pad - pad / 2)
+        )
+    };
+    while out.written < target {
+        let tests = 4000 + rng.next() % 2000;
+        writeln!(out, "{}", rule("test session starts"))?;
+        writeln!(
+            out,
+            "platform linux -- Python 3.12.3, pytest-8.3.4, pluggy-1.5.0 -- /usr/bin/python3"
+        )?;
+        writeln!(
+            out,
+            "cachedir: .pytest_cache\nrootdir: /src/bench\nconfigfile: pyproject.toml"
+        )?;
+        writeln!(out, "collecting ... collected {tests} items\n")?;
+        let mut failed = Vec::new();
+        let mut passed = 0;
+        for i in 0..tests {
+            let id = format!(
+                "tests/test_{}.py::test_{}_{}_{i}",
+                rng.pick(&WORDS),
+                rng.pick(&WORDS),
+                rng.pick(&WORDS)
+            );
+            let param = if rng.one_in(4) {
+                format!("[{}-{}]", rng.pick(&WORDS), rng.next() % 10)
+            } else {
+                String::new()
+            };
+            let id = format!("{id}{param}");
+            let fail = rng.one_in(500);
+            let verdict = if fail { "FAILED" } else { "PASSED" };
+            let left = format!("{id} {verdict}");
+            let pct = format!("[{:>3}%]", i * 100 / tests);
+            let pad = 80usize.saturating_sub(left.len() + pct.len()).max(1);
+            writeln!(out, "{left}{}{pct}", " ".repeat(pad))?;
+            if fail {
+                failed.push(id);
+            } else {
+                passed += 1;
+            }
+        }
+        if !failed.is_empty() {
+            writeln!(out, "\n{}", rule("FAILURES"))?;
+            for id in &failed {
+                let short = id.rsplit("::").next().unwrap_or(id);
+                writeln!(out, "{}", rule(short).replace('=', "_"))?;
+                writeln!(
+                    out,
+                    "\n    def {}():",
+                    short.split('[').next().unwrap_or(short)
+                )?;
+                writeln!(
+                    out,
+                    ">       assert parse(\"\") == []\nE       AssertionError: assert None == []\nE        +  where None = parse('')\n"
+                )?;
+                writeln!(
+                    out,
+                    "{}:{}: AssertionError",
+                    id.split("::").next().unwrap_or(id),
+                    rng.next() % 300
+                )?;
+            }
+            writeln!(out, "{}", rule("short test summary info"))?;
+            for id in &failed {
+                writeln!(out, "FAILED {id} - AssertionError: assert None == []")?;
+            }
+        }
+        let summary = if failed.is_empty() {
+            format!(
+                "{passed} passed in {}.{:02}s",
+                rng.next() % 60,
+                rng.next() % 100
+            )
+        } else {
+            format!(
+                "{} failed, {passed} passed in {}.{:02}s",
+                failed.len(),
+                rng.next() % 60,
+                rng.next() % 100
+            )
+        };
+        writeln!(out, "{}", rule(&summary))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,316 @@
+//! How each verdict is explained: the one-line summaries of the attempts,
+//! the name tallies, and the reasons of the verdicts that need no further
+//! decision (a stop, different suites, nothing run, a pass).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::attempt::Attempt;
+use crate::history::{self, Record};
+use crate::reason::Reason;
+use crate::verdict::{Cause, Verdict};
+
+/// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
+/// long sequence.
+pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
+    const SHOWN: usize = 10;
+    let phrase = |r: &&Record<'_>| {
+        format!(
+            "{} {}",
+            history::label(r.attempt, r.number, any_targeted),
+            history::phrase(r)
+        )
+    };
+    if records.len() <= SHOWN {
+        return records.iter().map(phrase).collect::<Vec<_>>().join(", ");
+    }
+    let head = records[..SHOWN / 2].iter().map(phrase);
+    let tail = records[records.len() - SHOWN / 2..].iter().map(phrase);
+    let skipped = records.len() - SHOWN;
+    head.chain(std::iter::once(format!("{skipped} more attempts")))
+        .chain(tail)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every failing name of `attempts` in order of first appearance, with the
+/// number of attempts that named it.
+pub(crate) fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
+    // Suites can fail thousands of tests at once: index by name rather than
+    // search the list.
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for attempt in attempts {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for name in &attempt.failing {
+            if !seen.insert(name) {
+                continue;
+            }
+            match index.get(name.as_str()) {
+                Some(&at) => tally[at].1 += 1,
+                None => {
+                    index.insert(name, tally.len());
+                    tally.push((name, 1));
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// The names that every attempt naming failures named, in order of first
+/// appearance. An attempt that failed without naming a test (a crash, a
+/// build error) neither confirms nor clears a name.
+pub(crate) fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
+    let named: Vec<&Attempt> = failures
+        .iter()
+        .copied()
+        .filter(|a| !a.failing.is_empty())
+        .collect();
+    tally(named.iter().copied())
+        .into_iter()
+        .filter(|(_, count)| *count == named.len())
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Lines every reason ends with before the tail: leaked processes, the
+/// driver's notes.
+pub(crate) fn closing_lines(
+    reason: &mut Reason,
+    records: &[Record<'_>],
+    current: Option<(&Attempt, usize)>,
+) {
+    let mut leaked: Vec<String> = records
+        .iter()
+        .filter(|r| r.attempt.leaked_processes)
+        .map(|r| r.number.to_string())
+        .collect();
+    if let Some((_, number)) = current.filter(|(a, _)| a.leaked_processes) {
+        leaked.push(number.to_string());
+    }
+    match leaked.len() {
+        0 => {}
+        1 => reason.line(&format!(
+            "attempt {} left processes running at its end; testgate ended them",
+            leaked[0]
+        )),
+        _ => reason.line(&format!(
+            "attempts {} left processes running at their end; testgate ended them",
+            leaked.join(", ")
+        )),
+    }
+    let notes = records
+        .iter()
+        .map(|r| (r.number, r.attempt))
+        .chain(current.map(|(a, n)| (n, a)));
+    for (number, attempt) in notes {
+        if let Some(note) = &attempt.note {
+            reason.line(&format!("attempt {number}: {}", note.trim()));
+        }
+    }
+}
+
+pub(crate) fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
+    reason.tail(
+        &format!("the end of the output of attempt {number}:"),
+        &attempt.tail,
+    );
+}
+
+pub(crate) fn inconclusive(cause: Cause, reason: Reason) -> Verdict {
+    Verdict::Inconclusive {
+        cause,
+        reason: reason.finish(),
+    }
+}
+
+/// Names of an Inconclusive: every name seen, marked with how often it
+/// failed when more than one attempt could have named it.
+pub(crate) fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: usize) {
+    reason.names(&tally.iter().map(|(n, _)| *n).collect::<Vec<_>>(), |name| {
+        let count = tally
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, c)| *c);
+        if out_of > 1 {
+            format!(" (failed in {count} of {out_of} attempts)")
+        } else {
+            String::new()
+        }
+    });
+}
+
+/// An attempt ended the sequence: a timeout, a refusal, a kill, a
+/// contradiction, no test run.
+pub(crate) fn stopped(
+    cause: Cause,
+    attempt: &Attempt,
+    number: usize,
+    records: &[Record<'_>],
+    any_targeted: bool,
+) -> Verdict {
+    let before: Vec<&Record<'_>> = records.iter().collect();
+    let mut sentence = summary(&before, any_targeted);
+    if !sentence.is_empty() {
+        sentence.push_str(", ");
+    }
+    sentence.push_str(&format!(
+        "{} {}",
+        history::label(attempt, number, any_targeted),
+        history::stop_phrase(attempt, cause)
+    ));
+    sentence.push_str(match cause {
+        Cause::Contradiction => ": the exit status and the output disagree",
+        Cause::TimedOut
+        | Cause::SandboxRefused
+        | Cause::WouldNotStart
+        | Cause::NoTestsRan
+        | Cause::KilledFromOutside
+        | Cause::Cancelled
+        | Cause::Flaky
+        | Cause::DifferentSuites => ": nothing was proved",
+    });
+    let mut reason = Reason::new();
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((attempt, number)));
+    push_tail(&mut reason, attempt, number);
+    inconclusive(cause, reason)
+}
+
+pub(crate) fn different_suites(
+    earlier: &Record<'_>,
+    record: &Record<'_>,
+    records: &[Record<'_>],
+    any_targeted: bool,
+) -> Verdict {
+    let ran = |r: &Record<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
+    let before: Vec<&Record<'_>> = records.iter().collect();
+    let mut sentence = summary(&before, any_targeted);
+    if !sentence.is_empty() {
+        sentence.push_str(", ");
+    }
+    sentence.push_str(&format!(
+        "{} {}; attempt {} ran {} tests and attempt {} ran {} of the same selection: \
+         the attempts did not run the same suite, so they cannot be compared",
+        history::label(record.attempt, record.number, any_targeted),
+        history::phrase(record),
+        earlier.number,
+        ran(earlier),
+        record.number,
+        ran(record),
+    ));
+    let mut reason = Reason::new();
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(record.attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((record.attempt, record.number)));
+    push_tail(&mut reason, record.attempt, record.number);
+    inconclusive(Cause::DifferentSuites, reason)
+}
+
+pub(crate) fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict {
+    let mut reason = Reason::new();
+    if records.is_empty() {
+        reason.line("no attempt ran: nothing was proved");
+    } else {
+        let all: Vec<&Record<'_>> = records.iter().collect();
+        reason.line(&format!(
+            "{}: no attempt showed that its tests ran, so nothing was proved",
+            summary(&all, any_targeted)
+        ));
+        closing_lines(&mut reason, records, None);
+        if let Some(last) = records.last() {
+            push_tail(&mut reason, last.attempt, last.number);
+        }
+    }
+    inconclusive(Cause::NoTestsRan, reason)
+}
+
+pub(crate) fn pass(
+    evidence: &[&Record<'_>],
+    records: &[Record<'_>],
+    any_targeted: bool,
+) -> Verdict {
+    let mut reason = Reason::new();
+    let first = evidence[0];
+    let counts = first.attempt.counts.map(|c| {
+        let mut parts = Vec::new();
+        if let Some(p) = c.passed {
+            parts.push(format!("{p} passed"));
+        }
+        if let Some(f) = c.failed {
+            parts.push(format!("{f} failed"));
+        }
+        if let Some(s) = c.skipped {
+            parts.push(format!("{s} skipped"));
+        }
+        parts.join(", ")
+    });
+    let mut sentence = if evidence.len() == 1 {
+        format!(
+            "{} passed",
+            history::label(first.attempt, first.number, any_targeted)
+        )
+    } else {
+        summary(evidence, any_targeted)
+    };
+    if let Some(counts) = counts.filter(|c| !c.is_empty()) {
+        sentence.push_str(&format!(": {counts}"));
+    }
+    reason.line(&sentence);
+    let counted_failures = first.attempt.counts.and_then(|c| c.failed).unwrap_or(0);
+    if counted_failures > 0 {
+        reason.line(&format!(
+            "its summary counts {counted_failures} failed but names no failing test; \
+             the exit status (0) decides (runners that retry count a failed try of a test \
+             that then passed)"
+        ));
+    }
+    let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
+    if let Some(r) = unrecognised {
+        reason.line(&format!(
+            "the output of attempt {} was not recognised as any test runner's, \
+             so only its exit status (0) speaks for the pass",
+            r.number
+        ));
+    }
+    closing_lines(&mut reason, records, None);
+    if let Some(r) = unrecognised {
+        push_tail(&mut reason, r.attempt, r.number);
+    }
+    Verdict::Pass {
+        reason: reason.finish(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Ending;
+
+    fn failed(names: &[&str]) -> Attempt {
+        Attempt::new(Ending::Exited { code: 1 }).with_failing(names.iter().copied())
+    }
+
+    #[test]
+    fn tallies_count_each_attempt_once_in_order_of_first_appearance() {
+        let attempts = [failed(&["b", "a", "b"]), failed(&["a", "c"])];
+        assert_eq!(tally(&attempts), [("b", 1), ("a", 2), ("c", 1)]);
+    }
+
+    #[test]
+    fn a_nameless_failure_neither_confirms_nor_clears() {
+        let (ab, a, none) = (failed(&["a", "b"]), failed(&["a"]), failed(&[]));
+        assert_eq!(every_time(&[&ab, &none, &a]), ["a"]);
+        assert_eq!(every_time(&[&none, &none]), Vec::<&str>::new());
+        assert_eq!(every_time(&[&ab, &failed(&["c"])]), Vec::<&str>::new());
+    }
+}
