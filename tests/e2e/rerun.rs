@@ -282,3 +282,25 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
          select tests of"
     );
 }
+
+/// Why `Rerun::All` stays the default: a test that fails on odd-numbered
+/// runs (the e2e pytest fixture's `flaky` mode) fails in full, passes
+/// alone, and fails in the confirming full run, which one confirming run
+/// cannot tell from order dependence. `Rerun::All` calls it flaky
+/// (`flaky_suites_are_inconclusive`).
+#[test]
+fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
+    let project = crate::projects::Project::copy(crate::projects::Runner::Pytest);
+    let config = project
+        .config()
+        .env("TESTGATE_FIXTURE", "flaky")
+        .retrying(2)
+        .rerun(Rerun::Failed);
+    let record = SandboxedTests::new(Sandbox::default(), config).run_observed(&mut NoObserver);
+    assert_fail(
+        &record,
+        &["tests/test_calc.py::test_sometimes"],
+        "alternating flake",
+    );
+    assert_eq!(shape(&record), "FOF", "{:#?}", record.attempts);
+}
