@@ -24,9 +24,11 @@ describe("calc", () => {
     test("plain", () => {});
   });
 
-  test("fails", () => {
-    expect(MODE).not.toBe("fail");
-  });
+  // Passes even in `fail` mode: vitest writes each failure to stderr and its
+  // summary to stdout, and where the two pipes interleave a failure block
+  // can land after the summary, where the parser no longer reads names.
+  // One failing test keeps the targeted-retry test about selection.
+  test("fails", () => {});
 
   // "fails" is a prefix of this name: an unanchored pattern would run it too.
   test("fails not", () => {});
