@@ -329,7 +329,13 @@ fn pytest(
             continue;
         }
         let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
-        let takes_next = !arg.contains('=') && PYTEST_VALUE_OPTIONS.contains(&option);
+        // `-kslow`, `-rA`: a short option with its value attached.
+        let attached = !arg.starts_with("--")
+            && arg.len() > 2
+            && arg.is_char_boundary(2)
+            && PYTEST_VALUE_OPTIONS.contains(&&arg[..2]);
+        let option = if attached { &arg[..2] } else { option };
+        let takes_next = !attached && !arg.contains('=') && PYTEST_VALUE_OPTIONS.contains(&option);
         let value = if takes_next { rest.get(i + 1) } else { None };
         if takes_next && value.is_none() {
             return Err(format!("the pytest option `{arg}` has no value"));
@@ -340,7 +346,7 @@ fn pytest(
         {
             cache_off = true;
         }
-        if arg == "-pno:cacheprovider" {
+        if attached && arg == "-pno:cacheprovider" {
             cache_off = true;
         }
         if !PYTEST_DROPPED.contains(&option) {
@@ -891,6 +897,29 @@ mod tests {
                 "pytest",
                 "-p",
                 "no:cacheprovider",
+                "tests/test_x.py::TestA::test_b[1-2]"
+            ]
+        );
+        assert_eq!(
+            rewrite(
+                &[
+                    "pytest",
+                    "-kslow",
+                    "-mnot slow",
+                    "-rA",
+                    "-pno:cacheprovider",
+                    "-n",
+                    "2"
+                ],
+                &targets[..1],
+                &files
+            )
+            .unwrap(),
+            [
+                "-rA",
+                "-pno:cacheprovider",
+                "-n",
+                "2",
                 "tests/test_x.py::TestA::test_b[1-2]"
             ]
         );
