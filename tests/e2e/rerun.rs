@@ -106,7 +106,11 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Kind::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
             .format(testgate::Format::Cargo)
             .env("CARGO_TARGET_DIR", dir.join("target")),
-        Kind::Nextest => TestConfig::nextest(dir).env("CARGO_TARGET_DIR", dir.join("target")),
+        // nextest cancels the run at the first failure by default, which
+        // would leave the second failing name to chance.
+        Kind::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
+            .format(testgate::Format::Nextest)
+            .env("CARGO_TARGET_DIR", dir.join("target")),
         Kind::Pytest => TestConfig::pytest(dir),
         Kind::Go => TestConfig::go(dir),
         Kind::Jest => TestConfig::jest(dir),
