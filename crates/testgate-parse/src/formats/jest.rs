@@ -1,18 +1,557 @@
-//! The jest output format. (Stub: to be written.)
+//! jest's default and verbose reporters: `FAIL <file>` suite blocks, their
+//! `●` failure headers, the `--verbose` tree and the closing summary.
+//!
+//! jest prints one block per test file: `PASS <file>` or `FAIL <file>` (with
+//! colour, ` FAIL  <file>`), under `--verbose` the tree of its tests (`✕`
+//! marks a failure), then one `  ● A › b › test` header per failed test, or
+//! `  ● Test suite failed to run` for a file that never ran its tests. A
+//! *run* ends with `Test Suites: …` and `Tests: …`. The headers of `FAIL`
+//! blocks are the candidates; the summary decides: a run whose summary says
+//! no test (no suite) failed drops every test (suite) candidate, because a
+//! passing test printed them.
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
 
 /// Recognises jest output.
 #[derive(Debug, Default)]
 pub(crate) struct Jest {
     findings: Findings,
+    run: Run,
 }
 
+/// One jest invocation, from its first suite line to its summary.
+#[derive(Debug, Default)]
+struct Run {
+    /// The `FAIL` block being read; `None` outside one and in `PASS` blocks,
+    /// whose lines are never failures.
+    block: Option<Block>,
+    /// Failed tests named by `●` headers (or by `✕` lines of a block that
+    /// showed no header): name, file, line index.
+    tests: Vec<(u64, String, String)>,
+    /// Suites that failed to run: their file, line index.
+    suites: Vec<(u64, String)>,
+    /// `Test Suites: N failed` of this run's summary; `Some(0)` when the
+    /// summary names no failed suite.
+    failed_suites: Option<u64>,
+    /// `Tests: N failed` of this run's summary, as above.
+    failed_tests: Option<u64>,
+}
+
+/// A `FAIL <file>` block.
+#[derive(Debug)]
+struct Block {
+    file: String,
+    /// A `●` header was seen: the block's `✕` lines are no longer needed.
+    headers: bool,
+    /// The `--verbose` tree, while it is being read.
+    tree: Option<Vec<(usize, String)>>,
+    /// Names rebuilt from the tree's `✕` lines, with their line index.
+    crosses: Vec<(u64, String)>,
+}
+
+/// The deepest describe nesting rebuilt from a `--verbose` tree; deeper
+/// levels are not tracked, so a hostile log cannot grow the stack.
+const MAX_DEPTH: usize = 64;
+
 impl Recognizer for Jest {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text: &str = &line.text;
+        let index = line.index;
+        match text.as_bytes().first() {
+            // A blank line ends the verbose tree.
+            None => self.end_tree(),
+            Some(b'P' | b'F' | b' ') => {
+                if let Some((failed, file)) = suite_line(text) {
+                    self.detect(index);
+                    self.suite_starts(failed, file);
+                } else if text.starts_with(' ') {
+                    self.block_line(text, index);
+                } else {
+                    self.end_tree();
+                }
+            }
+            Some(b'T') => {
+                if let Some(rest) = text.strip_prefix("Test Suites:") {
+                    self.detect(index);
+                    self.end_block();
+                    self.run.failed_suites = Some(summary_count(rest, "failed").unwrap_or(0));
+                } else if let Some(rest) = text.strip_prefix("Tests:") {
+                    // Only after `Test Suites:`: `Tests:` alone is too common.
+                    if self.run.failed_suites.is_some() {
+                        let counts = tests_counts(rest);
+                        self.run.failed_tests = Some(counts.failed.unwrap_or(0));
+                        self.findings.counts.add(counts);
+                    }
+                }
+            }
+            Some(b'N') if says_no_tests(text) => {
+                self.detect(index);
+                self.findings.no_tests_ran = true;
+            }
+            Some(_) => self.end_tree(),
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        self.end_run();
         std::mem::take(&mut self.findings)
+    }
+}
+
+impl Jest {
+    fn detect(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    /// The verbose tree, all indented, has ended.
+    fn end_tree(&mut self) {
+        if let Some(block) = &mut self.run.block {
+            block.tree = None;
+        }
+    }
+
+    /// A `PASS`/`FAIL` line: a new block, and a new run if the last one
+    /// has printed its summary.
+    fn suite_starts(&mut self, failed: bool, file: &str) {
+        if self.run.failed_suites.is_some() {
+            self.end_run();
+        }
+        self.end_block();
+        if failed {
+            self.run.block = Some(Block {
+                file: file.to_owned(),
+                headers: false,
+                tree: Some(Vec::new()),
+                crosses: Vec::new(),
+            });
+        }
+    }
+
+    /// An indented line inside a `FAIL` block: a `●` header or a line of
+    /// the verbose tree.
+    fn block_line(&mut self, text: &str, index: u64) {
+        let Some(block) = &mut self.run.block else {
+            return;
+        };
+        if let Some(title) = failure_header(text) {
+            block.tree = None;
+            match title {
+                Header::Console => {}
+                Header::SuiteFailedToRun => self.run.suites.push((index, block.file.clone())),
+                Header::Test(name) => {
+                    block.headers = true;
+                    block.crosses.clear();
+                    self.run
+                        .tests
+                        .push((index, name.to_owned(), block.file.clone()));
+                }
+            }
+            return;
+        }
+        if block.headers {
+            return;
+        }
+        if let Some(tree) = &mut block.tree {
+            if let Some(name) = tree_line(tree, text) {
+                block.crosses.push((index, name));
+            }
+        }
+    }
+
+    /// Ends the `FAIL` block: its `✕` names stand only if no header named
+    /// its failures (the log was cut between the tree and the headers).
+    fn end_block(&mut self) {
+        if let Some(block) = self.run.block.take() {
+            for (index, name) in block.crosses {
+                self.run.tests.push((index, name, block.file.clone()));
+            }
+        }
+    }
+
+    /// Ends the run: its summary confirms or drops the candidates.
+    fn end_run(&mut self) {
+        self.end_block();
+        let run = std::mem::take(&mut self.run);
+        if run.failed_tests != Some(0) {
+            for (index, name, file) in run.tests {
+                let test = FailingTest::new(name, Format::Jest, Some(file));
+                self.findings.failing.push((index, test));
+            }
+        }
+        if run.failed_suites != Some(0) {
+            for (index, file) in run.suites {
+                let test = FailingTest::new(file.clone(), Format::Jest, Some(file));
+                self.findings.failing.push((index, test));
+            }
+        }
+    }
+}
+
+/// A jest suite line, `FAIL <file>` / `PASS <file>` (` FAIL  <file>` once
+/// colours are stripped), with an optional ` (5.1 s)`: whether it failed,
+/// and the file. A vitest header (` FAIL  file > test`, ` FAIL  file [ file ]`)
+/// or go's `FAIL\tpkg` is not one.
+fn suite_line(text: &str) -> Option<(bool, &str)> {
+    let (failed, rest) = if let Some(rest) = text.strip_prefix("FAIL ") {
+        (true, rest)
+    } else if let Some(rest) = text.strip_prefix("PASS ") {
+        (false, rest)
+    } else if let Some(rest) = text.strip_prefix(" FAIL  ") {
+        (true, rest)
+    } else if let Some(rest) = text.strip_prefix(" PASS  ") {
+        (false, rest)
+    } else {
+        return None;
+    };
+    let file = strip_duration(rest);
+    looks_like_test_file(file).then_some((failed, file))
+}
+
+/// A path whose last component has an extension, with no vitest marks.
+fn looks_like_test_file(file: &str) -> bool {
+    if file.is_empty() || file.starts_with(char::is_whitespace) || file.ends_with(']') {
+        return false;
+    }
+    if file.contains(" > ") {
+        return false;
+    }
+    let last = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    match last.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+        None => false,
+    }
+}
+
+/// `text` without a trailing jest duration: ` (12 ms)`, ` (5.123 s)`.
+fn strip_duration(text: &str) -> &str {
+    let Some(open) = text.strip_suffix(')').and_then(|t| t.rfind(" (")) else {
+        return text;
+    };
+    let inner = &text[open + 2..text.len() - 1];
+    let number = inner
+        .strip_suffix(" ms")
+        .or_else(|| inner.strip_suffix(" s"));
+    match number {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            &text[..open]
+        }
+        _ => text,
+    }
+}
+
+/// What a `  ● ` line of a `FAIL` block announces.
+#[derive(Debug, PartialEq, Eq)]
+enum Header<'a> {
+    /// `● Console`: the console output of the file's tests follows.
+    Console,
+    /// `● Test suite failed to run`: the file never ran its tests.
+    SuiteFailedToRun,
+    /// A failed test, named as jest names it.
+    Test(&'a str),
+}
+
+/// A `●` header: exactly two spaces, `●`, a space, a title. Deeper `●`
+/// lines are console output or failure messages, not headers.
+fn failure_header(text: &str) -> Option<Header<'_>> {
+    let title = text.strip_prefix("  ● ")?;
+    if title.is_empty() || title.starts_with(' ') {
+        return None;
+    }
+    Some(match title {
+        "Console" => Header::Console,
+        "Test suite failed to run" => Header::SuiteFailedToRun,
+        name => Header::Test(name),
+    })
+}
+
+/// Reads one line of a `--verbose` tree into `stack` (the describe titles
+/// with their indentation) and, for a `✕` line, gives the failed test's
+/// full name: the enclosing describe titles and its title joined by ` › `.
+fn tree_line(stack: &mut Vec<(usize, String)>, text: &str) -> Option<String> {
+    let body = text.trim_start_matches(' ');
+    let indent = text.len() - body.len();
+    if indent < 2 || body.is_empty() {
+        return None;
+    }
+    while stack.last().is_some_and(|(depth, _)| *depth >= indent) {
+        stack.pop();
+    }
+    if let Some(title) = body.strip_prefix("✕ ") {
+        let mut name = String::new();
+        for (_, describe) in stack.iter() {
+            name.push_str(describe);
+            name.push_str(" › ");
+        }
+        name.push_str(strip_duration(title));
+        return Some(name);
+    }
+    let is_test = ["✓ ", "○ ", "✎ "].iter().any(|mark| body.starts_with(mark));
+    if !is_test && stack.len() < MAX_DEPTH {
+        stack.push((indent, body.to_owned()));
+    }
+    None
+}
+
+/// The `N <word>` count in a summary's comma-separated list, if listed.
+fn summary_count(list: &str, word: &str) -> Option<u64> {
+    list.split(',').find_map(|item| {
+        let (number, what) = item.trim().split_once(' ')?;
+        (what == word).then(|| number.parse().ok()).flatten()
+    })
+}
+
+/// The counts of a `Tests: 1 failed, 1 skipped, 1 todo, 2 passed, 5 total`
+/// line; `todo` counts as skipped.
+fn tests_counts(list: &str) -> Counts {
+    let skipped = match (summary_count(list, "skipped"), summary_count(list, "todo")) {
+        (None, None) => None,
+        (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
+    };
+    Counts {
+        passed: Some(summary_count(list, "passed").unwrap_or(0)),
+        failed: Some(summary_count(list, "failed").unwrap_or(0)),
+        skipped,
+    }
+}
+
+/// jest saying it ran nothing: `No tests found, exiting with code 1` (also
+/// `code 0` under `--passWithNoTests`), `No tests found related to files
+/// changed since last commit.`
+fn says_no_tests(text: &str) -> bool {
+    text.starts_with("No tests found, exiting with code ")
+        || text.starts_with("No tests found related to files")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(log: &str) -> Vec<String> {
+        let mut jest = Jest::default();
+        for (index, raw) in log.lines().enumerate() {
+            jest.line(&Line::clean(raw.as_bytes(), index as u64));
+        }
+        jest.finish()
+            .failing
+            .into_iter()
+            .map(|(_, t)| t.name)
+            .collect()
+    }
+
+    #[test]
+    fn suite_lines_plain_and_coloured() {
+        assert_eq!(
+            suite_line("FAIL src/a.test.js"),
+            Some((true, "src/a.test.js"))
+        );
+        assert_eq!(
+            suite_line(" PASS  src/a.test.ts (5.12 s)"),
+            Some((false, "src/a.test.ts"))
+        );
+        assert_eq!(
+            suite_line("FAIL dir with space/a b.test.js"),
+            Some((true, "dir with space/a b.test.js"))
+        );
+    }
+
+    #[test]
+    fn suite_line_must_not_fire_on_other_runners() {
+        // vitest headers, go, nextest, pytest, prose.
+        assert_eq!(suite_line(" FAIL  a.test.js > suite > test"), None);
+        assert_eq!(suite_line(" FAIL  a.test.js [ a.test.js ]"), None);
+        assert_eq!(suite_line("FAIL\texample.com/m\t0.01s"), None);
+        assert_eq!(suite_line("FAIL"), None);
+        assert_eq!(suite_line("        FAIL [   0.004s] crate::bin test"), None);
+        assert_eq!(
+            suite_line("FAILED tests/test_a.py::test_x - assert 0"),
+            None
+        );
+        assert_eq!(suite_line("FAIL because the network is down"), None);
+        assert_eq!(suite_line("PASS "), None);
+    }
+
+    #[test]
+    fn durations_are_stripped_once() {
+        assert_eq!(strip_duration("takes (5 ms) (1 ms)"), "takes (5 ms)");
+        assert_eq!(strip_duration("a.test.js (5.123 s)"), "a.test.js");
+        assert_eq!(strip_duration("calls f(x)"), "calls f(x)");
+        assert_eq!(strip_duration("costs (ms)"), "costs (ms)");
+    }
+
+    #[test]
+    fn headers_at_exactly_two_spaces() {
+        assert_eq!(failure_header("  ● a › b"), Some(Header::Test("a › b")));
+        assert_eq!(failure_header("  ● Console"), Some(Header::Console));
+        assert_eq!(
+            failure_header("  ● Test suite failed to run"),
+            Some(Header::SuiteFailedToRun)
+        );
+    }
+
+    #[test]
+    fn header_must_not_fire_on_console_output() {
+        assert_eq!(failure_header("    ● fake › test"), None);
+        assert_eq!(failure_header("● fake › test"), None);
+        assert_eq!(failure_header("  ●  indented"), None);
+        assert_eq!(failure_header("  ● "), None);
+    }
+
+    #[test]
+    fn tree_rebuilds_names_from_indentation() {
+        let mut stack = Vec::new();
+        let lines = [
+            "  ✕ top (2 ms)",
+            "  parser",
+            "    ○ skipped is skipped",
+            "    numbers",
+            "      ✕ adds (12 ms)",
+            "      ✓ keeps zero (2 ms)",
+            "    titles › odd",
+            "      ✕ takes (5 ms) (1 ms)",
+            "  ✕ after",
+        ];
+        let found: Vec<String> = lines
+            .iter()
+            .filter_map(|l| tree_line(&mut stack, l))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "top",
+                "parser › numbers › adds",
+                "parser › titles › odd › takes (5 ms)",
+                "after"
+            ]
+        );
+    }
+
+    #[test]
+    fn tree_must_not_fire_on_passing_or_unindented_lines() {
+        let mut stack = Vec::new();
+        assert_eq!(tree_line(&mut stack, "  ✓ passes (1 ms)"), None);
+        assert_eq!(tree_line(&mut stack, "✕ not indented"), None);
+        assert_eq!(tree_line(&mut stack, "  ✎ todo write it"), None);
+    }
+
+    #[test]
+    fn counts_from_the_tests_line() {
+        let counts = tests_counts("       10 failed, 1 skipped, 1 todo, 5 passed, 17 total");
+        assert_eq!(
+            (counts.passed, counts.failed, counts.skipped),
+            (Some(5), Some(10), Some(2))
+        );
+        let counts = tests_counts("       2 passed, 2 total");
+        assert_eq!(
+            (counts.passed, counts.failed, counts.skipped),
+            (Some(2), Some(0), None)
+        );
+        assert_eq!(
+            summary_count(" 99999999999999999999999 failed", "failed"),
+            None
+        );
+    }
+
+    #[test]
+    fn no_tests_only_from_jest_own_words() {
+        assert!(says_no_tests("No tests found, exiting with code 1"));
+        assert!(says_no_tests(
+            "No tests found related to files changed since last commit."
+        ));
+        assert!(!says_no_tests("No tests found in this directory, maybe"));
+    }
+
+    #[test]
+    fn headers_of_fail_blocks_only() {
+        let log = "\
+FAIL a.test.js
+  ● Console
+
+    console.log
+      ● not a header
+
+  ● d › fails
+
+PASS b.test.js
+  ● printed by a passing suite
+
+Test Suites: 1 failed, 1 passed, 2 total
+Tests:       1 failed, 3 passed, 4 total
+";
+        assert_eq!(names(log), ["d › fails"]);
+    }
+
+    #[test]
+    fn a_summary_without_failures_drops_the_lies() {
+        let log = "\
+FAIL fake.test.js
+  ● fake › written to stdout
+  ✕ fake on stderr (3 ms)
+PASS lies.test.js
+
+Test Suites: 1 passed, 1 total
+Tests:       2 passed, 2 total
+";
+        assert_eq!(names(log), Vec::<String>::new());
+    }
+
+    #[test]
+    fn suite_failures_survive_a_summary_without_failed_tests() {
+        let log = "\
+FAIL after.test.js
+
+
+  ● Test suite failed to run
+
+    cleanup failed
+
+Test Suites: 1 failed, 1 total
+Tests:       1 passed, 1 total
+";
+        assert_eq!(names(log), ["after.test.js"]);
+    }
+
+    #[test]
+    fn a_cut_log_keeps_the_verbose_crosses() {
+        let log = "\
+FAIL a.test.js
+  outer
+    ✕ fails (3 ms)
+    ✓ passes (1 ms)
+";
+        assert_eq!(names(log), ["outer › fails"]);
+    }
+
+    #[test]
+    fn several_runs_are_judged_apart() {
+        let log = "\
+FAIL a.test.js
+  ● real
+
+Test Suites: 1 failed, 1 total
+Tests:       1 failed, 1 total
+FAIL fake.test.js
+  ● lie
+PASS b.test.js
+
+Test Suites: 1 passed, 1 total
+Tests:       1 passed, 1 total
+";
+        assert_eq!(names(log), ["real"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_lines_that_almost_match(
+            lines in proptest::collection::vec("(FAIL | FAIL  |PASS |  ● |  ✕ |    |Test Suites: |Tests: |No tests found, exiting with code )?[a-z|›>()\\[\\] .0-9msé⎯]{0,24}", 0..48)
+        ) {
+            names(&lines.join("\n"));
+        }
     }
 }

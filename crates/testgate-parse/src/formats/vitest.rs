@@ -1,18 +1,456 @@
-//! The vitest output format. (Stub: to be written.)
+//! vitest's default and verbose reporters: the `Failed Tests` / `Failed
+//! Suites` sections, verbose `×` lines and the closing summary.
+//!
+//! A vitest *run* opens with ` RUN  v4.1.12 <root>` and ends with its
+//! summary (` Test Files  1 failed | 2 passed (3)`, `      Tests  1 failed |
+//! 5 passed (6)`). Just before the summary, `⎯⎯ Failed Tests N ⎯⎯` and
+//! `⎯⎯ Failed Suites N ⎯⎯` list every failure under a ` FAIL  <file> > a >
+//! test` header: those headers are the candidates. Console output is
+//! printed earlier, as tests run, so it cannot land inside the sections;
+//! and a run whose summary names no failed test nor file drops every
+//! candidate. Verbose `× <file> > a > test` lines count only in a log cut
+//! before its summary.
 
 use super::{Findings, Recognizer};
+use crate::format::Format;
 use crate::line::Line;
+use crate::report::{Counts, FailingTest};
 
 /// Recognises vitest output.
 #[derive(Debug, Default)]
 pub(crate) struct Vitest {
     findings: Findings,
+    run: Run,
+}
+
+/// One vitest invocation, from ` RUN ` to its summary.
+#[derive(Debug, Default)]
+struct Run {
+    /// Inside a `Failed Tests` or `Failed Suites` section.
+    in_section: bool,
+    /// Names from ` FAIL ` headers of the sections: line index, name, file.
+    headers: Vec<(u64, String, String)>,
+    /// Names from verbose `×` lines, as above.
+    crosses: Vec<(u64, String, String)>,
+    /// ` Test Files  N failed` of the summary (`Some(0)` when none failed).
+    failed_files: Option<u64>,
+    /// `Tests  N failed` of the summary, as above.
+    failed_tests: Option<u64>,
 }
 
 impl Recognizer for Vitest {
-    fn line(&mut self, _line: &Line<'_>) {}
+    fn line(&mut self, line: &Line<'_>) {
+        let text: &str = &line.text;
+        let index = line.index;
+        match text.as_bytes().first() {
+            Some(b' ') => self.indented_line(text, index),
+            Some(0xE2) => {
+                // `⎯` (U+23AF) opens and closes sections.
+                if let Some(section) = section_rule(text) {
+                    self.detect(index);
+                    self.run.in_section = section == Section::Failures;
+                }
+            }
+            Some(b'N') if says_no_tests(text) => {
+                self.detect(index);
+                self.findings.no_tests_ran = true;
+            }
+            _ => {}
+        }
+    }
 
     fn finish(&mut self) -> Findings {
+        self.end_run();
         std::mem::take(&mut self.findings)
+    }
+}
+
+impl Vitest {
+    fn detect(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    fn indented_line(&mut self, text: &str, index: u64) {
+        if text.starts_with(" RUN  v") {
+            self.detect(index);
+            self.end_run();
+            return;
+        }
+        if let Some(header) = text.strip_prefix(" FAIL  ") {
+            if self.run.in_section {
+                if let Some((file, name)) = failure_header(header) {
+                    self.run
+                        .headers
+                        .push((index, name.to_owned(), file.to_owned()));
+                }
+            }
+            return;
+        }
+        let body = text.trim_start_matches(' ');
+        if let Some(rest) = body.strip_prefix("Test Files  ") {
+            self.detect(index);
+            self.run.in_section = false;
+            self.run.failed_files = Some(summary_count(rest, "failed").unwrap_or(0));
+        } else if let Some(rest) = body.strip_prefix("Tests  ") {
+            // Only after ` Test Files `: `Tests` alone is too common.
+            if self.run.failed_files.is_some() && self.run.failed_tests.is_none() {
+                let counts = tests_counts(rest);
+                self.run.failed_tests = Some(counts.failed.unwrap_or(0));
+                self.findings.counts.add(counts);
+            }
+        } else if !self.run.in_section {
+            if let Some((file, name)) = verbose_cross(body) {
+                self.run
+                    .crosses
+                    .push((index, name.to_owned(), file.to_owned()));
+            }
+        }
+    }
+
+    /// Ends the run: its summary confirms or drops the candidates.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        let summarised = run.failed_files.is_some();
+        let nothing_failed =
+            summarised && run.failed_files == Some(0) && run.failed_tests.unwrap_or(0) == 0;
+        if nothing_failed {
+            return;
+        }
+        let crosses = if summarised { Vec::new() } else { run.crosses };
+        for (index, name, file) in run.headers.into_iter().chain(crosses) {
+            let test = FailingTest::new(name, Format::Vitest, Some(file));
+            self.findings.failing.push((index, test));
+        }
+    }
+}
+
+/// What a `⎯⎯ … ⎯⎯` rule announces.
+#[derive(Debug, PartialEq, Eq)]
+enum Section {
+    /// `Failed Tests N` or `Failed Suites N`: failure headers follow.
+    Failures,
+    /// Any other titled rule (`Unhandled Errors`): no test names follow.
+    Other,
+}
+
+/// A section rule: `⎯⎯⎯ Failed Tests 2 ⎯⎯⎯`. The untitled rules that
+/// separate the failures (`⎯⎯⎯[1/9]⎯`) are not section rules.
+fn section_rule(text: &str) -> Option<Section> {
+    let title = text.trim_matches('⎯');
+    if title.len() == text.len() || !title.starts_with(' ') || !title.ends_with(' ') {
+        return None;
+    }
+    let title = title.trim();
+    let is_failures = ["Failed Tests ", "Failed Suites "].iter().any(|prefix| {
+        title
+            .strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    Some(if is_failures {
+        Section::Failures
+    } else {
+        Section::Other
+    })
+}
+
+/// A ` FAIL  ` header's file and name, the ` FAIL  ` cut off: `file > a >
+/// test` names `a > test`, a file that failed to load, `file [ file ]`, is
+/// named by the file. A `|project| ` prefix (workspaces, browser mode) is
+/// not part of either.
+fn failure_header(header: &str) -> Option<(&str, &str)> {
+    let header = strip_project(header);
+    if let Some((file, name)) = header.split_once(" > ") {
+        return (!file.is_empty() && !name.is_empty()).then_some((file, name));
+    }
+    let (file, bracketed) = header.split_once(" [ ")?;
+    (bracketed.strip_suffix(" ]") == Some(file)).then_some((file, file))
+}
+
+/// `text` without a leading `|project| `.
+fn strip_project(text: &str) -> &str {
+    text.strip_prefix('|')
+        .and_then(|rest| rest.split_once("| "))
+        .map_or(text, |(_, rest)| rest)
+}
+
+/// A verbose reporter's failed test, `× file > a > test 13ms` (leading
+/// spaces cut): its file and name. The file must look like one, so that the
+/// default reporter's title-only `× test 3ms` lines are not taken.
+fn verbose_cross(body: &str) -> Option<(&str, &str)> {
+    let rest = body
+        .strip_prefix("× ")
+        .or_else(|| body.strip_prefix("✗ "))?;
+    let (file, name) = strip_project(rest).split_once(" > ")?;
+    if !looks_like_file(file) {
+        return None;
+    }
+    let name = strip_duration(name);
+    (!name.is_empty()).then_some((file, name))
+}
+
+/// A path whose last component has a short extension.
+fn looks_like_file(file: &str) -> bool {
+    let last = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    match last.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+        None => false,
+    }
+}
+
+/// `text` without vitest's trailing duration: ` 13ms`, ` 1.2s`.
+fn strip_duration(text: &str) -> &str {
+    let Some((head, last)) = text.rsplit_once(' ') else {
+        return text;
+    };
+    let number = last.strip_suffix("ms").or_else(|| last.strip_suffix('s'));
+    match number {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => head,
+        _ => text,
+    }
+}
+
+/// The `N <word>` count of a summary's `|`-separated list, the total in
+/// parentheses cut off: `8 failed | 5 passed | 3 skipped | 1 todo (17)`.
+fn summary_count(list: &str, word: &str) -> Option<u64> {
+    let list = list.rsplit_once(" (").map_or(list, |(head, _)| head);
+    list.split('|').find_map(|item| {
+        let (number, what) = item.trim().split_once(' ')?;
+        (what == word).then(|| number.parse().ok()).flatten()
+    })
+}
+
+/// The counts of a `Tests  8 failed | 5 passed | 3 skipped | 1 todo (17)`
+/// line; `todo` counts as skipped.
+fn tests_counts(list: &str) -> Counts {
+    let skipped = match (summary_count(list, "skipped"), summary_count(list, "todo")) {
+        (None, None) => None,
+        (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
+    };
+    Counts {
+        passed: Some(summary_count(list, "passed").unwrap_or(0)),
+        failed: Some(summary_count(list, "failed").unwrap_or(0)),
+        skipped,
+    }
+}
+
+/// vitest saying it ran nothing: `No test files found, exiting with code 1`
+/// (`code 0` under `--passWithNoTests`).
+fn says_no_tests(text: &str) -> bool {
+    text.starts_with("No test files found, exiting with code ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(log: &str) -> Vec<String> {
+        let mut vitest = Vitest::default();
+        for (index, raw) in log.lines().enumerate() {
+            vitest.line(&Line::clean(raw.as_bytes(), index as u64));
+        }
+        vitest
+            .finish()
+            .failing
+            .into_iter()
+            .map(|(_, t)| t.name)
+            .collect()
+    }
+
+    #[test]
+    fn headers_name_tests_suites_and_files() {
+        assert_eq!(
+            failure_header("a.test.js > d > t"),
+            Some(("a.test.js", "d > t"))
+        );
+        assert_eq!(
+            failure_header("a.test.js > d > with > inside"),
+            Some(("a.test.js", "d > with > inside"))
+        );
+        assert_eq!(
+            failure_header("|chromium| a.test.js > t"),
+            Some(("a.test.js", "t"))
+        );
+        assert_eq!(
+            failure_header("a.test.js [ a.test.js ]"),
+            Some(("a.test.js", "a.test.js"))
+        );
+    }
+
+    #[test]
+    fn header_must_not_fire_on_a_jest_suite_line() {
+        // jest's coloured ` FAIL  file` has neither ` > ` nor `[ file ]`.
+        assert_eq!(failure_header("src/a.test.js"), None);
+        assert_eq!(failure_header("src/a.test.js (5.1 s)"), None);
+        assert_eq!(failure_header("a.test.js [ b.test.js ]"), None);
+    }
+
+    #[test]
+    fn section_rules() {
+        assert_eq!(
+            section_rule("⎯⎯⎯⎯⎯⎯⎯ Failed Tests 8 ⎯⎯⎯⎯⎯⎯⎯"),
+            Some(Section::Failures)
+        );
+        assert_eq!(
+            section_rule("⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯"),
+            Some(Section::Failures)
+        );
+        assert_eq!(
+            section_rule("⎯⎯⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯⎯⎯"),
+            Some(Section::Other)
+        );
+    }
+
+    #[test]
+    fn section_rule_must_not_fire_on_separators() {
+        assert_eq!(section_rule("⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/9]⎯"), None);
+        assert_eq!(section_rule("⎯⎯⎯⎯⎯⎯⎯⎯"), None);
+        assert_eq!(section_rule("⎯ Failed Tests ⎯"), Some(Section::Other));
+    }
+
+    #[test]
+    fn verbose_crosses_need_a_file() {
+        assert_eq!(
+            verbose_cross("× nested.test.js > parser > takes 5ms 1ms"),
+            Some(("nested.test.js", "parser > takes 5ms"))
+        );
+        assert_eq!(
+            verbose_cross("× a.test.ts > top 7ms"),
+            Some(("a.test.ts", "top"))
+        );
+    }
+
+    #[test]
+    fn verbose_cross_must_not_fire_on_default_reporter_lines() {
+        assert_eq!(verbose_cross("× adds two numbers 28ms"), None);
+        assert_eq!(verbose_cross("× fake > console 3ms"), None);
+        assert_eq!(verbose_cross("✓ a.test.js > passes 1ms"), None);
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(strip_duration("takes 5ms 1ms"), "takes 5ms");
+        assert_eq!(strip_duration("slow 1.20s"), "slow");
+        assert_eq!(strip_duration("is skipped"), "is skipped");
+        assert_eq!(strip_duration("ends in ms"), "ends in ms");
+    }
+
+    #[test]
+    fn counts_from_the_summary() {
+        let counts = tests_counts("8 failed | 5 passed | 3 skipped | 1 todo (17)");
+        assert_eq!(
+            (counts.passed, counts.failed, counts.skipped),
+            (Some(5), Some(8), Some(4))
+        );
+        assert_eq!(summary_count("4 failed | 1 passed (5)", "failed"), Some(4));
+        assert_eq!(summary_count("1 passed (1)", "failed"), None);
+        assert_eq!(
+            summary_count("99999999999999999999999 failed (1)", "failed"),
+            None
+        );
+    }
+
+    #[test]
+    fn no_tests_only_from_vitest_own_words() {
+        assert!(says_no_tests("No test files found, exiting with code 1"));
+        assert!(!says_no_tests("No tests found, exiting with code 1"));
+    }
+
+    #[test]
+    fn headers_count_only_inside_failure_sections() {
+        let log = "
+ RUN  v4.1.12 /p
+
+stdout | a.test.js > logs
+ FAIL  fake.test.js > printed > by console.log
+ ❯ a.test.js (2 tests | 1 failed) 5ms
+   × fails 3ms
+
+⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯
+
+ FAIL  a.test.js > d > fails
+AssertionError: expected 1 to be 2
+
+ Test Files  1 failed (1)
+      Tests  1 failed | 1 passed (2)
+";
+        assert_eq!(names(log), ["d > fails"]);
+    }
+
+    #[test]
+    fn a_summary_without_failures_drops_the_lies() {
+        let log = "
+ RUN  v4.1.12 /p
+⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯
+
+ FAIL  lies/fake.test.js > fake > written to stdout
+ ✓ lies.test.js (2 tests) 49ms
+
+ Test Files  1 passed (1)
+      Tests  2 passed (2)
+";
+        assert_eq!(names(log), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_cut_log_keeps_the_verbose_crosses() {
+        let log = "
+ RUN  v4.1.12 /p
+ × a.test.js > outer > fails 13ms
+   → expected 2 to be 3
+ ✓ a.test.js > outer > passes 1ms
+";
+        assert_eq!(names(log), ["outer > fails"]);
+    }
+
+    #[test]
+    fn jest_then_vitest_in_one_log() {
+        // Each runner keeps to its own lines: jest's coloured ` FAIL  file`
+        // is no vitest header, vitest's ` FAIL  file > test` no jest suite.
+        let log = "
+ FAIL  web/a.test.js
+  ● form › submits
+
+Test Suites: 1 failed, 1 total
+Tests:       1 failed, 1 passed, 2 total
+
+ RUN  v4.1.12 /repo/api
+
+⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯
+
+ FAIL  b.test.ts > api > answers
+AssertionError: expected 500 to be 200
+
+ Test Files  1 failed (1)
+      Tests  1 failed | 3 passed (4)
+";
+        let report = crate::parse(Format::Auto, log);
+        assert_eq!(report.format, Some(Format::Jest));
+        let found: Vec<(&str, Format)> = report
+            .failing
+            .iter()
+            .map(|t| (t.name.as_str(), t.format))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("form › submits", Format::Jest),
+                ("api > answers", Format::Vitest)
+            ]
+        );
+        assert_eq!(report.counts.failed, Some(2));
+        assert_eq!(report.counts.passed, Some(4));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_lines_that_almost_match(
+            lines in proptest::collection::vec("( RUN  v| FAIL  | × | ✗ |⎯⎯ Failed Tests 1 ⎯⎯|⎯⎯ Failed Suites 2 ⎯⎯| Test Files  |      Tests  |No test files found, exiting with code )?[a-z|›>()\\[\\] .0-9msé⎯]{0,24}", 0..48)
+        ) {
+            names(&lines.join("\n"));
+        }
     }
 }

@@ -1,78 +1,16 @@
-//! The `testgate` binary, started as a user would: exit codes, output, the
+//! `testgate parse`, started as a user would: exit codes, output, the
 //! one-line errors, standard input, the JSON shape.
 //!
 //! The library is the oracle for *which* names a log holds (its own tests
 //! prove that); these tests prove the command prints exactly what the
 //! library found, file by file, and behaves at its edges.
-#![expect(
-    clippy::disallowed_methods,
-    reason = "the tests start the binary under test"
-)]
 
-use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::Duration;
 
 use serde_json::{Value, json};
+
+use crate::testgate;
 use testgate_parse::{FailingTest, Format, Report};
-use wait_timeout::ChildExt;
-
-/// What a run of the binary gave.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `testgate ARGS` with `stdin` (empty when `None`), killing it after
-/// a generous bound so a hang fails the test instead of stalling it.
-fn testgate(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_testgate"))
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start testgate");
-    let writer = child.stdin.take().map(|mut pipe| {
-        let input = stdin.unwrap_or_default().to_vec();
-        // A reader that exits early closes the pipe; that is its business.
-        thread::spawn(move || drop(pipe.write_all(&input)))
-    });
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out = thread::spawn(move || {
-        let mut s = String::new();
-        out.read_to_string(&mut s).map(|_| s)
-    });
-    let err = thread::spawn(move || {
-        let mut s = String::new();
-        err.read_to_string(&mut s).map(|_| s)
-    });
-    let status = match child.wait_timeout(Duration::from_secs(60)).expect("wait") {
-        Some(status) => status,
-        None => {
-            child.kill().expect("kill");
-            child.wait().expect("reap");
-            panic!("testgate {args:?} ran for over 60 s");
-        }
-    };
-    if let Some(writer) = writer {
-        writer.join().expect("stdin writer");
-    }
-    Run {
-        code: status.code(),
-        stdout: out.join().expect("stdout reader").expect("stdout is UTF-8"),
-        stderr: err.join().expect("stderr reader").expect("stderr is UTF-8"),
-    }
-}
 
 /// A libtest run with two failures, as `cargo test` prints it.
 const CARGO_LOG: &str = "\

@@ -1,0 +1,272 @@
+//! `testgate check`, started as a user would, on the real pytest project of
+//! `tests/projects/e2e/`: the exit codes, the text verdict, and the JSON
+//! document held to the schema that docs/cli.md states.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::{Run, run, testgate};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("the repository root")
+        .to_path_buf()
+}
+
+/// A fresh copy of the pytest fixture project (so nothing is written into
+/// the repository), in a temporary directory that lives as long as it.
+fn pytest_project() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir_in(repo().join("target")).expect("temp dir");
+    let dir = tmp.path().join("pytest");
+    let from = repo().join("tests/projects/e2e/pytest");
+    copy(&from, &dir);
+    (tmp, dir)
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            if entry.file_name() != "__pycache__" {
+                copy(&entry.path(), &target);
+            }
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// `testgate check ARGS -- python3 -m pytest -q` in `dir` with the fixture
+/// in `mode`.
+fn check_pytest(dir: &Path, mode: &str, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(dir)
+        .arg("--env")
+        .arg(format!("TESTGATE_FIXTURE={mode}"))
+        .args(args)
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    run(command, None)
+}
+
+const PASS: i32 = 0;
+const FAIL: i32 = 1;
+const USAGE: i32 = 2;
+const INCONCLUSIVE: i32 = 125;
+
+#[test]
+fn a_passing_suite_exits_0_and_prints_pass() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "pass", &["-k", "2"]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert!(out.stdout.starts_with("PASS\n"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("testgate: attempt 1 of at most 3:"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("5 passed"),
+        "the test output streams live: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_failing_suite_exits_1_and_the_reason_leads_with_the_names() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "fail", &["-k", "1", "--quiet"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let mut lines = out.stdout.lines();
+    assert_eq!(lines.next(), Some("FAIL"));
+    assert_eq!(lines.next(), Some("tests/test_calc.py::test_adds_negative"));
+    assert_eq!(
+        lines.next(),
+        Some("tests/test_calc.py::TestBig::test_big_numbers")
+    );
+    assert!(
+        out.stdout.contains("2 failed, 3 passed"),
+        "the tail ends the reason"
+    );
+    assert_eq!(out.stderr, "", "--quiet shows nothing on stderr");
+}
+
+#[test]
+fn a_timeout_exits_125() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "hang", &["--timeout", "3s", "-q", "-k", "3"]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    assert!(
+        out.stdout.starts_with("INCONCLUSIVE (timed_out)\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_missing_program_exits_125() {
+    let out = testgate(&["check", "-q", "--", "testgate-no-such-program"], None);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    assert!(
+        out.stdout.starts_with("INCONCLUSIVE (would_not_start)\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    let missing = repo().join("target/no-such-dir-for-testgate");
+    let missing = missing.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["check"], "required arguments were not provided"),
+        (&["check", "--"], "required arguments were not provided"),
+        (&["check", "--", ""], "no test command given"),
+        (
+            &["check", "--frobnicate", "--", "true"],
+            "unexpected argument '--frobnicate'",
+        ),
+        (&["check", "-C", missing, "--", "true"], "cannot use"),
+        (
+            &["check", "--timeout", "5x", "--", "true"],
+            "`5x` is not a duration",
+        ),
+        (
+            &["check", "--timeout", "0s", "--", "true"],
+            "longer than zero",
+        ),
+        (&["check", "--env", "=x", "--", "true"], "names no variable"),
+        (
+            &["check", "--sandbox", "docker", "--", "true"],
+            "invalid value 'docker'",
+        ),
+        (
+            &["check", "-k", "many", "--", "true"],
+            "invalid value 'many'",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = testgate(args, None);
+        assert_eq!(out.code, Some(USAGE), "{args:?}: {out:#?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(message) || first.starts_with("error:"),
+            "{args:?}: {first}"
+        );
+    }
+}
+
+/// The field tables of docs/cli.md's `--json` section: field name → type
+/// column, for the document and for each attempt.
+fn documented_fields() -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    let doc = std::fs::read_to_string(repo().join("docs/cli.md")).expect("docs/cli.md");
+    let section = doc
+        .split("### `--json`")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a --json section");
+    let mut tables = section.split("\nEach attempt:").map(|part| {
+        part.lines()
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                Some((name.to_owned(), cells.get(2)?.to_string()))
+            })
+            .collect::<BTreeMap<_, _>>()
+    });
+    (tables.next().unwrap(), tables.next().unwrap())
+}
+
+/// Whether `value` is of the documented `kind` ("string or null", "array of
+/// strings", "number", "bool", "object or null", …).
+fn is_of_kind(value: &Value, kind: &str) -> bool {
+    kind.split(" or ")
+        .any(|kind| match kind.split_whitespace().next() {
+            Some("null") => value.is_null(),
+            Some("string") => value.is_string(),
+            Some("number") => value.is_number(),
+            Some("bool") => value.is_boolean(),
+            Some("object") => value.is_object(),
+            Some("array") => {
+                let of_strings = kind.contains("strings");
+                value
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(|i| !of_strings || i.is_string()))
+            }
+            _ => panic!("docs/cli.md names an unknown type `{kind}`"),
+        })
+}
+
+fn assert_matches(object: &Value, fields: &BTreeMap<String, String>, what: &str) {
+    let object = object
+        .as_object()
+        .unwrap_or_else(|| panic!("{what} is an object"));
+    let keys: Vec<&String> = object.keys().collect();
+    let documented: Vec<&String> = fields.keys().collect();
+    assert_eq!(keys, documented, "{what}: the fields docs/cli.md lists");
+    for (name, kind) in fields {
+        assert!(
+            is_of_kind(&object[name], kind),
+            "{what}.{name} = {} is not `{kind}`",
+            object[name]
+        );
+    }
+}
+
+#[test]
+fn check_json_matches_the_documented_schema() {
+    let (document, attempt) = documented_fields();
+    assert!(
+        document.len() >= 7 && attempt.len() >= 10,
+        "the tables were read"
+    );
+    let (_tmp, dir) = pytest_project();
+    for (mode, code) in [("fail", FAIL), ("pass", PASS), ("hang", INCONCLUSIVE)] {
+        let out = check_pytest(&dir, mode, &["--json", "-q", "-k", "1", "--timeout", "20s"]);
+        assert_eq!(out.code, Some(code), "{mode}: {out:#?}");
+        assert_eq!(
+            out.stdout.lines().count(),
+            1,
+            "{mode}: one JSON object on one line"
+        );
+        let json: Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+        assert_matches(&json, &document, mode);
+        for a in json["attempts"].as_array().unwrap() {
+            assert_matches(a, &attempt, &format!("{mode} attempt"));
+        }
+        match mode {
+            "fail" => {
+                assert_eq!(json["verdict"], "fail");
+                assert_eq!(json["failing"][0], "tests/test_calc.py::test_adds_negative");
+                assert_eq!(json["attempts"].as_array().unwrap().len(), 2);
+                assert_eq!(json["attempts"][1]["exit_code"], 1);
+                assert_eq!(json["attempts"][1]["format"], "pytest");
+                assert_eq!(json["attempts"][1]["counts"]["passed"], 3);
+            }
+            "pass" => assert_eq!(json["verdict"], "pass"),
+            _ => {
+                assert_eq!(json["cause"], "timed_out");
+                assert_eq!(json["attempts"][0]["outcome"], "timed_out");
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Reruns jest over the fixture projects in tests/projects/parse/node/jest-*
+# and rewrites crates/testgate-parse/tests/fixtures/jest/<case>.{log,expected}.
+#
+# Each case is run twice, identically: once as testgate runs it (CI=true, no
+# TTY, stdout and stderr merged) for the .log, once with --json for the
+# .expected, whose names come from jest's own JSON (python3), never from our
+# parser. Needs node >= 20, npm and python3; installs the locked jest with
+# `npm ci`.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../../.." && pwd)
+node_dir=$repo/tests/projects/parse/node
+out=$here/../fixtures/jest
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+cd "$node_dir"
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+jest=$node_dir/node_modules/.bin/jest
+mkdir -p "$out"
+
+# The names of the failing tests in a jest --json file, spelled as jest's
+# `●` headers spell them: ancestor titles and title joined by " › ". A suite
+# that failed to run (no test to name) is named by its path relative to the
+# working directory, as jest's `FAIL <path>` line prints it.
+names_from_json() {
+    python3 - "$1" "$node_dir" <<'PY'
+import json, os, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "failed":
+            print(" › ".join(test["ancestorTitles"] + [test["title"]]))
+    if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
+        print(os.path.relpath(suite["name"], sys.argv[2]))
+PY
+}
+
+# A run killed between the first block's --verbose tree and its `●` headers
+# (a timeout): failing-verbose.log up to its first header. The names are
+# those jest --json gives for the first file, whose tree the cut log keeps.
+cut_before_headers() {
+    local log=$out/failing-verbose.log case=cut-before-headers
+    local first_header file
+    first_header=$(grep -n -m1 '^  ● ' "$log" | cut -d: -f1)
+    file=$(head -n1 "$log" | sed 's/^FAIL //')
+    head -n "$((first_header - 1))" "$log" >"$out/$case.log"
+    {
+        echo "# hand-made: failing-verbose.log cut before its first ● header, as a timeout leaves it; names: jest --json of that run, the failures of $file"
+        python3 - "$scratch/failing-verbose.json" "$node_dir" "$file" <<'PY'
+import json, os, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    if os.path.relpath(suite["name"], sys.argv[2]) == sys.argv[3]:
+        for test in suite["assertionResults"]:
+            if test["status"] == "failed":
+                print(" › ".join(test["ancestorTitles"] + [test["title"]]))
+PY
+    } >"$out/$case.expected"
+    echo "jest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
+}
+
+# capture CASE PROJECT [VAR=value ...] -- [jest args ...]
+capture() {
+    local case=$1 project=$2
+    shift 2
+    local vars=()
+    while [[ $1 != -- ]]; do
+        vars+=("$1")
+        shift
+    done
+    shift
+    # A private cache keeps the order of the suites independent of earlier runs.
+    local args=(--rootDir "$project" --runInBand "$@")
+    local cache=(--cacheDirectory "$scratch/cache-$case")
+    env -u FORCE_COLOR -u NO_COLOR CI=true "${vars[@]}" "$jest" "${args[@]}" "${cache[@]}" \
+        </dev/null >"$out/$case.log" 2>&1 || true
+    env -u FORCE_COLOR -u NO_COLOR CI=true "${vars[@]}" "$jest" "${args[@]}" "${cache[@]}" \
+        --json --outputFile="$scratch/$case.json" </dev/null >/dev/null 2>&1 || true
+    {
+        echo "# source: jest $("$jest" --version) --json, an identical second run of: ${vars[*]:+${vars[*]} }jest ${args[*]}"
+        if [[ -s $scratch/$case.json ]]; then
+            names_from_json "$scratch/$case.json"
+        fi
+    } >"$out/$case.expected"
+    echo "jest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
+}
+
+capture failing jest-failing --
+capture failing-verbose jest-failing -- --verbose
+cut_before_headers
+capture failing-color jest-failing FORCE_COLOR=1 --
+capture suite-failed-to-run jest-broken --
+capture no-tests jest-empty --
+capture no-tests-pass jest-empty -- --passWithNoTests
+capture lies jest-lies --
+capture all-pass jest-pass --
+

@@ -1,0 +1,6 @@
+test('runs fine', () => {
+  expect(1).toBe(1);
+});
+test('fails plainly', () => {
+  expect(1).toBe(2);
+});

@@ -1,0 +1,10 @@
+// test.each with titles built from weird data.
+describe('each', () => {
+  test.each([
+    ['a.b*c', 1],
+    ['[x] > y', 2],
+    ['日本語', 3],
+  ])('case %s is %i', (name, n) => {
+    expect(n).toBe(2);
+  });
+});

@@ -1,0 +1,3 @@
+test('passes', () => {
+  expect(1).toBe(1);
+});

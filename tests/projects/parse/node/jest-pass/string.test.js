@@ -1,0 +1,3 @@
+test('concatenates', () => {
+  expect('a' + 'b').toBe('ab');
+});

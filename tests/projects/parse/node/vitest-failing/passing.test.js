@@ -1,0 +1,5 @@
+import { test, expect } from 'vitest';
+
+test('passes', () => {
+  expect(1).toBe(1);
+});

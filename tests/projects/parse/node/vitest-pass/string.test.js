@@ -1,0 +1,5 @@
+import { test, expect } from 'vitest';
+
+test('concatenates', () => {
+  expect('a' + 'b').toBe('ab');
+});
