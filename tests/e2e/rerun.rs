@@ -178,6 +178,20 @@ fn consistent_failure(kind: Kind) {
             record.attempts[index].command
         );
     }
+    if matches!(kind, Kind::Jest | Kind::NpmJest | Kind::Vitest) {
+        // Only the failing file ran: `other.test.js`'s test is not even
+        // counted as skipped.
+        let total = |index: usize| {
+            let c = record.attempts[index].report.counts;
+            c.passed.unwrap_or(0) + c.failed.unwrap_or(0) + c.skipped.unwrap_or(0)
+        };
+        assert_eq!(
+            total(1) + 1,
+            total(0),
+            "{what}: {:?}",
+            record.attempts[1].command
+        );
+    }
     // go states counts only with -v, which the targeted retry adds.
     if let Some(full) = ran(&record, 0) {
         assert!(full >= 20, "{what}: the full run ran {full} tests");
