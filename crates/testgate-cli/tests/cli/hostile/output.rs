@@ -133,9 +133,6 @@ fn five_thousand_failing_names_are_all_reported() {
 }
 
 #[test]
-#[ignore = "BUG: the cargo parser deduplicates failing names with a linear scan \
-            (testgate-parse formats/cargo.rs `candidate`): 100,000 names take 40 s \
-            in a release build, minutes in debug; quadratic in the names"]
 fn a_hundred_thousand_failing_names_take_linear_time() {
     many_failures(100_000, Duration::from_secs(30));
 }
