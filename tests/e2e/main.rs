@@ -20,8 +20,16 @@ enum Where {
 
 impl Where {
     fn sandbox(self) -> Sandbox {
+        self.sandbox_for(None)
+    }
+
+    /// The sandbox for `runner`'s project (node projects need their shared
+    /// node_modules visible).
+    fn sandbox_for(self, runner: Option<Runner>) -> Sandbox {
         match self {
-            Where::Bwrap => Sandbox::default(),
+            Where::Bwrap => {
+                projects::bwrap_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
+            }
             Where::Host => Sandbox::Host,
         }
     }
@@ -35,7 +43,7 @@ fn check(project: &Project, mode: &str, retries: u32, place: Where) -> testgate:
         .env("TESTGATE_FIXTURE", mode)
         .retrying(retries)
         .within(Duration::from_secs(120));
-    SandboxedTests::new(place.sandbox(), config)
+    SandboxedTests::new(place.sandbox_for(Some(project.runner)), config)
         .named(project.runner.name(), mode)
         .run_observed(&mut NoObserver)
 }

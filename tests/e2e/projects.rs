@@ -78,7 +78,7 @@ impl Project {
         let dir = tmp.path().join(runner.name());
         copy_dir(&runner.source(), &dir);
         if matches!(runner, Runner::Jest | Runner::Vitest) {
-            let modules = repo_root().join("tests/projects/e2e/node/node_modules");
+            let modules = node_modules();
             assert!(
                 modules.is_dir(),
                 "{} is missing: run scripts/setup (npm ci)",
@@ -125,4 +125,22 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), to.join(&name)).unwrap();
         }
     }
+}
+
+/// The shared node_modules the node fixtures link to.
+pub(crate) fn node_modules() -> PathBuf {
+    repo_root().join("tests/projects/e2e/node/node_modules")
+}
+
+/// The bubblewrap sandbox for a fixture project: the default, plus the
+/// shared node_modules bound read-write for the node projects. Their
+/// node_modules is a link out of the project, which the sandbox would
+/// otherwise show read-only (vite writes its config bundle there) or not at
+/// all (the private /tmp hides a repository checked out under /tmp).
+pub(crate) fn bwrap_for(node: bool) -> testgate::Sandbox {
+    let mut options = testgate::BwrapOptions::default();
+    if node {
+        options.writable.push(node_modules());
+    }
+    testgate::Sandbox::Bubblewrap(options)
 }

@@ -138,9 +138,8 @@ fn check(kind: Kind, mode: &str, retries: u32) -> Record {
             Sandbox::Host,
             config.env("GOCACHE", repo_root().join("target/e2e/go-cache")),
         ),
-        Kind::Cargo | Kind::Nextest | Kind::Pytest | Kind::Jest | Kind::NpmJest | Kind::Vitest => {
-            (Sandbox::default(), config)
-        }
+        Kind::Jest | Kind::NpmJest | Kind::Vitest => (crate::projects::bwrap_for(true), config),
+        Kind::Cargo | Kind::Nextest | Kind::Pytest => (Sandbox::default(), config),
     };
     SandboxedTests::new(sandbox, config).run_observed(&mut NoObserver)
 }
