@@ -546,7 +546,18 @@ fn the_survivor_scan_sees_a_marked_process() {
         .env("HOSTILE_MARKER", &marker)
         .spawn()
         .expect("start sleep");
-    let found = processes_marked(&marker);
+    // Between fork and exec the child's cmdline is still empty: poll
+    // (bounded) until the exec shows.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut found = processes_marked(&marker);
+    while !found
+        .iter()
+        .any(|(_, cmdline)| cmdline.starts_with("sleep 30"))
+        && std::time::Instant::now() < until
+    {
+        std::thread::yield_now();
+        found = processes_marked(&marker);
+    }
     let _ = by_env.kill();
     let _ = by_env.wait();
     assert_eq!(found.len(), 1, "{found:?}");
