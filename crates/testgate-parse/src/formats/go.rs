@@ -252,7 +252,7 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
     } else {
         return None;
     };
-    let (name, duration) = rest.strip_suffix("s)")?.rsplit_once(" (")?;
+    let (name, duration) = super::rsplit_once(rest.strip_suffix("s)")?, " (")?;
     let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !digits(fraction) || name.is_empty() || name.starts_with(' ') {
@@ -319,7 +319,9 @@ fn is_chatter_event(text: &str) -> bool {
         r#""Action":"cont""#,
         r#""Action":"bench""#,
     ];
-    CHATTER.iter().any(|action| text.contains(action))
+    CHATTER
+        .iter()
+        .any(|action| super::find(text, action).is_some())
 }
 
 /// One test2json event, the fields we read.
@@ -333,7 +335,7 @@ struct Event {
 /// Reads a test2json event; `None` for any other line, JSON or not.
 fn json_event(text: &str) -> Option<Event> {
     // Cheap rejection before parsing: other runners' JSON has no `Action`.
-    if !text.contains("\"Action\"") {
+    if super::find(text, "\"Action\"").is_none() {
         return None;
     }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;

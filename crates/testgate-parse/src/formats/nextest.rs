@@ -184,7 +184,7 @@ struct StatusLine<'a> {
 /// test name. The fixed alignment tells it apart from output a test printed
 /// indented (nextest indents captured output) or at the start of a line.
 fn status_line(text: &str) -> Option<StatusLine<'_>> {
-    let open = text.find(" [")?;
+    let open = super::find(text, " [")?;
     let head = text.get(..open)?;
     let status = head.trim_start();
     let aligned =

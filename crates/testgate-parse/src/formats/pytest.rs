@@ -293,7 +293,7 @@ fn verbose_failure(text: &str) -> Option<&str> {
         Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] (?:FAILED|ERROR) (\S+?::.*?)\s*$").unwrap()
     });
     // Cheap rejection first: every such line names FAILED or ERROR.
-    if !(text.contains(" FAILED") || text.contains(" ERROR")) {
+    if super::find(text, " FAILED").is_none() && super::find(text, " ERROR").is_none() {
         return None;
     }
     let regex = if text.starts_with("[gw") {
