@@ -402,7 +402,8 @@ fn starts_nextest_run(trimmed: &str) -> bool {
 /// A libtest JSON event on this line: the line starts with `{`, or printed
 /// output (`--nocapture`) came first and the event follows it.
 fn json_event(text: &str) -> Option<serde_json::Value> {
-    if memchr::memchr(b'{', text.as_bytes()).is_none() {
+    // Cheap rejection first, from the end: the event closes the line.
+    if !text.trim_end().ends_with('}') || memchr::memchr(b'{', text.as_bytes()).is_none() {
         return None;
     }
     let start = if text.starts_with('{') {

@@ -184,6 +184,14 @@ struct StatusLine<'a> {
 /// test name. The fixed alignment tells it apart from output a test printed
 /// indented (nextest indents captured output) or at the start of a line.
 fn status_line(text: &str) -> Option<StatusLine<'_>> {
+    // Cheap rejection first: an indented status line is padded to exactly
+    // the width, so its first ` [` is right there (go's and pytest's
+    // indented lines end here).
+    if text.starts_with(' ')
+        && text.as_bytes().get(STATUS_WIDTH..STATUS_WIDTH + 2) != Some(b" [".as_slice())
+    {
+        return None;
+    }
     let open = super::find(text, " [")?;
     let head = text.get(..open)?;
     let status = head.trim_start();

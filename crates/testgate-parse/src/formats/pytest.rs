@@ -280,6 +280,27 @@ fn summary_entry_id<'a, 'k>(rest: &'a str, known: impl Iterator<Item = &'k str>)
     }
 }
 
+/// Whether `text` ends as a `PLAIN` match must: FAILED or ERROR, then
+/// perhaps spaces and `[ 50%]`, then perhaps white space. Read from the end,
+/// so that the passing lines of `-v` output, nearly all of it, cost a few
+/// byte comparisons rather than a search of the whole line.
+fn plain_may_fail(text: &str) -> bool {
+    let mut end = text.trim_end();
+    if end.ends_with("%]") {
+        // `[` cannot occur inside `[ *[0-9]+%]`: the last one opens it.
+        let Some(open) = memchr::memrchr(b'[', end.as_bytes()) else {
+            return false;
+        };
+        let before = end.get(..open).unwrap_or_default();
+        let keyword = before.trim_end_matches(' ');
+        if keyword.len() == before.len() {
+            return false;
+        }
+        end = keyword;
+    }
+    end.ends_with(" FAILED") || end.ends_with(" ERROR")
+}
+
 /// The node id of a verbose result line that says FAILED or ERROR:
 /// `tests/a.py::test_x[1] FAILED   [ 50%]` or, with pytest-xdist,
 /// `[gw0] [ 50%] FAILED tests/a.py::test_x[1]`. The file part (before the
@@ -292,13 +313,16 @@ fn verbose_failure(text: &str) -> Option<&str> {
     static XDIST: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] (?:FAILED|ERROR) (\S+?::.*?)\s*$").unwrap()
     });
-    // Cheap rejection first: every such line names FAILED or ERROR.
-    if super::find(text, " FAILED").is_none() && super::find(text, " ERROR").is_none() {
-        return None;
-    }
     let regex = if text.starts_with("[gw") {
+        // Cheap rejection first: every such line names FAILED or ERROR.
+        if super::find(text, " FAILED").is_none() && super::find(text, " ERROR").is_none() {
+            return None;
+        }
         &XDIST
     } else {
+        if !plain_may_fail(text) {
+            return None;
+        }
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())
