@@ -447,31 +447,31 @@ mod tests {
     fn test_line_names_and_modes() {
         assert_eq!(
             test_line("test tests::parses_empty ... FAILED"),
-            Some(("tests::parses_empty".into(), TestStatus::Failed))
+            Some(("tests::parses_empty", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test tests::must_panic - should panic ... FAILED"),
-            Some(("tests::must_panic".into(), TestStatus::Failed))
+            Some(("tests::must_panic", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test src/lib.rs - sub (line 14) ... FAILED"),
-            Some(("src/lib.rs - sub (line 14)".into(), TestStatus::Failed))
+            Some(("src/lib.rs - sub (line 14)", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test src/lib.rs - Foo (line 3) - compile fail ... ok"),
-            Some(("src/lib.rs - Foo (line 3)".into(), TestStatus::Passed))
+            Some(("src/lib.rs - Foo (line 3)", TestStatus::Passed))
         );
         assert_eq!(
             test_line("test tests::slow ... ignored, too slow"),
-            Some(("tests::slow".into(), TestStatus::Ignored))
+            Some(("tests::slow", TestStatus::Ignored))
         );
         assert_eq!(
             test_line("test tests::prints_no_newline ... some printed textok"),
-            Some(("tests::prints_no_newline".into(), TestStatus::Passed))
+            Some(("tests::prints_no_newline", TestStatus::Passed))
         );
         assert_eq!(
             test_line("test tests::parses_empty ... "),
-            Some(("tests::parses_empty".into(), TestStatus::Pending))
+            Some(("tests::parses_empty", TestStatus::Pending))
         );
     }
 

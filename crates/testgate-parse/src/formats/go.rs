@@ -98,7 +98,13 @@ impl Go {
 
     fn text_line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
-        if let Some((outcome, name)) = result_line(text) {
+        // A result line starts `--- ` after its indent; testing the first
+        // byte keeps libtest's `test …` lines, a third of a mixed log, out.
+        let result = match text.as_bytes().first() {
+            Some(b' ' | b'-') => result_line(text),
+            Some(_) | None => None,
+        };
+        if let Some((outcome, name)) = result {
             // A result line alone does not say "go": any program can print
             // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
             // `=== RUN`, a package line or a JSON event claims the log.
@@ -335,9 +341,7 @@ struct Event {
 /// Reads a test2json event; `None` for any other line, JSON or not.
 fn json_event(text: &str) -> Option<Event> {
     // Cheap rejection before parsing: other runners' JSON has no `Action`.
-    if super::find(text, "\"Action\"").is_none() {
-        return None;
-    }
+    super::find(text, "\"Action\"")?;
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     let field = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
     Some(Event {
