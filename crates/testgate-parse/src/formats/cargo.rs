@@ -136,7 +136,7 @@ impl Cargo {
     /// Lines that start with a space: cargo's own status lines, a failures
     /// list entry, or (under nextest) nothing of ours.
     fn indented_line(&mut self, text: &str, index: u64) {
-        let trimmed = text.trim_start();
+        let trimmed = super::trim_start(text);
         if let Some(binary) = trimmed.strip_prefix("Running ") {
             self.under_nextest = false;
             self.close_binary(BinaryResult::Unknown);

@@ -72,6 +72,20 @@ fn anchor(needle: &[u8]) -> Option<usize> {
     }
 }
 
+/// `text.trim_start()`, with the common case (ASCII spaces, then an ASCII
+/// byte that is not white space) read byte by byte rather than decoded.
+pub(crate) fn trim_start(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let at = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
+    match bytes.get(at) {
+        None => "",
+        Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => {
+            text.get(at..).unwrap_or(text)
+        }
+        Some(_) => text.trim_start(),
+    }
+}
+
 /// `hay` split around the first `needle`, as `str::split_once` does.
 pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let at = find(hay, needle)?;
@@ -119,6 +133,14 @@ mod tests {
             proptest::prop_assert_eq!(rfind(&hay, needle), hay.rfind(needle));
             proptest::prop_assert_eq!(split_once(&hay, needle), hay.split_once(needle));
             proptest::prop_assert_eq!(rsplit_once(&hay, needle), hay.rsplit_once(needle));
+        }
+
+        /// The byte-wise trim answers as `str::trim_start`.
+        #[test]
+        fn trim_start_is_strs(picks in proptest::collection::vec(0usize..8, 0..12)) {
+            const PIECES: [&str; 8] = [" ", " ", "\t", "\u{a0}", "\u{b}", "x", "é", "\u{2003}"];
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            proptest::prop_assert_eq!(trim_start(&text), text.trim_start());
         }
     }
 }

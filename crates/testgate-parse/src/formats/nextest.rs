@@ -58,7 +58,7 @@ impl Recognizer for Nextest {
             }
             Some(_) | None => return,
         }
-        let trimmed = text.trim_start();
+        let trimmed = super::trim_start(text);
         if trimmed.starts_with("Nextest run ID ") {
             self.end_run();
             self.detect(line.index);
@@ -323,7 +323,7 @@ fn starting_count(trimmed: &str) -> Option<u64> {
 /// failed tests count as failed, not run ones (after a failure with
 /// fail-fast) as skipped.
 fn summary(text: &str) -> Option<Counts> {
-    let trimmed = text.trim_start();
+    let trimmed = super::trim_start(text);
     if text.len() - trimmed.len() + "Summary".len() != STATUS_WIDTH {
         return None;
     }

@@ -285,20 +285,28 @@ fn summary_entry_id<'a, 'k>(rest: &'a str, known: impl Iterator<Item = &'k str>)
 /// so that the passing lines of `-v` output, nearly all of it, cost a few
 /// byte comparisons rather than a search of the whole line.
 fn plain_may_fail(text: &str) -> bool {
-    let mut end = text.trim_end();
-    if end.ends_with("%]") {
-        // `[` cannot occur inside `[ *[0-9]+%]`: the last one opens it.
-        let Some(open) = memchr::memrchr(b'[', end.as_bytes()) else {
-            return false;
-        };
-        let before = end.get(..open).unwrap_or_default();
-        let keyword = before.trim_end_matches(' ');
-        if keyword.len() == before.len() {
-            return false;
-        }
-        end = keyword;
+    let end = text.trim_end().as_bytes();
+    let Some(mut at) = end.strip_suffix(b"%]").map(<[u8]>::len) else {
+        return end.ends_with(b" FAILED") || end.ends_with(b" ERROR");
+    };
+    // Back over ` *[0-9]+` to its `[`, then over the spaces before it, byte
+    // by byte: the padding is wide, and `trim_end_matches` decodes chars.
+    while at > 0 && matches!(end[at - 1], b' ' | b'0'..=b'9') {
+        at -= 1;
     }
-    end.ends_with(" FAILED") || end.ends_with(" ERROR")
+    if at == 0 || end[at - 1] != b'[' {
+        return false;
+    }
+    let bracket = at - 1;
+    let keyword_end = end[..bracket]
+        .iter()
+        .rposition(|&b| b != b' ')
+        .map_or(0, |i| i + 1);
+    if keyword_end == bracket {
+        return false;
+    }
+    let keyword = &end[..keyword_end];
+    keyword.ends_with(b" FAILED") || keyword.ends_with(b" ERROR")
 }
 
 /// The node id of a verbose result line that says FAILED or ERROR:
