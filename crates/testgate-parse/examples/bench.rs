@@ -13,6 +13,9 @@
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
+//! `--gen DIR` only writes the logs into DIR and keeps them; `--mode stream
+//! FILE` parses one with `Format::Auto` (for a profiler).
+//!
 //! A program that prints figures, not a test: nothing here asserts a speed.
 #![expect(
     clippy::disallowed_methods,
@@ -36,6 +39,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return child(&mode, &args);
     }
     let mb: u64 = flag(&args, "--mb").map_or(Ok(200), |v| v.parse())?;
+    if let Some(keep) = flag(&args, "--gen") {
+        // Only writes the logs into `keep` and leaves them, for a profiler
+        // to run `--mode stream FILE` on.
+        for (name, _, generate) in LOGS {
+            let mut out = BufWriter::with_capacity(
+                1 << 20,
+                File::create(Path::new(&keep).join(format!("{name}.log")))?,
+            );
+            generate(&mut out, mb * 1_000_000)?;
+            out.flush()?;
+        }
+        return Ok(());
+    }
     let base = flag(&args, "--dir").map_or_else(std::env::temp_dir, PathBuf::from);
     let dir = TempDir::new(&base)?;
 

@@ -136,7 +136,7 @@ impl Cargo {
     /// Lines that start with a space: cargo's own status lines, a failures
     /// list entry, or (under nextest) nothing of ours.
     fn indented_line(&mut self, text: &str, index: u64) {
-        let trimmed = text.trim_start();
+        let trimmed = super::trim_start(text);
         if let Some(binary) = trimmed.strip_prefix("Running ") {
             self.under_nextest = false;
             self.close_binary(BinaryResult::Unknown);
@@ -192,15 +192,17 @@ impl Cargo {
         }
     }
 
-    fn test_line(&mut self, name: String, status: TestStatus, index: u64) {
+    fn test_line(&mut self, name: &str, status: TestStatus, index: u64) {
         if !self.scope.open {
             return;
         }
         self.scope.in_list = false;
         self.scope.pending = None;
+        // Only a name that may fail is kept, so only it is copied: a passing
+        // test, nearly every line of a libtest log, allocates nothing.
         match status {
-            TestStatus::Failed => self.candidate(index, name),
-            TestStatus::Pending => self.scope.pending = Some((index, name)),
+            TestStatus::Failed => self.candidate(index, name.to_owned()),
+            TestStatus::Pending => self.scope.pending = Some((index, name.to_owned())),
             TestStatus::Passed | TestStatus::Ignored => {}
         }
     }
@@ -343,9 +345,9 @@ fn running_count(text: &str) -> Option<u64> {
 /// The name is the test path as printed, without the mode libtest appends
 /// (`- should panic`, `- compile fail`, `- compile`). Under `--nocapture` the
 /// test's own output can follow `... ` before the status, or replace it.
-fn test_line(text: &str) -> Option<(String, TestStatus)> {
+fn test_line(text: &str) -> Option<(&str, TestStatus)> {
     let rest = text.strip_prefix("test ")?;
-    let (name, status) = rest.split_once(" ... ")?;
+    let (name, status) = super::split_once(rest, " ... ")?;
     let name = name.trim_end();
     let name = [" - should panic", " - compile fail", " - compile"]
         .iter()
@@ -355,7 +357,7 @@ fn test_line(text: &str) -> Option<(String, TestStatus)> {
         return None;
     }
     let status = late_result(status).unwrap_or(TestStatus::Pending);
-    Some((name.to_owned(), status))
+    Some((name, status))
 }
 
 /// The result at the end of a line that finishes a test whose output came
@@ -400,14 +402,14 @@ fn starts_nextest_run(trimmed: &str) -> bool {
 /// A libtest JSON event on this line: the line starts with `{`, or printed
 /// output (`--nocapture`) came first and the event follows it.
 fn json_event(text: &str) -> Option<serde_json::Value> {
-    if !text.contains('{') {
+    // Cheap rejection first, from the end: the event closes the line.
+    if !text.trim_end().ends_with('}') || memchr::memchr(b'{', text.as_bytes()).is_none() {
         return None;
     }
     let start = if text.starts_with('{') {
         0
     } else {
-        text.find("{ \"type\": ")
-            .or_else(|| text.find("{\"type\":"))?
+        super::find(text, "{ \"type\": ").or_else(|| super::find(text, "{\"type\":"))?
     };
     let json = text.get(start..)?;
     if !json.trim_end().ends_with('}') {
@@ -445,31 +447,31 @@ mod tests {
     fn test_line_names_and_modes() {
         assert_eq!(
             test_line("test tests::parses_empty ... FAILED"),
-            Some(("tests::parses_empty".into(), TestStatus::Failed))
+            Some(("tests::parses_empty", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test tests::must_panic - should panic ... FAILED"),
-            Some(("tests::must_panic".into(), TestStatus::Failed))
+            Some(("tests::must_panic", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test src/lib.rs - sub (line 14) ... FAILED"),
-            Some(("src/lib.rs - sub (line 14)".into(), TestStatus::Failed))
+            Some(("src/lib.rs - sub (line 14)", TestStatus::Failed))
         );
         assert_eq!(
             test_line("test src/lib.rs - Foo (line 3) - compile fail ... ok"),
-            Some(("src/lib.rs - Foo (line 3)".into(), TestStatus::Passed))
+            Some(("src/lib.rs - Foo (line 3)", TestStatus::Passed))
         );
         assert_eq!(
             test_line("test tests::slow ... ignored, too slow"),
-            Some(("tests::slow".into(), TestStatus::Ignored))
+            Some(("tests::slow", TestStatus::Ignored))
         );
         assert_eq!(
             test_line("test tests::prints_no_newline ... some printed textok"),
-            Some(("tests::prints_no_newline".into(), TestStatus::Passed))
+            Some(("tests::prints_no_newline", TestStatus::Passed))
         );
         assert_eq!(
             test_line("test tests::parses_empty ... "),
-            Some(("tests::parses_empty".into(), TestStatus::Pending))
+            Some(("tests::parses_empty", TestStatus::Pending))
         );
     }
 

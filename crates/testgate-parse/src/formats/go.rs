@@ -98,7 +98,13 @@ impl Go {
 
     fn text_line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
-        if let Some((outcome, name)) = result_line(text) {
+        // A result line starts `--- ` after its indent; testing the first
+        // byte keeps libtest's `test …` lines, a third of a mixed log, out.
+        let result = match text.as_bytes().first() {
+            Some(b' ' | b'-') => result_line(text),
+            Some(_) | None => None,
+        };
+        if let Some((outcome, name)) = result {
             // A result line alone does not say "go": any program can print
             // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
             // `=== RUN`, a package line or a JSON event claims the log.
@@ -252,7 +258,7 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
     } else {
         return None;
     };
-    let (name, duration) = rest.strip_suffix("s)")?.rsplit_once(" (")?;
+    let (name, duration) = super::rsplit_once(rest.strip_suffix("s)")?, " (")?;
     let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !digits(fraction) || name.is_empty() || name.starts_with(' ') {
@@ -319,7 +325,9 @@ fn is_chatter_event(text: &str) -> bool {
         r#""Action":"cont""#,
         r#""Action":"bench""#,
     ];
-    CHATTER.iter().any(|action| text.contains(action))
+    CHATTER
+        .iter()
+        .any(|action| super::find(text, action).is_some())
 }
 
 /// One test2json event, the fields we read.
@@ -333,9 +341,7 @@ struct Event {
 /// Reads a test2json event; `None` for any other line, JSON or not.
 fn json_event(text: &str) -> Option<Event> {
     // Cheap rejection before parsing: other runners' JSON has no `Action`.
-    if !text.contains("\"Action\"") {
-        return None;
-    }
+    super::find(text, "\"Action\"")?;
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     let field = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
     Some(Event {

@@ -42,6 +42,62 @@ pub(crate) struct Findings {
     pub(crate) no_tests_ran: bool,
 }
 
+/// Where `needle` first occurs in `hay`, as `str::find` says. The
+/// recognisers' hot paths use it rather than `str::find` or `split_once`
+/// with a string pattern, which build a two-way searcher on every call:
+/// that setup alone cost more than the rest of a line's parsing. The
+/// markers searched for are short and start with a space, so it looks for
+/// the first byte that is not a space (memchr) and checks the rest there.
+pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let k = anchor(needle)?;
+    // A hit at `at` in `hay[k..]` is a match starting at `at` in `hay`.
+    memchr::memchr_iter(needle[k], hay.get(k..)?).find(|&start| hay[start..].starts_with(needle))
+}
+
+/// Where `needle` last occurs in `hay`, as `str::rfind` says; see [`find`].
+pub(crate) fn rfind(hay: &str, needle: &str) -> Option<usize> {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let k = anchor(needle)?;
+    memchr::memrchr_iter(needle[k], hay.get(k..)?).find(|&start| hay[start..].starts_with(needle))
+}
+
+/// The index in `needle` of the byte [`find`] looks for: the first that
+/// is not a space, the last when all are; `None` for an empty needle (which
+/// no caller searches for).
+fn anchor(needle: &[u8]) -> Option<usize> {
+    match needle.iter().position(|&b| b != b' ') {
+        Some(k) => Some(k),
+        None => needle.len().checked_sub(1),
+    }
+}
+
+/// `text.trim_start()`, with the common case (ASCII spaces, then an ASCII
+/// byte that is not white space) read byte by byte rather than decoded.
+pub(crate) fn trim_start(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let at = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
+    match bytes.get(at) {
+        None => "",
+        Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => {
+            text.get(at..).unwrap_or(text)
+        }
+        Some(_) => text.trim_start(),
+    }
+}
+
+/// `hay` split around the first `needle`, as `str::split_once` does.
+pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = find(hay, needle)?;
+    Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
+}
+
+/// `hay` split around the last `needle`, as `str::rsplit_once` does.
+pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = rfind(hay, needle)?;
+    Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
+}
+
 /// A fresh recogniser for `format`; `None` for [`Format::Auto`].
 pub(crate) fn recognizer(format: Format) -> Option<Box<dyn Recognizer + Send>> {
     match format {
@@ -52,5 +108,39 @@ pub(crate) fn recognizer(format: Format) -> Option<Box<dyn Recognizer + Send>> {
         Format::Go => Some(Box::new(go::Go::default())),
         Format::Jest => Some(Box::new(jest::Jest::default())),
         Format::Vitest => Some(Box::new(vitest::Vitest::default())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The memchr searches answer as `str`'s own do, for the markers the
+        /// recognisers search for, in text made mostly of their bytes.
+        #[test]
+        fn find_and_rfind_are_strs(
+            picks in proptest::collection::vec(0usize..12, 0..40),
+            needle in 0usize..8,
+        ) {
+            const PIECES: [&str; 12] =
+                [" ", ".", " ...", "(", " (", "[", "FAILED", "ERROR", "{", "\"", "é", "x"];
+            const NEEDLES: [&str; 8] =
+                [" ... ", " (", " [", " FAILED", " ERROR", "{ \"type\": ", "\"Action\"", "  "];
+            let hay: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let needle = NEEDLES[needle];
+            proptest::prop_assert_eq!(find(&hay, needle), hay.find(needle));
+            proptest::prop_assert_eq!(rfind(&hay, needle), hay.rfind(needle));
+            proptest::prop_assert_eq!(split_once(&hay, needle), hay.split_once(needle));
+            proptest::prop_assert_eq!(rsplit_once(&hay, needle), hay.rsplit_once(needle));
+        }
+
+        /// The byte-wise trim answers as `str::trim_start`.
+        #[test]
+        fn trim_start_is_strs(picks in proptest::collection::vec(0usize..8, 0..12)) {
+            const PIECES: [&str; 8] = [" ", " ", "\t", "\u{a0}", "\u{b}", "x", "é", "\u{2003}"];
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            proptest::prop_assert_eq!(trim_start(&text), text.trim_start());
+        }
     }
 }

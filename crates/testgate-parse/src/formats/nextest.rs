@@ -58,7 +58,7 @@ impl Recognizer for Nextest {
             }
             Some(_) | None => return,
         }
-        let trimmed = text.trim_start();
+        let trimmed = super::trim_start(text);
         if trimmed.starts_with("Nextest run ID ") {
             self.end_run();
             self.detect(line.index);
@@ -184,7 +184,15 @@ struct StatusLine<'a> {
 /// test name. The fixed alignment tells it apart from output a test printed
 /// indented (nextest indents captured output) or at the start of a line.
 fn status_line(text: &str) -> Option<StatusLine<'_>> {
-    let open = text.find(" [")?;
+    // Cheap rejection first: an indented status line is padded to exactly
+    // the width, so its first ` [` is right there (go's and pytest's
+    // indented lines end here).
+    if text.starts_with(' ')
+        && text.as_bytes().get(STATUS_WIDTH..STATUS_WIDTH + 2) != Some(b" [".as_slice())
+    {
+        return None;
+    }
+    let open = super::find(text, " [")?;
     let head = text.get(..open)?;
     let status = head.trim_start();
     let aligned =
@@ -315,7 +323,7 @@ fn starting_count(trimmed: &str) -> Option<u64> {
 /// failed tests count as failed, not run ones (after a failure with
 /// fail-fast) as skipped.
 fn summary(text: &str) -> Option<Counts> {
-    let trimmed = text.trim_start();
+    let trimmed = super::trim_start(text);
     if text.len() - trimmed.len() + "Summary".len() != STATUS_WIDTH {
         return None;
     }

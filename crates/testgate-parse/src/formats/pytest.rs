@@ -280,6 +280,35 @@ fn summary_entry_id<'a, 'k>(rest: &'a str, known: impl Iterator<Item = &'k str>)
     }
 }
 
+/// Whether `text` ends as a `PLAIN` match must: FAILED or ERROR, then
+/// perhaps spaces and `[ 50%]`, then perhaps white space. Read from the end,
+/// so that the passing lines of `-v` output, nearly all of it, cost a few
+/// byte comparisons rather than a search of the whole line.
+fn plain_may_fail(text: &str) -> bool {
+    let end = text.trim_end().as_bytes();
+    let Some(mut at) = end.strip_suffix(b"%]").map(<[u8]>::len) else {
+        return end.ends_with(b" FAILED") || end.ends_with(b" ERROR");
+    };
+    // Back over ` *[0-9]+` to its `[`, then over the spaces before it, byte
+    // by byte: the padding is wide, and `trim_end_matches` decodes chars.
+    while at > 0 && matches!(end[at - 1], b' ' | b'0'..=b'9') {
+        at -= 1;
+    }
+    if at == 0 || end[at - 1] != b'[' {
+        return false;
+    }
+    let bracket = at - 1;
+    let keyword_end = end[..bracket]
+        .iter()
+        .rposition(|&b| b != b' ')
+        .map_or(0, |i| i + 1);
+    if keyword_end == bracket {
+        return false;
+    }
+    let keyword = &end[..keyword_end];
+    keyword.ends_with(b" FAILED") || keyword.ends_with(b" ERROR")
+}
+
 /// The node id of a verbose result line that says FAILED or ERROR:
 /// `tests/a.py::test_x[1] FAILED   [ 50%]` or, with pytest-xdist,
 /// `[gw0] [ 50%] FAILED tests/a.py::test_x[1]`. The file part (before the
@@ -292,13 +321,16 @@ fn verbose_failure(text: &str) -> Option<&str> {
     static XDIST: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] (?:FAILED|ERROR) (\S+?::.*?)\s*$").unwrap()
     });
-    // Cheap rejection first: every such line names FAILED or ERROR.
-    if !(text.contains(" FAILED") || text.contains(" ERROR")) {
-        return None;
-    }
     let regex = if text.starts_with("[gw") {
+        // Cheap rejection first: every such line names FAILED or ERROR.
+        if super::find(text, " FAILED").is_none() && super::find(text, " ERROR").is_none() {
+            return None;
+        }
         &XDIST
     } else {
+        if !plain_may_fail(text) {
+            return None;
+        }
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())
