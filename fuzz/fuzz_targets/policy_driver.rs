@@ -157,24 +157,28 @@ fn check_tail(text: &str, max: usize, tail: &str) {
     }
 }
 
-/// An attempt that passed: it exited 0 and, when targeted, showed that
-/// its tests ran (a targeted retry whose filter selected nothing exits 0
-/// too, and the policy rightly does not count it: `Policy::max_attempts`).
-fn passed(attempt: &Attempt) -> bool {
-    if attempt.ending != (Ending::Exited { code: 0 }) {
+/// A full attempt that passed. `docs/policy.md`: "a full run that passed
+/// never leads to a Fail". A targeted pass may: the failing tests passed
+/// alone and failed again in the full suite (order dependence).
+fn full_pass(attempt: &Attempt) -> bool {
+    attempt.selection == Selection::Full
+        && attempt.ending == (Ending::Exited { code: 0 })
+        && attempt.failing.is_empty()
+}
+
+/// A targeted attempt that passed and showed that its tests ran.
+fn targeted_pass(attempt: &Attempt) -> bool {
+    let Selection::Only(names) = &attempt.selection else {
         return false;
-    }
-    match &attempt.selection {
-        Selection::Full => true,
-        Selection::Only(names) => {
-            let selected: std::collections::BTreeSet<&String> = names.iter().collect();
-            !attempt.no_tests_ran
-                && attempt
-                    .counts
-                    .and_then(|c| c.ran())
-                    .is_some_and(|ran| ran >= selected.len() as u64)
-        }
-    }
+    };
+    let selected: std::collections::BTreeSet<&String> = names.iter().collect();
+    attempt.ending == (Ending::Exited { code: 0 })
+        && attempt.failing.is_empty()
+        && !attempt.no_tests_ran
+        && attempt
+            .counts
+            .and_then(|c| c.ran())
+            .is_some_and(|ran| ran >= selected.len() as u64)
 }
 
 fn check_verdict(verdict: &Verdict, attempts: &[Attempt]) {
@@ -185,14 +189,28 @@ fn check_verdict(verdict: &Verdict, attempts: &[Attempt]) {
     );
     let exited_zero = |a: &Attempt| a.ending == Ending::Exited { code: 0 };
     match verdict {
-        Verdict::Pass { .. } => assert!(
-            attempts.first().is_some_and(exited_zero),
-            "Pass, yet the first attempt did not exit 0: {attempts:#?}"
-        ),
-        Verdict::Fail { .. } => assert!(
-            !attempts.iter().any(passed),
-            "Fail, yet an attempt passed: {attempts:#?}"
-        ),
+        Verdict::Pass { .. } => {
+            assert!(
+                attempts.first().is_some_and(exited_zero),
+                "Pass, yet the first attempt did not exit 0: {attempts:#?}"
+            );
+            assert_eq!(attempts.len(), 1, "Pass after a retry: {attempts:#?}");
+        }
+        Verdict::Fail { failing, reason } => {
+            assert!(
+                !attempts.iter().any(full_pass),
+                "Fail, yet a full attempt passed: {attempts:#?}"
+            );
+            // Short names leave room for the sentence; long ones may push
+            // it past MAX_REASON, which is the reason's own law.
+            let named: usize = failing.iter().map(|n| n.len() + 1).sum();
+            if attempts.iter().any(targeted_pass) && named < MAX_REASON / 2 {
+                assert!(
+                    reason.contains("passed when run alone"),
+                    "Fail after a targeted pass without saying so: {reason}"
+                );
+            }
+        }
         Verdict::Inconclusive { .. } => {}
     }
 }
