@@ -27,7 +27,10 @@ pub fn check_format(format: Format, data: &[u8]) {
     // Auto runs every recogniser, this one included: whatever this format's
     // parser alone detects, Auto detects something too.
     if explicit.format.is_some() {
-        assert!(auto.format.is_some(), "{format} detected alone, not by Auto");
+        assert!(
+            auto.format.is_some(),
+            "{format} detected alone, not by Auto"
+        );
     }
 }
 

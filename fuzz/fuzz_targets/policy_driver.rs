@@ -115,7 +115,9 @@ fn next_attempt(bytes: &mut Bytes<'_>, asked: Selection, note: Option<String>) -
     let flags = bytes.byte();
     let failing: Vec<String> = match bytes.byte() % 8 {
         n @ 0..=5 => (0..n).map(|_| name(bytes)).collect(),
-        6 => (0..usize::from(bytes.byte())).map(|_| name(bytes)).collect(),
+        6 => (0..usize::from(bytes.byte()))
+            .map(|_| name(bytes))
+            .collect(),
         _ => match &selection {
             Selection::Only(names) => names.clone(),
             Selection::Full => Vec::new(),
@@ -223,7 +225,11 @@ fuzz_target!(|data: &[u8]| {
 
     let mut bytes = Bytes { data };
     let retries = u32::from(bytes.byte() % 12);
-    let rerun = if bytes.bit() { Rerun::Failed } else { Rerun::All };
+    let rerun = if bytes.bit() {
+        Rerun::Failed
+    } else {
+        Rerun::All
+    };
     let policy = Policy::new(retries).with_rerun(rerun);
 
     let mut attempts: Vec<Attempt> = Vec::new();
@@ -247,7 +253,10 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     };
-    assert!(!attempts.is_empty(), "a verdict with no attempt: {verdict:?}");
+    assert!(
+        !attempts.is_empty(),
+        "a verdict with no attempt: {verdict:?}"
+    );
     check_verdict(&verdict, &attempts);
     assert_eq!(
         policy.verdict(&attempts),
