@@ -7,6 +7,7 @@ use std::time::Duration;
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod projects;
+mod rerun;
 
 use projects::{Project, Runner};
 

@@ -31,6 +31,7 @@
 
 mod capture;
 mod config;
+mod rerun;
 mod suite;
 
 pub use crate::config::TestConfig;

@@ -11,6 +11,7 @@ use testgate_run::{Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
 use crate::capture::AttemptSink;
 use crate::config::TestConfig;
+use crate::rerun::{self, Target};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -143,12 +144,16 @@ impl SandboxedTests {
                 break policy.verdict(&attempts);
             }
             let number = attempts.len() + 1;
-            let (program, args, rewrite_note) = self.command_for(&selection);
+            let (program, args, selection, rewrite_note) = self.command_for(selection, &records);
             let mut command = vec![program.clone()];
             command.extend(args.iter().cloned());
             observer.attempt_started(number, &selection, &command);
             let mut record = self.attempt(number, &program, &args, selection, observer);
-            if let Some(note) = note.or(rewrite_note) {
+            let note = match (note, rewrite_note) {
+                (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+                (a, b) => a.or(b),
+            };
+            if let Some(note) = note {
                 record.attempt = record.attempt.with_note(note);
             }
             observer.attempt_finished(&record);
@@ -162,18 +167,49 @@ impl SandboxedTests {
         }
     }
 
-    /// The command line that runs `selection`, and a note when it cannot
-    /// run exactly that.
-    fn command_for(&self, selection: &Selection) -> (OsString, Vec<OsString>, Option<String>) {
-        let full = (self.config.program.clone(), self.config.args.clone());
-        match selection {
-            Selection::Full => (full.0, full.1, None),
-            Selection::Only(names) => (
-                full.0,
-                full.1,
+    /// The command line that runs `selection`, the selection it really
+    /// runs, and a note when that is not the one asked for.
+    ///
+    /// A targeted selection is rewritten with the runner's own exact
+    /// selectors ([`crate::rerun`]), each name placed by the context the
+    /// parser gave it in the latest attempt that named it. When that cannot
+    /// be done safely the full command runs, and the attempt is recorded as
+    /// full: the policy must not read a full run as "passed when run alone".
+    fn command_for(
+        &self,
+        selection: Selection,
+        records: &[AttemptRecord],
+    ) -> (OsString, Vec<OsString>, Selection, Option<String>) {
+        let program = self.config.program.clone();
+        let Selection::Only(names) = &selection else {
+            return (program, self.config.args.clone(), selection, None);
+        };
+        let targets: Vec<Target<'_>> = names
+            .iter()
+            .map(|name| Target {
+                name,
+                context: records
+                    .iter()
+                    .rev()
+                    .flat_map(|r| r.report.failing.iter())
+                    .find(|test| test.name == *name)
+                    .and_then(|test| test.context.as_deref()),
+            })
+            .collect();
+        match rerun::targeted_args(
+            &program,
+            &self.config.args,
+            &targets,
+            &self.config.workspace,
+        ) {
+            Ok(args) => (program, args, selection, None),
+            Err(why) => (
+                program,
+                self.config.args.clone(),
+                Selection::Full,
                 Some(format!(
-                    "ran the full suite: retrying only {} test(s) is not supported for this command",
-                    names.len()
+                    "ran the full suite instead of only {}: {why}",
+                    count_tests(names.len())
                 )),
             ),
         }
@@ -238,6 +274,15 @@ impl SandboxedTests {
             attempt,
             report,
         }
+    }
+}
+
+/// `1 test`, `3 tests`.
+fn count_tests(n: usize) -> String {
+    if n == 1 {
+        "1 test".to_owned()
+    } else {
+        format!("{n} tests")
     }
 }
 

@@ -1,5 +1,6 @@
 //! The `testgate` binary, started as a user would: `parse` and `check`, their
-//! exit codes, output, one-line errors and JSON documents.
+//! exit codes, output, one-line errors and JSON documents; and the hostile
+//! suites `check` must survive (`hostile`, docs/security.md).
 #![expect(
     clippy::disallowed_methods,
     reason = "the tests start the binary under test"
@@ -13,6 +14,7 @@ use std::time::Duration;
 use wait_timeout::ChildExt;
 
 mod check;
+mod hostile;
 mod parse;
 
 /// What a run of the binary gave.

@@ -8,6 +8,7 @@
 //! decides: `ok` drops every candidate (a passing test printed a fake
 //! line), `FAILED` with a `failures:` list keeps exactly the listed names.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -42,6 +43,9 @@ struct Scope {
     /// `test x ... FAILED` lines (and JSON `failed` events) seen, with
     /// their line index, awaiting the binary's result.
     candidates: Vec<(u64, String)>,
+    /// The names in `candidates`, so that adding one stays O(1): a log can
+    /// name a hundred thousand failing tests.
+    candidate_names: HashSet<String>,
     /// The names of the binary's last `failures:` list, with their line index.
     listed: Option<Vec<(u64, String)>>,
     /// The last `failures:` list is being read.
@@ -51,6 +55,15 @@ struct Scope {
     pending: Option<(u64, String)>,
     /// Tests a JSON `started` event named that have not ended yet.
     in_flight: Vec<(u64, String)>,
+}
+
+impl Scope {
+    /// Adds a candidate unless its name is one already.
+    fn add_candidate(&mut self, index: u64, name: String) {
+        if self.candidate_names.insert(name.clone()) {
+            self.candidates.push((index, name));
+        }
+    }
 }
 
 static RUNNING: LazyLock<Regex> =
@@ -193,9 +206,7 @@ impl Cargo {
     }
 
     fn candidate(&mut self, index: u64, name: String) {
-        if !self.scope.candidates.iter().any(|(_, n)| *n == name) {
-            self.scope.candidates.push((index, name));
-        }
+        self.scope.add_candidate(index, name);
     }
 
     fn binary_result(&mut self, text: &str, index: u64) {
@@ -260,32 +271,29 @@ impl Cargo {
     fn close_binary(&mut self, result: BinaryResult) {
         let mut scope = std::mem::take(&mut self.scope);
         if result == BinaryResult::Unknown {
-            for (index, name) in scope
+            let unended: Vec<(u64, String)> = scope
                 .pending
                 .take()
                 .into_iter()
                 .chain(scope.in_flight.drain(..))
-            {
-                if !scope.candidates.iter().any(|(_, n)| *n == name) {
-                    scope.candidates.push((index, name));
-                }
+                .collect();
+            for (index, name) in unended {
+                scope.add_candidate(index, name);
             }
             scope.candidates.sort_by_key(|(index, _)| *index);
         }
-        let confirmed: Vec<(u64, String)> = match (result, scope.listed) {
+        let listed = scope.listed.take();
+        let confirmed: Vec<(u64, String)> = match (result, listed) {
             (BinaryResult::Ok, _) => Vec::new(),
             // The list is libtest's own word on which tests failed.
             (BinaryResult::Failed, Some(listed)) if !listed.is_empty() => {
                 confirmed_by_list(scope.candidates, listed)
             }
             (BinaryResult::Failed | BinaryResult::Unknown, Some(listed)) => {
-                let mut all = scope.candidates;
                 for (index, name) in listed {
-                    if !all.iter().any(|(_, n)| *n == name) {
-                        all.push((index, name));
-                    }
+                    scope.add_candidate(index, name);
                 }
-                all
+                scope.candidates
             }
             (BinaryResult::Failed | BinaryResult::Unknown, None) => scope.candidates,
         };
@@ -302,13 +310,14 @@ fn confirmed_by_list(
     candidates: Vec<(u64, String)>,
     listed: Vec<(u64, String)>,
 ) -> Vec<(u64, String)> {
+    let mut first_seen: HashMap<String, u64> = HashMap::with_capacity(candidates.len());
+    for (index, name) in candidates {
+        first_seen.entry(name).or_insert(index);
+    }
     listed
         .into_iter()
         .map(|(index, name)| {
-            let first = candidates
-                .iter()
-                .find(|(_, n)| *n == name)
-                .map_or(index, |(i, _)| *i);
+            let first = first_seen.get(&name).copied().unwrap_or(index);
             (first, name)
         })
         .collect()

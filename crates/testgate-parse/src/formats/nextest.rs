@@ -122,20 +122,25 @@ impl Nextest {
     fn end_run(&mut self) {
         let run = std::mem::take(&mut self.run);
         let judged = run.summarised && !(run.final_failing.is_empty() && run.summary_failed > 0);
+        // Sets, not scans: a run can name a hundred thousand tests.
+        let listed: HashSet<(&str, &str)> = run
+            .final_failing
+            .iter()
+            .map(|(_, b, n)| (b.as_str(), n.as_str()))
+            .collect();
+        let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut kept: Vec<(u64, String, String)> = Vec::new();
         for (index, binary, name) in run
             .candidates
-            .into_iter()
+            .iter()
+            .cloned()
             .chain(run.final_failing.iter().cloned())
         {
-            if kept.iter().any(|(_, b, n)| *b == binary && *n == name) {
+            if !seen.insert((binary.clone(), name.clone())) {
                 continue;
             }
             let confirmed = !judged
-                || run
-                    .final_failing
-                    .iter()
-                    .any(|(_, b, n)| *b == binary && *n == name)
+                || listed.contains(&(binary.as_str(), name.as_str()))
                 || run
                     .passed_on_retry
                     .contains(&(binary.clone(), name.clone()));

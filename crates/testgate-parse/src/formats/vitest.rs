@@ -89,7 +89,11 @@ impl Vitest {
         let body = text.trim_start_matches(' ');
         if let Some(rest) = body.strip_prefix("Test Files  ") {
             self.detect(index);
-            self.run.in_section = false;
+            // The summary does not close the failures section: vitest
+            // writes the section to stderr and the summary to stdout, and
+            // merged, the summary can land in the middle of the section
+            // (seen in the e2e tests under load). The section's own closing
+            // rule closes it.
             self.run.failed_files = Some(summary_count(rest, "failed").unwrap_or(0));
         } else if let Some(rest) = body.strip_prefix("Tests  ") {
             // Only after ` Test Files `: `Tests` alone is too common.
@@ -258,6 +262,40 @@ mod tests {
             .into_iter()
             .map(|(_, t)| t.name)
             .collect()
+    }
+
+    #[test]
+    fn the_summary_landing_inside_the_failures_section_closes_nothing() {
+        // stdout (the summary) and stderr (the failure section) merged in
+        // another order than vitest wrote them, as the e2e tests saw under
+        // load: the names after the summary still count.
+        let real = include_str!("../../tests/fixtures/vitest/failing-no-color.log");
+        let lines: Vec<&str> = real.lines().collect();
+        let summary: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with(" Test Files ") || l.starts_with("      Tests "))
+            .collect();
+        assert_eq!(summary.len(), 2, "the fixture has its summary");
+        let cut = lines
+            .iter()
+            .position(|l| l.starts_with(" FAIL  nested.test.js > parser > numbers"))
+            .expect("the fixture has this failure");
+        let mut moved: Vec<&str> = lines[..cut]
+            .iter()
+            .copied()
+            .filter(|l| !summary.contains(l))
+            .collect();
+        moved.extend(&summary);
+        moved.extend(
+            lines[cut..]
+                .iter()
+                .copied()
+                .filter(|l| !summary.contains(l)),
+        );
+        let moved = moved.join("\n");
+        assert_eq!(names(&moved), names(real));
+        assert_eq!(names(real).len(), 9);
     }
 
     #[test]

@@ -1,0 +1,15 @@
+//! Hostile test suites (`tests/hostile/`), each run through `testgate
+//! check` as CI runs it (root, bubblewrap). Every test asserts the verdict
+//! and its cause, then that no process of the run survived, that the host
+//! is unchanged and that testgate's own memory stayed bounded
+//! (`harness::Attack::assert_contained`). The threat model and the map of
+//! attack to test are in docs/security.md.
+
+mod harness;
+
+mod escape;
+mod itself;
+mod lies;
+mod output;
+mod processes;
+mod resources;

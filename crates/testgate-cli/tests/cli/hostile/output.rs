@@ -1,0 +1,138 @@
+//! Attacks through the output: floods, an endless line, control bytes,
+//! output closed while the command runs on.
+
+use std::time::Duration;
+
+use super::harness::{Attack, has_control, heavy};
+
+/// MiB per stream for the flood; 2560 (5 GiB in all) was measured once and
+/// takes about 45 s on the 2-core machine, too long for every CI run.
+fn flood_mib() -> String {
+    std::env::var("HOSTILE_FLOOD_MIB").unwrap_or_else(|_| "1024".to_owned())
+}
+
+/// MiB of the one line without a newline; the full 1 GiB by default.
+fn line_mib() -> String {
+    std::env::var("HOSTILE_LINE_MIB").unwrap_or_else(|_| "1024".to_owned())
+}
+
+/// The reason holds the tail of the output, never the output.
+const REASON_LIMIT: usize = 64 * 1024;
+
+#[test]
+fn a_flood_on_both_streams_keeps_testgate_small() {
+    let _heavy = heavy();
+    let mib = flood_mib();
+    let attack = Attack::new("flood").script_arg(&mib);
+    let outcome = attack.run();
+    // A pass proves every byte was read: `head` blocks on a full pipe.
+    // (The last line is not asserted: the order of the last bytes of two
+    // pipes is not knowable.)
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome.reason().len() < REASON_LIMIT,
+        "{}",
+        outcome.reason().len()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn one_endless_line_keeps_testgate_small() {
+    let _heavy = heavy();
+    let attack = Attack::new("long-line").script_arg(line_mib());
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert!(
+        outcome.reason().len() < REASON_LIMIT,
+        "{}",
+        outcome.reason().len()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn control_bytes_never_reach_the_text_verdict() {
+    let attack = Attack::new("control-bytes").text();
+    let outcome = attack.run();
+    assert_eq!(outcome.code, Some(1));
+    let text = String::from_utf8(outcome.stdout.clone()).expect("the text verdict is UTF-8");
+    assert!(text.starts_with("FAIL\n"), "{text}");
+    assert!(
+        !has_control(text.as_bytes()),
+        "control characters in {text:?}"
+    );
+    assert!(text.contains("evil_"), "{text}");
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn control_bytes_leave_the_json_valid_and_printable() {
+    let attack = Attack::new("control-bytes");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let line = outcome.stdout.strip_suffix(b"\n").expect("one line");
+    assert!(
+        !has_control(line),
+        "raw control bytes in {:?}",
+        String::from_utf8_lossy(line)
+    );
+    assert!(std::str::from_utf8(line).is_ok(), "the JSON is not UTF-8");
+    let failing = outcome.doc()["failing"].as_array().expect("failing");
+    assert_eq!(failing.len(), 1, "{failing:?}");
+    assert!(failing[0].as_str().expect("a name").starts_with("evil_"));
+    // Decoded, too, the reason and the names are safe to print.
+    let reason = outcome.reason();
+    assert!(
+        !has_control(reason.as_bytes()),
+        "control characters in {reason:?}"
+    );
+    for name in failing {
+        let name = name.as_str().expect("a name");
+        assert!(
+            !has_control(name.as_bytes()),
+            "control characters in {name:?}"
+        );
+    }
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn output_closed_early_is_not_the_end_of_the_command() {
+    let attack = Attack::new("closes-output");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        attack.project().join("after-close.txt").exists(),
+        "the command was ended when it closed its output"
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// A suite failing `count` distinct tests: every name in the verdict, in
+/// time and memory that grow no faster than the names.
+fn many_failures(count: usize, within: Duration) {
+    let _heavy = heavy();
+    let attack = Attack::new("many-failures").script_arg(count.to_string());
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let failing = outcome.doc()["failing"].as_array().expect("failing");
+    assert_eq!(failing.len(), count);
+    assert_eq!(failing[count - 1], format!("t_{count}").as_str());
+    assert!(
+        outcome.wall < within,
+        "{count} names took {:?}",
+        outcome.wall
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn five_thousand_failing_names_are_all_reported() {
+    many_failures(5_000, Duration::from_secs(30));
+}
+
+#[test]
+fn a_hundred_thousand_failing_names_take_linear_time() {
+    many_failures(100_000, Duration::from_secs(30));
+}

@@ -1,0 +1,90 @@
+//! Attacks on the process tree: bombs, detaching, ignoring and stopping.
+
+use std::time::Duration;
+
+use super::harness::{Attack, heavy};
+
+#[test]
+fn a_fork_bomb_is_ended_at_the_timeout() {
+    let _heavy = heavy();
+    let attack = Attack::new("fork-bomb").arg("--timeout").arg("4s");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
+    assert_eq!(outcome.attempt()["outcome"], "timed_out");
+    // Ending ~4,000 processes takes a while on two loaded cores (about
+    // 12-16 s measured with the debug build); the bound is only that it ends.
+    assert!(outcome.wall < Duration::from_secs(60), "{:?}", outcome.wall);
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn ten_thousand_short_lived_children_pass() {
+    let _heavy = heavy();
+    let attack = Attack::new("many-children");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome.reason().contains("forked 10000 children"),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn a_detached_double_fork_holding_the_pipes_does_not_hang_the_run() {
+    let attack = Attack::new("setsid-pipe");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    // The drain window is 1 s; the sleepers would hold the pipes 1000 s.
+    assert!(outcome.wall < Duration::from_secs(20), "{:?}", outcome.wall);
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn a_child_ignoring_sigterm_is_killed_after_the_grace() {
+    let attack = Attack::new("ignores-sigterm").arg("--timeout").arg("2s");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
+    // 2 s timeout + 2 s grace + startup; far below the children's for ever.
+    assert!(outcome.wall < Duration::from_secs(30), "{:?}", outcome.wall);
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn a_command_that_stops_itself_times_out_and_is_ended() {
+    let attack = Attack::new("stops-itself").arg("--timeout").arg("2s");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn kill_minus_one_from_inside_reaches_only_the_sandbox() {
+    let attack = Attack::new("kill-all");
+    let outcome = attack.run();
+    // Linux spares the caller and the namespace's init; everything else in
+    // the sandbox dies, and nothing outside it (this test process is alive).
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome
+            .reason()
+            .contains("still alive after kill -9 -1; the sleeper ended with 137"),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn a_grandchild_writing_after_the_command_exited_is_stopped_first() {
+    let attack = Attack::new("late-writer");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    // Once nothing of the run is alive (asserted here), nothing can write.
+    attack.assert_contained(&outcome);
+    assert!(
+        !attack.project().join("late.txt").exists(),
+        "a process of the run wrote into the project after the run ended"
+    );
+}

@@ -1,0 +1,700 @@
+//! Rewriting a test command so that a retry runs only the tests that
+//! failed, with each runner's own exact selectors.
+//!
+//! The policy says *which* tests a targeted retry runs
+//! ([`Selection::Only`](testgate_policy::Selection::Only)); this module says
+//! *how*: it recognises the runner from the command's argv (also behind
+//! `npm test` / `npm run NAME`, by reading `package.json`) and adds the
+//! runner's exact selector for each name. Where it cannot do that safely it
+//! says why, and the caller runs the full command instead. The rules are in
+//! `docs/policy.md`, "Rerunning only the failed tests".
+
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+mod cargo;
+mod go;
+mod js;
+mod pytest;
+
+/// One test a targeted retry must run: its canonical name and, when the
+/// parser knew it, where it lives (the binary id, the file, the package).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Target<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) context: Option<&'a str>,
+}
+
+/// The runners whose selectors this module knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Runner {
+    Cargo,
+    Nextest,
+    Pytest,
+    Go,
+    Jest,
+    Vitest,
+}
+
+/// The arguments of `program args` that run only `targets`, or why that
+/// cannot be done exactly (then the full command must run). `workspace` is
+/// where the command runs: pytest's path arguments are checked there, and
+/// `npm`'s `package.json` is read from there.
+pub(crate) fn targeted_args(
+    program: &OsStr,
+    args: &[OsString],
+    targets: &[Target<'_>],
+    workspace: &Path,
+) -> Result<Vec<OsString>, String> {
+    if targets.is_empty() {
+        return Err("there are no names to select".to_owned());
+    }
+    let program = utf8(program)?;
+    let args = args
+        .iter()
+        .map(|a| utf8(a).map(str::to_owned))
+        .collect::<Result<Vec<String>, _>>()?;
+    let base = basename(program);
+    let rewritten = if base == "npm" {
+        npm(&args, targets, workspace)?
+    } else {
+        let Some((runner, prefix)) = recognise(base, &args) else {
+            return Err(format!(
+                "`{program}` is not a test runner testgate can select tests of"
+            ));
+        };
+        let mut out: Vec<String> = args[..prefix].to_vec();
+        out.extend(select(runner, &args[prefix..], targets, workspace)?);
+        out
+    };
+    Ok(rewritten.into_iter().map(OsString::from).collect())
+}
+
+fn utf8(arg: &OsStr) -> Result<&str, String> {
+    arg.to_str()
+        .ok_or_else(|| format!("the argument {arg:?} is not UTF-8"))
+}
+
+fn basename(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+/// The runner `program args` starts, and how many of `args` come before
+/// the runner's own arguments (`test` of `cargo test`, `-m pytest`, …).
+fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize)> {
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    match program {
+        "cargo" => {
+            let at = usize::from(arg(0).is_some_and(|a| a.starts_with('+')));
+            match (arg(at), arg(at + 1)) {
+                (Some("test"), _) => Some((Runner::Cargo, at + 1)),
+                (Some("nextest"), Some("run")) => Some((Runner::Nextest, at + 2)),
+                _ => None,
+            }
+        }
+        "pytest" | "py.test" => Some((Runner::Pytest, 0)),
+        "go" => (arg(0) == Some("test")).then_some((Runner::Go, 1)),
+        "jest" => Some((Runner::Jest, 0)),
+        "vitest" => Some((Runner::Vitest, usize::from(arg(0) == Some("run")))),
+        "npx" => {
+            let at = args
+                .iter()
+                .position(|a| !matches!(a.as_str(), "--no-install" | "--no" | "-y" | "--yes"))?;
+            match arg(at) {
+                Some("jest") => Some((Runner::Jest, at + 1)),
+                Some("vitest") => Some((
+                    Runner::Vitest,
+                    at + 1 + usize::from(arg(at + 1) == Some("run")),
+                )),
+                _ => None,
+            }
+        }
+        python if is_python(python) => {
+            (arg(0) == Some("-m") && arg(1) == Some("pytest")).then_some((Runner::Pytest, 2))
+        }
+        _ => None,
+    }
+}
+
+/// `python`, `python3`, `python3.12`.
+fn is_python(program: &str) -> bool {
+    program
+        .strip_prefix("python")
+        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// The runner's own arguments `rest`, rewritten to run only `targets`.
+fn select(
+    runner: Runner,
+    rest: &[String],
+    targets: &[Target<'_>],
+    workspace: &Path,
+) -> Result<Vec<String>, String> {
+    match runner {
+        Runner::Cargo => cargo::cargo(rest, targets),
+        Runner::Nextest => Ok(cargo::nextest(rest, targets)),
+        Runner::Pytest => pytest::pytest(rest, targets, workspace),
+        Runner::Go => go::go(rest, targets),
+        Runner::Jest => Ok(js::jest(rest, targets)),
+        Runner::Vitest => Ok(js::vitest(rest, targets)),
+    }
+}
+
+/// Each name once, in the order given.
+fn names<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
+    let mut names: Vec<&str> = Vec::with_capacity(targets.len());
+    for target in targets {
+        if !names.contains(&target.name) {
+            names.push(target.name);
+        }
+    }
+    names
+}
+
+/// `npm test` / `npm run NAME` whose script is a plain runner command:
+/// the selectors go after `--`, which npm appends to the script. Only a
+/// rewrite that appends to the script's own arguments can be done so.
+fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<String>, String> {
+    let script_name = match args.first().map(String::as_str) {
+        Some("test" | "t" | "tst") => "test",
+        Some("run" | "run-script" | "rum" | "urn") => match args.get(1) {
+            Some(name) if !name.starts_with('-') => name.as_str(),
+            Some(_) | None => return Err("the npm command names no script".to_owned()),
+        },
+        Some(_) | None => return Err("the npm command runs no script".to_owned()),
+    };
+    let script = npm_script(workspace, script_name)?;
+    if let Some(c) = script
+        .chars()
+        .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
+    {
+        return Err(format!(
+            "the npm script `{script_name}` is a shell command (it holds `{c}`)"
+        ));
+    }
+    let words: Vec<String> = script.split_whitespace().map(str::to_owned).collect();
+    let Some((program, script_args)) = words.split_first() else {
+        return Err(format!("the npm script `{script_name}` is empty"));
+    };
+    if program.contains('=') {
+        return Err(format!(
+            "the npm script `{script_name}` sets variables before its command"
+        ));
+    }
+    let Some((runner, prefix)) = recognise(basename(program), script_args) else {
+        return Err(format!(
+            "the npm script `{script_name}` runs `{program}`, not a test runner testgate can select tests of"
+        ));
+    };
+    let rewritten = select(runner, &script_args[prefix..], targets, workspace)?;
+    let Some(extra) = rewritten.strip_prefix(&script_args[prefix..]) else {
+        return Err(format!(
+            "the npm script `{script_name}` holds arguments a targeted retry must replace"
+        ));
+    };
+    let mut out = args.to_vec();
+    if !args.iter().any(|a| a == "--") {
+        out.push("--".to_owned());
+    }
+    out.extend(extra.iter().cloned());
+    Ok(out)
+}
+
+/// The script `name` of the workspace's `package.json`.
+fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
+    let path = workspace.join("package.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
+    json.get("scripts")
+        .and_then(|scripts| scripts.get(name))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{} has no script `{name}`", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cargo::{is_doctest, nextest_escape};
+    use super::go::{go_quote_meta, go_run_pattern};
+    use super::js::js_escape;
+    use super::*;
+
+    fn t<'a>(name: &'a str, context: Option<&'a str>) -> Target<'a> {
+        Target { name, context }
+    }
+
+    /// The rewritten argv of `program args` in a workspace with the files
+    /// `files` (and `package.json` holding `package`), or the reason.
+    fn rewrite(
+        command: &[&str],
+        targets: &[Target<'_>],
+        files: &[(&str, &str)],
+    ) -> Result<Vec<String>, String> {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let args: Vec<OsString> = command[1..].iter().map(OsString::from).collect();
+        targeted_args(OsStr::new(command[0]), &args, targets, dir.path())
+            .map(|args| args.into_iter().map(|a| a.into_string().unwrap()).collect())
+    }
+
+    fn ok(command: &[&str], targets: &[Target<'_>]) -> Vec<String> {
+        rewrite(command, targets, &[]).unwrap()
+    }
+
+    fn refused(command: &[&str], targets: &[Target<'_>], files: &[(&str, &str)]) -> String {
+        rewrite(command, targets, files).unwrap_err()
+    }
+
+    #[test]
+    fn cargo_test_appends_exact_names() {
+        let targets = [
+            t("tests::adds", Some("unittests src/lib.rs")),
+            t("it::works", Some("tests/it.rs")),
+        ];
+        assert_eq!(
+            ok(&["cargo", "test"], &targets),
+            ["test", "--", "--exact", "tests::adds", "it::works"]
+        );
+        assert_eq!(
+            ok(
+                &[
+                    "cargo",
+                    "+nightly",
+                    "test",
+                    "-p",
+                    "calc",
+                    "--",
+                    "--test-threads=1"
+                ],
+                &targets[..1]
+            ),
+            [
+                "+nightly",
+                "test",
+                "-p",
+                "calc",
+                "--",
+                "--test-threads=1",
+                "--exact",
+                "tests::adds"
+            ]
+        );
+        assert_eq!(
+            ok(
+                &["/usr/bin/cargo", "test", "--", "--exact"],
+                &[t("a", None), t("a", None)]
+            ),
+            ["test", "--", "--exact", "a"]
+        );
+    }
+
+    #[test]
+    fn cargo_doctests_are_not_selected() {
+        let why = refused(
+            &["cargo", "test"],
+            &[
+                t("tests::a", None),
+                t("src/lib.rs - add (line 5)", Some("Doc-tests calc")),
+            ],
+            &[],
+        );
+        assert_eq!(
+            why,
+            "the doctest `src/lib.rs - add (line 5)` cannot be selected exactly"
+        );
+        // Where it must not fire: a name with ` - ` that is no doctest.
+        assert!(!is_doctest(&t("tests::a - b", None)));
+        assert!(is_doctest(&t("x", Some("Doc-tests calc"))));
+        assert!(is_doctest(&t("src/lib.rs - Calc::add (line 14)", None)));
+    }
+
+    #[test]
+    fn nextest_filters_each_name_in_its_binary() {
+        let targets = [
+            t("tests::adds", Some("calc")),
+            t("big,one", Some("calc::it")),
+            t("free", None),
+        ];
+        assert_eq!(
+            ok(
+                &[
+                    "cargo",
+                    "nextest",
+                    "run",
+                    "--profile",
+                    "ci",
+                    "--",
+                    "--ignored"
+                ],
+                &targets
+            ),
+            [
+                "nextest",
+                "run",
+                "--profile",
+                "ci",
+                "-E",
+                r"(binary_id(=calc) & test(=tests::adds)) | (binary_id(=calc::it) & test(=big\,one)) | test(=free)",
+                "--no-tests=fail",
+                "--",
+                "--ignored",
+            ]
+        );
+        assert_eq!(
+            ok(
+                &["cargo", "nextest", "run", "--no-tests=warn"],
+                &[t("a", None)]
+            ),
+            ["nextest", "run", "--no-tests=warn", "-E", "test(=a)"]
+        );
+    }
+
+    #[test]
+    fn nextest_escapes_what_its_matcher_reads() {
+        assert_eq!(nextest_escape(r"a\b)c,d/e(f"), r"a\\b\)c\,d\/e(f");
+        assert_eq!(nextest_escape("x\ny\tz\u{1}"), r"x\ny\tz\u{1}");
+        assert_eq!(nextest_escape("ünï code"), "ünï code");
+    }
+
+    #[test]
+    fn pytest_replaces_paths_by_node_ids() {
+        let files = [("tests/test_x.py", ""), ("pytest.ini", "")];
+        let targets = [
+            t(
+                "tests/test_x.py::TestA::test_b[1-2]",
+                Some("tests/test_x.py"),
+            ),
+            t(
+                "tests/test_x.py::test_w[with space [and] - dash]",
+                Some("tests/test_x.py"),
+            ),
+        ];
+        assert_eq!(
+            rewrite(
+                &[
+                    "pytest",
+                    "-q",
+                    "tests",
+                    "-k",
+                    "slow",
+                    "--lf",
+                    "-x",
+                    "--tb=short",
+                    "-c",
+                    "pytest.ini"
+                ],
+                &targets,
+                &files
+            )
+            .unwrap_or_else(|e| panic!("{e}")),
+            [
+                "-q",
+                "-x",
+                "--tb=short",
+                "-c",
+                "pytest.ini",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_x.py::TestA::test_b[1-2]",
+                "tests/test_x.py::test_w[with space [and] - dash]",
+            ]
+        );
+        assert_eq!(
+            rewrite(
+                &[
+                    "python3",
+                    "-m",
+                    "pytest",
+                    "-p",
+                    "no:cacheprovider",
+                    "tests/test_x.py::test_y[ünï]"
+                ],
+                &targets[..1],
+                &files
+            )
+            .unwrap(),
+            [
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_x.py::TestA::test_b[1-2]"
+            ]
+        );
+        assert_eq!(
+            rewrite(
+                &[
+                    "pytest",
+                    "-kslow",
+                    "-mnot slow",
+                    "-rA",
+                    "-pno:cacheprovider",
+                    "-n",
+                    "2"
+                ],
+                &targets[..1],
+                &files
+            )
+            .unwrap(),
+            [
+                "-rA",
+                "-pno:cacheprovider",
+                "-n",
+                "2",
+                "tests/test_x.py::TestA::test_b[1-2]"
+            ]
+        );
+        assert_eq!(
+            rewrite(&["py.test", "--", "tests/test_x.py"], &targets[..1], &files).unwrap(),
+            [
+                "-p",
+                "no:cacheprovider",
+                "tests/test_x.py::TestA::test_b[1-2]"
+            ]
+        );
+    }
+
+    #[test]
+    fn pytest_keeps_what_it_cannot_place() {
+        let targets = [t("tests/test_x.py::test_a", Some("tests/test_x.py"))];
+        // `--plugin-opt value`: `value` is no path, so it may be the value
+        // of a plugin's option.
+        assert_eq!(
+            refused(&["pytest", "--plugin-opt", "value"], &targets, &[]),
+            "cannot tell whether the pytest argument `value` is a path or an option's value"
+        );
+        assert_eq!(
+            refused(&["pytest", "-k"], &targets, &[]),
+            "the pytest option `-k` has no value"
+        );
+        assert!(!is_python("pythonista"));
+        assert!(is_python("python3.12"));
+        assert_eq!(
+            refused(&["python3", "-m", "unittest"], &targets, &[]),
+            "`python3` is not a test runner testgate can select tests of"
+        );
+    }
+
+    #[test]
+    fn go_quote_meta_escapes_what_go_does() {
+        assert_eq!(
+            go_quote_meta(r"a.b+c*d?e(f)g|h[i]j{k}l^m$n\o"),
+            r"a\.b\+c\*d\?e\(f\)g\|h\[i\]j\{k\}l\^m\$n\\o"
+        );
+        assert_eq!(go_quote_meta("x=1,y_-_z ünï ✓"), "x=1,y_-_z ünï ✓");
+    }
+
+    #[test]
+    fn go_run_pattern_anchors_each_level() {
+        assert_eq!(go_run_pattern(&["TestA"]), "^TestA$");
+        assert_eq!(go_run_pattern(&["TestA", "TestA/sub"]), "^TestA$/^sub$");
+        assert_eq!(
+            go_run_pattern(&[
+                "TestParse",
+                "TestParse/empty_input",
+                "TestParse/x=1,y=[2]_-_z",
+                "TestB"
+            ]),
+            r"^TestParse$/^empty_input$|^TestParse$/^x=1,y=\[2\]_-_z$|^TestB$"
+        );
+        // `TestAB` is no parent of `TestA`, nor `TestA` of `TestAB`.
+        assert_eq!(
+            go_run_pattern(&["TestA", "TestAB/x"]),
+            "^TestA$|^TestAB$/^x$"
+        );
+        assert_eq!(go_run_pattern(&["TestU/ünïcode_✓"]), "^TestU$/^ünïcode_✓$");
+    }
+
+    #[test]
+    fn go_test_runs_the_failing_packages() {
+        let targets = [
+            t("TestA", Some("example.com/m/a")),
+            t("TestB/sub", Some("example.com/m/b")),
+            t("TestC", Some("example.com/m/a")),
+        ];
+        assert_eq!(
+            ok(
+                &[
+                    "go", "test", "-race", "-run", "Old", "-count", "3", "./...", "-timeout", "30s"
+                ],
+                &targets
+            ),
+            [
+                "test",
+                "-race",
+                "-timeout",
+                "30s",
+                "-count=1",
+                "-v",
+                "-run",
+                "^TestA$|^TestB$/^sub$|^TestC$",
+                "example.com/m/a",
+                "example.com/m/b",
+            ]
+        );
+        // Without every package known, the given patterns stay; -json
+        // states counts, so no -v.
+        assert_eq!(
+            ok(&["go", "test", "-json", "./..."], &[t("TestA", None)]),
+            ["test", "-json", "-count=1", "-run", "^TestA$", "./..."]
+        );
+        assert_eq!(
+            refused(&["go", "test", "./...", "-args", "-x"], &targets, &[]),
+            "the go test command passes `-args` to the test binary"
+        );
+        assert_eq!(
+            refused(&["go", "vet"], &targets, &[]),
+            "`go` is not a test runner testgate can select tests of"
+        );
+    }
+
+    #[test]
+    fn js_escape_leaves_what_the_u_flag_forbids_escaping() {
+        assert_eq!(
+            js_escape(r"a.b*(c)[d]{e}|f/g^h$i+j?k\l"),
+            r"a\.b\*\(c\)\[d\]\{e\}\|f\/g\^h\$i\+j\?k\\l"
+        );
+        assert_eq!(js_escape("x - y, z #1 ünï ✓"), "x - y, z #1 ünï ✓");
+    }
+
+    #[test]
+    fn jest_selects_files_and_full_names() {
+        let targets = [
+            t("calc › adds negative", Some("jest/calc.test.js")),
+            t("calc › big › millions (1e6)", Some("jest/calc.test.js")),
+        ];
+        assert_eq!(
+            ok(
+                &[
+                    "npx",
+                    "--no-install",
+                    "jest",
+                    "--ci",
+                    "-t",
+                    "old",
+                    "--testNamePattern=older"
+                ],
+                &targets
+            ),
+            [
+                "--no-install",
+                "jest",
+                "--ci",
+                r"/jest\/calc\.test\.js$",
+                "-t",
+                r"^(?:calc adds negative|calc big millions \(1e6\))$",
+            ]
+        );
+        // A name whose file is unknown: every file, still only these tests.
+        assert_eq!(ok(&["jest"], &[t("a › b", None)]), ["-t", "^(?:a b)$"]);
+    }
+
+    #[test]
+    fn vitest_selects_files_and_full_names() {
+        let targets = [t("calc > adds > [x] y", Some("vitest/calc.test.js"))];
+        assert_eq!(
+            ok(&["npx", "vitest", "run", "--reporter=default"], &targets),
+            [
+                "vitest",
+                "run",
+                "--reporter=default",
+                "vitest/calc.test.js",
+                "-t",
+                r"^(?:calc adds \[x\] y)$"
+            ]
+        );
+        assert_eq!(ok(&["vitest"], &targets)[0], "vitest/calc.test.js");
+    }
+
+    #[test]
+    fn npm_scripts_of_a_runner_get_the_selectors_after_dashes() {
+        let package = r#"{"scripts": {"test": "jest --ci", "unit": "vitest run", "sh": "jest && echo ok", "env": "CI=1 jest", "mocha": "mocha", "go": "go test ./..."}}"#;
+        let files = [("package.json", package)];
+        let targets = [t("a › b", Some("a.test.js"))];
+        assert_eq!(
+            rewrite(&["npm", "test"], &targets, &files).unwrap(),
+            ["test", "--", r"/a\.test\.js$", "-t", "^(?:a b)$"]
+        );
+        let vitest = [t("a > b", Some("a.test.js"))];
+        assert_eq!(
+            rewrite(&["npm", "run", "unit", "--", "--silent"], &vitest, &files).unwrap(),
+            [
+                "run",
+                "unit",
+                "--",
+                "--silent",
+                "a.test.js",
+                "-t",
+                "^(?:a b)$"
+            ]
+        );
+        let why = |script: &str| rewrite(&["npm", "run", script], &targets, &files).unwrap_err();
+        assert_eq!(
+            why("sh"),
+            "the npm script `sh` is a shell command (it holds `&`)"
+        );
+        assert_eq!(
+            why("env"),
+            "the npm script `env` sets variables before its command"
+        );
+        assert_eq!(
+            why("mocha"),
+            "the npm script `mocha` runs `mocha`, not a test runner testgate can select tests of"
+        );
+        assert_eq!(
+            why("go"),
+            "the npm script `go` holds arguments a targeted retry must replace"
+        );
+        assert!(
+            why("nope").ends_with("package.json has no script `nope`"),
+            "{}",
+            why("nope")
+        );
+        assert!(
+            rewrite(&["npm", "test"], &targets, &[])
+                .unwrap_err()
+                .starts_with("cannot read ")
+        );
+        assert_eq!(
+            rewrite(&["npm", "install"], &targets, &files).unwrap_err(),
+            "the npm command runs no script"
+        );
+    }
+
+    #[test]
+    fn unknown_commands_and_no_names_run_the_full_command() {
+        assert_eq!(
+            refused(&["sh", "-c", "cargo test"], &[t("a", None)], &[]),
+            "`sh` is not a test runner testgate can select tests of"
+        );
+        assert_eq!(
+            refused(&["./run-tests.sh"], &[t("a", None)], &[]),
+            "`./run-tests.sh` is not a test runner testgate can select tests of"
+        );
+        assert_eq!(
+            refused(&["cargo", "test"], &[], &[]),
+            "there are no names to select"
+        );
+        assert_eq!(
+            refused(&["npx", "mocha"], &[t("a", None)], &[]),
+            "`npx` is not a test runner testgate can select tests of"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_names_match_exactly_themselves(name in "\\PC{0,20}", other in "\\PC{0,20}") {
+            for escaped in [go_quote_meta(&name), js_escape(&name)] {
+                let exact = regex::Regex::new(&format!("^(?:{escaped})$")).unwrap();
+                proptest::prop_assert!(exact.is_match(&name));
+                proptest::prop_assert_eq!(exact.is_match(&other), other == name);
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! `go test`: an anchored `-run` pattern per name and the failing packages.
+
+use super::{Target, names};
+
+/// `regexp.QuoteMeta` of Go: a backslash before each of `\.+*?()|[]{}^$`.
+pub(super) fn go_quote_meta(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The `-run` pattern of go names: `^TestA$|^TestB$/^sub$`. go splits the
+/// pattern at unbracketed `/` and matches each part against one level of
+/// the (already rewritten) test name, and a top-level `|` separates
+/// alternatives. A parent whose subtest is selected too is left out: its
+/// own alternative would run all its subtests, and it runs anyway as the
+/// subtest's parent.
+pub(super) fn go_run_pattern(names: &[&str]) -> String {
+    let mut alternatives: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let parent_of_another = names.iter().any(|other| {
+            other.len() > name.len()
+                && other.starts_with(name)
+                && other[name.len()..].starts_with('/')
+        });
+        if parent_of_another {
+            continue;
+        }
+        let levels: Vec<String> = name
+            .split('/')
+            .map(|level| format!("^{}$", go_quote_meta(level)))
+            .collect();
+        let alternative = levels.join("/");
+        if !alternatives.contains(&alternative) {
+            alternatives.push(alternative);
+        }
+    }
+    alternatives.join("|")
+}
+
+/// `go test` flags that take their value as the next argument.
+const GO_VALUE_FLAGS: &[&str] = &[
+    "run",
+    "skip",
+    "bench",
+    "benchtime",
+    "count",
+    "cpu",
+    "parallel",
+    "timeout",
+    "tags",
+    "coverprofile",
+    "covermode",
+    "coverpkg",
+    "o",
+    "exec",
+    "p",
+    "ldflags",
+    "gcflags",
+    "asmflags",
+    "mod",
+    "modfile",
+    "blockprofile",
+    "blockprofilerate",
+    "cpuprofile",
+    "memprofile",
+    "memprofilerate",
+    "mutexprofile",
+    "mutexprofilefraction",
+    "outputdir",
+    "trace",
+    "vet",
+    "list",
+    "fuzz",
+    "fuzztime",
+    "fuzzminimizetime",
+    "shuffle",
+    "installsuffix",
+    "pkgdir",
+    "toolexec",
+    "compiler",
+    "gccgoflags",
+    "buildmode",
+    "C",
+    "overlay",
+    "pgo",
+];
+
+/// `go test FLAGS -count=1 -v -run PATTERN PACKAGE…`: the packages that
+/// failed instead of the given patterns, no cached result, and `-v`, the
+/// only plain output in which go states each test's result (the parser's
+/// counts, without which a targeted retry is no evidence).
+pub(super) fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+    let mut flags: Vec<String> = Vec::with_capacity(rest.len() + 5);
+    let mut packages: Vec<String> = Vec::new();
+    let mut verbose = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = &rest[i];
+        if !arg.starts_with('-') {
+            packages.push(arg.clone());
+            i += 1;
+            continue;
+        }
+        let bare = arg.trim_start_matches('-');
+        let (flag, joined) = match bare.split_once('=') {
+            Some((flag, _)) => (flag, true),
+            None => (bare, false),
+        };
+        if flag == "args" {
+            return Err("the go test command passes `-args` to the test binary".to_owned());
+        }
+        let takes_next = !joined && GO_VALUE_FLAGS.contains(&flag);
+        if takes_next && i + 1 >= rest.len() {
+            return Err(format!("the go test flag `{arg}` has no value"));
+        }
+        if flag == "v" || flag == "json" {
+            verbose = true;
+        }
+        if flag != "run" && flag != "count" {
+            flags.push(arg.clone());
+            if takes_next {
+                flags.push(rest[i + 1].clone());
+            }
+        }
+        i += 1 + usize::from(takes_next);
+    }
+    // The packages that failed, where the parser knew every one of them.
+    let contexts: Option<Vec<&str>> = targets.iter().map(|t| t.context).collect();
+    if let Some(contexts) = contexts {
+        packages.clear();
+        for package in contexts {
+            if !packages.iter().any(|p| p == package) {
+                packages.push(package.to_owned());
+            }
+        }
+    }
+    let mut out = flags;
+    out.push("-count=1".to_owned());
+    if !verbose {
+        out.push("-v".to_owned());
+    }
+    out.extend(["-run".to_owned(), go_run_pattern(&names(targets))]);
+    out.extend(packages);
+    Ok(out)
+}

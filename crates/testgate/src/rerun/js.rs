@@ -1,0 +1,103 @@
+//! jest and vitest: the failing files and an anchored test name pattern.
+
+use super::{Target, names};
+
+/// A JavaScript regular expression matching `s` literally, also under the
+/// `u` flag, where escaping any other character is a syntax error.
+pub(super) fn js_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '^'
+                | '$'
+                | '.'
+                | '*'
+                | '+'
+                | '?'
+                | '('
+                | ')'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '|'
+                | '/'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The `--testNamePattern` of full names whose levels the canonical name
+/// joins with `separator`: jest and vitest match the pattern against the
+/// describe titles and the test title joined with single spaces.
+pub(super) fn js_name_pattern(names: &[&str], separator: &str) -> String {
+    let alternatives: Vec<String> = names
+        .iter()
+        .map(|name| js_escape(&name.replace(separator, " ")))
+        .collect();
+    format!("^(?:{})$", alternatives.join("|"))
+}
+
+/// The runner's arguments without its test name pattern (`-t X`,
+/// `--testNamePattern X`, `--testNamePattern=X`), which ours replaces.
+fn without_name_pattern(rest: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(rest.len());
+    let mut skip_value = false;
+    for arg in rest {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if arg == "-t" || arg == "--testNamePattern" || arg == "--test-name-pattern" {
+            skip_value = true;
+            continue;
+        }
+        if arg.starts_with("-t=")
+            || arg.starts_with("--testNamePattern=")
+            || arg.starts_with("--test-name-pattern=")
+        {
+            continue;
+        }
+        out.push(arg.clone());
+    }
+    out
+}
+
+/// The failing files, each once, when the parser knew every one.
+fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
+    let mut files: Vec<&str> = Vec::new();
+    if targets.iter().any(|t| t.context.is_none()) {
+        return files;
+    }
+    for file in targets.iter().filter_map(|t| t.context) {
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    files
+}
+
+/// `jest ARGS /FILE$… -t '^(?:describe test)$'`: jest's path arguments are
+/// regular expressions over absolute paths, so each file is escaped and
+/// anchored at a `/` and at the end.
+pub(super) fn jest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
+    let mut out = without_name_pattern(rest);
+    for file in files(targets) {
+        let file = file.trim_start_matches("./");
+        out.push(format!("/{}$", js_escape(file.trim_start_matches('/'))));
+    }
+    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " › ")]);
+    out
+}
+
+/// `vitest run ARGS FILE… -t '^(?:describe test)$'`: vitest's file filters
+/// are parts of the path.
+pub(super) fn vitest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
+    let mut out = without_name_pattern(rest);
+    out.extend(files(targets).into_iter().map(str::to_owned));
+    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " > ")]);
+    out
+}

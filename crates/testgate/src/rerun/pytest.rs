@@ -1,0 +1,154 @@
+//! pytest: node ids in place of the path arguments.
+
+use std::path::Path;
+
+use super::{Target, names};
+
+/// pytest options that take their value as the next argument.
+const PYTEST_VALUE_OPTIONS: &[&str] = &[
+    "-k",
+    "-m",
+    "-p",
+    "-c",
+    "-o",
+    "-W",
+    "-r",
+    "-n",
+    "--maxfail",
+    "--tb",
+    "--durations",
+    "--durations-min",
+    "--rootdir",
+    "--basetemp",
+    "--confcutdir",
+    "--deselect",
+    "--ignore",
+    "--ignore-glob",
+    "--junitxml",
+    "--junit-xml",
+    "--junit-prefix",
+    "--log-level",
+    "--log-file",
+    "--log-file-level",
+    "--log-format",
+    "--log-date-format",
+    "--log-cli-level",
+    "--import-mode",
+    "--capture",
+    "--dist",
+    "--timeout",
+    "--override-ini",
+    "--color",
+    "--code-highlight",
+    "--inifile",
+    "--config-file",
+    "--pythonwarnings",
+    "--cov",
+    "--cov-report",
+    "--cov-config",
+    "--maxprocesses",
+    "--numprocesses",
+    "--tx",
+    "--rsyncdir",
+    "--lfnf",
+    "--last-failed-no-failures",
+    "--show-capture",
+    "--assert",
+    "--verbosity",
+    "--doctest-glob",
+    "--debug",
+];
+
+/// pytest options dropped from a targeted retry: they select or order by
+/// keyword, marker or the previous run's cache, which the node ids replace
+/// (and `-p no:cacheprovider` removes the cache options altogether).
+const PYTEST_DROPPED: &[&str] = &[
+    "-k",
+    "-m",
+    "--lf",
+    "--last-failed",
+    "--ff",
+    "--failed-first",
+    "--nf",
+    "--new-first",
+    "--sw",
+    "--stepwise",
+    "--sw-skip",
+    "--stepwise-skip",
+    "--cache-clear",
+    "--lfnf",
+    "--last-failed-no-failures",
+];
+
+/// `pytest OPTIONS -p no:cacheprovider NODEID…`: the options are kept, the
+/// path arguments are replaced by the node ids, and the cache plugin is off
+/// so `--lf` state cannot leak from one attempt into the next.
+pub(super) fn pytest(
+    rest: &[String],
+    targets: &[Target<'_>],
+    workspace: &Path,
+) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::with_capacity(rest.len() + targets.len() + 2);
+    let mut cache_off = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = &rest[i];
+        if arg == "--" {
+            // Everything after is a path: replaced by the node ids.
+            for path in &rest[i + 1..] {
+                pytest_path(path, workspace)?;
+            }
+            break;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            pytest_path(arg, workspace)?;
+            i += 1;
+            continue;
+        }
+        let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+        // `-kslow`, `-rA`: a short option with its value attached.
+        let attached = !arg.starts_with("--")
+            && arg.len() > 2
+            && arg.is_char_boundary(2)
+            && PYTEST_VALUE_OPTIONS.contains(&&arg[..2]);
+        let option = if attached { &arg[..2] } else { option };
+        let takes_next = !attached && !arg.contains('=') && PYTEST_VALUE_OPTIONS.contains(&option);
+        let value = if takes_next { rest.get(i + 1) } else { None };
+        if takes_next && value.is_none() {
+            return Err(format!("the pytest option `{arg}` has no value"));
+        }
+        let joined_value = arg.split_once('=').map(|(_, v)| v);
+        if option == "-p"
+            && (value.map(String::as_str).or(joined_value) == Some("no:cacheprovider"))
+        {
+            cache_off = true;
+        }
+        if attached && arg == "-pno:cacheprovider" {
+            cache_off = true;
+        }
+        if !PYTEST_DROPPED.contains(&option) {
+            out.push(arg.clone());
+            out.extend(value.cloned());
+        }
+        i += 1 + usize::from(takes_next);
+    }
+    if !cache_off {
+        out.extend(["-p".to_owned(), "no:cacheprovider".to_owned()]);
+    }
+    out.extend(names(targets).into_iter().map(str::to_owned));
+    Ok(out)
+}
+
+/// A positional pytest argument is dropped only when it is surely a path
+/// (or node id) in the workspace; anything else may be the value of a
+/// plugin's option, and dropping it would change the run.
+fn pytest_path(arg: &str, workspace: &Path) -> Result<(), String> {
+    let file = arg.split("::").next().unwrap_or(arg);
+    if !file.is_empty() && workspace.join(file).exists() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot tell whether the pytest argument `{arg}` is a path or an option's value"
+        ))
+    }
+}

@@ -1,0 +1,3 @@
+module example.com/rerun
+
+go 1.19
