@@ -322,9 +322,18 @@ fn disagreed(
     let tally = tally(fulls.iter().copied());
     let always: HashSet<&str> = every.iter().copied().collect();
     let out_of = fulls.len();
+    let alone_then_together = format!(
+        "these tests passed when run alone (attempt {}) and failed again in the full suite \
+         (attempt {}): they fail alongside other tests, so their failure depends on what \
+         runs before or with them",
+        alone.number, confirmations[0].number
+    );
+    // Many names must not crowd out the one sentence that says why a Fail
+    // follows a pass (found by fuzz/policy_driver).
+    let why = [said.as_str(), alone_then_together.as_str()];
     let mut reason = Reason::new();
-    reason.names(&every, |_| String::new());
-    reason.names(
+    reason.names_before(&every, |_| String::new(), &why);
+    reason.names_before(
         &tally
             .iter()
             .filter(|(n, _)| !always.contains(n))
@@ -337,14 +346,10 @@ fn disagreed(
                 .map_or(0, |(_, c)| *c);
             format!(" (failed only sometimes: in {count} of {out_of} full runs)")
         },
+        &why,
     );
     reason.line(&said);
-    reason.line(&format!(
-        "these tests passed when run alone (attempt {}) and failed again in the full suite \
-         (attempt {}): they fail alongside other tests, so their failure depends on what \
-         runs before or with them",
-        alone.number, confirmations[0].number
-    ));
+    reason.line(&alone_then_together);
     let last = last_failure.unwrap_or(confirmations[0]);
     if let Some(hint) = history::exit_hint(last.attempt) {
         reason.line(&hint);
@@ -355,4 +360,43 @@ fn disagreed(
         failing: every.iter().map(|n| (*n).to_owned()).collect(),
         reason: reason.finish(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Counts;
+    use crate::reason::MAX_REASON;
+
+    /// fuzz/policy_driver: a confirming full run that fails many more tests
+    /// than the first filled the reason with "failed only sometimes" names
+    /// and cut the sentence that says the tests passed when run alone.
+    #[test]
+    fn order_dependence_is_said_however_many_names_failed() {
+        let policy = Policy::new(2).with_rerun(Rerun::Failed);
+        let many: Vec<String> = (0..200)
+            .map(|i| format!("tests::unrelated::{}_{i}", "x".repeat(100)))
+            .collect();
+        let attempts = [
+            Attempt::new(Ending::Exited { code: 101 })
+                .with_failing(["tests::a"])
+                .with_counts(Counts::new(Some(200), Some(1), None))
+                .with_recognised(true),
+            Attempt::new(Ending::Exited { code: 0 })
+                .with_selection(Selection::Only(vec!["tests::a".into()]))
+                .with_counts(Counts::new(Some(1), Some(0), None))
+                .with_recognised(true),
+            Attempt::new(Ending::Exited { code: 101 })
+                .with_failing(std::iter::once("tests::a".to_owned()).chain(many))
+                .with_counts(Counts::new(Some(0), Some(201), None))
+                .with_recognised(true),
+        ];
+        let verdict = policy.verdict(&attempts);
+        assert_eq!(verdict.failing(), ["tests::a"]);
+        let reason = verdict.reason();
+        assert!(reason.len() <= MAX_REASON, "{} bytes", reason.len());
+        assert!(reason.starts_with("tests::a\n"), "{reason}");
+        assert!(reason.contains("passed when run alone"), "{reason}");
+        assert!(reason.contains(" more\n"), "{reason}");
+    }
 }

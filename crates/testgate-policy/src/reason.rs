@@ -66,6 +66,18 @@ impl Reason {
     /// many as [`MAX_NAMES`] (shared by every list of this reason) and the
     /// room allow, then `and N more` for the rest.
     pub(crate) fn names(&mut self, names: &[&str], suffix: impl Fn(&str) -> String) {
+        self.names_before(names, suffix, &[]);
+    }
+
+    /// [`names`](Reason::names), keeping room for `after`: the lines that
+    /// must follow the list whole, because they say what the names mean.
+    pub(crate) fn names_before(
+        &mut self,
+        names: &[&str],
+        suffix: impl Fn(&str) -> String,
+        after: &[&str],
+    ) {
+        let reserve: usize = after.iter().map(|l| l.len().min(MAX_LINE) + 1).sum();
         let total = names.len();
         let mut shown = 0;
         for name in names.iter().copied() {
@@ -75,7 +87,7 @@ impl Reason {
             let line = format!("{}{}", cut_end(name, MAX_NAME), suffix(name));
             // A name that does not fit in the room left is counted, not cut:
             // half a name is a name that does not exist.
-            if line.len() + 1 + MORE_ROOM > self.room() {
+            if line.len() + 1 + MORE_ROOM + reserve > self.room() {
                 break;
             }
             self.push_reserving(&line, 0);

@@ -1,0 +1,52 @@
+//! The laws every parser target checks, shared by `include!`.
+//!
+//! A parser never panics (libFuzzer catches that by itself); on top of it the
+//! report must be self-consistent whatever the bytes.
+
+use std::collections::HashSet;
+
+use testgate_parse::{Format, Report, parse};
+
+/// Parses `data` as `format` and as `Format::Auto`, and checks both reports.
+pub fn check_format(format: Format, data: &[u8]) {
+    let explicit = parse(format, data);
+    check_report(&explicit, data);
+    // An explicit format names itself or nothing.
+    assert!(
+        explicit.format.is_none() || explicit.format == Some(format),
+        "parse({format}) reported {:?}",
+        explicit.format
+    );
+    for test in &explicit.failing {
+        assert_eq!(test.format, format, "{test:?} found by the {format} parser");
+    }
+
+    let auto = parse(Format::Auto, data);
+    check_report(&auto, data);
+    assert_ne!(auto.format, Some(Format::Auto), "auto-detection named Auto");
+    // Auto runs every recogniser, this one included: whatever this format's
+    // parser alone detects, Auto detects something too.
+    if explicit.format.is_some() {
+        assert!(
+            auto.format.is_some(),
+            "{format} detected alone, not by Auto"
+        );
+    }
+}
+
+fn check_report(report: &Report, data: &[u8]) {
+    let mut seen = HashSet::new();
+    for name in report.names() {
+        assert!(seen.insert(name), "{name:?} reported twice");
+    }
+    assert!(
+        report.lines <= data.len() as u64 + 1,
+        "{} lines from {} bytes",
+        report.lines,
+        data.len()
+    );
+    assert!(report.long_lines <= report.lines);
+    if report.no_tests_ran {
+        assert!(report.failing.is_empty(), "no tests ran, yet {report:?}");
+    }
+}
