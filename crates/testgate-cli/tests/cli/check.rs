@@ -21,7 +21,11 @@ fn repo() -> PathBuf {
 /// A fresh copy of the pytest fixture project (so nothing is written into
 /// the repository), in a temporary directory that lives as long as it.
 fn pytest_project() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir_in(repo().join("target")).expect("temp dir");
+    // Beside the repository, not under /tmp, which the sandbox makes
+    // private; target/ need not exist when CARGO_TARGET_DIR is elsewhere.
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
     let dir = tmp.path().join("pytest");
     let from = repo().join("tests/projects/e2e/pytest");
     copy(&from, &dir);
@@ -133,7 +137,7 @@ fn a_missing_program_exits_125() {
 
 #[test]
 fn usage_errors_exit_2_with_one_line() {
-    let missing = repo().join("target/no-such-dir-for-testgate");
+    let missing = repo().join("target/cli-tests/no-such-dir-for-testgate");
     let missing = missing.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["check"], "required arguments were not provided"),
