@@ -701,11 +701,7 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     ];
 
     fn piece() -> impl proptest::strategy::Strategy<Value = String> {
-        use proptest::prelude::*;
-        prop_oneof![
-            proptest::sample::select(PIECES).prop_map(str::to_owned),
-            "\\PC{0,12}",
-        ]
+        super::super::testing::piece(PIECES)
     }
 
     proptest::proptest! {
@@ -713,13 +709,7 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         /// Any mix of real and random pieces: no panic, and the same report
         /// fed in chunks as whole.
         fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
-            let log = pieces.concat();
-            let whole = parse(Format::Cargo, &log);
-            let mut stream = crate::StreamParser::new(Format::Cargo);
-            for chunk in log.as_bytes().chunks(5) {
-                stream.feed(chunk);
-            }
-            proptest::prop_assert_eq!(stream.finish(), whole);
+            super::super::testing::chunked_equals_whole(Format::Cargo, &pieces.concat())?;
         }
     }
 }

@@ -144,3 +144,32 @@ mod tests {
         }
     }
 }
+
+/// Helpers the format modules' property tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use proptest::prelude::*;
+
+    use crate::format::Format;
+
+    /// One of `pieces` (real marker fragments of a runner) or a short
+    /// random printable string.
+    pub(crate) fn piece(pieces: &'static [&'static str]) -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::sample::select(pieces).prop_map(str::to_owned),
+            "\\PC{0,12}",
+        ]
+    }
+
+    /// `log` parsed as `format` whole and fed in chunks of 5 bytes gives
+    /// the same report (and neither panics).
+    pub(crate) fn chunked_equals_whole(format: Format, log: &str) -> Result<(), TestCaseError> {
+        let whole = crate::parse(format, log);
+        let mut stream = crate::StreamParser::new(format);
+        for chunk in log.as_bytes().chunks(5) {
+            stream.feed(chunk);
+        }
+        prop_assert_eq!(stream.finish(), whole);
+        Ok(())
+    }
+}
