@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::protect::{PROC_READ_ONLY, Protected};
 use crate::spec::BwrapOptions;
 
 /// Credential stores under `$HOME` hidden from the command: directories get
@@ -45,12 +46,14 @@ pub(crate) fn secrets_in(home: &Path) -> Vec<(PathBuf, bool)> {
 }
 
 /// bwrap's arguments (after the program name) to run `program args` in
-/// `dir`. `secrets` comes from [`secrets_in`]. The environment is not on the
-/// command line: bwrap passes its own (cleared, resolved) environment on.
+/// `dir`. `secrets` comes from [`secrets_in`], `protected` from
+/// [`crate::protect::protected`]. The environment is not on the command
+/// line: bwrap passes its own (cleared, resolved) environment on.
 pub(crate) fn arguments(
     options: &BwrapOptions,
     dir: &Path,
     secrets: &[(PathBuf, bool)],
+    protected: &Protected,
     program: &OsString,
     args: &[OsString],
 ) -> Vec<OsString> {
@@ -60,7 +63,23 @@ pub(crate) fn arguments(
     };
     push(&[&"--ro-bind", &"/", &"/"]);
     push(&[&"--dev", &"/dev", &"--proc", &"/proc"]);
-    push(&[&"--tmpfs", &"/tmp", &"--tmpfs", &"/run"]);
+    // /proc and /sys: the new proc's writable-by-root entries read-only,
+    // host-wide state masked. /sys is read-only through `--ro-bind / /`
+    // (bwrap makes every submount read-only).
+    for path in PROC_READ_ONLY {
+        push(&[&"--ro-bind-try", &path, &path]);
+    }
+    for path in &protected.proc_masked {
+        push(&[&"--ro-bind", &"/dev/null", path]);
+    }
+    // tmpfs mounts, each capped (tmpfs pages are the host's memory); /dev
+    // itself (bwrap's --dev tmpfs takes no size) read-only once /dev/shm
+    // is mounted on it.
+    let size = options.tmpfs_size.to_string();
+    for path in ["/tmp", "/run", "/dev/shm"] {
+        push(&[&"--size", &size, &"--tmpfs", &path]);
+    }
+    push(&[&"--remount-ro", &"/dev"]);
     push(&[&"--unshare-all", &"--unshare-user", &"--disable-userns"]);
     if options.allow_network {
         push(&[&"--share-net"]);
@@ -77,6 +96,11 @@ pub(crate) fn arguments(
     for path in &options.writable {
         push(&[&"--bind", path, path]);
     }
+    // .git: read-only even inside a writable path, so that hooks, config
+    // and a `.git` file's target cannot be planted for host git to run.
+    for path in &protected.git {
+        push(&[&"--ro-bind", path, path]);
+    }
     for (path, is_dir) in secrets {
         if *is_dir {
             push(&[&"--tmpfs", path]);
@@ -84,10 +108,14 @@ pub(crate) fn arguments(
             push(&[&"--ro-bind", &"/dev/null", path]);
         }
     }
-    push(&[&"--chdir", &dir, &"--json-status-fd", &"3"]);
-    if !options.allow_unix_sockets {
-        push(&[&"--seccomp", &"4"]);
-    }
+    push(&[
+        &"--chdir",
+        &dir,
+        &"--json-status-fd",
+        &"3",
+        &"--seccomp",
+        &"4",
+    ]);
     push(&[&"--"]);
     push(&[program]);
     out.extend(args.iter().cloned());
@@ -136,6 +164,10 @@ mod tests {
 
     #[test]
     fn default_arguments() {
+        let protected = Protected {
+            proc_masked: vec!["/proc/kcore".into(), "/proc/keys".into()],
+            git: vec!["/p/.git".into(), "/m/.git/worktrees/p".into()],
+        };
         let args = arguments(
             &BwrapOptions::default(),
             Path::new("/p"),
@@ -143,16 +175,53 @@ mod tests {
                 (PathBuf::from("/h/.ssh"), true),
                 (PathBuf::from("/h/.netrc"), false),
             ],
+            &protected,
             &"cargo".into(),
             &["test".into()],
         );
         assert_eq!(
             strings(&args),
-            "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run \
+            "--ro-bind / / --dev /dev --proc /proc \
+             --ro-bind-try /proc/sys /proc/sys \
+             --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger \
+             --ro-bind-try /proc/irq /proc/irq --ro-bind-try /proc/bus /proc/bus \
+             --ro-bind-try /proc/fs /proc/fs --ro-bind-try /proc/acpi /proc/acpi \
+             --ro-bind-try /proc/scsi /proc/scsi \
+             --ro-bind /dev/null /proc/kcore --ro-bind /dev/null /proc/keys \
+             --size 1073741824 --tmpfs /tmp --size 1073741824 --tmpfs /run \
+             --size 1073741824 --tmpfs /dev/shm --remount-ro /dev \
              --unshare-all --unshare-user --disable-userns --new-session \
-             --die-with-parent --cap-drop ALL --bind /p /p --tmpfs /h/.ssh \
-             --ro-bind /dev/null /h/.netrc --chdir /p --json-status-fd 3 --seccomp 4 -- cargo test"
+             --die-with-parent --cap-drop ALL --bind /p /p \
+             --ro-bind /p/.git /p/.git --ro-bind /m/.git/worktrees/p /m/.git/worktrees/p \
+             --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc \
+             --chdir /p --json-status-fd 3 --seccomp 4 -- cargo test"
         );
+    }
+
+    #[test]
+    fn git_is_read_only_after_writable_paths_and_tmpfs_size_is_an_option() {
+        let options = BwrapOptions {
+            writable: vec!["/p/.git".into()],
+            tmpfs_size: 64 << 20,
+            ..BwrapOptions::default()
+        };
+        let protected = Protected {
+            proc_masked: Vec::new(),
+            git: vec!["/p/.git".into()],
+        };
+        let args = strings(&arguments(
+            &options,
+            Path::new("/p"),
+            &[],
+            &protected,
+            &"x".into(),
+            &[],
+        ));
+        assert!(
+            args.contains("--bind /p/.git /p/.git --ro-bind /p/.git /p/.git --chdir"),
+            "{args}"
+        );
+        assert!(args.contains("--size 67108864 --tmpfs /tmp --size 67108864 --tmpfs /run --size 67108864 --tmpfs /dev/shm"), "{args}");
     }
 
     #[test]
@@ -163,10 +232,18 @@ mod tests {
             writable: vec!["/cache".into()],
             ..BwrapOptions::default()
         };
-        let args = strings(&arguments(&options, Path::new("/p"), &[], &"x".into(), &[]));
+        let args = strings(&arguments(
+            &options,
+            Path::new("/p"),
+            &[],
+            &Protected::default(),
+            &"x".into(),
+            &[],
+        ));
         assert!(args.contains("--unshare-all --unshare-user --disable-userns --share-net"));
         assert!(args.contains("--bind /p /p --bind /cache /cache --chdir"));
-        assert!(args.ends_with("--json-status-fd 3 -- x"));
+        // The filter stays: Unix sockets allowed changes it, not its presence.
+        assert!(args.ends_with("--json-status-fd 3 --seccomp 4 -- x"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::bwrap;
 use crate::outcome::{Ending, Finished, RunError};
+use crate::protect;
 use crate::spawn::{self, Launch};
 use crate::spec::{RunSpec, Sandbox};
 use crate::tree;
@@ -120,12 +121,18 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 .find(|(k, _)| k == "HOME")
                 .map(|(_, v)| PathBuf::from(v));
             let secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
-            let args = bwrap::arguments(&options, &dir, &secrets, &spec.program, &spec.args);
+            let protected = protect::protected(&dir);
+            let args = bwrap::arguments(
+                &options,
+                &dir,
+                &secrets,
+                &protected,
+                &spec.program,
+                &spec.args,
+            );
             let (read, write) = pipe().map_err(io_error)?;
-            let mut pass_fds = vec![write];
-            if !options.allow_unix_sockets {
-                pass_fds.push(seccomp_pipe().map_err(io_error)?);
-            }
+            let seccomp = seccomp_pipe(options.allow_unix_sockets).map_err(io_error)?;
+            let pass_fds = vec![write, seccomp];
             let launch = Launch {
                 program: &bwrap_path.into_os_string(),
                 args: &args,
@@ -217,10 +224,10 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// A pipe holding the seccomp filter, write end closed: its read end.
-fn seccomp_pipe() -> io::Result<OwnedFd> {
+fn seccomp_pipe(allow_unix_sockets: bool) -> io::Result<OwnedFd> {
     let (read, write) = pipe()?;
-    let filter = crate::seccomp::filter_bytes();
-    // The filter (about 100 bytes) fits in the pipe's buffer: one write.
+    let filter = crate::seccomp::filter_bytes(allow_unix_sockets);
+    // The filter (about 200 bytes) fits in the pipe's buffer: one write.
     std::fs::File::from(write).write_all(&filter)?;
     Ok(read)
 }

@@ -29,6 +29,16 @@ pub struct BwrapOptions {
     /// runner's `PATH` is never used, so a `bwrap` planted earlier in `PATH`
     /// is not picked up.
     pub bwrap_dirs: Vec<PathBuf>,
+    /// The size cap, in bytes, of each of the sandbox's tmpfs mounts
+    /// (`/tmp`, `/run`, `/dev/shm`); tmpfs pages are the host's memory.
+    /// Default [`BwrapOptions::DEFAULT_TMPFS_SIZE`].
+    pub tmpfs_size: u64,
+}
+
+impl BwrapOptions {
+    /// The default cap of each tmpfs mount: 1 GiB, the same on every
+    /// machine so that a suite fills `/tmp` alike on a laptop and in CI.
+    pub const DEFAULT_TMPFS_SIZE: u64 = 1 << 30;
 }
 
 impl Default for BwrapOptions {
@@ -42,6 +52,7 @@ impl Default for BwrapOptions {
                 .iter()
                 .map(PathBuf::from)
                 .collect(),
+            tmpfs_size: BwrapOptions::DEFAULT_TMPFS_SIZE,
         }
     }
 }
@@ -49,9 +60,10 @@ impl Default for BwrapOptions {
 /// Where the command runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sandbox {
-    /// Inside bubblewrap (the default): read-only `/`, the run's directory
-    /// writable, private `/tmp` and `/run`, no network, credential stores in
-    /// `$HOME` hidden, no capabilities. See `docs/sandbox.md`.
+    /// Inside bubblewrap (the default): read-only `/`, `/proc/sys` and
+    /// `.git`, the run's directory writable, private size-capped `/tmp` and
+    /// `/run`, no network, credential stores in `$HOME` hidden, no
+    /// capabilities, no kernel keyrings. See `docs/sandbox.md`.
     Bubblewrap(BwrapOptions),
     /// Directly on the host, with only the environment policy, the process
     /// group and the timeout. Only ever chosen explicitly.
