@@ -53,6 +53,12 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     writable: Vec<PathBuf>,
 
+    /// The size cap of each of the sandbox's tmpfs mounts (/tmp, /run,
+    /// /dev/shm), which use the host's memory: bytes, or 512M, 4G (KiB,
+    /// MiB, GiB) (bwrap only).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    tmpfs_size: u64,
+
     /// Pass the host's NAME through, or set NAME=VALUE; repeatable. The
     /// default environment is an allowlist without secrets.
     #[arg(long, value_name = "NAME[=VALUE]")]
@@ -136,6 +142,30 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(total)
 }
 
+/// Parses `1073741824`, `512K`, `64M`, `4G` (binary units; `MiB`, `GiB`
+/// and `MB` spellings accepted alike) into bytes; zero is refused.
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
+    let malformed = || format!("`{text}` is not a size (try 512M, 4G or a number of bytes)");
+    let trimmed = text.trim();
+    let digits = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let number: u64 = trimmed[..digits].parse().map_err(|_| malformed())?;
+    let shift = match trimmed[digits..].to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(malformed()),
+    };
+    let bytes = number.checked_mul(1 << shift).ok_or_else(malformed)?;
+    if bytes == 0 {
+        return Err(format!("the size `{text}` must be larger than zero"));
+    }
+    Ok(bytes)
+}
+
 pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
         path: args.dir.clone(),
@@ -170,6 +200,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         _ => Sandbox::Bubblewrap(BwrapOptions {
             allow_network: args.allow_network,
             writable: args.writable.clone(),
+            tmpfs_size: args.tmpfs_size,
             ..BwrapOptions::default()
         }),
     };
@@ -328,7 +359,7 @@ fn attempt_json(record: &AttemptRecord) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
+    use super::{parse_duration, parse_size};
     use std::time::Duration;
 
     #[test]
@@ -354,6 +385,28 @@ mod tests {
             "5 m",
         ] {
             assert!(parse_duration(bad).is_err(), "{bad:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("512KiB"), Ok(512 << 10));
+        assert_eq!(parse_size("2gb"), Ok(2 << 30));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        for bad in [
+            "",
+            "G",
+            "0",
+            "0M",
+            "1.5G",
+            "-1G",
+            "5X",
+            "99999999999T",
+            "1 G",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad:?} must be refused");
         }
     }
 }

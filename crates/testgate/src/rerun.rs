@@ -200,13 +200,18 @@ fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<
     Ok(out)
 }
 
-/// The script `name` of the workspace's `package.json`.
+/// The most of `package.json` read: larger ones are not a plain project's.
+const PACKAGE_JSON_LIMIT: u64 = 1 << 20;
+
+/// The script `name` of the workspace's `package.json`. The tests may have
+/// replaced the file (a FIFO, a symlink to `/dev/zero`), so it is read as
+/// a regular file only, never followed, never waited on, capped.
 fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
     let path = workspace.join("package.json");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
+    let bytes =
+        testgate_run::read_project_file(&path, PACKAGE_JSON_LIMIT).map_err(|e| e.to_string())?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
     json.get("scripts")
         .and_then(|scripts| scripts.get(name))
         .and_then(serde_json::Value::as_str)
@@ -659,11 +664,38 @@ mod tests {
         assert!(
             rewrite(&["npm", "test"], &targets, &[])
                 .unwrap_err()
-                .starts_with("cannot read ")
+                .starts_with("cannot open ")
         );
         assert_eq!(
             rewrite(&["npm", "install"], &targets, &files).unwrap_err(),
             "the npm command runs no script"
+        );
+    }
+
+    /// A package.json the tests replaced is refused in one line at once:
+    /// reading a symlink to /dev/zero (or a FIFO without a writer: the
+    /// `package-json-fifo` hostile suite) would otherwise hang testgate
+    /// itself (issue 10, item 8).
+    #[test]
+    fn an_odd_package_json_is_a_reason_not_a_hang() {
+        let targets = [t("a", None)];
+        let dir = tempfile::tempdir().unwrap();
+        let why = || {
+            targeted_args(OsStr::new("npm"), &["test".into()], &targets, dir.path()).unwrap_err()
+        };
+        let path = dir.path().join("package.json");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert!(
+            why().ends_with("package.json is a symbolic link, not a regular file"),
+            "{}",
+            why()
+        );
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, vec![b' '; 2 << 20]).unwrap();
+        assert!(
+            why().ends_with("package.json is larger than 1048576 bytes"),
+            "{}",
+            why()
         );
     }
 
