@@ -9,7 +9,9 @@ mod harness;
 
 mod escape;
 mod itself;
+mod kernel;
 mod lies;
 mod output;
+mod persistence;
 mod processes;
 mod resources;

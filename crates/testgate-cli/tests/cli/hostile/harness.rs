@@ -67,6 +67,16 @@ pub(super) struct Attack {
     inherit_fd: Option<fs::File>,
     stdin: Option<fs::File>,
     own_group: bool,
+    command: Vec<OsString>,
+    session_key: Option<SessionKey>,
+}
+
+/// A key testgate starts with in a fresh session keyring of its own, and
+/// the harness's keyring through which that session keyring stays
+/// reachable after the run.
+struct SessionKey {
+    keeper: i32,
+    description: std::ffi::CString,
 }
 
 impl Attack {
@@ -110,7 +120,27 @@ impl Attack {
             inherit_fd: None,
             stdin: None,
             own_group: false,
+            command: vec!["sh".into(), "run.sh".into()],
+            session_key: None,
         }
+    }
+
+    /// Run `words` instead of `sh run.sh` (then MARKER, OUTSIDE, ARGS…).
+    pub(super) fn command(mut self, words: &[&str]) -> Self {
+        self.command = words.iter().map(OsString::from).collect();
+        self
+    }
+
+    /// Start testgate in a fresh session keyring holding a `user` key
+    /// described `description`, as a login session's keyring would; the
+    /// session keyring is linked into `keeper` (a keyring the test owns) so
+    /// that the test can search it after the run.
+    pub(super) fn in_session_keyring(mut self, keeper: i32, description: &str) -> Self {
+        self.session_key = Some(SessionKey {
+            keeper,
+            description: std::ffi::CString::new(description).expect("no NUL"),
+        });
+        self
     }
 
     /// A further `testgate check` option (before `--`).
@@ -195,7 +225,7 @@ impl Attack {
             .args(self.json.then_some("--json"))
             .args(&self.args)
             .arg("--")
-            .args(["sh", "run.sh"])
+            .args(&self.command)
             .arg(marker)
             .arg(self.outside.path())
             .args(&self.script_args)
@@ -212,10 +242,18 @@ impl Attack {
             .inherit_fd
             .as_ref()
             .map(std::os::fd::AsRawFd::as_raw_fd);
-        // SAFETY: only async-signal-safe calls (signal, dup2, setpgid)
-        // between fork and exec.
+        let session_key = self
+            .session_key
+            .as_ref()
+            .map(|key| (key.keeper, key.description.clone()));
+        // SAFETY: only async-signal-safe calls (signal, dup2, setpgid,
+        // syscall) between fork and exec; the key's strings were made
+        // before the fork.
         unsafe {
             command.pre_exec(move || {
+                if let Some((keeper, description)) = &session_key {
+                    join_session_keyring_with_key(*keeper, description)?;
+                }
                 if own_group && libc::setpgid(0, 0) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -470,6 +508,56 @@ impl Outcome {
             String::from_utf8_lossy(&self.stderr)
         );
     }
+}
+
+/// `keyctl(2)` operations and special keyring ids (linux/keyctl.h).
+pub(super) mod keyctl {
+    pub(crate) const JOIN_SESSION_KEYRING: libc::c_long = 1;
+    pub(crate) const SETPERM: libc::c_long = 5;
+    pub(crate) const LINK: libc::c_long = 8;
+    pub(crate) const UNLINK: libc::c_long = 9;
+    pub(crate) const SEARCH: libc::c_long = 10;
+    pub(crate) const SESSION_KEYRING: i32 = -3;
+    pub(crate) const USER_KEYRING: i32 = -4;
+}
+
+/// In the child before exec: a new anonymous session keyring, a `user` key
+/// `description` in it, and the session keyring linked into `keeper`.
+/// Async-signal-safe (raw syscalls only).
+unsafe fn join_session_keyring_with_key(
+    keeper: i32,
+    description: &std::ffi::CStr,
+) -> std::io::Result<()> {
+    const PAYLOAD: &[u8] = b"the host's secret";
+    let fail = || Err(std::io::Error::last_os_error());
+    // SAFETY: keyctl and add_key with valid NUL-terminated strings.
+    unsafe {
+        let null: *const libc::c_char = std::ptr::null();
+        if libc::syscall(libc::SYS_keyctl, keyctl::JOIN_SESSION_KEYRING, null) < 0 {
+            return fail();
+        }
+        if libc::syscall(
+            libc::SYS_add_key,
+            c"user".as_ptr(),
+            description.as_ptr(),
+            PAYLOAD.as_ptr(),
+            PAYLOAD.len(),
+            keyctl::SESSION_KEYRING,
+        ) < 0
+        {
+            return fail();
+        }
+        if libc::syscall(
+            libc::SYS_keyctl,
+            keyctl::LINK,
+            keyctl::SESSION_KEYRING,
+            keeper,
+        ) < 0
+        {
+            return fail();
+        }
+    }
+    Ok(())
 }
 
 /// Reads `pipe` to its end on a thread, keeping at most the last 1 MiB (an

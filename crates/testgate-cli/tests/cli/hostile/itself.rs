@@ -77,3 +77,33 @@ fn two_runs_at_once_in_one_project_both_pass() {
     assert!(super::harness::processes_marked(&second_marker).is_empty());
     attack.assert_contained(&second);
 }
+
+/// A failing suite behind `npm test` replaces package.json by a FIFO; the
+/// targeted retry (`--rerun failed`) makes testgate read package.json. It
+/// refuses the FIFO in one line and runs the full command, which blocks
+/// inside the sandbox until the timeout: testgate ends within its bound.
+#[test]
+fn a_package_json_replaced_by_a_fifo_does_not_hang_testgate() {
+    let attack = Attack::new("package-json-fifo")
+        .command(&["npm", "test", "--"])
+        .arg("-k")
+        .arg("1")
+        .arg("--rerun")
+        .arg("failed")
+        .arg("--timeout")
+        .arg("10s");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
+    let retry = &outcome.doc()["attempts"][1];
+    let note = retry["note"].as_str().unwrap_or_default();
+    assert!(
+        note.ends_with("package.json is a FIFO, not a regular file"),
+        "{retry:#}"
+    );
+    assert!(
+        outcome.wall < Duration::from_secs(60),
+        "testgate took {:?}",
+        outcome.wall
+    );
+    attack.assert_contained(&outcome);
+}

@@ -1,4 +1,5 @@
-//! Resource attacks: filling /tmp, a memory bomb.
+//! Resource attacks: filling /tmp and the other tmpfs mounts, a memory
+//! bomb.
 
 use super::harness::{Attack, heavy};
 
@@ -10,6 +11,58 @@ fn filling_tmp_fills_only_the_sandboxs_own() {
     outcome.assert_verdict("pass", None, 0);
     // The host's /tmp holds nothing named with the marker (the file was
     // written under it inside): assert_host_unchanged checks.
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn filling_tmp_past_its_cap_is_a_failure_with_the_reason() {
+    let _heavy = heavy();
+    let attack = Attack::new("fill-tmp")
+        .arg("--tmpfs-size")
+        .arg("64M")
+        .script_arg("256");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert!(
+        outcome.reason().contains("No space left on device"),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn the_tmpfs_mounts_are_capped_at_a_gibibyte_by_default_and_dev_is_read_only() {
+    let attack = Attack::new("tmpfs-size")
+        .script_arg((1u64 << 20).to_string())
+        .script_arg("1");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome.reason().contains("capped: /dev/shm at 1048576 KiB"),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn every_tmpfs_mount_stops_at_the_chosen_cap() {
+    let _heavy = heavy();
+    let attack = Attack::new("tmpfs-size")
+        .arg("--tmpfs-size")
+        .arg("64M")
+        .script_arg((64u64 << 10).to_string())
+        .script_arg("256");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome
+            .reason()
+            .contains("filled: /dev/shm stopped at 65536 KiB"),
+        "{}",
+        outcome.reason()
+    );
     attack.assert_contained(&outcome);
 }
 
