@@ -23,6 +23,10 @@
 //! # Ok::<(), testgate_run::RunError>(())
 //! ```
 //!
+//! [`read_project_file`] reads a file the code under test may have replaced
+//! (a FIFO, a symlink to `/dev/zero`) without following, blocking or
+//! reading without bound.
+//!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
 

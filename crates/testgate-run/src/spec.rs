@@ -18,7 +18,9 @@ pub struct BwrapOptions {
     pub allow_network: bool,
     /// Let the command create Unix-domain sockets. Off by default: a socket
     /// on any path the sandbox can see (read-only or not) could otherwise be
-    /// connected to; `socketpair` works either way.
+    /// connected to; `socketpair` works either way. The seccomp filter stays
+    /// on either way: other families than AF_INET, AF_INET6 and AF_NETLINK
+    /// (AF_VSOCK above all) and the kernel-keyring calls are refused.
     pub allow_unix_sockets: bool,
     /// Paths bound read-write besides the run's directory.
     pub writable: Vec<PathBuf>,
