@@ -1,10 +1,10 @@
-//! `parse(Format::Vitest, …)` and `parse(Format::Auto, …)` on arbitrary bytes.
+//! `parse(Runner::Vitest, …)` and `parse(Format::Auto, …)` on arbitrary bytes.
 #![no_main]
 
 #[path = "../common/parse_laws.rs"]
 mod parse_laws;
 
 use libfuzzer_sys::fuzz_target;
-use testgate_parse::Format;
+use testgate_parse::Runner;
 
-fuzz_target!(|data: &[u8]| parse_laws::check_format(Format::Vitest, data));
+fuzz_target!(|data: &[u8]| parse_laws::check_format(Runner::Vitest, data));

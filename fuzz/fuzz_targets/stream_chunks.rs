@@ -1,6 +1,6 @@
 //! `StreamParser` fed in fuzzer-chosen chunks gives the one-shot `parse`.
 //!
-//! Input layout: byte 0 picks the format (`Format::Auto` and `Format::ALL`),
+//! Input layout: byte 0 picks the format (in `Format::ALL`: auto, then each runner),
 //! byte 1 is how many chunk sizes follow (0 to 15), then the sizes, one byte
 //! each; the rest is the output. The sizes are used in turn, cycling, so
 //! chunk boundaries fall mid-line, mid-CRLF and mid-UTF-8 character; a size
@@ -11,21 +11,12 @@
 use libfuzzer_sys::fuzz_target;
 use testgate_parse::{Format, StreamParser, parse};
 
-const FORMATS: [Format; 7] = [
-    Format::Auto,
-    Format::Cargo,
-    Format::Nextest,
-    Format::Pytest,
-    Format::Go,
-    Format::Jest,
-    Format::Vitest,
-];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&format, rest)) = data.split_first() else {
         return;
     };
-    let format = FORMATS[usize::from(format) % FORMATS.len()];
+    let format = Format::ALL[usize::from(format) % Format::ALL.len()];
     let Some((&count, rest)) = rest.split_first() else {
         return;
     };

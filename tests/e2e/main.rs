@@ -9,7 +9,8 @@ use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 mod projects;
 mod rerun;
 
-use projects::{Project, Runner};
+use projects::Project;
+use testgate::Runner;
 
 /// Where a run happens.
 #[derive(Debug, Clone, Copy)]
@@ -96,7 +97,7 @@ fn assert_inconclusive(record: &testgate::Record, cause: Cause, what: &str) {
 }
 
 fn each_runner(f: impl Fn(Runner, Where)) {
-    for runner in Runner::ALL {
+    for runner in projects::PROJECTS {
         for place in BOTH {
             f(runner, place);
         }
@@ -119,7 +120,7 @@ fn failing_suites_fail_with_their_names() {
         let record = check(&project, "fail", 1, place);
         assert_fail(
             &record,
-            runner.failing_names(),
+            projects::failing_names(runner),
             &format!("{runner:?} in {place:?}"),
         );
         assert_eq!(

@@ -3,60 +3,44 @@
 
 use std::path::{Path, PathBuf};
 
-use testgate::TestConfig;
+use testgate::{Runner, TestConfig};
 
 use crate::repo_root;
 
-/// A runner with a fixture project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Runner {
-    Cargo,
-    Pytest,
-    Go,
-    Jest,
-    Vitest,
+/// The runners with a fixture project of their own; nextest runs cargo's,
+/// and its fail-fast makes the names a failing run reports depend on timing.
+pub(crate) const PROJECTS: [Runner; 5] = [
+    Runner::Cargo,
+    Runner::Pytest,
+    Runner::Go,
+    Runner::Jest,
+    Runner::Vitest,
+];
+
+/// The fixture project `runner` runs.
+fn source(runner: Runner) -> PathBuf {
+    let e2e = repo_root().join("tests/projects/e2e");
+    match runner {
+        Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(runner.name()),
+        Runner::Nextest => e2e.join(Runner::Cargo.name()),
+        Runner::Jest | Runner::Vitest => e2e.join("node").join(runner.name()),
+    }
 }
 
-impl Runner {
-    pub(crate) const ALL: [Runner; 5] = [
-        Runner::Cargo,
-        Runner::Pytest,
-        Runner::Go,
-        Runner::Jest,
-        Runner::Vitest,
-    ];
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Runner::Cargo => "cargo",
-            Runner::Pytest => "pytest",
-            Runner::Go => "go",
-            Runner::Jest => "jest",
-            Runner::Vitest => "vitest",
-        }
-    }
-
-    fn source(self) -> PathBuf {
-        let e2e = repo_root().join("tests/projects/e2e");
-        match self {
-            Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(self.name()),
-            Runner::Jest | Runner::Vitest => e2e.join("node").join(self.name()),
-        }
-    }
-
-    /// The names the `fail` mode fails, as the parser spells them.
-    pub(crate) fn failing_names(self) -> &'static [&'static str] {
-        match self {
-            // cargo stops after the first failing test binary.
-            Runner::Cargo => &["tests::adds_negative"],
-            Runner::Pytest => &[
-                "tests/test_calc.py::test_adds_negative",
-                "tests/test_calc.py::TestBig::test_big_numbers",
-            ],
-            Runner::Go => &["TestAddNegative", "TestBig", "TestBig/millions"],
-            Runner::Jest => &["calc › adds negative", "calc › big › millions"],
-            Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
-        }
+/// The names the `fail` mode fails, as the parser spells them.
+pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
+    match runner {
+        // cargo stops after the first failing test binary.
+        Runner::Cargo => &["tests::adds_negative"],
+        // `--no-fail-fast` (see `Project::config`): every binary runs.
+        Runner::Nextest => &["tests::adds_negative", "big_numbers"],
+        Runner::Pytest => &[
+            "tests/test_calc.py::test_adds_negative",
+            "tests/test_calc.py::TestBig::test_big_numbers",
+        ],
+        Runner::Go => &["TestAddNegative", "TestBig", "TestBig/millions"],
+        Runner::Jest => &["calc › adds negative", "calc › big › millions"],
+        Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
     }
 }
 
@@ -76,7 +60,7 @@ impl Project {
         std::fs::create_dir_all(&base).unwrap();
         let tmp = tempfile::tempdir_in(&base).unwrap();
         let dir = tmp.path().join(runner.name());
-        copy_dir(&runner.source(), &dir);
+        copy_dir(&source(runner), &dir);
         if matches!(runner, Runner::Jest | Runner::Vitest) {
             let modules = node_modules();
             assert!(
@@ -97,6 +81,11 @@ impl Project {
         match self.runner {
             Runner::Cargo => {
                 TestConfig::cargo(&self.dir).env("CARGO_TARGET_DIR", self.dir.join("target"))
+            }
+            Runner::Nextest => {
+                TestConfig::new(&self.dir, "cargo", ["nextest", "run", "--no-fail-fast"])
+                    .format(Runner::Nextest)
+                    .env("CARGO_TARGET_DIR", self.dir.join("target"))
             }
             Runner::Pytest => TestConfig::pytest(&self.dir),
             Runner::Go => TestConfig::go(&self.dir),

@@ -104,18 +104,18 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         // `-q`: with one test thread libtest prints `test x ... ` before the
         // test runs, and cargo's status lines on stderr may land inside it.
         Kind::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
-            .format(testgate::Format::Cargo)
+            .format(testgate::Runner::Cargo)
             .env("CARGO_TARGET_DIR", dir.join("target")),
         // nextest cancels the run at the first failure by default, which
         // would leave the second failing name to chance.
         Kind::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-            .format(testgate::Format::Nextest)
+            .format(testgate::Runner::Nextest)
             .env("CARGO_TARGET_DIR", dir.join("target")),
         Kind::Pytest => TestConfig::pytest(dir),
         Kind::Go => TestConfig::go(dir),
         Kind::Jest => TestConfig::jest(dir),
         Kind::NpmJest => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::Format::Jest)
+            .format(testgate::Runner::Jest)
             .env("CI", "true"),
         Kind::Vitest => TestConfig::vitest(dir),
     }
@@ -308,7 +308,7 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
 /// (`flaky_suites_are_inconclusive`).
 #[test]
 fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
-    let project = crate::projects::Project::copy(crate::projects::Runner::Pytest);
+    let project = crate::projects::Project::copy(testgate::Runner::Pytest);
     let config = project
         .config()
         .env("TESTGATE_FIXTURE", "flaky")

@@ -8,11 +8,11 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Format, Observer, Record, Rerun, Sandbox, SandboxedTests,
+    AttemptRecord, BwrapOptions, Ending, Observer, Record, Rerun, Sandbox, SandboxedTests,
     Selection, TestConfig, Verdict,
 };
 
-use crate::Error;
+use crate::{Error, FormatArg};
 
 /// Run a test command in a sandbox and gate on its verdict.
 ///
@@ -70,11 +70,8 @@ pub(crate) struct CheckArgs {
     rerun: Rerun,
 
     /// The runner whose output to read; `auto` recognises every runner.
-    #[arg(long, value_name = "FORMAT", default_value = "auto",
-          value_parser = PossibleValuesParser::new(
-              ["auto", "cargo", "nextest", "pytest", "go", "jest", "vitest"]
-          ).try_map(|name| name.parse::<Format>()))]
-    format: Format,
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
+    format: FormatArg,
 
     /// Print one JSON object (schema in docs/cli.md) instead of text.
     #[arg(long)]
@@ -187,7 +184,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         .within(args.timeout)
         .retrying(args.retries)
         .rerun(args.rerun)
-        .format(args.format);
+        .format(args.format.0);
     for entry in &args.env {
         config = match entry.split_once('=') {
             Some((name, value)) if !name.is_empty() => config.env(name, value),

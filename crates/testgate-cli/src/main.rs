@@ -9,7 +9,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand};
+use testgate_parse::Format;
 
 /// The command line; `about` comes from the crate's description.
 #[derive(Debug, Parser)]
@@ -23,6 +25,31 @@ struct Cli {
 enum Command {
     Check(check::CheckArgs),
     Parse(parse::ParseArgs),
+}
+
+/// A value of `--format`: `auto` or a runner's name. Its values come from
+/// [`Format::ALL`], so a runner added to testgate-parse is a value here
+/// without an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FormatArg(Format);
+
+impl clap::ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [FormatArg; Format::ALL.len()] = {
+            let mut all = [FormatArg(Format::Auto); Format::ALL.len()];
+            let mut i = 0;
+            while i < all.len() {
+                all[i] = FormatArg(Format::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()))
+    }
 }
 
 /// Why a command could not do its job. Each maps to an exit code in

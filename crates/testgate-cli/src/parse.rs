@@ -5,10 +5,9 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use testgate_parse::{Format, Report, StreamParser};
 
-use crate::Error;
+use crate::{Error, FormatArg};
 
 /// How much of an input is read at a time: inputs are streamed, never held
 /// whole in memory.
@@ -33,16 +32,8 @@ const CHUNK: usize = 64 * 1024;
 pub(crate) struct ParseArgs {
     /// The runner that wrote the logs; `auto` recognises every runner, also
     /// several one after another in one log.
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        default_value = "auto",
-        value_parser = PossibleValuesParser::new(
-            ["auto", "cargo", "nextest", "pytest", "go", "jest", "vitest"]
-        )
-        .try_map(|name| name.parse::<Format>()),
-    )]
-    format: Format,
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
+    format: FormatArg,
 
     /// Print one JSON report per file instead of names.
     #[arg(long)]
@@ -79,7 +70,7 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), Error> {
     let mut buf = vec![0; CHUNK];
     let mut out = io::BufWriter::new(io::stdout().lock());
     for path in files {
-        let report = parse_input(args.format, path, &mut buf).map_err(|source| Error::Read {
+        let report = parse_input(args.format.0, path, &mut buf).map_err(|source| Error::Read {
             path: path.clone(),
             source,
         })?;

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use testgate_parse::{Format, Report, StreamParser};
+use testgate_parse::{Format, Report, Runner, StreamParser};
 
 const CHUNK: usize = 64 * 1024;
 const MB: f64 = 1_000_000.0;
@@ -233,7 +233,7 @@ struct Times {
 }
 
 /// Parses the file at `path` as `testgate parse` does: 64 KiB reads.
-fn stream_file(format: Format, path: &Path) -> io::Result<Report> {
+fn stream_file(format: impl Into<Format>, path: &Path) -> io::Result<Report> {
     let mut file = File::open(path)?;
     let mut buf = vec![0; CHUNK];
     let mut parser = StreamParser::new(format);
@@ -290,10 +290,10 @@ impl Drop for TempDir {
 
 type Generator = fn(&mut dyn Write, u64) -> io::Result<()>;
 
-const LOGS: [(&str, Format, Generator); 3] = [
-    ("libtest", Format::Cargo, libtest),
-    ("go", Format::Go, go_verbose),
-    ("pytest", Format::Pytest, pytest_verbose),
+const LOGS: [(&str, Runner, Generator); 3] = [
+    ("libtest", Runner::Cargo, libtest),
+    ("go", Runner::Go, go_verbose),
+    ("pytest", Runner::Pytest, pytest_verbose),
 ];
 
 /// A small deterministic generator (xorshift64*): the logs are the same on

@@ -26,24 +26,24 @@
 //! assert_eq!(testgate_parse::failing_tests(log), ["tests::parses_empty"]);
 //!
 //! let report = testgate_parse::parse(testgate_parse::Format::Auto, log);
-//! assert_eq!(report.format, Some(testgate_parse::Format::Cargo));
+//! assert_eq!(report.format, Some(testgate_parse::Runner::Cargo));
 //! assert_eq!(report.counts.failed, Some(1));
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod format;
 mod formats;
 mod line;
 mod printable;
 mod report;
+mod runner;
 mod stream;
 mod tail;
 
-pub use crate::format::{Format, UnknownFormat};
 pub use crate::line::MAX_LINE;
 pub use crate::printable::printable;
 pub use crate::report::{Counts, FailingTest, Report};
+pub use crate::runner::{Format, Runner, UnknownFormat};
 pub use crate::stream::StreamParser;
 pub use crate::tail::tail;
 
@@ -63,13 +63,14 @@ pub fn failing_tests(output: impl AsRef<[u8]>) -> Vec<String> {
 /// The runner whose output this is, or `None` when no known runner's lines
 /// appear in it. Where several runners' outputs follow each other (a CI log),
 /// the first one to appear is named.
-pub fn detect(output: impl AsRef<[u8]>) -> Option<Format> {
+pub fn detect(output: impl AsRef<[u8]>) -> Option<Runner> {
     parse(Format::Auto, output).format
 }
 
 /// Everything `format`'s parser understood of `output`. With
-/// [`Format::Auto`] every known runner is recognised, also several in one log.
-pub fn parse(format: Format, output: impl AsRef<[u8]>) -> Report {
+/// [`Format::Auto`] every known runner is recognised, also several in one
+/// log; a [`Runner`] reads only that runner's lines.
+pub fn parse(format: impl Into<Format>, output: impl AsRef<[u8]>) -> Report {
     let mut parser = StreamParser::new(format);
     parser.feed(output.as_ref());
     parser.finish()

@@ -1,7 +1,7 @@
 //! What a parser understood of a log: the failing tests, the counts, and
 //! whether the runner said that no test ran.
 
-use crate::format::Format;
+use crate::runner::Runner;
 
 /// One failing test, named as `docs/formats.md` spells it for its format.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,7 +11,7 @@ pub struct FailingTest {
     /// The canonical name: what a repair loop needs first.
     pub name: String,
     /// The runner whose output named it.
-    pub format: Format,
+    pub format: Runner,
     /// Where the runner says the test lives, when it says so: the test
     /// binary for libtest and nextest, the file for pytest, jest and vitest,
     /// the package for go.
@@ -20,7 +20,7 @@ pub struct FailingTest {
 
 impl FailingTest {
     /// A failing test named `name`, from `format`'s output.
-    pub fn new(name: impl Into<String>, format: Format, context: Option<String>) -> Self {
+    pub fn new(name: impl Into<String>, format: Runner, context: Option<String>) -> Self {
         FailingTest {
             name: name.into(),
             format,
@@ -75,7 +75,7 @@ impl Counts {
 pub struct Report {
     /// The runner recognised first, or `None` when no runner's lines were
     /// recognised.
-    pub format: Option<Format>,
+    pub format: Option<Runner>,
     /// The failing tests in order of first appearance, each name once.
     pub failing: Vec<FailingTest>,
     /// The counts the runners' summaries stated.

@@ -3,10 +3,10 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::format::Format;
 use crate::formats::{self, Findings, Recognizer};
 use crate::line::{Line, LineSplitter};
 use crate::report::{Counts, Report};
+use crate::runner::{Format, Runner};
 
 /// A parser fed output as it arrives, in chunks of any size (mid-line and
 /// mid-UTF-8 character included), that gives the same [`Report`] as
@@ -28,7 +28,7 @@ use crate::report::{Counts, Report};
 pub struct StreamParser {
     format: Format,
     splitter: LineSplitter,
-    recognizers: Vec<(Format, Box<dyn Recognizer + Send>)>,
+    recognizers: Vec<(Runner, Box<dyn Recognizer + Send>)>,
     lines: u64,
 }
 
@@ -42,20 +42,17 @@ impl std::fmt::Debug for StreamParser {
 }
 
 impl StreamParser {
-    /// A parser for `format`; [`Format::Auto`] recognises every runner.
-    pub fn new(format: Format) -> Self {
-        let formats: &[Format] = match format {
-            Format::Auto => &Format::ALL,
-            Format::Cargo
-            | Format::Nextest
-            | Format::Pytest
-            | Format::Go
-            | Format::Jest
-            | Format::Vitest => std::slice::from_ref(&format),
+    /// A parser for `format` (a [`Runner`] will do); [`Format::Auto`]
+    /// recognises every runner.
+    pub fn new(format: impl Into<Format>) -> Self {
+        let format = format.into();
+        let runners: &[Runner] = match &format {
+            Format::Auto => &Runner::ALL,
+            Format::Runner(runner) => std::slice::from_ref(runner),
         };
-        let recognizers = formats
+        let recognizers = runners
             .iter()
-            .filter_map(|&f| formats::recognizer(f).map(|r| (f, r)))
+            .map(|&runner| (runner, formats::recognizer(runner)))
             .collect();
         StreamParser {
             format,
@@ -87,7 +84,7 @@ impl StreamParser {
         splitter.finish(|raw| read_line(recognizers, lines, raw));
 
         let explicit = self.format != Format::Auto;
-        let mut found: Vec<(Format, Findings)> = self
+        let mut found: Vec<(Runner, Findings)> = self
             .recognizers
             .iter_mut()
             .map(|(f, r)| (*f, r.finish()))
@@ -96,18 +93,10 @@ impl StreamParser {
         found.sort_by_key(|(f, findings)| (findings.detected_at.unwrap_or(u64::MAX), *f));
 
         let mut report = Report {
-            format: match self.format {
-                Format::Auto => found.first().map(|(f, _)| *f),
-                concrete @ (Format::Cargo
-                | Format::Nextest
-                | Format::Pytest
-                | Format::Go
-                | Format::Jest
-                | Format::Vitest) => found
-                    .first()
-                    .filter(|(_, findings)| findings.detected_at.is_some())
-                    .map(|_| concrete),
-            },
+            format: found
+                .first()
+                .filter(|(_, findings)| findings.detected_at.is_some())
+                .map(|(runner, _)| *runner),
             lines: self.lines,
             long_lines: self.splitter.long_lines,
             ..Report::default()
@@ -136,7 +125,7 @@ impl StreamParser {
 }
 
 fn read_line(
-    recognizers: &mut [(Format, Box<dyn Recognizer + Send>)],
+    recognizers: &mut [(Runner, Box<dyn Recognizer + Send>)],
     lines: &mut u64,
     text: Cow<'_, str>,
 ) {

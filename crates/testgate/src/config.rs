@@ -4,7 +4,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use testgate_parse::Format;
+use testgate_parse::{Format, Runner};
 use testgate_policy::Rerun;
 
 /// The default time limit of one attempt: ten minutes.
@@ -59,38 +59,38 @@ impl TestConfig {
 
     /// `cargo test` in `dir`.
     pub fn cargo(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "cargo", ["test"]).format(Format::Cargo)
+        Self::new(dir, "cargo", ["test"]).format(Runner::Cargo)
     }
 
     /// `cargo nextest run` in `dir`.
     pub fn nextest(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "cargo", ["nextest", "run"]).format(Format::Nextest)
+        Self::new(dir, "cargo", ["nextest", "run"]).format(Runner::Nextest)
     }
 
     /// `pytest -q` in `dir`.
     pub fn pytest(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "pytest", ["-q"]).format(Format::Pytest)
+        Self::new(dir, "pytest", ["-q"]).format(Runner::Pytest)
     }
 
     /// `go test ./...` in `dir`. Go's build cache goes to `/tmp`, which the
     /// sandbox makes private, since the home directory is read-only there.
     pub fn go(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "go", ["test", "./..."])
-            .format(Format::Go)
+            .format(Runner::Go)
             .env("GOCACHE", "/tmp/testgate-go-cache")
     }
 
     /// `npx --no-install jest` in `dir`, with `CI=true`.
     pub fn jest(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "npx", ["--no-install", "jest"])
-            .format(Format::Jest)
+            .format(Runner::Jest)
             .env("CI", "true")
     }
 
     /// `npx --no-install vitest run` in `dir`, with `CI=true`.
     pub fn vitest(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "npx", ["--no-install", "vitest", "run"])
-            .format(Format::Vitest)
+            .format(Runner::Vitest)
             .env("CI", "true")
     }
 
@@ -113,10 +113,10 @@ impl TestConfig {
         self
     }
 
-    /// Sets the output format the parser expects ([`Format::Auto`] by
-    /// default for [`TestConfig::new`]).
-    pub fn format(mut self, format: Format) -> Self {
-        self.format = format;
+    /// Sets the output format the parser expects: a [`Runner`], or
+    /// [`Format::Auto`] (the default for [`TestConfig::new`]).
+    pub fn format(mut self, format: impl Into<Format>) -> Self {
+        self.format = format.into();
         self
     }
 

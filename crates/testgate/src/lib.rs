@@ -37,7 +37,7 @@ mod suite;
 pub use crate::config::TestConfig;
 pub use crate::suite::{AttemptRecord, Observer, Record, SandboxedTests, TAIL_BYTES};
 
-pub use testgate_parse::{Format, Report, failing_tests, printable, tail};
+pub use testgate_parse::{Format, Report, Runner, failing_tests, printable, tail};
 pub use testgate_policy::{
     Attempt, Cause, Ending, MAX_NAMES, MAX_REASON, Policy, Rerun, Selection, Verdict,
 };

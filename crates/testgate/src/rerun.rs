@@ -12,6 +12,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
+use testgate_parse::Runner;
+
 mod cargo;
 mod go;
 mod js;
@@ -23,17 +25,6 @@ mod pytest;
 pub(crate) struct Target<'a> {
     pub(crate) name: &'a str,
     pub(crate) context: Option<&'a str>,
-}
-
-/// The runners whose selectors this module knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Runner {
-    Cargo,
-    Nextest,
-    Pytest,
-    Go,
-    Jest,
-    Vitest,
 }
 
 /// The arguments of `program args` that run only `targets`, or why that

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::testgate;
-use testgate_parse::{FailingTest, Format, Report};
+use testgate_parse::{FailingTest, Format, Report, Runner};
 
 /// A libtest run with two failures, as `cargo test` prints it.
 const CARGO_LOG: &str = "\
@@ -59,7 +59,7 @@ FAIL
 ";
 
 /// The names output the library gives for `log`: the command's expected stdout.
-fn expected_names(format: Format, log: &str) -> String {
+fn expected_names(format: impl Into<Format>, log: &str) -> String {
     testgate_parse::parse(format, log)
         .names()
         .map(|name| format!("{name}\n"))
@@ -67,7 +67,7 @@ fn expected_names(format: Format, log: &str) -> String {
 }
 
 /// The JSON line the command should print for `log` read from `file`.
-fn expected_json(format: Format, log: &str, file: &str) -> Value {
+fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
     let mut value = serde_json::to_value(testgate_parse::parse(format, log)).expect("serialise");
     value
         .as_object_mut()
@@ -172,9 +172,12 @@ fn prints_the_names_the_library_finds() {
         (vec!["parse", cargo.as_str()], Format::Auto),
         (
             vec!["parse", "--format", "cargo", cargo.as_str()],
-            Format::Cargo,
+            Format::Runner(Runner::Cargo),
         ),
-        (vec!["parse", "--format=go", cargo.as_str()], Format::Go),
+        (
+            vec!["parse", "--format=go", cargo.as_str()],
+            Format::Runner(Runner::Go),
+        ),
     ] {
         let run = testgate(&args, None);
         assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
@@ -271,7 +274,7 @@ fn json_spells_formats_in_lowercase() {
     // spelling of each part is checked on values built here.
     let test = FailingTest::new(
         "tests::parses_empty",
-        Format::Nextest,
+        Runner::Nextest,
         Some("demo".to_owned()),
     );
     assert_eq!(
@@ -279,10 +282,10 @@ fn json_spells_formats_in_lowercase() {
         json!({"name": "tests::parses_empty", "format": "nextest", "context": "demo"})
     );
     let mut report = Report::default();
-    report.format = Some(Format::Go);
+    report.format = Some(Runner::Go);
     report
         .failing
-        .push(FailingTest::new("TestParse", Format::Go, None));
+        .push(FailingTest::new("TestParse", Runner::Go, None));
     report.counts.failed = Some(1);
     report.no_tests_ran = false;
     assert_eq!(
@@ -296,10 +299,10 @@ fn json_spells_formats_in_lowercase() {
             "long_lines": 0,
         })
     );
-    for format in Format::ALL {
+    for runner in Runner::ALL {
         assert_eq!(
-            serde_json::to_value(format).expect("serialise"),
-            json!(format.name())
+            serde_json::to_value(runner).expect("serialise"),
+            json!(runner.name())
         );
     }
 }

@@ -14,9 +14,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// Recognises libtest output, text and JSON.
 #[derive(Debug, Default)]
@@ -300,7 +300,7 @@ impl Cargo {
             (BinaryResult::Failed | BinaryResult::Unknown, None) => scope.candidates,
         };
         for (index, name) in confirmed {
-            let test = FailingTest::new(name, Format::Cargo, self.context.clone());
+            let test = FailingTest::new(name, Runner::Cargo, self.context.clone());
             self.findings.failing.push((index, test));
         }
     }
@@ -426,7 +426,7 @@ mod tests {
     use crate::parse;
 
     fn names(log: &str) -> Vec<String> {
-        parse(Format::Cargo, log)
+        parse(Runner::Cargo, log)
             .names()
             .map(str::to_owned)
             .collect()
@@ -618,14 +618,14 @@ failures:
 
 test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
 ";
-        let report = parse(Format::Auto, log);
+        let report = parse(crate::Format::Auto, log);
         assert_eq!(report.failing[0].context.as_deref(), Some("tests/it.rs"));
     }
 
     #[test]
     fn crlf_and_colour() {
         let log = "running 1 test\r\ntest a ... \x1b[31mFAILED\x1b(B\x1b[m\r\n\r\nfailures:\r\n    a\r\n\r\ntest result: \x1b[31mFAILED\x1b(B\x1b[m. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\r\n";
-        let report = parse(Format::Auto, log);
+        let report = parse(crate::Format::Auto, log);
         assert_eq!(report.names().collect::<Vec<_>>(), ["a"]);
         assert_eq!(report.counts.failed, Some(1));
     }
@@ -633,11 +633,11 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     #[test]
     fn nothing_ran_only_when_no_binary_ran_a_test() {
         let empty = "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
-        assert!(parse(Format::Auto, empty).no_tests_ran);
+        assert!(parse(crate::Format::Auto, empty).no_tests_ran);
         let some = format!(
             "{empty}running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
         );
-        assert!(!parse(Format::Auto, some).no_tests_ran);
+        assert!(!parse(crate::Format::Auto, some).no_tests_ran);
     }
 
     #[test]
@@ -649,14 +649,17 @@ test fake ... FAILED
 test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
         PASS [   0.007s] (1/1) demo tests::liar
 ";
-        let findings = parse(Format::Cargo, log);
+        let findings = parse(Runner::Cargo, log);
         assert_eq!(findings.counts, Counts::default());
         assert!(findings.failing.is_empty());
     }
 
     #[test]
     fn stray_test_lines_alone_are_not_cargo() {
-        assert_eq!(parse(Format::Auto, "test fake ... FAILED\n").format, None);
+        assert_eq!(
+            parse(crate::Format::Auto, "test fake ... FAILED\n").format,
+            None
+        );
         // After a binary's result, before the next one runs: not libtest's.
         let after = "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\ntest fake ... FAILED\n";
         assert!(names(after).is_empty());
@@ -709,7 +712,7 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         /// Any mix of real and random pieces: no panic, and the same report
         /// fed in chunks as whole.
         fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
-            super::super::testing::chunked_equals_whole(Format::Cargo, &pieces.concat())?;
+            super::super::testing::chunked_equals_whole(Runner::Cargo, &pieces.concat())?;
         }
     }
 }

@@ -12,9 +12,9 @@
 use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// Recognises go test output.
 #[derive(Debug, Default)]
@@ -92,7 +92,7 @@ impl Go {
             let context = package.map(str::to_owned);
             self.findings
                 .failing
-                .push((index, FailingTest::new(name, Format::Go, context)));
+                .push((index, FailingTest::new(name, Runner::Go, context)));
         }
     }
 
@@ -356,7 +356,7 @@ pub(super) mod tests {
     use super::*;
     use crate::parse;
 
-    fn names(format: Format, log: &str) -> Vec<String> {
+    fn names(format: impl Into<crate::Format>, log: &str) -> Vec<String> {
         parse(format, log).names().map(str::to_owned).collect()
     }
 
@@ -364,18 +364,18 @@ pub(super) mod tests {
     fn a_result_line_alone_does_not_claim_a_log() {
         // What a passing Rust test printed under nextest (fixtures/nextest/lies.log).
         let log = "        PASS [   0.004s] calc::bin/liar prints_fake_lines\n--- FAIL: TestFake (0.00s)\n";
-        assert_eq!(names(Format::Auto, log), Vec::<String>::new());
+        assert_eq!(names(crate::Format::Auto, log), Vec::<String>::new());
         assert_eq!(
-            parse(Format::Auto, log).format,
-            Some(Format::Nextest)
+            parse(crate::Format::Auto, log).format,
+            Some(Runner::Nextest)
                 .filter(|_| false)
-                .or(parse(Format::Auto, log).format)
+                .or(parse(crate::Format::Auto, log).format)
         );
         // Asked for go explicitly, the line is go's to read.
-        assert_eq!(names(Format::Go, log), ["TestFake"]);
+        assert_eq!(names(Runner::Go, log), ["TestFake"]);
         // With go's own package line it is a go log again.
         let go = "--- FAIL: TestX (0.00s)\nFAIL\nFAIL\texample.com/m\t0.01s\n";
-        assert_eq!(names(Format::Auto, go), ["TestX"]);
+        assert_eq!(names(crate::Format::Auto, go), ["TestX"]);
     }
 
     #[test]
@@ -510,7 +510,7 @@ ok  \texample.com/m/liar\t0.01s
 FAIL
 FAIL\texample.com/m/real\t0.01s
 ";
-        let report = parse(Format::Go, log);
+        let report = parse(Runner::Go, log);
         assert_eq!(report.names().collect::<Vec<_>>(), ["TestReal"]);
         assert_eq!(
             report.failing[0].context.as_deref(),
@@ -530,14 +530,14 @@ FAIL\texample.com/m/real\t0.01s
 {"Action":"fail","Package":"q","Test":"TestReal","Elapsed":0}
 {"Action":"fail","Package":"q","Elapsed":0.01}
 "#;
-        assert_eq!(names(Format::Go, log), ["TestReal"]);
+        assert_eq!(names(Runner::Go, log), ["TestReal"]);
     }
 
     #[test]
     fn a_cut_log_keeps_its_candidates() {
         assert_eq!(
             names(
-                Format::Go,
+                Runner::Go,
                 "--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/b (0.00s)\n"
             ),
             ["TestA", "TestA/b"]
@@ -547,9 +547,9 @@ FAIL\texample.com/m/real\t0.01s
     #[test]
     fn no_tests_ran_only_when_no_package_ran_tests() {
         let none = "?   \tp/a\t[no test files]\nok  \tp/b\t0.01s [no tests to run]\n";
-        assert!(parse(Format::Go, none).no_tests_ran);
+        assert!(parse(Runner::Go, none).no_tests_ran);
         let some = "?   \tp/a\t[no test files]\nok  \tp/b\t0.01s\n";
-        assert!(!parse(Format::Go, some).no_tests_ran);
+        assert!(!parse(Runner::Go, some).no_tests_ran);
     }
 
     /// Other runners' output, also their failures, is none of go's.
@@ -562,7 +562,7 @@ FAIL\texample.com/m/real\t0.01s
             FOREIGN_VITEST,
             FOREIGN_PYTEST,
         ] {
-            let report = parse(Format::Go, log);
+            let report = parse(Runner::Go, log);
             assert_eq!(report.format, None, "{log}");
             assert_eq!(report.names().count(), 0, "{log}");
         }
@@ -575,13 +575,13 @@ FAIL\texample.com/m/real\t0.01s
             include_str!("../../tests/fixtures/pytest/default.log"),
             include_str!("../../tests/fixtures/go/plain.log")
         );
-        let report = parse(Format::Auto, &log);
-        assert_eq!(report.format, Some(Format::Pytest));
+        let report = parse(crate::Format::Auto, &log);
+        assert_eq!(report.format, Some(Runner::Pytest));
         assert_eq!(
             report
                 .failing
                 .iter()
-                .filter(|t| t.format == Format::Go)
+                .filter(|t| t.format == Runner::Go)
                 .count(),
             13
         );
@@ -589,7 +589,7 @@ FAIL\texample.com/m/real\t0.01s
             report
                 .failing
                 .iter()
-                .filter(|t| t.format == Format::Pytest)
+                .filter(|t| t.format == Runner::Pytest)
                 .count(),
             9
         );
@@ -615,8 +615,8 @@ FAIL\texample.com/m/real\t0.01s
             0..40,
         )) {
             let log = pieces.concat();
-            let whole = parse(Format::Go, &log);
-            let mut parser = crate::StreamParser::new(Format::Go);
+            let whole = parse(Runner::Go, &log);
+            let mut parser = crate::StreamParser::new(Runner::Go);
             for chunk in log.as_bytes().chunks(3) {
                 parser.feed(chunk);
             }

@@ -11,9 +11,9 @@
 //! passing test printed them.
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// Recognises jest output.
 #[derive(Debug, Default)]
@@ -177,13 +177,13 @@ impl Jest {
         let run = std::mem::take(&mut self.run);
         if run.failed_tests != Some(0) {
             for (index, name, file) in run.tests {
-                let test = FailingTest::new(name, Format::Jest, Some(file));
+                let test = FailingTest::new(name, Runner::Jest, Some(file));
                 self.findings.failing.push((index, test));
             }
         }
         if run.failed_suites != Some(0) {
             for (index, file) in run.suites {
-                let test = FailingTest::new(file.clone(), Format::Jest, Some(file));
+                let test = FailingTest::new(file.clone(), Runner::Jest, Some(file));
                 self.findings.failing.push((index, test));
             }
         }

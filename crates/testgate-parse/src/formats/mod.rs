@@ -3,9 +3,9 @@
 //! and decides at the end which of its candidates the runner's own result
 //! confirms.
 
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 mod cargo;
 mod go;
@@ -98,16 +98,15 @@ pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'
     Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
 }
 
-/// A fresh recogniser for `format`; `None` for [`Format::Auto`].
-pub(crate) fn recognizer(format: Format) -> Option<Box<dyn Recognizer + Send>> {
-    match format {
-        Format::Auto => None,
-        Format::Cargo => Some(Box::new(cargo::Cargo::default())),
-        Format::Nextest => Some(Box::new(nextest::Nextest::default())),
-        Format::Pytest => Some(Box::new(pytest::Pytest::default())),
-        Format::Go => Some(Box::new(go::Go::default())),
-        Format::Jest => Some(Box::new(jest::Jest::default())),
-        Format::Vitest => Some(Box::new(vitest::Vitest::default())),
+/// A fresh recogniser for `runner`'s output.
+pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
+    match runner {
+        Runner::Cargo => Box::new(cargo::Cargo::default()),
+        Runner::Nextest => Box::new(nextest::Nextest::default()),
+        Runner::Pytest => Box::new(pytest::Pytest::default()),
+        Runner::Go => Box::new(go::Go::default()),
+        Runner::Jest => Box::new(jest::Jest::default()),
+        Runner::Vitest => Box::new(vitest::Vitest::default()),
     }
 }
 
@@ -150,7 +149,7 @@ mod tests {
 pub(crate) mod testing {
     use proptest::prelude::*;
 
-    use crate::format::Format;
+    use crate::runner::Format;
 
     /// One of `pieces` (real marker fragments of a runner) or a short
     /// random printable string.
@@ -163,7 +162,11 @@ pub(crate) mod testing {
 
     /// `log` parsed as `format` whole and fed in chunks of 5 bytes gives
     /// the same report (and neither panics).
-    pub(crate) fn chunked_equals_whole(format: Format, log: &str) -> Result<(), TestCaseError> {
+    pub(crate) fn chunked_equals_whole(
+        format: impl Into<Format>,
+        log: &str,
+    ) -> Result<(), TestCaseError> {
+        let format = format.into();
         let whole = crate::parse(format, log);
         let mut stream = crate::StreamParser::new(format);
         for chunk in log.as_bytes().chunks(5) {

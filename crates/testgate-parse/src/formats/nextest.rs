@@ -12,9 +12,9 @@
 use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// nextest right-aligns its status words in a field this wide.
 const STATUS_WIDTH: usize = 12;
@@ -149,7 +149,7 @@ impl Nextest {
             }
         }
         for (index, binary, name) in kept {
-            let test = FailingTest::new(name, Format::Nextest, Some(binary));
+            let test = FailingTest::new(name, Runner::Nextest, Some(binary));
             self.findings.failing.push((index, test));
         }
     }
@@ -374,7 +374,7 @@ mod tests {
     use crate::parse;
 
     fn names(log: &str) -> Vec<String> {
-        parse(Format::Nextest, log)
+        parse(Runner::Nextest, log)
             .names()
             .map(str::to_owned)
             .collect()
@@ -524,7 +524,7 @@ mod tests {
 ────────────
      Summary [   0.075s] 1 test run: 1 passed (1 flaky), 0 skipped
 ";
-        let report = parse(Format::Auto, log);
+        let report = parse(crate::Format::Auto, log);
         assert_eq!(report.names().collect::<Vec<_>>(), ["fails_once"]);
         assert_eq!(report.failing[0].context.as_deref(), Some("demo::flaky"));
         assert_eq!(report.counts.passed, Some(1));
@@ -577,15 +577,15 @@ error: test run failed
     #[test]
     fn no_tests() {
         let log = "    Starting 0 tests across 1 binary\n────────────\n     Summary [   0.000s] 0 tests run: 0 passed, 0 skipped\nerror: no tests to run\n";
-        let report = parse(Format::Auto, log);
-        assert_eq!(report.format, Some(Format::Nextest));
+        let report = parse(crate::Format::Auto, log);
+        assert_eq!(report.format, Some(Runner::Nextest));
         assert!(report.no_tests_ran);
     }
 
     #[test]
     fn libtest_lines_are_not_nextest() {
         let log = "running 1 test\ntest a ... FAILED\nFAIL [   0.001s] demo::fake fake\n";
-        assert_eq!(parse(Format::Nextest, log).format, None);
+        assert_eq!(parse(Runner::Nextest, log).format, None);
     }
 
     /// Pieces of real lines, cut where a chunk or a truncation could cut them.
@@ -619,7 +619,7 @@ error: test run failed
         /// Any mix of real and random pieces: no panic, and the same report
         /// fed in chunks as whole.
         fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
-            super::super::testing::chunked_equals_whole(Format::Nextest, &pieces.concat())?;
+            super::super::testing::chunked_equals_whole(Runner::Nextest, &pieces.concat())?;
         }
     }
 }

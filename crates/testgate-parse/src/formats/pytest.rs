@@ -14,9 +14,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// Recognises pytest output.
 #[derive(Debug, Default)]
@@ -74,7 +74,7 @@ impl Pytest {
             let context = Some(test_file(&name).to_owned());
             self.findings
                 .failing
-                .push((index, FailingTest::new(name, Format::Pytest, context)));
+                .push((index, FailingTest::new(name, Runner::Pytest, context)));
         }
     }
 
@@ -501,7 +501,7 @@ tests/a.py::test_real FAILED
 FAILED tests/a.py::test_real - assert 1 == 2
 ========================= 1 failed, 1 passed in 0.01s ==========================
 ";
-        let report = parse(Format::Pytest, log);
+        let report = parse(Runner::Pytest, log);
         assert_eq!(
             report.names().collect::<Vec<_>>(),
             ["tests/a.py::test_real"]
@@ -518,7 +518,7 @@ tests/a.py::test_two PASSED                                              [100%]
 ========================= 1 failed, 1 passed in 0.01s ==========================
 ";
         assert_eq!(
-            parse(Format::Pytest, log).names().collect::<Vec<_>>(),
+            parse(Runner::Pytest, log).names().collect::<Vec<_>>(),
             ["tests/a.py::test_one"]
         );
         let cut = "\
@@ -529,7 +529,7 @@ tests/a.py::test_two FAILED                                              [100%]
 FAILED tests/a.py::test_one - assert 0
 ";
         assert_eq!(
-            parse(Format::Pytest, cut).names().collect::<Vec<_>>(),
+            parse(Runner::Pytest, cut).names().collect::<Vec<_>>(),
             ["tests/a.py::test_one", "tests/a.py::test_two"]
         );
     }
@@ -546,7 +546,7 @@ FAILED tests/a.py::test_one - assert 0
 tests/b.py::test_three PASSED                                            [100%]
 ============================== 1 passed in 0.01s ===============================
 ";
-        let report = parse(Format::Pytest, log);
+        let report = parse(Runner::Pytest, log);
         assert_eq!(
             report.names().collect::<Vec<_>>(),
             ["tests/a.py::test_one", "tests/a.py::test_two"]
@@ -560,7 +560,7 @@ test tests::adds ... FAILED
 FAILED tests/a.py::test_x - not in a summary section
 --- FAIL: TestX (0.00s)
 ";
-        let report = parse(Format::Pytest, log);
+        let report = parse(Runner::Pytest, log);
         assert_eq!(report.names().count(), 0);
         assert_eq!(report.format, None);
     }
@@ -579,7 +579,7 @@ FAILED tests/a.py::test_x - not in a summary section
             FOREIGN_VITEST,
             go,
         ] {
-            let report = parse(Format::Pytest, log);
+            let report = parse(Runner::Pytest, log);
             assert_eq!(report.format, None, "{log}");
             assert_eq!(report.names().count(), 0, "{log}");
         }
@@ -604,8 +604,8 @@ FAILED tests/a.py::test_x - not in a summary section
             0..40,
         )) {
             let log = pieces.concat();
-            let whole = parse(Format::Pytest, &log);
-            let mut parser = crate::StreamParser::new(Format::Pytest);
+            let whole = parse(Runner::Pytest, &log);
+            let mut parser = crate::StreamParser::new(Runner::Pytest);
             for chunk in log.as_bytes().chunks(3) {
                 parser.feed(chunk);
             }

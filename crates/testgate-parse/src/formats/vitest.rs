@@ -12,9 +12,9 @@
 //! before its summary.
 
 use super::{Findings, Recognizer};
-use crate::format::Format;
 use crate::line::Line;
 use crate::report::{Counts, FailingTest};
+use crate::runner::Runner;
 
 /// Recognises vitest output.
 #[derive(Debug, Default)]
@@ -122,7 +122,7 @@ impl Vitest {
         }
         let crosses = if summarised { Vec::new() } else { run.crosses };
         for (index, name, file) in run.headers.into_iter().chain(crosses) {
-            let test = FailingTest::new(name, Format::Vitest, Some(file));
+            let test = FailingTest::new(name, Runner::Vitest, Some(file));
             self.findings.failing.push((index, test));
         }
     }
@@ -465,9 +465,9 @@ AssertionError: expected 500 to be 200
  Test Files  1 failed (1)
       Tests  1 failed | 3 passed (4)
 ";
-        let report = crate::parse(Format::Auto, log);
-        assert_eq!(report.format, Some(Format::Jest));
-        let found: Vec<(&str, Format)> = report
+        let report = crate::parse(crate::Format::Auto, log);
+        assert_eq!(report.format, Some(Runner::Jest));
+        let found: Vec<(&str, Runner)> = report
             .failing
             .iter()
             .map(|t| (t.name.as_str(), t.format))
@@ -475,8 +475,8 @@ AssertionError: expected 500 to be 200
         assert_eq!(
             found,
             [
-                ("form › submits", Format::Jest),
-                ("api > answers", Format::Vitest)
+                ("form › submits", Runner::Jest),
+                ("api > answers", Runner::Vitest)
             ]
         );
         assert_eq!(report.counts.failed, Some(2));

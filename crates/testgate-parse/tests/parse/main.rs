@@ -14,7 +14,7 @@ mod properties;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use testgate_parse::{Format, Report, StreamParser, parse};
+use testgate_parse::{Format, Report, Runner, StreamParser, parse};
 
 fn expected_names(log: &Path) -> BTreeSet<String> {
     let path = log.with_extension("expected");
@@ -26,7 +26,7 @@ fn expected_names(log: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-fn format_of(log: &Path) -> Format {
+fn format_of(log: &Path) -> Runner {
     let dir = log
         .parent()
         .and_then(Path::file_name)
@@ -36,7 +36,7 @@ fn format_of(log: &Path) -> Format {
         .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
 }
 
-fn streamed(format: Format, bytes: &[u8], chunk: usize) -> Report {
+fn streamed(format: impl Into<Format>, bytes: &[u8], chunk: usize) -> Report {
     let mut parser = StreamParser::new(format);
     for piece in bytes.chunks(chunk) {
         parser.feed(piece);

@@ -4,11 +4,13 @@
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use testgate_parse::{Format, MAX_LINE, Report, StreamParser, detect, failing_tests, parse, tail};
+use testgate_parse::{
+    Format, MAX_LINE, Report, Runner, StreamParser, detect, failing_tests, parse, tail,
+};
 
 /// Auto and every concrete format: a property must hold for each.
 fn all_formats() -> impl Iterator<Item = Format> {
-    std::iter::once(Format::Auto).chain(Format::ALL)
+    Format::ALL.into_iter()
 }
 
 /// `bytes` fed to a parser in chunks of the sizes in `cuts`, cycled.
@@ -216,7 +218,7 @@ fn every_entry_point(bytes: &[u8]) -> Result<(), TestCaseError> {
         );
         if let Some(found) = report.format {
             prop_assert!(
-                format == Format::Auto || found == format,
+                format == Format::Auto || Format::Runner(found) == format,
                 "{}: said {}",
                 format,
                 found
@@ -344,15 +346,15 @@ fn mixed_cargo_then_pytest_log() {
     let report = parse(Format::Auto, CARGO_THEN_PYTEST);
     assert_eq!(
         report.format,
-        Some(Format::Cargo),
+        Some(Runner::Cargo),
         "the first runner is named"
     );
     let names: Vec<&str> = report.names().collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert_eq!(names[0], "tests::parses_empty");
     assert_eq!(names[1], "tests/test_cli.py::test_rejects_empty");
-    assert_eq!(report.failing[0].format, Format::Cargo);
-    assert_eq!(report.failing[1].format, Format::Pytest);
+    assert_eq!(report.failing[0].format, Runner::Cargo);
+    assert_eq!(report.failing[1].format, Runner::Pytest);
     assert_eq!(report.counts.failed, Some(2), "{:?}", report.counts);
     assert_eq!(report.counts.passed, Some(5), "{:?}", report.counts);
     assert!(!report.no_tests_ran);

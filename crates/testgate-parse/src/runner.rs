@@ -1,0 +1,210 @@
+//! The runners whose output this crate understands, and the format a parser
+//! is asked to read: one runner's, or any.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A test runner whose output this crate understands.
+///
+/// This is the one list of runners in the workspace: the parser's
+/// recognisers, the facade's presets and retry selectors, and the command
+/// line's `--format` values all come from it. It is deliberately not
+/// `#[non_exhaustive]`: adding a runner must make every `match` on it, in
+/// every crate, decide what the new runner means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Runner {
+    /// `cargo test`: libtest's text output and its `--format json`.
+    Cargo,
+    /// `cargo nextest run`.
+    Nextest,
+    /// `pytest`, also with pytest-xdist.
+    Pytest,
+    /// `go test`: plain, `-v` and `-json` (test2json).
+    Go,
+    /// jest.
+    Jest,
+    /// vitest.
+    Vitest,
+}
+
+impl Runner {
+    /// Every runner, in the order auto-detection reports ties.
+    pub const ALL: [Runner; 6] = [
+        Runner::Cargo,
+        Runner::Nextest,
+        Runner::Pytest,
+        Runner::Go,
+        Runner::Jest,
+        Runner::Vitest,
+    ];
+
+    /// The lowercase name used on the command line and in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Runner::Cargo => "cargo",
+            Runner::Nextest => "nextest",
+            Runner::Pytest => "pytest",
+            Runner::Go => "go",
+            Runner::Jest => "jest",
+            Runner::Vitest => "vitest",
+        }
+    }
+}
+
+impl fmt::Display for Runner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The output a parser reads: one runner's, or whichever runners'
+/// lines appear ([`Format::Auto`]).
+///
+/// ```
+/// use testgate_parse::{Format, Runner};
+///
+/// assert_eq!("go".parse::<Format>(), Ok(Format::Runner(Runner::Go)));
+/// assert_eq!(Format::from(Runner::Jest).to_string(), "jest");
+/// assert_eq!(Format::ALL.len(), Runner::ALL.len() + 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Format {
+    /// Recognise every runner, also several in one log.
+    #[default]
+    Auto,
+    /// Only this runner's output.
+    Runner(Runner),
+}
+
+impl Format {
+    /// `auto`, then every runner in [`Runner::ALL`]'s order: the values of
+    /// the command line's `--format`.
+    pub const ALL: [Format; Runner::ALL.len() + 1] = {
+        let mut all = [Format::Auto; Runner::ALL.len() + 1];
+        let mut i = 0;
+        while i < Runner::ALL.len() {
+            all[i + 1] = Format::Runner(Runner::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The lowercase name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Runner(runner) => runner.name(),
+        }
+    }
+
+    /// The runner this format reads, `None` for [`Format::Auto`].
+    pub const fn runner(self) -> Option<Runner> {
+        match self {
+            Format::Auto => None,
+            Format::Runner(runner) => Some(runner),
+        }
+    }
+}
+
+impl From<Runner> for Format {
+    fn from(runner: Runner) -> Self {
+        Format::Runner(runner)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing a [`Format`] or [`Runner`] from a name that is not
+/// one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format `{}` (expected ", self.0)?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                i if i + 1 == Format::ALL.len() => " or ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{format}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Runner {
+    type Err = UnknownFormat;
+
+    /// A runner's [`name`](Runner::name); `libtest` is also `cargo`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "libtest" {
+            return Ok(Runner::Cargo);
+        }
+        Runner::ALL
+            .into_iter()
+            .find(|runner| runner.name() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Format::Auto),
+            runner => runner.parse().map(Format::Runner),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_back() {
+        for format in Format::ALL {
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+        }
+        for runner in Runner::ALL {
+            assert_eq!(runner.name().parse::<Runner>(), Ok(runner));
+        }
+        assert_eq!("libtest".parse::<Runner>(), Ok(Runner::Cargo));
+    }
+
+    #[test]
+    fn all_lists_every_runner_once() {
+        // Forces a decision here when a runner is added: ALL must grow too.
+        let index = |runner: Runner| match runner {
+            Runner::Cargo => 0,
+            Runner::Nextest => 1,
+            Runner::Pytest => 2,
+            Runner::Go => 3,
+            Runner::Jest => 4,
+            Runner::Vitest => 5,
+        };
+        for (i, runner) in Runner::ALL.into_iter().enumerate() {
+            assert_eq!(index(runner), i);
+        }
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        assert_eq!(
+            "mocha".parse::<Format>().unwrap_err().to_string(),
+            "unknown format `mocha` (expected auto, cargo, nextest, pytest, go, jest or vitest)"
+        );
+        assert!("auto".parse::<Runner>().is_err());
+    }
+}
