@@ -119,7 +119,7 @@ fn report(name: &str, iterations: u32, script: &str, dir: &std::path::Path) {
             Sandbox::Bubblewrap(BwrapOptions::default()),
         ),
         (
-            "  without seccomp",
+            "  AF_UNIX allowed",
             Sandbox::Bubblewrap(BwrapOptions {
                 allow_unix_sockets: true,
                 ..BwrapOptions::default()
