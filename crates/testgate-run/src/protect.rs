@@ -83,6 +83,15 @@ pub(crate) fn git_paths(dir: &Path) -> Vec<PathBuf> {
     let Ok(real) = dot_git.canonicalize() else {
         return Vec::new();
     };
+    // A `.git` symlink is followed like a `.git` file: to a git directory
+    // only (a planted `.git -> /` must not make the run's directory
+    // read-only). The link itself cannot be covered by a mount.
+    let is_link = dot_git
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && real.is_dir() && real.join("HEAD").symlink_metadata().is_err() {
+        return Vec::new();
+    }
     let mut paths = vec![real.clone()];
     if real.is_file() {
         let base = real.parent().unwrap_or(Path::new("/"));
@@ -165,6 +174,9 @@ mod tests {
         }
         fs::write(dir.join(".git"), "not a link\n").expect(".git");
         assert_eq!(git_paths(&dir), [dir.join(".git")]);
+        fs::remove_file(dir.join(".git")).expect("rm .git");
+        std::os::unix::fs::symlink("/", dir.join(".git")).expect("symlink");
+        assert_eq!(git_paths(&dir), Vec::<PathBuf>::new());
     }
 
     /// The worktree this crate is built in, when it is one (`/work/wt/*`
