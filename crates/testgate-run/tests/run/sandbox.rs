@@ -148,6 +148,27 @@ fn network_by_choice() {
 }
 
 #[test]
+fn unix_sockets_by_choice_keep_the_rest_of_the_filter() {
+    let dir = scratch();
+    let socket = dir.path().join("host.sock");
+    let _unix = std::os::unix::net::UnixListener::bind(&socket).expect("bind unix");
+    let options = BwrapOptions {
+        allow_unix_sockets: true,
+        ..BwrapOptions::default()
+    };
+    // AF_UNIX now connects; AF_VSOCK (40) is still refused.
+    let script = format!(
+        "perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => \"{}\") or exit 4; \
+         socket(my $v, 40, 1, 0) and exit 5; print \"vsock: $!\\n\"'",
+        socket.display()
+    );
+    let (ending, output) =
+        exit_of(&sandboxed(&script, dir.path()).sandbox(Sandbox::Bubblewrap(options)));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+    assert_eq!(output, "vsock: Address family not supported by protocol\n");
+}
+
+#[test]
 fn credential_stores_in_home_are_hidden() {
     let home = scratch();
     let project = scratch();
