@@ -186,7 +186,7 @@ mod tests {
              --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger \
              --ro-bind-try /proc/irq /proc/irq --ro-bind-try /proc/bus /proc/bus \
              --ro-bind-try /proc/fs /proc/fs --ro-bind-try /proc/acpi /proc/acpi \
-             --ro-bind-try /proc/scsi /proc/scsi \
+             --ro-bind-try /proc/scsi /proc/scsi --ro-bind-try /proc/pressure /proc/pressure \
              --ro-bind /dev/null /proc/kcore --ro-bind /dev/null /proc/keys \
              --size 1073741824 --tmpfs /tmp --size 1073741824 --tmpfs /run \
              --size 1073741824 --tmpfs /dev/shm --remount-ro /dev \

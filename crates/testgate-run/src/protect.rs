@@ -13,7 +13,7 @@ use crate::project_file::read_project_file;
 /// when `access(W_OK)` succeeds on it beforehand, which it does not when
 /// the host's `/proc` is itself read-only. Bound with `--ro-bind-try`: an
 /// entry this kernel lacks is skipped.
-pub(crate) const PROC_READ_ONLY: [&str; 7] = [
+pub(crate) const PROC_READ_ONLY: [&str; 8] = [
     "/proc/sys",
     "/proc/sysrq-trigger",
     "/proc/irq",
@@ -21,6 +21,8 @@ pub(crate) const PROC_READ_ONLY: [&str; 7] = [
     "/proc/fs",
     "/proc/acpi",
     "/proc/scsi",
+    // PSI triggers: a write registers a host-wide monitor.
+    "/proc/pressure",
 ];
 
 /// `/proc` files hidden behind `/dev/null` (Docker's `maskedPaths` that are
