@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use testgate_policy::{
-    Attempt, Counts, Ending, MAX_REASON, Plan, Policy, Rerun, Selection, Step, Verdict,
+    Attempt, Counts, Ending, Environment, MAX_REASON, Plan, Policy, Rerun, Selection, Step, Verdict,
 };
 
 /// The bytes, read front to back; past the end every byte is 0.
@@ -141,7 +141,12 @@ fn next_attempt(bytes: &mut Bytes<'_>, asked: Selection, note: Option<String>) -
         .with_recognised(flags & 4 == 4)
         .with_leaked_processes(flags & 8 == 8)
         .with_duration(Duration::from_millis(u64::from(flags)))
+        .with_truncated(flags & 16 == 16)
+        .with_coverage_below_threshold(flags & 32 == 32)
         .with_tail(tail);
+    if flags & 64 == 64 {
+        attempt = attempt.with_environment(Environment::new(bytes.text(256), bytes.text(256)));
+    }
     if let Some(counts) = counts {
         attempt = attempt.with_counts(counts);
     }

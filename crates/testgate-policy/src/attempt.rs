@@ -8,8 +8,6 @@ use std::time::Duration;
 /// The facade builds this from the runner's report. Matched exhaustively in
 /// the policy: a new way to end forces a decision about its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Ending {
     /// The test command exited by itself with `code`. Codes of 128 and up
     /// are still exits: a shell reporting its child's signal has exited.
@@ -45,8 +43,6 @@ pub enum Ending {
 
 /// What an attempt ran.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Selection {
     /// The test command as given.
     #[default]
@@ -78,7 +74,6 @@ impl Selection {
 /// Test counts as the runner's summary stated them; `None` where it did not
 /// state one.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Counts {
     /// Tests that passed.
@@ -109,6 +104,43 @@ impl Counts {
     }
 }
 
+/// Evidence that an attempt failed in its environment (the toolchain, the
+/// network, a path it needed) before it reached the tests.
+///
+/// The parser's recognisers produce it; the policy reads an attempt that
+/// carries it and names no failing test as Inconclusive
+/// [`Cause::Environment`](crate::Cause::Environment), with `fix` as the
+/// reason's first line.
+///
+/// ```
+/// use testgate_policy::Environment;
+///
+/// let env = Environment::new(
+///     "cargo could not download its dependencies: the network is off",
+///     "pass --allow-network, or fetch them first with --prepare 'cargo fetch'",
+/// );
+/// assert!(env.fix.starts_with("pass --allow-network"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Environment {
+    /// What failed, in one line: `cargo could not resolve crates.io`.
+    pub what: String,
+    /// The fix, in one line, naming the option that gives it:
+    /// `--allow-network`, `--prepare CMD`, `--writable PATH`.
+    pub fix: String,
+}
+
+impl Environment {
+    /// What failed and the fix, each one line.
+    pub fn new(what: impl Into<String>, fix: impl Into<String>) -> Self {
+        Environment {
+            what: what.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
 /// One run of the test command: the record the policy decides on.
 ///
 /// Build one with [`Attempt::new`] and the `with_*` methods; every field
@@ -126,7 +158,6 @@ impl Counts {
 /// assert_eq!(attempt.failing, ["tests::parses_empty"]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Attempt {
     /// How the attempt ended.
@@ -150,6 +181,13 @@ pub struct Attempt {
     /// Free text the driver layer attaches, for example why a retry ran the
     /// full suite (see [`Plan::note`](crate::Plan::note)).
     pub note: Option<String>,
+    /// The output shows that the environment failed before the tests ran.
+    pub environment: Option<Environment>,
+    /// The runner's output was recognised but ended before its summary (a
+    /// test that exited the runner's process early).
+    pub truncated: bool,
+    /// The output says that a coverage threshold was not met.
+    pub coverage_below_threshold: bool,
 }
 
 impl Attempt {
@@ -167,6 +205,9 @@ impl Attempt {
             leaked_processes: false,
             duration: Duration::ZERO,
             note: None,
+            environment: None,
+            truncated: false,
+            coverage_below_threshold: false,
         }
     }
 
@@ -225,6 +266,32 @@ impl Attempt {
     /// Attaches the driver layer's note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
+        self
+    }
+
+    /// Sets the evidence that the environment failed before the tests ran.
+    /// An attempt that exited non-zero with it, naming no failing test, is
+    /// Inconclusive [`Cause::Environment`](crate::Cause::Environment); an
+    /// attempt that names failing tests stays a failure whatever it says.
+    pub fn with_environment(mut self, environment: impl Into<Option<Environment>>) -> Self {
+        self.environment = environment.into();
+        self
+    }
+
+    /// Sets whether the recognised output ended before the runner's summary.
+    /// An attempt that exited 0 with it is Inconclusive
+    /// [`Cause::Truncated`](crate::Cause::Truncated): the exit status of a
+    /// run that never finished speaks for nothing.
+    pub fn with_truncated(mut self, truncated: bool) -> Self {
+        self.truncated = truncated;
+        self
+    }
+
+    /// Sets whether the output says that a coverage threshold was not met,
+    /// so that a run whose tests all passed but which the runner failed says
+    /// why.
+    pub fn with_coverage_below_threshold(mut self, below: bool) -> Self {
+        self.coverage_below_threshold = below;
         self
     }
 }

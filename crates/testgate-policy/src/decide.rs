@@ -12,7 +12,7 @@ use crate::explain::{
     closing_lines, different_suites, every_time, inconclusive, nothing_ran, pass, push_tail,
     stopped, summary, tally, tally_lines,
 };
-use crate::history::{self, Kind, Outcome, Record};
+use crate::history::{self, Kind, Outcome, Record, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
 use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
@@ -40,11 +40,11 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
         let kind = match history::outcome(attempt) {
             // A targeted retry where no test ran is a retry that did not
             // select what it meant to: not evidence, not an answer.
-            Outcome::Stop(Cause::NoTestsRan) if !history::is_full(attempt) => Kind::Ignored {
+            Outcome::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => Kind::Ignored {
                 why: "the runner said that no test ran".to_owned(),
             },
-            Outcome::Stop(cause) => {
-                return Decision::Known(stopped(cause, attempt, number, &records, any_targeted));
+            Outcome::Stop(stop) => {
+                return Decision::Known(stopped(stop, attempt, number, &records, any_targeted));
             }
             Outcome::Passed => match history::not_evidence(attempt) {
                 Some(why) => Kind::Ignored { why },

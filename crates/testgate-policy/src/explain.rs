@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
-use crate::history::{self, Record};
+use crate::history::{self, Record, Stop};
 use crate::reason::Reason;
 use crate::verdict::{Cause, Verdict};
 
@@ -143,7 +143,7 @@ pub(crate) fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: 
 /// An attempt ended the sequence: a timeout, a refusal, a kill, a
 /// contradiction, no test run.
 pub(crate) fn stopped(
-    cause: Cause,
+    stop: Stop<'_>,
     attempt: &Attempt,
     number: usize,
     records: &[Record<'_>],
@@ -157,20 +157,36 @@ pub(crate) fn stopped(
     sentence.push_str(&format!(
         "{} {}",
         history::label(attempt, number, any_targeted),
-        history::stop_phrase(attempt, cause)
+        history::stop_phrase(stop)
     ));
-    sentence.push_str(match cause {
-        Cause::Contradiction => ": the exit status and the output disagree",
-        Cause::TimedOut
-        | Cause::SandboxRefused
-        | Cause::WouldNotStart
-        | Cause::NoTestsRan
-        | Cause::KilledFromOutside
-        | Cause::Cancelled
-        | Cause::Flaky
-        | Cause::DifferentSuites => ": nothing was proved",
+    sentence.push_str(match stop {
+        Stop::Contradiction { .. } => ": the exit status and the output disagree",
+        Stop::Environment { .. } => "; the environment failed, not the code: nothing was proved",
+        Stop::Truncated => ": a run that never finished proves nothing",
+        Stop::ShellCouldNotRun { .. } => ": the runner would not start, so nothing was proved",
+        Stop::TimedOut { .. }
+        | Stop::SandboxRefused { .. }
+        | Stop::SystemCallForbidden { .. }
+        | Stop::WouldNotStart { .. }
+        | Stop::NoTestsRan { .. }
+        | Stop::KilledFromOutside { .. }
+        | Stop::Cancelled => ": nothing was proved",
     });
     let mut reason = Reason::new();
+    // The fix leads: it is what the reader acts on.
+    match stop {
+        Stop::Environment { fix, .. } => reason.line(fix.trim()),
+        Stop::TimedOut { .. }
+        | Stop::SandboxRefused { .. }
+        | Stop::SystemCallForbidden { .. }
+        | Stop::WouldNotStart { .. }
+        | Stop::ShellCouldNotRun { .. }
+        | Stop::NoTestsRan { .. }
+        | Stop::KilledFromOutside { .. }
+        | Stop::Cancelled
+        | Stop::Contradiction { .. }
+        | Stop::Truncated => {}
+    }
     reason.line(&sentence);
     let all = records
         .iter()
@@ -179,7 +195,7 @@ pub(crate) fn stopped(
     tally_lines(&mut reason, &tally(all), records.len() + 1);
     closing_lines(&mut reason, records, Some((attempt, number)));
     push_tail(&mut reason, attempt, number);
-    inconclusive(cause, reason)
+    inconclusive(stop.cause(), reason)
 }
 
 pub(crate) fn different_suites(

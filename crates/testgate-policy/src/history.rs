@@ -12,14 +12,77 @@ use crate::verdict::Cause;
 
 /// What one attempt says, on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(crate) enum Outcome<'a> {
     /// Exit 0, no failing names, and tests ran.
     Passed,
     /// A non-zero exit or a crash: the code under test failed. `crash` is
     /// the signal when it crashed.
     Failed { crash: Option<i32> },
     /// Nothing more can be learnt from this sequence.
-    Stop(Cause),
+    Stop(Stop<'a>),
+}
+
+/// Why an attempt ends its sequence, with what the reason says about it.
+/// Each variant is one row of docs/policy.md's table, so every pairing of
+/// a cause with an ending that can be worded can also be built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop<'a> {
+    TimedOut {
+        after: std::time::Duration,
+    },
+    SandboxRefused {
+        why: &'a str,
+    },
+    /// Ended by SIGSYS: the sandbox's seccomp filter.
+    SystemCallForbidden {
+        signal: i32,
+    },
+    WouldNotStart {
+        why: &'a str,
+    },
+    /// Exit 126 or 127 with no test evidence: a shell that could not find
+    /// or execute the runner.
+    ShellCouldNotRun {
+        code: i32,
+    },
+    KilledFromOutside {
+        signal: i32,
+    },
+    Cancelled,
+    /// The runner said that no test ran (`said`), or its summary counts
+    /// none.
+    NoTestsRan {
+        code: i32,
+        said: bool,
+    },
+    /// Exit 0, but failing tests named.
+    Contradiction {
+        failing: usize,
+    },
+    /// Exit 0, but the output ended before the runner's summary.
+    Truncated,
+    /// The environment failed before the tests.
+    Environment {
+        code: i32,
+        what: &'a str,
+        fix: &'a str,
+    },
+}
+
+impl Stop<'_> {
+    pub(crate) fn cause(self) -> Cause {
+        match self {
+            Stop::TimedOut { .. } => Cause::TimedOut,
+            Stop::SandboxRefused { .. } | Stop::SystemCallForbidden { .. } => Cause::SandboxRefused,
+            Stop::WouldNotStart { .. } | Stop::ShellCouldNotRun { .. } => Cause::WouldNotStart,
+            Stop::KilledFromOutside { .. } => Cause::KilledFromOutside,
+            Stop::Cancelled => Cause::Cancelled,
+            Stop::NoTestsRan { .. } => Cause::NoTestsRan,
+            Stop::Contradiction { .. } => Cause::Contradiction,
+            Stop::Truncated => Cause::Truncated,
+            Stop::Environment { .. } => Cause::Environment,
+        }
+    }
 }
 
 /// What one attempt counts as within its sequence.
@@ -83,39 +146,64 @@ fn ran_nothing(attempt: &Attempt) -> bool {
     attempt.no_tests_ran || attempt.counts.and_then(|c| c.ran()) == Some(0)
 }
 
+/// No sign that any test ran: no name, and no count of a test run.
+fn no_test_evidence(attempt: &Attempt) -> bool {
+    attempt.failing.is_empty() && attempt.counts.and_then(|c| c.ran()).unwrap_or(0) == 0
+}
+
 /// What `attempt` says on its own. This is the table of docs/policy.md.
-pub(crate) fn outcome(attempt: &Attempt) -> Outcome {
-    match attempt.ending {
+pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
+    match &attempt.ending {
         Ending::Exited { code: 0 } => {
             if !attempt.failing.is_empty() {
-                Outcome::Stop(Cause::Contradiction)
+                Outcome::Stop(Stop::Contradiction {
+                    failing: attempt.failing.len(),
+                })
+            } else if attempt.truncated {
+                // The exit status of a run that never reached its summary
+                // speaks for nothing: a test may have exited the runner.
+                Outcome::Stop(Stop::Truncated)
             } else if ran_nothing(attempt) {
-                Outcome::Stop(Cause::NoTestsRan)
+                Outcome::Stop(Stop::NoTestsRan {
+                    code: 0,
+                    said: attempt.no_tests_ran,
+                })
             } else {
                 Outcome::Passed
             }
         }
-        Ending::Exited { .. } => {
-            // A non-zero exit is a failure unless the runner said that no
-            // test ran (pytest's exit 5) and named none: then nothing was
-            // proved either way.
-            if attempt.failing.is_empty() && attempt.no_tests_ran {
-                Outcome::Stop(Cause::NoTestsRan)
+        &Ending::Exited { code } => {
+            // A named failing test is evidence about the code, whatever else
+            // the output says; without one, the environment, a runner that
+            // said no test ran (pytest's exit 5) or a shell that found no
+            // runner explain the exit, and nothing was proved either way.
+            if !attempt.failing.is_empty() {
+                Outcome::Failed { crash: None }
+            } else if let Some(env) = &attempt.environment {
+                Outcome::Stop(Stop::Environment {
+                    code,
+                    what: &env.what,
+                    fix: &env.fix,
+                })
+            } else if attempt.no_tests_ran {
+                Outcome::Stop(Stop::NoTestsRan { code, said: true })
+            } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
+                Outcome::Stop(Stop::ShellCouldNotRun { code })
             } else {
                 Outcome::Failed { crash: None }
             }
         }
-        Ending::Signalled { signal } => match signal::classify(signal) {
+        &Ending::Signalled { signal } => match signal::classify(signal) {
             SignalClass::Crash => Outcome::Failed {
                 crash: Some(signal),
             },
-            SignalClass::FromOutside => Outcome::Stop(Cause::KilledFromOutside),
-            SignalClass::Sandbox => Outcome::Stop(Cause::SandboxRefused),
+            SignalClass::FromOutside => Outcome::Stop(Stop::KilledFromOutside { signal }),
+            SignalClass::Sandbox => Outcome::Stop(Stop::SystemCallForbidden { signal }),
         },
-        Ending::TimedOut { .. } => Outcome::Stop(Cause::TimedOut),
-        Ending::SandboxRefused { .. } => Outcome::Stop(Cause::SandboxRefused),
-        Ending::WouldNotStart { .. } => Outcome::Stop(Cause::WouldNotStart),
-        Ending::Cancelled => Outcome::Stop(Cause::Cancelled),
+        &Ending::TimedOut { after } => Outcome::Stop(Stop::TimedOut { after }),
+        Ending::SandboxRefused { why } => Outcome::Stop(Stop::SandboxRefused { why }),
+        Ending::WouldNotStart { why } => Outcome::Stop(Stop::WouldNotStart { why }),
+        Ending::Cancelled => Outcome::Stop(Stop::Cancelled),
     }
 }
 
@@ -160,18 +248,6 @@ fn exit_code(attempt: &Attempt) -> String {
     }
 }
 
-/// `exited with code 5`, `was ended by signal 9 (SIGKILL)`.
-fn ended(attempt: &Attempt) -> String {
-    match &attempt.ending {
-        Ending::Exited { code } => format!("exited with code {code}"),
-        Ending::Signalled { signal } => format!("was ended by {}", signal::describe(*signal)),
-        Ending::TimedOut { after } => format!("timed out after {after:?}"),
-        Ending::SandboxRefused { .. } => "was refused by the sandbox".to_owned(),
-        Ending::WouldNotStart { .. } => "would not start".to_owned(),
-        Ending::Cancelled => "was interrupted".to_owned(),
-    }
-}
-
 /// What an attempt did, after its label: `failed 3 tests (exit code 101)`.
 pub(crate) fn phrase(record: &Record<'_>) -> String {
     let attempt = record.attempt;
@@ -205,52 +281,55 @@ pub(crate) fn phrase(record: &Record<'_>) -> String {
 }
 
 /// What the attempt that ended the sequence did, after its label.
-pub(crate) fn stop_phrase(attempt: &Attempt, cause: Cause) -> String {
-    match (cause, &attempt.ending) {
-        (Cause::TimedOut, Ending::TimedOut { after }) => format!("timed out after {after:?}"),
-        (Cause::SandboxRefused, Ending::SandboxRefused { why }) => {
-            format!(
-                "was refused by the sandbox ({})",
-                cut_end(why.trim(), MAX_NAME)
-            )
-        }
-        (Cause::SandboxRefused, Ending::Signalled { signal }) => format!(
-            "was ended by {}: the sandbox forbade a system call it made",
-            signal::describe(*signal)
+pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
+    match stop {
+        Stop::TimedOut { after } => format!("timed out after {after:?}"),
+        Stop::SandboxRefused { why } => format!(
+            "was refused by the sandbox ({})",
+            cut_end(why.trim(), MAX_NAME)
         ),
-        (Cause::WouldNotStart, Ending::WouldNotStart { why }) => {
+        Stop::SystemCallForbidden { signal } => format!(
+            "was ended by {}: the sandbox forbade a system call it made",
+            signal::describe(signal)
+        ),
+        Stop::WouldNotStart { why } => {
             format!("would not start ({})", cut_end(why.trim(), MAX_NAME))
         }
-        (Cause::Cancelled, _) => "was interrupted because testgate itself was stopped".to_owned(),
-        (Cause::KilledFromOutside, Ending::Signalled { signal }) => format!(
-            "was ended by {} from outside (the OOM killer, a person, a resource limit)",
-            signal::describe(*signal)
+        Stop::ShellCouldNotRun { code } => format!(
+            "exited with code {code}, {}, and ran no test",
+            shell_code(code)
         ),
-        (Cause::NoTestsRan, _) if attempt.no_tests_ran => {
-            format!("{} and the runner said that no test ran", ended(attempt))
+        Stop::Cancelled => "was interrupted because testgate itself was stopped".to_owned(),
+        Stop::KilledFromOutside { signal } => format!(
+            "was ended by {} from outside (the OOM killer, a person, a resource limit)",
+            signal::describe(signal)
+        ),
+        Stop::NoTestsRan { code, said: true } => {
+            format!("exited with code {code} and the runner said that no test ran")
         }
-        (Cause::NoTestsRan, _) => {
-            format!("{} and its summary counts no test run", ended(attempt))
+        Stop::NoTestsRan { code, said: false } => {
+            format!("exited with code {code} and its summary counts no test run")
         }
-        (Cause::Contradiction, _) => {
-            let n = attempt.failing.len();
-            format!(
-                "{} but its output names {n} failing {}",
-                ended(attempt),
-                if n == 1 { "test" } else { "tests" }
-            )
+        Stop::Contradiction { failing } => format!(
+            "exited with code 0 but its output names {failing} failing {}",
+            if failing == 1 { "test" } else { "tests" }
+        ),
+        Stop::Truncated => {
+            "exited with code 0, but the runner's output ended before its summary".to_owned()
         }
-        // The cause always comes from the ending above; these pairings
-        // cannot be built by `outcome`, but a sentence is still owed.
-        (
-            Cause::TimedOut
-            | Cause::SandboxRefused
-            | Cause::WouldNotStart
-            | Cause::KilledFromOutside
-            | Cause::Flaky
-            | Cause::DifferentSuites,
-            _,
-        ) => ended(attempt),
+        Stop::Environment { code, what, .. } => format!(
+            "failed before reaching its tests (exit code {code}): {}",
+            cut_end(what.trim(), MAX_NAME)
+        ),
+    }
+}
+
+/// What a shell means by exit code 126 or 127.
+fn shell_code(code: i32) -> &'static str {
+    if code == 126 {
+        "what a shell reports when a command is found but cannot be executed"
+    } else {
+        "what a shell reports when a command is not found"
     }
 }
 
@@ -262,11 +341,7 @@ pub(crate) fn exit_hint(attempt: &Attempt) -> Option<String> {
     };
     let hint = match code {
         124 => "exit code 124 is what timeout(1) reports when its time ran out".to_owned(),
-        126 => {
-            "exit code 126 is what a shell reports when a command is found but cannot be executed"
-                .to_owned()
-        }
-        127 => "exit code 127 is what a shell reports when a command is not found".to_owned(),
+        126 | 127 => format!("exit code {code} is {}", shell_code(code)),
         129..=192 => format!(
             "exit code {code} is what a shell reports when its child was ended by {}",
             signal::describe(code - 128)
@@ -288,7 +363,13 @@ mod tests {
             Some(0),
             Some(4),
         ));
-        assert_eq!(outcome(&a), Outcome::Stop(Cause::NoTestsRan));
+        assert_eq!(
+            outcome(&a),
+            Outcome::Stop(Stop::NoTestsRan {
+                code: 0,
+                said: false
+            })
+        );
         // A non-zero exit with zero counted is a failure before the tests
         // (a build error): the runner did not say that no test ran.
         let b = Attempt::new(Ending::Exited { code: 1 }).with_counts(Counts::new(

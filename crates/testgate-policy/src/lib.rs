@@ -48,7 +48,7 @@ mod reason;
 mod signal;
 mod verdict;
 
-pub use crate::attempt::{Attempt, Counts, Ending, Selection};
+pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::reason::{MAX_NAMES, MAX_REASON};
 pub use crate::verdict::{Cause, Verdict};

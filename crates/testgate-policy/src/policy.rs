@@ -13,8 +13,6 @@ pub const MAX_TARGETED: usize = 10;
 
 /// What a retry runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Rerun {
     /// Every retry runs the command as given.
     #[default]
@@ -60,8 +58,6 @@ impl std::str::FromStr for Rerun {
 
 /// What the driver wants next.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Step {
     /// Run one more attempt of this selection.
     Run(Selection),
@@ -72,7 +68,6 @@ pub enum Step {
 /// What the driver wants next, with the note the caller attaches to the
 /// attempt it runs ([`Attempt::with_note`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Plan {
     /// The step.
@@ -92,7 +87,6 @@ pub struct Plan {
 /// assert_eq!(policy.max_attempts(), 4);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Policy {
     /// Retries after the first attempt fails. 0 (the default) runs once.

@@ -6,8 +6,6 @@
 /// Matched exhaustively everywhere: a new cause forces every consumer (the
 /// CLI's exit codes, the JSON) to decide what it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Cause {
     /// The attempts disagreed: some passed, some failed, or no test failed
     /// in all of them.
@@ -30,11 +28,19 @@ pub enum Cause {
     DifferentSuites,
     /// testgate itself was interrupted.
     Cancelled,
+    /// The environment (the toolchain, the network, a path it needed)
+    /// failed before the tests ran.
+    Environment,
+    /// The failing tests failed in every full run and passed when run
+    /// alone: their outcome depends on what runs before or with them.
+    OrderDependent,
+    /// The runner's output ended before its summary although it exited 0.
+    Truncated,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 9] = [
+    pub const ALL: [Cause; 12] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -44,6 +50,9 @@ impl Cause {
         Cause::KilledFromOutside,
         Cause::DifferentSuites,
         Cause::Cancelled,
+        Cause::Environment,
+        Cause::OrderDependent,
+        Cause::Truncated,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -58,6 +67,9 @@ impl Cause {
             Cause::KilledFromOutside => "killed_from_outside",
             Cause::DifferentSuites => "different_suites",
             Cause::Cancelled => "cancelled",
+            Cause::Environment => "environment",
+            Cause::OrderDependent => "order_dependent",
+            Cause::Truncated => "truncated",
         }
     }
 }
@@ -74,8 +86,6 @@ impl std::fmt::Display for Cause {
 /// written for a reader that acts on it: the failing names first, then what
 /// happened, then the end of the output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(tag = "verdict", rename_all = "snake_case"))]
 pub enum Verdict {
     /// The tests passed.
     Pass {

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use testgate_policy::{
-    Attempt, Cause, Counts, Ending, MAX_NAMES, MAX_REASON, MAX_TARGETED, Policy, Rerun, Selection,
-    Step, Verdict,
+    Attempt, Cause, Counts, Ending, Environment, MAX_NAMES, MAX_REASON, MAX_TARGETED, Policy,
+    Rerun, Selection, Step, Verdict,
 };
 
 // ---------------------------------------------------------------------------
@@ -322,7 +322,7 @@ fn refinements_of_failures() {
         Expect::Fail(&["a"]),
         &[],
     );
-    for code in [124, 125, 126, 127, 137] {
+    for code in [124, 125, 137] {
         check(
             &format!("exit code {code} from the command itself"),
             once(),
@@ -331,6 +331,35 @@ fn refinements_of_failures() {
             &[&format!("exit code {code}")],
         );
     }
+    for (code, says) in [(126, "cannot be executed"), (127, "a command is not found")] {
+        check(
+            &format!("exit code {code} and no test evidence: the runner would not start"),
+            retries(2),
+            &[exited(code).with_tail(format!("sh: 1: jest: {says}\n"))],
+            Inc(WouldNotStart),
+            &[
+                &format!("exited with code {code}, what a shell"),
+                says,
+                "the runner would not start",
+            ],
+        );
+    }
+    check(
+        "exit code 127 after tests ran: a failure, with the hint",
+        once(),
+        &[exited(127)
+            .with_counts(Counts::new(Some(10), Some(0), None))
+            .with_recognised(true)],
+        Expect::Fail(&[]),
+        &["exit code 127 is what a shell reports when a command is not found"],
+    );
+    check(
+        "exit code 127 naming a failing test: a failure",
+        once(),
+        &[exited(127).with_failing(["a"])],
+        Expect::Fail(&["a"]),
+        &[],
+    );
     check(
         "137 hints at SIGKILL",
         once(),
@@ -358,6 +387,86 @@ fn refinements_of_failures() {
         "a nameless failure neither confirms nor clears a name",
         retries(1),
         &[fail(&["a"]), exited(101)],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+}
+
+fn no_network() -> Environment {
+    Environment::new(
+        "cargo could not download the crate index: the network is off",
+        "pass --allow-network, or fetch the dependencies first with --prepare 'cargo fetch'",
+    )
+}
+
+#[test]
+fn refinements_of_the_environment() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    let offline = exited(101)
+        .with_environment(no_network())
+        .with_tail("error: failed to get `rand` as a dependency\n");
+    check(
+        "the environment failed before the tests",
+        retries(2),
+        std::slice::from_ref(&offline),
+        Inc(Environment),
+        &[
+            "cargo could not download the crate index",
+            "the environment failed, not the code",
+        ],
+    );
+    let reason = once()
+        .verdict(std::slice::from_ref(&offline))
+        .reason()
+        .to_owned();
+    assert!(
+        reason.starts_with("pass --allow-network, or fetch"),
+        "the fix leads:\n{reason}"
+    );
+    check(
+        "a failing test named: a failure, whatever the output says of the environment",
+        once(),
+        &[fail(&["tests::fetches"]).with_environment(no_network())],
+        Expect::Fail(&["tests::fetches"]),
+        &[],
+    );
+    check(
+        "exit 0: the runner passed, the environment evidence is not a failure",
+        once(),
+        &[pass().with_environment(no_network())],
+        Expect::Pass,
+        &[],
+    );
+    check(
+        "a retry that meets the environment stops the sequence",
+        targeted(2),
+        &[fail(&["a"]), offline.with_selection(select(&["a"]))],
+        Inc(Environment),
+        &["a (failed in 1 of 2 attempts)"],
+    );
+}
+
+#[test]
+fn refinements_of_truncated_output() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    let forged = exited(0)
+        .with_recognised(true)
+        .with_truncated(true)
+        .with_counts(Counts::new(Some(1), None, None))
+        .with_tail("running 2 tests\ntest tests::a ... ok\n");
+    check(
+        "exit 0, but the output ended before its summary",
+        retries(2),
+        &[forged],
+        Inc(Truncated),
+        &["the runner's output ended before its summary"],
+    );
+    check(
+        "a non-zero exit that ended before its summary is a failure",
+        once(),
+        &[fail(&["a"]).with_truncated(true)],
         Expect::Fail(&["a"]),
         &[],
     );
@@ -697,6 +806,26 @@ fn reasons() {
     snap("contradiction", once(), &[run(0, &["tests::a"])]);
     snap("killed_from_outside", once(), &[signalled(9, &[])]);
     snap(
+        "would_not_start_exit_127",
+        once(),
+        &[exited(127).with_tail("sh: 1: jest: not found\n")],
+    );
+    snap(
+        "environment",
+        retries(2),
+        &[exited(101)
+            .with_environment(no_network())
+            .with_tail("error: failed to get `rand` as a dependency of package `app`\n")],
+    );
+    snap(
+        "truncated",
+        retries(2),
+        &[exited(0)
+            .with_recognised(true)
+            .with_truncated(true)
+            .with_tail("running 2 tests\ntest tests::a ... ok\n")],
+    );
+    snap(
         "different_suites",
         retries(1),
         &[
@@ -782,9 +911,24 @@ fn attempt_strategy() -> impl Strategy<Value = Attempt> {
         prop_oneof![3 => ".{0,80}", 1 => ".{0,40}".prop_map(|s| s.repeat(300))],
         prop::bool::weighted(0.1),
         prop::option::weighted(0.1, ".{0,40}"),
+        (
+            prop::option::weighted(0.1, (".{0,40}", ".{0,40}")),
+            prop::bool::weighted(0.1),
+            prop::bool::weighted(0.1),
+        ),
     )
         .prop_map(
-            |(ending, failing, counts, no_tests_ran, recognised, tail, leaked, note)| {
+            |(
+                ending,
+                failing,
+                counts,
+                no_tests_ran,
+                recognised,
+                tail,
+                leaked,
+                note,
+                (environment, truncated, coverage),
+            )| {
                 let mut failing = failing;
                 failing.dedup();
                 let mut attempt = Attempt::new(ending)
@@ -800,6 +944,9 @@ fn attempt_strategy() -> impl Strategy<Value = Attempt> {
                     attempt = attempt.with_note(note);
                 }
                 attempt
+                    .with_environment(environment.map(|(what, fix)| Environment::new(what, fix)))
+                    .with_truncated(truncated)
+                    .with_coverage_below_threshold(coverage)
             },
         )
 }
@@ -830,9 +977,20 @@ fn is_evidence(a: &Attempt) -> bool {
     }
 }
 
+/// A non-zero exit that the policy does not read as a failure of the code:
+/// the environment, a runner that said no test ran, a shell that found no
+/// runner. Only when no failing test is named.
+fn exit_explained(a: &Attempt, code: i32) -> bool {
+    a.failing.is_empty()
+        && (a.environment.is_some()
+            || a.no_tests_ran
+            || ([126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0))
+}
+
 fn passed(a: &Attempt) -> bool {
     a.ending == Ending::Exited { code: 0 }
         && a.failing.is_empty()
+        && !a.truncated
         && !a.no_tests_ran
         && a.counts.and_then(|c| c.ran()) != Some(0)
         && is_evidence(a)
@@ -840,7 +998,7 @@ fn passed(a: &Attempt) -> bool {
 
 fn failed(a: &Attempt) -> bool {
     let failure = match a.ending {
-        Ending::Exited { code } => code != 0 && !(a.failing.is_empty() && a.no_tests_ran),
+        Ending::Exited { code } => code != 0 && !exit_explained(a, code),
         Ending::Signalled { signal } => [4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
@@ -856,7 +1014,13 @@ fn ends_the_sequence(a: &Attempt) -> bool {
         Ending::Exited { code: 0 } => {
             !a.failing.is_empty() || (selected(a).is_none() && !passed(a))
         }
-        Ending::Exited { .. } => selected(a).is_none() && a.failing.is_empty() && a.no_tests_ran,
+        Ending::Exited { code } => {
+            exit_explained(a, code)
+                && !(selected(a).is_some()
+                    && a.no_tests_ran
+                    && a.environment.is_none()
+                    && ![126, 127].contains(&code))
+        }
         Ending::Signalled { signal } => ![4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
@@ -978,25 +1142,6 @@ proptest! {
             prop_assert!(matches!(policy.step(&attempts), Step::Done(_)));
         }
     }
-}
-
-#[cfg(feature = "serde")]
-#[test]
-fn json_spells_causes_by_name() {
-    for cause in Cause::ALL {
-        assert_eq!(
-            serde_json::to_value(cause).unwrap(),
-            serde_json::json!(cause.name())
-        );
-    }
-    let verdict = Verdict::Inconclusive {
-        cause: Cause::KilledFromOutside,
-        reason: "r".into(),
-    };
-    assert_eq!(
-        serde_json::to_value(&verdict).unwrap(),
-        serde_json::json!({"verdict": "inconclusive", "cause": "killed_from_outside", "reason": "r"})
-    );
 }
 
 #[test]

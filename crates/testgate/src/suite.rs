@@ -43,7 +43,6 @@ impl Observer for Silent {}
 /// One attempt, as it ran: the command line, the policy's record, and the
 /// parser's full report.
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AttemptRecord {
     /// The attempt's number, from 1.
@@ -59,7 +58,6 @@ pub struct AttemptRecord {
 
 /// A finished check: which suite, the verdict, and every attempt.
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Record {
     /// The suite's name and version, when given with
