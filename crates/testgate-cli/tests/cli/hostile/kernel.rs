@@ -67,6 +67,24 @@ fn found(ring: i32, description: &str) -> bool {
     id > 0
 }
 
+/// A keyring of the test's, linked into its user keyring; unlinked (and so
+/// freed) on drop, a failed assertion included.
+struct Keeper(i32);
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        // SAFETY: keyctl(KEYCTL_UNLINK) on a keyring this test made.
+        unsafe {
+            libc::syscall(
+                libc::SYS_keyctl,
+                keyctl::UNLINK,
+                self.0,
+                keyctl::USER_KEYRING,
+            )
+        };
+    }
+}
+
 #[test]
 fn kernel_keyrings_are_out_of_reach_both_ways() {
     let attack = Attack::new("keyrings");
@@ -80,6 +98,7 @@ fn kernel_keyrings_are_out_of_reach_both_ways() {
         b"",
         keyctl::USER_KEYRING,
     );
+    let _unlink = Keeper(keeper);
     // Every permission for its owner too, not only its possessor: the
     // child links its new session keyring in after leaving the session
     // through which it possessed the keeper.
@@ -96,15 +115,6 @@ fn kernel_keyrings_are_out_of_reach_both_ways() {
         .map(|ring| format!("{marker}-inside{ring}"))
         .filter(|name| found(keeper, name) || found(keyctl::USER_KEYRING, name))
         .collect();
-    // SAFETY: keyctl(KEYCTL_UNLINK) on ids this test made.
-    unsafe {
-        libc::syscall(
-            libc::SYS_keyctl,
-            keyctl::UNLINK,
-            keeper,
-            keyctl::USER_KEYRING,
-        )
-    };
     outcome.assert_verdict("pass", None, 0);
     // The negative control: the host's key was in testgate's session.
     assert!(
