@@ -185,10 +185,12 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
                     what: &env.what,
                     fix: &env.fix,
                 })
+            } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
+                // Before "no test ran": a shell that found no runner says
+                // why nothing ran, targeted attempt or full.
+                Outcome::Stop(Stop::ShellCouldNotRun { code })
             } else if attempt.no_tests_ran {
                 Outcome::Stop(Stop::NoTestsRan { code, said: true })
-            } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
-                Outcome::Stop(Stop::ShellCouldNotRun { code })
             } else {
                 Outcome::Failed { crash: None }
             }

@@ -1015,11 +1015,12 @@ fn ends_the_sequence(a: &Attempt) -> bool {
             !a.failing.is_empty() || (selected(a).is_none() && !passed(a))
         }
         Ending::Exited { code } => {
+            // A shell that found no runner (126/127 and no test counted)
+            // ends it even when targeted; a targeted "no test ran" does not.
+            let shell =
+                [126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0;
             exit_explained(a, code)
-                && !(selected(a).is_some()
-                    && a.no_tests_ran
-                    && a.environment.is_none()
-                    && ![126, 127].contains(&code))
+                && !(selected(a).is_some() && a.no_tests_ran && a.environment.is_none() && !shell)
         }
         Ending::Signalled { signal } => ![4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
