@@ -532,17 +532,120 @@ fn refinements_of_signals() {
     );
 }
 
+/// A run whose tests all passed but which the runner failed because
+/// coverage was below its threshold (jest's `coverageThreshold`,
+/// pytest-cov's `--cov-fail-under`).
+fn coverage_below(selection: Option<&[&str]>, passed: u64) -> Attempt {
+    let attempt = exited(1)
+        .with_counts(Counts::new(Some(passed), Some(0), None))
+        .with_recognised(true)
+        .with_coverage_below_threshold(true)
+        .with_tail(format!("Jest: \"global\" coverage threshold for lines (100%) not met: 50%\nTests:       {passed} passed, {passed} total\n"));
+    match selection {
+        Some(names) => attempt.with_selection(select(names)),
+        None => attempt,
+    }
+}
+
+#[test]
+fn refinements_of_coverage() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    check(
+        "every test passed, the runner failed the run for coverage",
+        retries(1),
+        &[coverage_below(None, 10), coverage_below(None, 10)],
+        Expect::Fail(&[]),
+        &["all 10 tests passed; the runner failed the run: coverage below threshold"],
+    );
+    check(
+        "a targeted retry cannot meet a global threshold: its tests passed",
+        targeted(2),
+        &[fail(&["a"]), coverage_below(Some(&["a"]), 1), pass()],
+        Inc(Flaky),
+        &["attempt 2 (only 1 test) passed"],
+    );
+    check(
+        "a targeted retry that fails for real under a threshold still fails",
+        targeted(1),
+        &[
+            fail(&["a"]),
+            only(&["a"], &["a"]).with_coverage_below_threshold(true),
+        ],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    check(
+        "a failed test and coverage: the names decide",
+        retries(1),
+        &[
+            fail(&["a"]).with_coverage_below_threshold(true),
+            fail(&["a"]).with_coverage_below_threshold(true),
+        ],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    check(
+        "coverage below threshold with no test counted is not 'all passed'",
+        once(),
+        &[exited(1).with_coverage_below_threshold(true)],
+        Expect::Fail(&[]),
+        &["the cause is at the end of the output"],
+    );
+}
+
 #[test]
 fn refinements_of_suites() {
     use Cause::*;
     use Expect::Inconclusive as Inc;
-    let fewer = fail(&["a"]).with_counts(Counts::new(Some(8), Some(1), None));
+    // nextest's fail-fast, `pytest -x`, `--maxfail`, `jest --bail` and
+    // `go test -failfast` stop after a timing-dependent number of tests:
+    // failing names that agree decide, whatever the totals.
+    let fewer = |names: &[&str], passed| {
+        fail(names).with_counts(Counts::new(Some(passed), Some(names.len() as u64), None))
+    };
     check(
-        "the failing attempts ran different suites",
+        "fail-fast: the same test fails every time, the totals differ",
         retries(2),
-        &[fail(&["a"]), fewer],
+        &[fail(&["a"]), fewer(&["a"], 3), fewer(&["a", "b"], 6)],
+        Expect::Fail(&["a"]),
+        &[
+            "every attempt failed",
+            "b (failed only sometimes: in 1 of 3 attempts)",
+        ],
+    );
+    // `pytest --lf`: the first run runs the whole suite, the next only the
+    // tests that failed last time; the command is the same.
+    let last_failed = fail(&["a", "b"]).with_counts(Counts::new(Some(0), Some(2), None));
+    check(
+        "pytest --lf: the second run ran only the last failures",
+        retries(1),
+        &[fewer(&["a", "b"], 1989), last_failed],
+        Expect::Fail(&["a", "b"]),
+        &["every attempt failed"],
+    );
+    // What different suites must mean: no name failed every time, and the
+    // attempts did not run the same tests, so their names cannot be
+    // compared (a fail-fast run that stopped before reaching the test that
+    // failed the first time).
+    check(
+        "the failing attempts ran different suites and agree on no name",
+        retries(2),
+        &[fail(&["a"]), fewer(&["b"], 8)],
         Inc(DifferentSuites),
         &["attempt 1 ran 10 tests and attempt 2 ran 9"],
+    );
+    let nameless = |passed| {
+        exited(1)
+            .with_counts(Counts::new(Some(passed), Some(1), None))
+            .with_recognised(true)
+    };
+    check(
+        "nameless failures of different suites",
+        retries(2),
+        &[nameless(9), nameless(4)],
+        Inc(DifferentSuites),
+        &["attempt 1 ran 10 tests and attempt 2 ran 5"],
     );
     // cargo test stops at the first failing test binary, jest --bail and
     // pytest -x stop early: a failing attempt runs fewer tests than a
@@ -604,8 +707,9 @@ fn rerun_failed() {
         "order dependence: passes alone, fails in the full suite",
         targeted(1),
         &[fail(&["a"]), only(&["a"], &[]), fail(&["a"])],
-        Expect::Fail(&["a"]),
+        Inc(OrderDependent),
         &[
+            "fails in the full suite, passes alone",
             "passed when run alone (attempt 2)",
             "failed again in the full suite",
         ],
@@ -763,7 +867,7 @@ fn reasons() {
         &[exited(137).with_tail("Killed\n")],
     );
     snap(
-        "fail_order_dependent",
+        "order_dependent",
         targeted(1),
         &[
             fail(&["tests::a"]),
@@ -830,8 +934,21 @@ fn reasons() {
         retries(1),
         &[
             fail(&["tests::a"]),
-            fail(&["tests::a"]).with_counts(Counts::new(Some(7), Some(1), None)),
+            fail(&["tests::b"]).with_counts(Counts::new(Some(7), Some(1), None)),
         ],
+    );
+    snap(
+        "fail_fast_names_agree",
+        retries(1),
+        &[
+            fail(&["tests::a"]),
+            fail(&["tests::a"]).with_counts(Counts::new(Some(3), Some(1), None)),
+        ],
+    );
+    snap(
+        "fail_coverage_below_threshold",
+        retries(1),
+        &[coverage_below(None, 12), coverage_below(None, 12)],
     );
     snap(
         "cancelled",
@@ -987,7 +1104,37 @@ fn exit_explained(a: &Attempt, code: i32) -> bool {
             || ([126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0))
 }
 
+/// A targeted attempt whose selected tests all passed but which the runner
+/// failed for coverage: a subset cannot meet a global threshold.
+fn coverage_pass(a: &Attempt) -> bool {
+    selected(a).is_some()
+        && matches!(a.ending, Ending::Exited { code } if code != 0)
+        && a.coverage_below_threshold
+        && a.failing.is_empty()
+        && a.counts
+            .is_some_and(|c| c.passed.is_some_and(|p| p > 0) && c.failed.unwrap_or(0) == 0)
+}
+
+/// The names that every failing attempt naming failures named.
+fn common_names(attempts: &[Attempt]) -> Vec<String> {
+    let named: Vec<&Attempt> = attempts.iter().filter(|a| !a.failing.is_empty()).collect();
+    let Some(first) = named.first() else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    first
+        .failing
+        .iter()
+        .filter(|n| seen.insert(n.as_str()) && named.iter().all(|a| a.failing.contains(n)))
+        .cloned()
+        .collect()
+}
+
 fn passed(a: &Attempt) -> bool {
+    (coverage_pass(a) && is_evidence(a)) || passed_with_zero(a)
+}
+
+fn passed_with_zero(a: &Attempt) -> bool {
     a.ending == Ending::Exited { code: 0 }
         && a.failing.is_empty()
         && !a.truncated
@@ -998,7 +1145,7 @@ fn passed(a: &Attempt) -> bool {
 
 fn failed(a: &Attempt) -> bool {
     let failure = match a.ending {
-        Ending::Exited { code } => code != 0 && !exit_explained(a, code),
+        Ending::Exited { code } => code != 0 && !exit_explained(a, code) && !coverage_pass(a),
         Ending::Signalled { signal } => [4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
@@ -1097,13 +1244,20 @@ proptest! {
                 prop_assert!(passed(&attempts[0]));
             }
             Verdict::Fail { .. } => {
-                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+                // A Fail is only ever what every attempt agreed on.
+                prop_assert!(!attempts.iter().any(passed));
                 prop_assert!(!attempts.iter().any(ends_the_sequence));
-                if attempts.iter().any(passed) {
-                    prop_assert!(verdict.reason().contains("passed when run alone"));
-                }
+            }
+            Verdict::Inconclusive { cause: Cause::OrderDependent, .. } => {
+                prop_assert!(attempts.iter().any(|a| passed(a) && selected(a).is_some()));
+                prop_assert!(verdict.reason().contains("fails in the full suite, passes alone"));
             }
             Verdict::Inconclusive { .. } => {}
+        }
+        // Failing names that agree decide, whatever the totals.
+        let common = common_names(&attempts);
+        if attempts.iter().all(failed) && !common.is_empty() {
+            prop_assert!(verdict.failing() == common.as_slice(), "{verdict:?}");
         }
         // Only "every attempt failed" needs every attempt.
         if attempts.iter().all(failed) && !matches!(verdict, Verdict::Inconclusive { .. }) {
@@ -1135,7 +1289,7 @@ proptest! {
                 prop_assert!(!attempts.iter().any(|a| ends_the_sequence(a) && !(selected(a).is_some() && a.failing.is_empty())));
             }
             Verdict::Fail { .. } => {
-                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+                prop_assert!(!attempts.iter().any(passed));
             }
             Verdict::Inconclusive { .. } => {}
         }
