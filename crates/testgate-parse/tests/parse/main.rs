@@ -9,6 +9,7 @@
 //!
 //! [`properties`] holds the property tests: any input, any chunking.
 
+mod environment;
 mod properties;
 
 use std::collections::BTreeSet;
