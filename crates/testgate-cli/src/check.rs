@@ -291,6 +291,7 @@ fn describe_ending(ending: &Ending) -> String {
         Ending::SandboxRefused { why } => format!("was refused by the sandbox: {why}"),
         Ending::WouldNotStart { why } => format!("would not start: {why}"),
         Ending::Cancelled => "was cancelled".to_owned(),
+        Ending::Lost { why } => format!("was lost: {why}"),
     }
 }
 
@@ -328,6 +329,7 @@ fn attempt_json(record: &AttemptRecord) -> Value {
         Ending::SandboxRefused { why } => ("sandbox_refused", None, None, Some(why.as_str())),
         Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
         Ending::Cancelled => ("cancelled", None, None, None),
+        Ending::Lost { why } => ("lost", None, None, Some(why.as_str())),
     };
     let selection = match &attempt.selection {
         Selection::Full => Value::Null,

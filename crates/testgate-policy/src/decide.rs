@@ -130,7 +130,8 @@ fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
             | Ending::TimedOut { .. }
             | Ending::SandboxRefused { .. }
             | Ending::WouldNotStart { .. }
-            | Ending::Cancelled => None,
+            | Ending::Cancelled
+            | Ending::Lost { .. } => None,
         }
     }
     earlier.attempt.selection.same_as(&record.attempt.selection)

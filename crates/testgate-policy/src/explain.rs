@@ -170,7 +170,8 @@ pub(crate) fn stopped(
         | Stop::WouldNotStart { .. }
         | Stop::NoTestsRan { .. }
         | Stop::KilledFromOutside { .. }
-        | Stop::Cancelled => ": nothing was proved",
+        | Stop::Cancelled
+        | Stop::Lost { .. } => ": nothing was proved",
     });
     let mut reason = Reason::new();
     // The fix leads: it is what the reader acts on.
@@ -184,6 +185,7 @@ pub(crate) fn stopped(
         | Stop::NoTestsRan { .. }
         | Stop::KilledFromOutside { .. }
         | Stop::Cancelled
+        | Stop::Lost { .. }
         | Stop::Contradiction { .. }
         | Stop::Truncated => {}
     }

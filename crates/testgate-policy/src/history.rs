@@ -49,6 +49,10 @@ pub(crate) enum Stop<'a> {
         signal: i32,
     },
     Cancelled,
+    /// testgate lost the attempt after it started.
+    Lost {
+        why: &'a str,
+    },
     /// The runner said that no test ran (`said`), or its summary counts
     /// none.
     NoTestsRan {
@@ -76,7 +80,7 @@ impl Stop<'_> {
             Stop::SandboxRefused { .. } | Stop::SystemCallForbidden { .. } => Cause::SandboxRefused,
             Stop::WouldNotStart { .. } | Stop::ShellCouldNotRun { .. } => Cause::WouldNotStart,
             Stop::KilledFromOutside { .. } => Cause::KilledFromOutside,
-            Stop::Cancelled => Cause::Cancelled,
+            Stop::Cancelled | Stop::Lost { .. } => Cause::Cancelled,
             Stop::NoTestsRan { .. } => Cause::NoTestsRan,
             Stop::Contradiction { .. } => Cause::Contradiction,
             Stop::Truncated => Cause::Truncated,
@@ -224,6 +228,7 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
         Ending::SandboxRefused { why } => Outcome::Stop(Stop::SandboxRefused { why }),
         Ending::WouldNotStart { why } => Outcome::Stop(Stop::WouldNotStart { why }),
         Ending::Cancelled => Outcome::Stop(Stop::Cancelled),
+        Ending::Lost { why } => Outcome::Stop(Stop::Lost { why }),
     }
 }
 
@@ -264,7 +269,8 @@ fn exit_code(attempt: &Attempt) -> String {
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => "no exit status".to_owned(),
+        | Ending::Cancelled
+        | Ending::Lost { .. } => "no exit status".to_owned(),
     }
 }
 
@@ -320,6 +326,10 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
             shell_code(code)
         ),
         Stop::Cancelled => "was interrupted because testgate itself was stopped".to_owned(),
+        Stop::Lost { why } => format!(
+            "was lost after it started: testgate could not follow it ({})",
+            cut_end(why.trim(), MAX_NAME)
+        ),
         Stop::KilledFromOutside { signal } => format!(
             "was ended by {} from outside (the OOM killer, a person, a resource limit)",
             signal::describe(signal)

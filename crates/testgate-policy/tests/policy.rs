@@ -530,6 +530,15 @@ fn refinements_of_signals() {
         Inc(Cancelled),
         &["was interrupted"],
     );
+    check(
+        "lost after it started (testgate could not read its output)",
+        retries(2),
+        &[Attempt::new(Ending::Lost {
+            why: "running `cargo` failed: Input/output error".into(),
+        })],
+        Inc(Cancelled),
+        &["was lost after it started", "Input/output error"],
+    );
 }
 
 /// A run whose tests all passed but which the runner failed because
@@ -1008,6 +1017,7 @@ fn ending_strategy() -> impl Strategy<Value = Ending> {
         1 => ".{0,20}".prop_map(|why| Ending::SandboxRefused { why }),
         1 => ".{0,20}".prop_map(|why| Ending::WouldNotStart { why }),
         1 => Just(Ending::Cancelled),
+        1 => ".{0,20}".prop_map(|why| Ending::Lost { why }),
     ]
 }
 
@@ -1150,7 +1160,8 @@ fn failed(a: &Attempt) -> bool {
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => false,
+        | Ending::Cancelled
+        | Ending::Lost { .. } => false,
     };
     failure && is_evidence(a)
 }
@@ -1173,7 +1184,8 @@ fn ends_the_sequence(a: &Attempt) -> bool {
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => true,
+        | Ending::Cancelled
+        | Ending::Lost { .. } => true,
     }
 }
 

@@ -3,13 +3,15 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use testgate_parse::Report;
-use testgate_policy::{Attempt, Counts, Ending, Plan, Policy, Selection, Step, Verdict};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report};
+use testgate_policy::{
+    Attempt, Counts, Ending, Environment, Plan, Policy, Selection, Step, Verdict,
+};
 use testgate_run::{Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
-use crate::capture::AttemptSink;
+use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
 
@@ -240,16 +242,25 @@ impl SandboxedTests {
             spec = spec.cancel(cancel.clone());
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
+        let started = Instant::now();
         let result = testgate_run::run(&spec, &mut sink);
-        let (report, tail) = sink.finish();
+        let Finished {
+            report,
+            tail,
+            environment,
+            coverage_below_threshold,
+        } = sink.finish();
         let (ending, duration, leaked) = match result {
             Ok(finished) => (
                 ending_of(finished.ending, self.config.timeout),
                 finished.duration,
                 finished.leaked_processes,
             ),
-            Err(error) => (refusal_of(&error), Duration::ZERO, false),
+            Err(error) => (refusal_of(&error), started.elapsed(), false),
         };
+        let environment = environment
+            .filter(|found| !shell_said_not_found(found, &ending))
+            .map(|found| Environment::new(found.what, found.fix));
         let counts = Counts::new(
             report.counts.passed,
             report.counts.failed,
@@ -263,7 +274,9 @@ impl SandboxedTests {
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)
-            .with_duration(duration);
+            .with_duration(duration)
+            .with_environment(environment)
+            .with_coverage_below_threshold(coverage_below_threshold);
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
@@ -284,6 +297,13 @@ fn count_tests(n: usize) -> String {
     }
 }
 
+/// A shell's own "not found" with its 126 or 127: the policy already reads
+/// that as a runner that would not start, which is what it is.
+fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
+    found.kind == EnvironmentKind::RunnerNotFound
+        && matches!(ending, Ending::Exited { code: 126 | 127 })
+}
+
 fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
     match ending {
         testgate_run::Ending::Exited(code) => Ending::Exited { code },
@@ -293,11 +313,14 @@ fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
     }
 }
 
+/// The ending of a run the runner could not finish. An I/O failure after
+/// the command started is no failure to start: the attempt was lost.
 fn refusal_of(error: &RunError) -> Ending {
     let why = error.to_string();
     match error {
         RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
-        RunError::WouldNotStart { .. } | RunError::Io { .. } => Ending::WouldNotStart { why },
+        RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
+        RunError::Io { .. } => Ending::Lost { why },
         _ => Ending::WouldNotStart { why },
     }
 }
