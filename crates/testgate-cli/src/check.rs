@@ -180,6 +180,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     if program.is_empty() {
         return Err(Error::EmptyCommand);
     }
+    if let Some(why) = watch_mode(&args.command, &dir) {
+        return Err(Error::WatchMode(why));
+    }
     let mut config = TestConfig::new(&dir, program.clone(), rest.iter().cloned())
         .within(args.timeout)
         .retrying(args.retries)
@@ -226,6 +229,59 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         Verdict::Fail { .. } => Outcome::Fail,
         Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
         Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+    })
+}
+
+/// Why `command` would wait for changes instead of ending, if it would: a
+/// watch flag (`--watch`, `--watchAll`, jest's and vitest's), vitest's
+/// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
+/// that holds one. Left to run, it would sit until the timeout; the user
+/// gets one line instead.
+fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
+    let words: Vec<String> = command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some(flag) = watch_word(&words) {
+        return Some(format!(
+            "the test command asks to watch for changes (`{flag}`), so it would never end: \
+             drop `{flag}`; testgate runs the tests once"
+        ));
+    }
+    let program = words.first().map(|p| p.rsplit('/').next().unwrap_or(p));
+    if program != Some("npm") {
+        return None;
+    }
+    let script = match words.get(1).map(String::as_str) {
+        Some("test" | "t" | "tst") => "test",
+        Some("run" | "run-script") => words.get(2)?.as_str(),
+        _ => return None,
+    };
+    let package = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let package: Value = serde_json::from_str(&package).ok()?;
+    let text = package.get("scripts")?.get(script)?.as_str()?;
+    let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    let flag = watch_word(&script_words)?;
+    Some(format!(
+        "the npm script `{script}` (`{text}`) watches for changes (`{flag}`), so it would \
+         never end: run the runner without `{flag}`; testgate runs the tests once"
+    ))
+}
+
+/// The first word that puts a runner in watch mode.
+fn watch_word(words: &[String]) -> Option<&str> {
+    let vitest = words
+        .iter()
+        .position(|w| w == "vitest" || w.ends_with("/vitest"));
+    if let Some(at) = vitest {
+        if let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev") {
+            return Some(next.as_str());
+        }
+    }
+    words.iter().map(String::as_str).find(|w| {
+        let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
+        matches!(flag, "--watch" | "--watchAll" | "--watch-all")
+            && !matches!(value, Some("false" | "0"))
     })
 }
 
@@ -358,8 +414,23 @@ fn attempt_json(record: &AttemptRecord) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_size};
+    use super::{parse_duration, parse_size, watch_word};
     use std::time::Duration;
+
+    #[test]
+    fn watch_flags() {
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(watch_word(&words("npx jest --watch")), Some("--watch"));
+        assert_eq!(
+            watch_word(&words("npx jest --watchAll=true")),
+            Some("--watchAll=true")
+        );
+        assert_eq!(watch_word(&words("npx vitest --watch")), Some("--watch"));
+        assert_eq!(watch_word(&words("npx vitest watch")), Some("watch"));
+        assert_eq!(watch_word(&words("npx jest --watch=false")), None);
+        assert_eq!(watch_word(&words("npx vitest run")), None);
+        assert_eq!(watch_word(&words("cargo test watch")), None);
+    }
 
     #[test]
     fn durations() {

@@ -165,6 +165,19 @@ fn usage_errors_exit_2_with_one_line() {
             &["check", "-k", "many", "--", "true"],
             "invalid value 'many'",
         ),
+        // Watch mode would wait for changes until the timeout.
+        (
+            &["check", "--", "npx", "jest", "--watch"],
+            "asks to watch for changes (`--watch`)",
+        ),
+        (
+            &["check", "--", "npx", "vitest", "--watchAll"],
+            "asks to watch for changes (`--watchAll`)",
+        ),
+        (
+            &["check", "--", "npx", "vitest", "watch"],
+            "asks to watch for changes (`watch`)",
+        ),
     ];
     for (args, message) in cases {
         let out = testgate(args, None);
