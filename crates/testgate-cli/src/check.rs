@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Observer, Record, Rerun, Sandbox, SandboxedTests,
-    Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Record, Rerun, Sandbox,
+    SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::{Error, FormatArg};
@@ -68,6 +68,12 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "WHAT", default_value = "all",
           value_parser = PossibleValuesParser::new(["all", "failed"]).try_map(|s| s.parse::<Rerun>()))]
     rerun: Rerun,
+
+    /// A shell command run once before the attempts (`npm ci`, `cargo
+    /// fetch`, `pip install -e .`), in the sandbox but with the network;
+    /// repeatable. If it fails, the verdict is Inconclusive (prepare_failed).
+    #[arg(long, value_name = "CMD")]
+    prepare: Vec<String>,
 
     /// The runner whose output to read; `auto` recognises every runner.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
@@ -188,6 +194,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         .retrying(args.retries)
         .rerun(args.rerun)
         .format(args.format.0);
+    for step in &args.prepare {
+        config = config.prepare(step.clone());
+    }
     for entry in &args.env {
         config = match entry.split_once('=') {
             Some((name, value)) if !name.is_empty() => config.env(name, value),
@@ -312,6 +321,28 @@ impl Observer for Announcer {
         );
     }
 
+    fn preparation_started(&mut self, number: usize, command: &str) {
+        if !self.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "testgate: preparation {number}: {}",
+                testgate::printable(command.as_bytes())
+            );
+        }
+    }
+
+    fn preparation_finished(&mut self, record: &PreparationRecord) {
+        if !self.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "\ntestgate: preparation {} {} after {:.2}s",
+                record.number,
+                describe_ending(&record.preparation.ending),
+                record.duration.as_secs_f64(),
+            );
+        }
+    }
+
     fn output(&mut self, chunk: &[u8]) {
         if !self.quiet {
             let _ = io::stderr().write_all(chunk);
@@ -372,13 +403,29 @@ pub(crate) fn json_document(record: &Record) -> Value {
         "failing": verdict.failing(),
         "reason": verdict.reason(),
         "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
+        "preparations": record.preparations.iter().map(preparation_json).collect::<Vec<_>>(),
         "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
     })
 }
 
-fn attempt_json(record: &AttemptRecord) -> Value {
-    let attempt = &record.attempt;
-    let (outcome, exit_code, signal, detail) = match &attempt.ending {
+fn preparation_json(record: &PreparationRecord) -> Value {
+    let preparation = &record.preparation;
+    let (outcome, exit_code, signal, detail) = ending_fields(&preparation.ending);
+    json!({
+        "number": record.number,
+        "command": preparation.command,
+        "outcome": outcome,
+        "exit_code": exit_code,
+        "signal": signal,
+        "detail": detail,
+        "duration_ms": u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
+        "removed": preparation.removed,
+    })
+}
+
+/// The JSON fields of an ending: outcome, exit code, signal, detail.
+fn ending_fields(ending: &Ending) -> (&'static str, Option<i32>, Option<i32>, Option<&str>) {
+    match ending {
         Ending::Exited { code } => ("exited", Some(*code), None, None),
         Ending::Signalled { signal } => ("signalled", None, Some(*signal), None),
         Ending::TimedOut { .. } => ("timed_out", None, None, None),
@@ -386,7 +433,12 @@ fn attempt_json(record: &AttemptRecord) -> Value {
         Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
         Ending::Cancelled => ("cancelled", None, None, None),
         Ending::Lost { why } => ("lost", None, None, Some(why.as_str())),
-    };
+    }
+}
+
+fn attempt_json(record: &AttemptRecord) -> Value {
+    let attempt = &record.attempt;
+    let (outcome, exit_code, signal, detail) = ending_fields(&attempt.ending);
     let selection = match &attempt.selection {
         Selection::Full => Value::Null,
         Selection::Only(names) => json!(names),
@@ -409,6 +461,8 @@ fn attempt_json(record: &AttemptRecord) -> Value {
         "format": record.report.format.map(|f| f.name()),
         "leaked_processes": attempt.leaked_processes,
         "note": attempt.note,
+        "environment": attempt.environment.as_ref().map(|e| json!({"what": e.what, "fix": e.fix})),
+        "coverage_below_threshold": attempt.coverage_below_threshold,
     })
 }
 

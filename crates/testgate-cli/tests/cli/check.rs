@@ -136,6 +136,62 @@ fn a_missing_program_exits_125() {
 }
 
 #[test]
+fn a_failing_preparation_is_inconclusive_prepare_failed_and_runs_no_attempt() {
+    let out = testgate(
+        &[
+            "check",
+            "--prepare",
+            "echo fetching; exit 3",
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            "echo never >&2; exit 1",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["cause"], "prepare_failed");
+    assert_eq!(json["attempts"].as_array().map(Vec::len), Some(0));
+    assert_eq!(json["preparations"][0]["exit_code"], 3);
+    let reason = json["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the preparation `echo fetching; exit 3` exited with code 3"),
+        "{reason}"
+    );
+    assert!(reason.contains("fetching"), "{reason}");
+    assert!(!out.stderr.contains("never"), "{}", out.stderr);
+}
+
+#[test]
+fn a_preparation_that_succeeds_runs_before_the_attempts_with_the_network() {
+    // The network namespace of the preparation is the host's: it sees more
+    // interfaces (lines of /proc/net/dev) than the attempt's, which has
+    // only `lo`.
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    let dir = tmp.path().to_str().unwrap();
+    let out = testgate(
+        &[
+            "check",
+            "-C",
+            dir,
+            "--prepare",
+            "wc -l < /proc/net/dev > prepared-net",
+            "--",
+            "sh",
+            "-c",
+            "test \"$(cat prepared-net)\" -gt \"$(wc -l < /proc/net/dev)\"",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert!(tmp.path().join("prepared-net").exists());
+}
+
+#[test]
 fn usage_errors_exit_2_with_one_line() {
     let missing = repo().join("target/cli-tests/no-such-dir-for-testgate");
     let missing = missing.to_str().unwrap();
