@@ -595,6 +595,13 @@ fn refinements_of_coverage() {
         &[],
     );
     check(
+        "a failure, then a full run whose tests all passed but missed coverage: flaky",
+        retries(1),
+        &[fail(&["a"]), coverage_below(None, 10)],
+        Inc(Flaky),
+        &[],
+    );
+    check(
         "coverage below threshold with no test counted is not 'all passed'",
         once(),
         &[exited(1).with_coverage_below_threshold(true)],
@@ -1127,7 +1134,16 @@ fn coverage_pass(a: &Attempt) -> bool {
 
 /// The names that every failing attempt naming failures named.
 fn common_names(attempts: &[Attempt]) -> Vec<String> {
-    let named: Vec<&Attempt> = attempts.iter().filter(|a| !a.failing.is_empty()).collect();
+    let all_passed = |a: &Attempt| {
+        a.coverage_below_threshold
+            && a.failing.is_empty()
+            && a.counts
+                .is_some_and(|c| c.passed.is_some_and(|p| p > 0) && c.failed.unwrap_or(0) == 0)
+    };
+    let named: Vec<&Attempt> = attempts
+        .iter()
+        .filter(|a| !a.failing.is_empty() || all_passed(a))
+        .collect();
     let Some(first) = named.first() else {
         return Vec::new();
     };
