@@ -61,12 +61,16 @@ impl CoverageScan {
 }
 
 /// One line of a runner saying that coverage missed its threshold: jest's
-/// `Jest: "global" coverage threshold for lines (100%) not met: 50%`,
+/// `Jest: "global" coverage threshold for lines (100%) not met: 50%` (jest
+/// 29) and `Jest: Coverage for lines (20%) does not meet "global" threshold
+/// (100%)` (jest 30),
 /// vitest's `ERROR: Coverage for lines (50%) does not meet global threshold
 /// (100%)`, pytest-cov's `FAIL Required test coverage of 90% not reached.`
 /// and `Coverage failure: total of 50 is less than fail-under=90`.
 fn below_threshold(line: &str) -> bool {
-    (line.starts_with("Jest: ") && line.contains("coverage threshold") && line.contains(" not met"))
+    (line.starts_with("Jest: ")
+        && ((line.contains("coverage threshold") && line.contains(" not met"))
+            || (line.contains("Coverage for ") && line.contains(" does not meet "))))
         || (line.contains("ERROR: Coverage for ") && line.contains("does not meet"))
         || (line.starts_with("FAIL Required test coverage of ") && line.contains("not reached"))
         || line.contains("Coverage failure: total of ")
@@ -84,6 +88,10 @@ mod tests {
 
     #[test]
     fn each_runners_words() {
+        // jest 30.5.2, from tests/e2e/verdicts.rs's project.
+        assert!(below(
+            "Jest: Coverage for lines (20%) does not meet \"global\" threshold (100%)\n"
+        ));
         assert!(below(
             "Jest: \"global\" coverage threshold for statements (90%) not met: 50%\n"
         ));

@@ -213,6 +213,12 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
                 Outcome::Stop(Stop::ShellCouldNotRun { code })
             } else if attempt.no_tests_ran {
                 Outcome::Stop(Stop::NoTestsRan { code, said: true })
+            } else if attempt.coverage_below_threshold
+                && attempt.counts.and_then(|c| c.ran()) == Some(0)
+            {
+                // `jest -t nomatch` under a threshold: the runner failed
+                // the run for coverage, and its summary counts no test run.
+                Outcome::Stop(Stop::NoTestsRan { code, said: false })
             } else {
                 Outcome::Failed { crash: None }
             }

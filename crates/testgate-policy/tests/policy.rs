@@ -602,6 +602,16 @@ fn refinements_of_coverage() {
         &[],
     );
     check(
+        "jest -t nomatch under a threshold: no test ran",
+        retries(2),
+        &[exited(1)
+            .with_counts(Counts::new(Some(0), Some(0), Some(3)))
+            .with_recognised(true)
+            .with_coverage_below_threshold(true)],
+        Inc(NoTestsRan),
+        &["its summary counts no test run"],
+    );
+    check(
         "coverage below threshold with no test counted is not 'all passed'",
         once(),
         &[exited(1).with_coverage_below_threshold(true)],
@@ -1118,7 +1128,14 @@ fn exit_explained(a: &Attempt, code: i32) -> bool {
     a.failing.is_empty()
         && (a.environment.is_some()
             || a.no_tests_ran
+            || coverage_ran_nothing(a)
             || ([126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0))
+}
+
+/// Failed for coverage, and its summary counts no test run (`jest -t
+/// nomatch` under a threshold).
+fn coverage_ran_nothing(a: &Attempt) -> bool {
+    a.coverage_below_threshold && a.counts.and_then(|c| c.ran()) == Some(0)
 }
 
 /// A targeted attempt whose selected tests all passed but which the runner
@@ -1194,7 +1211,10 @@ fn ends_the_sequence(a: &Attempt) -> bool {
             let shell =
                 [126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0;
             exit_explained(a, code)
-                && !(selected(a).is_some() && a.no_tests_ran && a.environment.is_none() && !shell)
+                && !(selected(a).is_some()
+                    && (a.no_tests_ran || coverage_ran_nothing(a))
+                    && a.environment.is_none()
+                    && !shell)
         }
         Ending::Signalled { signal } => ![4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
