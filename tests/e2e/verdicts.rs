@@ -117,7 +117,10 @@ fn sh_calling_a_missing_runner_would_not_start() {
 #[test]
 fn npx_of_a_runner_that_is_not_installed_is_environment() {
     let project = copy("verdicts/npm-missing");
-    let config = TestConfig::new(&project.dir, "npx", ["--no-install", "jest"]).retrying(1);
+    // One fetch try instead of npm's default retries, which take a minute.
+    let config = TestConfig::new(&project.dir, "npx", ["--no-install", "jest"])
+        .env("npm_config_fetch_retries", "0")
+        .retrying(1);
     let record = run(Sandbox::default(), config);
     assert_inconclusive(&record, Cause::Environment, "npx, missing runner");
     assert_eq!(record.attempts.len(), 1, "not retried");

@@ -403,8 +403,29 @@ pub(crate) fn json_document(record: &Record) -> Value {
         "failing": verdict.failing(),
         "reason": verdict.reason(),
         "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
+        "findings": findings_json(&record.findings),
         "preparations": record.preparations.iter().map(preparation_json).collect::<Vec<_>>(),
         "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
+    })
+}
+
+fn findings_json(findings: &testgate::Findings) -> Value {
+    json!({
+        "always_failed": findings.always_failed,
+        "sometimes_failed": findings.sometimes_failed.iter().map(|s| json!({
+            "name": s.name, "failed_in": s.failed_in, "out_of": s.out_of,
+        })).collect::<Vec<_>>(),
+        "order_dependence": findings.order_dependence.as_ref().map(|o| json!({
+            "names": o.names,
+            "passed_alone_in": o.passed_alone_in,
+            "failed_again_in": o.failed_again_in,
+        })),
+        "stopped_by": findings.stopped_by.map(|s| json!({
+            "attempt": s.attempt, "cause": s.cause.name(),
+        })),
+        "notes": findings.notes.iter().map(|n| json!({
+            "attempt": n.attempt, "text": n.text,
+        })).collect::<Vec<_>>(),
     })
 }
 

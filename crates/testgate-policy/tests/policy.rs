@@ -1255,6 +1255,79 @@ fn check_reason(verdict: &Verdict) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The findings agree with the verdict they come with.
+fn check_findings(
+    policy: &Policy,
+    attempts: &[Attempt],
+    verdict: &Verdict,
+) -> Result<(), TestCaseError> {
+    let (again, findings) = policy.verdict_with_findings(attempts);
+    prop_assert_eq!(&again, verdict);
+    match verdict {
+        Verdict::Fail { failing, .. } => {
+            prop_assert_eq!(&findings.always_failed, failing);
+            prop_assert!(findings.stopped_by.is_none());
+            prop_assert!(findings.order_dependence.is_none());
+        }
+        Verdict::Pass { .. } => {
+            prop_assert!(findings.always_failed.is_empty());
+            prop_assert!(findings.stopped_by.is_none());
+        }
+        Verdict::Inconclusive { cause, .. } => {
+            prop_assert_eq!(
+                *cause == Cause::OrderDependent,
+                findings.order_dependence.is_some(),
+                "{:?}",
+                findings
+            );
+            if let Some(order) = &findings.order_dependence {
+                prop_assert_eq!(&order.names, &findings.always_failed);
+                prop_assert!(order.passed_alone_in < order.failed_again_in);
+            }
+            if let Some(stop) = findings.stopped_by {
+                // Two passes of one selection are compared as they come, before a
+                // later attempt can stop the sequence.
+                if *cause != Cause::DifferentSuites {
+                    prop_assert_eq!(stop.cause, *cause);
+                }
+            }
+        }
+    }
+    for s in &findings.sometimes_failed {
+        prop_assert!(s.failed_in >= 1 && s.failed_in < s.out_of, "{:?}", s);
+        prop_assert!(!findings.always_failed.contains(&s.name));
+    }
+    Ok(())
+}
+
+#[test]
+fn findings_say_what_the_reason_says() {
+    let f = targeted(1).findings(&[fail(&["a", "b"]), only(&["a"], &[]), fail(&["a"])]);
+    // The full runs decide: b failed in one of the two.
+    let order = f.order_dependence.expect("order dependence");
+    assert_eq!(order.names, ["a"]);
+    assert_eq!((order.passed_alone_in, order.failed_again_in), (2, 3));
+    assert_eq!(f.always_failed, ["a"]);
+    assert_eq!(f.sometimes_failed.len(), 1);
+    assert_eq!(f.sometimes_failed[0].name, "b");
+    assert_eq!(
+        (
+            f.sometimes_failed[0].failed_in,
+            f.sometimes_failed[0].out_of
+        ),
+        (1, 2)
+    );
+
+    let f = retries(2).findings(&[fail(&["a"]), timed_out()]);
+    let stop = f.stopped_by.expect("stopped");
+    assert_eq!((stop.attempt, stop.cause), (2, Cause::TimedOut));
+    assert!(f.always_failed.is_empty());
+
+    let f = targeted(1).findings(&[fail(&["a"]), fail(&["a"]).with_note("why")]);
+    assert_eq!(f.notes.len(), 1);
+    assert_eq!((f.notes[0].attempt, f.notes[0].text.as_str()), (2, "why"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -1286,6 +1359,7 @@ proptest! {
             prop_assert!(attempts.len() as u64 <= u64::from(policy.retries) + 1);
         }
         prop_assert_eq!(&verdict, &policy.verdict(&attempts));
+        check_findings(&policy, &attempts, &verdict)?;
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert_eq!(attempts.len(), 1);
@@ -1330,6 +1404,7 @@ proptest! {
             .collect();
         let verdict = policy.verdict(&attempts);
         check_reason(&verdict)?;
+        check_findings(&policy, &attempts, &verdict)?;
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert!(!attempts.iter().any(failed));

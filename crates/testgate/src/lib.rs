@@ -41,7 +41,7 @@ pub use crate::suite::{
 
 pub use testgate_parse::{Format, Report, Runner, failing_tests, printable, tail};
 pub use testgate_policy::{
-    Attempt, Cause, Ending, Environment, MAX_NAMES, MAX_REASON, Policy, Preparation, Rerun,
-    Selection, Verdict,
+    Attempt, Cause, Ending, Environment, Findings, MAX_NAMES, MAX_REASON, Note, OrderDependence,
+    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Verdict,
 };
 pub use testgate_run::{BwrapOptions, Cancel, Sandbox, cancel_on_signals};

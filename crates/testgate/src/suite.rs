@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report};
 use testgate_policy::{
-    Attempt, Counts, Ending, Environment, Plan, Policy, Preparation, Selection, Step, Verdict,
+    Attempt, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection, Step,
+    Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -89,6 +90,10 @@ pub struct Record {
     pub suite: Option<(String, String)>,
     /// The verdict.
     pub verdict: Verdict,
+    /// What the attempts showed, as data: the names that always and
+    /// sometimes failed, the order-dependence evidence, the attempt that
+    /// stopped the sequence, the notes.
+    pub findings: Findings,
     /// The preparation steps that ran, in order (the last one failed when
     /// the verdict is [`Cause::PrepareFailed`](crate::Cause::PrepareFailed)).
     pub preparations: Vec<PreparationRecord>,
@@ -171,6 +176,7 @@ impl SandboxedTests {
                 return Record {
                     suite: self.suite.clone(),
                     verdict,
+                    findings: Findings::default(),
                     preparations,
                     attempts: Vec::new(),
                 };
@@ -205,9 +211,11 @@ impl SandboxedTests {
             attempts.push(record.attempt.clone());
             records.push(record);
         };
+        let findings = policy.findings(&attempts);
         Record {
             suite: self.suite.clone(),
             verdict,
+            findings,
             preparations,
             attempts: records,
         }
