@@ -165,6 +165,38 @@ fn a_failing_preparation_is_inconclusive_prepare_failed_and_runs_no_attempt() {
 }
 
 #[test]
+fn a_failing_preparation_says_what_it_removed_from_the_project() {
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    std::fs::create_dir(tmp.path().join("node_modules")).unwrap();
+    let out = testgate(
+        &[
+            "check",
+            "-C",
+            tmp.path().to_str().unwrap(),
+            "--prepare",
+            "rm -rf node_modules; echo 'npm error code EAI_AGAIN'; exit 1",
+            "--",
+            "true",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    assert!(
+        out.stdout.starts_with("INCONCLUSIVE (prepare_failed)\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("it removed from the project what was there before it ran: node_modules"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn a_preparation_that_succeeds_runs_before_the_attempts_with_the_network() {
     // The network namespace of the preparation is the host's: it sees more
     // interfaces (lines of /proc/net/dev) than the attempt's, which has
