@@ -8,6 +8,7 @@ use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod projects;
 mod rerun;
+mod verdicts;
 
 use projects::Project;
 use testgate::Runner;

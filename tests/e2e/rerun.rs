@@ -206,21 +206,26 @@ fn flaky(kind: Kind) {
     assert_eq!(shape(&record), "FOF", "{what}: {:#?}", record.attempts);
 }
 
-/// Fails in the suite, passes alone: Fail, noted as order dependence.
+/// Fails in the suite, passes alone: Inconclusive `order_dependent`, the
+/// victim named first, then "fails in the full suite, passes alone".
 fn order_dependent(kind: Kind) {
     let record = check(kind, "order", 2);
     let what = format!("{kind:?} order");
-    assert_fail(&record, &[kind.victim()], &what);
+    assert_inconclusive(&record, Cause::OrderDependent, &what);
     assert_eq!(shape(&record), "FOF", "{what}: {:#?}", record.attempts);
     assert_eq!(
         ran(&record, 1),
         Some(1),
         "{what}: the targeted retry ran the victim alone"
     );
-    let Verdict::Fail { reason, .. } = &record.verdict else {
-        unreachable!("assert_fail checked it");
+    let Verdict::Inconclusive { reason, .. } = &record.verdict else {
+        unreachable!("assert_inconclusive checked it");
     };
-    assert!(reason.contains("passed when run alone"), "{what}: {reason}");
+    assert!(reason.starts_with(kind.victim()), "{what}: {reason}");
+    assert!(
+        reason.contains("fails in the full suite, passes alone"),
+        "{what}: {reason}"
+    );
 }
 
 #[test]
@@ -305,7 +310,8 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
 /// runs (the e2e pytest fixture's `flaky` mode) fails in full, passes
 /// alone, and fails in the confirming full run, which one confirming run
 /// cannot tell from order dependence. `Rerun::All` calls it flaky
-/// (`flaky_suites_are_inconclusive`).
+/// (`flaky_suites_are_inconclusive`); `Rerun::Failed` Inconclusive
+/// `order_dependent` — never a Fail, since the attempts disagreed.
 #[test]
 fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
     let project = crate::projects::Project::copy(testgate::Runner::Pytest);
@@ -315,10 +321,19 @@ fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
         .retrying(2)
         .rerun(Rerun::Failed);
     let record = SandboxedTests::new(Sandbox::default(), config).run_observed(&mut NoObserver);
-    assert_fail(
-        &record,
-        &["tests/test_calc.py::test_sometimes"],
-        "alternating flake",
+    assert_inconclusive(&record, Cause::OrderDependent, "alternating flake");
+    assert!(
+        record
+            .verdict
+            .reason()
+            .starts_with("tests/test_calc.py::test_sometimes\n"),
+        "{}",
+        record.verdict.reason()
     );
+    assert_eq!(
+        record.findings.always_failed,
+        ["tests/test_calc.py::test_sometimes"]
+    );
+    assert!(record.findings.order_dependence.is_some());
     assert_eq!(shape(&record), "FOF", "{:#?}", record.attempts);
 }

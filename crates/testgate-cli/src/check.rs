@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Observer, Record, Rerun, Sandbox, SandboxedTests,
-    Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Record, Rerun, Sandbox,
+    SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::{Error, FormatArg};
@@ -68,6 +68,12 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "WHAT", default_value = "all",
           value_parser = PossibleValuesParser::new(["all", "failed"]).try_map(|s| s.parse::<Rerun>()))]
     rerun: Rerun,
+
+    /// A shell command run once before the attempts (`npm ci`, `cargo
+    /// fetch`, `pip install -e .`), in the sandbox but with the network;
+    /// repeatable. If it fails, the verdict is Inconclusive (prepare_failed).
+    #[arg(long, value_name = "CMD")]
+    prepare: Vec<String>,
 
     /// The runner whose output to read; `auto` recognises every runner.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
@@ -180,11 +186,17 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     if program.is_empty() {
         return Err(Error::EmptyCommand);
     }
+    if let Some(why) = watch_mode(&args.command, &dir) {
+        return Err(Error::WatchMode(why));
+    }
     let mut config = TestConfig::new(&dir, program.clone(), rest.iter().cloned())
         .within(args.timeout)
         .retrying(args.retries)
         .rerun(args.rerun)
         .format(args.format.0);
+    for step in &args.prepare {
+        config = config.prepare(step.clone());
+    }
     for entry in &args.env {
         config = match entry.split_once('=') {
             Some((name, value)) if !name.is_empty() => config.env(name, value),
@@ -229,6 +241,59 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     })
 }
 
+/// Why `command` would wait for changes instead of ending, if it would: a
+/// watch flag (`--watch`, `--watchAll`, jest's and vitest's), vitest's
+/// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
+/// that holds one. Left to run, it would sit until the timeout; the user
+/// gets one line instead.
+fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
+    let words: Vec<String> = command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some(flag) = watch_word(&words) {
+        return Some(format!(
+            "the test command asks to watch for changes (`{flag}`), so it would never end: \
+             drop `{flag}`; testgate runs the tests once"
+        ));
+    }
+    let program = words.first().map(|p| p.rsplit('/').next().unwrap_or(p));
+    if program != Some("npm") {
+        return None;
+    }
+    let script = match words.get(1).map(String::as_str) {
+        Some("test" | "t" | "tst") => "test",
+        Some("run" | "run-script") => words.get(2)?.as_str(),
+        _ => return None,
+    };
+    let package = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let package: Value = serde_json::from_str(&package).ok()?;
+    let text = package.get("scripts")?.get(script)?.as_str()?;
+    let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    let flag = watch_word(&script_words)?;
+    Some(format!(
+        "the npm script `{script}` (`{text}`) watches for changes (`{flag}`), so it would \
+         never end: run the runner without `{flag}`; testgate runs the tests once"
+    ))
+}
+
+/// The first word that puts a runner in watch mode.
+fn watch_word(words: &[String]) -> Option<&str> {
+    let vitest = words
+        .iter()
+        .position(|w| w == "vitest" || w.ends_with("/vitest"));
+    if let Some(at) = vitest {
+        if let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev") {
+            return Some(next.as_str());
+        }
+    }
+    words.iter().map(String::as_str).find(|w| {
+        let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
+        matches!(flag, "--watch" | "--watchAll" | "--watch-all")
+            && !matches!(value, Some("false" | "0"))
+    })
+}
+
 /// Shows each attempt on stderr: its start, its output live, its end.
 struct Announcer {
     quiet: bool,
@@ -254,6 +319,28 @@ impl Observer for Announcer {
             self.max_attempts,
             shown.join(" ")
         );
+    }
+
+    fn preparation_started(&mut self, number: usize, command: &str) {
+        if !self.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "testgate: preparation {number}: {}",
+                testgate::printable(command.as_bytes())
+            );
+        }
+    }
+
+    fn preparation_finished(&mut self, record: &PreparationRecord) {
+        if !self.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "\ntestgate: preparation {} {} after {:.2}s",
+                record.number,
+                describe_ending(&record.preparation.ending),
+                record.duration.as_secs_f64(),
+            );
+        }
     }
 
     fn output(&mut self, chunk: &[u8]) {
@@ -291,6 +378,7 @@ fn describe_ending(ending: &Ending) -> String {
         Ending::SandboxRefused { why } => format!("was refused by the sandbox: {why}"),
         Ending::WouldNotStart { why } => format!("would not start: {why}"),
         Ending::Cancelled => "was cancelled".to_owned(),
+        Ending::Lost { why } => format!("was lost: {why}"),
     }
 }
 
@@ -315,20 +403,63 @@ pub(crate) fn json_document(record: &Record) -> Value {
         "failing": verdict.failing(),
         "reason": verdict.reason(),
         "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
+        "findings": findings_json(&record.findings),
+        "preparations": record.preparations.iter().map(preparation_json).collect::<Vec<_>>(),
         "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
     })
 }
 
-fn attempt_json(record: &AttemptRecord) -> Value {
-    let attempt = &record.attempt;
-    let (outcome, exit_code, signal, detail) = match &attempt.ending {
+fn findings_json(findings: &testgate::Findings) -> Value {
+    json!({
+        "always_failed": findings.always_failed,
+        "sometimes_failed": findings.sometimes_failed.iter().map(|s| json!({
+            "name": s.name, "failed_in": s.failed_in, "out_of": s.out_of,
+        })).collect::<Vec<_>>(),
+        "order_dependence": findings.order_dependence.as_ref().map(|o| json!({
+            "names": o.names,
+            "passed_alone_in": o.passed_alone_in,
+            "failed_again_in": o.failed_again_in,
+        })),
+        "stopped_by": findings.stopped_by.map(|s| json!({
+            "attempt": s.attempt, "cause": s.cause.name(),
+        })),
+        "notes": findings.notes.iter().map(|n| json!({
+            "attempt": n.attempt, "text": n.text,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn preparation_json(record: &PreparationRecord) -> Value {
+    let preparation = &record.preparation;
+    let (outcome, exit_code, signal, detail) = ending_fields(&preparation.ending);
+    json!({
+        "number": record.number,
+        "command": preparation.command,
+        "outcome": outcome,
+        "exit_code": exit_code,
+        "signal": signal,
+        "detail": detail,
+        "duration_ms": u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
+        "removed": preparation.removed,
+    })
+}
+
+/// The JSON fields of an ending: outcome, exit code, signal, detail.
+fn ending_fields(ending: &Ending) -> (&'static str, Option<i32>, Option<i32>, Option<&str>) {
+    match ending {
         Ending::Exited { code } => ("exited", Some(*code), None, None),
         Ending::Signalled { signal } => ("signalled", None, Some(*signal), None),
         Ending::TimedOut { .. } => ("timed_out", None, None, None),
         Ending::SandboxRefused { why } => ("sandbox_refused", None, None, Some(why.as_str())),
         Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
         Ending::Cancelled => ("cancelled", None, None, None),
-    };
+        Ending::Lost { why } => ("lost", None, None, Some(why.as_str())),
+    }
+}
+
+fn attempt_json(record: &AttemptRecord) -> Value {
+    let attempt = &record.attempt;
+    let (outcome, exit_code, signal, detail) = ending_fields(&attempt.ending);
     let selection = match &attempt.selection {
         Selection::Full => Value::Null,
         Selection::Only(names) => json!(names),
@@ -351,13 +482,30 @@ fn attempt_json(record: &AttemptRecord) -> Value {
         "format": record.report.format.map(|f| f.name()),
         "leaked_processes": attempt.leaked_processes,
         "note": attempt.note,
+        "environment": attempt.environment.as_ref().map(|e| json!({"what": e.what, "fix": e.fix})),
+        "coverage_below_threshold": attempt.coverage_below_threshold,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_size};
+    use super::{parse_duration, parse_size, watch_word};
     use std::time::Duration;
+
+    #[test]
+    fn watch_flags() {
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(watch_word(&words("npx jest --watch")), Some("--watch"));
+        assert_eq!(
+            watch_word(&words("npx jest --watchAll=true")),
+            Some("--watchAll=true")
+        );
+        assert_eq!(watch_word(&words("npx vitest --watch")), Some("--watch"));
+        assert_eq!(watch_word(&words("npx vitest watch")), Some("watch"));
+        assert_eq!(watch_word(&words("npx jest --watch=false")), None);
+        assert_eq!(watch_word(&words("npx vitest run")), None);
+        assert_eq!(watch_word(&words("cargo test watch")), None);
+    }
 
     #[test]
     fn durations() {

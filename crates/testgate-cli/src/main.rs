@@ -86,6 +86,10 @@ enum Error {
     /// `check --env` was given an empty name.
     #[error("`--env {0}` names no variable: use NAME to pass it through or NAME=VALUE to set it")]
     BadEnv(String),
+    /// The test command asks its runner to watch for changes, so it would
+    /// never end.
+    #[error("{0}")]
+    WatchMode(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -142,7 +146,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Write(_)
             | Error::Dir { .. }
             | Error::EmptyCommand
-            | Error::BadEnv(_)),
+            | Error::BadEnv(_)
+            | Error::WatchMode(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

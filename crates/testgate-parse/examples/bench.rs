@@ -17,6 +17,11 @@
 //! FILE` parses one with `Format::Auto` (for a profiler).
 //!
 //! A program that prints figures, not a test: nothing here asserts a speed.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "a benchmark program writes its logs, reads them back and times itself"
+)]
 #![expect(
     clippy::disallowed_methods,
     reason = "a benchmark program times `wc -l` and re-runs itself to measure each mode's peak memory"

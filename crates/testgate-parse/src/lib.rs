@@ -32,6 +32,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod coverage;
+mod environment;
 mod formats;
 mod line;
 mod printable;
@@ -40,6 +42,10 @@ mod runner;
 mod stream;
 mod tail;
 
+pub use crate::coverage::CoverageScan;
+pub use crate::environment::{
+    EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
+};
 pub use crate::line::MAX_LINE;
 pub use crate::printable::printable;
 pub use crate::report::{Counts, FailingTest, Report};

@@ -39,6 +39,13 @@ pub enum Ending {
     /// testgate itself was interrupted (for example by SIGINT) during the
     /// attempt.
     Cancelled,
+    /// testgate lost the attempt: an operating-system call it needed to
+    /// run or follow the command failed (a pipe, reading its output,
+    /// waiting for it), so how it ended is unknown. Not a failure to start.
+    Lost {
+        /// What failed.
+        why: String,
+    },
 }
 
 /// What an attempt ran.

@@ -60,8 +60,15 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
             attempt,
             kind,
         };
-        if let Some(earlier) = different_suite(&records, &record) {
-            return Decision::Known(different_suites(earlier, &record, &records, any_targeted));
+        // Two passes of one selection that ran different numbers of tests
+        // cannot be compared. Failures are compared later, by their names:
+        // runners that stop at the first failure (nextest's fail-fast,
+        // `pytest -x`, `--lf`, `jest --bail`) run a different number of
+        // tests every time, and names that agree still decide.
+        if record.is_pass() {
+            if let Some(earlier) = different_suite(&records, &record) {
+                return Decision::Known(different_suites(earlier, &record, &records, any_targeted));
+            }
         }
         records.push(record);
     }
@@ -105,6 +112,14 @@ fn different_suite<'r, 'a>(
     records: &'r [Record<'a>],
     record: &Record<'a>,
 ) -> Option<&'r Record<'a>> {
+    records
+        .iter()
+        .find(|earlier| same_suite_differs(earlier, record))
+}
+
+/// Whether two attempts ran the same selection, ended the same way, and
+/// both exited with stated counts that differ.
+fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
     fn ran_of(record: &Record<'_>) -> Option<u64> {
         match record.attempt.ending {
             Ending::Exited { .. } if record.is_evidence() => {
@@ -115,15 +130,13 @@ fn different_suite<'r, 'a>(
             | Ending::TimedOut { .. }
             | Ending::SandboxRefused { .. }
             | Ending::WouldNotStart { .. }
-            | Ending::Cancelled => None,
+            | Ending::Cancelled
+            | Ending::Lost { .. } => None,
         }
     }
-    let ran = ran_of(record)?;
-    records.iter().find(|earlier| {
-        earlier.attempt.selection.same_as(&record.attempt.selection)
-            && earlier.is_pass() == record.is_pass()
-            && ran_of(earlier).is_some_and(|before| before != ran)
-    })
+    earlier.attempt.selection.same_as(&record.attempt.selection)
+        && earlier.is_pass() == record.is_pass()
+        && matches!((ran_of(earlier), ran_of(record)), (Some(a), Some(b)) if a != b)
 }
 
 /// The selection of the next retry when every attempt so far failed.
@@ -186,6 +199,24 @@ fn all_failed(
     let last = evidence[evidence.len() - 1];
     let all: Vec<&Record<'_>> = records.iter().collect();
 
+    if every.is_empty() {
+        // No name failed every time, and two failures of one selection ran
+        // different numbers of tests: their names cannot be compared.
+        let pair = evidence.iter().enumerate().find_map(|(i, record)| {
+            evidence[..i]
+                .iter()
+                .find(|earlier| same_suite_differs(earlier, record))
+                .map(|earlier| (*earlier, *record))
+        });
+        if let Some((earlier, record)) = pair {
+            let before: Vec<Record<'_>> = records
+                .iter()
+                .filter(|r| r.number < record.number)
+                .cloned()
+                .collect();
+            return Decision::Known(different_suites(earlier, record, &before, any_targeted));
+        }
+    }
     if named && every.is_empty() {
         // No name can fail every time any more: the answer is known now.
         let mut reason = Reason::new();
@@ -228,7 +259,15 @@ fn all_failed(
             summary(&all, any_targeted)
         )
     };
-    if every.is_empty() {
+    if let Some(passed) =
+        history::coverage_failed_the_run(last.attempt).filter(|_| every.is_empty())
+    {
+        reason.line(&format!(
+            "all {} passed; the runner failed the run: coverage below threshold",
+            tests(usize::try_from(passed).unwrap_or(usize::MAX))
+        ));
+        reason.line(&attempts);
+    } else if every.is_empty() {
         reason.line(&format!(
             "{attempts}; the cause is at the end of the output"
         ));
@@ -323,9 +362,10 @@ fn disagreed(
     let always: HashSet<&str> = every.iter().copied().collect();
     let out_of = fulls.len();
     let alone_then_together = format!(
-        "these tests passed when run alone (attempt {}) and failed again in the full suite \
-         (attempt {}): they fail alongside other tests, so their failure depends on what \
-         runs before or with them",
+        "fails in the full suite, passes alone: these tests passed when run alone \
+         (attempt {}) and failed again in the full suite (attempt {}), so their failure \
+         depends on what runs before or with them; the attempts disagree, so nothing was \
+         proved about the tests themselves",
         alone.number, confirmations[0].number
     );
     // Many names must not crowd out the one sentence that says why a Fail
@@ -356,10 +396,7 @@ fn disagreed(
     }
     closing_lines(&mut reason, records, None);
     push_tail(&mut reason, last.attempt, last.number);
-    Decision::Known(Verdict::Fail {
-        failing: every.iter().map(|n| (*n).to_owned()).collect(),
-        reason: reason.finish(),
-    })
+    Decision::Known(inconclusive(Cause::OrderDependent, reason))
 }
 
 #[cfg(test)]
@@ -392,7 +429,7 @@ mod tests {
                 .with_recognised(true),
         ];
         let verdict = policy.verdict(&attempts);
-        assert_eq!(verdict.failing(), ["tests::a"]);
+        assert_eq!(verdict.cause(), Some(Cause::OrderDependent));
         let reason = verdict.reason();
         assert!(reason.len() <= MAX_REASON, "{} bytes", reason.len());
         assert!(reason.starts_with("tests::a\n"), "{reason}");

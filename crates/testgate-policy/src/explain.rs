@@ -59,12 +59,13 @@ pub(crate) fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<
 
 /// The names that every attempt naming failures named, in order of first
 /// appearance. An attempt that failed without naming a test (a crash, a
-/// build error) neither confirms nor clears a name.
+/// build error) neither confirms nor clears a name; one whose tests all
+/// passed and that the runner failed for coverage clears every name.
 pub(crate) fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
     let named: Vec<&Attempt> = failures
         .iter()
         .copied()
-        .filter(|a| !a.failing.is_empty())
+        .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
         .collect();
     tally(named.iter().copied())
         .into_iter()
@@ -170,7 +171,8 @@ pub(crate) fn stopped(
         | Stop::WouldNotStart { .. }
         | Stop::NoTestsRan { .. }
         | Stop::KilledFromOutside { .. }
-        | Stop::Cancelled => ": nothing was proved",
+        | Stop::Cancelled
+        | Stop::Lost { .. } => ": nothing was proved",
     });
     let mut reason = Reason::new();
     // The fix leads: it is what the reader acts on.
@@ -184,6 +186,7 @@ pub(crate) fn stopped(
         | Stop::NoTestsRan { .. }
         | Stop::KilledFromOutside { .. }
         | Stop::Cancelled
+        | Stop::Lost { .. }
         | Stop::Contradiction { .. }
         | Stop::Truncated => {}
     }

@@ -49,6 +49,10 @@ pub(crate) enum Stop<'a> {
         signal: i32,
     },
     Cancelled,
+    /// testgate lost the attempt after it started.
+    Lost {
+        why: &'a str,
+    },
     /// The runner said that no test ran (`said`), or its summary counts
     /// none.
     NoTestsRan {
@@ -76,7 +80,7 @@ impl Stop<'_> {
             Stop::SandboxRefused { .. } | Stop::SystemCallForbidden { .. } => Cause::SandboxRefused,
             Stop::WouldNotStart { .. } | Stop::ShellCouldNotRun { .. } => Cause::WouldNotStart,
             Stop::KilledFromOutside { .. } => Cause::KilledFromOutside,
-            Stop::Cancelled => Cause::Cancelled,
+            Stop::Cancelled | Stop::Lost { .. } => Cause::Cancelled,
             Stop::NoTestsRan { .. } => Cause::NoTestsRan,
             Stop::Contradiction { .. } => Cause::Contradiction,
             Stop::Truncated => Cause::Truncated,
@@ -151,6 +155,20 @@ fn no_test_evidence(attempt: &Attempt) -> bool {
     attempt.failing.is_empty() && attempt.counts.and_then(|c| c.ran()).unwrap_or(0) == 0
 }
 
+/// The number of tests that passed when the runner failed a run in which
+/// every counted test passed and it said that coverage was below its
+/// threshold; `None` otherwise.
+pub(crate) fn coverage_failed_the_run(attempt: &Attempt) -> Option<u64> {
+    if !attempt.coverage_below_threshold || !attempt.failing.is_empty() {
+        return None;
+    }
+    let counts = attempt.counts?;
+    match (counts.passed, counts.failed) {
+        (Some(passed), None | Some(0)) if passed > 0 => Some(passed),
+        _ => None,
+    }
+}
+
 /// What `attempt` says on its own. This is the table of docs/policy.md.
 pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
     match &attempt.ending {
@@ -179,6 +197,10 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             // runner explain the exit, and nothing was proved either way.
             if !attempt.failing.is_empty() {
                 Outcome::Failed { crash: None }
+            } else if !is_full(attempt) && coverage_failed_the_run(attempt).is_some() {
+                // A subset of the tests can never meet a global coverage
+                // threshold: the selected tests passed.
+                Outcome::Passed
             } else if let Some(env) = &attempt.environment {
                 Outcome::Stop(Stop::Environment {
                     code,
@@ -191,6 +213,12 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
                 Outcome::Stop(Stop::ShellCouldNotRun { code })
             } else if attempt.no_tests_ran {
                 Outcome::Stop(Stop::NoTestsRan { code, said: true })
+            } else if attempt.coverage_below_threshold
+                && attempt.counts.and_then(|c| c.ran()) == Some(0)
+            {
+                // `jest -t nomatch` under a threshold: the runner failed
+                // the run for coverage, and its summary counts no test run.
+                Outcome::Stop(Stop::NoTestsRan { code, said: false })
             } else {
                 Outcome::Failed { crash: None }
             }
@@ -206,6 +234,7 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
         Ending::SandboxRefused { why } => Outcome::Stop(Stop::SandboxRefused { why }),
         Ending::WouldNotStart { why } => Outcome::Stop(Stop::WouldNotStart { why }),
         Ending::Cancelled => Outcome::Stop(Stop::Cancelled),
+        Ending::Lost { why } => Outcome::Stop(Stop::Lost { why }),
     }
 }
 
@@ -246,7 +275,8 @@ fn exit_code(attempt: &Attempt) -> String {
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => "no exit status".to_owned(),
+        | Ending::Cancelled
+        | Ending::Lost { .. } => "no exit status".to_owned(),
     }
 }
 
@@ -302,6 +332,10 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
             shell_code(code)
         ),
         Stop::Cancelled => "was interrupted because testgate itself was stopped".to_owned(),
+        Stop::Lost { why } => format!(
+            "was lost after it started: testgate could not follow it ({})",
+            cut_end(why.trim(), MAX_NAME)
+        ),
         Stop::KilledFromOutside { signal } => format!(
             "was ended by {} from outside (the OOM killer, a person, a resource limit)",
             signal::describe(signal)

@@ -42,13 +42,17 @@
 mod attempt;
 mod decide;
 mod explain;
+mod findings;
 mod history;
 mod policy;
+mod prepare;
 mod reason;
 mod signal;
 mod verdict;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
+pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
+pub use crate::prepare::Preparation;
 pub use crate::reason::{MAX_NAMES, MAX_REASON};
 pub use crate::verdict::{Cause, Verdict};

@@ -3,6 +3,7 @@
 
 use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
+use crate::findings::Findings;
 use crate::verdict::Verdict;
 
 /// The most names a targeted retry runs; more failures than this and the
@@ -145,6 +146,20 @@ impl Policy {
                 note,
             },
         }
+    }
+
+    /// The [`Findings`] of a finished sequence: what its
+    /// [`verdict`](Policy::verdict) rests on, as data.
+    pub fn findings(&self, attempts: &[Attempt]) -> Findings {
+        crate::findings::findings(attempts, &self.verdict(attempts))
+    }
+
+    /// The verdict of a finished sequence and its [`Findings`], the same
+    /// facts as data that the reason states in words.
+    pub fn verdict_with_findings(&self, attempts: &[Attempt]) -> (Verdict, Findings) {
+        let verdict = self.verdict(attempts);
+        let findings = crate::findings::findings(attempts, &verdict);
+        (verdict, findings)
     }
 
     /// The verdict of a finished sequence: the one [`step`](Policy::step)

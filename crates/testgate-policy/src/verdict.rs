@@ -36,11 +36,13 @@ pub enum Cause {
     OrderDependent,
     /// The runner's output ended before its summary although it exited 0.
     Truncated,
+    /// A preparation step (`--prepare`) failed before any attempt ran.
+    PrepareFailed,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 12] = [
+    pub const ALL: [Cause; 13] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -53,6 +55,7 @@ impl Cause {
         Cause::Environment,
         Cause::OrderDependent,
         Cause::Truncated,
+        Cause::PrepareFailed,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -70,6 +73,7 @@ impl Cause {
             Cause::Environment => "environment",
             Cause::OrderDependent => "order_dependent",
             Cause::Truncated => "truncated",
+            Cause::PrepareFailed => "prepare_failed",
         }
     }
 }

@@ -530,19 +530,148 @@ fn refinements_of_signals() {
         Inc(Cancelled),
         &["was interrupted"],
     );
+    check(
+        "lost after it started (testgate could not read its output)",
+        retries(2),
+        &[Attempt::new(Ending::Lost {
+            why: "running `cargo` failed: Input/output error".into(),
+        })],
+        Inc(Cancelled),
+        &["was lost after it started", "Input/output error"],
+    );
+}
+
+/// A run whose tests all passed but which the runner failed because
+/// coverage was below its threshold (jest's `coverageThreshold`,
+/// pytest-cov's `--cov-fail-under`).
+fn coverage_below(selection: Option<&[&str]>, passed: u64) -> Attempt {
+    let attempt = exited(1)
+        .with_counts(Counts::new(Some(passed), Some(0), None))
+        .with_recognised(true)
+        .with_coverage_below_threshold(true)
+        .with_tail(format!("Jest: \"global\" coverage threshold for lines (100%) not met: 50%\nTests:       {passed} passed, {passed} total\n"));
+    match selection {
+        Some(names) => attempt.with_selection(select(names)),
+        None => attempt,
+    }
+}
+
+#[test]
+fn refinements_of_coverage() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    check(
+        "every test passed, the runner failed the run for coverage",
+        retries(1),
+        &[coverage_below(None, 10), coverage_below(None, 10)],
+        Expect::Fail(&[]),
+        &["all 10 tests passed; the runner failed the run: coverage below threshold"],
+    );
+    check(
+        "a targeted retry cannot meet a global threshold: its tests passed",
+        targeted(2),
+        &[fail(&["a"]), coverage_below(Some(&["a"]), 1), pass()],
+        Inc(Flaky),
+        &["attempt 2 (only 1 test) passed"],
+    );
+    check(
+        "a targeted retry that fails for real under a threshold still fails",
+        targeted(1),
+        &[
+            fail(&["a"]),
+            only(&["a"], &["a"]).with_coverage_below_threshold(true),
+        ],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    check(
+        "a failed test and coverage: the names decide",
+        retries(1),
+        &[
+            fail(&["a"]).with_coverage_below_threshold(true),
+            fail(&["a"]).with_coverage_below_threshold(true),
+        ],
+        Expect::Fail(&["a"]),
+        &[],
+    );
+    check(
+        "a failure, then a full run whose tests all passed but missed coverage: flaky",
+        retries(1),
+        &[fail(&["a"]), coverage_below(None, 10)],
+        Inc(Flaky),
+        &[],
+    );
+    check(
+        "jest -t nomatch under a threshold: no test ran",
+        retries(2),
+        &[exited(1)
+            .with_counts(Counts::new(Some(0), Some(0), Some(3)))
+            .with_recognised(true)
+            .with_coverage_below_threshold(true)],
+        Inc(NoTestsRan),
+        &["its summary counts no test run"],
+    );
+    check(
+        "coverage below threshold with no test counted is not 'all passed'",
+        once(),
+        &[exited(1).with_coverage_below_threshold(true)],
+        Expect::Fail(&[]),
+        &["the cause is at the end of the output"],
+    );
 }
 
 #[test]
 fn refinements_of_suites() {
     use Cause::*;
     use Expect::Inconclusive as Inc;
-    let fewer = fail(&["a"]).with_counts(Counts::new(Some(8), Some(1), None));
+    // nextest's fail-fast, `pytest -x`, `--maxfail`, `jest --bail` and
+    // `go test -failfast` stop after a timing-dependent number of tests:
+    // failing names that agree decide, whatever the totals.
+    let fewer = |names: &[&str], passed| {
+        fail(names).with_counts(Counts::new(Some(passed), Some(names.len() as u64), None))
+    };
     check(
-        "the failing attempts ran different suites",
+        "fail-fast: the same test fails every time, the totals differ",
         retries(2),
-        &[fail(&["a"]), fewer],
+        &[fail(&["a"]), fewer(&["a"], 3), fewer(&["a", "b"], 6)],
+        Expect::Fail(&["a"]),
+        &[
+            "every attempt failed",
+            "b (failed only sometimes: in 1 of 3 attempts)",
+        ],
+    );
+    // `pytest --lf`: the first run runs the whole suite, the next only the
+    // tests that failed last time; the command is the same.
+    let last_failed = fail(&["a", "b"]).with_counts(Counts::new(Some(0), Some(2), None));
+    check(
+        "pytest --lf: the second run ran only the last failures",
+        retries(1),
+        &[fewer(&["a", "b"], 1989), last_failed],
+        Expect::Fail(&["a", "b"]),
+        &["every attempt failed"],
+    );
+    // What different suites must mean: no name failed every time, and the
+    // attempts did not run the same tests, so their names cannot be
+    // compared (a fail-fast run that stopped before reaching the test that
+    // failed the first time).
+    check(
+        "the failing attempts ran different suites and agree on no name",
+        retries(2),
+        &[fail(&["a"]), fewer(&["b"], 8)],
         Inc(DifferentSuites),
         &["attempt 1 ran 10 tests and attempt 2 ran 9"],
+    );
+    let nameless = |passed| {
+        exited(1)
+            .with_counts(Counts::new(Some(passed), Some(1), None))
+            .with_recognised(true)
+    };
+    check(
+        "nameless failures of different suites",
+        retries(2),
+        &[nameless(9), nameless(4)],
+        Inc(DifferentSuites),
+        &["attempt 1 ran 10 tests and attempt 2 ran 5"],
     );
     // cargo test stops at the first failing test binary, jest --bail and
     // pytest -x stop early: a failing attempt runs fewer tests than a
@@ -604,8 +733,9 @@ fn rerun_failed() {
         "order dependence: passes alone, fails in the full suite",
         targeted(1),
         &[fail(&["a"]), only(&["a"], &[]), fail(&["a"])],
-        Expect::Fail(&["a"]),
+        Inc(OrderDependent),
         &[
+            "fails in the full suite, passes alone",
             "passed when run alone (attempt 2)",
             "failed again in the full suite",
         ],
@@ -763,7 +893,7 @@ fn reasons() {
         &[exited(137).with_tail("Killed\n")],
     );
     snap(
-        "fail_order_dependent",
+        "order_dependent",
         targeted(1),
         &[
             fail(&["tests::a"]),
@@ -830,8 +960,21 @@ fn reasons() {
         retries(1),
         &[
             fail(&["tests::a"]),
-            fail(&["tests::a"]).with_counts(Counts::new(Some(7), Some(1), None)),
+            fail(&["tests::b"]).with_counts(Counts::new(Some(7), Some(1), None)),
         ],
+    );
+    snap(
+        "fail_fast_names_agree",
+        retries(1),
+        &[
+            fail(&["tests::a"]),
+            fail(&["tests::a"]).with_counts(Counts::new(Some(3), Some(1), None)),
+        ],
+    );
+    snap(
+        "fail_coverage_below_threshold",
+        retries(1),
+        &[coverage_below(None, 12), coverage_below(None, 12)],
     );
     snap(
         "cancelled",
@@ -891,6 +1034,7 @@ fn ending_strategy() -> impl Strategy<Value = Ending> {
         1 => ".{0,20}".prop_map(|why| Ending::SandboxRefused { why }),
         1 => ".{0,20}".prop_map(|why| Ending::WouldNotStart { why }),
         1 => Just(Ending::Cancelled),
+        1 => ".{0,20}".prop_map(|why| Ending::Lost { why }),
     ]
 }
 
@@ -984,10 +1128,56 @@ fn exit_explained(a: &Attempt, code: i32) -> bool {
     a.failing.is_empty()
         && (a.environment.is_some()
             || a.no_tests_ran
+            || coverage_ran_nothing(a)
             || ([126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0))
 }
 
+/// Failed for coverage, and its summary counts no test run (`jest -t
+/// nomatch` under a threshold).
+fn coverage_ran_nothing(a: &Attempt) -> bool {
+    a.coverage_below_threshold && a.counts.and_then(|c| c.ran()) == Some(0)
+}
+
+/// A targeted attempt whose selected tests all passed but which the runner
+/// failed for coverage: a subset cannot meet a global threshold.
+fn coverage_pass(a: &Attempt) -> bool {
+    selected(a).is_some()
+        && matches!(a.ending, Ending::Exited { code } if code != 0)
+        && a.coverage_below_threshold
+        && a.failing.is_empty()
+        && a.counts
+            .is_some_and(|c| c.passed.is_some_and(|p| p > 0) && c.failed.unwrap_or(0) == 0)
+}
+
+/// The names that every failing attempt naming failures named.
+fn common_names(attempts: &[Attempt]) -> Vec<String> {
+    let all_passed = |a: &Attempt| {
+        a.coverage_below_threshold
+            && a.failing.is_empty()
+            && a.counts
+                .is_some_and(|c| c.passed.is_some_and(|p| p > 0) && c.failed.unwrap_or(0) == 0)
+    };
+    let named: Vec<&Attempt> = attempts
+        .iter()
+        .filter(|a| !a.failing.is_empty() || all_passed(a))
+        .collect();
+    let Some(first) = named.first() else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    first
+        .failing
+        .iter()
+        .filter(|n| seen.insert(n.as_str()) && named.iter().all(|a| a.failing.contains(n)))
+        .cloned()
+        .collect()
+}
+
 fn passed(a: &Attempt) -> bool {
+    (coverage_pass(a) && is_evidence(a)) || passed_with_zero(a)
+}
+
+fn passed_with_zero(a: &Attempt) -> bool {
     a.ending == Ending::Exited { code: 0 }
         && a.failing.is_empty()
         && !a.truncated
@@ -998,12 +1188,13 @@ fn passed(a: &Attempt) -> bool {
 
 fn failed(a: &Attempt) -> bool {
     let failure = match a.ending {
-        Ending::Exited { code } => code != 0 && !exit_explained(a, code),
+        Ending::Exited { code } => code != 0 && !exit_explained(a, code) && !coverage_pass(a),
         Ending::Signalled { signal } => [4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => false,
+        | Ending::Cancelled
+        | Ending::Lost { .. } => false,
     };
     failure && is_evidence(a)
 }
@@ -1020,13 +1211,17 @@ fn ends_the_sequence(a: &Attempt) -> bool {
             let shell =
                 [126, 127].contains(&code) && a.counts.and_then(|c| c.ran()).unwrap_or(0) == 0;
             exit_explained(a, code)
-                && !(selected(a).is_some() && a.no_tests_ran && a.environment.is_none() && !shell)
+                && !(selected(a).is_some()
+                    && (a.no_tests_ran || coverage_ran_nothing(a))
+                    && a.environment.is_none()
+                    && !shell)
         }
         Ending::Signalled { signal } => ![4, 5, 6, 7, 8, 11].contains(&signal),
         Ending::TimedOut { .. }
         | Ending::SandboxRefused { .. }
         | Ending::WouldNotStart { .. }
-        | Ending::Cancelled => true,
+        | Ending::Cancelled
+        | Ending::Lost { .. } => true,
     }
 }
 
@@ -1060,6 +1255,79 @@ fn check_reason(verdict: &Verdict) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The findings agree with the verdict they come with.
+fn check_findings(
+    policy: &Policy,
+    attempts: &[Attempt],
+    verdict: &Verdict,
+) -> Result<(), TestCaseError> {
+    let (again, findings) = policy.verdict_with_findings(attempts);
+    prop_assert_eq!(&again, verdict);
+    match verdict {
+        Verdict::Fail { failing, .. } => {
+            prop_assert_eq!(&findings.always_failed, failing);
+            prop_assert!(findings.stopped_by.is_none());
+            prop_assert!(findings.order_dependence.is_none());
+        }
+        Verdict::Pass { .. } => {
+            prop_assert!(findings.always_failed.is_empty());
+            prop_assert!(findings.stopped_by.is_none());
+        }
+        Verdict::Inconclusive { cause, .. } => {
+            prop_assert_eq!(
+                *cause == Cause::OrderDependent,
+                findings.order_dependence.is_some(),
+                "{:?}",
+                findings
+            );
+            if let Some(order) = &findings.order_dependence {
+                prop_assert_eq!(&order.names, &findings.always_failed);
+                prop_assert!(order.passed_alone_in < order.failed_again_in);
+            }
+            if let Some(stop) = findings.stopped_by {
+                // Two passes of one selection are compared as they come, before a
+                // later attempt can stop the sequence.
+                if *cause != Cause::DifferentSuites {
+                    prop_assert_eq!(stop.cause, *cause);
+                }
+            }
+        }
+    }
+    for s in &findings.sometimes_failed {
+        prop_assert!(s.failed_in >= 1 && s.failed_in < s.out_of, "{:?}", s);
+        prop_assert!(!findings.always_failed.contains(&s.name));
+    }
+    Ok(())
+}
+
+#[test]
+fn findings_say_what_the_reason_says() {
+    let f = targeted(1).findings(&[fail(&["a", "b"]), only(&["a"], &[]), fail(&["a"])]);
+    // The full runs decide: b failed in one of the two.
+    let order = f.order_dependence.expect("order dependence");
+    assert_eq!(order.names, ["a"]);
+    assert_eq!((order.passed_alone_in, order.failed_again_in), (2, 3));
+    assert_eq!(f.always_failed, ["a"]);
+    assert_eq!(f.sometimes_failed.len(), 1);
+    assert_eq!(f.sometimes_failed[0].name, "b");
+    assert_eq!(
+        (
+            f.sometimes_failed[0].failed_in,
+            f.sometimes_failed[0].out_of
+        ),
+        (1, 2)
+    );
+
+    let f = retries(2).findings(&[fail(&["a"]), timed_out()]);
+    let stop = f.stopped_by.expect("stopped");
+    assert_eq!((stop.attempt, stop.cause), (2, Cause::TimedOut));
+    assert!(f.always_failed.is_empty());
+
+    let f = targeted(1).findings(&[fail(&["a"]), fail(&["a"]).with_note("why")]);
+    assert_eq!(f.notes.len(), 1);
+    assert_eq!((f.notes[0].attempt, f.notes[0].text.as_str()), (2, "why"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -1091,19 +1359,27 @@ proptest! {
             prop_assert!(attempts.len() as u64 <= u64::from(policy.retries) + 1);
         }
         prop_assert_eq!(&verdict, &policy.verdict(&attempts));
+        check_findings(&policy, &attempts, &verdict)?;
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert_eq!(attempts.len(), 1);
                 prop_assert!(passed(&attempts[0]));
             }
             Verdict::Fail { .. } => {
-                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+                // A Fail is only ever what every attempt agreed on.
+                prop_assert!(!attempts.iter().any(passed));
                 prop_assert!(!attempts.iter().any(ends_the_sequence));
-                if attempts.iter().any(passed) {
-                    prop_assert!(verdict.reason().contains("passed when run alone"));
-                }
+            }
+            Verdict::Inconclusive { cause: Cause::OrderDependent, .. } => {
+                prop_assert!(attempts.iter().any(|a| passed(a) && selected(a).is_some()));
+                prop_assert!(verdict.reason().contains("fails in the full suite, passes alone"));
             }
             Verdict::Inconclusive { .. } => {}
+        }
+        // Failing names that agree decide, whatever the totals.
+        let common = common_names(&attempts);
+        if attempts.iter().all(failed) && !common.is_empty() {
+            prop_assert!(verdict.failing() == common.as_slice(), "{verdict:?}");
         }
         // Only "every attempt failed" needs every attempt.
         if attempts.iter().all(failed) && !matches!(verdict, Verdict::Inconclusive { .. }) {
@@ -1128,6 +1404,7 @@ proptest! {
             .collect();
         let verdict = policy.verdict(&attempts);
         check_reason(&verdict)?;
+        check_findings(&policy, &attempts, &verdict)?;
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert!(!attempts.iter().any(failed));
@@ -1135,7 +1412,7 @@ proptest! {
                 prop_assert!(!attempts.iter().any(|a| ends_the_sequence(a) && !(selected(a).is_some() && a.failing.is_empty())));
             }
             Verdict::Fail { .. } => {
-                prop_assert!(!attempts.iter().any(|a| passed(a) && selected(a).is_none()));
+                prop_assert!(!attempts.iter().any(passed));
             }
             Verdict::Inconclusive { .. } => {}
         }

@@ -1,7 +1,9 @@
 //! Where one attempt's output goes: the streaming parser, a tail buffer of
 //! the last bytes, and the caller's observer (a live view).
 
-use testgate_parse::{Format, Report, StreamParser};
+use testgate_parse::{
+    CoverageScan, EnvironmentFailure, EnvironmentScan, Format, Report, StreamParser,
+};
 use testgate_run::OutputSink;
 
 use crate::suite::Observer;
@@ -47,6 +49,8 @@ impl TailBuffer {
 /// The sink of one attempt.
 pub(crate) struct AttemptSink<'a> {
     pub(crate) parser: StreamParser,
+    pub(crate) environment: EnvironmentScan,
+    pub(crate) coverage: CoverageScan,
     pub(crate) tail: TailBuffer,
     pub(crate) observer: &'a mut dyn Observer,
 }
@@ -55,21 +59,37 @@ impl<'a> AttemptSink<'a> {
     pub(crate) fn new(format: Format, tail_bytes: usize, observer: &'a mut dyn Observer) -> Self {
         AttemptSink {
             parser: StreamParser::new(format),
+            environment: EnvironmentScan::new(),
+            coverage: CoverageScan::new(),
             tail: TailBuffer::new(tail_bytes),
             observer,
         }
     }
 
-    /// The parser's report and the printable tail.
-    pub(crate) fn finish(self) -> (Report, String) {
-        let tail = testgate_parse::printable(self.tail.bytes());
-        (self.parser.finish(), tail)
+    /// The parser's report, the printable tail, and what the scans saw.
+    pub(crate) fn finish(self) -> Finished {
+        Finished {
+            tail: testgate_parse::printable(self.tail.bytes()),
+            report: self.parser.finish(),
+            environment: self.environment.finish(),
+            coverage_below_threshold: self.coverage.finish(),
+        }
     }
+}
+
+/// What one attempt's output showed.
+pub(crate) struct Finished {
+    pub(crate) report: Report,
+    pub(crate) tail: String,
+    pub(crate) environment: Option<EnvironmentFailure>,
+    pub(crate) coverage_below_threshold: bool,
 }
 
 impl OutputSink for AttemptSink<'_> {
     fn output(&mut self, chunk: &[u8]) {
         self.parser.feed(chunk);
+        self.environment.feed(chunk);
+        self.coverage.feed(chunk);
         self.tail.push(chunk);
         self.observer.output(chunk);
     }

@@ -35,6 +35,8 @@ pub struct TestConfig {
     /// Variables set explicitly, in order: (name, Some(value)) sets,
     /// (name, None) passes the host's value through.
     pub(crate) env: Vec<(OsString, Option<OsString>)>,
+    /// Shell commands run once, in order, before the first attempt.
+    pub(crate) prepare: Vec<String>,
 }
 
 impl TestConfig {
@@ -54,6 +56,7 @@ impl TestConfig {
             rerun: Rerun::All,
             format: Format::Auto,
             env: Vec::new(),
+            prepare: Vec::new(),
         }
     }
 
@@ -131,6 +134,30 @@ impl TestConfig {
     pub fn pass_env(mut self, name: impl Into<OsString>) -> Self {
         self.env.push((name.into(), None));
         self
+    }
+
+    /// Adds a preparation step: the shell command `command` (`npm ci`,
+    /// `cargo fetch`, `pip install -e .`, `go mod download`) runs once,
+    /// before the first attempt, in the sandbox but with the network, and
+    /// its output is shown like an attempt's. It is not an attempt: when
+    /// it fails, the verdict is Inconclusive
+    /// [`Cause::PrepareFailed`](crate::Cause::PrepareFailed) and no test
+    /// runs. Repeatable; the steps run in the order given.
+    ///
+    /// ```
+    /// use testgate::TestConfig;
+    ///
+    /// let config = TestConfig::jest("web").prepare("npm ci");
+    /// assert_eq!(config.preparations(), ["npm ci"]);
+    /// ```
+    pub fn prepare(mut self, command: impl Into<String>) -> Self {
+        self.prepare.push(command.into());
+        self
+    }
+
+    /// The preparation steps, in order.
+    pub fn preparations(&self) -> &[String] {
+        &self.prepare
     }
 
     /// The program.

@@ -35,10 +35,13 @@ mod rerun;
 mod suite;
 
 pub use crate::config::TestConfig;
-pub use crate::suite::{AttemptRecord, Observer, Record, SandboxedTests, TAIL_BYTES};
+pub use crate::suite::{
+    AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
+};
 
 pub use testgate_parse::{Format, Report, Runner, failing_tests, printable, tail};
 pub use testgate_policy::{
-    Attempt, Cause, Ending, MAX_NAMES, MAX_REASON, Policy, Rerun, Selection, Verdict,
+    Attempt, Cause, Ending, Environment, Findings, MAX_NAMES, MAX_REASON, Note, OrderDependence,
+    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Verdict,
 };
 pub use testgate_run::{BwrapOptions, Cancel, Sandbox, cancel_on_signals};

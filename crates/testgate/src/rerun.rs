@@ -457,6 +457,31 @@ mod tests {
     }
 
     #[test]
+    fn pytest_turns_coverage_off_where_pytest_cov_is_used() {
+        let targets = [t("tests/test_a.py::test_x", Some("tests/test_a.py"))];
+        let files = [("tests/test_a.py", "")];
+        let with = rewrite(
+            &["pytest", "--cov=app", "--cov-fail-under=90"],
+            &targets,
+            &files,
+        )
+        .unwrap();
+        assert!(with.contains(&"--no-cov".to_owned()), "{with:?}");
+        let ini = [
+            ("tests/test_a.py", ""),
+            ("pytest.ini", "[pytest]\naddopts =\n    --cov=app\n"),
+        ];
+        let configured = rewrite(&["pytest"], &targets, &ini).unwrap();
+        assert!(
+            configured.contains(&"--no-cov".to_owned()),
+            "{configured:?}"
+        );
+        // Without pytest-cov, `--no-cov` would be an unknown option.
+        let without = rewrite(&["pytest", "-q"], &targets, &files).unwrap();
+        assert!(!without.contains(&"--no-cov".to_owned()), "{without:?}");
+    }
+
+    #[test]
     fn pytest_keeps_what_it_cannot_place() {
         let targets = [t("tests/test_x.py::test_a", Some("tests/test_x.py"))];
         // `--plugin-opt value`: `value` is no path, so it may be the value
@@ -583,12 +608,25 @@ mod tests {
                 "jest",
                 "--ci",
                 r"/jest\/calc\.test\.js$",
+                "--coverage=false",
                 "-t",
                 r"^(?:calc adds negative|calc big millions \(1e6\))$",
             ]
         );
         // A name whose file is unknown: every file, still only these tests.
-        assert_eq!(ok(&["jest"], &[t("a › b", None)]), ["-t", "^(?:a b)$"]);
+        assert_eq!(
+            ok(&["jest"], &[t("a › b", None)]),
+            ["--coverage=false", "-t", "^(?:a b)$"]
+        );
+        // Coverage is off in a targeted retry, whatever the command said:
+        // one test cannot meet a global threshold.
+        assert_eq!(
+            ok(
+                &["jest", "--coverage", "--collectCoverage=true", "--ci"],
+                &[t("a › b", None)]
+            ),
+            ["--ci", "--coverage=false", "-t", "^(?:a b)$"]
+        );
     }
 
     #[test]
@@ -601,6 +639,7 @@ mod tests {
                 "run",
                 "--reporter=default",
                 "vitest/calc.test.js",
+                "--coverage.enabled=false",
                 "-t",
                 r"^(?:calc adds \[x\] y)$"
             ]
@@ -615,7 +654,14 @@ mod tests {
         let targets = [t("a › b", Some("a.test.js"))];
         assert_eq!(
             rewrite(&["npm", "test"], &targets, &files).unwrap(),
-            ["test", "--", r"/a\.test\.js$", "-t", "^(?:a b)$"]
+            [
+                "test",
+                "--",
+                r"/a\.test\.js$",
+                "--coverage=false",
+                "-t",
+                "^(?:a b)$"
+            ]
         );
         let vitest = [t("a > b", Some("a.test.js"))];
         assert_eq!(
@@ -626,6 +672,7 @@ mod tests {
                 "--",
                 "--silent",
                 "a.test.js",
+                "--coverage.enabled=false",
                 "-t",
                 "^(?:a b)$"
             ]

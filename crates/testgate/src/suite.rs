@@ -3,13 +3,16 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use testgate_parse::Report;
-use testgate_policy::{Attempt, Counts, Ending, Plan, Policy, Selection, Step, Verdict};
-use testgate_run::{Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report};
+use testgate_policy::{
+    Attempt, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection, Step,
+    Verdict,
+};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
-use crate::capture::AttemptSink;
+use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
 
@@ -33,6 +36,28 @@ pub trait Observer {
     fn attempt_finished(&mut self, record: &AttemptRecord) {
         let _ = record;
     }
+    /// Preparation step `number` (from 1) starts, running the shell
+    /// command `command`; its output goes to [`Observer::output`].
+    fn preparation_started(&mut self, number: usize, command: &str) {
+        let _ = (number, command);
+    }
+    /// A preparation step has ended.
+    fn preparation_finished(&mut self, record: &PreparationRecord) {
+        let _ = record;
+    }
+}
+
+/// One preparation step, as it ran.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PreparationRecord {
+    /// The step's number, from 1.
+    pub number: usize,
+    /// The shell command, how it ended, the end of its output, and what it
+    /// removed from the project.
+    pub preparation: Preparation,
+    /// How long it took.
+    pub duration: Duration,
 }
 
 /// An observer that shows nothing.
@@ -65,6 +90,13 @@ pub struct Record {
     pub suite: Option<(String, String)>,
     /// The verdict.
     pub verdict: Verdict,
+    /// What the attempts showed, as data: the names that always and
+    /// sometimes failed, the order-dependence evidence, the attempt that
+    /// stopped the sequence, the notes.
+    pub findings: Findings,
+    /// The preparation steps that ran, in order (the last one failed when
+    /// the verdict is [`Cause::PrepareFailed`](crate::Cause::PrepareFailed)).
+    pub preparations: Vec<PreparationRecord>,
     /// The attempts in the order they ran.
     pub attempts: Vec<AttemptRecord>,
 }
@@ -129,6 +161,27 @@ impl SandboxedTests {
     /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
     /// it runs, and returning every attempt's record with the verdict.
     pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
+        let mut preparations = Vec::new();
+        for (index, command) in self.config.prepare.iter().enumerate() {
+            if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                break;
+            }
+            observer.preparation_started(index + 1, command);
+            let record = self.prepare(index + 1, command, observer);
+            observer.preparation_finished(&record);
+            let failed = !record.preparation.succeeded();
+            let verdict = record.preparation.verdict();
+            preparations.push(record);
+            if failed {
+                return Record {
+                    suite: self.suite.clone(),
+                    verdict,
+                    findings: Findings::default(),
+                    preparations,
+                    attempts: Vec::new(),
+                };
+            }
+        }
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
@@ -158,10 +211,67 @@ impl SandboxedTests {
             attempts.push(record.attempt.clone());
             records.push(record);
         };
+        let findings = policy.findings(&attempts);
         Record {
             suite: self.suite.clone(),
             verdict,
+            findings,
+            preparations,
             attempts: records,
+        }
+    }
+
+    /// Runs one preparation step: `sh -c COMMAND` in the workspace, in the
+    /// sandbox with the network, within the attempts' time limit.
+    fn prepare(
+        &self,
+        number: usize,
+        command: &str,
+        observer: &mut dyn Observer,
+    ) -> PreparationRecord {
+        let sandbox = match &self.sandbox {
+            Sandbox::Bubblewrap(options) => {
+                let options = BwrapOptions {
+                    allow_network: true,
+                    ..options.clone()
+                };
+                // TODO(toolchains): set `dependency_stores_writable: true`
+                // here once BwrapOptions has it, so that `npm ci`, `cargo
+                // fetch` and `go mod download` can fill the toolchains'
+                // caches that the attempts then read.
+                Sandbox::Bubblewrap(options)
+            }
+            Sandbox::Host => Sandbox::Host,
+        };
+        let args = [OsString::from("-c"), OsString::from(command)];
+        let mut spec = RunSpec::new("sh", &args)
+            .dir(self.config.workspace.clone())
+            .env(self.env_policy())
+            .timeout(self.config.timeout)
+            .sandbox(sandbox);
+        if let Some(cancel) = &self.cancel {
+            spec = spec.cancel(cancel.clone());
+        }
+        let before = top_level_entries(&self.config.workspace);
+        let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
+        let started = Instant::now();
+        let result = testgate_run::run(&spec, &mut sink);
+        let tail = sink.finish().tail;
+        let (ending, duration) = match result {
+            Ok(finished) => (
+                ending_of(finished.ending, self.config.timeout),
+                finished.duration,
+            ),
+            Err(error) => (refusal_of(&error), started.elapsed()),
+        };
+        let after = top_level_entries(&self.config.workspace);
+        let removed: Vec<String> = before.difference(&after).cloned().collect();
+        PreparationRecord {
+            number,
+            preparation: Preparation::new(command, ending)
+                .with_tail(tail)
+                .with_removed(removed),
+            duration,
         }
     }
 
@@ -240,16 +350,25 @@ impl SandboxedTests {
             spec = spec.cancel(cancel.clone());
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
+        let started = Instant::now();
         let result = testgate_run::run(&spec, &mut sink);
-        let (report, tail) = sink.finish();
+        let Finished {
+            report,
+            tail,
+            environment,
+            coverage_below_threshold,
+        } = sink.finish();
         let (ending, duration, leaked) = match result {
             Ok(finished) => (
                 ending_of(finished.ending, self.config.timeout),
                 finished.duration,
                 finished.leaked_processes,
             ),
-            Err(error) => (refusal_of(&error), Duration::ZERO, false),
+            Err(error) => (refusal_of(&error), started.elapsed(), false),
         };
+        let environment = environment
+            .filter(|found| !shell_said_not_found(found, &ending))
+            .map(|found| Environment::new(found.what, found.fix));
         let counts = Counts::new(
             report.counts.passed,
             report.counts.failed,
@@ -263,7 +382,9 @@ impl SandboxedTests {
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)
-            .with_duration(duration);
+            .with_duration(duration)
+            .with_environment(environment)
+            .with_coverage_below_threshold(coverage_below_threshold);
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
@@ -275,6 +396,19 @@ impl SandboxedTests {
     }
 }
 
+/// The names of the top-level entries of `dir`, to tell what a
+/// preparation removed; empty when it cannot be read.
+fn top_level_entries(dir: &Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `1 test`, `3 tests`.
 fn count_tests(n: usize) -> String {
     if n == 1 {
@@ -282,6 +416,13 @@ fn count_tests(n: usize) -> String {
     } else {
         format!("{n} tests")
     }
+}
+
+/// A shell's own "not found" with its 126 or 127: the policy already reads
+/// that as a runner that would not start, which is what it is.
+fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
+    found.kind == EnvironmentKind::RunnerNotFound
+        && matches!(ending, Ending::Exited { code: 126 | 127 })
 }
 
 fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
@@ -293,11 +434,14 @@ fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
     }
 }
 
+/// The ending of a run the runner could not finish. An I/O failure after
+/// the command started is no failure to start: the attempt was lost.
 fn refusal_of(error: &RunError) -> Ending {
     let why = error.to_string();
     match error {
         RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
-        RunError::WouldNotStart { .. } | RunError::Io { .. } => Ending::WouldNotStart { why },
+        RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
+        RunError::Io { .. } => Ending::Lost { why },
         _ => Ending::WouldNotStart { why },
     }
 }

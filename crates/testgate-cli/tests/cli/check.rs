@@ -136,6 +136,94 @@ fn a_missing_program_exits_125() {
 }
 
 #[test]
+fn a_failing_preparation_is_inconclusive_prepare_failed_and_runs_no_attempt() {
+    let out = testgate(
+        &[
+            "check",
+            "--prepare",
+            "echo fetching; exit 3",
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            "echo never >&2; exit 1",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["cause"], "prepare_failed");
+    assert_eq!(json["attempts"].as_array().map(Vec::len), Some(0));
+    assert_eq!(json["preparations"][0]["exit_code"], 3);
+    let reason = json["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the preparation `echo fetching; exit 3` exited with code 3"),
+        "{reason}"
+    );
+    assert!(reason.contains("fetching"), "{reason}");
+    assert!(!out.stderr.contains("never"), "{}", out.stderr);
+}
+
+#[test]
+fn a_failing_preparation_says_what_it_removed_from_the_project() {
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    std::fs::create_dir(tmp.path().join("node_modules")).unwrap();
+    let out = testgate(
+        &[
+            "check",
+            "-C",
+            tmp.path().to_str().unwrap(),
+            "--prepare",
+            "rm -rf node_modules; echo 'npm error code EAI_AGAIN'; exit 1",
+            "--",
+            "true",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    assert!(
+        out.stdout.starts_with("INCONCLUSIVE (prepare_failed)\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("it removed from the project what was there before it ran: node_modules"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_preparation_that_succeeds_runs_before_the_attempts_with_the_network() {
+    // The network namespace of the preparation is the host's: it sees more
+    // interfaces (lines of /proc/net/dev) than the attempt's, which has
+    // only `lo`.
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    let dir = tmp.path().to_str().unwrap();
+    let out = testgate(
+        &[
+            "check",
+            "-C",
+            dir,
+            "--prepare",
+            "wc -l < /proc/net/dev > prepared-net",
+            "--",
+            "sh",
+            "-c",
+            "test \"$(cat prepared-net)\" -gt \"$(wc -l < /proc/net/dev)\"",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert!(tmp.path().join("prepared-net").exists());
+}
+
+#[test]
 fn usage_errors_exit_2_with_one_line() {
     let missing = repo().join("target/cli-tests/no-such-dir-for-testgate");
     let missing = missing.to_str().unwrap();
@@ -164,6 +252,19 @@ fn usage_errors_exit_2_with_one_line() {
         (
             &["check", "-k", "many", "--", "true"],
             "invalid value 'many'",
+        ),
+        // Watch mode would wait for changes until the timeout.
+        (
+            &["check", "--", "npx", "jest", "--watch"],
+            "asks to watch for changes (`--watch`)",
+        ),
+        (
+            &["check", "--", "npx", "vitest", "--watchAll"],
+            "asks to watch for changes (`--watchAll`)",
+        ),
+        (
+            &["check", "--", "npx", "vitest", "watch"],
+            "asks to watch for changes (`watch`)",
         ),
     ];
     for (args, message) in cases {

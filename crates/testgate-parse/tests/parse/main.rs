@@ -8,7 +8,13 @@
 //! and in chunks, and its `Report` is snapshotted.
 //!
 //! [`properties`] holds the property tests: any input, any chunking.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "the tests read the captured fixtures from disk"
+)]
 
+mod environment;
 mod properties;
 
 use std::collections::BTreeSet;

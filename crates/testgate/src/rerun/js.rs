@@ -80,24 +80,41 @@ fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
     files
 }
 
-/// `jest ARGS /FILE$… -t '^(?:describe test)$'`: jest's path arguments are
-/// regular expressions over absolute paths, so each file is escaped and
-/// anchored at a `/` and at the end.
+/// The arguments without the ones that turn coverage on, which a targeted
+/// retry turns off: a subset of the tests can never meet a global coverage
+/// threshold, and the runner would fail a retry whose tests all passed.
+fn without_coverage(args: Vec<String>) -> Vec<String> {
+    args.into_iter()
+        .filter(|arg| {
+            let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+            !matches!(
+                option,
+                "--coverage" | "--collectCoverage" | "--collect-coverage"
+            ) && !option.starts_with("--coverage.")
+        })
+        .collect()
+}
+
+/// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's
+/// path arguments are regular expressions over absolute paths, so each
+/// file is escaped and anchored at a `/` and at the end.
 pub(super) fn jest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
-    let mut out = without_name_pattern(rest);
+    let mut out = without_coverage(without_name_pattern(rest));
     for file in files(targets) {
         let file = file.trim_start_matches("./");
         out.push(format!("/{}$", js_escape(file.trim_start_matches('/'))));
     }
+    out.push("--coverage=false".to_owned());
     out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " › ")]);
     out
 }
 
-/// `vitest run ARGS FILE… -t '^(?:describe test)$'`: vitest's file filters
-/// are parts of the path.
+/// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe
+/// test)$'`: vitest's file filters are parts of the path.
 pub(super) fn vitest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
-    let mut out = without_name_pattern(rest);
+    let mut out = without_coverage(without_name_pattern(rest));
     out.extend(files(targets).into_iter().map(str::to_owned));
+    out.push("--coverage.enabled=false".to_owned());
     out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " > ")]);
     out
 }

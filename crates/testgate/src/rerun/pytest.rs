@@ -135,8 +135,29 @@ pub(super) fn pytest(
     if !cache_off {
         out.extend(["-p".to_owned(), "no:cacheprovider".to_owned()]);
     }
+    if uses_coverage(rest, workspace) {
+        // A subset of the tests can never meet `--cov-fail-under`.
+        out.push("--no-cov".to_owned());
+    }
     out.extend(names(targets).into_iter().map(str::to_owned));
     Ok(out)
+}
+
+/// Whether pytest-cov is in use: a `--cov` option in the arguments or in
+/// the project's pytest configuration (`addopts`). `--no-cov` is only
+/// understood where pytest-cov is installed, so it is added only then.
+fn uses_coverage(rest: &[String], workspace: &Path) -> bool {
+    let cov = |text: &str| text.split_whitespace().any(|w| w.starts_with("--cov"));
+    rest.iter().any(|arg| cov(arg))
+        || ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]
+            .iter()
+            .filter_map(|name| std::fs::read_to_string(workspace.join(name)).ok())
+            .any(|text| {
+                text.lines().any(|line| {
+                    let line = line.trim_start().trim_start_matches(['"', '\'']);
+                    (line.contains("addopts") && cov(line)) || line.starts_with("--cov")
+                })
+            })
 }
 
 /// A positional pytest argument is dropped only when it is surely a path

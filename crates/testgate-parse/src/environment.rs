@@ -1,0 +1,412 @@
+//! Recognisers of an environment that failed before the tests ran: no
+//! network for the dependencies, a read-only path the toolchain needed, a
+//! runner that is not installed.
+//!
+//! Each recogniser is a named function of one line, anchored on the
+//! toolchain's own prefix (`error:` from cargo, `go:` from go, `npm error`
+//! from npm, `ERROR:`/`WARNING: Retrying` from pip, the shell's `not
+//! found`), never on words a test may print in an assertion message. The
+//! policy reads the evidence only when no failing test is named, so a test
+//! that prints "Could not resolve host" and fails is still a failure.
+
+use crate::line::MAX_LINE;
+
+/// What kind of environment failure a line showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EnvironmentKind {
+    /// The toolchain could not reach the network to fetch dependencies.
+    NoNetwork,
+    /// The toolchain could not write a path it needed (a cache, a lock).
+    ReadOnlyPath,
+    /// The runner, or the interpreter module that is the runner, is not
+    /// installed.
+    RunnerNotFound,
+}
+
+/// An environment failure: which toolchain, what failed, and the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EnvironmentFailure {
+    /// The kind of failure.
+    pub kind: EnvironmentKind,
+    /// What failed, in one line: `cargo could not download its dependencies:
+    /// the network is off`.
+    pub what: String,
+    /// The fix, in one line, naming the option that gives it.
+    pub fix: String,
+    /// The line that showed it, cut to 200 bytes.
+    pub evidence: String,
+}
+
+/// A streaming scan for environment failures: feed it the output in
+/// chunks of any size; it keeps only the first failure and the current
+/// line (at most [`MAX_LINE`] bytes).
+///
+/// ```
+/// use testgate_parse::{EnvironmentKind, EnvironmentScan};
+///
+/// let mut scan = EnvironmentScan::new();
+/// scan.feed(b"    Updating crates.io index\nerror: failed to get `rand` as a dependency of package `app v0.1.0 (/p)`\n");
+/// let found = scan.finish().unwrap();
+/// assert_eq!(found.kind, EnvironmentKind::NoNetwork);
+/// assert!(found.fix.contains("--allow-network"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct EnvironmentScan {
+    line: Vec<u8>,
+    found: Option<EnvironmentFailure>,
+}
+
+impl EnvironmentScan {
+    /// A scan that has seen nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads `chunk`.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if self.found.is_some() {
+            return;
+        }
+        let mut rest = chunk;
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            self.push(&rest[..end]);
+            self.end_line();
+            if self.found.is_some() {
+                return;
+            }
+            rest = &rest[end + 1..];
+        }
+        self.push(rest);
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let room = MAX_LINE.saturating_sub(self.line.len());
+        self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    fn end_line(&mut self) {
+        let text = String::from_utf8_lossy(&self.line);
+        let line = text.trim_end_matches('\r');
+        self.found = recognise(line);
+        self.line.clear();
+    }
+
+    /// The first environment failure the output showed, if any.
+    pub fn finish(mut self) -> Option<EnvironmentFailure> {
+        if self.found.is_none() && !self.line.is_empty() {
+            self.end_line();
+        }
+        self.found
+    }
+}
+
+/// The first environment failure in `output`, if any.
+pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailure> {
+    let mut scan = EnvironmentScan::new();
+    scan.feed(output.as_ref());
+    scan.finish()
+}
+
+/// One line through every recogniser, in order.
+fn recognise(line: &str) -> Option<EnvironmentFailure> {
+    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 6] = [
+        cargo_without_network,
+        go_without_network_or_cache,
+        npm_without_network,
+        pip_without_network,
+        read_only_for_the_toolchain,
+        runner_not_found,
+    ];
+    let line = strip_ansi(line);
+    RECOGNISERS.iter().find_map(|recognise| recognise(&line))
+}
+
+/// The line without ANSI colour sequences (cargo, npm and pytest colour
+/// their errors when they think a terminal is there).
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<EnvironmentFailure> {
+    let mut evidence = line.trim().to_owned();
+    if evidence.len() > 200 {
+        let mut end = 200;
+        while !evidence.is_char_boundary(end) {
+            end -= 1;
+        }
+        evidence.truncate(end);
+    }
+    Some(EnvironmentFailure {
+        kind,
+        what: what.to_owned(),
+        fix: fix.to_owned(),
+        evidence,
+    })
+}
+
+const NETWORK_FIX_CARGO: &str = "the sandbox has no network: fetch the dependencies first with \
+     --prepare 'cargo fetch', or pass --allow-network";
+
+/// cargo's own errors when the registry cannot be reached: `error: failed
+/// to get `X` as a dependency of package`, `error: failed to download
+/// from`, `error: failed to query replaced source registry`, and the
+/// `Could not resolve host` that follows `[6]` in its spurious-retry
+/// warnings. Only lines cargo starts with `error:` or `warning: spurious
+/// network error`.
+fn cargo_without_network(line: &str) -> Option<EnvironmentFailure> {
+    let dependency = line.starts_with("error: failed to get `")
+        && line.contains("` as a dependency of package `");
+    let download = line.starts_with("error: failed to download from `")
+        || line.starts_with("error: failed to query replaced source registry `")
+        || line.starts_with("error: failed to load source for dependency `");
+    let spurious = line.starts_with("warning: spurious network error");
+    if dependency || download || spurious {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "cargo could not download the project's dependencies: the network is off",
+            NETWORK_FIX_CARGO,
+            line,
+        );
+    }
+    None
+}
+
+/// go's module downloads without network (`go: example.com/m@v1: Get
+/// "https://proxy.golang.org/...": dial tcp: lookup proxy.golang.org ...`)
+/// and a build or module cache it cannot create (`go: could not create
+/// module cache: ... read-only file system`, `failed to initialize build
+/// cache at ...`).
+fn go_without_network_or_cache(line: &str) -> Option<EnvironmentFailure> {
+    let go = line.starts_with("go: ");
+    // The module proxy's download path (`/@v/`) names go's own fetch, also
+    // where go prefixes the line with the importing file (`app.go:3:8:`).
+    let fetch = go || (line.contains(": Get \"http") && line.contains("/@v/"));
+    if fetch
+        && (line.contains("dial tcp: lookup ")
+            || line.contains(": no such host")
+            || line.contains("network is unreachable"))
+    {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "go could not download the project's modules: the network is off",
+            "the sandbox has no network: download the modules first with \
+             --prepare 'go mod download', or pass --allow-network",
+            line,
+        );
+    }
+    let cache = (go && line.contains("could not create module cache"))
+        || line.contains("failed to initialize build cache at ")
+        || (go && line.contains("read-only file system"));
+    if cache {
+        return failure(
+            EnvironmentKind::ReadOnlyPath,
+            "go could not write its module or build cache",
+            "point the cache at a writable place (--env GOCACHE=/tmp/go-build \
+             --env GOMODCACHE=/tmp/go-mod) or make it writable with --writable PATH",
+            line,
+        );
+    }
+    None
+}
+
+/// npm's network error codes (`npm error code EAI_AGAIN`, `ENOTFOUND`,
+/// `ECONNREFUSED`, `ETIMEDOUT`; `npm ERR!` on npm 9 and older) and its
+/// `network request ... failed` line.
+fn npm_without_network(line: &str) -> Option<EnvironmentFailure> {
+    let rest = line
+        .strip_prefix("npm error ")
+        .or_else(|| line.strip_prefix("npm ERR! "))?;
+    let code = rest.strip_prefix("code ").map(str::trim);
+    let network_code = matches!(
+        code,
+        Some("EAI_AGAIN" | "ENOTFOUND" | "ECONNREFUSED" | "ETIMEDOUT" | "ENETUNREACH")
+    );
+    let network_line = rest.starts_with("network request to ") && rest.contains(" failed");
+    if network_code || network_line {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "npm could not reach the registry: the network is off",
+            "the sandbox has no network: install the dependencies first with \
+             --prepare 'npm ci', or pass --allow-network",
+            line,
+        );
+    }
+    if matches!(code, Some("EROFS" | "EACCES")) {
+        return failure(
+            EnvironmentKind::ReadOnlyPath,
+            "npm could not write a path it needed",
+            "make the path writable with --writable PATH (npm's cache: --env npm_config_cache=/tmp/npm)",
+            line,
+        );
+    }
+    None
+}
+
+/// pip retrying a connection that the sandbox refuses (`WARNING: Retrying
+/// (Retry(total=4, ...)) after connection broken by
+/// 'NewConnectionError(...)'`), which always precedes its final error.
+fn pip_without_network(line: &str) -> Option<EnvironmentFailure> {
+    let retrying = line.starts_with("WARNING: Retrying (Retry(total=")
+        && (line.contains("NewConnectionError")
+            || line.contains("Temporary failure in name resolution")
+            || line.contains("Network is unreachable"));
+    let no_index = line
+        .starts_with("ERROR: Could not find a version that satisfies the requirement")
+        && line.contains("(from versions: none)");
+    if retrying || no_index {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "pip could not reach the package index: the network is off",
+            "the sandbox has no network: install the dependencies first with \
+             --prepare 'pip install -e .', or pass --allow-network",
+            line,
+        );
+    }
+    None
+}
+
+/// A toolchain's own error that a path is read-only: cargo's `error: ...
+/// Read-only file system (os error 30)`, pip's `ERROR: Could not install
+/// packages due to an OSError: [Errno 30] Read-only file system`. A test's
+/// assertion about a read-only file is printed by the test (a panic, a
+/// traceback), never at the start of a line as the toolchain's `error:`.
+fn read_only_for_the_toolchain(line: &str) -> Option<EnvironmentFailure> {
+    let cargo = line.starts_with("error: ") && line.contains("Read-only file system (os error 30)");
+    let pip = line.starts_with("ERROR: Could not install packages due to an OSError")
+        && line.contains("Read-only file system");
+    if cargo || pip {
+        return failure(
+            EnvironmentKind::ReadOnlyPath,
+            "the toolchain could not write a path it needed: it is read-only in the sandbox",
+            "make the path writable with --writable PATH, or point the toolchain's cache \
+             at /tmp with --env (CARGO_HOME, PIP_CACHE_DIR)",
+            line,
+        );
+    }
+    None
+}
+
+/// The runner is not installed: a shell's `sh: 1: jest: not found` and
+/// `bash: jest: command not found`, `npx --no-install`'s `could not
+/// determine executable to run`, cargo's `error: no such command:
+/// `nextest``, an interpreter's `python3: No module named pytest` (the
+/// runner's own module: `-m` could not find it). A `ModuleNotFoundError`
+/// in a traceback is *not* recognised: the module may be the code under
+/// test, and a test that imports a missing module is the code's failure.
+fn runner_not_found(line: &str) -> Option<EnvironmentFailure> {
+    let shell = (line.starts_with("sh: ") || line.starts_with("bash: "))
+        && (line.ends_with(": not found") || line.ends_with(": command not found"));
+    let npx = (line.starts_with("npm error ") || line.starts_with("npm ERR! "))
+        && (line.contains("could not determine executable to run")
+            || line.contains("npx canceled due to missing packages"));
+    let cargo = line.starts_with("error: no such command: `");
+    let python_m = line.contains("python")
+        && line.contains(": No module named ")
+        && !line.contains("Error")
+        && !line.starts_with(' ');
+    if shell || npx || cargo || python_m {
+        return failure(
+            EnvironmentKind::RunnerNotFound,
+            "the test runner is not installed in the environment the command ran in",
+            "install it (into the project: --prepare 'npm ci', --prepare 'pip install -e .'; \
+             or on the host), or run the runner the project has",
+            line,
+        );
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(output: &str) -> Option<EnvironmentKind> {
+        environment_failure(output).map(|f| f.kind)
+    }
+
+    #[test]
+    fn every_chunking_finds_the_same() {
+        let log = "   Compiling x\nnpm error code EAI_AGAIN\nmore\n";
+        for size in 1..log.len() {
+            let mut scan = EnvironmentScan::new();
+            for chunk in log.as_bytes().chunks(size) {
+                scan.feed(chunk);
+            }
+            assert_eq!(
+                scan.finish().map(|f| f.kind),
+                Some(EnvironmentKind::NoNetwork)
+            );
+        }
+    }
+
+    #[test]
+    fn a_last_line_without_newline_counts() {
+        assert_eq!(
+            kind("sh: 1: jest: not found"),
+            Some(EnvironmentKind::RunnerNotFound)
+        );
+    }
+
+    /// Where the recognisers must not fire: words a test prints.
+    #[test]
+    fn not_what_a_test_prints() {
+        for line in [
+            // a test that itself fails to resolve a host
+            "thread 'tests::fetches' panicked at src/lib.rs:9:5:\ncalled `Result::unwrap()` on an `Err` value: Could not resolve host: example.invalid",
+            "E       requests.exceptions.ConnectionError: Temporary failure in name resolution",
+            "    Error: getaddrinfo EAI_AGAIN example.invalid",
+            // a test asserting on a read-only file
+            "thread 'tests::saves' panicked at src/lib.rs:3:1:\nRead-only file system (os error 30)",
+            "E       OSError: [Errno 30] Read-only file system: '/data/x'",
+            // a missing module imported by the code under test
+            "E   ModuleNotFoundError: No module named 'app.helpers'",
+            "ModuleNotFoundError: No module named 'requests'",
+            // a compile error in the user's code
+            "error[E0425]: cannot find value `x` in this scope",
+            "error: could not compile `app` (lib) due to 1 previous error",
+            "--- FAIL: TestFetch (0.00s)\n    fetch_test.go:9: dial tcp: lookup example.invalid: no such host",
+        ] {
+            assert_eq!(kind(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn colours_are_ignored() {
+        assert_eq!(
+            kind(
+                "\u{1b}[1m\u{1b}[31merror\u{1b}[0m: failed to get `rand` as a dependency of package `app`"
+            ),
+            Some(EnvironmentKind::NoNetwork),
+            "`error` and the colon split by a reset: cargo's real colouring"
+        );
+        assert_eq!(
+            kind("\u{1b}[31merror: failed to get `rand` as a dependency of package `app`\u{1b}[0m"),
+            Some(EnvironmentKind::NoNetwork)
+        );
+    }
+
+    #[test]
+    fn long_lines_are_bounded() {
+        let mut scan = EnvironmentScan::new();
+        let long = vec![b'x'; 10 * MAX_LINE];
+        scan.feed(&long);
+        assert!(scan.line.len() <= MAX_LINE);
+        scan.feed(b"\n");
+        assert!(scan.finish().is_none());
+    }
+}

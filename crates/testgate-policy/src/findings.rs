@@ -1,0 +1,203 @@
+//! What a sequence of attempts showed, as data: the names that always
+//! failed, the ones that failed only sometimes, the order-dependence
+//! evidence, the attempt that stopped the sequence, the driver's notes.
+//! The reason says the same in words; a JSON consumer reads these.
+
+use crate::attempt::Attempt;
+use crate::explain::{every_time, tally};
+use crate::history::{self, Outcome};
+use crate::verdict::{Cause, Verdict};
+
+/// What a finished sequence showed, beside its [`Verdict`].
+///
+/// Built by [`Policy::findings`](crate::Policy::findings) from the same
+/// attempts as the verdict, and agreeing with it: a Fail's names are
+/// [`Findings::always_failed`]; an Inconclusive `order_dependent` has
+/// [`Findings::order_dependence`]; a sequence that a timeout, a refusal or
+/// the environment ended has [`Findings::stopped_by`] with that cause.
+/// Outside this crate it cannot be built, only read.
+///
+/// ```
+/// use testgate_policy::{Attempt, Ending, Policy};
+///
+/// let failed = Attempt::new(Ending::Exited { code: 101 }).with_failing(["a", "b"]);
+/// let attempts = [failed, Attempt::new(Ending::Exited { code: 101 }).with_failing(["a"])];
+/// let findings = Policy::new(1).findings(&attempts);
+/// assert_eq!(findings.always_failed, ["a"]);
+/// assert_eq!(findings.sometimes_failed[0].name, "b");
+/// assert_eq!((findings.sometimes_failed[0].failed_in, findings.sometimes_failed[0].out_of), (1, 2));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Findings {
+    /// The names that failed in every attempt that named failures (for an
+    /// order-dependent sequence: in every full run), in order of first
+    /// appearance. A Fail's `failing`.
+    pub always_failed: Vec<String>,
+    /// The other failing names, each with how many of the failing attempts
+    /// named it.
+    pub sometimes_failed: Vec<SometimesFailed>,
+    /// The evidence that the failing tests depend on order, when the
+    /// verdict is `order_dependent`.
+    pub order_dependence: Option<OrderDependence>,
+    /// The attempt that ended the sequence before the retries ran out (a
+    /// timeout, a refusal, the environment, no test run...).
+    pub stopped_by: Option<StoppedBy>,
+    /// The driver's notes (why a retry ran the full suite), by attempt.
+    pub notes: Vec<Note>,
+}
+
+/// A name that failed in some failing attempts but not all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SometimesFailed {
+    /// The test.
+    pub name: String,
+    /// In how many attempts it failed: at least 1, less than `out_of`.
+    pub failed_in: usize,
+    /// How many attempts could have named it (the failing attempts that
+    /// named failures).
+    pub out_of: usize,
+}
+
+/// Tests that failed in every full run and passed when run alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OrderDependence {
+    /// The tests.
+    pub names: Vec<String>,
+    /// The targeted attempt (1-based) in which they passed alone.
+    pub passed_alone_in: usize,
+    /// The full attempt after it in which they failed again.
+    pub failed_again_in: usize,
+}
+
+/// The attempt that ended the sequence, and the cause it gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoppedBy {
+    /// The attempt, 1-based.
+    pub attempt: usize,
+    /// The verdict's cause.
+    pub cause: Cause,
+}
+
+/// A note the driver attached to an attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Note {
+    /// The attempt, 1-based.
+    pub attempt: usize,
+    /// The note.
+    pub text: String,
+}
+
+/// The findings of `attempts`, whose verdict is `verdict`.
+pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
+    let mut stopped_by = None;
+    let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
+    for (index, attempt) in attempts.iter().enumerate() {
+        let number = index + 1;
+        let full = history::is_full(attempt);
+        match history::outcome(attempt) {
+            Outcome::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
+            Outcome::Stop(stop) => {
+                stopped_by = Some(StoppedBy {
+                    attempt: number,
+                    cause: stop.cause(),
+                });
+                break;
+            }
+            Outcome::Passed => {
+                if history::not_evidence(attempt).is_none() {
+                    evidence.push((number, attempt, true));
+                }
+            }
+            Outcome::Failed { .. } => {
+                if history::not_evidence(attempt).is_none() {
+                    evidence.push((number, attempt, false));
+                }
+            }
+        }
+    }
+    let order = match verdict {
+        Verdict::Inconclusive {
+            cause: Cause::OrderDependent,
+            ..
+        } => order_dependence(&evidence),
+        Verdict::Pass { .. } | Verdict::Fail { .. } | Verdict::Inconclusive { .. } => None,
+    };
+    let failures: Vec<&Attempt> = match &order {
+        // The full runs are what order dependence is judged on.
+        Some(_) => evidence
+            .iter()
+            .filter(|(_, a, passed)| !passed && history::is_full(a))
+            .map(|(_, a, _)| *a)
+            .collect(),
+        None => evidence
+            .iter()
+            .filter(|(_, _, passed)| !passed)
+            .map(|(_, a, _)| *a)
+            .collect(),
+    };
+    let always: Vec<String> = match verdict {
+        Verdict::Fail { failing, .. } => failing.clone(),
+        Verdict::Inconclusive {
+            cause: Cause::OrderDependent,
+            ..
+        } => order.as_ref().map(|o| o.names.clone()).unwrap_or_default(),
+        Verdict::Pass { .. } | Verdict::Inconclusive { .. } => Vec::new(),
+    };
+    let out_of = failures
+        .iter()
+        .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
+        .count();
+    let sometimes = tally(failures.iter().copied())
+        .into_iter()
+        .filter(|(name, count)| !always.iter().any(|a| a == name) && *count < out_of)
+        .map(|(name, count)| SometimesFailed {
+            name: name.to_owned(),
+            failed_in: count,
+            out_of,
+        })
+        .collect();
+    let notes = attempts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            a.note.as_ref().map(|text| Note {
+                attempt: i + 1,
+                text: text.trim().to_owned(),
+            })
+        })
+        .collect();
+    Findings {
+        always_failed: always,
+        sometimes_failed: sometimes,
+        order_dependence: order,
+        stopped_by,
+        notes,
+    }
+}
+
+/// The order-dependence evidence of an `order_dependent` sequence: the
+/// first targeted pass, the first full failure after it, and the names
+/// that failed in every full run.
+fn order_dependence(evidence: &[(usize, &Attempt, bool)]) -> Option<OrderDependence> {
+    let alone = evidence
+        .iter()
+        .position(|(_, a, passed)| *passed && !history::is_full(a))?;
+    let again = evidence[alone + 1..]
+        .iter()
+        .find(|(_, a, passed)| !passed && history::is_full(a))?;
+    let fulls: Vec<&Attempt> = evidence
+        .iter()
+        .filter(|(_, a, passed)| !passed && history::is_full(a))
+        .map(|(_, a, _)| *a)
+        .collect();
+    Some(OrderDependence {
+        names: every_time(&fulls).into_iter().map(str::to_owned).collect(),
+        passed_alone_in: evidence[alone].0,
+        failed_again_in: again.0,
+    })
+}

@@ -1,0 +1,138 @@
+//! The verdict of a preparation step that failed before any attempt ran.
+
+use crate::attempt::Ending;
+use crate::history;
+use crate::reason::{MAX_NAME, Reason, cut_end};
+use crate::signal;
+use crate::verdict::{Cause, Verdict};
+
+/// A preparation step (`--prepare CMD`: `npm ci`, `cargo fetch`) that ran
+/// before the attempts, as the facade reports it when it did not succeed.
+///
+/// ```
+/// use testgate_policy::{Cause, Ending, Preparation};
+///
+/// let verdict = Preparation::new("npm ci", Ending::Exited { code: 1 })
+///     .with_tail("npm error code ENOENT\n")
+///     .verdict();
+/// assert_eq!(verdict.cause(), Some(Cause::PrepareFailed));
+/// assert!(verdict.reason().starts_with("the preparation `npm ci` exited with code 1"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Preparation {
+    /// The command as the user gave it.
+    pub command: String,
+    /// How it ended.
+    pub ending: Ending,
+    /// The end of its output.
+    pub tail: String,
+    /// What the preparation removed from the project directory that was
+    /// there before it ran (a failing `npm ci` deletes `node_modules`).
+    pub removed: Vec<String>,
+}
+
+impl Preparation {
+    /// The preparation `command`, ended as `ending`.
+    pub fn new(command: impl Into<String>, ending: Ending) -> Self {
+        Preparation {
+            command: command.into(),
+            ending,
+            tail: String::new(),
+            removed: Vec::new(),
+        }
+    }
+
+    /// Sets the end of its output.
+    pub fn with_tail(mut self, tail: impl Into<String>) -> Self {
+        self.tail = tail.into();
+        self
+    }
+
+    /// Sets the top-level entries of the project it removed.
+    pub fn with_removed<I, S>(mut self, removed: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.removed = removed.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Whether it succeeded: exit status 0.
+    pub fn succeeded(&self) -> bool {
+        matches!(self.ending, Ending::Exited { code: 0 })
+    }
+
+    /// The verdict when it did not succeed: Inconclusive
+    /// [`Cause::PrepareFailed`] with how it ended, what it removed, and the
+    /// end of its output. A preparation is not an attempt: its failure
+    /// says nothing about the tests, so it is never a Fail.
+    pub fn verdict(&self) -> Verdict {
+        let command = cut_end(self.command.trim(), MAX_NAME);
+        let how = match &self.ending {
+            Ending::Exited { code } => format!("exited with code {code}"),
+            Ending::Signalled { signal } => {
+                format!("was ended by {}", signal::describe(*signal))
+            }
+            Ending::TimedOut { after } => format!("timed out after {after:?}"),
+            Ending::SandboxRefused { why } => format!(
+                "was refused by the sandbox ({})",
+                cut_end(why.trim(), MAX_NAME)
+            ),
+            Ending::WouldNotStart { why } => {
+                format!("would not start ({})", cut_end(why.trim(), MAX_NAME))
+            }
+            Ending::Cancelled => "was interrupted because testgate itself was stopped".to_owned(),
+            Ending::Lost { why } => format!("was lost ({})", cut_end(why.trim(), MAX_NAME)),
+        };
+        let mut reason = Reason::new();
+        reason.line(&format!(
+            "the preparation `{command}` {how} before any attempt ran: no test ran, so \
+             nothing was proved"
+        ));
+        if let Ending::Exited { code } = self.ending {
+            if let Some(hint) = history::exit_hint(&crate::Attempt::new(Ending::Exited { code })) {
+                reason.line(&hint);
+            }
+        }
+        if !self.removed.is_empty() {
+            reason.line(&format!(
+                "it removed from the project what was there before it ran: {}",
+                cut_end(&self.removed.join(", "), MAX_NAME)
+            ));
+        }
+        reason.tail("the end of the output of the preparation:", &self.tail);
+        Verdict::Inconclusive {
+            cause: Cause::PrepareFailed,
+            reason: reason.finish(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ending_is_inconclusive_and_says_what_it_removed() {
+        for ending in [
+            Ending::Exited { code: 1 },
+            Ending::Exited { code: 127 },
+            Ending::Signalled { signal: 9 },
+            Ending::TimedOut {
+                after: std::time::Duration::from_secs(5),
+            },
+            Ending::WouldNotStart { why: "x".into() },
+            Ending::Cancelled,
+        ] {
+            let verdict = Preparation::new("npm ci", ending)
+                .with_removed(["node_modules"])
+                .verdict();
+            assert_eq!(verdict.cause(), Some(Cause::PrepareFailed));
+            assert!(verdict.reason().contains("removed"), "{}", verdict.reason());
+        }
+        let quiet = Preparation::new("true", Ending::Exited { code: 3 }).verdict();
+        assert!(!quiet.reason().contains("the end of the output"));
+    }
+}

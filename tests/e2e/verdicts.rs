@@ -1,0 +1,247 @@
+//! Honest verdicts with the real runners, in bubblewrap as the user runs
+//! them: fail-fast runners and `pytest --lf` (names that agree decide), a
+//! runner that is not installed, a coverage threshold under targeted
+//! retries, and a crate whose dependencies cannot be downloaded.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use testgate::{Cause, Record, Rerun, Runner, Sandbox, SandboxedTests, TestConfig, Verdict};
+
+use crate::projects::{bwrap_for, copy_dir, node_modules};
+use crate::{NoObserver, assert_fail, assert_inconclusive, repo_root};
+
+/// A fresh copy of `tests/projects/verdicts/NAME` (or of another project
+/// under `tests/projects/`), under the repository's `target/`.
+struct Copy {
+    dir: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+fn copy(project: &str) -> Copy {
+    let base = repo_root().join("target/e2e");
+    std::fs::create_dir_all(&base).unwrap();
+    let tmp = tempfile::tempdir_in(&base).unwrap();
+    let dir = tmp.path().join("project");
+    copy_dir(&repo_root().join("tests/projects").join(project), &dir);
+    Copy { dir, _tmp: tmp }
+}
+
+fn run(sandbox: Sandbox, config: TestConfig) -> Record {
+    SandboxedTests::new(sandbox, config.within(Duration::from_secs(300)))
+        .run_observed(&mut NoObserver)
+}
+
+fn reason(record: &Record) -> &str {
+    record.verdict.reason()
+}
+
+/// nextest's default fail-fast stops each failing attempt after a number of
+/// tests that depends on timing; the same test fails every time, so the
+/// verdict is Fail, not `different_suites`.
+#[test]
+fn nextest_fail_fast_with_a_consistent_failure_is_fail() {
+    let project = copy("verdicts/failfast");
+    let config = TestConfig::new(&project.dir, "cargo", ["nextest", "run"])
+        .format(Runner::Nextest)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_fail(&record, &["tests::t17_always_fails"], "nextest fail-fast");
+    assert_eq!(record.attempts.len(), 3, "{}", reason(&record));
+    let ran: Vec<Option<u64>> = record
+        .attempts
+        .iter()
+        .map(|a| a.report.counts.ran())
+        .collect();
+    // Fail-fast cut every attempt short of the 40 tests.
+    assert!(
+        ran.iter().all(|r| r.is_some_and(|r| r < 40)),
+        "{ran:?}: {}",
+        reason(&record)
+    );
+}
+
+/// `pytest --lf`: the first attempt runs the whole suite, the next ones
+/// only the last failures; both fail the same tests.
+#[test]
+fn pytest_last_failed_is_fail() {
+    let project = copy("e2e/pytest");
+    let config = TestConfig::new(&project.dir, "python3", ["-m", "pytest", "-q", "--lf"])
+        .format(Runner::Pytest)
+        .env("TESTGATE_FIXTURE", "fail")
+        .retrying(1);
+    let record = run(Sandbox::default(), config);
+    assert_fail(
+        &record,
+        crate::projects::failing_names(Runner::Pytest),
+        "pytest --lf",
+    );
+    let ran = |i: usize| record.attempts[i].report.counts.ran();
+    assert!(
+        ran(1) < ran(0),
+        "the second attempt ran only the last failures: {:?} then {:?}",
+        ran(0),
+        ran(1)
+    );
+}
+
+/// `npm test` whose script calls a runner that is not installed: the
+/// shell's 127 is a runner that would not start.
+#[test]
+fn npm_test_calling_a_missing_runner_would_not_start() {
+    let project = copy("verdicts/npm-missing");
+    let config = TestConfig::new(&project.dir, "npm", ["test"]).retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::WouldNotStart, "npm test, missing runner");
+    assert_eq!(record.attempts.len(), 1, "not retried: {}", reason(&record));
+    assert!(
+        reason(&record).contains("testgate-missing-runner: not found"),
+        "{}",
+        reason(&record)
+    );
+}
+
+#[test]
+fn sh_calling_a_missing_runner_would_not_start() {
+    let project = copy("verdicts/npm-missing");
+    let config =
+        TestConfig::new(&project.dir, "sh", ["-c", "testgate-missing-runner --run"]).retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::WouldNotStart, "sh -c, missing runner");
+}
+
+/// `npx --no-install jest` where jest is not installed: npx looks it up
+/// in the registry, which the sandbox cannot reach (`EAI_AGAIN`):
+/// environment, with the fix first.
+#[test]
+fn npx_of_a_runner_that_is_not_installed_is_environment() {
+    let project = copy("verdicts/npm-missing");
+    // One fetch try instead of npm's default retries, which take a minute.
+    let config = TestConfig::new(&project.dir, "npx", ["--no-install", "jest"])
+        .env("npm_config_fetch_retries", "0")
+        .retrying(1);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::Environment, "npx, missing runner");
+    assert_eq!(record.attempts.len(), 1, "not retried");
+    assert!(
+        reason(&record).starts_with(
+            "the sandbox has no network: install the dependencies first with --prepare 'npm ci'"
+        ),
+        "the fix leads: {}",
+        reason(&record)
+    );
+}
+
+fn jest_coverage(mode: &str) -> Record {
+    let project = copy("verdicts/jest-coverage");
+    let modules = node_modules();
+    assert!(
+        modules.is_dir(),
+        "{} is missing: run scripts/setup (npm ci)",
+        modules.display()
+    );
+    std::os::unix::fs::symlink(&modules, project.dir.join("node_modules")).unwrap();
+    let config = TestConfig::jest(&project.dir)
+        .env("TESTGATE_FIXTURE", mode)
+        .retrying(2)
+        .rerun(Rerun::Failed);
+    run(bwrap_for(true), config)
+}
+
+/// Every test passes, but the coverage threshold is missed: Fail, with a
+/// reason that says so, not a test name.
+#[test]
+fn jest_coverage_threshold_under_rerun_failed_is_fail_with_the_reason() {
+    let record = jest_coverage("pass");
+    match &record.verdict {
+        Verdict::Fail { failing, reason } => {
+            assert!(failing.is_empty(), "{failing:?}");
+            assert!(
+                reason.starts_with(
+                    "all 3 tests passed; the runner failed the run: coverage below threshold"
+                ),
+                "{reason}"
+            );
+        }
+        other @ (Verdict::Pass { .. } | Verdict::Inconclusive { .. }) => {
+            panic!("expected Fail, got {other:#?}")
+        }
+    }
+}
+
+/// A test fails on the first run only: the targeted retry turns coverage
+/// off (one test cannot meet a global threshold) and passes, the full run
+/// that confirms it has every test passing: flaky, never a Fail naming
+/// the test that just passed.
+#[test]
+fn jest_coverage_threshold_does_not_turn_a_passing_retry_into_a_fail() {
+    let record = jest_coverage("flaky");
+    assert_inconclusive(&record, Cause::Flaky, "jest coverage, flaky");
+    let retry = &record.attempts[1];
+    assert!(
+        retry.command.iter().any(|a| a == "--coverage=false"),
+        "{:?}",
+        retry.command
+    );
+    assert_eq!(retry.attempt.ending, testgate::Ending::Exited { code: 0 });
+}
+
+/// `npx jest -t nomatch`: jest says no test ran and exits 1 because of the
+/// threshold; nothing was proved.
+#[test]
+fn jest_with_a_filter_that_matches_nothing_is_no_tests_ran() {
+    let project = copy("verdicts/jest-coverage");
+    std::os::unix::fs::symlink(node_modules(), project.dir.join("node_modules")).unwrap();
+    let config = TestConfig::new(
+        &project.dir,
+        "npx",
+        ["--no-install", "jest", "-t", "testgate-nomatch"],
+    )
+    .format(Runner::Jest)
+    .env("CI", "true");
+    let record = run(bwrap_for(true), config);
+    assert_inconclusive(&record, Cause::NoTestsRan, "jest -t nomatch");
+}
+
+/// cargo test without the network on a crate whose registry dependency was
+/// never downloaded: the toolchain failed, not the code.
+#[test]
+fn cargo_without_network_and_dependencies_is_environment() {
+    let project = copy("verdicts/cargo-offline");
+    let home = project.dir.join("cargo-home");
+    let config = TestConfig::cargo(&project.dir)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .env("CARGO_HOME", &home)
+        .env("CARGO_NET_RETRY", "0")
+        .retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::Environment, "cargo offline");
+    assert_eq!(record.attempts.len(), 1, "not retried");
+    let reason = reason(&record);
+    assert!(
+        reason.lines().next().is_some_and(|l| l.contains("--prepare 'cargo fetch'")
+            && l.contains("--allow-network")),
+        "{reason}"
+    );
+}
+
+/// The same crate with `--prepare 'cargo fetch'`: the preparation has the
+/// network, the attempts then build offline from what it fetched.
+#[test]
+fn cargo_fetch_as_a_preparation_lets_the_tests_run() {
+    let project = copy("verdicts/cargo-offline");
+    let home = project.dir.join("cargo-home");
+    let config = TestConfig::cargo(&project.dir)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .env("CARGO_HOME", &home)
+        .prepare("cargo fetch");
+    let record = run(Sandbox::default(), config);
+    assert_eq!(record.preparations.len(), 1);
+    assert!(
+        record.verdict.is_pass(),
+        "{:#?}\n{}",
+        record.verdict,
+        record.preparations[0].preparation.tail
+    );
+}
