@@ -73,6 +73,13 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     format: FormatArg,
 
+    /// When an attempt changed the tree it was judging (verdict
+    /// `tree_changed`), put the changed, deleted and planted files back to
+    /// the state recorded before the first attempt. Without it they are left
+    /// for you to inspect.
+    #[arg(long)]
+    restore: bool,
+
     /// Print one JSON object (schema in docs/cli.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -184,13 +191,17 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         .within(args.timeout)
         .retrying(args.retries)
         .rerun(args.rerun)
-        .format(args.format.0);
+        .format(args.format.0)
+        .restore(args.restore);
     for entry in &args.env {
         config = match entry.split_once('=') {
             Some((name, value)) if !name.is_empty() => config.env(name, value),
             None if !entry.is_empty() => config.pass_env(entry),
             _ => return Err(Error::BadEnv(entry.clone())),
         };
+    }
+    if let Some(why) = config.snapshot_update() {
+        return Err(Error::SnapshotUpdate(why));
     }
     let sandbox = match args.sandbox.as_str() {
         "none" => Sandbox::Host,
@@ -316,6 +327,25 @@ pub(crate) fn json_document(record: &Record) -> Value {
         "reason": verdict.reason(),
         "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
         "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
+        "tree_digest": record.tree_digest,
+        "tree": record.tree.as_ref().map(tree_json),
+    })
+}
+
+fn tree_json(change: &testgate::tree::TreeChange) -> Value {
+    let paths = |list: &[std::path::PathBuf]| {
+        list.iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    json!({
+        "changed": paths(&change.changed),
+        "deleted": paths(&change.deleted),
+        "added": paths(&change.added),
+        "restored": change.restored.as_ref().map(|r| match r {
+            Ok(n) => json!({"files": n}),
+            Err(why) => json!({"error": why}),
+        }),
     })
 }
 

@@ -86,6 +86,9 @@ enum Error {
     /// `check --env` was given an empty name.
     #[error("`--env {0}` names no variable: use NAME to pass it through or NAME=VALUE to set it")]
     BadEnv(String),
+    /// `check` was given a snapshot-update flag.
+    #[error("{0}")]
+    SnapshotUpdate(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -142,7 +145,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Write(_)
             | Error::Dir { .. }
             | Error::EmptyCommand
-            | Error::BadEnv(_)),
+            | Error::BadEnv(_)
+            | Error::SnapshotUpdate(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

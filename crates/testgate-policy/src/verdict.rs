@@ -36,11 +36,15 @@ pub enum Cause {
     OrderDependent,
     /// The runner's output ended before its summary although it exited 0.
     Truncated,
+    /// An attempt changed, deleted or added files in the tree it was judging
+    /// (its own tests, their expectations, or files that run later on the
+    /// host), so its result is not evidence about the tree as given.
+    TreeChanged,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 12] = [
+    pub const ALL: [Cause; 13] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -53,6 +57,7 @@ impl Cause {
         Cause::Environment,
         Cause::OrderDependent,
         Cause::Truncated,
+        Cause::TreeChanged,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -70,6 +75,7 @@ impl Cause {
             Cause::Environment => "environment",
             Cause::OrderDependent => "order_dependent",
             Cause::Truncated => "truncated",
+            Cause::TreeChanged => "tree_changed",
         }
     }
 }

@@ -35,6 +35,7 @@ pub struct TestConfig {
     /// Variables set explicitly, in order: (name, Some(value)) sets,
     /// (name, None) passes the host's value through.
     pub(crate) env: Vec<(OsString, Option<OsString>)>,
+    pub(crate) restore: bool,
 }
 
 impl TestConfig {
@@ -54,6 +55,7 @@ impl TestConfig {
             rerun: Rerun::All,
             format: Format::Auto,
             env: Vec::new(),
+            restore: false,
         }
     }
 
@@ -131,6 +133,23 @@ impl TestConfig {
     pub fn pass_env(mut self, name: impl Into<OsString>) -> Self {
         self.env.push((name.into(), None));
         self
+    }
+
+    /// Puts the files an attempt changed, deleted or planted back to the
+    /// recorded state when the verdict is `tree_changed` (the files are
+    /// otherwise left for the user to inspect).
+    pub fn restore(mut self, restore: bool) -> Self {
+        self.restore = restore;
+        self
+    }
+
+    /// The snapshot-update flag in the command or its environment, if any
+    /// (`jest -u`, `--snapshot-update`, `INSTA_UPDATE=always`): a usage
+    /// error, as tests must not rewrite their own expectations.
+    pub fn snapshot_update(&self) -> Option<String> {
+        let mut command = vec![self.program.clone()];
+        command.extend(self.args.iter().cloned());
+        crate::watch::snapshot_update(&command, &self.env)
     }
 
     /// The program.
