@@ -164,3 +164,99 @@ fn snapshot_update_flags_are_a_usage_error() {
         .expect("start testgate");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+fn testgate(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_testgate"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("start testgate")
+}
+
+/// A signed record of a real run (root, bwrap, default options) verifies
+/// against the key and the tree; one changed byte of a tracked file, or of
+/// the record, and verify rejects it. The record holds the environment's
+/// names, never their values.
+#[test]
+fn a_signed_record_verifies_then_is_rejected_after_one_byte_changes() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).expect("project");
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n").expect("suite");
+    git(&project, &["init", "-q"]);
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "the suite"]);
+    let head = git(&project, &["rev-parse", "HEAD"]);
+
+    let out = testgate(&["keygen", "../key"], &project);
+    assert!(out.status.success(), "{out:?}");
+    let mode = fs::metadata(work.path().join("key"))
+        .expect("key")
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+
+    let out = testgate(
+        &[
+            "check",
+            "-q",
+            "--record",
+            "../record.json",
+            "--sign",
+            "../key",
+            "--env",
+            "HOSTILE_SECRET=s3cr3t-value",
+            "--",
+            "sh",
+            "test_ok.sh",
+        ],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = fs::read_to_string(work.path().join("record.json")).expect("record");
+    assert!(
+        !text.contains("s3cr3t-value"),
+        "a value leaked into the record"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let record = &doc["record"];
+    assert_eq!(record["env"], serde_json::json!(["HOSTILE_SECRET"]));
+    assert_eq!(record["suite"]["version"].as_str(), Some(head.trim()));
+    assert_eq!(record["verdict"], "pass");
+    assert_eq!(record["sandbox"]["kind"], "bwrap");
+
+    let verify = |dir: &Path| {
+        testgate(
+            &["verify", "../record.json", "--key", "../key.pub", "-C", "."],
+            dir,
+        )
+    };
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    // One tracked byte changed: the tree no longer matches.
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n ").expect("edit");
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("is not the recorded one"),
+        "{out:?}"
+    );
+    git(&project, &["checkout", "--", "test_ok.sh"]);
+    assert_eq!(verify(&project).status.code(), Some(0));
+
+    // The record itself changed (a fail made a pass): the signature fails.
+    fs::write(
+        work.path().join("record.json"),
+        text.replace("\"pass\"", "\"fail\""),
+    )
+    .expect("forge");
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("signature does not match"),
+        "{out:?}"
+    );
+}
