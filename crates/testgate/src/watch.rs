@@ -27,6 +27,7 @@ pub fn runs_on_host(path: &Path) -> bool {
             | "GNUmakefile"
             | "package.json"
             | ".pre-commit-config.yaml"
+            | "conftest.py"
     ) || text.starts_with(".vscode/")
         || text.starts_with(".idea/")
         || text == ".cargo/config.toml"
