@@ -98,6 +98,7 @@ mod tests {
             "Makefile",
             "package.json",
             ".pre-commit-config.yaml",
+            "tests/conftest.py",
         ] {
             assert!(runs_on_host(Path::new(p)), "{p}");
         }
