@@ -79,6 +79,31 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     format: FormatArg,
 
+    /// When an attempt changed the tree it was judging (verdict
+    /// `tree_changed`), put the changed, deleted and planted files back to
+    /// the state recorded before the first attempt. Without it they are left
+    /// for you to inspect.
+    #[arg(long)]
+    restore: bool,
+
+    /// Write the verdict record (docs/cli.md): the suite, the tree digest,
+    /// the command and options, the sandbox, the environment's names, every
+    /// attempt and the verdict, as one JSON document.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+
+    /// Sign the record with the ed25519 key KEY (from `testgate keygen`).
+    #[arg(long, value_name = "KEY", requires = "record")]
+    sign: Option<PathBuf>,
+
+    /// The suite's name in the record (default: the directory's name).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+
+    /// The suite's version in the record (default: the git commit of DIR).
+    #[arg(long = "version", value_name = "VERSION")]
+    suite_version: Option<String>,
+
     /// Print one JSON object (schema in docs/cli.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -193,7 +218,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         .within(args.timeout)
         .retrying(args.retries)
         .rerun(args.rerun)
-        .format(args.format.0);
+        .format(args.format.0)
+        .restore(args.restore);
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
@@ -203,6 +229,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             None if !entry.is_empty() => config.pass_env(entry),
             _ => return Err(Error::BadEnv(entry.clone())),
         };
+    }
+    if let Some(why) = config.snapshot_update() {
+        return Err(Error::SnapshotUpdate(why));
     }
     let sandbox = match args.sandbox.as_str() {
         "none" => Sandbox::Host,
@@ -222,7 +251,43 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         quiet: args.quiet,
         max_attempts,
     };
+    let started = unix_seconds();
     let record = tests.run_observed(&mut announcer);
+    if let Some(path) = &args.record {
+        let name = args.name.clone().unwrap_or_else(|| {
+            dir.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let version = args.suite_version.clone().or_else(|| git_head(&dir));
+        let document = json!({
+            "schema": "testgate-record/1",
+            "testgate": env!("CARGO_PKG_VERSION"),
+            "suite": {"name": name, "version": version},
+            "tree_digest": record.tree_digest,
+            "command": args.command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
+            "options": {
+                "timeout_ms": u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
+                "retries": args.retries,
+                "rerun": format!("{:?}", args.rerun).to_lowercase(),
+                "format": args.format.0.name(),
+                "restore": args.restore,
+            },
+            "sandbox": {
+                "kind": args.sandbox,
+                "allow_network": args.allow_network,
+                "writable": args.writable.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
+                "tmpfs_size": args.tmpfs_size,
+            },
+            "env": args.env.iter().map(|e| e.split_once('=').map_or(e.as_str(), |(n, _)| n)).collect::<Vec<_>>(),
+            "host": {"kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim()},
+            "started_at": started,
+            "ended_at": unix_seconds(),
+            "verdict": record.verdict.name(),
+            "result": json_document(&record),
+        });
+        crate::record::write(path, document, args.sign.as_deref())?;
+    }
 
     let mut stdout = io::stdout().lock();
     if args.json {
@@ -292,6 +357,44 @@ fn watch_word(words: &[String]) -> Option<&str> {
         matches!(flag, "--watch" | "--watchAll" | "--watch-all")
             && !matches!(value, Some("false" | "0"))
     })
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The commit checked out in `dir`, read from `.git` (no git is run: the
+/// project's `.git` is untrusted); None outside git.
+fn git_head(dir: &std::path::Path) -> Option<String> {
+    let mut git = dir.join(".git");
+    if git.is_file() {
+        let text = std::fs::read_to_string(&git).ok()?;
+        git = dir.join(text.strip_prefix("gitdir:")?.trim());
+    }
+    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
+        return Some(head.to_owned());
+    };
+    let common = std::fs::read_to_string(git.join("commondir"))
+        .map(|c| git.join(c.trim()))
+        .unwrap_or_else(|_| git.clone());
+    for base in [&git, &common] {
+        if let Ok(id) = std::fs::read_to_string(base.join(reference)) {
+            return Some(id.trim().to_owned());
+        }
+        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs")) {
+            if let Some(line) = packed
+                .lines()
+                .find(|l| l.ends_with(&format!(" {reference}")))
+            {
+                return line.split_whitespace().next().map(str::to_owned);
+            }
+        }
+    }
+    None
 }
 
 /// Shows each attempt on stderr: its start, its output live, its end.
@@ -406,6 +509,25 @@ pub(crate) fn json_document(record: &Record) -> Value {
         "findings": findings_json(&record.findings),
         "preparations": record.preparations.iter().map(preparation_json).collect::<Vec<_>>(),
         "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
+        "tree_digest": record.tree_digest,
+        "tree": record.tree.as_ref().map(tree_json),
+    })
+}
+
+fn tree_json(change: &testgate::tree::TreeChange) -> Value {
+    let paths = |list: &[std::path::PathBuf]| {
+        list.iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    json!({
+        "changed": paths(&change.changed),
+        "deleted": paths(&change.deleted),
+        "added": paths(&change.added),
+        "restored": change.restored.as_ref().map(|r| match r {
+            Ok(n) => json!({"files": n}),
+            Err(why) => json!({"error": why}),
+        }),
     })
 }
 

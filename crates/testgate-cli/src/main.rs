@@ -4,6 +4,7 @@
 mod check;
 mod exit;
 mod parse;
+mod record;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -25,6 +26,8 @@ struct Cli {
 enum Command {
     Check(check::CheckArgs),
     Parse(parse::ParseArgs),
+    Keygen(record::KeygenArgs),
+    Verify(record::VerifyArgs),
 }
 
 /// A value of `--format`: `auto` or a runner's name. Its values come from
@@ -90,6 +93,12 @@ enum Error {
     /// never end.
     #[error("{0}")]
     WatchMode(String),
+    /// `check` was given a snapshot-update flag.
+    #[error("{0}")]
+    SnapshotUpdate(String),
+    /// A record, key or signature could not be read, written or used.
+    #[error("{0}")]
+    Record(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -99,6 +108,10 @@ enum Success {
     Parsed,
     /// `check` gave a verdict (or was interrupted).
     Checked(check::Outcome),
+    /// `keygen` wrote a key pair.
+    Generated,
+    /// `verify` checked a record: whether every check held.
+    Verified(bool),
 }
 
 /// How an input path is named in messages.
@@ -116,6 +129,8 @@ fn main() -> ExitCode {
         .and_then(|cli| match cli.command {
             Command::Check(args) => check::run(args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
+            Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
+            Command::Verify(args) => record::verify(&args).map(Success::Verified),
         });
     ExitCode::from(exit_code(result))
 }
@@ -124,7 +139,13 @@ fn main() -> ExitCode {
 /// one-line message of an error.
 fn exit_code(result: Result<Success, Error>) -> u8 {
     match result {
-        Ok(Success::Parsed | Success::Checked(check::Outcome::Pass)) => exit::SUCCESS,
+        Ok(
+            Success::Parsed
+            | Success::Generated
+            | Success::Verified(true)
+            | Success::Checked(check::Outcome::Pass),
+        ) => exit::SUCCESS,
+        Ok(Success::Verified(false)) => exit::FAIL,
         Ok(Success::Checked(check::Outcome::Fail)) => exit::FAIL,
         Ok(Success::Checked(check::Outcome::Inconclusive)) => exit::INCONCLUSIVE,
         Ok(Success::Checked(check::Outcome::Interrupted)) => exit::INTERRUPTED,
@@ -147,7 +168,9 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Dir { .. }
             | Error::EmptyCommand
             | Error::BadEnv(_)
-            | Error::WatchMode(_)),
+            | Error::WatchMode(_)
+            | Error::SnapshotUpdate(_)
+            | Error::Record(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

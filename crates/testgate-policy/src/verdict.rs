@@ -38,11 +38,15 @@ pub enum Cause {
     Truncated,
     /// A preparation step (`--prepare`) failed before any attempt ran.
     PrepareFailed,
+    /// An attempt changed, deleted or added files in the tree it was judging
+    /// (its own tests, their expectations, or files that run later on the
+    /// host), so its result is not evidence about the tree as given.
+    TreeChanged,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 13] = [
+    pub const ALL: [Cause; 14] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -56,6 +60,7 @@ impl Cause {
         Cause::OrderDependent,
         Cause::Truncated,
         Cause::PrepareFailed,
+        Cause::TreeChanged,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -74,6 +79,7 @@ impl Cause {
             Cause::OrderDependent => "order_dependent",
             Cause::Truncated => "truncated",
             Cause::PrepareFailed => "prepare_failed",
+            Cause::TreeChanged => "tree_changed",
         }
     }
 }

@@ -37,6 +37,7 @@ pub struct TestConfig {
     pub(crate) env: Vec<(OsString, Option<OsString>)>,
     /// Shell commands run once, in order, before the first attempt.
     pub(crate) prepare: Vec<String>,
+    pub(crate) restore: bool,
 }
 
 impl TestConfig {
@@ -57,6 +58,7 @@ impl TestConfig {
             format: Format::Auto,
             env: Vec::new(),
             prepare: Vec::new(),
+            restore: false,
         }
     }
 
@@ -158,6 +160,23 @@ impl TestConfig {
     /// The preparation steps, in order.
     pub fn preparations(&self) -> &[String] {
         &self.prepare
+    }
+
+    /// Puts the files an attempt changed, deleted or planted back to the
+    /// recorded state when the verdict is `tree_changed` (the files are
+    /// otherwise left for the user to inspect).
+    pub fn restore(mut self, restore: bool) -> Self {
+        self.restore = restore;
+        self
+    }
+
+    /// The snapshot-update flag in the command or its environment, if any
+    /// (`jest -u`, `--snapshot-update`, `INSTA_UPDATE=always`): a usage
+    /// error, as tests must not rewrite their own expectations.
+    pub fn snapshot_update(&self) -> Option<String> {
+        let mut command = vec![self.program.clone()];
+        command.extend(self.args.iter().cloned());
+        crate::watch::snapshot_update(&command, &self.env)
     }
 
     /// The program.

@@ -33,6 +33,8 @@ mod capture;
 mod config;
 mod rerun;
 mod suite;
+pub mod tree;
+pub mod watch;
 
 pub use crate::config::TestConfig;
 pub use crate::suite::{

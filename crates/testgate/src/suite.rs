@@ -7,14 +7,15 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report};
 use testgate_policy::{
-    Attempt, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection, Step,
-    Verdict,
+    Attempt, Cause, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection,
+    Step, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
+use crate::tree::{Snapshot, TreeChange};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -99,6 +100,12 @@ pub struct Record {
     pub preparations: Vec<PreparationRecord>,
     /// The attempts in the order they ran.
     pub attempts: Vec<AttemptRecord>,
+    /// The digest of the tree before the first attempt (see [`crate::tree`]),
+    /// None when it could not be read.
+    pub tree_digest: Option<String>,
+    /// What an attempt changed in the tree, when one did (the verdict is
+    /// then Inconclusive `tree_changed`).
+    pub tree: Option<TreeChange>,
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -179,12 +186,16 @@ impl SandboxedTests {
                     findings: Findings::default(),
                     preparations,
                     attempts: Vec::new(),
+                    tree_digest: None,
+                    tree: None,
                 };
             }
         }
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
+        let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
+        let mut tree = None;
         let verdict = loop {
             let Plan { step, note, .. } = policy.plan(&attempts);
             let selection = match step {
@@ -210,6 +221,20 @@ impl SandboxedTests {
             observer.attempt_finished(&record);
             attempts.push(record.attempt.clone());
             records.push(record);
+            if let Some(snapshot) = &snapshot {
+                let mut change = snapshot.compare();
+                if !change.is_empty() {
+                    if self.config.restore {
+                        change.restored = Some(snapshot.restore(&change));
+                    }
+                    let reason = change.reason(number);
+                    tree = Some(change);
+                    break Verdict::Inconclusive {
+                        cause: Cause::TreeChanged,
+                        reason,
+                    };
+                }
+            }
         };
         let findings = policy.findings(&attempts);
         Record {
@@ -218,6 +243,8 @@ impl SandboxedTests {
             findings,
             preparations,
             attempts: records,
+            tree_digest: snapshot.as_ref().map(Snapshot::digest),
+            tree,
         }
     }
 

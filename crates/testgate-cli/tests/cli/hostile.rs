@@ -8,6 +8,7 @@
 mod harness;
 
 mod escape;
+mod integrity;
 mod itself;
 mod kernel;
 mod lies;

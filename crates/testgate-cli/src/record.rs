@@ -1,0 +1,194 @@
+//! Verdict records: `check --record FILE [--sign KEY]`, `keygen`, `verify`.
+//!
+//! A record file is one JSON object `{"record": {...}, "signature": ...}`.
+//! The signature is ed25519 over the compact serialisation of `record` (keys
+//! sorted, as serde_json writes a map), `{"algorithm": "ed25519",
+//! "public_key": HEX, "value": HEX}`, or null when unsigned. A key file is
+//! the 32-byte secret seed in hex on one line (mode 0600); `KEY.pub` holds
+//! the public key in hex.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use serde_json::{Value, json};
+
+use crate::Error;
+
+/// Write a new ed25519 key pair for `check --sign`: KEY (secret, mode 0600)
+/// and KEY.pub (public, for `verify --key`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct KeygenArgs {
+    /// Where to write the secret key; the public key goes to KEY.pub.
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+}
+
+/// Check a verdict record: its signature and, with -C, that the project's
+/// tree still has the recorded digest. Exit 0 when it holds, 1 when not.
+#[derive(Debug, clap::Args)]
+pub(crate) struct VerifyArgs {
+    /// The record written by `check --record`.
+    #[arg(value_name = "RECORD")]
+    record: PathBuf,
+    /// The trusted public key (KEY.pub from `keygen`). Without it the
+    /// record's own key is used, which proves integrity, not origin.
+    #[arg(long, value_name = "PUB")]
+    key: Option<PathBuf>,
+    /// Also check that the tree of DIR matches the recorded digest.
+    #[arg(short = 'C', value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+fn bad(what: impl std::fmt::Display) -> Error {
+    Error::Record(what.to_string())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex<const N: usize>(text: &str, what: &str) -> Result<[u8; N], Error> {
+    let text = text.trim();
+    let mut out = [0u8; N];
+    if text.len() != 2 * N || !text.is_ascii() {
+        return Err(bad(format!("{what} is not {N} bytes of hex")));
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16)
+            .map_err(|_| bad(format!("{what} is not hex")))?;
+    }
+    Ok(out)
+}
+
+fn read(path: &Path) -> Result<String, Error> {
+    fs::read_to_string(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))
+}
+
+pub(crate) fn keygen(args: &KeygenArgs) -> Result<(), Error> {
+    let mut seed = [0u8; 32];
+    let mut random =
+        fs::File::open("/dev/urandom").map_err(|e| bad(format!("/dev/urandom: {e}")))?;
+    std::io::Read::read_exact(&mut random, &mut seed)
+        .map_err(|e| bad(format!("/dev/urandom: {e}")))?;
+    let key = SigningKey::from_bytes(&seed);
+    let public = args.key.with_extension(match args.key.extension() {
+        Some(ext) => format!("{}.pub", ext.to_string_lossy()),
+        None => "pub".to_owned(),
+    });
+    for (path, text, mode) in [
+        (&args.key, hex(&seed), 0o600),
+        (&public, hex(key.verifying_key().as_bytes()), 0o644),
+    ] {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(path)
+            .map_err(|e| bad(format!("cannot create {}: {e}", path.display())))?;
+        writeln!(file, "{text}").map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    }
+    println!(
+        "wrote {} (secret, 0600) and {}",
+        args.key.display(),
+        public.display()
+    );
+    Ok(())
+}
+
+/// Wraps `record` with its signature (by the key in `key`, if any) and
+/// writes it to `path`.
+pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<(), Error> {
+    let signature = match key {
+        None => Value::Null,
+        Some(key) => {
+            let seed: [u8; 32] = unhex(&read(key)?, &format!("the key {}", key.display()))?;
+            let key = SigningKey::from_bytes(&seed);
+            let signature = key.sign(record.to_string().as_bytes());
+            json!({
+                "algorithm": "ed25519",
+                "public_key": hex(key.verifying_key().as_bytes()),
+                "value": hex(&signature.to_bytes()),
+            })
+        }
+    };
+    let document = json!({"record": record, "signature": signature});
+    fs::write(path, format!("{document:#}\n"))
+        .map_err(|e| bad(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Checks a record; Ok(true) when every check held.
+pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
+    let text = read(&args.record)?;
+    let document: Value = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
+    let record = &document["record"];
+    if !record.is_object() {
+        return Err(bad(format!("{} has no record", args.record.display())));
+    }
+    let mut ok = true;
+    let signature = &document["signature"];
+    if signature.is_null() {
+        println!("signature: none (the record is unsigned)");
+        ok = args.key.is_none();
+        if !ok {
+            println!("FAIL: --key was given but the record is unsigned");
+        }
+    } else {
+        let embedded: [u8; 32] = unhex(
+            signature["public_key"].as_str().unwrap_or(""),
+            "the record's public key",
+        )?;
+        let trusted = match &args.key {
+            Some(path) => unhex(&read(path)?, &format!("the key {}", path.display()))?,
+            None => embedded,
+        };
+        let value: [u8; 64] = unhex(signature["value"].as_str().unwrap_or(""), "the signature")?;
+        let key =
+            VerifyingKey::from_bytes(&trusted).map_err(|e| bad(format!("the public key: {e}")))?;
+        let good = key
+            .verify(
+                record.to_string().as_bytes(),
+                &Signature::from_bytes(&value),
+            )
+            .is_ok();
+        let whose = if args.key.is_some() {
+            "the given key"
+        } else {
+            "the record's own key (not a trusted one: pass --key)"
+        };
+        if good {
+            println!("signature: ok, by {whose}");
+        } else {
+            println!(
+                "FAIL: the signature does not match {whose}: the record was changed or signed by another key"
+            );
+            ok = false;
+        }
+    }
+    if let Some(dir) = &args.dir {
+        let recorded = record["tree_digest"].as_str().unwrap_or("");
+        let now = testgate::tree::Snapshot::take(dir, false)
+            .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?
+            .digest();
+        if now == recorded {
+            println!(
+                "tree: ok, {} matches the recorded digest {now}",
+                dir.display()
+            );
+        } else {
+            println!(
+                "FAIL: the tree of {} ({now}) is not the recorded one ({recorded})",
+                dir.display()
+            );
+            ok = false;
+        }
+    }
+    println!(
+        "verdict recorded: {}",
+        record["verdict"].as_str().unwrap_or("?")
+    );
+    Ok(ok)
+}

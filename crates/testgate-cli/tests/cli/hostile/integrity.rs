@@ -1,0 +1,262 @@
+//! Integrity: a suite must not change the tree it is judged on (its own
+//! assertions, its test files, its snapshots, its git history) nor plant a
+//! file that runs later on the host. Each attack passes on its own terms and
+//! must come out Inconclusive `tree_changed`, naming the path, and be put
+//! back with `--restore`.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use super::harness::Attack;
+
+const ASSERTION: &str = "#!/bin/sh\n# expect 5\n[ $((2 + 2)) -eq 5 ]\n";
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("start git");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs the `tree-changes` suite's attack `what`, with `--restore` or not,
+/// and asserts tree_changed naming `path`.
+fn attack(what: &str, restore: bool, path: &str) -> Attack {
+    let mut attack = Attack::new("tree-changes").script_arg(what);
+    if restore {
+        attack = attack.arg("--restore");
+    }
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    assert!(outcome.reason().contains(path), "{}", outcome.reason());
+    let tree = &outcome.doc()["tree"];
+    let bare = path.split(" (").next().unwrap_or(path);
+    assert!(tree.to_string().contains(bare), "{tree:#}");
+    if restore {
+        assert!(tree["restored"]["files"].as_u64() >= Some(1), "{tree:#}");
+        assert!(
+            outcome.reason().contains("Restored"),
+            "{}",
+            outcome.reason()
+        );
+    } else {
+        assert!(tree["restored"].is_null(), "{tree:#}");
+    }
+    attack.assert_contained(&outcome);
+    attack
+}
+
+#[test]
+fn a_test_that_edits_its_own_assertion_is_tree_changed_and_restored() {
+    let left = attack("edit", false, "test_math.sh");
+    let edited = fs::read_to_string(left.project().join("test_math.sh")).expect("read");
+    assert!(edited.contains("expect 4"), "left for the user: {edited}");
+    let restored = attack("edit", true, "test_math.sh");
+    assert_eq!(
+        fs::read_to_string(restored.project().join("test_math.sh")).expect("read"),
+        ASSERTION
+    );
+}
+
+#[test]
+fn a_test_that_deletes_a_test_file_is_tree_changed_and_restored() {
+    let left = attack("delete", false, "test_math.sh (deleted)");
+    assert!(!left.project().join("test_math.sh").exists());
+    let restored = attack("delete", true, "test_math.sh (deleted)");
+    assert_eq!(
+        fs::read_to_string(restored.project().join("test_math.sh")).expect("read"),
+        ASSERTION
+    );
+}
+
+#[test]
+fn a_test_that_commits_from_inside_cannot_move_head_and_is_tree_changed() {
+    for restore in [false, true] {
+        let mut attack = Attack::new("tree-changes").script_arg("commit");
+        if restore {
+            attack = attack.arg("--restore");
+        }
+        let project = attack.project().to_path_buf();
+        git(&project, &["init", "-q"]);
+        git(&project, &["add", "-A"]);
+        git(&project, &["commit", "-q", "-m", "the suite"]);
+        let head = git(&project, &["rev-parse", "HEAD"]);
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+        assert!(
+            outcome.reason().contains("test_math.sh"),
+            "{}",
+            outcome.reason()
+        );
+        // .git is read-only in the sandbox: the commit is refused.
+        assert_eq!(git(&project, &["rev-parse", "HEAD"]), head);
+        let status = git(&project, &["status", "--porcelain"]);
+        if restore {
+            assert_eq!(status, "", "restored to HEAD");
+        } else {
+            assert!(status.contains("test_math.sh"), "{status}");
+        }
+        attack.assert_contained(&outcome);
+    }
+}
+
+#[test]
+fn a_planted_cargo_config_is_tree_changed_first_and_removed_with_restore() {
+    let left = attack(
+        "cargo",
+        false,
+        ".cargo/config.toml (added, runs later on the host)",
+    );
+    assert!(left.project().join(".cargo/config.toml").exists());
+    let restored = attack("cargo", true, ".cargo/config.toml");
+    assert!(!restored.project().join(".cargo/config.toml").exists());
+}
+
+#[test]
+fn a_test_that_rewrites_its_snapshot_is_tree_changed_and_restored() {
+    attack("snapshot", false, "out.snap (changed)");
+    let restored = attack("snapshot", true, "out.snap");
+    assert_eq!(
+        fs::read_to_string(restored.project().join("out.snap")).expect("read"),
+        "the old output\n"
+    );
+}
+
+#[test]
+fn snapshot_update_flags_are_a_usage_error() {
+    for words in [
+        &["npx", "jest", "-u"][..],
+        &["npx", "vitest", "run", "--update"],
+        &["npx", "jest", "--updateSnapshot"],
+        &["pytest", "--snapshot-update"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_testgate"))
+            .args(["check", "-q", "--"])
+            .args(words)
+            .output()
+            .expect("start testgate");
+        assert_eq!(out.status.code(), Some(2), "{words:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("rewrite their own expected snapshots"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_testgate"))
+        .args([
+            "check",
+            "-q",
+            "--env",
+            "INSTA_UPDATE=always",
+            "--",
+            "cargo",
+            "test",
+        ])
+        .output()
+        .expect("start testgate");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+fn testgate(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_testgate"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("start testgate")
+}
+
+/// A signed record of a real run (root, bwrap, default options) verifies
+/// against the key and the tree; one changed byte of a tracked file, or of
+/// the record, and verify rejects it. The record holds the environment's
+/// names, never their values.
+#[test]
+fn a_signed_record_verifies_then_is_rejected_after_one_byte_changes() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).expect("project");
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n").expect("suite");
+    git(&project, &["init", "-q"]);
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "the suite"]);
+    let head = git(&project, &["rev-parse", "HEAD"]);
+
+    let out = testgate(&["keygen", "../key"], &project);
+    assert!(out.status.success(), "{out:?}");
+    let mode = fs::metadata(work.path().join("key"))
+        .expect("key")
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+
+    let out = testgate(
+        &[
+            "check",
+            "-q",
+            "--record",
+            "../record.json",
+            "--sign",
+            "../key",
+            "--env",
+            "HOSTILE_SECRET=s3cr3t-value",
+            "--",
+            "sh",
+            "test_ok.sh",
+        ],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = fs::read_to_string(work.path().join("record.json")).expect("record");
+    assert!(
+        !text.contains("s3cr3t-value"),
+        "a value leaked into the record"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let record = &doc["record"];
+    assert_eq!(record["env"], serde_json::json!(["HOSTILE_SECRET"]));
+    assert_eq!(record["suite"]["version"].as_str(), Some(head.trim()));
+    assert_eq!(record["verdict"], "pass");
+    assert_eq!(record["sandbox"]["kind"], "bwrap");
+
+    let verify = |dir: &Path| {
+        testgate(
+            &["verify", "../record.json", "--key", "../key.pub", "-C", "."],
+            dir,
+        )
+    };
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    // One tracked byte changed: the tree no longer matches.
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n ").expect("edit");
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("is not the recorded one"),
+        "{out:?}"
+    );
+    git(&project, &["checkout", "--", "test_ok.sh"]);
+    assert_eq!(verify(&project).status.code(), Some(0));
+
+    // The record itself changed (a fail made a pass): the signature fails.
+    fs::write(
+        work.path().join("record.json"),
+        text.replace("\"pass\"", "\"fail\""),
+    )
+    .expect("forge");
+    let out = verify(&project);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("signature does not match"),
+        "{out:?}"
+    );
+}
