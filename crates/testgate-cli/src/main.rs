@@ -24,7 +24,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    Check(check::CheckArgs),
+    Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
@@ -127,7 +127,7 @@ fn main() -> ExitCode {
     let result = Cli::try_parse()
         .map_err(Error::from)
         .and_then(|cli| match cli.command {
-            Command::Check(args) => check::run(args).map(Success::Checked),
+            Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
