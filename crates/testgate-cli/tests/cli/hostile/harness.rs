@@ -565,7 +565,10 @@ unsafe fn join_session_keyring_with_key(
 /// be the one to run out of memory).
 fn collect(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
     thread::spawn(move || {
-        const KEEP: usize = 1 << 20;
+        // Enough for the JSON of 100,000 failing names (`failing` and
+        // `findings.always_failed` both list them: about 3 MiB); a flood
+        // keeps only its last part.
+        const KEEP: usize = 8 << 20;
         let mut kept = Vec::new();
         let mut buf = vec![0; 64 * 1024];
         loop {
