@@ -205,6 +205,11 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
         });
     }
+    let writable = args
+        .writable
+        .iter()
+        .map(|path| writable_path(path))
+        .collect::<Result<Vec<_>, _>>()?;
     let Some((program, rest)) = args.command.split_first() else {
         return Err(Error::EmptyCommand);
     };
@@ -230,6 +235,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             _ => return Err(Error::BadEnv(entry.clone())),
         };
     }
+    // The runner's preset (CI=true for jest and vitest, …), as the
+    // library's constructors apply it; a name given with --env wins.
+    config = config.preset();
     if let Some(why) = config.snapshot_update() {
         return Err(Error::SnapshotUpdate(why));
     }
@@ -237,7 +245,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         "none" => Sandbox::Host,
         _ => Sandbox::Bubblewrap(BwrapOptions {
             allow_network: args.allow_network,
-            writable: args.writable.clone(),
+            writable,
             tmpfs_size: args.tmpfs_size,
             ..BwrapOptions::default()
         }),
@@ -306,6 +314,38 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     })
 }
 
+/// The canonical form of a `--writable` path, or the usage error: it must
+/// exist (bwrap would refuse it at run time, and every attempt would be
+/// Inconclusive), and it must not be `/` or hold a home directory of the
+/// user running testgate (`$HOME` or the password database's), which would
+/// let the tests write the host or the credentials and shell files that
+/// run later on it.
+fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
+    let refuse = |why: String| Error::Writable {
+        path: path.to_owned(),
+        why,
+    };
+    let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+    if canonical == std::path::Path::new("/") {
+        return Err(refuse("it is the root directory".to_owned()));
+    }
+    for home in testgate::home_directories() {
+        let Ok(home) = std::fs::canonicalize(&home) else {
+            continue;
+        };
+        if home == canonical {
+            return Err(refuse("it is the home directory".to_owned()));
+        }
+        if home.starts_with(&canonical) {
+            return Err(refuse(format!(
+                "it holds the home directory {}",
+                home.display()
+            )));
+        }
+    }
+    Ok(canonical)
+}
+
 /// Why `command` would wait for changes instead of ending, if it would: a
 /// watch flag (`--watch`, `--watchAll`, jest's and vitest's), vitest's
 /// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
@@ -331,8 +371,10 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
         Some("run" | "run-script") => words.get(2)?.as_str(),
         _ => return None,
     };
-    let package = std::fs::read_to_string(dir.join("package.json")).ok()?;
-    let package: Value = serde_json::from_str(&package).ok()?;
+    // The tests control package.json: read it as a regular file only,
+    // never followed or waited on, capped (a FIFO must not hang testgate).
+    let package = testgate::read_project_file(&dir.join("package.json"), 1 << 20).ok()?;
+    let package: Value = serde_json::from_slice(&package).ok()?;
     let text = package.get("scripts")?.get(script)?.as_str()?;
     let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
     let flag = watch_word(&script_words)?;

@@ -1,6 +1,8 @@
 //! The environment policy: which variables a run's command sees.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 
 /// Variables passed by default, by exact name. Each is read by a shell, a
 /// runner or a package manager and holds no secret by design; a name here
@@ -286,6 +288,50 @@ fn holds_url_credentials(value: &OsStr) -> bool {
     false
 }
 
+/// The home directories of whoever runs testgate: `$HOME` (when it is an
+/// absolute path) and the effective uid's home in the password database,
+/// which `$HOME` cannot hide. Each once, as given (not canonicalised).
+pub fn home_directories() -> Vec<PathBuf> {
+    let mut homes: Vec<PathBuf> = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+        .into_iter()
+        .collect();
+    if let Some(home) = password_home() {
+        if !homes.contains(&home) {
+            homes.push(home);
+        }
+    }
+    homes
+}
+
+/// The effective uid's home directory, from `getpwuid_r`.
+fn password_home() -> Option<PathBuf> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: an all-zero passwd is a valid value of a C struct of
+    // pointers and integers; getpwuid_r fills it.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call, the buffer's length is
+    // its own, and `found` is only read after it returned.
+    let status = unsafe {
+        libc::getpwuid_r(
+            libc::geteuid(),
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        )
+    };
+    if status != 0 || found.is_null() || entry.pw_dir.is_null() {
+        return None;
+    }
+    // SAFETY: pw_dir points into `buffer`, NUL-terminated by getpwuid_r.
+    let dir = unsafe { std::ffi::CStr::from_ptr(entry.pw_dir) };
+    let dir = PathBuf::from(OsStr::from_bytes(dir.to_bytes()));
+    dir.is_absolute().then_some(dir)
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
@@ -452,6 +498,14 @@ mod tests {
             .pass("GOPROXY")
             .resolve(host(&[("GOPROXY", "https://user:pass@host")]));
         assert_eq!(names(&env), ["GOPROXY"]);
+    }
+
+    #[test]
+    fn the_home_directories_include_the_password_databases() {
+        let homes = home_directories();
+        assert!(homes.iter().all(|h| h.is_absolute()), "{homes:?}");
+        // The test runs as some uid that has an entry (root in CI).
+        assert!(password_home().is_some_and(|h| homes.contains(&h)));
     }
 
     #[test]

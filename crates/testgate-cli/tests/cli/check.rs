@@ -237,6 +237,14 @@ fn usage_errors_exit_2_with_one_line() {
         ),
         (&["check", "-C", missing, "--", "true"], "cannot use"),
         (
+            &["check", "--writable", missing, "--", "true"],
+            "cannot make",
+        ),
+        (
+            &["check", "--writable", "/", "--", "true"],
+            "writable: it is the root directory",
+        ),
+        (
             &["check", "--timeout", "5x", "--", "true"],
             "`5x` is not a duration",
         ),
@@ -278,6 +286,66 @@ fn usage_errors_exit_2_with_one_line() {
             "{args:?}: {first}"
         );
     }
+}
+
+#[test]
+fn a_writable_path_that_is_missing_the_root_or_the_home_is_a_usage_error() {
+    // A HOME of our own, so that its parent can be tried too.
+    let base = repo().join("target/cli-tests/writable-homes");
+    let home = base.join("user");
+    std::fs::create_dir_all(&home).expect("mkdir home");
+    let home = home.to_str().expect("UTF-8").to_owned();
+    let missing = base.join("no-such-writable");
+    let mut cases = vec![
+        (
+            missing.to_str().unwrap().to_owned(),
+            "No such file or directory",
+        ),
+        ("/".to_owned(), "it is the root directory"),
+        ("/./".to_owned(), "it is the root directory"),
+        (home.clone(), "it is the home directory"),
+        (format!("{home}/"), "it is the home directory"),
+        (
+            base.to_str().unwrap().to_owned(),
+            "it holds the home directory",
+        ),
+    ];
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // root's home from the password database, whatever HOME says.
+        cases.push(("/root".to_owned(), "it is the home directory"));
+    }
+    for (path, message) in &cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command
+            .args(["check", "--writable", path, "--", "true"])
+            .env("HOME", &home);
+        let out = run(command, None);
+        assert_eq!(out.code, Some(USAGE), "{path}: {out:#?}");
+        assert_eq!(out.stdout, "", "{path}");
+        assert_eq!(out.stderr.lines().count(), 1, "{path}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("testgate: cannot make ") && out.stderr.contains(message),
+            "{path}: {}",
+            out.stderr
+        );
+    }
+    // An existing directory elsewhere is fine.
+    let cache = base.join("cache");
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    let out = testgate(
+        &[
+            "check",
+            "--sandbox",
+            "none",
+            "--writable",
+            cache.to_str().unwrap(),
+            "--",
+            "true",
+        ],
+        None,
+    );
+    assert_ne!(out.code, Some(USAGE), "{out:#?}");
 }
 
 /// The field tables of docs/cli.md's `--json` section: field name → type
