@@ -443,3 +443,79 @@ fn check_json_matches_the_documented_schema() {
         }
     }
 }
+
+/// The files under `dir` (node_modules, a link out, not followed).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        files.push(path.strip_prefix(dir).unwrap().to_path_buf());
+        if entry.file_type().unwrap().is_dir() {
+            files.extend(
+                files_under(&path)
+                    .into_iter()
+                    .map(|f| Path::new(&entry.file_name()).join(f)),
+            );
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `CI=true testgate check -- npx jest` on a snapshot test with nothing
+/// stored: jest fails it, as the user's CI does, and writes no snapshot
+/// into the project. Without `CI` on the host the jest preset sets it, so
+/// the gate behaves alike either way.
+#[test]
+fn a_jest_snapshot_with_nothing_stored_fails_as_in_ci_and_writes_nothing() {
+    let modules = repo().join("tests/projects/e2e/node/node_modules");
+    assert!(
+        modules.is_dir(),
+        "{} is missing: run scripts/setup (npm ci)",
+        modules.display()
+    );
+    for (ci, command) in [
+        (Some("true"), &["npx", "jest"][..]),
+        (None, &["npx", "--no-install", "jest"][..]),
+        (Some("true"), &["npm", "test"][..]),
+    ] {
+        let base = repo().join("target/cli-tests");
+        std::fs::create_dir_all(&base).expect("target/cli-tests");
+        let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+        let dir = tmp.path().join("jest-snapshot");
+        copy(&repo().join("tests/projects/verdicts/jest-snapshot"), &dir);
+        std::os::unix::fs::symlink(&modules, dir.join("node_modules")).expect("link");
+        let before = files_under(&dir);
+        let mut check = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        check
+            .arg("check")
+            .arg("-C")
+            .arg(&dir)
+            .arg("--writable")
+            .arg(&modules)
+            .args(["--json", "--"])
+            .args(command)
+            .env_remove("CI");
+        if let Some(ci) = ci {
+            check.env("CI", ci);
+        }
+        let out = run(check, None);
+        let what = format!("CI={ci:?} {command:?}");
+        assert_eq!(out.code, Some(FAIL), "{what}: {out:#?}");
+        let json: Value = serde_json::from_str(&out.stdout).expect("json");
+        assert_eq!(json["verdict"], "fail", "{what}");
+        assert_eq!(
+            json["failing"],
+            serde_json::json!(["greeting matches its snapshot"]),
+            "{what}: {json:#}"
+        );
+        assert!(
+            out.stderr.contains("New snapshot was not written"),
+            "{what}: {}",
+            out.stderr
+        );
+        assert_eq!(files_under(&dir), before, "{what}: the project changed");
+        assert!(!dir.join("__snapshots__").exists(), "{what}");
+    }
+}

@@ -86,7 +86,10 @@ fn planted_secrets_and_canaries_are_unreadable() {
     outcome.assert_verdict("pass", None, 0);
     let dump = fs::read(attack.project().join("dump.bin")).expect("the suite's dump");
     assert!(contains(&dump, "== ssh"), "the dump is empty");
-    assert!(contains(&dump, "GOFLAGS=-mod=mod"), "GOFLAGS was not passed");
+    assert!(
+        contains(&dump, "GOFLAGS=-mod=mod"),
+        "GOFLAGS was not passed"
+    );
     for name in by_name.iter().chain(&["GOPROXY", "PIP_INDEX_URL"]) {
         assert!(
             !contains(&dump, &format!("{name}=")),
