@@ -92,7 +92,7 @@ fn planted_secrets_and_canaries_are_unreadable() {
     );
     for name in by_name.iter().chain(&["GOPROXY", "PIP_INDEX_URL"]) {
         assert!(
-            !contains(&dump, &format!("{name}=")),
+            !contains(&dump, format!("{name}=")),
             "{name} reached the sandbox"
         );
     }
