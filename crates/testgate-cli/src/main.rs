@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod json;
 mod parse;
 mod record;
 

@@ -20,7 +20,7 @@ fn repo() -> PathBuf {
 
 /// A fresh copy of the pytest fixture project (so nothing is written into
 /// the repository), in a temporary directory that lives as long as it.
-fn pytest_project() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn pytest_project() -> (tempfile::TempDir, PathBuf) {
     // Beside the repository, not under /tmp, which the sandbox makes
     // private; target/ need not exist when CARGO_TARGET_DIR is elsewhere.
     let base = repo().join("target/cli-tests");
@@ -49,7 +49,7 @@ fn copy(from: &Path, to: &Path) {
 
 /// `testgate check ARGS -- python3 -m pytest -q` in `dir` with the fixture
 /// in `mode`.
-fn check_pytest(dir: &Path, mode: &str, args: &[&str]) -> Run {
+pub(crate) fn check_pytest(dir: &Path, mode: &str, args: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
     command
         .arg("check")
