@@ -3,6 +3,8 @@
 //! evidence, the attempt that stopped the sequence, the driver's notes.
 //! The reason says the same in words; a JSON consumer reads these.
 
+use std::collections::HashSet;
+
 use crate::attempt::Attempt;
 use crate::explain::{every_time, tally};
 use crate::history::{self, Outcome};
@@ -152,9 +154,12 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
         .iter()
         .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
         .count();
+    // A set, not a search of the list: 100,000 failing names made this
+    // quadratic (30 s; hostile `a_hundred_thousand_failing_names_take_linear_time`).
+    let always_set: HashSet<&str> = always.iter().map(String::as_str).collect();
     let sometimes = tally(failures.iter().copied())
         .into_iter()
-        .filter(|(name, count)| !always.iter().any(|a| a == name) && *count < out_of)
+        .filter(|(name, count)| !always_set.contains(name) && *count < out_of)
         .map(|(name, count)| SometimesFailed {
             name: name.to_owned(),
             failed_in: count,
