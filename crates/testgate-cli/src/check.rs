@@ -8,10 +8,11 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Record, Rerun, Sandbox,
+    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Rerun, Sandbox,
     SandboxedTests, Selection, TestConfig, Verdict,
 };
 
+use crate::json::CheckDocument;
 use crate::{Error, FormatArg};
 
 /// Run a test command in a sandbox and gate on its verdict.
@@ -205,6 +206,11 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
         });
     }
+    let writable = args
+        .writable
+        .iter()
+        .map(|path| writable_path(path))
+        .collect::<Result<Vec<_>, _>>()?;
     let Some((program, rest)) = args.command.split_first() else {
         return Err(Error::EmptyCommand);
     };
@@ -230,6 +236,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             _ => return Err(Error::BadEnv(entry.clone())),
         };
     }
+    // The runner's preset (CI=true for jest and vitest, …), as the
+    // library's constructors apply it; a name given with --env wins.
+    config = config.preset();
     if let Some(why) = config.snapshot_update() {
         return Err(Error::SnapshotUpdate(why));
     }
@@ -237,7 +246,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         "none" => Sandbox::Host,
         _ => Sandbox::Bubblewrap(BwrapOptions {
             allow_network: args.allow_network,
-            writable: args.writable.clone(),
+            writable,
             tmpfs_size: args.tmpfs_size,
             ..BwrapOptions::default()
         }),
@@ -284,15 +293,16 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),
-            "result": json_document(&record),
+            "result": serde_json::to_value(CheckDocument::new(&record)).map_err(|e| Error::Record(e.to_string()))?,
         });
         crate::record::write(path, document, args.sign.as_deref())?;
     }
 
     let mut stdout = io::stdout().lock();
     if args.json {
-        let document = json_document(&record);
-        writeln!(stdout, "{document}").map_err(Error::Write)?;
+        serde_json::to_writer(&mut stdout, &CheckDocument::new(&record))
+            .map_err(|e| Error::Write(e.into()))?;
+        writeln!(stdout).map_err(Error::Write)?;
     } else {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
@@ -304,6 +314,38 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
         Verdict::Inconclusive { .. } => Outcome::Inconclusive,
     })
+}
+
+/// The canonical form of a `--writable` path, or the usage error: it must
+/// exist (bwrap would refuse it at run time, and every attempt would be
+/// Inconclusive), and it must not be `/` or hold a home directory of the
+/// user running testgate (`$HOME` or the password database's), which would
+/// let the tests write the host or the credentials and shell files that
+/// run later on it.
+fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
+    let refuse = |why: String| Error::Writable {
+        path: path.to_owned(),
+        why,
+    };
+    let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+    if canonical == std::path::Path::new("/") {
+        return Err(refuse("it is the root directory".to_owned()));
+    }
+    for home in testgate::home_directories() {
+        let Ok(home) = std::fs::canonicalize(&home) else {
+            continue;
+        };
+        if home == canonical {
+            return Err(refuse("it is the home directory".to_owned()));
+        }
+        if home.starts_with(&canonical) {
+            return Err(refuse(format!(
+                "it holds the home directory {}",
+                home.display()
+            )));
+        }
+    }
+    Ok(canonical)
 }
 
 /// Why `command` would wait for changes instead of ending, if it would: a
@@ -331,8 +373,10 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
         Some("run" | "run-script") => words.get(2)?.as_str(),
         _ => return None,
     };
-    let package = std::fs::read_to_string(dir.join("package.json")).ok()?;
-    let package: Value = serde_json::from_str(&package).ok()?;
+    // The tests control package.json: read it as a regular file only,
+    // never followed or waited on, capped (a FIFO must not hang testgate).
+    let package = testgate::read_project_file(&dir.join("package.json"), 1 << 20).ok()?;
+    let package: Value = serde_json::from_slice(&package).ok()?;
     let text = package.get("scripts")?.get(script)?.as_str()?;
     let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
     let flag = watch_word(&script_words)?;
@@ -494,119 +538,6 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
     writeln!(out, "{head}")?;
     let reason = testgate::printable(verdict.reason().as_bytes());
     writeln!(out, "{}", reason.trim_end())
-}
-
-/// The `--json` document; its schema is in docs/cli.md.
-pub(crate) fn json_document(record: &Record) -> Value {
-    let verdict = &record.verdict;
-    json!({
-        "schema": 1,
-        "verdict": verdict.name(),
-        "cause": verdict.cause().map(|c| c.name()),
-        "failing": verdict.failing(),
-        "reason": verdict.reason(),
-        "suite": record.suite.as_ref().map(|(name, version)| json!({"name": name, "version": version})),
-        "findings": findings_json(&record.findings),
-        "preparations": record.preparations.iter().map(preparation_json).collect::<Vec<_>>(),
-        "attempts": record.attempts.iter().map(attempt_json).collect::<Vec<_>>(),
-        "tree_digest": record.tree_digest,
-        "tree": record.tree.as_ref().map(tree_json),
-    })
-}
-
-fn tree_json(change: &testgate::tree::TreeChange) -> Value {
-    let paths = |list: &[std::path::PathBuf]| {
-        list.iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-    };
-    json!({
-        "changed": paths(&change.changed),
-        "deleted": paths(&change.deleted),
-        "added": paths(&change.added),
-        "restored": change.restored.as_ref().map(|r| match r {
-            Ok(n) => json!({"files": n}),
-            Err(why) => json!({"error": why}),
-        }),
-    })
-}
-
-fn findings_json(findings: &testgate::Findings) -> Value {
-    json!({
-        "always_failed": findings.always_failed,
-        "sometimes_failed": findings.sometimes_failed.iter().map(|s| json!({
-            "name": s.name, "failed_in": s.failed_in, "out_of": s.out_of,
-        })).collect::<Vec<_>>(),
-        "order_dependence": findings.order_dependence.as_ref().map(|o| json!({
-            "names": o.names,
-            "passed_alone_in": o.passed_alone_in,
-            "failed_again_in": o.failed_again_in,
-        })),
-        "stopped_by": findings.stopped_by.map(|s| json!({
-            "attempt": s.attempt, "cause": s.cause.name(),
-        })),
-        "notes": findings.notes.iter().map(|n| json!({
-            "attempt": n.attempt, "text": n.text,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn preparation_json(record: &PreparationRecord) -> Value {
-    let preparation = &record.preparation;
-    let (outcome, exit_code, signal, detail) = ending_fields(&preparation.ending);
-    json!({
-        "number": record.number,
-        "command": preparation.command,
-        "outcome": outcome,
-        "exit_code": exit_code,
-        "signal": signal,
-        "detail": detail,
-        "duration_ms": u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
-        "removed": preparation.removed,
-    })
-}
-
-/// The JSON fields of an ending: outcome, exit code, signal, detail.
-fn ending_fields(ending: &Ending) -> (&'static str, Option<i32>, Option<i32>, Option<&str>) {
-    match ending {
-        Ending::Exited { code } => ("exited", Some(*code), None, None),
-        Ending::Signalled { signal } => ("signalled", None, Some(*signal), None),
-        Ending::TimedOut { .. } => ("timed_out", None, None, None),
-        Ending::SandboxRefused { why } => ("sandbox_refused", None, None, Some(why.as_str())),
-        Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
-        Ending::Cancelled => ("cancelled", None, None, None),
-        Ending::Lost { why } => ("lost", None, None, Some(why.as_str())),
-    }
-}
-
-fn attempt_json(record: &AttemptRecord) -> Value {
-    let attempt = &record.attempt;
-    let (outcome, exit_code, signal, detail) = ending_fields(&attempt.ending);
-    let selection = match &attempt.selection {
-        Selection::Full => Value::Null,
-        Selection::Only(names) => json!(names),
-    };
-    let counts = attempt
-        .counts
-        .map(|c| json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped}));
-    json!({
-        "number": record.number,
-        "command": record.command,
-        "selected": selection,
-        "outcome": outcome,
-        "exit_code": exit_code,
-        "signal": signal,
-        "detail": detail,
-        "duration_ms": u64::try_from(attempt.duration.as_millis()).unwrap_or(u64::MAX),
-        "failing": attempt.failing,
-        "counts": counts,
-        "no_tests_ran": attempt.no_tests_ran,
-        "format": record.report.format.map(|f| f.name()),
-        "leaked_processes": attempt.leaked_processes,
-        "note": attempt.note,
-        "environment": attempt.environment.as_ref().map(|e| json!({"what": e.what, "fix": e.fix})),
-        "coverage_below_threshold": attempt.coverage_below_threshold,
-    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod json;
 mod parse;
 mod record;
 
@@ -82,6 +83,15 @@ enum Error {
         path: PathBuf,
         /// What the OS said.
         source: io::Error,
+    },
+    /// `check --writable PATH` names no directory or file, or one that
+    /// would open the whole host or the home directory to the tests.
+    #[error("cannot make {} writable: {why}", path.display())]
+    Writable {
+        /// The path as given.
+        path: PathBuf,
+        /// Why not, in a few words.
+        why: String,
     },
     /// `check` was given no command, or an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
@@ -166,6 +176,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             e @ (Error::Read { .. }
             | Error::Write(_)
             | Error::Dir { .. }
+            | Error::Writable { .. }
             | Error::EmptyCommand
             | Error::BadEnv(_)
             | Error::WatchMode(_)

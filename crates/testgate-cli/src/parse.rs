@@ -1,12 +1,12 @@
 //! `testgate parse`: failing test names from runner logs.
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use testgate_parse::{Format, Report, StreamParser};
 
+use crate::json::ParseDocument;
 use crate::{Error, FormatArg};
 
 /// How much of an input is read at a time: inputs are streamed, never held
@@ -47,16 +47,6 @@ pub(crate) struct ParseArgs {
 /// Whether `path` names standard input.
 pub(crate) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
-}
-
-/// One line of `--json` output: a report and the file it came from.
-#[derive(serde::Serialize)]
-struct FileReport<'a> {
-    /// The path as given; a path that is not UTF-8 is shown lossily rather
-    /// than failing the output.
-    file: Cow<'a, str>,
-    #[serde(flatten)]
-    report: &'a Report,
 }
 
 /// Runs `testgate parse`.
@@ -102,13 +92,7 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {
     if json {
-        serde_json::to_writer(
-            &mut *out,
-            &FileReport {
-                file: path.to_string_lossy(),
-                report,
-            },
-        )?;
+        serde_json::to_writer(&mut *out, &ParseDocument::new(path, report))?;
         writeln!(out)
     } else {
         report.names().try_for_each(|name| writeln!(out, "{name}"))

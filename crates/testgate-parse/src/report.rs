@@ -5,7 +5,6 @@ use crate::runner::Runner;
 
 /// One failing test, named as `docs/formats.md` spells it for its format.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FailingTest {
     /// The canonical name: what a repair loop needs first.
@@ -33,7 +32,6 @@ impl FailingTest {
 /// did not state one. Where a log holds several summaries (several test
 /// binaries, several runners), the counts are their sums.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Counts {
     /// Tests that passed.
@@ -70,7 +68,6 @@ impl Counts {
 
 /// Everything a parser understood of one log.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Report {
     /// The runner recognised first, or `None` when no runner's lines were

@@ -12,8 +12,6 @@ use std::str::FromStr;
 /// `#[non_exhaustive]`: adding a runner must make every `match` on it, in
 /// every crate, decide what the new runner means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Runner {
     /// `cargo test`: libtest's text output and its `--format json`.
     Cargo,

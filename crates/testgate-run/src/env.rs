@@ -1,41 +1,186 @@
 //! The environment policy: which variables a run's command sees.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 
-/// Variables passed by default, by exact name.
-const EXACT: &[&str] = &[
+/// Variables passed by default, by exact name. Each is read by a shell, a
+/// runner or a package manager and holds no secret by design; a name here
+/// is passed whatever its words (`GOPRIVATE` lists module paths), but a
+/// value that is a URL with a user or password in it is still held back.
+/// docs/cli.md prints this list: keep the two in step.
+pub(crate) const EXACT: &[&str] = &[
+    // The shell and the terminal.
     "PATH",
     "HOME",
     "USER",
-    "LANG",
+    "LOGNAME",
+    "SHELL",
     "TERM",
+    "NO_COLOR",
     "TZ",
     "TMPDIR",
+    "LANG",
+    "LANGUAGE",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    // CI: runners behave as in the user's CI (jest and vitest write no
+    // missing snapshot under `CI=true`).
+    "CI",
+    // Certificate bundles and proxies (a proxy URL with a password is held
+    // back by its value).
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    // C toolchains that cgo, build scripts and native modules call.
+    "CC",
+    "CXX",
+    "AR",
+    "CFLAGS",
+    "CXXFLAGS",
+    "CPPFLAGS",
+    "LDFLAGS",
+    "PKG_CONFIG_PATH",
+    // Go.
+    "GOPATH",
+    "GOROOT",
+    "GOBIN",
+    "GOFLAGS",
+    "GOCACHE",
+    "GOMODCACHE",
+    "GOTMPDIR",
+    "GOENV",
+    "GOTOOLCHAIN",
+    "GOPROXY",
+    "GONOPROXY",
+    "GOPRIVATE",
+    "GONOSUMDB",
+    "GOSUMDB",
+    "GOINSECURE",
+    "GOVCS",
+    "GOWORK",
+    "GO111MODULE",
+    "GOOS",
+    "GOARCH",
+    "GOAMD64",
+    "GOARM",
+    "GOARM64",
+    "GO386",
+    "GOEXPERIMENT",
+    "GODEBUG",
+    "GOMAXPROCS",
+    "GOGC",
+    "GOMEMLIMIT",
+    "GOTRACEBACK",
+    "GOCOVERDIR",
+    // Rust (rustup's `RUSTUP_*`, cargo's `CARGO_*` and `RUST_*` by prefix).
+    "RUSTFLAGS",
+    "RUSTDOCFLAGS",
+    "RUSTC",
+    "RUSTDOC",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC_BOOTSTRAP",
+    // Python (pip's `PIP_*` and pytest's `PYTEST_*` by prefix).
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONHASHSEED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUNBUFFERED",
+    "PYTHONWARNINGS",
+    "PYTHONIOENCODING",
+    "PYTHONUTF8",
+    "PYTHONNOUSERSITE",
+    "PYTHONSAFEPATH",
+    "PYTHONDEVMODE",
+    "PYTHONFAULTHANDLER",
+    "PYTHONOPTIMIZE",
     "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    // Node (npm's `npm_config_*` by prefix).
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "NODE_ENV",
+    "NODE_NO_WARNINGS",
+    "NODE_PRESERVE_SYMLINKS",
+    "NODE_ICU_DATA",
+    "NODE_V8_COVERAGE",
+    "NODE_COMPILE_CACHE",
+    "NVM_DIR",
+    "NVM_BIN",
+    "VOLTA_HOME",
+    "PNPM_HOME",
+    "BUN_INSTALL",
+    "COREPACK_HOME",
+    // The JVM.
     "JAVA_HOME",
 ];
 
-/// Variables passed by default, by prefix (locale and toolchains).
-const PREFIXES: &[&str] = &[
+/// Variables passed by default, by prefix: each is one tool's own
+/// namespace, closed by `_`, so it cannot admit another vendor's variables
+/// (`GO` would admit `GOOGLE_API_KEY`). A name admitted by a prefix is
+/// still held back when it looks like a secret ([`looks_secret`]).
+/// `npm_config_` is matched without regard to case, as npm reads it.
+pub(crate) const PREFIXES: &[&str] = &[
     "LC_",
     "CARGO_",
     "RUSTUP_",
-    "RUST",
-    "GO",
-    "PYTHON",
-    "NODE_",
+    "RUST_",
+    "CGO_",
+    "NEXTEST_",
+    "PIP_",
+    "PYTEST_",
     "NPM_CONFIG_",
+];
+
+/// Words of a variable's name that mark a secret: a name holding one of
+/// these anywhere (`NPM_CONFIG__AUTH`, `CARGO_REGISTRY_TOKEN`,
+/// `PYTHON_KEYRING_PASS`, `CARGO_CREDS`) is held back.
+const SECRET_PARTS: &[&str] = &[
+    "TOKEN", "SECRET", "PASS", "CRED", "AUTH", "PRIVATE", "SESSION", "COOKIE", "BEARER",
 ];
 
 /// Which variables of the runner's environment the command sees.
 ///
-/// The default passes an allowlist — `PATH`, `HOME`, `USER`, `LANG`, `LC_*`,
-/// `TERM`, `TZ`, `TMPDIR` and toolchains' variables (`CARGO_*`, `RUSTUP_*`,
-/// `RUST*`, `GO*`, `PYTHON*`, `VIRTUAL_ENV`, `NODE_*`, `NPM_CONFIG_*`,
-/// `JAVA_HOME`) — minus any name that looks like a secret (holding `TOKEN`,
-/// `SECRET`, `PASSWORD` or `CREDENTIAL`, or ending in `_KEY`). A name given to
-/// [`pass`](EnvPolicy::pass) is passed whatever it looks like; a variable
-/// given to [`set`](EnvPolicy::set) is added whatever the host has.
+/// The default passes an allowlist: exact names (`PATH`, `HOME`, `CI`,
+/// locale, certificate bundles, proxies, and the variables Go, Rust,
+/// Python, Node and the JVM read: `GOPATH`, `GOFLAGS`, `RUSTFLAGS`,
+/// `PYTHONPATH`, `NODE_OPTIONS`, …, the whole list in docs/cli.md) and the
+/// prefixes `LC_`, `CARGO_`, `RUSTUP_`, `RUST_`, `CGO_`, `NEXTEST_`, `PIP_`,
+/// `PYTEST_` and `NPM_CONFIG_` (any case) — minus a prefixed name that looks
+/// like a secret (it holds `TOKEN`, `SECRET`, `PASS`, `CRED`, `AUTH`,
+/// `PRIVATE`, `SESSION`, `COOKIE` or `BEARER`, or has `PAT` or a `…KEY` as a
+/// word) and minus any value that holds a URL with a user or password in it
+/// (`GOPROXY=https://user:pass@host`). A name given to
+/// [`pass`](EnvPolicy::pass) is passed whatever it looks like or holds; a
+/// variable given to [`set`](EnvPolicy::set) is added whatever the host has.
+///
+/// ```
+/// use testgate_run::EnvPolicy;
+///
+/// let host = [
+///     ("GOFLAGS", "-mod=mod"),
+///     ("GOOGLE_API_KEY_2", "k"),
+///     ("GOPROXY", "https://user:pass@proxy.example"),
+///     ("NPM_CONFIG__AUTH", "a"),
+///     ("CI", "true"),
+/// ];
+/// let env = EnvPolicy::new().resolve(host.iter().map(|(k, v)| (k.into(), v.into())));
+/// let names: Vec<_> = env.iter().map(|(k, _)| k.to_str().unwrap()).collect();
+/// assert_eq!(names, ["CI", "GOFLAGS"]);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnvPolicy {
     passed: Vec<OsString>,
@@ -58,7 +203,7 @@ impl EnvPolicy {
     }
 
     /// Passes the host's variable `name` (if set) even if it looks like a
-    /// secret or is outside the allowlist.
+    /// secret, holds a URL with a password, or is outside the allowlist.
     pub fn pass(mut self, name: impl Into<OsString>) -> EnvPolicy {
         self.passed.push(name.into());
         self
@@ -78,9 +223,9 @@ impl EnvPolicy {
     {
         let mut out: Vec<(OsString, OsString)> = host_env
             .into_iter()
-            .filter(|(name, _)| {
+            .filter(|(name, value)| {
                 self.passed.iter().any(|p| p == name)
-                    || (!self.no_defaults && is_allowed(name) && !looks_secret(name))
+                    || (!self.no_defaults && passes_by_default(name, value))
             })
             .collect();
         for (name, value) in &self.set {
@@ -93,22 +238,102 @@ impl EnvPolicy {
     }
 }
 
-/// Whether `name` is on the default allowlist.
-fn is_allowed(name: &OsStr) -> bool {
+/// Whether the default policy passes the host's `name=value`.
+fn passes_by_default(name: &OsStr, value: &OsStr) -> bool {
     let Some(name) = name.to_str() else {
         return false;
     };
-    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+    let listed = EXACT.contains(&name) || (by_prefix(name) && !looks_secret(name));
+    listed && !holds_url_credentials(value)
 }
 
-/// Whether `name` looks like it holds a secret, so the allowlist must not
-/// pass it (`CARGO_REGISTRY_TOKEN`, `GOPRIVATE_KEY`...).
-fn looks_secret(name: &OsStr) -> bool {
-    let upper = name.to_string_lossy().to_ascii_uppercase();
-    ["TOKEN", "SECRET", "PASSWORD", "CREDENTIAL"]
-        .iter()
-        .any(|w| upper.contains(w))
-        || upper.ends_with("_KEY")
+/// Whether `name` starts with one of [`PREFIXES`] (npm's in any case).
+fn by_prefix(name: &str) -> bool {
+    PREFIXES.iter().any(|prefix| {
+        name.get(..prefix.len()).is_some_and(|head| {
+            head == *prefix || (*prefix == "NPM_CONFIG_" && head.eq_ignore_ascii_case(prefix))
+        }) && name.len() > prefix.len()
+    })
+}
+
+/// Whether `name` looks like it holds a secret: it contains one of
+/// [`SECRET_PARTS`] (`NPM_CONFIG__AUTH`, `CARGO_REGISTRY_TOKEN`), or one of
+/// its `_`-separated words is `PAT` (`GO_PAT`, but not `PATH`) or ends in
+/// `KEY` (`CARGO_SIGNING_KEY`, `PIP_APIKEY_2`, but not `CARGO_KEYRING_DIR`).
+pub(crate) fn looks_secret(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_PARTS.iter().any(|part| upper.contains(part))
+        || upper
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word == "PAT" || word.ends_with("KEY") || word == "KEYS")
+}
+
+/// Whether `value` holds a URL with userinfo (`scheme://user:pass@host`,
+/// `https://TOKEN@host`) anywhere: lists such as `GOPROXY`'s
+/// `a,b|c` and pip's space-separated index URLs included.
+fn holds_url_credentials(value: &OsStr) -> bool {
+    let bytes = value.as_encoded_bytes();
+    let mut rest = bytes;
+    while let Some(at) = find(rest, b"://") {
+        let authority = &rest[at + 3..];
+        let end = authority
+            .iter()
+            .position(|b| b"/?#,|; \t\n\r".contains(b))
+            .unwrap_or(authority.len());
+        if authority[..end].contains(&b'@') {
+            return true;
+        }
+        rest = authority;
+    }
+    false
+}
+
+/// The home directories of whoever runs testgate: `$HOME` (when it is an
+/// absolute path) and the effective uid's home in the password database,
+/// which `$HOME` cannot hide. Each once, as given (not canonicalised).
+pub fn home_directories() -> Vec<PathBuf> {
+    let mut homes: Vec<PathBuf> = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+        .into_iter()
+        .collect();
+    if let Some(home) = password_home() {
+        if !homes.contains(&home) {
+            homes.push(home);
+        }
+    }
+    homes
+}
+
+/// The effective uid's home directory, from `getpwuid_r`.
+fn password_home() -> Option<PathBuf> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: an all-zero passwd is a valid value of a C struct of
+    // pointers and integers; getpwuid_r fills it.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call, the buffer's length is
+    // its own, and `found` is only read after it returned.
+    let status = unsafe {
+        libc::getpwuid_r(
+            libc::geteuid(),
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        )
+    };
+    if status != 0 || found.is_null() || entry.pw_dir.is_null() {
+        return None;
+    }
+    // SAFETY: pw_dir points into `buffer`, NUL-terminated by getpwuid_r.
+    let dir = unsafe { std::ffi::CStr::from_ptr(entry.pw_dir) };
+    let dir = PathBuf::from(OsStr::from_bytes(dir.to_bytes()));
+    dir.is_absolute().then_some(dir)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
@@ -125,59 +350,162 @@ mod tests {
             .collect()
     }
 
+    /// Names in, names out: every row is a host variable and whether the
+    /// default policy passes it.
     #[test]
-    fn default_passes_the_allowlist_and_drops_the_rest() {
-        let env = EnvPolicy::new().resolve(host(&[
-            ("PATH", "/bin"),
-            ("HOME", "/h"),
-            ("LC_ALL", "C"),
-            ("CARGO_HOME", "/c"),
-            ("RUSTFLAGS", "-g"),
-            ("GOPATH", "/g"),
-            ("PYTHONPATH", "/p"),
-            ("NODE_OPTIONS", "x"),
-            ("NPM_CONFIG_CACHE", "/n"),
-            ("JAVA_HOME", "/j"),
-            ("AWS_REGION", "eu"),
-            ("SSH_AUTH_SOCK", "/s"),
-            ("DISPLAY", ":0"),
-        ]));
-        assert_eq!(
-            names(&env),
-            [
-                "CARGO_HOME",
-                "GOPATH",
-                "HOME",
-                "JAVA_HOME",
-                "LC_ALL",
-                "NODE_OPTIONS",
-                "NPM_CONFIG_CACHE",
-                "PATH",
-                "PYTHONPATH",
-                "RUSTFLAGS"
-            ]
-        );
+    fn the_default_policy_by_table() {
+        let table: &[(&str, &str, bool)] = &[
+            // The shell, locale, CI.
+            ("PATH", "/bin", true),
+            ("HOME", "/h", true),
+            ("LANG", "C.UTF-8", true),
+            ("LC_ALL", "C", true),
+            ("LC_", "x", false),
+            ("CI", "true", true),
+            ("TERM", "xterm", true),
+            // Certificate bundles and proxies.
+            ("SSL_CERT_FILE", "/etc/ssl/certs/ca.pem", true),
+            ("REQUESTS_CA_BUNDLE", "/ca.pem", true),
+            ("NODE_EXTRA_CA_CERTS", "/ca.pem", true),
+            ("HTTPS_PROXY", "http://proxy:3128", true),
+            ("HTTPS_PROXY", "http://u:p@proxy:3128", false),
+            // Go: exact names, no `GO*`.
+            ("GOPATH", "/g", true),
+            ("GOFLAGS", "-mod=mod", true),
+            ("GOPRIVATE", "example.com/*", true),
+            ("GOPROXY", "https://proxy.golang.org,direct", true),
+            ("GOPROXY", "https://user:pass@host", false),
+            (
+                "GOPROXY",
+                "https://proxy.golang.org,https://tok@host|direct",
+                false,
+            ),
+            ("GOOGLE_API_KEY_2", "k", false),
+            ("GOOGLE_APPLICATION_CREDENTIALS", "/k.json", false),
+            ("GO_PAT", "p", false),
+            ("GOSECRET", "s", false),
+            ("CGO_ENABLED", "0", true),
+            // Rust.
+            ("RUSTFLAGS", "-g", true),
+            ("RUST_BACKTRACE", "1", true),
+            ("RUSTY_TOKEN_STORE", "t", false),
+            ("RUSTUP_TOOLCHAIN", "stable", true),
+            ("CARGO_HOME", "/c", true),
+            ("CARGO_TARGET_DIR", "/t", true),
+            ("CARGO_target_dir", "/t", true),
+            ("CARGO_KEYRING_DIR", "/k", true),
+            ("CARGO_REGISTRY_TOKEN", "t", false),
+            ("CARGO_REGISTRIES_MY_TOKEN", "t", false),
+            ("CARGO_REGISTRY_GLOBAL_CREDENTIAL_PROVIDERS", "c", false),
+            ("CARGO_CREDS", "c", false),
+            ("CARGO_SIGNING_KEY", "k", false),
+            ("CARGO_REGISTRIES_X_INDEX", "sparse+https://u:p@reg/", false),
+            ("NEXTEST_PROFILE", "ci", true),
+            // Python.
+            ("PYTHONPATH", "/p", true),
+            ("VIRTUAL_ENV", "/v", true),
+            ("PYTHON_KEYRING_PASS", "p", false),
+            ("PYTHONANYWHERE_SITE", "s", false),
+            ("PIP_INDEX_URL", "https://pypi.org/simple", true),
+            (
+                "PIP_INDEX_URL",
+                "https://__token__:pypi-x@pypi.org/simple",
+                false,
+            ),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://a.example/simple https://u:p@b.example/simple",
+                false,
+            ),
+            ("PIP_CERT", "/ca.pem", true),
+            ("PIP_PASSWORD", "p", false),
+            ("PYTEST_ADDOPTS", "-x", true),
+            // Node and npm.
+            ("NODE_OPTIONS", "--max-old-space-size=4096", true),
+            ("NODE_PATH", "/n", true),
+            ("NODE_AUTH", "a", false),
+            ("NODE_AUTH_TOKEN", "t", false),
+            ("NODE_OTHER_VENDOR", "x", false),
+            ("NPM_CONFIG_CACHE", "/n", true),
+            ("npm_config_cache", "/n", true),
+            ("npm_config_registry", "https://registry.npmjs.org/", true),
+            (
+                "npm_config_registry",
+                "https://u:p@registry.example/",
+                false,
+            ),
+            ("NPM_CONFIG__AUTH", "a", false),
+            ("npm_config__authToken", "t", false),
+            ("npm_config__password", "p", false),
+            ("NPM_TOKEN", "t", false),
+            // Other vendors and the rest.
+            ("JAVA_HOME", "/j", true),
+            ("AWS_REGION", "eu", false),
+            ("AWS_SESSION_TOKEN", "t", false),
+            ("SSH_AUTH_SOCK", "/s", false),
+            ("GITHUB_PAT", "p", false),
+            ("DISPLAY", ":0", false),
+            ("DATABASE_URL", "postgres://u:p@db/x", false),
+        ];
+        for (name, value, passes) in table {
+            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            assert_eq!(
+                !env.is_empty(),
+                *passes,
+                "{name}={value} must be {}",
+                if *passes { "passed" } else { "held back" }
+            );
+        }
     }
 
     #[test]
-    fn secrets_are_dropped_even_inside_the_allowlist() {
-        let env = EnvPolicy::new().resolve(host(&[
-            ("CARGO_REGISTRY_TOKEN", "t"),
-            ("NPM_CONFIG__AUTH_TOKEN", "t"),
-            ("GO_SECRET", "s"),
-            ("PYTHON_PASSWORD", "p"),
-            ("CARGO_CREDENTIAL_PROVIDER", "c"),
-            ("GOOGLE_API_KEY", "k"),
-            ("CARGO_target_dir", "/t"),
-        ]));
-        assert_eq!(names(&env), ["CARGO_target_dir"]);
+    fn the_secret_patterns_by_table() {
+        for (name, secret) in [
+            ("PYTHON_KEYRING_PASS", true),
+            ("X_PASSWD", true),
+            ("NPM_CONFIG__AUTH", true),
+            ("CARGO_CREDS", true),
+            ("MY_PRIVATE_THING", true),
+            ("AWS_SESSION", true),
+            ("GO_PAT", true),
+            ("PAT", true),
+            ("PATH", false),
+            ("NODE_PATH", false),
+            ("PATTERN", false),
+            ("CARGO_KEYRING_DIR", false),
+            ("API_KEY", true),
+            ("APIKEY_2", true),
+            ("GOOGLE_API_KEY_2", true),
+            ("CARGO_HOME", false),
+        ] {
+            assert_eq!(looks_secret(name), secret, "{name}");
+        }
     }
 
     #[test]
-    fn key_only_matches_as_a_suffix() {
-        // `_KEY` must end the name: `CARGO_KEYRING_DIR` is no key.
-        let env = EnvPolicy::new().resolve(host(&[("CARGO_KEYRING_DIR", "/k")]));
-        assert_eq!(names(&env), ["CARGO_KEYRING_DIR"]);
+    fn no_exact_name_is_a_prefix_or_a_duplicate() {
+        // An exact name that a prefix also admits would be passed with no
+        // secret check by one and checked by the other: keep them apart.
+        for (i, name) in EXACT.iter().enumerate() {
+            assert!(!by_prefix(name), "{name} is also admitted by a prefix");
+            assert!(!EXACT[..i].contains(name), "{name} twice");
+        }
+    }
+
+    #[test]
+    fn a_name_passed_by_name_keeps_a_url_with_a_password() {
+        let env = EnvPolicy::new()
+            .pass("GOPROXY")
+            .resolve(host(&[("GOPROXY", "https://user:pass@host")]));
+        assert_eq!(names(&env), ["GOPROXY"]);
+    }
+
+    #[test]
+    fn the_home_directories_include_the_password_databases() {
+        let homes = home_directories();
+        assert!(homes.iter().all(|h| h.is_absolute()), "{homes:?}");
+        // The test runs as some uid that has an entry (root in CI).
+        assert!(password_home().is_some_and(|h| homes.contains(&h)));
     }
 
     #[test]

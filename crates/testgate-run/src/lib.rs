@@ -44,7 +44,7 @@ mod tree;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
-pub use crate::env::EnvPolicy;
+pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{ProjectFileError, read_project_file};
 pub use crate::runner::{OutputSink, run};

@@ -40,6 +40,31 @@ pub struct TestConfig {
     pub(crate) restore: bool,
 }
 
+/// The variables testgate sets for a runner's command: the one preset
+/// table, which the named constructors and the CLI (through
+/// [`TestConfig::preset`]) both read. A preset is about how the runner
+/// behaves under a gate:
+///
+/// - jest and vitest: `CI=true`, so a snapshot with nothing stored fails as
+///   in CI instead of being written into the project and passing;
+/// - go: `GOCACHE` in the sandbox's private `/tmp`, as the host's build
+///   cache is read-only there (cold in each attempt; the sandbox's caches
+///   are docs/sandbox.md's business).
+///
+/// ```
+/// use testgate::{Runner, preset_env};
+///
+/// assert_eq!(preset_env(Runner::Jest), [("CI", "true")]);
+/// assert!(preset_env(Runner::Cargo).is_empty());
+/// ```
+pub fn preset_env(runner: Runner) -> &'static [(&'static str, &'static str)] {
+    match runner {
+        Runner::Cargo | Runner::Nextest | Runner::Pytest => &[],
+        Runner::Go => &[("GOCACHE", "/tmp/testgate-go-cache")],
+        Runner::Jest | Runner::Vitest => &[("CI", "true")],
+    }
+}
+
 impl TestConfig {
     /// `program args…` run in `workspace`, with no retries, a ten-minute
     /// limit, and the runner's output format detected automatically.
@@ -62,41 +87,95 @@ impl TestConfig {
         }
     }
 
-    /// `cargo test` in `dir`.
+    /// `cargo test` in `dir`, with the runner's [preset](TestConfig::preset).
     pub fn cargo(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "cargo", ["test"]).format(Runner::Cargo)
+        Self::new(dir, "cargo", ["test"])
+            .format(Runner::Cargo)
+            .preset()
     }
 
-    /// `cargo nextest run` in `dir`.
+    /// `cargo nextest run` in `dir`, with the runner's
+    /// [preset](TestConfig::preset).
     pub fn nextest(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "cargo", ["nextest", "run"]).format(Runner::Nextest)
+        Self::new(dir, "cargo", ["nextest", "run"])
+            .format(Runner::Nextest)
+            .preset()
     }
 
-    /// `pytest -q` in `dir`.
+    /// `pytest -q` in `dir`, with the runner's [preset](TestConfig::preset).
     pub fn pytest(dir: impl Into<PathBuf>) -> Self {
-        Self::new(dir, "pytest", ["-q"]).format(Runner::Pytest)
+        Self::new(dir, "pytest", ["-q"])
+            .format(Runner::Pytest)
+            .preset()
     }
 
-    /// `go test ./...` in `dir`. Go's build cache goes to `/tmp`, which the
-    /// sandbox makes private, since the home directory is read-only there.
+    /// `go test ./...` in `dir`, with the runner's
+    /// [preset](TestConfig::preset) (`GOCACHE` in the private `/tmp`).
     pub fn go(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "go", ["test", "./..."])
             .format(Runner::Go)
-            .env("GOCACHE", "/tmp/testgate-go-cache")
+            .preset()
     }
 
-    /// `npx --no-install jest` in `dir`, with `CI=true`.
+    /// `npx --no-install jest` in `dir`, with the runner's
+    /// [preset](TestConfig::preset) (`CI=true`).
     pub fn jest(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "npx", ["--no-install", "jest"])
             .format(Runner::Jest)
-            .env("CI", "true")
+            .preset()
     }
 
-    /// `npx --no-install vitest run` in `dir`, with `CI=true`.
+    /// `npx --no-install vitest run` in `dir`, with the runner's
+    /// [preset](TestConfig::preset) (`CI=true`).
     pub fn vitest(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "npx", ["--no-install", "vitest", "run"])
             .format(Runner::Vitest)
-            .env("CI", "true")
+            .preset()
+    }
+
+    /// The runner this config's command starts, recognised from the command
+    /// line as `--rerun failed` recognises it (`go test`, `cargo test`,
+    /// `cargo nextest run`, `pytest`, `python -m pytest`, `npx jest`,
+    /// `npx vitest`, and `npm test`/`npm run NAME` through the script in
+    /// `package.json`, read as a file the tests control); else the runner of
+    /// an explicit [`format`](TestConfig::format); else None.
+    pub fn runner(&self) -> Option<Runner> {
+        crate::rerun::runner_of(&self.program, &self.args, &self.workspace).or(match self.format {
+            Format::Runner(runner) => Some(runner),
+            Format::Auto => None,
+        })
+    }
+
+    /// Adds the variables testgate sets for the [recognised
+    /// runner](TestConfig::runner) ([`preset_env`]), each unless the config
+    /// already sets or passes that name. The named constructors
+    /// ([`go`](TestConfig::go), [`jest`](TestConfig::jest), …) and the CLI
+    /// apply it, so a command gets the same preset whoever starts it.
+    ///
+    /// ```
+    /// use testgate::TestConfig;
+    ///
+    /// let config = TestConfig::new(".", "npx", ["jest"]).preset();
+    /// assert_eq!(config.variables(), [("CI".into(), Some("true".into()))]);
+    /// let mine = TestConfig::new(".", "npx", ["jest"]).env("CI", "false").preset();
+    /// assert_eq!(mine.variables(), [("CI".into(), Some("false".into()))]);
+    /// ```
+    pub fn preset(mut self) -> Self {
+        let Some(runner) = self.runner() else {
+            return self;
+        };
+        for (name, value) in preset_env(runner) {
+            if !self.env.iter().any(|(set, _)| set == name) {
+                self.env.push((name.into(), Some(value.into())));
+            }
+        }
+        self
+    }
+
+    /// The variables set (`Some(value)`) or passed from the host (`None`)
+    /// on top of the default environment policy, in order.
+    pub fn variables(&self) -> &[(OsString, Option<OsString>)] {
+        &self.env
     }
 
     /// Sets the time limit of one attempt.

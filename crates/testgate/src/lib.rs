@@ -36,7 +36,7 @@ mod suite;
 pub mod tree;
 pub mod watch;
 
-pub use crate::config::TestConfig;
+pub use crate::config::{TestConfig, preset_env};
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
@@ -46,4 +46,7 @@ pub use testgate_policy::{
     Attempt, Cause, Ending, Environment, Findings, MAX_NAMES, MAX_REASON, Note, OrderDependence,
     Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Verdict,
 };
-pub use testgate_run::{BwrapOptions, Cancel, Sandbox, cancel_on_signals};
+pub use testgate_run::{
+    BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,
+    read_project_file,
+};

@@ -61,6 +61,33 @@ pub(crate) fn targeted_args(
     Ok(rewritten.into_iter().map(OsString::from).collect())
 }
 
+/// The runner `program args` starts, as [`targeted_args`] recognises it;
+/// behind `npm test`/`npm run NAME`, the runner the script's first command
+/// starts (after any `NAME=value` words).
+pub(crate) fn runner_of(program: &OsStr, args: &[OsString], workspace: &Path) -> Option<Runner> {
+    let program = basename(program.to_str()?);
+    let args = args
+        .iter()
+        .map(|a| a.to_str().map(str::to_owned))
+        .collect::<Option<Vec<String>>>()?;
+    if program != "npm" {
+        return recognise(program, &args).map(|(runner, _)| runner);
+    }
+    let script_name = match args.first().map(String::as_str) {
+        Some("test" | "t" | "tst") => "test",
+        Some("run" | "run-script" | "rum" | "urn") => args.get(1)?.as_str(),
+        Some(_) | None => return None,
+    };
+    let script = npm_script(workspace, script_name).ok()?;
+    let words: Vec<String> = script
+        .split_whitespace()
+        .skip_while(|w| w.contains('='))
+        .map(str::to_owned)
+        .collect();
+    let (first, rest) = words.split_first()?;
+    recognise(basename(first), rest).map(|(runner, _)| runner)
+}
+
 fn utf8(arg: &OsStr) -> Result<&str, String> {
     arg.to_str()
         .ok_or_else(|| format!("the argument {arg:?} is not UTF-8"))
@@ -245,6 +272,47 @@ mod tests {
 
     fn refused(command: &[&str], targets: &[Target<'_>], files: &[(&str, &str)]) -> String {
         rewrite(command, targets, files).unwrap_err()
+    }
+
+    /// The runner of `command` in a workspace holding `package`, as the
+    /// presets see it.
+    fn runner(command: &[&str], package: Option<&str>) -> Option<Runner> {
+        let dir = tempfile::tempdir().unwrap();
+        if let Some(package) = package {
+            std::fs::write(dir.path().join("package.json"), package).unwrap();
+        }
+        let args: Vec<OsString> = command[1..].iter().map(OsString::from).collect();
+        runner_of(OsStr::new(command[0]), &args, dir.path())
+    }
+
+    #[test]
+    fn runners_are_recognised_for_the_presets() {
+        assert_eq!(runner(&["go", "test", "./..."], None), Some(Runner::Go));
+        assert_eq!(runner(&["go", "vet"], None), None);
+        assert_eq!(runner(&["cargo", "test"], None), Some(Runner::Cargo));
+        assert_eq!(
+            runner(&["cargo", "nextest", "run"], None),
+            Some(Runner::Nextest)
+        );
+        assert_eq!(runner(&["pytest", "-q"], None), Some(Runner::Pytest));
+        assert_eq!(
+            runner(&["python3", "-m", "pytest"], None),
+            Some(Runner::Pytest)
+        );
+        assert_eq!(runner(&["npx", "jest"], None), Some(Runner::Jest));
+        assert_eq!(
+            runner(&["npx", "--no-install", "vitest", "run"], None),
+            Some(Runner::Vitest)
+        );
+        let jest = r#"{"scripts": {"test": "NODE_OPTIONS=--x jest --ci", "unit": "vitest run"}}"#;
+        assert_eq!(runner(&["npm", "test"], Some(jest)), Some(Runner::Jest));
+        assert_eq!(
+            runner(&["npm", "run", "unit"], Some(jest)),
+            Some(Runner::Vitest)
+        );
+        assert_eq!(runner(&["npm", "run", "lint"], Some(jest)), None);
+        assert_eq!(runner(&["npm", "test"], None), None);
+        assert_eq!(runner(&["make", "test"], None), None);
     }
 
     #[test]

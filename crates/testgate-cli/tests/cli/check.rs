@@ -20,7 +20,7 @@ fn repo() -> PathBuf {
 
 /// A fresh copy of the pytest fixture project (so nothing is written into
 /// the repository), in a temporary directory that lives as long as it.
-fn pytest_project() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn pytest_project() -> (tempfile::TempDir, PathBuf) {
     // Beside the repository, not under /tmp, which the sandbox makes
     // private; target/ need not exist when CARGO_TARGET_DIR is elsewhere.
     let base = repo().join("target/cli-tests");
@@ -49,7 +49,7 @@ fn copy(from: &Path, to: &Path) {
 
 /// `testgate check ARGS -- python3 -m pytest -q` in `dir` with the fixture
 /// in `mode`.
-fn check_pytest(dir: &Path, mode: &str, args: &[&str]) -> Run {
+pub(crate) fn check_pytest(dir: &Path, mode: &str, args: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
     command
         .arg("check")
@@ -237,6 +237,14 @@ fn usage_errors_exit_2_with_one_line() {
         ),
         (&["check", "-C", missing, "--", "true"], "cannot use"),
         (
+            &["check", "--writable", missing, "--", "true"],
+            "cannot make",
+        ),
+        (
+            &["check", "--writable", "/", "--", "true"],
+            "writable: it is the root directory",
+        ),
+        (
             &["check", "--timeout", "5x", "--", "true"],
             "`5x` is not a duration",
         ),
@@ -278,6 +286,66 @@ fn usage_errors_exit_2_with_one_line() {
             "{args:?}: {first}"
         );
     }
+}
+
+#[test]
+fn a_writable_path_that_is_missing_the_root_or_the_home_is_a_usage_error() {
+    // A HOME of our own, so that its parent can be tried too.
+    let base = repo().join("target/cli-tests/writable-homes");
+    let home = base.join("user");
+    std::fs::create_dir_all(&home).expect("mkdir home");
+    let home = home.to_str().expect("UTF-8").to_owned();
+    let missing = base.join("no-such-writable");
+    let mut cases = vec![
+        (
+            missing.to_str().unwrap().to_owned(),
+            "No such file or directory",
+        ),
+        ("/".to_owned(), "it is the root directory"),
+        ("/./".to_owned(), "it is the root directory"),
+        (home.clone(), "it is the home directory"),
+        (format!("{home}/"), "it is the home directory"),
+        (
+            base.to_str().unwrap().to_owned(),
+            "it holds the home directory",
+        ),
+    ];
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // root's home from the password database, whatever HOME says.
+        cases.push(("/root".to_owned(), "it is the home directory"));
+    }
+    for (path, message) in &cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command
+            .args(["check", "--writable", path, "--", "true"])
+            .env("HOME", &home);
+        let out = run(command, None);
+        assert_eq!(out.code, Some(USAGE), "{path}: {out:#?}");
+        assert_eq!(out.stdout, "", "{path}");
+        assert_eq!(out.stderr.lines().count(), 1, "{path}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("testgate: cannot make ") && out.stderr.contains(message),
+            "{path}: {}",
+            out.stderr
+        );
+    }
+    // An existing directory elsewhere is fine.
+    let cache = base.join("cache");
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    let out = testgate(
+        &[
+            "check",
+            "--sandbox",
+            "none",
+            "--writable",
+            cache.to_str().unwrap(),
+            "--",
+            "true",
+        ],
+        None,
+    );
+    assert_ne!(out.code, Some(USAGE), "{out:#?}");
 }
 
 /// The field tables of docs/cli.md's `--json` section: field name → type
@@ -373,5 +441,81 @@ fn check_json_matches_the_documented_schema() {
                 assert_eq!(json["attempts"][0]["outcome"], "timed_out");
             }
         }
+    }
+}
+
+/// The files under `dir` (node_modules, a link out, not followed).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        files.push(path.strip_prefix(dir).unwrap().to_path_buf());
+        if entry.file_type().unwrap().is_dir() {
+            files.extend(
+                files_under(&path)
+                    .into_iter()
+                    .map(|f| Path::new(&entry.file_name()).join(f)),
+            );
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `CI=true testgate check -- npx jest` on a snapshot test with nothing
+/// stored: jest fails it, as the user's CI does, and writes no snapshot
+/// into the project. Without `CI` on the host the jest preset sets it, so
+/// the gate behaves alike either way.
+#[test]
+fn a_jest_snapshot_with_nothing_stored_fails_as_in_ci_and_writes_nothing() {
+    let modules = repo().join("tests/projects/e2e/node/node_modules");
+    assert!(
+        modules.is_dir(),
+        "{} is missing: run scripts/setup (npm ci)",
+        modules.display()
+    );
+    for (ci, command) in [
+        (Some("true"), &["npx", "jest"][..]),
+        (None, &["npx", "--no-install", "jest"][..]),
+        (Some("true"), &["npm", "test"][..]),
+    ] {
+        let base = repo().join("target/cli-tests");
+        std::fs::create_dir_all(&base).expect("target/cli-tests");
+        let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+        let dir = tmp.path().join("jest-snapshot");
+        copy(&repo().join("tests/projects/verdicts/jest-snapshot"), &dir);
+        std::os::unix::fs::symlink(&modules, dir.join("node_modules")).expect("link");
+        let before = files_under(&dir);
+        let mut check = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        check
+            .arg("check")
+            .arg("-C")
+            .arg(&dir)
+            .arg("--writable")
+            .arg(&modules)
+            .args(["--json", "--"])
+            .args(command)
+            .env_remove("CI");
+        if let Some(ci) = ci {
+            check.env("CI", ci);
+        }
+        let out = run(check, None);
+        let what = format!("CI={ci:?} {command:?}");
+        assert_eq!(out.code, Some(FAIL), "{what}: {out:#?}");
+        let json: Value = serde_json::from_str(&out.stdout).expect("json");
+        assert_eq!(json["verdict"], "fail", "{what}");
+        assert_eq!(
+            json["failing"],
+            serde_json::json!(["greeting matches its snapshot"]),
+            "{what}: {json:#}"
+        );
+        assert!(
+            out.stderr.contains("New snapshot was not written"),
+            "{what}: {}",
+            out.stderr
+        );
+        assert_eq!(files_under(&dir), before, "{what}: the project changed");
+        assert!(!dir.join("__snapshots__").exists(), "{what}");
     }
 }

@@ -15,6 +15,7 @@ use wait_timeout::ChildExt;
 
 mod check;
 mod hostile;
+mod json;
 mod parse;
 
 /// What a run of the binary gave.

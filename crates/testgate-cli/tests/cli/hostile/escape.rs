@@ -52,16 +52,50 @@ fn planted_secrets_and_canaries_are_unreadable() {
     let fd = fs::File::open(&inherited).expect("open fd file");
     let mut home_arg = std::ffi::OsString::from("HOME=");
     home_arg.push(&home);
-    let attack = attack
+    let mut attack = attack
         .arg("--env")
         .arg(home_arg)
         .testgate_env("HOSTILE_CANARY", format!("{CANARY}-env"))
         .testgate_env("AWS_SECRET_ACCESS_KEY", format!("{CANARY}-aws"))
         .inheriting(fd);
+    // Names the old allowlist let through (issue 10): another vendor behind
+    // `GO`, secret words it did not know, a URL with a password in a
+    // variable that is otherwise passed.
+    let by_name = [
+        "GOOGLE_API_KEY_2",
+        "NPM_CONFIG__AUTH",
+        "npm_config__auth",
+        "NODE_AUTH",
+        "GO_PAT",
+        "PYTHON_KEYRING_PASS",
+        "CARGO_CREDS",
+        "PIP_PRIVATE_INDEX",
+    ];
+    for name in by_name {
+        attack = attack.testgate_env(name, format!("{CANARY}-{name}"));
+    }
+    attack = attack
+        .testgate_env("GOPROXY", format!("https://user:{CANARY}@proxy.example"))
+        .testgate_env(
+            "PIP_INDEX_URL",
+            format!("https://__token__:{CANARY}@pypi.example/simple"),
+        )
+        // Passed, to show the environment is seen at all.
+        .testgate_env("GOFLAGS", "-mod=mod");
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     let dump = fs::read(attack.project().join("dump.bin")).expect("the suite's dump");
     assert!(contains(&dump, "== ssh"), "the dump is empty");
+    assert!(
+        contains(&dump, "GOFLAGS=-mod=mod"),
+        "GOFLAGS was not passed"
+    );
+    for name in by_name.iter().chain(&["GOPROXY", "PIP_INDEX_URL"]) {
+        assert!(
+            !contains(&dump, format!("{name}=")),
+            "{name} reached the sandbox"
+        );
+    }
     for (what, bytes) in [
         ("dump", &dump),
         ("stdout", &outcome.stdout),

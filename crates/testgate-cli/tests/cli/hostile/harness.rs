@@ -560,14 +560,13 @@ unsafe fn join_session_keyring_with_key(
     Ok(())
 }
 
-/// Reads `pipe` to its end on a thread, keeping at most the last 1 MiB (an
+/// Reads `pipe` to its end on a thread, keeping at most the last 8 MiB (an
 /// attack may flood; testgate with -q should not, but the harness must not
-/// be the one to run out of memory).
+/// be the one to run out of memory). 8 MiB holds the JSON document of
+/// 100,000 failing names, which lists them three times (`failing`,
+/// `findings.always_failed`, the attempt's `failing`).
 fn collect(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
     thread::spawn(move || {
-        // Enough for the JSON of 100,000 failing names (`failing` and
-        // `findings.always_failed` both list them: about 3 MiB); a flood
-        // keeps only its last part.
         const KEEP: usize = 8 << 20;
         let mut kept = Vec::new();
         let mut buf = vec![0; 64 * 1024];

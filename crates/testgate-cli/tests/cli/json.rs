@@ -1,0 +1,46 @@
+//! The two JSON documents, snapshotted whole: `check --json` on the real
+//! pytest project and `parse --json` on a cargo log. Durations, digests,
+//! the reason (which quotes the runner's timings) and paths are redacted.
+
+use serde_json::Value;
+
+use crate::check::{check_pytest, pytest_project};
+use crate::parse::CARGO_LOG;
+use crate::testgate;
+
+fn document(stdout: &str) -> Value {
+    serde_json::from_str(stdout).expect("one JSON document")
+}
+
+#[test]
+fn check_json_of_a_failing_suite() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "fail", &["--json", "-q", "-k", "1"]);
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    insta::assert_json_snapshot!("check_fail", document(&out.stdout), {
+        ".reason" => "[reason]",
+        ".tree_digest" => "[digest]",
+        ".attempts[].duration_ms" => "[ms]",
+    });
+}
+
+#[test]
+fn check_json_of_a_passing_suite() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "pass", &["--json", "-q"]);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    insta::assert_json_snapshot!("check_pass", document(&out.stdout), {
+        ".reason" => "[reason]",
+        ".tree_digest" => "[digest]",
+        ".attempts[].duration_ms" => "[ms]",
+    });
+}
+
+#[test]
+fn parse_json_of_a_cargo_log() {
+    let out = testgate(&["parse", "--json", "-"], Some(CARGO_LOG.as_bytes()));
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    insta::assert_json_snapshot!("parse_cargo", document(&out.stdout), {
+        ".file" => "[path]",
+    });
+}
