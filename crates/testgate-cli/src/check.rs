@@ -260,19 +260,38 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         quiet: args.quiet,
         max_attempts,
     };
+    // The version is read before the first attempt: what the attempts do
+    // to the tree is the tree digest's business, not the version's.
+    let version = args.record.as_ref().map(|_| match &args.suite_version {
+        Some(version) => (Some(version.clone()), None),
+        None => {
+            let head = git_head(&dir);
+            let dirty = head
+                .as_ref()
+                .and_then(|_| crate::record::git_dirty(&dir))
+                .flatten();
+            let head = match (head, &dirty) {
+                (Some(head), Some(_)) => Some(format!("{head}-dirty")),
+                (head, _) => head,
+            };
+            (head, dirty)
+        }
+    });
     let started = unix_seconds();
     let record = tests.run_observed(&mut announcer);
-    if let Some(path) = &args.record {
+    if let (Some(path), Some((version, dirty))) = (&args.record, version) {
         let name = args.name.clone().unwrap_or_else(|| {
             dir.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let version = args.suite_version.clone().or_else(|| git_head(&dir));
+        let bwrap = (args.sandbox != "none")
+            .then(crate::record::bwrap_version)
+            .flatten();
         let document = json!({
             "schema": "testgate-record/1",
             "testgate": env!("CARGO_PKG_VERSION"),
-            "suite": {"name": name, "version": version},
+            "suite": {"name": name, "version": version, "dirty": dirty},
             "tree_digest": record.tree_digest,
             "command": args.command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "options": {
@@ -289,7 +308,10 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
                 "tmpfs_size": args.tmpfs_size,
             },
             "env": args.env.iter().map(|e| e.split_once('=').map_or(e.as_str(), |(n, _)| n)).collect::<Vec<_>>(),
-            "host": {"kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim()},
+            "host": {
+                "kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim(),
+                "bwrap": bwrap,
+            },
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),

@@ -192,3 +192,59 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     );
     Ok(ok)
 }
+
+/// The uncommitted state of the git work tree `dir`, read before the first
+/// attempt: None outside git (or without a usable git), Some(None) when the
+/// tree is clean, Some(Some(dirty)) with the changed paths' count and a
+/// SHA-256 over `git status` and `git diff HEAD --binary` otherwise.
+///
+/// git runs on the host, so it is run as a gate must run it on a tree it
+/// does not trust: no fsmonitor, no hooks, no external diff or textconv
+/// drivers, no optional locks, no system configuration. (A test cannot have
+/// planted any of these: `.git` is read-only in the sandbox.)
+pub(crate) fn git_dirty(dir: &Path) -> Option<Option<Value>> {
+    let git = |args: &[&str]| -> Option<Vec<u8>> {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "core.fsmonitor=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "core.untrackedCache=false",
+                "--no-optional-locks",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        out.status.success().then_some(out.stdout)
+    };
+    let status = git(&["status", "--porcelain=v1", "-z", "--untracked-files=all"])?;
+    if status.is_empty() {
+        return Some(None);
+    }
+    let diff =
+        git(&["diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv"]).unwrap_or_default();
+    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    sha2::Digest::update(&mut hasher, &status);
+    sha2::Digest::update(&mut hasher, &diff);
+    let digest = hex(&sha2::Digest::finalize(hasher));
+    let paths = status.split(|&b| b == 0).filter(|p| !p.is_empty()).count();
+    Some(Some(json!({"paths": paths, "digest": digest})))
+}
+
+/// `bwrap --version`'s one line ("bubblewrap 0.8.0"), or None.
+pub(crate) fn bwrap_version() -> Option<String> {
+    let out = std::process::Command::new("bwrap")
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    (out.status.success() && !text.is_empty()).then_some(text)
+}

@@ -226,6 +226,13 @@ fn a_signed_record_verifies_then_is_rejected_after_one_byte_changes() {
     assert_eq!(record["suite"]["version"].as_str(), Some(head.trim()));
     assert_eq!(record["verdict"], "pass");
     assert_eq!(record["sandbox"]["kind"], "bwrap");
+    assert!(record["suite"]["dirty"].is_null(), "{record:#}");
+    assert!(
+        record["host"]["bwrap"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("bubblewrap ")),
+        "{record:#}"
+    );
 
     let verify = |dir: &Path| {
         testgate(
@@ -258,5 +265,58 @@ fn a_signed_record_verifies_then_is_rejected_after_one_byte_changes() {
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("signature does not match"),
         "{out:?}"
+    );
+}
+
+/// A record of a tree with uncommitted changes says so: the version is the
+/// commit marked `-dirty`, with a digest of the changes, read before the
+/// first attempt; a different uncommitted change gives a different digest.
+#[test]
+fn a_record_of_uncommitted_changes_is_marked_dirty() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).expect("project");
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n").expect("suite");
+    git(&project, &["init", "-q"]);
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-q", "-m", "the suite"]);
+    let head = git(&project, &["rev-parse", "HEAD"]);
+    let record = |edit: &str| {
+        fs::write(
+            project.join("test_ok.sh"),
+            format!("echo '1 passed, 0 failed' # {edit}\n"),
+        )
+        .expect("edit");
+        let out = testgate(
+            &[
+                "check",
+                "-q",
+                "--record",
+                "../record.json",
+                "--",
+                "sh",
+                "test_ok.sh",
+            ],
+            &project,
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = fs::read_to_string(work.path().join("record.json")).expect("record");
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+        doc["record"]["suite"].clone()
+    };
+    let first = record("one");
+    assert_eq!(
+        first["version"].as_str(),
+        Some(format!("{}-dirty", head.trim()).as_str()),
+        "{first:#}"
+    );
+    assert_eq!(first["dirty"]["paths"], 1, "{first:#}");
+    let digest = first["dirty"]["digest"].as_str().expect("digest");
+    assert_eq!(digest.len(), 64, "{first:#}");
+    let second = record("two");
+    assert_ne!(
+        second["dirty"]["digest"].as_str(),
+        Some(digest),
+        "{second:#}"
     );
 }
