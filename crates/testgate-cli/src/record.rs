@@ -204,24 +204,17 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
 /// planted any of these: `.git` is read-only in the sandbox.)
 pub(crate) fn git_dirty(dir: &Path) -> Option<Option<Value>> {
     let git = |args: &[&str]| -> Option<Vec<u8>> {
-        let out = std::process::Command::new("git")
-            .args([
-                "-c",
-                "core.fsmonitor=false",
-                "-c",
-                "core.hooksPath=/dev/null",
-                "-c",
-                "core.untrackedCache=false",
-                "--no-optional-locks",
-            ])
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        out.status.success().then_some(out.stdout)
+        let mut all = vec![
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+            "-c",
+            "core.untrackedCache=false",
+            "--no-optional-locks",
+        ];
+        all.extend_from_slice(args);
+        testgate::host_output("git", &all, dir, std::time::Duration::from_secs(60))
     };
     let status = git(&["status", "--porcelain=v1", "-z", "--untracked-files=all"])?;
     if status.is_empty() {
@@ -239,12 +232,12 @@ pub(crate) fn git_dirty(dir: &Path) -> Option<Option<Value>> {
 
 /// `bwrap --version`'s one line ("bubblewrap 0.8.0"), or None.
 pub(crate) fn bwrap_version() -> Option<String> {
-    let out = std::process::Command::new("bwrap")
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    (out.status.success() && !text.is_empty()).then_some(text)
+    let out = testgate::host_output(
+        "bwrap",
+        &["--version"],
+        Path::new("/"),
+        std::time::Duration::from_secs(10),
+    )?;
+    let text = String::from_utf8_lossy(&out).trim().to_owned();
+    (!text.is_empty()).then_some(text)
 }

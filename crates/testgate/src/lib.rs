@@ -50,3 +50,33 @@ pub use testgate_run::{
     BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,
     read_project_file,
 };
+
+/// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the
+/// default environment policy plus `GIT_CONFIG_NOSYSTEM=1`, for at most
+/// `timeout`; returns its standard output when it exited 0 (its standard
+/// error is discarded), None otherwise. For the few questions testgate asks
+/// trusted host tools about a run (`git status` for a record's dirty
+/// marker, `bwrap --version`); never for the project's own commands.
+pub fn host_output(
+    program: &str,
+    args: &[&str],
+    dir: &std::path::Path,
+    timeout: std::time::Duration,
+) -> Option<Vec<u8>> {
+    let mut script_args = vec!["-c", "exec \"$0\" \"$@\" 2>/dev/null", program];
+    script_args.extend_from_slice(args);
+    let spec = testgate_run::RunSpec::new("sh", &script_args)
+        .dir(dir)
+        .env(testgate_run::EnvPolicy::new().set("GIT_CONFIG_NOSYSTEM", "1"))
+        .timeout(timeout)
+        .sandbox(testgate_run::Sandbox::Host);
+    let mut out = Vec::new();
+    let mut sink = |chunk: &[u8]| {
+        // A question about the host has a short answer; a flood is cut.
+        if out.len() < 64 << 20 {
+            out.extend_from_slice(chunk);
+        }
+    };
+    let finished = testgate_run::run(&spec, &mut sink).ok()?;
+    matches!(finished.ending, testgate_run::Ending::Exited(0)).then_some(out)
+}
