@@ -56,7 +56,27 @@ fn captured_logs() {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../snapshots");
     let _settings = settings.bind_to_scope();
+    // Every fixture is checked even when one fails, and the failure names
+    // the fixture: the panics are caught per log and listed at the end.
+    let mut failed: Vec<String> = Vec::new();
     insta::glob!("..", "fixtures/*/*.log", |log| {
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_log(log)));
+        if checked.is_err() {
+            failed.push(log.display().to_string());
+        }
+    });
+    assert!(
+        failed.is_empty(),
+        "{} fixture(s) failed (each one's message is above):\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// One captured log: its names auto-detected and explicit against its
+/// `.expected`, its detected format, its streamed reports, its snapshot.
+fn check_log(log: &Path) {
+    {
         let bytes = std::fs::read(log).unwrap();
         let format = format_of(log);
         let auto = parse(Format::Auto, &bytes);
@@ -87,6 +107,6 @@ fn captured_logs() {
                 log.display()
             );
         }
-        insta::assert_debug_snapshot!(auto);
-    });
+        insta::assert_debug_snapshot!("captured_logs", auto);
+    }
 }
