@@ -81,6 +81,13 @@ pub struct Report {
     /// libtest's `running 0 tests`, go's `[no test files]` everywhere, …).
     /// Exit status 0 with no test run proves nothing.
     pub no_tests_ran: bool,
+    /// A recognised runner's output opened a scope and never closed it: a
+    /// libtest binary's `running N tests` without its `test result:` line,
+    /// a pytest session without its closing `N passed in Xs` line. The
+    /// runner, or a test, ended the run early; an exit status of 0 then
+    /// proves nothing (a test calling `exit(0)` after another failed). The
+    /// first such scope, as a short phrase; None when every scope closed.
+    pub unclosed: Option<String>,
     /// Lines read.
     pub lines: u64,
     /// Lines longer than [`MAX_LINE`](crate::MAX_LINE), read only up to it.

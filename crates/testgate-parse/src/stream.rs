@@ -107,6 +107,9 @@ impl StreamParser {
         for (_, findings) in found {
             counts.add(findings.counts);
             any_said_none |= findings.no_tests_ran;
+            if report.unclosed.is_none() {
+                report.unclosed = findings.unclosed;
+            }
             failing.extend(findings.failing);
         }
         // Stable: ties keep the recognisers' order.

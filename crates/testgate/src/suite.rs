@@ -406,6 +406,7 @@ impl SandboxedTests {
             .with_failing(report.names().map(str::to_owned))
             .with_counts(counts)
             .with_no_tests_ran(report.no_tests_ran)
+            .with_truncated(report.unclosed.is_some())
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)

@@ -272,6 +272,22 @@ impl Cargo {
     /// off: the tests it had started and not ended fail with it.
     fn close_binary(&mut self, result: BinaryResult) {
         let mut scope = std::mem::take(&mut self.scope);
+        if result == BinaryResult::Unknown && scope.open && !self.under_nextest {
+            // A binary that exits 0 in the middle of its run (a test calling
+            // `std::process::exit(0)`) leaves cargo's exit status 0: only
+            // the missing result line tells.
+            self.findings
+                .unclosed
+                .get_or_insert_with(|| match &self.context {
+                    Some(binary) => {
+                        format!("libtest's run of {binary} ended without its `test result:` line")
+                    }
+                    None => {
+                        "libtest's `running N tests` was not followed by its `test result:` line"
+                            .to_owned()
+                    }
+                });
+        }
         if result == BinaryResult::Unknown {
             let unended: Vec<(u64, String)> = scope
                 .pending
@@ -714,5 +730,30 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         fn never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
             super::super::testing::chunked_equals_whole(Runner::Cargo, &pieces.concat())?;
         }
+    }
+
+    /// The shape of a real run (tests/hostile/exits-early-cargo): a test
+    /// called `std::process::exit(0)` while its sibling ran, and cargo went
+    /// on to the next binary. Hand-made from that run's output.
+    #[test]
+    fn a_binary_without_its_result_is_unclosed() {
+        let log = "     Running unittests lib.rs (target/debug/deps/exits_early-1)\n\
+                   \n\
+                   running 2 tests\n\
+                   \x20    Running it.rs (target/debug/deps/it-2)\n\
+                   \n\
+                   running 1 test\n\
+                   test adds ... ok\n\
+                   \n\
+                   test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let report = crate::parse(Runner::Cargo, log);
+        assert_eq!(
+            report.unclosed.as_deref(),
+            Some("libtest's run of unittests lib.rs ended without its `test result:` line")
+        );
+        assert_eq!(report.counts.passed, Some(1));
+        // Every binary closed: nothing to say.
+        let closed = log.replace("running 2 tests\n", "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
+        assert_eq!(crate::parse(Runner::Cargo, closed).unclosed, None);
     }
 }

@@ -40,6 +40,10 @@ pub(crate) struct Findings {
     pub(crate) counts: Counts,
     /// The runner said that no test ran.
     pub(crate) no_tests_ran: bool,
+    /// The first scope the runner opened and never closed (a libtest binary
+    /// without its `test result:`, a pytest session without its closing
+    /// line), said as a short phrase.
+    pub(crate) unclosed: Option<String>,
 }
 
 /// Where `needle` first occurs in `hay`, as `str::find` says. The

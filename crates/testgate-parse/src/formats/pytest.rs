@@ -56,6 +56,13 @@ impl Pytest {
     /// may be missing are kept too.
     fn end_session(&mut self, complete: bool) {
         let session = std::mem::take(&mut self.session);
+        if session.open && !complete {
+            // A test that calls `os._exit(0)` ends pytest with status 0 and
+            // no closing line: only the missing line tells.
+            self.findings.unclosed.get_or_insert_with(|| {
+                "a pytest session ended without its closing `N passed in Xs` line".to_owned()
+            });
+        }
         self.in_summary = false;
         let mut names = if session.summary_seen {
             session.summary
@@ -611,5 +618,28 @@ FAILED tests/a.py::test_x - not in a summary section
             }
             proptest::prop_assert_eq!(parser.finish(), whole);
         }
+    }
+
+    /// The shape of a real run (tests/hostile/exits-early-pytest): a test
+    /// called `os._exit(0)`; pytest printed its progress and no closing
+    /// line. Hand-made from that run's output.
+    #[test]
+    fn a_session_without_its_closing_line_is_unclosed() {
+        let log = "============================= test session starts ==============================\n\
+                   collected 2 items\n\
+                   \n\
+                   test_exit.py F";
+        let report = parse(Runner::Pytest, log);
+        assert_eq!(
+            report.unclosed.as_deref(),
+            Some("a pytest session ended without its closing `N passed in Xs` line")
+        );
+        let closed = format!(
+            "{log}.\n========================= 1 failed, 1 passed in 0.01s ==========================\n"
+        );
+        assert_eq!(parse(Runner::Pytest, closed).unclosed, None);
+        // -q prints the closing line bare.
+        let quiet = "F.                                                                       [100%]\n1 failed, 1 passed in 0.01s\n";
+        assert_eq!(parse(Runner::Pytest, quiet).unclosed, None);
     }
 }

@@ -43,6 +43,27 @@ fn exit_zero_with_failed_lines_is_a_contradiction() {
     attack.assert_contained(&outcome);
 }
 
+/// A failing test, then a test that ends the runner with status 0 before
+/// the failure is reported (issue 10, item 7): real pytest (`os._exit(0)`)
+/// and real cargo test (`std::process::exit(0)`, a passing integration test
+/// after it). The runner's output never closes its scope, so the exit
+/// status proves nothing: Inconclusive `truncated`. Both were PASS before.
+#[test]
+fn a_test_that_exits_the_runner_early_is_truncated_not_pass() {
+    for suite in ["exits-early-pytest", "exits-early-cargo"] {
+        let attack = Attack::new(suite);
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+        let attempt = outcome.attempt();
+        assert_eq!(
+            (attempt["outcome"].as_str(), attempt["exit_code"].as_i64()),
+            (Some("exited"), Some(0)),
+            "{suite}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
+
 #[test]
 fn exit_codes_that_look_like_something_else_are_exits_or_a_runner_that_never_started() {
     for code in [124, 125, 126, 127, 137] {
