@@ -315,15 +315,16 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),
-            "result": serde_json::to_value(CheckDocument::new(&record)).map_err(|e| Error::Record(e.to_string()))?,
+            "result": crate::json::printable_value(&CheckDocument::new(&record)).map_err(|e| Error::Record(e.to_string()))?,
         });
         crate::record::write(path, document, args.sign.as_deref())?;
     }
 
     let mut stdout = io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut stdout, &CheckDocument::new(&record))
+        let document = crate::json::printable_value(&CheckDocument::new(&record))
             .map_err(|e| Error::Write(e.into()))?;
+        serde_json::to_writer(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use serde_json::Value;
 use testgate::{AttemptRecord, Ending, PreparationRecord, Record, Report, Selection};
 
 /// The `schema` of `check --json`'s document. A field added keeps it; a
@@ -312,5 +313,41 @@ impl<'a> ParseDocument<'a> {
             lines: report.lines,
             long_lines: report.long_lines,
         }
+    }
+}
+
+/// `document` as JSON with every string in it, keys included, passed
+/// through [`testgate::printable`]: the one filter every string that leaves
+/// testgate goes through, text and JSON alike (docs/cli.md, "Control
+/// characters"). A test's name or output with `\r`, a backspace or a bidi
+/// override reaches a JSON consumer as the visible escape (`\u{d}`,
+/// `\u{202e}`), never raw.
+pub(crate) fn printable_value<T: Serialize>(document: &T) -> serde_json::Result<Value> {
+    Ok(printable_in(serde_json::to_value(document)?))
+}
+
+fn printable_in(value: Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(shown(text)),
+        Value::Array(items) => Value::Array(items.into_iter().map(printable_in).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| (shown(key), printable_in(value)))
+                .collect(),
+        ),
+        other @ (Value::Null | Value::Bool(_) | Value::Number(_)) => other,
+    }
+}
+
+/// `text` through the filter, without a copy when nothing in it can change
+/// (no control character, nothing in the range of the bidi controls).
+fn shown(text: String) -> String {
+    let plain = text.chars().all(|c| {
+        c == '\n' || c == '\t' || !(c.is_control() || ('\u{61c}'..='\u{2069}').contains(&c))
+    });
+    if plain {
+        text
+    } else {
+        testgate::printable(text.as_bytes())
     }
 }

@@ -136,3 +136,61 @@ fn five_thousand_failing_names_are_all_reported() {
 fn a_hundred_thousand_failing_names_take_linear_time() {
     many_failures(100_000, Duration::from_secs(30));
 }
+
+/// Characters that act on the reader's display: a carriage return, a
+/// backspace, and the bidi controls that reorder what follows them.
+fn acts_on_display(text: &str) -> bool {
+    has_control(text.as_bytes()) || text.chars().any(|c| {
+        matches!(
+            c,
+            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+    })
+}
+
+/// The escapes a reader sees for each hidden name of the suite.
+const SHOWN: [&str; 4] = [
+    "evil\\u{d}PASS",
+    "a\\u{8}b",
+    "rlo_\\u{202e}gnp.exe",
+    "lri_\\u{2066}x",
+];
+
+#[test]
+fn names_that_act_on_the_display_are_shown_escaped_in_text() {
+    let attack = Attack::new("hidden-names").text();
+    let outcome = attack.run();
+    assert_eq!(outcome.code, Some(1));
+    let text = String::from_utf8(outcome.stdout.clone()).expect("the text verdict is UTF-8");
+    assert!(text.starts_with("FAIL\n"), "{text}");
+    assert!(!acts_on_display(&text), "display controls in {text:?}");
+    for shown in SHOWN {
+        assert!(text.contains(shown), "{shown} not in {text}");
+    }
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn names_that_act_on_the_display_are_shown_escaped_in_json() {
+    let attack = Attack::new("hidden-names");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let line = std::str::from_utf8(outcome.stdout.strip_suffix(b"\n").expect("one line"))
+        .expect("the JSON is UTF-8");
+    // serde_json escapes C0 controls but passes bidi controls through raw,
+    // so both the line and the decoded strings are checked.
+    assert!(!acts_on_display(line), "display controls in {line:?}");
+    let failing: Vec<String> = outcome.doc()["failing"]
+        .as_array()
+        .expect("failing")
+        .iter()
+        .map(|name| name.as_str().expect("a name").to_owned())
+        .collect();
+    let mut expected: Vec<String> = SHOWN.iter().map(|s| (*s).to_owned()).collect();
+    expected.sort();
+    let mut got = failing.clone();
+    got.sort();
+    assert_eq!(got, expected);
+    assert!(!acts_on_display(outcome.reason()), "{}", outcome.reason());
+    attack.assert_contained(&outcome);
+}
