@@ -8,6 +8,7 @@ use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod projects;
 mod rerun;
+mod toolchains;
 mod verdicts;
 
 use projects::Project;

@@ -523,6 +523,15 @@ impl Observer for Announcer {
         if self.quiet {
             return;
         }
+        if record.number == 1 {
+            for note in &record.sandbox_notes {
+                let _ = writeln!(
+                    io::stderr(),
+                    "testgate: sandbox: {}",
+                    testgate::printable(note.as_bytes())
+                );
+            }
+        }
         let attempt = &record.attempt;
         let failing = match attempt.failing.len() {
             0 => String::new(),

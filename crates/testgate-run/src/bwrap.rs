@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::protect::{PROC_READ_ONLY, Protected};
 use crate::spec::BwrapOptions;
+use crate::view::View;
 
 /// Credential stores under `$HOME` hidden from the command: directories get
 /// an empty tmpfs over them, files `/dev/null`.
@@ -54,6 +55,7 @@ pub(crate) fn arguments(
     dir: &Path,
     secrets: &[(PathBuf, bool)],
     protected: &Protected,
+    view: &View,
     program: &OsString,
     args: &[OsString],
 ) -> Vec<OsString> {
@@ -80,6 +82,22 @@ pub(crate) fn arguments(
         push(&[&"--size", &size, &"--tmpfs", &path]);
     }
     push(&[&"--remount-ro", &"/dev"]);
+    // The homes hidden (a tmpfs each, capped like the others), the host's
+    // password hashes and host keys empty, then what toolchains need shown
+    // again: read-only, except the private caches and the build outputs
+    // the environment names.
+    for path in &view.hidden_dirs {
+        push(&[&"--size", &size, &"--tmpfs", path]);
+    }
+    for path in &view.hidden_files {
+        push(&[&"--ro-bind", &"/dev/null", path]);
+    }
+    for (host, inside) in &view.read_only {
+        push(&[&"--ro-bind", host, inside]);
+    }
+    for (host, inside) in &view.writable {
+        push(&[&"--bind", host, inside]);
+    }
     push(&[&"--unshare-all", &"--unshare-user", &"--disable-userns"]);
     if options.allow_network {
         push(&[&"--share-net"]);
@@ -176,6 +194,7 @@ mod tests {
                 (PathBuf::from("/h/.netrc"), false),
             ],
             &protected,
+            &View::default(),
             &"cargo".into(),
             &["test".into()],
         );
@@ -214,6 +233,7 @@ mod tests {
             Path::new("/p"),
             &[],
             &protected,
+            &View::default(),
             &"x".into(),
             &[],
         ));
@@ -237,6 +257,7 @@ mod tests {
             Path::new("/p"),
             &[],
             &Protected::default(),
+            &View::default(),
             &"x".into(),
             &[],
         ));

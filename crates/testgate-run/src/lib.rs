@@ -41,6 +41,7 @@ mod seccomp;
 mod spawn;
 mod spec;
 mod tree;
+mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};

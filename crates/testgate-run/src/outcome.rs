@@ -32,6 +32,11 @@ pub struct Finished {
     pub leaked_processes: bool,
     /// Bytes of stdout and stderr handed to the sink.
     pub output_bytes: u64,
+    /// What the sandbox decided on the user's behalf about what the command
+    /// sees (a `CARGO_TARGET_DIR` outside the project bound writable, a
+    /// cache variable pointed at testgate's private cache), one line each;
+    /// empty outside bubblewrap.
+    pub sandbox_notes: Vec<String>,
 }
 
 /// Why a run could not produce a [`Finished`] report.

@@ -13,6 +13,7 @@ use crate::protect;
 use crate::spawn::{self, Launch};
 use crate::spec::{RunSpec, Sandbox};
 use crate::tree;
+use crate::view;
 use crate::watch::{Stop, Watch};
 
 /// Where a run's output goes, chunk by chunk, stdout and stderr merged in
@@ -64,6 +65,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     let mut env = spec.env.resolve(std::env::vars_os());
     env.push((tree::MARKER.into(), token.clone().into()));
 
+    let mut notes = Vec::new();
     let (child, status_read) = match &spec.sandbox {
         Sandbox::Host => {
             let launch = Launch {
@@ -122,11 +124,30 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 .map(|(_, v)| PathBuf::from(v));
             let secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
             let protected = protect::protected(&dir);
+            let homes = crate::env::home_directories();
+            let cache_root = cache_root(&homes);
+            // SAFETY: geteuid cannot fail.
+            let uid = unsafe { libc::geteuid() };
+            let view = view::view(&view::Host {
+                homes: &homes,
+                env: &env,
+                program: &spec.program,
+                dir: &dir,
+                writable: &options.writable,
+                cache_root: cache_root.as_deref(),
+                uid,
+            });
+            for (name, value) in &view.env {
+                env.retain(|(k, _)| k != name);
+                env.push((name.clone(), value.clone()));
+            }
+            notes = view.notes.clone();
             let args = bwrap::arguments(
                 &options,
                 &dir,
                 &secrets,
                 &protected,
+                &view,
                 &spec.program,
                 &spec.args,
             );
@@ -185,7 +206,19 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         duration,
         leaked_processes: leaked,
         output_bytes: watch.output_bytes,
+        sandbox_notes: notes,
     })
+}
+
+/// Where testgate keeps the projects' private toolchain caches:
+/// `$XDG_CACHE_HOME/testgate/sandbox` (when absolute), else
+/// `<home>/.cache/testgate/sandbox` of the first home.
+pub(crate) fn cache_root(homes: &[PathBuf]) -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| homes.first().map(|home| home.join(".cache")))?;
+    Some(base.join("testgate").join("sandbox"))
 }
 
 /// The io::ErrorKind for an exec failure reason as strerror words it.

@@ -47,9 +47,8 @@ pub struct TestConfig {
 ///
 /// - jest and vitest: `CI=true`, so a snapshot with nothing stored fails as
 ///   in CI instead of being written into the project and passing;
-/// - go: `GOCACHE` in the sandbox's private `/tmp`, as the host's build
-///   cache is read-only there (cold in each attempt; the sandbox's caches
-///   are docs/sandbox.md's business).
+/// - go: nothing: the sandbox gives Go's build cache its private, warm
+///   place (docs/sandbox.md, "Toolchains and caches").
 ///
 /// ```
 /// use testgate::{Runner, preset_env};
@@ -59,8 +58,7 @@ pub struct TestConfig {
 /// ```
 pub fn preset_env(runner: Runner) -> &'static [(&'static str, &'static str)] {
     match runner {
-        Runner::Cargo | Runner::Nextest | Runner::Pytest => &[],
-        Runner::Go => &[("GOCACHE", "/tmp/testgate-go-cache")],
+        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go => &[],
         Runner::Jest | Runner::Vitest => &[("CI", "true")],
     }
 }
@@ -110,7 +108,7 @@ impl TestConfig {
     }
 
     /// `go test ./...` in `dir`, with the runner's
-    /// [preset](TestConfig::preset) (`GOCACHE` in the private `/tmp`).
+    /// [preset](TestConfig::preset) (none: the sandbox keeps Go's cache).
     pub fn go(dir: impl Into<PathBuf>) -> Self {
         Self::new(dir, "go", ["test", "./..."])
             .format(Runner::Go)

@@ -80,6 +80,9 @@ pub struct AttemptRecord {
     pub attempt: Attempt,
     /// Everything the parser understood of the output.
     pub report: Report,
+    /// What the sandbox decided on the user's behalf about what the
+    /// command sees, one line each ([`testgate_run::Finished::sandbox_notes`]).
+    pub sandbox_notes: Vec<String>,
 }
 
 /// A finished check: which suite, the verdict, and every attempt.
@@ -385,13 +388,14 @@ impl SandboxedTests {
             environment,
             coverage_below_threshold,
         } = sink.finish();
-        let (ending, duration, leaked) = match result {
+        let (ending, duration, leaked, sandbox_notes) = match result {
             Ok(finished) => (
                 ending_of(finished.ending, self.config.timeout),
                 finished.duration,
                 finished.leaked_processes,
+                finished.sandbox_notes,
             ),
-            Err(error) => (refusal_of(&error), started.elapsed(), false),
+            Err(error) => (refusal_of(&error), started.elapsed(), false, Vec::new()),
         };
         let environment = environment
             .filter(|found| !shell_said_not_found(found, &ending))
@@ -420,6 +424,7 @@ impl SandboxedTests {
             command,
             attempt,
             report,
+            sandbox_notes,
         }
     }
 }

@@ -89,7 +89,23 @@ fn tmp_and_run_are_private() {
     let dir = scratch();
     let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
     assert_eq!(ending, Ending::Exited(0));
-    assert_eq!(output, "/run:\n\n/tmp:\nend\n");
+    // Only jest's cache, which is testgate's private cache for the project
+    // (`jest_` and the uid in base 36).
+    // SAFETY: geteuid cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let jest = if uid == 0 {
+        "jest_0".to_owned()
+    } else {
+        "jest_".to_owned()
+    };
+    assert!(output.starts_with("/run:\n\n/tmp:\n"), "{output}");
+    let in_tmp: Vec<&str> = output
+        .trim_start_matches("/run:\n\n/tmp:\n")
+        .lines()
+        .collect();
+    assert_eq!(in_tmp.len(), 2, "{output}");
+    assert!(in_tmp[0].starts_with(&jest), "{output}");
+    assert_eq!(in_tmp[1], "end");
 }
 
 /// Connects to a TCP port on 127.0.0.1 and to a Unix socket: exit 3 if
@@ -179,8 +195,11 @@ fn credential_stores_in_home_are_hidden() {
         "machine x password NETRC-SECRET",
     )
     .expect("plant");
-    std::fs::write(home.path().join(".profile"), "visible").expect("plant");
-    let script = "cat $HOME/.ssh/id_rsa $HOME/.netrc $HOME/.profile; ls -A $HOME/.ssh; echo end";
+    std::fs::write(home.path().join(".profile"), "not a toolchain").expect("plant");
+    std::fs::create_dir_all(home.path().join(".cargo/bin")).expect("mkdir");
+    std::fs::write(home.path().join(".cargo/bin/tool"), "visible").expect("plant");
+    let script = "cat $HOME/.ssh/id_rsa $HOME/.netrc $HOME/.profile $HOME/.cargo/bin/tool; \
+                  ls -A $HOME/.ssh; echo end";
     let env = EnvPolicy::new().set("HOME", home.path());
     // The control: on the host the key is readable.
     let (_, output) = exit_of(&host(script).env(env.clone()));
@@ -188,6 +207,8 @@ fn credential_stores_in_home_are_hidden() {
     let (_, output) = exit_of(&sandboxed(script, project.path()).env(env));
     assert!(!output.contains("PRIVATE-KEY-MATERIAL"), "{output}");
     assert!(!output.contains("NETRC-SECRET"), "{output}");
+    // The home is an allowlist of toolchains: the rest is not there.
+    assert!(!output.contains("not a toolchain"), "{output}");
     assert!(output.contains("visible"), "{output}");
 }
 

@@ -14,11 +14,16 @@ fn writes_to_etc_home_and_outside_the_project_fail() {
     let attack = Attack::new("writes-outside");
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
-    assert!(
-        outcome.reason().contains("wrote the private /tmp/"),
-        "{}",
-        outcome.reason()
-    );
+    // /tmp and the homes are the run's own (tmpfs): written inside, absent
+    // on the host afterwards (assert_host_unchanged looks in /tmp and the
+    // home for the marker).
+    for private in ["wrote the private /tmp/", "wrote the private /root/"] {
+        assert!(
+            outcome.reason().contains(private),
+            "{private}: {}",
+            outcome.reason()
+        );
+    }
     attack.assert_contained(&outcome);
 }
 
@@ -185,5 +190,147 @@ fn tiocsti_cannot_push_input_into_the_callers_terminal() {
     );
     // The terminal still works: what the master writes, the slave reads.
     master.write_all(b"k").expect("write to the pty");
+    attack.assert_contained(&outcome);
+}
+
+/// Removes planted files, then the directories made for them, at the end
+/// of a test, failed or not.
+struct Planted {
+    files: Vec<std::path::PathBuf>,
+    dirs: Vec<std::path::PathBuf>,
+}
+
+impl Drop for Planted {
+    fn drop(&mut self) {
+        for file in &self.files {
+            let _ = fs::remove_file(file);
+        }
+        for dir in &self.dirs {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+#[test]
+fn the_home_is_an_allowlist_and_caches_are_private() {
+    const CANARY: &str = "canary-5e02a7";
+    let attack = Attack::new("home");
+    // The HOME testgate runs with, as a user's: credentials, a history,
+    // notes, a toolchain, and the host's own Go build cache.
+    let home = attack.outside().join("home");
+    let files = [
+        ".git-credentials",
+        ".config/rclone/rclone.conf",
+        ".bash_history",
+        ".vault-token",
+        ".cache/huggingface/token",
+        "notes/secret.txt",
+    ];
+    for file in files {
+        let path = home.join(file);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(&path, format!("{CANARY} {file}\n")).expect("plant");
+    }
+    fs::create_dir_all(home.join(".cargo/bin")).expect("mkdir");
+    fs::create_dir_all(home.join(".cargo/registry")).expect("mkdir");
+    fs::write(home.join(".cargo/bin/tool"), "toolchain-readable\n").expect("tool");
+    fs::create_dir_all(home.join(".cache/go-build/00")).expect("mkdir");
+    fs::write(home.join(".cache/go-build/00/object"), "host object\n").expect("object");
+    // The runner's home in the password database (root's, in CI) and
+    // another user's home, each with a canary.
+    let own_home = std::path::PathBuf::from(
+        String::from_utf8(
+            std::process::Command::new("sh")
+                .args(["-c", "getent passwd $(id -u) | cut -d: -f6"])
+                .output()
+                .expect("getent")
+                .stdout,
+        )
+        .expect("utf-8")
+        .trim(),
+    );
+    // Not named after the marker: the harness takes such files in the
+    // home for the run's own doing.
+    let planted = format!("testgate-canary-{}", std::process::id());
+    let mut others = vec![own_home.join(format!(".{planted}"))];
+    let mut made = Vec::new();
+    if std::path::Path::new("/home").is_dir() {
+        let other_home = std::path::PathBuf::from(format!("/home/{planted}"));
+        others.push(other_home.join("token"));
+        made.push(other_home);
+    }
+    let _planted = Planted {
+        files: others.clone(),
+        dirs: made.clone(),
+    };
+    for dir in &made {
+        fs::create_dir(dir).expect("mkdir other home");
+    }
+    let mut attack = attack;
+    for other in &others {
+        fs::write(other, format!("{CANARY} other home\n")).expect("plant other home");
+        attack = attack.script_arg(other);
+    }
+    let attack = attack
+        .testgate_env("HOME", &home)
+        .testgate_env("XDG_CACHE_HOME", home.join(".cache"));
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    let dump = fs::read(attack.project().join("dump.bin")).expect("the suite's dump");
+    assert!(contains(&dump, "== shadow"), "the dump is incomplete");
+    for (what, bytes) in [
+        ("dump", &dump),
+        ("stdout", &outcome.stdout),
+        ("stderr", &outcome.stderr),
+    ] {
+        assert!(
+            !contains(bytes, CANARY),
+            "the canary leaked into the {what}"
+        );
+    }
+    // /etc/shadow: no entry of the host's file was read.
+    if let Ok(shadow) = fs::read_to_string("/etc/shadow") {
+        for entry in shadow.lines().filter(|l| l.contains(':')) {
+            assert!(!contains(&dump, entry), "/etc/shadow was read: {entry}");
+        }
+    }
+    // The toolchain stays readable, and read-only; the host's Go cache is
+    // out of sight; the writes went to testgate's private cache.
+    assert!(
+        contains(&dump, "toolchain-readable"),
+        "the toolchain was hidden"
+    );
+    assert!(
+        !contains(&dump, "WROTE"),
+        "a toolchain directory was written"
+    );
+    assert!(
+        !contains(&dump, "object"),
+        "the host's Go cache was visible"
+    );
+    assert!(
+        contains(&dump, "wrote-private-caches"),
+        "the caches were not writable"
+    );
+    assert_eq!(
+        fs::read_to_string(home.join(".cargo/bin/tool")).expect("tool"),
+        "toolchain-readable\n"
+    );
+    assert!(!home.join(".cargo/registry/planted").exists());
+    assert!(!home.join(".cache/go-build/planted").exists());
+    assert!(!home.join(".npm/planted").exists());
+    let private = home.join(".cache/testgate/sandbox");
+    let caches: Vec<_> = fs::read_dir(&private)
+        .expect("the private caches")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(caches.len(), 1, "{caches:?}");
+    assert!(caches[0].join("home-cache/go-build/planted").is_file());
+    assert!(caches[0].join("npm/planted").is_file());
+    assert_eq!(
+        fs::read_to_string(home.join("notes/secret.txt")).expect("notes"),
+        format!("{CANARY} notes/secret.txt\n")
+    );
     attack.assert_contained(&outcome);
 }

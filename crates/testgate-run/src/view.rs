@@ -1,0 +1,635 @@
+//! What the sandboxed command sees of the host's homes and toolchains: the
+//! homes hidden, the toolchains in them shown read-only, the paths the
+//! command's environment points at shown, and each toolchain's cache a
+//! private, persistent directory of testgate's for the project.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Component, Path, PathBuf};
+
+use crate::project_file::read_project_file;
+
+/// Under each home, what toolchains are installed in and need to be read:
+/// shown read-only when they exist. Nothing here holds a credential by
+/// design (cargo's credentials are beside `bin/` and `registry/`, not in
+/// them).
+pub(crate) const HOME_TOOLCHAINS: &[&str] = &[
+    ".cargo/bin",
+    ".cargo/env",
+    ".cargo/registry",
+    ".cargo/git",
+    ".rustup",
+    ".pyenv",
+    ".nvm",
+    ".volta",
+    ".bun",
+    ".deno",
+    ".local/bin",
+    ".local/lib",
+    ".local/share/uv",
+    ".local/share/pnpm",
+    "go",
+    ".config/go",
+    ".conda",
+    "miniconda3",
+    "miniforge3",
+    "anaconda3",
+];
+
+/// Directories hidden whole (an empty tmpfs over each): every home but the
+/// toolchains above.
+const HIDDEN_DIRS: &[&str] = &["/root", "/home"];
+
+/// Files of the host that root could read and a test never needs: shown
+/// empty (`/dev/null` over each).
+const HIDDEN_FILES: &[&str] = &[
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/ssh/ssh_host_rsa_key",
+    "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key",
+    "/etc/ssh/ssh_host_dsa_key",
+];
+
+/// Variables naming one directory a toolchain lives in (read-only).
+const TOOLCHAIN_VARIABLES: &[&str] = &[
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "GOPATH",
+    "GOROOT",
+    "GOMODCACHE",
+    "RUSTUP_HOME",
+    "PYENV_ROOT",
+    "NVM_DIR",
+    "VOLTA_HOME",
+    "BUN_INSTALL",
+    "DENO_DIR",
+];
+
+/// Variables holding a `:`-separated list of directories (read-only).
+const TOOLCHAIN_LISTS: &[&str] = &["PATH", "PYTHONPATH", "NODE_PATH"];
+
+/// Variables naming a build output the user chose: writable.
+const OUTPUT_VARIABLES: &[&str] = &["CARGO_TARGET_DIR"];
+
+/// Cache variables and where, under the command's home, testgate's private
+/// cache for them is: a value outside the writable paths is replaced.
+const CACHE_VARIABLES: &[(&str, &str)] = &[
+    ("XDG_CACHE_HOME", ".cache"),
+    ("GOCACHE", ".cache/go-build"),
+    ("PIP_CACHE_DIR", ".cache/pip"),
+    ("npm_config_cache", ".npm"),
+    ("NPM_CONFIG_CACHE", ".npm"),
+];
+
+/// The sandbox's view of the host beyond `/`, the project and `/proc`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct View {
+    /// Covered by an empty tmpfs: the homes.
+    pub(crate) hidden_dirs: Vec<PathBuf>,
+    /// Covered by `/dev/null`.
+    pub(crate) hidden_files: Vec<PathBuf>,
+    /// (host path, path inside) bound read-only over the hidden parts.
+    pub(crate) read_only: Vec<(PathBuf, PathBuf)>,
+    /// (host path, path inside) bound writable: the private caches and the
+    /// build outputs the environment names.
+    pub(crate) writable: Vec<(PathBuf, PathBuf)>,
+    /// Variables set for the command (its cache variables pointed at the
+    /// private caches).
+    pub(crate) env: Vec<(OsString, OsString)>,
+    /// What testgate decided on the user's behalf, one line each.
+    pub(crate) notes: Vec<String>,
+}
+
+/// The inputs of [`view`], apart so that tests can give their own.
+pub(crate) struct Host<'a> {
+    /// The homes of whoever runs testgate ([`crate::home_directories`]).
+    pub(crate) homes: &'a [PathBuf],
+    /// The command's environment, resolved.
+    pub(crate) env: &'a [(OsString, OsString)],
+    /// The program as given (a path, or a name looked up in `PATH`).
+    pub(crate) program: &'a OsStr,
+    /// The run's directory (absolute, canonical).
+    pub(crate) dir: &'a Path,
+    /// The paths bound writable by the user's choice (absolute).
+    pub(crate) writable: &'a [PathBuf],
+    /// Where testgate keeps its private caches, `None` for none (the
+    /// caches are then in the sandbox's memory, cold in each attempt).
+    pub(crate) cache_root: Option<&'a Path>,
+    /// The effective uid (jest names its cache after it).
+    pub(crate) uid: u32,
+}
+
+/// The view for a run. Reads only metadata and a venv's `pyvenv.cfg`;
+/// creates the project's private cache directories under
+/// `host.cache_root`.
+pub(crate) fn view(host: &Host<'_>) -> View {
+    let mut view = View::default();
+    // The homes: those of the runner and the command's `HOME`.
+    let command_home = value(host.env, "HOME").map(PathBuf::from);
+    let mut homes: Vec<PathBuf> = host.homes.to_vec();
+    if let Some(home) = &command_home {
+        homes.push(home.clone());
+    }
+    let mut hidden: Vec<PathBuf> = HIDDEN_DIRS.iter().map(PathBuf::from).collect();
+    for home in &homes {
+        if home.is_absolute() && home != Path::new("/") {
+            hidden.push(home.clone());
+            if let Ok(real) = home.canonicalize() {
+                hidden.push(real);
+            }
+        }
+    }
+    hidden.retain(|dir| dir.is_dir());
+    // The sandbox's own tmpfs mounts hide too; a path under them is shown
+    // like one under a home.
+    let covered: Vec<PathBuf> = hidden
+        .iter()
+        .cloned()
+        .chain(["/tmp", "/run", "/dev/shm"].map(PathBuf::from))
+        .collect();
+    view.hidden_dirs = outermost(hidden);
+    view.hidden_files = HIDDEN_FILES
+        .iter()
+        .map(PathBuf::from)
+        .filter(|file| file.symlink_metadata().is_ok_and(|m| m.is_file()))
+        .collect();
+
+    let is_writable = |path: &Path| {
+        path.starts_with(host.dir) || host.writable.iter().any(|w| path.starts_with(w))
+    };
+    let needs_showing =
+        |path: &Path| covered.iter().any(|c| path.starts_with(c)) && !is_writable(path);
+
+    // Read-only: the toolchains under each home, the program, the
+    // directories the environment names, a venv's interpreter.
+    let mut wanted: Vec<PathBuf> = Vec::new();
+    for home in &homes {
+        wanted.extend(HOME_TOOLCHAINS.iter().map(|rel| home.join(rel)));
+    }
+    let program = Path::new(host.program);
+    if program.is_absolute() {
+        wanted.extend(program.parent().map(Path::to_path_buf));
+    }
+    for name in TOOLCHAIN_VARIABLES {
+        wanted.extend(value(host.env, name).map(PathBuf::from));
+    }
+    for name in TOOLCHAIN_LISTS {
+        if let Some(list) = value(host.env, name) {
+            wanted.extend(
+                list.as_bytes()
+                    .split(|b| *b == b':')
+                    .filter(|entry| !entry.is_empty())
+                    .map(|entry| PathBuf::from(OsStr::from_bytes(entry))),
+            );
+        }
+    }
+    if let Some(venv) = value(host.env, "VIRTUAL_ENV") {
+        wanted.extend(venv_interpreter(Path::new(venv)));
+    }
+    let mut read_only: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for path in wanted {
+        if !path.is_absolute() {
+            continue;
+        }
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        for inside in [real.clone(), lexical(&path)] {
+            if needs_showing(&inside) && !read_only.iter().any(|(_, at)| *at == inside) {
+                read_only.push((real.clone(), inside));
+            }
+        }
+    }
+    view.read_only = outermost_pairs(read_only);
+
+    // Writable: the build outputs the environment names.
+    for name in OUTPUT_VARIABLES {
+        let Some(path) = value(host.env, name).map(PathBuf::from) else {
+            continue;
+        };
+        let path = if path.is_absolute() {
+            lexical(&path)
+        } else {
+            continue;
+        };
+        if is_writable(&path) {
+            continue;
+        }
+        if !path.exists() {
+            if let Err(error) = std::fs::DirBuilder::new().recursive(true).create(&path) {
+                view.notes.push(format!(
+                    "{name}={} could not be created ({error}); the command cannot write there",
+                    path.display()
+                ));
+                continue;
+            }
+        }
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        view.notes.push(format!(
+            "{name}={} is outside the project: bound writable",
+            path.display()
+        ));
+        view.writable.push((real, path));
+    }
+
+    // The private caches.
+    let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
+        return view;
+    };
+    let caches = private_caches(host, &home);
+    match caches {
+        Ok(caches) => view.writable.extend(caches),
+        Err(error) => view.notes.push(format!(
+            "no private cache for this project ({error}): toolchain caches are cold in each attempt"
+        )),
+    }
+    for (name, rel) in CACHE_VARIABLES {
+        let Some(current) = value(host.env, name) else {
+            continue;
+        };
+        let private = home.join(rel);
+        if Path::new(current) == private || is_writable(Path::new(current)) {
+            continue;
+        }
+        view.notes.push(format!(
+            "{name}={} pointed at testgate's private cache {}",
+            Path::new(current).display(),
+            private.display()
+        ));
+        view.env.push(((*name).into(), private.into_os_string()));
+    }
+    view
+}
+
+/// The private cache directories of the project, created under the cache
+/// root, as (host path, path inside) pairs: `~/.cache` (Go's build cache,
+/// pip's, XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
+fn private_caches(host: &Host<'_>, home: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+    let Some(root) = host.cache_root else {
+        return Err(std::io::Error::other("no cache directory"));
+    };
+    prune(root);
+    let project = root.join(cache_name(host.dir));
+    let pairs = [
+        ("home-cache", home.join(".cache")),
+        ("npm", home.join(".npm")),
+        (
+            "jest",
+            PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (sub, inside) in pairs {
+        let path = project.join(sub);
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&path)?;
+        out.push((path.canonicalize()?, inside));
+    }
+    Ok(out)
+}
+
+/// The directory name of a project's caches: its path, readable, `/` as `+`,
+/// other bytes than `[A-Za-z0-9._-]` as `%xx`; long paths cut, with a
+/// checksum of the whole.
+pub(crate) fn cache_name(dir: &Path) -> String {
+    let mut name = String::new();
+    for &byte in dir.as_os_str().as_bytes() {
+        match byte {
+            b'/' => name.push('+'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-' => {
+                name.push(char::from(byte));
+            }
+            _ => name.push_str(&format!("%{byte:02x}")),
+        }
+    }
+    if name.len() > 160 {
+        let sum = dir
+            .as_os_str()
+            .as_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        name.truncate(140);
+        name.push_str(&format!("~{sum:016x}"));
+    }
+    name
+}
+
+/// Removes the caches of projects whose directory is gone (a checkout
+/// deleted, a temporary project), so that the caches do not grow with
+/// every directory ever checked. Names cut for length are kept.
+fn prune(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(project) = project_of(name.as_bytes()) else {
+            continue;
+        };
+        if matches!(project.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        {
+            // std's remove_dir_all does not follow symlinks a test left.
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The project directory a cache name stands for: [`cache_name`]
+/// reversed, `None` for a name cut for length or not of that form.
+fn project_of(name: &[u8]) -> Option<PathBuf> {
+    if name.first() != Some(&b'+') || name.contains(&b'~') {
+        return None;
+    }
+    let mut out = Vec::with_capacity(name.len());
+    let mut rest = name;
+    while let Some((&byte, tail)) = rest.split_first() {
+        match byte {
+            b'+' => {
+                out.push(b'/');
+                rest = tail;
+            }
+            b'%' => {
+                let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                rest = tail.get(2..)?;
+            }
+            other => {
+                out.push(other);
+                rest = tail;
+            }
+        }
+    }
+    Some(PathBuf::from(OsStr::from_bytes(&out)))
+}
+
+/// `n` in base 36, as jest names its cache directory (`jest_` and the uid).
+fn base36(mut n: u32) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The installation a venv's interpreter comes from: `pyvenv.cfg`'s
+/// `home = <prefix>/bin`, as its prefix.
+fn venv_interpreter(venv: &Path) -> Option<PathBuf> {
+    let cfg = read_project_file(&venv.join("pyvenv.cfg"), 64 * 1024).ok()?;
+    let text = String::from_utf8_lossy(&cfg);
+    let home = text.lines().find_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        (key.trim() == "home").then(|| PathBuf::from(value.trim()))
+    })?;
+    let prefix = if home.ends_with("bin") {
+        home.parent()?.to_path_buf()
+    } else {
+        home
+    };
+    Some(prefix)
+}
+
+/// The value of `name` in a resolved environment.
+fn value<'a>(env: &'a [(OsString, OsString)], name: &str) -> Option<&'a OsStr> {
+    env.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_os_str())
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other @ (Component::Prefix(_) | Component::RootDir | Component::Normal(_)) => {
+                out.push(other)
+            }
+        }
+    }
+    out
+}
+
+/// `paths` without those under another one, sorted.
+fn outermost(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    paths.sort();
+    paths.dedup();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        if !out.iter().any(|kept| path.starts_with(kept)) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Bind pairs without those whose place inside is under another's.
+fn outermost_pairs(mut pairs: Vec<(PathBuf, PathBuf)>) -> Vec<(PathBuf, PathBuf)> {
+    pairs.sort_by(|a, b| a.1.cmp(&b.1));
+    pairs.dedup_by(|a, b| a.1 == b.1);
+    let mut out: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for pair in pairs {
+        if !out.iter().any(|kept| pair.1.starts_with(&kept.1)) {
+            out.push(pair);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn env(vars: &[(&str, &Path)]) -> Vec<(OsString, OsString)> {
+        vars.iter()
+            .map(|(k, v)| ((*k).into(), v.as_os_str().to_owned()))
+            .collect()
+    }
+
+    struct Fixture {
+        _root: tempfile::TempDir,
+        root: PathBuf,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            let root = tempfile::tempdir().expect("tempdir");
+            let path = root.path().canonicalize().expect("canonical");
+            Fixture {
+                _root: root,
+                root: path,
+            }
+        }
+        fn dir(&self, rel: &str) -> PathBuf {
+            let path = self.root.join(rel);
+            fs::create_dir_all(&path).expect("mkdir");
+            path
+        }
+    }
+
+    #[test]
+    fn the_home_is_hidden_and_its_toolchains_shown_read_only() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        f.dir("home/.cargo/bin");
+        f.dir("home/.rustup");
+        f.dir("home/.config/gh");
+        fs::write(home.join(".git-credentials"), "x").expect("write");
+        let project = f.dir("project");
+        let cache = f.dir("cache");
+        let env = env(&[("HOME", &home)]);
+        let view = view(&Host {
+            homes: &[],
+            env: &env,
+            program: OsStr::new("cargo"),
+            dir: &project,
+            writable: &[],
+            cache_root: Some(&cache),
+            uid: 0,
+        });
+        assert!(view.hidden_dirs.contains(&home), "{view:?}");
+        let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
+        assert_eq!(inside, [&home.join(".cargo/bin"), &home.join(".rustup")]);
+        let cached: Vec<&PathBuf> = view.writable.iter().map(|(_, at)| at).collect();
+        assert_eq!(
+            cached,
+            [
+                &home.join(".cache"),
+                &home.join(".npm"),
+                &PathBuf::from("/tmp/jest_0")
+            ]
+        );
+        let name = cache_name(&project);
+        assert!(cache.join(&name).join("home-cache").is_dir());
+        assert!(!name.contains('/'), "{name}");
+        assert!(view.notes.is_empty(), "{:?}", view.notes);
+    }
+
+    #[test]
+    fn what_the_environment_names_is_shown() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        let venv = f.dir("home/venvs/x");
+        f.dir("home/venvs/x/bin");
+        let python = f.dir("home/.pyenv/versions/3.12/bin");
+        fs::write(
+            venv.join("pyvenv.cfg"),
+            format!(
+                "home = {}\ninclude-system-site-packages = false\n",
+                python.display()
+            ),
+        )
+        .expect("pyvenv.cfg");
+        let outside_target = f.root.join("home/targets/p");
+        let project = f.dir("project");
+        let on_path = f.dir("project/node_modules/.bin");
+        let mut path = venv.join("bin").into_os_string();
+        path.push(":/usr/bin::");
+        path.push(&on_path);
+        let vars = vec![
+            ("HOME".into(), home.clone().into_os_string()),
+            ("VIRTUAL_ENV".into(), venv.clone().into_os_string()),
+            ("PATH".into(), path),
+            (
+                "CARGO_TARGET_DIR".into(),
+                outside_target.clone().into_os_string(),
+            ),
+            ("GOCACHE".into(), home.join("gocache").into_os_string()),
+        ];
+        let view = view(&Host {
+            homes: &[],
+            env: &vars,
+            program: OsStr::new("pytest"),
+            dir: &project,
+            writable: &[],
+            cache_root: None,
+            uid: 1000,
+        });
+        let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
+        // The venv (with its bin/) and the interpreter's prefix, inside
+        // .pyenv which is shown whole; /usr/bin is visible anyway and
+        // node_modules/.bin is in the project.
+        assert_eq!(inside, [&home.join(".pyenv"), &venv], "{view:?}");
+        assert!(outside_target.is_dir(), "CARGO_TARGET_DIR was not created");
+        assert_eq!(view.writable, [(outside_target.clone(), outside_target)]);
+        assert_eq!(
+            view.env,
+            [(
+                OsString::from("GOCACHE"),
+                home.join(".cache/go-build").into_os_string()
+            )]
+        );
+        assert_eq!(view.notes.len(), 3, "{:?}", view.notes);
+        assert!(
+            view.notes[1].starts_with("no private cache"),
+            "{:?}",
+            view.notes
+        );
+    }
+
+    #[test]
+    fn cache_names_are_readable_distinct_and_short() {
+        assert_eq!(cache_name(Path::new("/root/my proj")), "+root+my%20proj");
+        assert_ne!(
+            cache_name(Path::new("/a%b")),
+            cache_name(Path::new("/a/25b"))
+        );
+        assert_ne!(cache_name(Path::new("/a/b")), cache_name(Path::new("/a_b")));
+        let long = PathBuf::from(format!("/{}", "x/".repeat(200)));
+        let other = PathBuf::from(format!("/{}y", "x/".repeat(200)));
+        assert!(cache_name(&long).len() <= 160);
+        assert_ne!(cache_name(&long), cache_name(&other));
+    }
+
+    #[test]
+    fn cache_names_read_back_and_caches_of_gone_projects_are_pruned() {
+        for dir in ["/root/my proj", "/a%b/c+d", "/tmp/\u{e9}t\u{e9}"] {
+            assert_eq!(
+                project_of(cache_name(Path::new(dir)).as_bytes()),
+                Some(PathBuf::from(dir))
+            );
+        }
+        assert_eq!(project_of(b"+x%zz"), None);
+        assert_eq!(project_of(b"+x%4"), None);
+        assert_eq!(project_of(b"notes"), None);
+        let f = Fixture::new();
+        let root = f.dir("caches");
+        let alive = f.dir("alive");
+        let gone = f.root.join("gone");
+        for dir in [&alive, &gone] {
+            fs::create_dir_all(root.join(cache_name(dir)).join("npm")).expect("mkdir");
+        }
+        fs::create_dir_all(root.join("kept-by-name")).expect("mkdir");
+        prune(&root);
+        assert!(root.join(cache_name(&alive)).is_dir());
+        assert!(!root.join(cache_name(&gone)).exists());
+        assert!(root.join("kept-by-name").is_dir());
+    }
+
+    #[test]
+    fn jest_names_its_cache_in_base_36() {
+        assert_eq!(base36(0), "0");
+        assert_eq!(base36(1000), "rs");
+        assert_eq!(base36(u32::MAX), "1z141z3");
+    }
+}

@@ -1,0 +1,224 @@
+//! Toolchains in the shapes users have them, under the default bubblewrap
+//! sandbox (issue 11): Go's build cache after an edit, an activated venv
+//! under `/tmp` outside the project, a cargo crate with a registry
+//! dependency and a `CARGO_TARGET_DIR` outside the project, jest's cache.
+//! Each of these was a false Fail (or a silent rebuild) before.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the tests set projects up as users do: touch, python3 -m venv, cargo generate-lockfile"
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use testgate::{Record, Runner, Sandbox, SandboxedTests, TestConfig};
+
+use crate::projects::{Project, bwrap_for};
+use crate::{NoObserver, assert_pass, repo_root};
+
+fn run(sandbox: Sandbox, config: TestConfig) -> Record {
+    SandboxedTests::new(sandbox, config.within(Duration::from_secs(300)))
+        .run_observed(&mut NoObserver)
+}
+
+/// A fresh directory beside the repository's target dir (not under /tmp,
+/// where the tests of the venv put theirs on purpose).
+fn scratch() -> tempfile::TempDir {
+    let base = repo_root().join("target/e2e");
+    fs::create_dir_all(&base).unwrap();
+    tempfile::tempdir_in(&base).unwrap()
+}
+
+/// testgate's private cache directory for the project `dir`
+/// (`testgate-run`'s `view.rs`: the path with `/` as `+`; the paths here
+/// have no other byte that it escapes).
+fn private_cache(dir: &Path) -> PathBuf {
+    let root = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
+    let name = dir
+        .canonicalize()
+        .unwrap()
+        .to_str()
+        .expect("a UTF-8 path")
+        .replace('/', "+");
+    root.join("testgate/sandbox").join(name)
+}
+
+fn entries(dir: &Path) -> usize {
+    fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// Sets the modification time of `paths` `seconds` back, as an edit made
+/// that long before the check (no sleeping).
+fn backdate(paths: &[PathBuf], seconds: u32) {
+    let status = Command::new("touch")
+        .arg("-d")
+        .arg(format!("{seconds} seconds ago"))
+        .args(paths)
+        .status()
+        .expect("touch");
+    assert!(status.success());
+}
+
+/// A Go module whose files were edited more than 2 s before the check, with
+/// no host `go` command since: go 1.19 then writes a package index into its
+/// build cache, which the read-only home made `read-only file system` and
+/// a Fail with no names. The build cache is testgate's private one for the
+/// project, and the second check is warm: go answers from its cache.
+#[test]
+fn go_builds_into_a_private_cache_that_is_warm_the_second_time() {
+    let tmp = scratch();
+    let dir = tmp.path().join("gomod");
+    write(&dir.join("go.mod"), "module example.com/gomod\n\ngo 1.19\n");
+    write(
+        &dir.join("add.go"),
+        "package gomod\n\nfunc Add(a, b int) int { return a + b }\n",
+    );
+    write(
+        &dir.join("add_test.go"),
+        "package gomod\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal(\"2+2\")\n\t}\n}\n",
+    );
+    backdate(&[dir.join("add.go"), dir.join("add_test.go")], 30);
+    let first = run(Sandbox::default(), TestConfig::go(&dir));
+    assert_pass(&first, "go, first check");
+    let cache = private_cache(&dir).join("home-cache/go-build");
+    assert!(entries(&cache) > 0, "{} stayed empty", cache.display());
+    let second = run(Sandbox::default(), TestConfig::go(&dir));
+    assert_pass(&second, "go, second check");
+    let tail = &second.attempts[0].attempt.tail;
+    assert!(
+        tail.contains("(cached)"),
+        "the second check was cold:\n{tail}"
+    );
+}
+
+/// A venv under `/tmp`, outside the project, activated as users do (its
+/// `bin` first on `PATH`, `VIRTUAL_ENV` set): the sandbox's private `/tmp`
+/// hid it, `PATH` fell through to another python, and the import of what
+/// only the venv holds failed — a Fail naming the test files.
+#[test]
+fn an_activated_venv_under_tmp_is_the_one_the_tests_see() {
+    let venvs = tempfile::Builder::new()
+        .prefix("testgate-venvs-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let venv = venvs.path().join("project-venv");
+    // The system site-packages give it pytest without a download.
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--system-site-packages"])
+        .arg(&venv)
+        .status()
+        .expect("python3 -m venv");
+    assert!(made.success(), "python3 -m venv failed");
+    let site = Command::new(venv.join("bin/python"))
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ])
+        .output()
+        .expect("the venv's python");
+    let site = PathBuf::from(String::from_utf8(site.stdout).unwrap().trim());
+    write(&site.join("only_in_the_venv.py"), "ANSWER = 42\n");
+
+    let tmp = scratch();
+    let dir = tmp.path().join("pyproject");
+    write(
+        &dir.join("tests/test_venv.py"),
+        "import only_in_the_venv\n\n\ndef test_the_venv_is_seen():\n    assert only_in_the_venv.ANSWER == 42\n",
+    );
+    let mut path = venv.join("bin").into_os_string();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    let config = TestConfig::new(
+        &dir,
+        "python",
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest)
+    .env("VIRTUAL_ENV", &venv)
+    .env("PATH", path);
+    let record = run(Sandbox::default(), config);
+    assert_pass(&record, "pytest from a venv under /tmp");
+    assert_eq!(record.attempts[0].report.counts.passed, Some(1));
+}
+
+/// A crate with a registry dependency (read from the host's registry,
+/// read-only) and a `CARGO_TARGET_DIR` outside the project: under `/tmp`
+/// every attempt rebuilt the world into the private `/tmp` and lost it;
+/// elsewhere the build failed on a read-only file system. It is bound
+/// writable now, and the build outputs stay on the host.
+#[test]
+fn a_target_dir_outside_the_project_keeps_its_build() {
+    let lock = fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"libc\""))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("libc in the workspace's Cargo.lock")
+        .to_owned();
+    let tmp = scratch();
+    let dir = tmp.path().join("crate");
+    write(
+        &dir.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"uses-libc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nlibc = \"={version}\"\n\n[workspace]\n"
+        ),
+    );
+    write(
+        &dir.join("src/lib.rs"),
+        "#[test]\nfn has_a_pid() {\n    assert!(unsafe { libc::getpid() } > 0);\n}\n",
+    );
+    // The lock file, from the host's registry index, as a user has it.
+    let locked = Command::new("cargo")
+        .args(["generate-lockfile", "--offline", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .status()
+        .expect("cargo generate-lockfile");
+    assert!(locked.success(), "cargo generate-lockfile --offline failed");
+    for target in [
+        tmp.path().join("outside-target"),
+        tempfile::Builder::new()
+            .prefix("testgate-target-")
+            .tempdir_in("/tmp")
+            .unwrap()
+            .keep(),
+    ] {
+        let config = TestConfig::cargo(&dir).env("CARGO_TARGET_DIR", &target);
+        let record = run(Sandbox::default(), config);
+        let built = target.join("debug/deps");
+        let kept = entries(&built);
+        let _ = fs::remove_dir_all(&target);
+        assert_pass(
+            &record,
+            &format!("cargo with CARGO_TARGET_DIR={}", target.display()),
+        );
+        assert!(
+            kept > 0,
+            "{} holds nothing after the check",
+            built.display()
+        );
+    }
+}
+
+/// jest's transform cache is `/tmp/jest_<uid>`, in the sandbox's private
+/// `/tmp`: cold in every attempt. It is testgate's private cache for the
+/// project now, kept between checks.
+#[test]
+fn jest_keeps_its_cache_between_checks() {
+    let project = Project::copy(Runner::Jest);
+    let record = run(bwrap_for(true), project.config());
+    assert_pass(&record, "jest");
+    let cache = private_cache(&project.dir).join("jest");
+    assert!(entries(&cache) > 0, "{} stayed empty", cache.display());
+}

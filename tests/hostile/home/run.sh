@@ -1,0 +1,28 @@
+# Reads what the home directory holds and writes into each toolchain cache
+# where the toolchain looks for it. The harness planted a canary in
+# credential files, a shell history, another directory of the home, the
+# runner's own home and another user's home; it checks none reaches
+# dump.bin, that the toolchains stay readable, and that every write landed
+# in testgate's private cache, not in the host's.
+export HOSTILE_MARKER="$1"
+{
+    echo "== home"; ls -la "$HOME"
+    for f in .git-credentials .config/rclone/rclone.conf .bash_history \
+        .vault-token .cache/huggingface/token notes/secret.txt; do
+        echo "== $f"; cat "$HOME/$f"
+    done
+    echo "== other homes"; shift 2; for f in "$@"; do cat "$f"; done
+    ls -la /root /home
+    echo "== shadow"; cat /etc/shadow /etc/gshadow
+    echo "== toolchain"; cat "$HOME/.cargo/bin/tool"
+    echo "== host go cache"; ls -la "$HOME/.cache/go-build"
+} > dump.bin 2>&1
+# Writes: each into the cache where its toolchain writes.
+mkdir -p "$HOME/.cache/go-build" "$HOME/.npm" && \
+    echo planted > "$HOME/.cache/go-build/planted" && \
+    echo planted > "$HOME/.npm/planted" && \
+    echo wrote-private-caches >> dump.bin
+echo planted > "$HOME/.cargo/registry/planted" 2>/dev/null && echo "WROTE registry" >> dump.bin
+echo planted > "$HOME/.cargo/bin/tool" 2>/dev/null && echo "WROTE cargo bin" >> dump.bin
+echo planted > "$HOME/notes/secret.txt" 2>/dev/null
+exit 0
