@@ -88,6 +88,17 @@ pub struct Report {
     /// proves nothing (a test calling `exit(0)` after another failed). The
     /// first such scope, as a short phrase; None when every scope closed.
     pub unclosed: Option<String>,
+    /// Tests that failed and then passed within this one run: the runner
+    /// retried them itself (nextest `--retries`, pytest-rerunfailures
+    /// `--reruns`) or ran them again (`go test -count=N -v`). A retry that
+    /// hides a failure is flakiness, whoever retries. In order of first
+    /// appearance, each once; a flaky test stays in `failing` too where the
+    /// runner printed it failing.
+    pub flaky: Vec<String>,
+    /// Re-runs of failed tests the runner reported without naming them
+    /// (pytest-rerunfailures' `N rerun` in `-q`): with no test failing at
+    /// the end, each is a failure a retry hid.
+    pub reruns: u64,
     /// Lines read.
     pub lines: u64,
     /// Lines longer than [`MAX_LINE`](crate::MAX_LINE), read only up to it.

@@ -104,7 +104,10 @@ impl StreamParser {
         let mut counts = Counts::default();
         let mut any_said_none = false;
         let mut failing = Vec::new();
+        let mut flaky = Vec::new();
         for (_, findings) in found {
+            flaky.extend(findings.flaky);
+            report.reruns = report.reruns.saturating_add(findings.reruns);
             counts.add(findings.counts);
             any_said_none |= findings.no_tests_ran;
             if report.unclosed.is_none() {
@@ -119,6 +122,13 @@ impl StreamParser {
             .into_iter()
             .filter(|(_, test)| seen.insert(test.name.clone()))
             .map(|(_, test)| test)
+            .collect();
+        flaky.sort_by_key(|(index, _)| *index);
+        let mut seen = HashSet::new();
+        report.flaky = flaky
+            .into_iter()
+            .filter(|(_, name)| seen.insert(name.clone()))
+            .map(|(_, name)| name)
             .collect();
         report.no_tests_ran =
             any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();

@@ -44,6 +44,11 @@ pub(crate) struct Findings {
     /// without its `test result:`, a pytest session without its closing
     /// line), said as a short phrase.
     pub(crate) unclosed: Option<String>,
+    /// Tests that failed then passed within the run, with the index of the
+    /// line that said so.
+    pub(crate) flaky: Vec<(u64, String)>,
+    /// Re-runs the runner counted without naming them.
+    pub(crate) reruns: u64,
 }
 
 /// Where `needle` first occurs in `hay`, as `str::find` says. The

@@ -34,6 +34,8 @@ struct Run {
     candidates: Vec<(u64, String, String)>,
     /// Tests a retry passed (`TRY 2 PASS`): flaky, so failing for us.
     passed_on_retry: HashSet<(String, String)>,
+    /// Tests a `FLAKY n/m` line named.
+    flaky: HashSet<(String, String)>,
     /// The summary line has been read; status lines now form the final list.
     summarised: bool,
     /// Tests the summary counted as failed (failed, timed out, exec failed).
@@ -100,6 +102,9 @@ impl Nextest {
         match verdict {
             Some(Verdict::Failed | Verdict::Flaky) => {
                 self.detect(index);
+                if verdict == Some(Verdict::Flaky) {
+                    self.run.flaky.insert((binary.clone(), name.clone()));
+                }
                 if self.run.summarised {
                     self.run.final_failing.push((index, binary, name));
                 } else {
@@ -139,11 +144,12 @@ impl Nextest {
             if !seen.insert((binary.clone(), name.clone())) {
                 continue;
             }
-            let confirmed = !judged
-                || listed.contains(&(binary.as_str(), name.as_str()))
-                || run
-                    .passed_on_retry
-                    .contains(&(binary.clone(), name.clone()));
+            let key = (binary.clone(), name.clone());
+            let flaky = run.passed_on_retry.contains(&key) || run.flaky.contains(&key);
+            let confirmed = !judged || listed.contains(&(binary.as_str(), name.as_str())) || flaky;
+            if flaky {
+                self.findings.flaky.push((index, name.clone()));
+            }
             if confirmed {
                 kept.push((index, binary, name));
             }

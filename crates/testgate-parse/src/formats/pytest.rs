@@ -37,6 +37,9 @@ struct Session {
     verbose: Vec<(u64, String)>,
     /// Failing ids of the session's latest short summary section.
     summary: Vec<(u64, String)>,
+    /// Ids a verbose `RERUN` line named (pytest-rerunfailures), with the
+    /// line: flaky unless they failed in the end.
+    rerun: Vec<(u64, String)>,
     /// The session printed a short summary header.
     summary_seen: bool,
     /// After a `test session starts` header: only then are verbose result
@@ -74,6 +77,15 @@ impl Pytest {
         }
         // Each name once, at the line that named it first.
         names.sort_by_key(|(index, _)| *index);
+        if complete {
+            let failed: HashSet<&str> = names.iter().map(|(_, n)| n.as_str()).collect();
+            let mut seen = HashSet::new();
+            for (index, name) in &session.rerun {
+                if !failed.contains(name.as_str()) && seen.insert(name) {
+                    self.findings.flaky.push((*index, name.clone()));
+                }
+            }
+        }
         for (index, name) in names {
             if !self.confirmed.insert(name.clone()) {
                 continue;
@@ -154,6 +166,8 @@ impl Recognizer for Pytest {
         }
         if let Some(id) = verbose_failure(text) {
             self.session.verbose.push((line.index, id.to_owned()));
+        } else if let Some(id) = verbose_rerun(text) {
+            self.session.rerun.push((line.index, id.to_owned()));
         }
     }
 
@@ -166,6 +180,7 @@ impl Recognizer for Pytest {
 impl Pytest {
     fn count(&mut self, stats: Stats) {
         self.findings.counts.add(stats.counts);
+        self.findings.reruns = self.findings.reruns.saturating_add(stats.reruns);
         self.findings.no_tests_ran |= stats.no_tests_ran;
     }
 }
@@ -186,6 +201,8 @@ fn separator_title(text: &str) -> Option<&str> {
 struct Stats {
     counts: Counts,
     no_tests_ran: bool,
+    /// pytest-rerunfailures' `N rerun`: re-runs of failed tests.
+    reruns: u64,
 }
 
 /// Reads pytest's closing summary, the `==`-framed title or the bare line of
@@ -207,6 +224,7 @@ fn closing_stats(text: &str) -> Option<Stats> {
     let items = &text[..cut.start()];
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
     let (mut ran, mut known, mut said_none) = (false, false, false);
+    let mut reruns = 0u64;
     for item in items.split(", ") {
         if item == "no tests ran" {
             (known, said_none) = (true, true);
@@ -225,6 +243,10 @@ fn closing_stats(text: &str) -> Option<Stats> {
             }
             "warning" | "warnings" => {
                 known = true;
+                continue;
+            }
+            "rerun" | "reruns" => {
+                reruns = reruns.saturating_add(n);
                 continue;
             }
             // Words a plugin adds that are no test outcome (`rerun`).
@@ -249,6 +271,7 @@ fn closing_stats(text: &str) -> Option<Stats> {
             }
         },
         no_tests_ran: !ran,
+        reruns,
     })
 }
 
@@ -338,6 +361,24 @@ fn verbose_failure(text: &str) -> Option<&str> {
         if !plain_may_fail(text) {
             return None;
         }
+        &PLAIN
+    };
+    Some(regex.captures(text)?.get(1)?.as_str())
+}
+
+/// The node id of a verbose `RERUN` line of pytest-rerunfailures:
+/// `tests/a.py::test_x RERUN   [ 50%]`, or with pytest-xdist
+/// `[gw0] [ 50%] RERUN tests/a.py::test_x`.
+fn verbose_rerun(text: &str) -> Option<&str> {
+    static PLAIN: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(\S+?::.*?) RERUN(?: +\[ *[0-9]+%\])?\s*$").unwrap());
+    static XDIST: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] RERUN (\S+?::.*?)\s*$").unwrap());
+    // Cheap rejection first: every such line says RERUN.
+    super::find(text, " RERUN")?;
+    let regex = if text.starts_with("[gw") {
+        &XDIST
+    } else {
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())

@@ -6,7 +6,8 @@
 # package's own final event is `fail` too. go 1.19's test2json reads the
 # test binary's text, so a passing test that prints `--- FAIL: TestFake`
 # produces a fail event for TestFake; the package's final `pass` is what
-# go itself decided.
+# go itself decided. <case>.flaky, where there is one: the tests with both a
+# `fail` and a `pass` event in one package (`-count=N`).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,6 +41,26 @@ for pkg, test in failed:
         seen.add(test)
         print(test)'
 
+flaky='import json, sys
+outcomes, order = {}, []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue
+    event = json.loads(line)
+    test, action = event.get("Test"), event.get("Action")
+    if test is None or action not in ("pass", "fail"):
+        continue
+    key = (event.get("Package"), test)
+    if key not in outcomes:
+        outcomes[key] = set()
+        order.append(key)
+    outcomes[key].add(action)
+seen = set()
+for key in order:
+    if outcomes[key] == {"pass", "fail"} and key[1] not in seen:
+        seen.add(key[1])
+        print(key[1])'
+
 # capture CASE GO-TEST-ARGS... : the log from `go test ARGS`, the names from
 # `go test -json ARGS-without--v` (or the same run when ARGS has -json).
 capture() {
@@ -62,6 +83,15 @@ capture() {
         echo "# source: $source with Test, in packages whose final event is fail; log: go test $*"
         python3 -c "$extract" "$json"
     } >"$out/$case.expected"
+    rm -f "$out/$case.flaky"
+    local names
+    names="$(python3 -c "$flaky" "$json")"
+    if [[ -n "$names" ]]; then
+        {
+            echo "# source: $source: tests with both a fail and a pass event in one package; log: go test $*"
+            echo "$names"
+        } >"$out/$case.flaky"
+    fi
 }
 
 capture plain -count=1 ./...
@@ -76,6 +106,11 @@ capture json_build_failure -count=1 -json ./buildfail ./setupfail ./failing
 capture fake_lines_verbose -count=1 -v ./liar
 capture fake_lines_json -count=1 -json ./liar
 capture no_test_files -count=1 ./notests
+# -count=3: a test that fails on its first run and passes on the others.
+capture count_flaky_verbose -count=3 -v ./flaky
+capture count_flaky_json -count=3 -json ./flaky
+# (Without -v or -json go prints only the failed run: nothing tells the
+# flake from a steady failure. docs/formats.md says so.)
 # go 1.19 names no test when one hangs past -timeout: neither text nor JSON.
 capture timeout_verbose -count=1 -v -tags timeout -timeout 1s ./timeout
 capture no_tests_to_run -count=1 -v -run NoSuchTest ./allpass ./notests

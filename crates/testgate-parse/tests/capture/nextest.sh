@@ -6,7 +6,9 @@
 #
 # A test that failed in any try is a failing test (testgate's retries exist
 # to detect flakiness), so a JUnit testcase with <failure>, <error>,
-# <flakyFailure> or <flakyError> counts.
+# <flakyFailure> or <flakyError> counts. <case>.flaky, where there is one:
+# the testcases with a flaky failure or error and no failure or error (a
+# retry passed).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,6 +29,18 @@ import xml.etree.ElementTree as ET
 failing = {"failure", "error", "flakyFailure", "flakyError"}
 for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     if any(child.tag in failing for child in case):
+        print(case.get("name"))
+' "$1"
+}
+
+# The flaky names of a nextest JUnit report (failed, then passed on a retry).
+junit_flaky() {
+    python3 -c '
+import sys
+import xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    tags = {child.tag for child in case}
+    if tags & {"flakyFailure", "flakyError"} and not tags & {"failure", "error"}:
         print(case.get("name"))
 ' "$1"
 }
@@ -53,6 +67,13 @@ capture() {
             echo "# source: nextest wrote no JUnit report: no test ran (cargo nextest run --profile ci $*)"
         fi
     } >"$out/$case.expected"
+    rm -f "$out/$case.flaky"
+    if [[ -f "$junit" ]] && [[ -n "$(junit_flaky "$junit")" ]]; then
+        {
+            echo "# source: nextest JUnit of this run (cargo nextest run --profile ci $*): flaky testcases"
+            junit_flaky "$junit"
+        } >"$out/$case.flaky"
+    fi
     rm -rf "$dir/target" "$dir/.flaky-counter"
 }
 
@@ -64,6 +85,8 @@ capture fail demo --
 capture fail_fast demo -- --fail-fast --test-threads 1
 # A test that fails once then passes (FLAKY), one that always fails.
 capture retries nextest -- --retries 2 -E 'binary(flaky)'
+# The flaky test alone: nextest passes the run (exit 0), FLAKY in its summary.
+capture flaky_only nextest -- --retries 2 -E 'binary(flaky) & test(fails_once)'
 # SIGABRT and SIGSEGV, long status names.
 capture signals nextest -- -E 'binary(signals)'
 # slow-timeout with terminate-after: TIMEOUT.

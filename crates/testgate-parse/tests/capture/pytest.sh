@@ -3,7 +3,9 @@
 # tests/fixtures/pytest/<case>.log (stdout+stderr as they came) and
 # <case>.expected (the failing node ids as pytest's own reports record them:
 # a tiny plugin loaded with -p writes `report.nodeid` of every failed test
-# report and collection report of the same run).
+# report and collection report of the same run), and <case>.flaky where a
+# test was rerun (pytest-rerunfailures' `rerun` reports) and then passed.
+# Needs pytest-rerunfailures (pip install pytest-rerunfailures).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,18 +21,25 @@ mkdir -p "$work/plugin" "$out"
 cp -r "$projects"/. "$work/"
 
 cat >"$work/plugin/tg_record.py" <<'PY'
-"""Records pytest's own verdicts: the node id of every failed report."""
+"""Records pytest's own verdicts: the node id of every failed report, and
+of every test that passed after a `rerun` report (pytest-rerunfailures)."""
 import os
 
+RERUN = set()
 
-def _record(nodeid):
-    with open(os.environ["TG_RECORD"], "a", encoding="utf-8") as f:
+
+def _record(nodeid, variable="TG_RECORD"):
+    with open(os.environ[variable], "a", encoding="utf-8") as f:
         f.write(nodeid + "\n")
 
 
 def pytest_runtest_logreport(report):
     if report.failed:
         _record(report.nodeid)
+    elif report.outcome == "rerun":
+        RERUN.add(report.nodeid)
+    elif report.when == "call" and report.passed and report.nodeid in RERUN:
+        _record(report.nodeid, "TG_FLAKY")
 
 
 def pytest_collectreport(report):
@@ -60,14 +69,22 @@ for line in open(sys.argv[1], encoding="utf-8"):
 capture() {
     local case="$1" project="$2"
     shift 2
-    local record="$work/$case.record"
+    local record="$work/$case.record" flaky="$work/$case.flaky"
     : >"$record"
-    (cd "$work/$project" && TG_RECORD="$record" \
+    : >"$flaky"
+    (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY="$flaky" \
         python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
     {
         echo "# source: pytest $* (project $project); names: report.nodeid of failed reports via a -p plugin, same run"
         dedupe "$record"
     } >"$out/$case.expected"
+    rm -f "$out/$case.flaky"
+    if [[ -s "$flaky" ]]; then
+        {
+            echo "# source: pytest $* (project $project); names: report.nodeid of a passed call after a rerun report, same run"
+            dedupe "$flaky"
+        } >"$out/$case.flaky"
+    fi
 }
 
 capture default suite
@@ -84,6 +101,11 @@ capture collection_error_quiet broken -q
 capture no_tests empty
 capture no_tests_quiet empty -q
 capture all_pass allpass -v
+# pytest-rerunfailures: a test that passes on its rerun (exit 0), named with
+# -v, only counted (`1 rerun`) with -q; then with one that always fails.
+capture rerun_verbose rerun -v --reruns 2 -p rerunfailures test_rerun.py
+capture rerun_quiet rerun -q --reruns 2 -p rerunfailures test_rerun.py
+capture rerun_fail rerun -v --reruns 1 -p rerunfailures
 # Verbose lines alone (no short summary), and pytest's default \x escaping of
 # non-ASCII parametrize ids.
 capture verbose_no_summary suite -v -rN
@@ -93,8 +115,8 @@ capture_two() {
     local case=two_sessions record="$work/two_sessions.record"
     : >"$record"
     {
-        (cd "$work/broken" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -q) || true
-        (cd "$work/suite" && TG_RECORD="$record" python3 -m pytest -p no:cacheprovider -p tg_record -v) || true
+        (cd "$work/broken" && TG_RECORD="$record" TG_FLAKY=/dev/null python3 -m pytest -p no:cacheprovider -p tg_record -q) || true
+        (cd "$work/suite" && TG_RECORD="$record" TG_FLAKY=/dev/null python3 -m pytest -p no:cacheprovider -p tg_record -v) || true
     } >"$out/$case.log" 2>&1
     {
         echo "# source: pytest -q (project broken) then pytest -v (project suite) in one log; names: report.nodeid of failed reports via a -p plugin, same runs"

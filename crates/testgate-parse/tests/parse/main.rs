@@ -3,7 +3,9 @@
 //! Each `tests/fixtures/<format>/<case>.log` is a log captured from a real
 //! run by `tests/capture/capture.sh` (or marked hand-made in its `.expected`
 //! file). Its `.expected` file lists the failing names as the runner's own
-//! machine-readable output gives them (one per line; `#` lines are comments).
+//! machine-readable output gives them (one per line; `#` lines are comments),
+//! and its `.flaky` file, where there is one, the tests that failed and then
+//! passed within the run by the same source (none when there is no file).
 //! Every log is parsed with auto-detection and with its own format, whole
 //! and in chunks, and its `Report` is snapshotted.
 //!
@@ -26,6 +28,17 @@ fn expected_names(log: &Path) -> BTreeSet<String> {
     let path = log.with_extension("expected");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (every log needs its .expected)", path.display()));
+    names_in(&text)
+}
+
+/// The flaky tests of a log's `.flaky`; none without one.
+fn expected_flaky(log: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(log.with_extension("flaky"))
+        .map(|text| names_in(&text))
+        .unwrap_or_default()
+}
+
+fn names_in(text: &str) -> BTreeSet<String> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(str::to_owned)
@@ -97,6 +110,23 @@ fn check_log(log: &Path) {
             Some(format),
             "{}: detected format",
             log.display()
+        );
+
+        // Flaky tests: named where the log names them; where it only counts
+        // re-runs (pytest -q), the count covers them.
+        let flaky = expected_flaky(log);
+        let named: BTreeSet<String> = auto.flaky.iter().cloned().collect();
+        assert!(
+            named.is_subset(&flaky),
+            "{}: flaky {named:?}, expected {flaky:?}",
+            log.display()
+        );
+        let covered = (named.len() as u64).saturating_add(auto.reruns);
+        assert!(
+            covered >= flaky.len() as u64,
+            "{}: flaky {named:?} and {} reruns, expected {flaky:?}",
+            log.display(),
+            auto.reruns
         );
 
         for chunk in [1, 7, 4096] {
