@@ -245,3 +245,92 @@ fn cargo_fetch_as_a_preparation_lets_the_tests_run() {
         record.preparations[0].preparation.tail
     );
 }
+
+/// Runners that retry inside one attempt: a retry that hides a failure is
+/// flakiness, whoever retries. Each of these exited 0 or failed only for
+/// the flaky test, and was a contradiction, a Pass or a Fail before.
+fn flaky_within(project: &str, config: impl Fn(&std::path::Path) -> TestConfig, what: &str) {
+    let project = copy(project);
+    let record = run(Sandbox::default(), config(&project.dir).retrying(2));
+    assert_inconclusive(&record, Cause::Flaky, what);
+    assert_eq!(
+        record.attempts.len(),
+        1,
+        "{what}: not retried: {}",
+        reason(&record)
+    );
+    assert!(
+        !record.attempts[0].attempt.flaky_within.is_empty()
+            || record.attempts[0].attempt.reruns > 0,
+        "{what}: {}",
+        reason(&record)
+    );
+    assert!(
+        reason(&record).contains("the suite is flaky"),
+        "{what}: {}",
+        reason(&record)
+    );
+}
+
+#[test]
+fn nextest_retries_that_pass_a_failed_test_are_flaky() {
+    flaky_within(
+        "parse/cargo/nextest",
+        |dir| {
+            TestConfig::new(
+                dir,
+                "cargo",
+                [
+                    "nextest",
+                    "run",
+                    "--retries",
+                    "2",
+                    "-E",
+                    "binary(flaky) & test(fails_once)",
+                ],
+            )
+            .format(Runner::Nextest)
+            .env("CARGO_TARGET_DIR", dir.join("target"))
+            // The counter in the attempt's private /tmp: nothing is written
+            // into the project, and each attempt starts from zero.
+            .env("FLAKY_COUNTER", "/tmp/flaky-counter")
+        },
+        "nextest --retries 2",
+    );
+}
+
+#[test]
+fn pytest_reruns_that_pass_a_failed_test_are_flaky() {
+    for verbosity in ["-v", "-q"] {
+        flaky_within(
+            "parse/pytest/rerun",
+            |dir| {
+                TestConfig::new(
+                    dir,
+                    "python3",
+                    [
+                        "-m",
+                        "pytest",
+                        verbosity,
+                        "-p",
+                        "no:cacheprovider",
+                        "--reruns",
+                        "2",
+                        "test_rerun.py",
+                    ],
+                )
+                .format(Runner::Pytest)
+            },
+            &format!("pytest {verbosity} --reruns 2"),
+        );
+    }
+}
+
+#[test]
+fn go_test_count_with_a_flaky_test_is_flaky() {
+    flaky_within(
+        "parse/go/mod",
+        |dir| TestConfig::new(dir, "go", ["test", "-count=3", "-v", "./flaky"]).format(Runner::Go),
+        "go test -count=3 -v",
+    );
+}

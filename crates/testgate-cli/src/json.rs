@@ -120,6 +120,11 @@ struct Attempt<'a> {
     note: Option<&'a str>,
     environment: Option<Environment<'a>>,
     coverage_below_threshold: bool,
+    /// Tests that failed and then passed within the attempt (the runner's
+    /// own retries, `go test -count=N`).
+    flaky_within: &'a [String],
+    /// Re-runs of failed tests the runner counted without naming them.
+    reruns: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -263,6 +268,8 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
             fix: &e.fix,
         }),
         coverage_below_threshold: attempt.coverage_below_threshold,
+        flaky_within: &attempt.flaky_within,
+        reruns: attempt.reruns,
     }
 }
 
@@ -277,6 +284,12 @@ pub(crate) struct ParseDocument<'a> {
     failing: Vec<FailingTest<'a>>,
     counts: Counts,
     no_tests_ran: bool,
+    /// The first scope the runner opened and never closed, if any.
+    unclosed: Option<&'a str>,
+    /// Tests that failed and then passed within the run.
+    flaky: &'a [String],
+    /// Re-runs of failed tests counted without names.
+    reruns: u64,
     lines: u64,
     long_lines: u64,
 }
@@ -310,6 +323,9 @@ impl<'a> ParseDocument<'a> {
                 skipped: report.counts.skipped,
             },
             no_tests_ran: report.no_tests_ran,
+            unclosed: report.unclosed.as_deref(),
+            flaky: &report.flaky,
+            reruns: report.reruns,
             lines: report.lines,
             long_lines: report.long_lines,
         }

@@ -195,6 +195,13 @@ pub struct Attempt {
     pub truncated: bool,
     /// The output says that a coverage threshold was not met.
     pub coverage_below_threshold: bool,
+    /// Tests that failed and then passed within this attempt: the runner
+    /// retried them itself (nextest `--retries`, pytest-rerunfailures) or
+    /// ran them again (`go test -count=N`).
+    pub flaky_within: Vec<String>,
+    /// Re-runs of failed tests the runner counted without naming them
+    /// (pytest-rerunfailures under `-q`).
+    pub reruns: u64,
 }
 
 impl Attempt {
@@ -215,6 +222,8 @@ impl Attempt {
             environment: None,
             truncated: false,
             coverage_below_threshold: false,
+            flaky_within: Vec::new(),
+            reruns: 0,
         }
     }
 
@@ -299,6 +308,20 @@ impl Attempt {
     /// why.
     pub fn with_coverage_below_threshold(mut self, below: bool) -> Self {
         self.coverage_below_threshold = below;
+        self
+    }
+
+    /// Sets the tests that failed and then passed within this attempt, and
+    /// the re-runs the runner counted without naming them. A retry that
+    /// hides a failure is flakiness, whoever retries: an attempt whose every
+    /// failure (if any) passed on a retry is Inconclusive `flaky`.
+    pub fn with_flaky_within<I, S>(mut self, names: I, reruns: u64) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.flaky_within = names.into_iter().map(Into::into).collect();
+        self.reruns = reruns;
         self
     }
 }

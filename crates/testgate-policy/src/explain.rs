@@ -164,6 +164,9 @@ pub(crate) fn stopped(
         Stop::Contradiction { .. } => ": the exit status and the output disagree",
         Stop::Environment { .. } => "; the environment failed, not the code: nothing was proved",
         Stop::Truncated => ": a run that never finished proves nothing",
+        Stop::FlakyWithin { .. } => {
+            ": a retry that hides a failure proves nothing: the suite is flaky"
+        }
         Stop::ShellCouldNotRun { .. } => ": the runner would not start, so nothing was proved",
         Stop::TimedOut { .. }
         | Stop::SandboxRefused { .. }
@@ -178,6 +181,12 @@ pub(crate) fn stopped(
     // The fix leads: it is what the reader acts on.
     match stop {
         Stop::Environment { fix, .. } => reason.line(fix.trim()),
+        Stop::FlakyWithin { .. } => {
+            let names: Vec<&str> = attempt.flaky_within.iter().map(String::as_str).collect();
+            reason.names(&names, |_| {
+                " (failed, then passed within one attempt)".to_owned()
+            });
+        }
         Stop::TimedOut { .. }
         | Stop::SandboxRefused { .. }
         | Stop::SystemCallForbidden { .. }

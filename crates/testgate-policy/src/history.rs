@@ -65,6 +65,14 @@ pub(crate) enum Stop<'a> {
     },
     /// Exit 0, but the output ended before the runner's summary.
     Truncated,
+    /// Every failure of the attempt passed on a retry within it (the
+    /// runner's own retries, or `go test -count=N`): `named` flaky tests,
+    /// or only `reruns` counted.
+    FlakyWithin {
+        code: i32,
+        named: usize,
+        reruns: u64,
+    },
     /// The environment failed before the tests.
     Environment {
         code: i32,
@@ -84,6 +92,7 @@ impl Stop<'_> {
             Stop::NoTestsRan { .. } => Cause::NoTestsRan,
             Stop::Contradiction { .. } => Cause::Contradiction,
             Stop::Truncated => Cause::Truncated,
+            Stop::FlakyWithin { .. } => Cause::Flaky,
             Stop::Environment { .. } => Cause::Environment,
         }
     }
@@ -169,9 +178,33 @@ pub(crate) fn coverage_failed_the_run(attempt: &Attempt) -> Option<u64> {
     }
 }
 
+/// Whether the attempt's failures all passed on a retry within it, and
+/// it showed a retry at all: a retry that hid a failure.
+fn flaky_within(attempt: &Attempt) -> bool {
+    let retried = !attempt.flaky_within.is_empty() || attempt.reruns > 0;
+    let flaky: BTreeSet<&str> = attempt.flaky_within.iter().map(String::as_str).collect();
+    retried
+        && attempt
+            .failing
+            .iter()
+            .all(|name| flaky.contains(name.as_str()))
+}
+
 /// What `attempt` says on its own. This is the table of docs/policy.md.
 pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
     match &attempt.ending {
+        &Ending::Exited { code }
+            if flaky_within(attempt) && (code == 0 || !attempt.failing.is_empty()) =>
+        {
+            // Before a contradiction (nextest exits 0 and lists the flaky
+            // test failing) and before a failure (go exits 1 when one run
+            // of `-count=3` failed).
+            Outcome::Stop(Stop::FlakyWithin {
+                code,
+                named: attempt.flaky_within.len(),
+                reruns: attempt.reruns,
+            })
+        }
         Ending::Exited { code: 0 } => {
             if !attempt.failing.is_empty() {
                 Outcome::Stop(Stop::Contradiction {
@@ -353,6 +386,18 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
         Stop::Truncated => {
             "exited with code 0, but the runner's output ended before its summary".to_owned()
         }
+        Stop::FlakyWithin {
+            code,
+            named: 0,
+            reruns,
+        } => format!(
+            "exited with code {code}, but the runner re-ran failed tests {reruns} {} and they passed",
+            if reruns == 1 { "time" } else { "times" }
+        ),
+        Stop::FlakyWithin { code, named, .. } => format!(
+            "exited with code {code}, but {} failed and then passed within it (the runner's own retries or repeated runs)",
+            tests(named)
+        ),
         Stop::Environment { code, what, .. } => format!(
             "failed before reaching its tests (exit code {code}): {}",
             cut_end(what.trim(), MAX_NAME)

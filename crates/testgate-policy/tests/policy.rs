@@ -473,6 +473,67 @@ fn refinements_of_truncated_output() {
 }
 
 #[test]
+fn refinements_of_flakiness_within_an_attempt() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    // nextest --retries: exit 0, the flaky test listed failing and flaky.
+    let nextest = exited(0)
+        .with_recognised(true)
+        .with_failing(["fails_once"])
+        .with_counts(Counts::new(Some(1), Some(0), None))
+        .with_flaky_within(["fails_once"], 0);
+    check(
+        "a runner's own retry that passed is flaky, even alone",
+        once(),
+        &[nextest],
+        Inc(Flaky),
+        &[
+            "fails_once (failed, then passed within one attempt)",
+            "the suite is flaky",
+        ],
+    );
+    // go test -count=3: go fails the package for the one failed run.
+    let go = fail(&["TestFailsOnce"]).with_flaky_within(["TestFailsOnce"], 0);
+    check(
+        "a failure that passed on a repeated run is flaky, not a failure",
+        retries(2),
+        &[go],
+        Inc(Flaky),
+        &["1 test failed and then passed within it"],
+    );
+    // pytest -q --reruns: nothing named, only counted.
+    let quiet = exited(0)
+        .with_recognised(true)
+        .with_counts(Counts::new(Some(2), Some(0), None))
+        .with_flaky_within(Vec::<String>::new(), 1);
+    check(
+        "re-runs counted without names, every test passed: flaky",
+        once(),
+        &[quiet],
+        Inc(Flaky),
+        &["re-ran failed tests 1 time and they passed"],
+    );
+    // A test that failed every time beside a flaky one: still a failure.
+    let mixed = fail(&["always", "fails_once"]).with_flaky_within(["fails_once"], 2);
+    check(
+        "a steady failure beside a flaky test is a failure",
+        once(),
+        &[mixed],
+        Expect::Fail(&["always", "fails_once"]),
+        &[],
+    );
+    // Re-runs of a test that failed in the end, with a non-zero exit.
+    let failed = fail(&["always"]).with_flaky_within(Vec::<String>::new(), 1);
+    check(
+        "re-runs of a test that failed in the end are a failure",
+        once(),
+        &[failed],
+        Expect::Fail(&["always"]),
+        &[],
+    );
+}
+
+#[test]
 fn refinements_of_signals() {
     use Cause::*;
     use Expect::Inconclusive as Inc;

@@ -411,6 +411,7 @@ impl SandboxedTests {
             .with_counts(counts)
             .with_no_tests_ran(report.no_tests_ran)
             .with_truncated(report.unclosed.is_some())
+            .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)

@@ -86,6 +86,9 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "skipped": report.counts.skipped,
         },
         "no_tests_ran": report.no_tests_ran,
+        "unclosed": report.unclosed,
+        "flaky": report.flaky,
+        "reruns": report.reruns,
         "lines": report.lines,
         "long_lines": report.long_lines,
     })
@@ -263,11 +266,14 @@ fn json_has_the_documented_shape() {
             "counts",
             "failing",
             "file",
+            "flaky",
             "format",
             "lines",
             "long_lines",
             "no_tests_ran",
-            "schema"
+            "reruns",
+            "schema",
+            "unclosed"
         ]
     );
     assert_eq!(object["schema"], json!(1));
