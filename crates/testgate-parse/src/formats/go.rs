@@ -57,6 +57,9 @@ struct Scope {
     counted: bool,
     /// The block said `testing: warning: no tests to run`.
     none_to_run: bool,
+    /// The test binary's own closing `PASS` or `FAIL` line was read (a
+    /// binary run directly prints no package line).
+    closed: bool,
 }
 
 impl Scope {
@@ -161,6 +164,10 @@ impl Go {
         if text.starts_with("=== RUN   ") {
             self.detected(line.index);
             self.text.counted = true;
+            return;
+        }
+        if text == "PASS" || text == "FAIL" {
+            self.text.closed = true;
             return;
         }
         if text == "testing: warning: no tests to run" {
@@ -269,8 +276,17 @@ impl Recognizer for Go {
     fn finish(&mut self) -> Findings {
         // A log cut before a package line keeps what its packages said.
         let text = std::mem::take(&mut self.text);
+        let ran = text.counted || text.passed > 0 || !text.failing.is_empty();
+        if ran && !text.closed && self.findings.detected_at.is_some() {
+            self.findings.unclosed.get_or_insert_with(|| {
+                "go test's output of a package ended without its `ok`/`FAIL` line".to_owned()
+            });
+        }
         self.close(text, None, Outcome::Unknown);
         for (package, scope) in std::mem::take(&mut self.json) {
+            self.findings.unclosed.get_or_insert_with(|| {
+                format!("go test -json's events of {package} ended without the package's own pass or fail")
+            });
             self.close(scope, Some(&package), Outcome::Unknown);
         }
         self.findings.no_tests_ran = self.said_none && !self.ran;

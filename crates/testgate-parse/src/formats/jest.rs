@@ -38,6 +38,8 @@ struct Run {
     failed_suites: Option<u64>,
     /// `Tests: N failed` of this run's summary, as above.
     failed_tests: Option<u64>,
+    /// A `PASS`/`FAIL` suite line opened the run.
+    started: bool,
 }
 
 /// A `FAIL <file>` block.
@@ -119,6 +121,7 @@ impl Jest {
         if self.run.failed_suites.is_some() {
             self.end_run();
         }
+        self.run.started = true;
         self.end_block();
         if failed {
             self.run.block = Some(Block {
@@ -175,6 +178,11 @@ impl Jest {
     fn end_run(&mut self) {
         self.end_block();
         let run = std::mem::take(&mut self.run);
+        if run.started && run.failed_suites.is_none() && !self.findings.no_tests_ran {
+            self.findings.unclosed.get_or_insert_with(|| {
+                "a jest run ended without its `Test Suites:` summary".to_owned()
+            });
+        }
         if run.failed_tests != Some(0) {
             for (index, name, file) in run.tests {
                 let test = FailingTest::new(name, Runner::Jest, Some(file));

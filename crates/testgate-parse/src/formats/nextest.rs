@@ -38,6 +38,8 @@ struct Run {
     flaky: HashSet<(String, String)>,
     /// The summary line has been read; status lines now form the final list.
     summarised: bool,
+    /// A `Starting N tests` line opened the run.
+    started: bool,
     /// Tests the summary counted as failed (failed, timed out, exec failed).
     summary_failed: u64,
     /// Failing tests of the final list after the summary.
@@ -68,6 +70,7 @@ impl Recognizer for Nextest {
             if self.run.summarised {
                 self.end_run();
             }
+            self.run.started = true;
             self.detect(line.index);
             if count == 0 {
                 self.findings.no_tests_ran = true;
@@ -126,6 +129,11 @@ impl Nextest {
     /// or drops its candidates.
     fn end_run(&mut self) {
         let run = std::mem::take(&mut self.run);
+        if run.started && !run.summarised {
+            self.findings
+                .unclosed
+                .get_or_insert_with(|| "a nextest run ended without its `Summary` line".to_owned());
+        }
         let judged = run.summarised && !(run.final_failing.is_empty() && run.summary_failed > 0);
         // Sets, not scans: a run can name a hundred thousand tests.
         let listed: HashSet<(&str, &str)> = run

@@ -36,6 +36,8 @@ struct Run {
     failed_files: Option<u64>,
     /// `Tests  N failed` of the summary, as above.
     failed_tests: Option<u64>,
+    /// A ` RUN  v…` line opened the run.
+    started: bool,
 }
 
 impl Recognizer for Vitest {
@@ -74,6 +76,7 @@ impl Vitest {
         if text.starts_with(" RUN  v") {
             self.detect(index);
             self.end_run();
+            self.run.started = true;
             return;
         }
         if let Some(header) = text.strip_prefix(" FAIL  ") {
@@ -114,6 +117,12 @@ impl Vitest {
     /// Ends the run: its summary confirms or drops the candidates.
     fn end_run(&mut self) {
         let run = std::mem::take(&mut self.run);
+        // `No test files found, exiting with code N` is vitest's own end.
+        if run.started && run.failed_files.is_none() && !self.findings.no_tests_ran {
+            self.findings.unclosed.get_or_insert_with(|| {
+                "a vitest run ended without its `Test Files` summary".to_owned()
+            });
+        }
         let summarised = run.failed_files.is_some();
         let nothing_failed =
             summarised && run.failed_files == Some(0) && run.failed_tests.unwrap_or(0) == 0;

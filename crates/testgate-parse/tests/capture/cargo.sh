@@ -77,7 +77,7 @@ capture() {
 }
 
 # Build everything once so that the logs hold no `Compiling` lines.
-for p in demo empty nextest; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+for p in demo empty nextest exits_early; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
 
 # Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
 # whose fake failure lines stay captured.
@@ -98,6 +98,10 @@ capture zero_tests empty --
 # test in flight is the one that failed.
 capture crash nextest -- --test signals -- --test-threads=1 aborts
 capture compile_error broken --
+# A forged Pass by exiting early (tests/hostile/exits-early-cargo): a test
+# fails, its sibling calls std::process::exit(0); cargo exits 0 and the
+# binary's `running 2 tests` has no `test result:`.
+capture exits_early exits_early -- -- --test-threads=1
 
 # libtest's JSON itself: the log is the machine-readable output.
 echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options" >&2

@@ -101,6 +101,9 @@ capture collection_error_quiet broken -q
 capture no_tests empty
 capture no_tests_quiet empty -q
 capture all_pass allpass -v
+# A forged Pass by exiting early (tests/hostile/exits-early-pytest): a test
+# fails, the next ends pytest with os._exit(0) before any summary.
+capture exits_early_verbose exits_early -v
 # pytest-rerunfailures: a test that passes on its rerun (exit 0), named with
 # -v, only counted (`1 rerun`) with -q; then with one that always fails.
 capture rerun_verbose rerun -v --reruns 2 -p rerunfailures test_rerun.py
