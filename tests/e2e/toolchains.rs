@@ -222,3 +222,38 @@ fn jest_keeps_its_cache_between_checks() {
     let cache = private_cache(&project.dir).join("jest");
     assert!(entries(&cache) > 0, "{} stayed empty", cache.display());
 }
+
+/// A preparation step writes where the attempts read: `go build` in
+/// `--prepare` fills the project's private build cache (under the
+/// read-only home it failed with `read-only file system`, and the check
+/// was `prepare_failed`), and the attempt after it passes.
+#[test]
+fn a_preparation_fills_the_private_cache_the_attempts_use() {
+    let tmp = scratch();
+    let dir = tmp.path().join("gomod");
+    write(
+        &dir.join("go.mod"),
+        "module example.com/prepared\n\ngo 1.19\n",
+    );
+    write(
+        &dir.join("sum.go"),
+        "package prepared\n\nfunc Sum(xs ...int) (s int) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn\n}\n",
+    );
+    write(
+        &dir.join("sum_test.go"),
+        "package prepared\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum(1, 2, 3) != 6 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n",
+    );
+    let cache = private_cache(&dir);
+    let record = run(
+        Sandbox::default(),
+        TestConfig::go(&dir).prepare("go build ./... && go vet ./..."),
+    );
+    assert_eq!(record.preparations.len(), 1);
+    assert!(
+        record.verdict.is_pass(),
+        "{:#?}\n{}",
+        record.verdict,
+        record.preparations[0].preparation.tail
+    );
+    assert!(entries(&cache.join("home-cache/go-build")) > 0);
+}

@@ -3,7 +3,7 @@
 //!
 //! The principal function is [`run`]: it takes a [`RunSpec`] (program,
 //! arguments, directory, [`EnvPolicy`], timeout, [`Sandbox`]) and an
-//! [`OutputSink`] that receives stdout and stderr merged in arrival order,
+//! [`OutputSink`] that receives stdout and stderr merged line by line in arrival order,
 //! and returns a [`Finished`] report (an [`Ending`], the duration, whether
 //! leftover processes had to be ended, the byte count) or a [`RunError`].
 //! No process started by a run outlives [`run`]. This is the only crate of

@@ -20,6 +20,13 @@ const CANCEL_EVERY: Duration = Duration::from_millis(100);
 const AFTER_KILL: Duration = Duration::from_secs(1);
 /// The stderr tail kept to quote bwrap's own complaint.
 const TAIL: usize = 4096;
+/// stdout and stderr are merged line by line: a stream's unfinished line
+/// waits for its newline, so the other stream's lines never land inside
+/// it (libtest writes `test result: ok` and `. 1 passed; …` in two writes,
+/// and cargo's `Running …` on stderr came between them). An unfinished
+/// line is handed on after this long, or once it is this big.
+const PARTIAL_WAIT: Duration = Duration::from_millis(200);
+const PARTIAL_MAX: usize = 64 * 1024;
 
 /// Why the runner started ending the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +75,8 @@ pub(crate) struct Watch {
     pub(crate) tail: Vec<u8>,
     pub(crate) output_bytes: u64,
     buffer: Box<[u8]>,
+    /// stdout's and stderr's unfinished last line, and since when it waits.
+    partial: [(Vec<u8>, Option<Instant>); 2],
 }
 
 impl Watch {
@@ -85,6 +94,7 @@ impl Watch {
             tail: Vec::new(),
             output_bytes: 0,
             buffer: vec![0; 64 * 1024].into_boxed_slice(),
+            partial: [(Vec::new(), None), (Vec::new(), None)],
         })
     }
 
@@ -149,6 +159,8 @@ impl Watch {
                 sigkill_at.filter(|_| killed_at.is_none()),
                 exited_at.map(|t| t + spec.drain),
                 killed_at.map(|t| t + AFTER_KILL),
+                self.partial[0].1.map(|t| t + PARTIAL_WAIT),
+                self.partial[1].1.map(|t| t + PARTIAL_WAIT),
             ]
             .into_iter()
             .flatten()
@@ -160,7 +172,9 @@ impl Watch {
                 wake = wake.min(Duration::from_millis(20));
             }
             self.poll_once(wake, &mut exited_at, sink)?;
+            self.flush_partials(Some(Instant::now()), sink);
         }
+        self.flush_partials(None, sink);
         let leaked = match stop {
             Some(Stop::Leaked) => true,
             Some(Stop::TimedOut | Stop::Cancelled) => {
@@ -247,6 +261,13 @@ impl Watch {
         let chunk = &self.buffer[..n as usize];
         if chunk.is_empty() {
             self.pipes[i] = None;
+            if let Some((line, since)) = self.partial.get_mut(i) {
+                if !line.is_empty() {
+                    sink.output(line);
+                }
+                line.clear();
+                *since = None;
+            }
             return Ok(());
         }
         match i {
@@ -261,10 +282,49 @@ impl Watch {
                     keep_tail(&mut self.tail, chunk);
                 }
                 self.output_bytes += chunk.len() as u64;
-                sink.output(chunk);
+                let Some((line, since)) = self.partial.get_mut(i) else {
+                    return Ok(());
+                };
+                match chunk.iter().rposition(|b| *b == b'\n') {
+                    Some(end) => {
+                        if !line.is_empty() {
+                            sink.output(line);
+                            line.clear();
+                        }
+                        sink.output(&chunk[..=end]);
+                        line.extend_from_slice(&chunk[end + 1..]);
+                    }
+                    None => line.extend_from_slice(chunk),
+                }
+                if line.len() >= PARTIAL_MAX {
+                    sink.output(line);
+                    line.clear();
+                }
+                *since = if line.is_empty() {
+                    None
+                } else {
+                    since.or(Some(Instant::now()))
+                };
             }
         }
         Ok(())
+    }
+
+    /// Hands on the unfinished lines that waited [`PARTIAL_WAIT`] by `now`
+    /// (all of them when `now` is `None`: the run is over).
+    fn flush_partials(&mut self, now: Option<Instant>, sink: &mut dyn OutputSink) {
+        for (line, since) in &mut self.partial {
+            let due = match (now, *since) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some(now), Some(t)) => now >= t + PARTIAL_WAIT,
+            };
+            if due {
+                sink.output(line);
+                line.clear();
+                *since = None;
+            }
+        }
     }
 
     /// Reaps the started process (it has exited or been SIGKILLed).

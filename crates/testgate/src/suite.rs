@@ -410,7 +410,13 @@ impl SandboxedTests {
             .with_failing(report.names().map(str::to_owned))
             .with_counts(counts)
             .with_no_tests_ran(report.no_tests_ran)
-            .with_truncated(report.unclosed.is_some())
+            // A command testgate recognises as a runner whose output shows
+            // none of that runner's lines never reached its summary either
+            // (`pytest -q` ended by `os._exit(0)` prints only `.F`).
+            .with_truncated(
+                report.unclosed.is_some()
+                    || (report.format.is_none() && self.config.runner().is_some()),
+            )
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_recognised(report.format.is_some())
             .with_tail(tail)

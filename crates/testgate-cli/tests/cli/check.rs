@@ -519,3 +519,42 @@ fn a_jest_snapshot_with_nothing_stored_fails_as_in_ci_and_writes_nothing() {
         assert!(!dir.join("__snapshots__").exists(), "{what}");
     }
 }
+
+/// `pytest -q` prints no header: a test that fails, then one that ends
+/// pytest with `os._exit(0)`, leave only `.F`-style progress and exit 0.
+/// The command is pytest, and the output shows none of pytest's lines:
+/// truncated, not PASS (tests/hostile/exits-early-pytest's test file).
+#[test]
+fn a_pytest_q_run_ended_early_is_truncated_not_pass() {
+    let tmp = tempfile::tempdir_in({
+        let base = repo().join("target/cli-tests");
+        std::fs::create_dir_all(&base).expect("target/cli-tests");
+        base
+    })
+    .expect("temp dir");
+    let dir = tmp.path().join("exits-early");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(
+        repo().join("tests/hostile/exits-early-pytest/test_exit.py"),
+        dir.join("test_exit.py"),
+    )
+    .expect("copy the suite");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command.arg("check").arg("-C").arg(&dir).args([
+        "--json",
+        "--",
+        "python3",
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "test_exit.py",
+    ]);
+    let out = run(command, None);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(doc["cause"], "truncated", "{doc:#}");
+    assert_eq!(doc["attempts"][0]["exit_code"], 0, "{doc:#}");
+    assert_eq!(doc["attempts"][0]["format"], Value::Null, "{doc:#}");
+}

@@ -161,3 +161,25 @@ fn endless_timeouts_are_fine() {
     assert_eq!(result.expect("runs").ending, Ending::Exited(0));
     assert_eq!(output, "ok\n");
 }
+
+/// stdout and stderr merge line by line: a line one stream writes in two
+/// pieces is never cut by a line of the other (libtest writes `test
+/// result: ok` and `. 1 passed; …` apart, and cargo's `Running …` on
+/// stderr once landed between them). The pause between the pieces is the
+/// command's own, shorter than the 200 ms an unfinished line may wait.
+#[test]
+fn a_line_written_in_pieces_is_not_cut_by_the_other_stream() {
+    let script = "printf 'test result: ok'; sleep 0.02; \
+                  printf '     Running tests/api.rs\\n' >&2; sleep 0.02; \
+                  printf '. 1 passed; 0 failed\\n'; \
+                  printf 'no newline at the end' >&2";
+    let (finished, output) = collect(&host(script));
+    assert_eq!(finished.expect("ran").ending, Ending::Exited(0));
+    assert!(
+        output.contains("test result: ok. 1 passed; 0 failed\n"),
+        "{output:?}"
+    );
+    assert!(output.contains("     Running tests/api.rs\n"), "{output:?}");
+    // An unfinished last line is handed on at the end.
+    assert!(output.contains("no newline at the end"), "{output:?}");
+}
