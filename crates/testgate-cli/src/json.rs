@@ -125,6 +125,8 @@ struct Attempt<'a> {
     flaky_within: &'a [String],
     /// Re-runs of failed tests the runner counted without naming them.
     reruns: u64,
+    /// Tests started and not ended when the output stopped.
+    running: &'a [String],
 }
 
 #[derive(Debug, Serialize)]
@@ -270,6 +272,7 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
         coverage_below_threshold: attempt.coverage_below_threshold,
         flaky_within: &attempt.flaky_within,
         reruns: attempt.reruns,
+        running: &attempt.running,
     }
 }
 
@@ -290,6 +293,8 @@ pub(crate) struct ParseDocument<'a> {
     flaky: &'a [String],
     /// Re-runs of failed tests counted without names.
     reruns: u64,
+    /// Tests started and not ended when the output stopped.
+    running: &'a [String],
     lines: u64,
     long_lines: u64,
 }
@@ -326,6 +331,7 @@ impl<'a> ParseDocument<'a> {
             unclosed: report.unclosed.as_deref(),
             flaky: &report.flaky,
             reruns: report.reruns,
+            running: &report.running,
             lines: report.lines,
             long_lines: report.long_lines,
         }

@@ -95,6 +95,13 @@ pub struct Report {
     /// appearance, each once; a flaky test stays in `failing` too where the
     /// runner printed it failing.
     pub flaky: Vec<String>,
+    /// Tests that had started and not ended when the output stopped: a
+    /// libtest `test x ... ` (or JSON `started`) without its result, or
+    /// one libtest said `has been running for over 60 seconds`; a go `===
+    /// RUN` without its `--- ` line; a pytest `-v` id without its status.
+    /// When an attempt timed out, these are the tests that hung. In order
+    /// of first appearance, each once.
+    pub running: Vec<String>,
     /// Re-runs of failed tests the runner reported without naming them
     /// (pytest-rerunfailures' `N rerun` in `-q`): with no test failing at
     /// the end, each is a failure a retry hid.

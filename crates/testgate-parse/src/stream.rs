@@ -105,7 +105,9 @@ impl StreamParser {
         let mut any_said_none = false;
         let mut failing = Vec::new();
         let mut flaky = Vec::new();
+        let mut running = Vec::new();
         for (_, findings) in found {
+            running.extend(findings.running);
             flaky.extend(findings.flaky);
             report.reruns = report.reruns.saturating_add(findings.reruns);
             counts.add(findings.counts);
@@ -126,6 +128,13 @@ impl StreamParser {
         flaky.sort_by_key(|(index, _)| *index);
         let mut seen = HashSet::new();
         report.flaky = flaky
+            .into_iter()
+            .filter(|(_, name)| seen.insert(name.clone()))
+            .map(|(_, name)| name)
+            .collect();
+        running.sort_by_key(|(index, _)| *index);
+        let mut seen = HashSet::new();
+        report.running = running
             .into_iter()
             .filter(|(_, name)| seen.insert(name.clone()))
             .map(|(_, name)| name)

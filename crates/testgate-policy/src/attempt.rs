@@ -202,6 +202,9 @@ pub struct Attempt {
     /// Re-runs of failed tests the runner counted without naming them
     /// (pytest-rerunfailures under `-q`).
     pub reruns: u64,
+    /// Tests that had started and not ended when the output stopped: under
+    /// a timeout, the tests that hung.
+    pub running: Vec<String>,
 }
 
 impl Attempt {
@@ -224,6 +227,7 @@ impl Attempt {
             coverage_below_threshold: false,
             flaky_within: Vec::new(),
             reruns: 0,
+            running: Vec::new(),
         }
     }
 
@@ -322,6 +326,18 @@ impl Attempt {
     {
         self.flaky_within = names.into_iter().map(Into::into).collect();
         self.reruns = reruns;
+        self
+    }
+
+    /// Sets the tests that had started and not ended when the output
+    /// stopped. A timed-out attempt's reason leads with them: the tests
+    /// that hung.
+    pub fn with_running<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.running = names.into_iter().map(Into::into).collect();
         self
     }
 }

@@ -187,8 +187,13 @@ pub(crate) fn stopped(
                 " (failed, then passed within one attempt)".to_owned()
             });
         }
-        Stop::TimedOut { .. }
-        | Stop::SandboxRefused { .. }
+        Stop::TimedOut { .. } => {
+            let names: Vec<&str> = attempt.running.iter().map(String::as_str).collect();
+            reason.names(&names, |_| {
+                " (running when the attempt timed out)".to_owned()
+            });
+        }
+        Stop::SandboxRefused { .. }
         | Stop::SystemCallForbidden { .. }
         | Stop::WouldNotStart { .. }
         | Stop::ShellCouldNotRun { .. }

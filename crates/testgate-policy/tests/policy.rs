@@ -534,6 +534,24 @@ fn refinements_of_flakiness_within_an_attempt() {
 }
 
 #[test]
+fn a_timeout_names_the_tests_that_were_running() {
+    use Cause::*;
+    use Expect::Inconclusive as Inc;
+    let hung = Attempt::new(Ending::TimedOut {
+        after: std::time::Duration::from_secs(600),
+    })
+    .with_recognised(true)
+    .with_running(["tests::hangs"]);
+    check(
+        "the reason leads with the test that hung",
+        retries(2),
+        &[hung],
+        Inc(TimedOut),
+        &["tests::hangs (running when the attempt timed out)\n"],
+    );
+}
+
+#[test]
 fn refinements_of_signals() {
     use Cause::*;
     use Expect::Inconclusive as Inc;

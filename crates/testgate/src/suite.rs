@@ -418,6 +418,7 @@ impl SandboxedTests {
                     || (report.format.is_none() && self.config.runner().is_some()),
             )
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
+            .with_running(report.running.iter().cloned())
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)

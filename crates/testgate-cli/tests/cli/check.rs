@@ -558,3 +558,43 @@ fn a_pytest_q_run_ended_early_is_truncated_not_pass() {
     assert_eq!(doc["attempts"][0]["exit_code"], 0, "{doc:#}");
     assert_eq!(doc["attempts"][0]["format"], Value::Null, "{doc:#}");
 }
+
+/// A timed-out attempt names the test that hung: pytest `-v` prints a
+/// test's id before running it (tests/projects/parse/pytest/hang).
+#[test]
+fn a_timeout_names_the_test_that_hung() {
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    let dir = tmp.path().join("hang");
+    copy(&repo().join("tests/projects/parse/pytest/hang"), &dir);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command.arg("check").arg("-C").arg(&dir).args([
+        "--json",
+        "--timeout",
+        "3s",
+        "--",
+        "python3",
+        "-m",
+        "pytest",
+        "-v",
+        "-p",
+        "no:cacheprovider",
+        "test_hang.py",
+    ]);
+    let out = run(command, None);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(doc["cause"], "timed_out", "{doc:#}");
+    assert_eq!(
+        doc["attempts"][0]["running"],
+        serde_json::json!(["test_hang.py::test_b_hangs"]),
+        "{doc:#}"
+    );
+    let reason = doc["reason"].as_str().expect("reason");
+    assert_eq!(
+        reason.lines().next(),
+        Some("test_hang.py::test_b_hangs (running when the attempt timed out)"),
+        "{reason}"
+    );
+}

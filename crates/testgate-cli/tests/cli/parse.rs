@@ -89,6 +89,7 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
         "unclosed": report.unclosed,
         "flaky": report.flaky,
         "reruns": report.reruns,
+        "running": report.running,
         "lines": report.lines,
         "long_lines": report.long_lines,
     })
@@ -272,6 +273,7 @@ fn json_has_the_documented_shape() {
             "long_lines",
             "no_tests_ran",
             "reruns",
+            "running",
             "schema",
             "unclosed"
         ]

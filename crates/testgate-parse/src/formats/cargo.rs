@@ -53,6 +53,9 @@ struct Scope {
     listed: Option<Vec<(u64, String)>>,
     /// The last `failures:` list is being read.
     in_list: bool,
+    /// Tests libtest said `has been running for over 60 seconds`, with the
+    /// line, until their result.
+    slow: Vec<(u64, String)>,
     /// A `test x ... ` line whose result has not come yet (`--nocapture`
     /// output landed in between, or the test never ended), with its index.
     pending: Option<(u64, String)>,
@@ -177,6 +180,12 @@ impl Cargo {
             self.json_event(&event, index);
             return;
         }
+        if let Some(name) = slow_test(text) {
+            if self.scope.open && !self.scope.slow.iter().any(|(_, n)| n == name) {
+                self.scope.slow.push((index, name.to_owned()));
+            }
+            return;
+        }
         if let Some((first, name)) = self.scope.pending.take() {
             match late_result(text) {
                 Some(TestStatus::Failed) => self.candidate(first, name),
@@ -204,6 +213,9 @@ impl Cargo {
         }
         self.scope.in_list = false;
         self.scope.pending = None;
+        if !self.scope.slow.is_empty() {
+            self.scope.slow.retain(|(_, n)| n != name);
+        }
         // Only a name that may fail is kept, so only it is copied: a passing
         // test, nearly every line of a libtest log, allocates nothing.
         match status {
@@ -300,7 +312,11 @@ impl Cargo {
                 .take()
                 .into_iter()
                 .chain(scope.in_flight.drain(..))
+                .chain(scope.slow.drain(..))
                 .collect();
+            if scope.open {
+                self.findings.running.extend(unended.iter().cloned());
+            }
             for (index, name) in unended {
                 scope.add_candidate(index, name);
             }
@@ -384,6 +400,13 @@ fn test_line(text: &str) -> Option<(&str, TestStatus)> {
 
 /// The result at the end of a line that finishes a test whose output came
 /// first: `printed textok`, `FAILED`, `ignored, reason`.
+/// The name in libtest's `test x has been running for over 60 seconds`.
+fn slow_test(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("test ")?;
+    let name = rest.strip_suffix(" has been running for over 60 seconds")?;
+    (!name.is_empty()).then_some(name)
+}
+
 fn late_result(text: &str) -> Option<TestStatus> {
     let text = text.trim_end();
     if text.ends_with("FAILED") {

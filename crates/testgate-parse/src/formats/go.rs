@@ -49,6 +49,11 @@ struct Scope {
     failed_lengths: u64,
     /// Names that passed after they failed, with the line.
     flaky: Vec<(u64, String)>,
+    /// The last `=== RUN` whose `--- ` line has not come, with its line
+    /// (one buffer reused: no allocation per test). A package that ends
+    /// without it passing was running it: the test that hung, under a
+    /// timeout. Parallel tests running at once are not all tracked.
+    last_run: (u64, String),
     passed: u64,
     failed: u64,
     skipped: u64,
@@ -103,6 +108,10 @@ impl Go {
         if scope.none_to_run {
             self.said_none = true;
         }
+        if outcome != Outcome::Passed && !scope.last_run.1.is_empty() {
+            let (index, name) = scope.last_run.clone();
+            self.findings.running.push((index, name));
+        }
         if scope.counted {
             self.findings.counts.add(Counts {
                 passed: Some(scope.passed),
@@ -146,6 +155,9 @@ impl Go {
             // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
             // `=== RUN`, a package line or a JSON event claims the log.
             let scope = &mut self.text;
+            if scope.last_run.1 == name {
+                scope.last_run.1.clear();
+            }
             match outcome {
                 TestOutcome::Fail => {
                     scope.failed += 1;
@@ -161,9 +173,13 @@ impl Go {
             }
             return;
         }
-        if text.starts_with("=== RUN   ") {
+        if let Some(name) = text.strip_prefix("=== RUN   ") {
             self.detected(line.index);
             self.text.counted = true;
+            let (index, last) = &mut self.text.last_run;
+            *index = line.index;
+            last.clear();
+            last.push_str(name.trim_end());
             return;
         }
         if text == "PASS" || text == "FAIL" {
@@ -212,8 +228,15 @@ impl Go {
             return;
         };
         match (event.test, event.action.as_str()) {
+            (Some(test), "run") => {
+                scope.counted = true;
+                scope.last_run = (line.index, test);
+            }
             (Some(test), "fail") => {
                 scope.counted = true;
+                if scope.last_run.1 == test {
+                    scope.last_run.1.clear();
+                }
                 scope.failed += 1;
                 scope.failed_lengths |= length_bit(&test);
                 scope.failed_names.insert(test.clone());
@@ -221,11 +244,17 @@ impl Go {
             }
             (Some(test), "pass") => {
                 scope.counted = true;
+                if scope.last_run.1 == test {
+                    scope.last_run.1.clear();
+                }
                 scope.passed += 1;
                 scope.passed_after_failing(line.index, &test);
             }
-            (Some(_), "skip") => {
+            (Some(test), "skip") => {
                 scope.counted = true;
+                if scope.last_run.1 == test {
+                    scope.last_run.1.clear();
+                }
                 scope.skipped += 1;
             }
             (Some(_), _) => scope.counted = true,

@@ -49,6 +49,8 @@ pub(crate) struct Findings {
     pub(crate) flaky: Vec<(u64, String)>,
     /// Re-runs the runner counted without naming them.
     pub(crate) reruns: u64,
+    /// Tests started and not ended when their scope ended without a result.
+    pub(crate) running: Vec<(u64, String)>,
 }
 
 /// Where `needle` first occurs in `hay`, as `str::find` says. The

@@ -40,6 +40,9 @@ struct Session {
     /// Ids a verbose `RERUN` line named (pytest-rerunfailures), with the
     /// line: flaky unless they failed in the end.
     rerun: Vec<(u64, String)>,
+    /// The last line was a verbose test id without its status (`-v`
+    /// prints the id, runs the test, then the status): the test running.
+    running: Option<(u64, String)>,
     /// The session printed a short summary header.
     summary_seen: bool,
     /// After a `test session starts` header: only then are verbose result
@@ -74,6 +77,9 @@ impl Pytest {
         };
         if !session.summary_seen || !complete {
             names.extend(session.verbose);
+        }
+        if !complete {
+            self.findings.running.extend(session.running);
         }
         // Each name once, at the line that named it first.
         names.sort_by_key(|(index, _)| *index);
@@ -164,10 +170,15 @@ impl Recognizer for Pytest {
         if !self.session.open {
             return;
         }
+        if self.session.running.is_some() {
+            self.session.running = None;
+        }
         if let Some(id) = verbose_failure(text) {
             self.session.verbose.push((line.index, id.to_owned()));
         } else if let Some(id) = verbose_rerun(text) {
             self.session.rerun.push((line.index, id.to_owned()));
+        } else if let Some(id) = verbose_started(text) {
+            self.session.running = Some((line.index, id.to_owned()));
         }
     }
 
@@ -364,6 +375,26 @@ fn verbose_failure(text: &str) -> Option<&str> {
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())
+}
+
+/// A verbose test id with no status after it yet: `tests/a.py::test_x `
+/// (pytest `-v` prints the id and a space, runs the test, then its status
+/// on the same line). The id holds no space and is all the line holds.
+fn verbose_started(text: &str) -> Option<&str> {
+    // Cheap rejection first: pytest writes the id and a space, then the
+    // status when the test is done; a finished line ends with its status
+    // or `[ NN%]`.
+    if !text.ends_with(' ') {
+        return None;
+    }
+    let id = text.trim_end();
+    // An id holds no space (a result line does, before its status).
+    if memchr::memchr(b' ', id.as_bytes()).is_some() {
+        return None;
+    }
+    let at = super::find(id, "::")?;
+    let (file, rest) = (&id[..at], &id[at + 2..]);
+    (!file.is_empty() && !file.starts_with('[') && !rest.is_empty()).then_some(id)
 }
 
 /// The node id of a verbose `RERUN` line of pytest-rerunfailures:

@@ -70,14 +70,85 @@ capture() {
     done
     echo "cargo/$case: cargo test ${args[*]} -- ${harness[*]}" >&2
     (cd "$projects/$project" && env "${env[@]}" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
+    local json
+    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
     {
         echo "# source: libtest JSON of an identical run: RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
-        (cd "$projects/$project" && RUSTC_BOOTSTRAP=1 cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true) | json_failures
+        json_failures <<<"$json"
     } >"$out/$case.expected"
+    write_running "$case" "$json"
+}
+
+# CASE.running from a run's libtest JSON, where a test started and never
+# ended (none: no file).
+write_running() {
+    local case="$1" json="$2" names
+    rm -f "$out/$case.running"
+    names="$(json_running <<<"$json")"
+    if [[ -n "$names" ]]; then
+        {
+            echo "# source: the libtest JSON of the .expected run: tests started and not ended"
+            echo "$names"
+        } >"$out/$case.running"
+    fi
+}
+
+# The tests still running in libtest JSON lines on stdin: started, no result.
+json_running() {
+    python3 -c '
+import json, sys
+in_flight = []
+for line in sys.stdin:
+    start = line.find("{")
+    if start < 0:
+        continue
+    try:
+        event = json.loads(line[start:])
+    except ValueError:
+        continue
+    kind, what = event.get("type"), event.get("event")
+    if kind == "suite":
+        # A suite event while tests are in flight: their binary died.
+        for name in in_flight:
+            print(name)
+        in_flight = []
+    elif kind == "test" and what == "started":
+        in_flight.append(event["name"])
+    elif kind == "test" and what in ("ok", "failed", "ignored"):
+        in_flight = [n for n in in_flight if n != event["name"]]
+for name in in_flight:
+    print(name)
+'
+}
+
+# capture_killed CASE PROJECT SECONDS -- CARGO-TEST-ARGS... -- HARNESS-ARGS...:
+# the run killed after SECONDS, as a timeout kills it; CASE.running from the
+# JSON of an identical killed run.
+capture_killed() {
+    local case="$1" project="$2" seconds="$3"
+    shift 4
+    local args=("$@") harness=()
+    local i
+    for i in "${!args[@]}"; do
+        if [[ "${args[$i]}" == "--" ]]; then
+            harness=("${args[@]:$((i + 1))}")
+            args=("${args[@]:0:$i}")
+            break
+        fi
+    done
+    echo "cargo/$case: timeout -s KILL $seconds cargo test ${args[*]} -- ${harness[*]}" >&2
+    (cd "$projects/$project" && timeout -s KILL "$seconds" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
+    local json
+    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 timeout -s KILL "$seconds" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
+    {
+        echo "# source: libtest JSON of an identical run killed after ${seconds}s: RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
+        json_failures <<<"$json"
+    } >"$out/$case.expected"
+    write_running "$case" "$json"
 }
 
 # Build everything once so that the logs hold no `Compiling` lines.
-for p in demo empty nextest exits_early; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+for p in demo empty nextest exits_early hang; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
 
 # Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
 # whose fake failure lines stay captured.
@@ -102,6 +173,9 @@ capture compile_error broken --
 # fails, its sibling calls std::process::exit(0); cargo exits 0 and the
 # binary's `running 2 tests` has no `test result:`.
 capture exits_early exits_early -- -- --test-threads=1
+# A test that hangs, the run killed as a timeout kills it: the log ends
+# with `test b_hangs ... `.
+capture_killed hang hang 5 -- -- --test-threads=1
 
 # libtest's JSON itself: the log is the machine-readable output.
 echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options" >&2

@@ -7,7 +7,9 @@
 # test binary's text, so a passing test that prints `--- FAIL: TestFake`
 # produces a fail event for TestFake; the package's final `pass` is what
 # go itself decided. <case>.flaky, where there is one: the tests with both a
-# `fail` and a `pass` event in one package (`-count=N`).
+# `fail` and a `pass` event in one package (`-count=N`). <case>.running,
+# where there is one: the tests with a `run` event and no result in a
+# package that did not pass (a test that hung past -timeout).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -61,6 +63,26 @@ for key in order:
         seen.add(key[1])
         print(key[1])'
 
+running='import json, sys
+started, ended, verdict, order = {}, set(), {}, []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue
+    event = json.loads(line)
+    action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
+    if test is None:
+        if action in ("pass", "fail", "skip"):
+            verdict[pkg] = action
+        continue
+    if action == "run" and (pkg, test) not in started:
+        started[(pkg, test)] = True
+        order.append((pkg, test))
+    elif action in ("pass", "fail", "skip"):
+        ended.add((pkg, test))
+for key in order:
+    if key not in ended and verdict.get(key[0]) != "pass":
+        print(key[1])'
+
 # capture CASE GO-TEST-ARGS... : the log from `go test ARGS`, the names from
 # `go test -json ARGS-without--v` (or the same run when ARGS has -json).
 capture() {
@@ -83,6 +105,15 @@ capture() {
         echo "# source: $source with Test, in packages whose final event is fail; log: go test $*"
         python3 -c "$extract" "$json"
     } >"$out/$case.expected"
+    rm -f "$out/$case.running"
+    local hung
+    hung="$(python3 -c "$running" "$json")"
+    if [[ -n "$hung" ]]; then
+        {
+            echo "# source: $source: tests with a run event and no result, in packages that did not pass; log: go test $*"
+            echo "$hung"
+        } >"$out/$case.running"
+    fi
     rm -f "$out/$case.flaky"
     local names
     names="$(python3 -c "$flaky" "$json")"

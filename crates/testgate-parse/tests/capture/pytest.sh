@@ -33,6 +33,16 @@ def _record(nodeid, variable="TG_RECORD"):
         f.write(nodeid + "\n")
 
 
+def pytest_runtest_logstart(nodeid, location):
+    if "TG_RUNNING" in os.environ:
+        _record("+" + nodeid, "TG_RUNNING")
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    if "TG_RUNNING" in os.environ:
+        _record("-" + nodeid, "TG_RUNNING")
+
+
 def pytest_runtest_logreport(report):
     if report.failed:
         _record(report.nodeid)
@@ -65,15 +75,41 @@ for line in open(sys.argv[1], encoding="utf-8"):
         print(name)' "$1"
 }
 
+# CASE.running: the ids the plugin saw start (pytest_runtest_logstart) and
+# not finish, written as they happen (none: no file).
+write_running() {
+    local case="$1" events="$2" what="$3" names
+    rm -f "$out/$case.running"
+    names="$(python3 -c 'import sys
+started, done = [], set()
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.rstrip("\n")
+    if line.startswith("+"):
+        started.append(line[1:])
+    elif line.startswith("-"):
+        done.add(line[1:])
+for nodeid in started:
+    if nodeid not in done:
+        print(nodeid)' "$events")"
+    if [[ -n "$names" ]]; then
+        {
+            echo "# source: $what: ids the plugin saw start and not finish, same run"
+            echo "$names"
+        } >"$out/$case.running"
+    fi
+}
+
 # capture CASE PROJECT [PYTEST ARGS...]
 capture() {
     local case="$1" project="$2"
     shift 2
-    local record="$work/$case.record" flaky="$work/$case.flaky"
+    local record="$work/$case.record" flaky="$work/$case.flaky" events="$work/$case.events"
     : >"$record"
     : >"$flaky"
-    (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY="$flaky" \
+    : >"$events"
+    (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY="$flaky" TG_RUNNING="$events" \
         python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
+    write_running "$case" "$events" "pytest $* (project $project)"
     {
         echo "# source: pytest $* (project $project); names: report.nodeid of failed reports via a -p plugin, same run"
         dedupe "$record"
@@ -127,4 +163,21 @@ capture_two() {
     } >"$out/$case.expected"
 }
 capture_two
+
+# A test that hangs, pytest killed as a timeout kills it.
+capture_killed() {
+    local case="$1" project="$2" seconds="$3"
+    shift 3
+    local record="$work/$case.record" events="$work/$case.events"
+    : >"$record"
+    : >"$events"
+    (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY=/dev/null TG_RUNNING="$events" \
+        timeout -s KILL "$seconds" python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
+    {
+        echo "# source: pytest $* (project $project), killed after ${seconds}s; names: report.nodeid of failed reports via a -p plugin, same run"
+        dedupe "$record"
+    } >"$out/$case.expected"
+    write_running "$case" "$events" "pytest $* (project $project), killed after ${seconds}s"
+}
+capture_killed hang_verbose hang 5 -v
 echo "pytest fixtures written to $out"

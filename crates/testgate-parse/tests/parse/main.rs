@@ -5,7 +5,9 @@
 //! file). Its `.expected` file lists the failing names as the runner's own
 //! machine-readable output gives them (one per line; `#` lines are comments),
 //! and its `.flaky` file, where there is one, the tests that failed and then
-//! passed within the run by the same source (none when there is no file).
+//! passed within the run by the same source (none when there is no file),
+//! and its `.running` file the tests that had started and not ended when a
+//! killed run's log stops.
 //! Every log is parsed with auto-detection and with its own format, whole
 //! and in chunks, and its `Report` is snapshotted.
 //!
@@ -33,7 +35,12 @@ fn expected_names(log: &Path) -> BTreeSet<String> {
 
 /// The flaky tests of a log's `.flaky`; none without one.
 fn expected_flaky(log: &Path) -> BTreeSet<String> {
-    std::fs::read_to_string(log.with_extension("flaky"))
+    expected_in(log, "flaky")
+}
+
+/// The names of a log's `.EXTENSION` file; none without one.
+fn expected_in(log: &Path, extension: &str) -> BTreeSet<String> {
+    std::fs::read_to_string(log.with_extension(extension))
         .map(|text| names_in(&text))
         .unwrap_or_default()
 }
@@ -119,6 +126,15 @@ fn check_log(log: &Path) {
         assert!(
             named.is_subset(&flaky),
             "{}: flaky {named:?}, expected {flaky:?}",
+            log.display()
+        );
+        // Tests running when the log stopped (a run killed as a timeout
+        // kills it): `.running`, from the runner's own events.
+        let running: BTreeSet<String> = auto.running.iter().cloned().collect();
+        assert_eq!(
+            running,
+            expected_in(log, "running"),
+            "{}: running tests",
             log.display()
         );
         let covered = (named.len() as u64).saturating_add(auto.reruns);
