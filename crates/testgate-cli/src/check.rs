@@ -288,6 +288,11 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         let bwrap = (args.sandbox != "none")
             .then(crate::record::bwrap_version)
             .flatten();
+        let toolchain: Vec<Value> = tests
+            .toolchain_versions()
+            .into_iter()
+            .map(|(question, answer)| json!({"question": question, "answer": answer}))
+            .collect();
         let document = json!({
             "schema": "testgate-record/1",
             "testgate": env!("CARGO_PKG_VERSION"),
@@ -308,6 +313,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
                 "tmpfs_size": args.tmpfs_size,
             },
             "env": args.env.iter().map(|e| e.split_once('=').map_or(e.as_str(), |(n, _)| n)).collect::<Vec<_>>(),
+            "environment": tests.environment_names(),
+            "toolchain": toolchain,
             "host": {
                 "kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim(),
                 "bwrap": bwrap,

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report, Runner};
 use testgate_policy::{
     Attempt, Cause, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection,
     Step, Verdict,
@@ -161,6 +161,105 @@ impl SandboxedTests {
     /// The configuration.
     pub fn config(&self) -> &TestConfig {
         &self.config
+    }
+
+    /// The names of the variables the command's environment holds (the
+    /// default policy over this process's environment, plus the config's
+    /// own), sorted; never their values. For a verdict record.
+    pub fn environment_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .env_policy()
+            .resolve(std::env::vars_os())
+            .into_iter()
+            .map(|(name, _)| name.to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The versions of the runner and its toolchain, as they report them
+    /// when asked inside the same sandbox, with the same environment, as
+    /// the tests (`cargo --version`, `rustc --version`, `go version`,
+    /// `python3 -m pytest --version`, `node --version`, `npx --no-install
+    /// jest --version`, …): (the question, the first line of the answer),
+    /// for the [recognised runner](TestConfig::runner); a question whose
+    /// answer did not come in 30 s, or not with exit 0, is left out. Each
+    /// runs a command of the toolchain, so it is asked only when wanted
+    /// (`check --record`).
+    pub fn toolchain_versions(&self) -> Vec<(String, String)> {
+        let Some(runner) = self.config.runner() else {
+            return Vec::new();
+        };
+        let program = self.config.program.to_string_lossy().into_owned();
+        let python = if program.contains("python") {
+            program.clone()
+        } else {
+            "python3".to_owned()
+        };
+        let pytest: Vec<String> = if program.contains("python") {
+            vec![
+                program.clone(),
+                "-m".into(),
+                "pytest".into(),
+                "--version".into(),
+            ]
+        } else {
+            vec!["pytest".into(), "--version".into()]
+        };
+        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
+        let questions: Vec<Vec<String>> = match runner {
+            Runner::Cargo => vec![
+                words(&["cargo", "--version"]),
+                words(&["rustc", "--version"]),
+            ],
+            Runner::Nextest => vec![
+                words(&["cargo", "--version"]),
+                words(&["rustc", "--version"]),
+                words(&["cargo", "nextest", "--version"]),
+            ],
+            Runner::Pytest => vec![vec![python, "--version".into()], pytest],
+            Runner::Go => vec![words(&["go", "version"])],
+            Runner::Jest => vec![
+                words(&["node", "--version"]),
+                words(&["npx", "--no-install", "jest", "--version"]),
+            ],
+            Runner::Vitest => vec![
+                words(&["node", "--version"]),
+                words(&["npx", "--no-install", "vitest", "--version"]),
+            ],
+        };
+        questions
+            .into_iter()
+            .filter_map(|question| {
+                let answer = self.ask(&question)?;
+                Some((question.join(" "), answer))
+            })
+            .collect()
+    }
+
+    /// The first non-empty line `question` prints in the sandbox, within
+    /// 30 s, if it exits 0.
+    fn ask(&self, question: &[String]) -> Option<String> {
+        let (program, args) = question.split_first()?;
+        let spec = RunSpec::new(program, args)
+            .dir(self.config.workspace.clone())
+            .env(self.env_policy())
+            .timeout(Duration::from_secs(30))
+            .sandbox(self.sandbox.clone());
+        let mut out: Vec<u8> = Vec::new();
+        let mut sink = |chunk: &[u8]| {
+            if out.len() < 64 * 1024 {
+                out.extend_from_slice(chunk);
+            }
+        };
+        let finished = testgate_run::run(&spec, &mut sink).ok()?;
+        if finished.ending != testgate_run::Ending::Exited(0) {
+            return None;
+        }
+        let text = testgate_parse::printable(&out);
+        let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+        Some(line.chars().take(200).collect())
     }
 
     /// Runs the tests, retrying as configured, and says whether they passed.

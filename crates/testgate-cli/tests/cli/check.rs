@@ -598,3 +598,41 @@ fn a_timeout_names_the_test_that_hung() {
         "{reason}"
     );
 }
+
+/// A record names the runner and its toolchain as they report themselves,
+/// asked inside the same sandbox after the attempts.
+#[test]
+fn a_record_names_the_toolchain_as_it_reports_itself() {
+    let (tmp, dir) = pytest_project();
+    let record = tmp.path().join("record.json");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-q")
+        .arg("-C")
+        .arg(&dir)
+        .arg("--record")
+        .arg(&record)
+        .args(["--env", "TESTGATE_FIXTURE=pass", "--"])
+        .args(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]);
+    let out = run(command, None);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("JSON");
+    let toolchain = doc["record"]["toolchain"].as_array().expect("toolchain");
+    let answer = |question: &str| {
+        toolchain
+            .iter()
+            .find(|entry| entry["question"] == question)
+            .and_then(|entry| entry["answer"].as_str())
+            .map(str::to_owned)
+    };
+    assert!(
+        answer("python3 --version").is_some_and(|a| a.starts_with("Python 3.")),
+        "{toolchain:?}"
+    );
+    assert!(
+        answer("python3 -m pytest --version").is_some_and(|a| a.starts_with("pytest ")),
+        "{toolchain:?}"
+    );
+}

@@ -223,6 +223,12 @@ fn a_signed_record_verifies_then_is_rejected_after_one_byte_changes() {
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
     let record = &doc["record"];
     assert_eq!(record["env"], serde_json::json!(["HOSTILE_SECRET"]));
+    let environment = record["environment"].as_array().expect("environment");
+    for name in ["HOSTILE_SECRET", "PATH"] {
+        assert!(environment.contains(&serde_json::json!(name)), "{record:#}");
+    }
+    // `sh test_ok.sh` is no runner testgate recognises: nothing to ask.
+    assert_eq!(record["toolchain"], serde_json::json!([]), "{record:#}");
     assert_eq!(record["suite"]["version"].as_str(), Some(head.trim()));
     assert_eq!(record["verdict"], "pass");
     assert_eq!(record["sandbox"]["kind"], "bwrap");
