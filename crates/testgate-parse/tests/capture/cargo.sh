@@ -68,12 +68,16 @@ capture() {
             break
         fi
     done
-    echo "cargo/$case: cargo test ${args[*]} -- ${harness[*]}" >&2
-    (cd "$projects/$project" && env "${env[@]}" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
+    # KILL_AFTER=SECONDS: the run (and the JSON run) killed then, as a
+    # timeout kills it.
+    local kill=()
+    [[ -n "${KILL_AFTER:-}" ]] && kill=(timeout -s KILL "$KILL_AFTER")
+    echo "cargo/$case: ${kill[*]} cargo test ${args[*]} -- ${harness[*]}" >&2
+    (cd "$projects/$project" && env "${env[@]}" "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
     local json
-    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
+    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
     {
-        echo "# source: libtest JSON of an identical run: RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
+        echo "# source: libtest JSON of an identical run: ${kill[*]} RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
         json_failures <<<"$json"
     } >"$out/$case.expected"
     write_running "$case" "$json"
@@ -121,34 +125,8 @@ for name in in_flight:
 '
 }
 
-# capture_killed CASE PROJECT SECONDS -- CARGO-TEST-ARGS... -- HARNESS-ARGS...:
-# the run killed after SECONDS, as a timeout kills it; CASE.running from the
-# JSON of an identical killed run.
-capture_killed() {
-    local case="$1" project="$2" seconds="$3"
-    shift 4
-    local args=("$@") harness=()
-    local i
-    for i in "${!args[@]}"; do
-        if [[ "${args[$i]}" == "--" ]]; then
-            harness=("${args[@]:$((i + 1))}")
-            args=("${args[@]:0:$i}")
-            break
-        fi
-    done
-    echo "cargo/$case: timeout -s KILL $seconds cargo test ${args[*]} -- ${harness[*]}" >&2
-    (cd "$projects/$project" && timeout -s KILL "$seconds" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
-    local json
-    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 timeout -s KILL "$seconds" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
-    {
-        echo "# source: libtest JSON of an identical run killed after ${seconds}s: RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
-        json_failures <<<"$json"
-    } >"$out/$case.expected"
-    write_running "$case" "$json"
-}
-
 # Build everything once so that the logs hold no `Compiling` lines.
-for p in demo empty nextest exits_early hang; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+for p in demo empty nextest ../../../hostile/exits-early-cargo hang; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
 
 # Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
 # whose fake failure lines stay captured.
@@ -172,10 +150,10 @@ capture compile_error broken --
 # A forged Pass by exiting early (tests/hostile/exits-early-cargo): a test
 # fails, its sibling calls std::process::exit(0); cargo exits 0 and the
 # binary's `running 2 tests` has no `test result:`.
-capture exits_early exits_early -- -- --test-threads=1
+capture exits_early ../../../hostile/exits-early-cargo -- -- --test-threads=1
 # A test that hangs, the run killed as a timeout kills it: the log ends
 # with `test b_hangs ... `.
-capture_killed hang hang 5 -- -- --test-threads=1
+KILL_AFTER=5 capture hang hang -- -- --test-threads=1
 
 # libtest's JSON itself: the log is the machine-readable output.
 echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options" >&2

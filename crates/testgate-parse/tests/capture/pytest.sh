@@ -19,6 +19,8 @@ work=/tmp/testgate-capture/pytest
 rm -rf "$work"
 mkdir -p "$work/plugin" "$out"
 cp -r "$projects"/. "$work/"
+# The hostile suite of a forged Pass, captured as it is.
+cp -r "$root/tests/hostile/exits-early-pytest" "$work/exits_early"
 
 cat >"$work/plugin/tg_record.py" <<'PY'
 """Records pytest's own verdicts: the node id of every failed report, and
