@@ -16,6 +16,9 @@ use crate::line::Line;
 use crate::report::{Counts, FailingTest};
 use crate::runner::Runner;
 
+/// The most tests kept as still running (`SLOW` without a result yet).
+const MAX_SLOW: usize = 1024;
+
 /// nextest right-aligns its status words in a field this wide.
 const STATUS_WIDTH: usize = 12;
 
@@ -36,6 +39,9 @@ struct Run {
     passed_on_retry: HashSet<(String, String)>,
     /// Tests a `FLAKY n/m` line named.
     flaky: HashSet<(String, String)>,
+    /// Tests a `SLOW` or `TERMINATING` line named and no result line has
+    /// since: running, if the run ends without its summary.
+    slow: Vec<(u64, String, String)>,
     /// The summary line has been read; status lines now form the final list.
     summarised: bool,
     /// A `Starting N tests` line opened the run.
@@ -101,6 +107,11 @@ impl Nextest {
 
     fn status(&mut self, index: u64, line: StatusLine<'_>) {
         let verdict = verdict(line.status);
+        if !self.run.slow.is_empty() && verdict != Some(Verdict::Progress) {
+            self.run
+                .slow
+                .retain(|(_, b, n)| !(b == line.binary && n == line.name));
+        }
         let (binary, name) = (line.binary.to_owned(), line.name.to_owned());
         match verdict {
             Some(Verdict::Failed | Verdict::Flaky) => {
@@ -120,7 +131,22 @@ impl Nextest {
                     self.run.passed_on_retry.insert((binary, name));
                 }
             }
-            Some(Verdict::Progress) => self.detect(index),
+            Some(Verdict::Progress) => {
+                self.detect(index);
+                let still_running = matches!(line.status, "SLOW" | "TERMINATING" | "TRMNTG")
+                    || line.status.ends_with(" TRMNTG");
+                let known = self
+                    .run
+                    .slow
+                    .iter()
+                    .any(|(_, b, n)| *b == binary && *n == name);
+                // At most MAX_SLOW kept: a forged flood of SLOW lines
+                // cannot make each later line scan a long list.
+                if still_running && !known && !self.run.summarised && self.run.slow.len() < MAX_SLOW
+                {
+                    self.run.slow.push((index, binary, name));
+                }
+            }
             None => {}
         }
     }
@@ -133,6 +159,11 @@ impl Nextest {
             self.findings
                 .unclosed
                 .get_or_insert_with(|| "a nextest run ended without its `Summary` line".to_owned());
+            self.findings.running.extend(
+                run.slow
+                    .iter()
+                    .map(|(index, _, name)| (*index, name.clone())),
+            );
         }
         let judged = run.summarised && !(run.final_failing.is_empty() && run.summary_failed > 0);
         // Sets, not scans: a run can name a hundred thousand tests.

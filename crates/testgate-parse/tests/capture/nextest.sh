@@ -93,9 +93,55 @@ capture signals nextest -- -E 'binary(signals)'
 capture timeout nextest -- -E 'binary(slow)'
 # A leak alone passes (LEAK); leak-timeout result = "fail" fails (LEAK-FAIL).
 capture leak nextest -- -E 'binary(leaky)'
+# A test that never ends, the run killed as a timeout kills it, after
+# nextest said SLOW of it (slow-timeout 500ms for binary(hang) in profile
+# ci). No JUnit is written when nextest is killed: .expected and .running
+# come from nextest's libtest-json-plus messages of an identical killed run
+# (NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1): started without a result.
+capture_killed() {
+    local case="$1" project="$2" seconds="$3"
+    shift 3
+    local dir="$projects/$project"
+    echo "nextest/$case: timeout -s KILL $seconds cargo nextest run --profile ci $*" >&2
+    (cd "$dir" && timeout -s KILL "$seconds" cargo nextest run --profile ci "$@" >"$out/$case.log" 2>&1) || true
+    local json
+    json="$(cd "$dir" && NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1 timeout -s KILL "$seconds" \
+        cargo nextest run --profile ci --message-format libtest-json-plus "$@" 2>/dev/null || true)"
+    local running
+    running="$(python3 -c '
+import json, sys
+started, ended = [], set()
+for line in sys.stdin:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        continue
+    if event.get("type") != "test":
+        continue
+    name = event["name"].split("$", 1)[-1].split("#", 1)[0]
+    if event.get("event") == "started":
+        started.append(name)
+    else:
+        ended.add(name)
+for name in started:
+    if name not in ended:
+        print(name)
+' <<<"$json")"
+    {
+        echo "# source: nextest libtest-json-plus of an identical run killed after ${seconds}s: no test ended failing"
+    } >"$out/$case.expected"
+    {
+        echo "# source: the same libtest-json-plus: tests started and not ended"
+        echo "$running"
+    } >"$out/$case.running"
+    rm -f "$out/$case.flaky"
+    rm -rf "$dir/target"
+}
+capture_killed hang nextest 4 -E 'binary(hang)'
+
 # Everything at once with a retry and colour: the short statuses of retries
 # (TRY 2 SEGV, TRY 2 TMT, TRY 2 LKFAIL, ...).
-capture colour nextest CARGO_TERM_COLOR=always -- --retries 1 --color always
+capture colour nextest CARGO_TERM_COLOR=always -- --retries 1 --color always -E 'not binary(hang)'
 # Passing tests, one printing fake failure lines with --no-capture.
 capture lies nextest -- --no-capture -E 'test(liar) | test(=tests::doubles)'
 capture all_pass demo -- -E 'test(=tests::adds) | binary(it) & test(passes)'
