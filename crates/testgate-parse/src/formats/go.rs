@@ -54,6 +54,10 @@ struct Scope {
     /// without it passing was running it: the test that hung, under a
     /// timeout. Parallel tests running at once are not all tracked.
     last_run: (u64, String),
+    /// go 1.20+'s `running tests:` list after `panic: test timed out`:
+    /// being read, and the names it gave (at most [`MAX_LISTED_RUNNING`]).
+    in_running_list: bool,
+    listed_running: Vec<(u64, String)>,
     passed: u64,
     failed: u64,
     skipped: u64,
@@ -76,6 +80,9 @@ impl Scope {
         }
     }
 }
+
+/// The most names kept from one `running tests:` list.
+const MAX_LISTED_RUNNING: usize = 1024;
 
 /// The bit of `name`'s length in [`Scope::failed_lengths`].
 fn length_bit(name: &str) -> u64 {
@@ -108,9 +115,14 @@ impl Go {
         if scope.none_to_run {
             self.said_none = true;
         }
-        if outcome != Outcome::Passed && !scope.last_run.1.is_empty() {
-            let (index, name) = scope.last_run.clone();
-            self.findings.running.push((index, name));
+        if outcome != Outcome::Passed {
+            if !scope.last_run.1.is_empty() {
+                let (index, name) = scope.last_run.clone();
+                self.findings.running.push((index, name));
+            }
+            self.findings
+                .running
+                .extend(scope.listed_running.iter().cloned());
         }
         if scope.counted {
             self.findings.counts.add(Counts {
@@ -286,6 +298,11 @@ impl Go {
 impl Recognizer for Go {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
+        // The list ends at its first line that is not a tab-indented entry
+        // (a blank line, then goroutine traces whose lines are tabbed too).
+        if self.text.in_running_list && !text.starts_with('\t') {
+            self.text.in_running_list = false;
+        }
         match text.bytes().next() {
             Some(b'{') => {
                 // Most events are `output`; once detected they say nothing
@@ -297,6 +314,15 @@ impl Recognizer for Go {
                     self.json_event(line, event);
                 }
             }
+            Some(b'\t') if self.text.in_running_list => {
+                // `\tTestHangs (1s)`
+                let entry = text.trim_start_matches('\t');
+                let name = entry.rsplit_once(" (").map_or(entry, |(name, _)| name);
+                if !name.is_empty() && self.text.listed_running.len() < MAX_LISTED_RUNNING {
+                    self.text.listed_running.push((line.index, name.to_owned()));
+                }
+            }
+            Some(b'r') if text == "running tests:" => self.text.in_running_list = true,
             Some(b' ' | b'-' | b'=' | b'o' | b'F' | b'?' | b't') => self.text_line(line),
             Some(_) | None => {}
         }
@@ -653,6 +679,29 @@ FAIL\texample.com/m/real\t0.01s
             assert_eq!(report.format, None, "{log}");
             assert_eq!(report.names().count(), 0, "{log}");
         }
+    }
+
+    /// go 1.20+ lists the tests running when `-timeout` fired. Hand-made
+    /// (this machine's go is 1.19) from go's `testing` source
+    /// (`runningList` in `src/testing/testing.go`): a tab, the name, the
+    /// time it ran.
+    #[test]
+    fn the_running_tests_list_of_a_timeout_names_them() {
+        let log = "panic: test timed out after 1s\n\
+                   running tests:\n\
+                   \tTestHangs (1s)\n\
+                   \tTestAlsoSlow/sub (1s)\n\
+                   \n\
+                   goroutine 17 [running]:\n\
+                   testing.(*M).startAlarm.func1()\n\
+                   \t/usr/local/go/src/testing/testing.go:2366 +0x30c\n\
+                   FAIL\texample.com/m/timeout\t1.005s\n\
+                   FAIL\n";
+        let report = parse(Runner::Go, log);
+        assert_eq!(report.running, ["TestHangs", "TestAlsoSlow/sub"]);
+        // Not after a package that passed, and not outside the list.
+        let passed = log.replace("FAIL\texample.com/m/timeout", "ok  \texample.com/m/timeout");
+        assert!(parse(Runner::Go, &passed).running.is_empty());
     }
 
     #[test]
