@@ -682,9 +682,9 @@ FAIL\texample.com/m/real\t0.01s
     }
 
     /// go 1.20+ lists the tests running when `-timeout` fired. Hand-made
-    /// (this machine's go is 1.19) from go's `testing` source
-    /// (`runningList` in `src/testing/testing.go`): a tab, the name, the
-    /// time it ran.
+    /// (this machine's go is 1.19) after the log quoted in golang/go#61468
+    /// (`panic: test timed out after 10m0s`, `running tests:`, then a tab,
+    /// a name and the time it ran, per line, then the goroutine traces).
     #[test]
     fn the_running_tests_list_of_a_timeout_names_them() {
         let log = "panic: test timed out after 1s\n\
