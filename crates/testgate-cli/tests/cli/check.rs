@@ -21,15 +21,27 @@ fn repo() -> PathBuf {
 /// A fresh copy of the pytest fixture project (so nothing is written into
 /// the repository), in a temporary directory that lives as long as it.
 pub(crate) fn pytest_project() -> (tempfile::TempDir, PathBuf) {
-    // Beside the repository, not under /tmp, which the sandbox makes
-    // private; target/ need not exist when CARGO_TARGET_DIR is elsewhere.
+    fresh_copy("tests/projects/e2e/pytest", "pytest")
+}
+
+/// A fresh copy of the repository's directory `from`, named `name`, in a
+/// temporary directory that lives as long as it. Beside the repository,
+/// not under /tmp, which the sandbox makes private; target/ need not exist
+/// when CARGO_TARGET_DIR is elsewhere.
+fn fresh_copy(from: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     let base = repo().join("target/cli-tests");
     std::fs::create_dir_all(&base).expect("target/cli-tests");
     let tmp = tempfile::tempdir_in(&base).expect("temp dir");
-    let dir = tmp.path().join("pytest");
-    let from = repo().join("tests/projects/e2e/pytest");
-    copy(&from, &dir);
+    let dir = tmp.path().join(name);
+    copy(&repo().join(from), &dir);
     (tmp, dir)
+}
+
+/// `testgate check -C dir ARGS`, run to its end.
+fn check_in(dir: &Path, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command.arg("check").arg("-C").arg(dir).args(args);
+    run(command, None)
 }
 
 fn copy(from: &Path, to: &Path) {
@@ -526,32 +538,21 @@ fn a_jest_snapshot_with_nothing_stored_fails_as_in_ci_and_writes_nothing() {
 /// truncated, not PASS (tests/hostile/exits-early-pytest's test file).
 #[test]
 fn a_pytest_q_run_ended_early_is_truncated_not_pass() {
-    let tmp = tempfile::tempdir_in({
-        let base = repo().join("target/cli-tests");
-        std::fs::create_dir_all(&base).expect("target/cli-tests");
-        base
-    })
-    .expect("temp dir");
-    let dir = tmp.path().join("exits-early");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::copy(
-        repo().join("tests/hostile/exits-early-pytest/test_exit.py"),
-        dir.join("test_exit.py"),
-    )
-    .expect("copy the suite");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command.arg("check").arg("-C").arg(&dir).args([
-        "--json",
-        "--",
-        "python3",
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "test_exit.py",
-    ]);
-    let out = run(command, None);
+    let (_tmp, dir) = fresh_copy("tests/hostile/exits-early-pytest", "exits-early");
+    let out = check_in(
+        &dir,
+        &[
+            "--json",
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_exit.py",
+        ],
+    );
     assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
     let doc: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
     assert_eq!(doc["cause"], "truncated", "{doc:#}");
@@ -563,26 +564,23 @@ fn a_pytest_q_run_ended_early_is_truncated_not_pass() {
 /// test's id before running it (tests/projects/parse/pytest/hang).
 #[test]
 fn a_timeout_names_the_test_that_hung() {
-    let base = repo().join("target/cli-tests");
-    std::fs::create_dir_all(&base).expect("target/cli-tests");
-    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
-    let dir = tmp.path().join("hang");
-    copy(&repo().join("tests/projects/parse/pytest/hang"), &dir);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command.arg("check").arg("-C").arg(&dir).args([
-        "--json",
-        "--timeout",
-        "3s",
-        "--",
-        "python3",
-        "-m",
-        "pytest",
-        "-v",
-        "-p",
-        "no:cacheprovider",
-        "test_hang.py",
-    ]);
-    let out = run(command, None);
+    let (_tmp, dir) = fresh_copy("tests/projects/parse/pytest/hang", "hang");
+    let out = check_in(
+        &dir,
+        &[
+            "--json",
+            "--timeout",
+            "3s",
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+            "test_hang.py",
+        ],
+    );
     assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
     let doc: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
     assert_eq!(doc["cause"], "timed_out", "{doc:#}");

@@ -16,8 +16,10 @@ export CARGO_TARGET_DIR="${TMPDIR:-/tmp}/testgate-parse-fixtures-target"
 export RUST_BACKTRACE=0 CARGO_TERM_COLOR=never
 unset RUSTFLAGS CARGO_BUILD_JOBS RUST_TEST_THREADS NO_COLOR || true
 
-# The failing names of libtest JSON lines on stdin, one per line.
-json_failures() {
+# Names from libtest JSON lines on stdin, one per line: with `failures`,
+# the failing tests and those a dying binary had in flight; with `running`,
+# only those in flight (started, no result).
+json_names() {
     python3 -c '
 import json, sys
 in_flight = []
@@ -43,11 +45,11 @@ for line in sys.stdin:
         in_flight.append(event["name"])
     elif kind == "test" and what in ("ok", "failed", "ignored"):
         in_flight = [n for n in in_flight if n != event["name"]]
-        if what == "failed":
+        if what == "failed" and sys.argv[1] == "failures":
             print(event["name"])
 for name in in_flight:
     print(name)
-'
+' "$1"
 }
 
 # capture CASE PROJECT [ENV=VALUE...] -- CARGO-TEST-ARGS... [-- HARNESS-ARGS...]
@@ -78,7 +80,7 @@ capture() {
     json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
     {
         echo "# source: libtest JSON of an identical run: ${kill[*]} RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
-        json_failures <<<"$json"
+        json_names failures <<<"$json"
     } >"$out/$case.expected"
     write_running "$case" "$json"
 }
@@ -88,7 +90,7 @@ capture() {
 write_running() {
     local case="$1" json="$2" names
     rm -f "$out/$case.running"
-    names="$(json_running <<<"$json")"
+    names="$(json_names running <<<"$json")"
     if [[ -n "$names" ]]; then
         {
             echo "# source: the libtest JSON of the .expected run: tests started and not ended"
@@ -97,33 +99,6 @@ write_running() {
     fi
 }
 
-# The tests still running in libtest JSON lines on stdin: started, no result.
-json_running() {
-    python3 -c '
-import json, sys
-in_flight = []
-for line in sys.stdin:
-    start = line.find("{")
-    if start < 0:
-        continue
-    try:
-        event = json.loads(line[start:])
-    except ValueError:
-        continue
-    kind, what = event.get("type"), event.get("event")
-    if kind == "suite":
-        # A suite event while tests are in flight: their binary died.
-        for name in in_flight:
-            print(name)
-        in_flight = []
-    elif kind == "test" and what == "started":
-        in_flight.append(event["name"])
-    elif kind == "test" and what in ("ok", "failed", "ignored"):
-        in_flight = [n for n in in_flight if n != event["name"]]
-for name in in_flight:
-    print(name)
-'
-}
 
 # Build everything once so that the logs hold no `Compiling` lines.
 for p in demo empty nextest ../../../hostile/exits-early-cargo hang; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
@@ -160,7 +135,7 @@ echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options
 (cd "$projects/demo" && RUSTC_BOOTSTRAP=1 cargo test --no-fail-fast -- --format json -Z unstable-options >"$out/json.log" 2>&1) || true
 {
     echo "# source: libtest JSON of this very log (RUSTC_BOOTSTRAP=1 cargo test --no-fail-fast -- --format json -Z unstable-options)"
-    json_failures <"$out/json.log"
+    json_names failures <"$out/json.log"
 } >"$out/json.expected"
 
 # Machine paths out of the logs: the target directory and the checkout.
