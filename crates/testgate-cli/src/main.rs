@@ -3,6 +3,7 @@
 
 mod check;
 mod exit;
+mod expect;
 mod json;
 mod parse;
 mod record;
@@ -109,6 +110,9 @@ enum Error {
     /// A record, key or signature could not be read, written or used.
     #[error("{0}")]
     Record(String),
+    /// `check --expect FILE` could not be read, or lists no test.
+    #[error("{0}")]
+    Expect(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -181,7 +185,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::BadEnv(_)
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
-            | Error::Record(_)),
+            | Error::Record(_)
+            | Error::Expect(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE
