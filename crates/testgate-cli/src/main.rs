@@ -2,6 +2,7 @@
 //! maps its outcome to an exit code (see [`exit`]).
 
 mod check;
+mod diff;
 mod exit;
 mod expect;
 mod json;
@@ -28,6 +29,7 @@ struct Cli {
 enum Command {
     Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
+    Diff(diff::DiffArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
 }
@@ -113,6 +115,9 @@ enum Error {
     /// `check --expect FILE` could not be read, or lists no test.
     #[error("{0}")]
     Expect(String),
+    /// A check's JSON (`diff`, `check --baseline`) is not one.
+    #[error("{0}")]
+    Baseline(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -143,6 +148,7 @@ fn main() -> ExitCode {
         .and_then(|cli| match cli.command {
             Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
+            Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
         });
@@ -186,7 +192,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
-            | Error::Expect(_)),
+            | Error::Expect(_)
+            | Error::Baseline(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE
