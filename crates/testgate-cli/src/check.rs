@@ -102,6 +102,19 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
 
+    /// Tests whose outcomes are reported and never gate (one name per
+    /// line, or the `check --stress --json` output whose unstable tests to
+    /// quarantine). Every other test gates, listed or not.
+    #[arg(long, value_name = "FILE")]
+    quarantine: Option<PathBuf>,
+
+    /// Stress mode: run the full suite N times, each attempt fresh, and list
+    /// every test whose outcome varied, with how often it failed; feed the
+    /// JSON output back with --quarantine. Retries and grading do not apply.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..),
+          conflicts_with_all = ["expect", "baseline", "quarantine", "retries"])]
+    stress: Option<u32>,
+
     /// With --expect or --baseline: what a listed test that never ran makes
     /// of the verdict: `not-run` (Inconclusive) or `fail`.
     #[arg(
@@ -269,7 +282,10 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
-    if args.expect.is_some() || args.baseline.is_some() {
+    if let Some(runs) = args.stress {
+        config = config.stress(runs);
+    }
+    if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
@@ -286,7 +302,13 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
                 .map(|(name, _)| name);
             expectations.keep_passing.extend(passed);
         }
-        config = config.expect(expectations.with_missing(missing).with_strict(args.strict));
+        // A quarantine alone grades every test but the quarantined ones.
+        let strict = args.strict || (args.expect.is_none() && args.baseline.is_none());
+        if let Some(path) = &args.quarantine {
+            let names = crate::expect::read_quarantine(path).map_err(Error::Expect)?;
+            expectations.quarantine = names;
+        }
+        config = config.expect(expectations.with_missing(missing).with_strict(strict));
     }
     for entry in &args.env {
         config = match entry.split_once('=') {
