@@ -243,7 +243,8 @@ pub(crate) fn view(host: &Host<'_>) -> View {
     let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
         return view;
     };
-    let caches = private_caches(host, &home);
+    let seeds = host_caches(host, &home, &is_writable);
+    let caches = private_caches(host, &home, &seeds, &mut view.notes);
     match caches {
         Ok(caches) => view.writable.extend(caches),
         Err(error) => view.notes.push(format!(
@@ -268,15 +269,125 @@ pub(crate) fn view(host: &Host<'_>) -> View {
     view
 }
 
+/// A host cache a private one is seeded from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HostCache {
+    /// What it is, for a note.
+    what: &'static str,
+    /// Where the host's toolchain keeps it.
+    host: PathBuf,
+    /// Where its copy goes, under the project's private caches.
+    private: &'static str,
+}
+
+/// The host caches whose contents the sandbox sees, copied: Go's build
+/// cache, pip's cache, npm's `_cacache` and jest's cache, where the host's
+/// toolchain keeps them (its cache variable, else `XDG_CACHE_HOME`, else the
+/// home), unless the command's own variable points somewhere writable
+/// (the toolchain then uses that directly).
+fn host_caches(
+    host: &Host<'_>,
+    home: &Path,
+    is_writable: &dyn Fn(&Path) -> bool,
+) -> Vec<HostCache> {
+    let absolute = |name: &str| {
+        value(host.env, name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let xdg = absolute("XDG_CACHE_HOME");
+    let xdg_kept = xdg.as_deref().is_some_and(is_writable);
+    let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
+    let mut out = Vec::new();
+    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
+        let named = variable.iter().find_map(|name| value(host.env, name));
+        let host = match named {
+            Some(named) if is_writable(Path::new(named)) => return,
+            Some(named) if Path::new(named).is_absolute() => PathBuf::from(named),
+            // `GOCACHE=off` and relative values: nothing to seed from.
+            Some(_) => return,
+            None if xdg_kept => return,
+            None => default,
+        };
+        out.push(HostCache {
+            what,
+            host,
+            private,
+        });
+    };
+    cache(
+        "Go build cache",
+        &["GOCACHE"],
+        under_xdg("go-build"),
+        "home-cache/go-build",
+    );
+    cache(
+        "pip cache",
+        &["PIP_CACHE_DIR"],
+        under_xdg("pip"),
+        "home-cache/pip",
+    );
+    let npm = ["npm_config_cache", "NPM_CONFIG_CACHE"];
+    let npm_cache = npm
+        .iter()
+        .find_map(|name| absolute(name))
+        .unwrap_or_else(|| home.join(".npm"));
+    if !is_writable(&npm_cache) {
+        out.push(HostCache {
+            what: "npm cache",
+            host: npm_cache.join("_cacache"),
+            private: "npm/_cacache",
+        });
+    }
+    out.push(HostCache {
+        what: "jest cache",
+        host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
+        private: "jest",
+    });
+    out
+}
+
 /// The private cache directories of the project, created under the cache
-/// root, as (host path, path inside) pairs: `~/.cache` (Go's build cache,
-/// pip's, XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
-fn private_caches(host: &Host<'_>, home: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+/// root (each seeded from the host's the first time, [`crate::seed`]), as
+/// (host path, path inside) pairs: `~/.cache` (Go's build cache, pip's,
+/// XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
+fn private_caches(
+    host: &Host<'_>,
+    home: &Path,
+    seeds: &[HostCache],
+    notes: &mut Vec<String>,
+) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
     let Some(root) = host.cache_root else {
         return Err(std::io::Error::other("no cache directory"));
     };
     prune(root);
     let project = root.join(cache_name(host.dir));
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&project)?;
+    for cache in seeds {
+        // Beside the private caches, in no bind: the sandbox never sees
+        // the copy before it is complete.
+        let work = project.join(format!("seeding-{}", cache.private.replace('/', "-")));
+        let target = project.join(cache.private);
+        let megabytes = crate::seed::mib(crate::seed::SEED_CAP);
+        match crate::seed::seed(&cache.host, &target, &work, host.uid, crate::seed::SEED_CAP) {
+            Ok(Some(seeded)) if seeded.skipped_files > 0 => notes.push(format!(
+                "the project's private {} was seeded with the newest {} MiB of {}; {} MiB more were left out (the copy stops at {megabytes} MiB)",
+                cache.what,
+                crate::seed::mib(seeded.bytes),
+                cache.host.display(),
+                crate::seed::mib(seeded.skipped_bytes),
+            )),
+            Ok(_) => {}
+            Err(error) => notes.push(format!(
+                "the project's private {} could not be seeded from {} ({error}): it starts cold",
+                cache.what,
+                cache.host.display()
+            )),
+        }
+    }
     let pairs = [
         ("home-cache", home.join(".cache")),
         ("npm", home.join(".npm")),
@@ -584,6 +695,103 @@ mod tests {
             view.notes[1].starts_with("no private cache"),
             "{:?}",
             view.notes
+        );
+    }
+
+    #[test]
+    fn the_private_caches_are_seeded_from_the_hosts_once() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        fs::create_dir_all(home.join(".cache/go-build/ab")).expect("mkdir");
+        fs::write(home.join(".cache/go-build/ab/entry-d"), "object").expect("write");
+        let npm = f.dir("elsewhere/npm");
+        fs::create_dir_all(npm.join("_cacache/index-v5")).expect("mkdir");
+        fs::write(npm.join("_cacache/index-v5/x"), "index").expect("write");
+        let project = f.dir("project");
+        let cache = f.dir("cache");
+        let host_view = |vars: &[(OsString, OsString)]| {
+            view(&Host {
+                homes: &[],
+                env: vars,
+                program: OsStr::new("go"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                uid: unsafe { libc::geteuid() },
+            })
+        };
+        let vars = env(&[("HOME", &home), ("npm_config_cache", &npm)]);
+        let seeds = host_caches(
+            &Host {
+                homes: &[],
+                env: &vars,
+                program: OsStr::new("go"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                uid: 7,
+            },
+            &home,
+            &|path: &Path| path.starts_with(&project),
+        );
+        let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
+        assert_eq!(
+            hosts,
+            [
+                &*home.join(".cache/go-build"),
+                &*home.join(".cache/pip"),
+                &*npm.join("_cacache"),
+                Path::new("/tmp/jest_7"),
+            ]
+        );
+        let first = host_view(&vars);
+        let private = cache.join(cache_name(&project));
+        assert_eq!(
+            fs::read_to_string(private.join("home-cache/go-build/ab/entry-d")).unwrap(),
+            "object"
+        );
+        assert_eq!(
+            fs::read_to_string(private.join("npm/_cacache/index-v5/x")).unwrap(),
+            "index"
+        );
+        assert!(
+            first.notes.iter().all(|n| !n.contains("seeded")),
+            "{:?}",
+            first.notes
+        );
+        // Once: what the sandbox wrote since stays, the host's newer
+        // entries are not copied over it.
+        fs::write(
+            private.join("home-cache/go-build/ab/entry-d"),
+            "built inside",
+        )
+        .unwrap();
+        fs::write(home.join(".cache/go-build/ab/new-d"), "newer").unwrap();
+        host_view(&vars);
+        assert_eq!(
+            fs::read_to_string(private.join("home-cache/go-build/ab/entry-d")).unwrap(),
+            "built inside"
+        );
+        assert!(!private.join("home-cache/go-build/ab/new-d").exists());
+        // A cache variable pointing into the project is used as it is:
+        // nothing to seed.
+        let in_project = env(&[("HOME", &home), ("GOCACHE", &project.join("gocache"))]);
+        let seeds = host_caches(
+            &Host {
+                homes: &[],
+                env: &in_project,
+                program: OsStr::new("go"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                uid: 7,
+            },
+            &home,
+            &|path: &Path| path.starts_with(&project),
+        );
+        assert!(
+            seeds.iter().all(|s| s.what != "Go build cache"),
+            "{seeds:?}"
         );
     }
 
