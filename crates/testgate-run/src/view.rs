@@ -274,6 +274,8 @@ pub(crate) fn view(host: &Host<'_>) -> View {
 struct HostCache {
     /// What it is, for a note.
     what: &'static str,
+    /// Whose it is.
+    toolchain: Toolchain,
     /// Where the host's toolchain keeps it.
     host: PathBuf,
     /// Where its copy goes, under the project's private caches.
@@ -299,7 +301,7 @@ fn host_caches(
     let xdg_kept = xdg.as_deref().is_some_and(is_writable);
     let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
     let mut out = Vec::new();
-    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
+    let mut cache = |what, toolchain, variable: &[&str], default: PathBuf, private| {
         let named = variable.iter().find_map(|name| value(host.env, name));
         let host = match named {
             Some(named) if is_writable(Path::new(named)) => return,
@@ -311,18 +313,21 @@ fn host_caches(
         };
         out.push(HostCache {
             what,
+            toolchain,
             host,
             private,
         });
     };
     cache(
         "Go build cache",
+        Toolchain::Go,
         &["GOCACHE"],
         under_xdg("go-build"),
         "home-cache/go-build",
     );
     cache(
         "pip cache",
+        Toolchain::Python,
         &["PIP_CACHE_DIR"],
         under_xdg("pip"),
         "home-cache/pip",
@@ -335,16 +340,57 @@ fn host_caches(
     if !is_writable(&npm_cache) {
         out.push(HostCache {
             what: "npm cache",
+            toolchain: Toolchain::Node,
             host: npm_cache.join("_cacache"),
             private: "npm/_cacache",
         });
     }
     out.push(HostCache {
         what: "jest cache",
+        toolchain: Toolchain::Node,
         host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
         private: "jest",
     });
+    let program = Path::new(host.program)
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(used) = toolchain(&program) {
+        out.retain(|cache| cache.toolchain == used);
+    }
     out
+}
+
+/// The toolchains whose caches are seeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Toolchain {
+    Go,
+    Python,
+    Node,
+    Rust,
+}
+
+/// The toolchain the program `program` (a file name) is of, `None` for
+/// any other (a shell, `make`, a script), which may use every cache. A copy
+/// costs time on a project's first check (the host's npm cache is often
+/// hundreds of megabytes), so a `go test` does not pay for npm's, and cargo
+/// (whose registry is the host's, read-only) for none.
+fn toolchain(program: &str) -> Option<Toolchain> {
+    let python = program.starts_with("python")
+        || program.starts_with("pip")
+        || matches!(
+            program,
+            "pytest" | "py.test" | "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch"
+        );
+    match program {
+        "go" | "gotestsum" => Some(Toolchain::Go),
+        "node" | "npm" | "npx" | "yarn" | "pnpm" | "jest" | "vitest" | "bun" => {
+            Some(Toolchain::Node)
+        }
+        "cargo" | "cargo-nextest" | "rustc" => Some(Toolchain::Rust),
+        _ if python => Some(Toolchain::Python),
+        _ => None,
+    }
 }
 
 /// The private cache directories of the project, created under the cache
@@ -713,7 +759,7 @@ mod tests {
             view(&Host {
                 homes: &[],
                 env: vars,
-                program: OsStr::new("go"),
+                program: OsStr::new("make"),
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -725,7 +771,7 @@ mod tests {
             &Host {
                 homes: &[],
                 env: &vars,
-                program: OsStr::new("go"),
+                program: OsStr::new("make"),
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -793,6 +839,22 @@ mod tests {
             seeds.iter().all(|s| s.what != "Go build cache"),
             "{seeds:?}"
         );
+    }
+
+    #[test]
+    fn a_runner_gets_only_its_toolchains_caches_a_script_all() {
+        for (program, expected) in [
+            ("go", Some(Toolchain::Go)),
+            ("python3.12", Some(Toolchain::Python)),
+            ("pytest", Some(Toolchain::Python)),
+            ("npx", Some(Toolchain::Node)),
+            ("cargo", Some(Toolchain::Rust)),
+            ("make", None),
+            ("sh", None),
+            ("gofmt", None),
+        ] {
+            assert_eq!(toolchain(program), expected, "{program}");
+        }
     }
 
     #[test]
