@@ -274,8 +274,6 @@ pub(crate) fn view(host: &Host<'_>) -> View {
 struct HostCache {
     /// What it is, for a note.
     what: &'static str,
-    /// Whose it is.
-    toolchain: Toolchain,
     /// Where the host's toolchain keeps it.
     host: PathBuf,
     /// Where its copy goes, under the project's private caches.
@@ -301,7 +299,7 @@ fn host_caches(
     let xdg_kept = xdg.as_deref().is_some_and(is_writable);
     let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
     let mut out = Vec::new();
-    let mut cache = |what, toolchain, variable: &[&str], default: PathBuf, private| {
+    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
         let named = variable.iter().find_map(|name| value(host.env, name));
         let host = match named {
             Some(named) if is_writable(Path::new(named)) => return,
@@ -313,21 +311,18 @@ fn host_caches(
         };
         out.push(HostCache {
             what,
-            toolchain,
             host,
             private,
         });
     };
     cache(
         "Go build cache",
-        Toolchain::Go,
         &["GOCACHE"],
         under_xdg("go-build"),
         "home-cache/go-build",
     );
     cache(
         "pip cache",
-        Toolchain::Python,
         &["PIP_CACHE_DIR"],
         under_xdg("pip"),
         "home-cache/pip",
@@ -340,14 +335,12 @@ fn host_caches(
     if !is_writable(&npm_cache) {
         out.push(HostCache {
             what: "npm cache",
-            toolchain: Toolchain::Node,
             host: npm_cache.join("_cacache"),
             private: "npm/_cacache",
         });
     }
     out.push(HostCache {
         what: "jest cache",
-        toolchain: Toolchain::Node,
         host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
         private: "jest",
     });
@@ -355,40 +348,28 @@ fn host_caches(
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if let Some(used) = toolchain(&program) {
-        out.retain(|cache| cache.toolchain == used);
+    if let Some(used) = caches_used_by(&program) {
+        out.retain(|cache| used.contains(&cache.private));
     }
     out
 }
 
-/// The toolchains whose caches are seeded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Toolchain {
-    Go,
-    Python,
-    Node,
-    Rust,
-}
-
-/// The toolchain the program `program` (a file name) is of, `None` for
-/// any other (a shell, `make`, a script), which may use every cache. A copy
-/// costs time on a project's first check (the host's npm cache is often
-/// hundreds of megabytes), so a `go test` does not pay for npm's, and cargo
-/// (whose registry is the host's, read-only) for none.
-fn toolchain(program: &str) -> Option<Toolchain> {
-    let python = program.starts_with("python")
+/// The private caches (by [`HostCache::private`]) the program `program`
+/// (a file name) may use, `None` for any other (a shell, `make`, a
+/// script), which may use all of them. A copy costs time on a project's
+/// first check (the host's npm cache is often hundreds of megabytes), so a
+/// `go test` does not pay for npm's, a test runner for a package manager's,
+/// and cargo (whose registry is the host's, read-only) for none.
+fn caches_used_by(program: &str) -> Option<&'static [&'static str]> {
+    let python_tool = program.starts_with("python")
         || program.starts_with("pip")
-        || matches!(
-            program,
-            "pytest" | "py.test" | "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch"
-        );
+        || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
     match program {
-        "go" | "gotestsum" => Some(Toolchain::Go),
-        "node" | "npm" | "npx" | "yarn" | "pnpm" | "jest" | "vitest" | "bun" => {
-            Some(Toolchain::Node)
-        }
-        "cargo" | "cargo-nextest" | "rustc" => Some(Toolchain::Rust),
-        _ if python => Some(Toolchain::Python),
+        "go" | "gotestsum" => Some(&["home-cache/go-build"]),
+        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" => Some(&[]),
+        "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
+        "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
+        _ if python_tool => Some(&["home-cache/pip"]),
         _ => None,
     }
 }
@@ -843,17 +824,21 @@ mod tests {
 
     #[test]
     fn a_runner_gets_only_its_toolchains_caches_a_script_all() {
+        let go: &[&str] = &["home-cache/go-build"];
+        let none: &[&str] = &[];
         for (program, expected) in [
-            ("go", Some(Toolchain::Go)),
-            ("python3.12", Some(Toolchain::Python)),
-            ("pytest", Some(Toolchain::Python)),
-            ("npx", Some(Toolchain::Node)),
-            ("cargo", Some(Toolchain::Rust)),
+            ("go", Some(go)),
+            ("python3.12", Some(&["home-cache/pip"][..])),
+            ("tox", Some(&["home-cache/pip"][..])),
+            ("pytest", Some(none)),
+            ("cargo", Some(none)),
+            ("npx", Some(&["jest"][..])),
+            ("npm", Some(&["npm/_cacache", "jest"][..])),
             ("make", None),
             ("sh", None),
             ("gofmt", None),
         ] {
-            assert_eq!(toolchain(program), expected, "{program}");
+            assert_eq!(caches_used_by(program), expected, "{program}");
         }
     }
 
