@@ -70,25 +70,40 @@ pub(crate) fn seed(
         skipped_files: walk_skipped,
         ..Seeded::default()
     };
+    let mut chosen = Vec::new();
+    let mut chosen_bytes = 0_u64;
+    for file in files {
+        if chosen_bytes.saturating_add(file.len) > cap {
+            seeded.skipped_files = seeded.skipped_files.saturating_add(1);
+            seeded.skipped_bytes = seeded.skipped_bytes.saturating_add(file.len);
+        } else {
+            chosen_bytes = chosen_bytes.saturating_add(file.len);
+            chosen.push(file.rel);
+        }
+    }
+    // Directory by directory: files created in mtime order land in every
+    // directory in turn, which made ext4 several times slower than `cp -r`.
+    chosen.sort();
     let _ = fs::remove_dir_all(work);
     fs::DirBuilder::new().mode(0o700).create(work)?;
     let copied = (|| {
-        for file in &files {
-            if seeded.bytes.saturating_add(file.len) > cap {
-                seeded.skipped_files = seeded.skipped_files.saturating_add(1);
-                seeded.skipped_bytes = seeded.skipped_bytes.saturating_add(file.len);
-                continue;
-            }
-            let to = work.join(&file.rel);
+        let mut made: Option<PathBuf> = None;
+        // Once the filesystem says it cannot reflink, it is not asked again.
+        let mut reflinks = true;
+        for rel in &chosen {
+            let to = work.join(rel);
             if let Some(parent) = to.parent() {
-                fs::DirBuilder::new()
-                    .recursive(true)
-                    .mode(0o755)
-                    .create(parent)?;
+                if made.as_deref() != Some(parent) {
+                    fs::DirBuilder::new()
+                        .recursive(true)
+                        .mode(0o755)
+                        .create(parent)?;
+                    made = Some(parent.to_path_buf());
+                }
             }
             // A file that vanished or changed kind since the walk (the
             // toolchain trims its cache) is left out, not an error.
-            if let Ok(len) = copy_file(&host.join(&file.rel), &to) {
+            if let Ok(len) = copy_file(&host.join(rel), &to, &mut reflinks) {
                 seeded.files = seeded.files.saturating_add(1);
                 seeded.bytes = seeded.bytes.saturating_add(len);
             }
@@ -158,9 +173,10 @@ fn walk(root: &Path) -> (Vec<CacheFile>, u64) {
 }
 
 /// Copies one regular file (not following a symlink at `from`) to the new
-/// file `to`, with its permission bits: a reflink where the filesystem can,
-/// else its bytes. Returns the length copied.
-fn copy_file(from: &Path, to: &Path) -> io::Result<u64> {
+/// file `to`, with its permission bits: a reflink where the filesystem can
+/// (`reflinks` is cleared when it cannot), else its bytes. Returns the
+/// length copied.
+fn copy_file(from: &Path, to: &Path, reflinks: &mut bool) -> io::Result<u64> {
     let source = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
@@ -174,8 +190,11 @@ fn copy_file(from: &Path, to: &Path) -> io::Result<u64> {
         .create_new(true)
         .mode(meta.mode() & 0o777)
         .open(to)?;
-    if reflink(&source, &dest) {
-        return Ok(meta.len());
+    if *reflinks {
+        if reflink(&source, &dest) {
+            return Ok(meta.len());
+        }
+        *reflinks = false;
     }
     let mut source = source;
     io::copy(&mut source, &mut dest)
