@@ -122,6 +122,9 @@ pub(crate) struct Host<'a> {
     pub(crate) cache_root: Option<&'a Path>,
     /// The effective uid (jest names its cache after it).
     pub(crate) uid: u32,
+    /// How much of each host cache is copied into a new private one
+    /// ([`crate::seed::SEED_CAP`]).
+    pub(crate) seed_cap: u64,
 }
 
 /// The view for a run. Reads only metadata and a venv's `pyvenv.cfg`;
@@ -398,8 +401,8 @@ fn private_caches(
         // the copy before it is complete.
         let work = project.join(format!("seeding-{}", cache.private.replace('/', "-")));
         let target = project.join(cache.private);
-        let megabytes = crate::seed::mib(crate::seed::SEED_CAP);
-        match crate::seed::seed(&cache.host, &target, &work, host.uid, crate::seed::SEED_CAP) {
+        let megabytes = crate::seed::mib(host.seed_cap);
+        match crate::seed::seed(&cache.host, &target, &work, host.uid, host.seed_cap) {
             Ok(Some(seeded)) if seeded.skipped_files > 0 => notes.push(format!(
                 "the project's private {} was seeded with the newest {} MiB of {}; {} MiB more were left out (the copy stops at {megabytes} MiB)",
                 cache.what,
@@ -644,6 +647,7 @@ mod tests {
             writable: &[],
             cache_root: Some(&cache),
             uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
         });
         assert!(view.hidden_dirs.contains(&home), "{view:?}");
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
@@ -702,6 +706,7 @@ mod tests {
             writable: &[],
             cache_root: None,
             uid: 1000,
+            seed_cap: crate::seed::SEED_CAP,
         });
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
         // The venv (with its bin/) and the interpreter's prefix, inside
@@ -744,7 +749,9 @@ mod tests {
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
+                // SAFETY: geteuid cannot fail.
                 uid: unsafe { libc::geteuid() },
+                seed_cap: crate::seed::SEED_CAP,
             })
         };
         let vars = env(&[("HOME", &home), ("npm_config_cache", &npm)]);
@@ -757,6 +764,7 @@ mod tests {
                 writable: &[],
                 cache_root: Some(&cache),
                 uid: 7,
+                seed_cap: crate::seed::SEED_CAP,
             },
             &home,
             &|path: &Path| path.starts_with(&project),
@@ -812,6 +820,7 @@ mod tests {
                 writable: &[],
                 cache_root: Some(&cache),
                 uid: 7,
+                seed_cap: crate::seed::SEED_CAP,
             },
             &home,
             &|path: &Path| path.starts_with(&project),
@@ -820,6 +829,45 @@ mod tests {
             seeds.iter().all(|s| s.what != "Go build cache"),
             "{seeds:?}"
         );
+    }
+
+    #[test]
+    fn a_host_cache_over_the_cap_is_copied_in_part_and_said() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        let gocache = f.dir("home/.cache/go-build/ab");
+        fs::write(gocache.join("one-d"), "123456").expect("write");
+        fs::write(gocache.join("two-d"), "654321").expect("write");
+        let project = f.dir("project");
+        let cache = f.dir("cache");
+        let vars = env(&[("HOME", &home)]);
+        let view = view(&Host {
+            homes: &[],
+            env: &vars,
+            program: OsStr::new("go"),
+            dir: &project,
+            writable: &[],
+            cache_root: Some(&cache),
+            // SAFETY: geteuid cannot fail.
+            uid: unsafe { libc::geteuid() },
+            seed_cap: 10,
+        });
+        let copied = cache
+            .join(cache_name(&project))
+            .join("home-cache/go-build/ab");
+        assert_eq!(entries_in(&copied), 1);
+        assert_eq!(view.notes.len(), 1, "{:?}", view.notes);
+        let note = &view.notes[0];
+        assert!(
+            note.starts_with(
+                "the project's private Go build cache was seeded with the newest 1 MiB of "
+            ) && note.contains("1 MiB more were left out (the copy stops at 1 MiB)"),
+            "{note}"
+        );
+    }
+
+    fn entries_in(dir: &Path) -> usize {
+        fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
     }
 
     #[test]
