@@ -329,9 +329,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
 
     let mut stdout = io::stdout().lock();
     if args.json {
-        let document = crate::json::printable_value(&CheckDocument::new(&record))
+        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
             .map_err(|e| Error::Write(e.into()))?;
-        serde_json::to_writer(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;

@@ -41,7 +41,7 @@ pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
 
-pub use testgate_parse::{Format, Report, Runner, failing_tests, printable, tail};
+pub use testgate_parse::{Format, Report, Runner, failing_tests, is_hidden, printable, tail};
 pub use testgate_policy::{
     Attempt, Cause, Ending, Environment, Findings, MAX_NAMES, MAX_REASON, Note, OrderDependence,
     Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Verdict,
