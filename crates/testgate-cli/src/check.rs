@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Rerun, Sandbox,
-    SandboxedTests, Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Ending, Expectations, Grade, Missing, Observer, PreparationRecord,
+    Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -26,6 +26,7 @@ use crate::{Error, FormatArg};
 /// Exit status: 0 Pass, 1 Fail, 125 Inconclusive (so `git bisect run` skips
 /// the commits it cannot judge), 130 when interrupted, 2 on a usage error.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("graded").args(["expect", "baseline"]).multiple(true)))]
 pub(crate) struct CheckArgs {
     /// The project directory the command runs in (read-write in the sandbox).
     #[arg(short = 'C', value_name = "DIR", default_value = ".")]
@@ -87,6 +88,36 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     restore: bool,
 
+    /// Grade the change against the tests FILE lists instead of the whole
+    /// suite: `{"must_pass": [...], "keep_passing": [...]}` (or SWE-bench's
+    /// FAIL_TO_PASS / PASS_TO_PASS), or one must-pass name per line. Only
+    /// the listed tests decide the verdict (docs/policy.md).
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+
+    /// Grade the change against an earlier check of the base commit (its
+    /// `check --json` output, or its record): every test that passed there
+    /// must keep passing; one that broke (passed there, fails in every
+    /// attempt here) fails the change. Combines with --expect.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+
+    /// With --expect or --baseline: what a listed test that never ran makes
+    /// of the verdict: `not-run` (Inconclusive) or `fail`.
+    #[arg(
+        long,
+        value_name = "WHAT",
+        value_enum,
+        default_value = "not-run",
+        requires = "graded"
+    )]
+    missing: MissingArg,
+
+    /// With --expect or --baseline: tests on no list gate too (a failure of
+    /// any test fails the change).
+    #[arg(long, requires = "graded")]
+    strict: bool,
+
     /// Write the verdict record (docs/cli.md): the suite, the tree digest,
     /// the command and options, the sandbox, the environment's names, every
     /// attempt and the verdict, as one JSON document.
@@ -116,6 +147,15 @@ pub(crate) struct CheckArgs {
     /// The test command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
+}
+
+/// `--missing`: what a listed test that never ran makes of the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum MissingArg {
+    /// Inconclusive `not_run`: nothing was proved.
+    NotRun,
+    /// Fail, as SWE-bench grades a test missing from the log.
+    Fail,
 }
 
 /// What a check ended with, for the exit code.
@@ -228,6 +268,25 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         .restore(args.restore);
     for step in &args.prepare {
         config = config.prepare(step.clone());
+    }
+    if args.expect.is_some() || args.baseline.is_some() {
+        let missing = match args.missing {
+            MissingArg::NotRun => Missing::Inconclusive,
+            MissingArg::Fail => Missing::Fail,
+        };
+        let mut expectations = match &args.expect {
+            Some(path) => crate::expect::read(path).map_err(Error::Expect)?,
+            None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+        };
+        if let Some(path) = &args.baseline {
+            // What passed on the base commit must keep passing.
+            let passed = crate::diff::grades_in(path)?
+                .into_iter()
+                .filter(|(_, grade)| *grade == Grade::Passed)
+                .map(|(name, _)| name);
+            expectations.keep_passing.extend(passed);
+        }
+        config = config.expect(expectations.with_missing(missing).with_strict(args.strict));
     }
     for entry in &args.env {
         config = match entry.split_once('=') {

@@ -37,6 +37,22 @@ pub(crate) struct CheckDocument<'a> {
     tree: Option<Tree>,
     /// Every test any attempt's output named, with its outcome in each.
     tests: TestHistories<'a>,
+    /// The listed tests and their grades, under `--expect`.
+    grading: Option<GradingDoc<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct GradingDoc<'a> {
+    tests: Vec<GradedDoc<'a>>,
+    unlisted_failed: &'a [String],
+}
+
+#[derive(Debug, Serialize)]
+struct GradedDoc<'a> {
+    name: &'a str,
+    list: &'static str,
+    grade: &'static str,
+    results: Vec<Option<&'static str>>,
 }
 
 /// One test across the attempts: its outcome in each, null where an
@@ -286,6 +302,19 @@ impl<'a> CheckDocument<'a> {
                 }),
             }),
             tests: TestHistories::new(record),
+            grading: record.grading.as_ref().map(|grading| GradingDoc {
+                tests: grading
+                    .tests
+                    .iter()
+                    .map(|test| GradedDoc {
+                        name: &test.name,
+                        list: test.list.name(),
+                        grade: test.grade.name(),
+                        results: test.results.iter().map(|r| r.map(|r| r.name())).collect(),
+                    })
+                    .collect(),
+                unlisted_failed: &grading.unlisted_failed,
+            }),
         }
     }
 }

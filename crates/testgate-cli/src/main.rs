@@ -2,7 +2,9 @@
 //! maps its outcome to an exit code (see [`exit`]).
 
 mod check;
+mod diff;
 mod exit;
+mod expect;
 mod json;
 mod parse;
 mod record;
@@ -27,6 +29,7 @@ struct Cli {
 enum Command {
     Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
+    Diff(diff::DiffArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
 }
@@ -109,6 +112,12 @@ enum Error {
     /// A record, key or signature could not be read, written or used.
     #[error("{0}")]
     Record(String),
+    /// `check --expect FILE` could not be read, or lists no test.
+    #[error("{0}")]
+    Expect(String),
+    /// A check's JSON (`diff`, `check --baseline`) is not one.
+    #[error("{0}")]
+    Baseline(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -139,6 +148,7 @@ fn main() -> ExitCode {
         .and_then(|cli| match cli.command {
             Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
+            Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
         });
@@ -181,7 +191,9 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::BadEnv(_)
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
-            | Error::Record(_)),
+            | Error::Record(_)
+            | Error::Expect(_)
+            | Error::Baseline(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE
