@@ -283,7 +283,10 @@ mod tests {
         let stress = Stress::new(3);
         let pass = run(0, &[("a", P)]);
         assert_eq!(stress.step(&[]), Step::Run(Selection::Full));
-        assert_eq!(stress.step(std::slice::from_ref(&pass)), Step::Run(Selection::Full));
+        assert_eq!(
+            stress.step(std::slice::from_ref(&pass)),
+            Step::Run(Selection::Full)
+        );
         assert_eq!(
             stress.step(&[pass.clone(), pass.clone()]),
             Step::Run(Selection::Full)
