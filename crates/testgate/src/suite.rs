@@ -681,7 +681,16 @@ fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report
             return (console, Some(note));
         }
     };
-    // What only the console can say: how the output ended.
+    // What only the console can say: how the output ended, and retries a
+    // report may not record (vitest's junit calls a retried pass a pass).
+    for name in &console.flaky {
+        if !report.flaky.contains(name) {
+            report.flaky.push(name.clone());
+            if let Some(test) = report.tests.iter_mut().find(|t| t.name == *name) {
+                test.outcome = testgate_parse::Outcome::Flaky;
+            }
+        }
+    }
     report.unclosed = console.unclosed.clone();
     report.running = console.running.clone();
     report.reruns = console.reruns;
