@@ -641,27 +641,10 @@ fn check_expecting(mode: &str, expect: &str, args: &[&str]) -> Run {
     let (_tmp, dir) = pytest_project();
     let file = dir.parent().expect("the copy's parent").join("expect.json");
     std::fs::write(&file, expect).expect("write the expectations");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command
-        .arg("check")
-        .arg("-C")
-        .arg(&dir)
-        .arg("--env")
-        .arg(format!("TESTGATE_FIXTURE={mode}"))
-        .arg("--expect")
-        .arg(&file)
-        .args(["--json", "--quiet"])
-        .args(args)
-        .args([
-            "--",
-            "python3",
-            "-m",
-            "pytest",
-            "-v",
-            "-p",
-            "no:cacheprovider",
-        ]);
-    run(command, None)
+    let file = file.to_str().expect("UTF-8 path");
+    let mut all = vec!["--expect", file];
+    all.extend_from_slice(args);
+    check_verbose_json(&dir, mode, &all)
 }
 
 const NEGATIVE: &str = "tests/test_calc.py::test_adds_negative";
