@@ -21,9 +21,9 @@ for target in parse_cargo parse_nextest parse_pytest parse_go parse_jest parse_v
     done
 done
 
-# The captured JUnit reports seed parse_junit.
+# The captured JUnit and JSON reports seed parse_junit.
 mkdir -p "$corpus/parse_junit"
-for xml in "$fixtures"/*/*.junit.xml; do
+for xml in "$fixtures"/*/*.junit.xml "$fixtures"/*/*.report.json; do
     [ -e "$xml" ] || continue
     cp "$xml" "$corpus/parse_junit/$(basename "$(dirname "$xml")")_$(basename "$xml")"
 done
