@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Observer, PreparationRecord, Rerun, Sandbox,
-    SandboxedTests, Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Observer, PreparationRecord, Record, Rerun,
+    Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -196,6 +196,36 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
+    let cancel = testgate::cancel_on_signals();
+    let record = execute(&args, &cancel)?;
+    let mut stdout = io::stdout().lock();
+    if args.json {
+        let document = crate::json::printable_value(&CheckDocument::new(&record))
+            .map_err(|e| Error::Write(e.into()))?;
+        serde_json::to_writer(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
+        writeln!(stdout).map_err(Error::Write)?;
+    } else {
+        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
+    }
+    stdout.flush().map_err(Error::Write)?;
+    Ok(outcome(&record.verdict, &cancel))
+}
+
+/// What `verdict` means for the exit code; an Inconclusive verdict after
+/// `cancel` fired is an interruption.
+pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
+    match verdict {
+        Verdict::Pass { .. } => Outcome::Pass,
+        Verdict::Fail { .. } => Outcome::Fail,
+        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
+        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+    }
+}
+
+/// Runs the check `args` describes, cancelled by `cancel`, and writes its
+/// `--record`; the caller prints the verdict (`check`) or collects it
+/// (`batch`).
+pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
     let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
         path: args.dir.clone(),
         source,
@@ -251,7 +281,6 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             ..BwrapOptions::default()
         }),
     };
-    let cancel = testgate::cancel_on_signals();
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
     let max_attempts = testgate::Policy::new(args.retries)
         .with_rerun(args.rerun)
@@ -326,24 +355,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         });
         crate::record::write(path, document, args.sign.as_deref())?;
     }
-
-    let mut stdout = io::stdout().lock();
-    if args.json {
-        let document = crate::json::printable_value(&CheckDocument::new(&record))
-            .map_err(|e| Error::Write(e.into()))?;
-        serde_json::to_writer(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
-        writeln!(stdout).map_err(Error::Write)?;
-    } else {
-        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
-    }
-    stdout.flush().map_err(Error::Write)?;
-
-    Ok(match &record.verdict {
-        Verdict::Pass { .. } => Outcome::Pass,
-        Verdict::Fail { .. } => Outcome::Fail,
-        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
-        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
-    })
+    Ok(record)
 }
 
 /// The canonical form of a `--writable` path, or the usage error: it must

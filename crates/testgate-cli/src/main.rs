@@ -1,6 +1,7 @@
 //! The `testgate` command: parses the command line, runs one subcommand, and
 //! maps its outcome to an exit code (see [`exit`]).
 
+mod batch;
 mod check;
 mod exit;
 mod json;
@@ -27,6 +28,7 @@ struct Cli {
 enum Command {
     Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
+    Batch(batch::BatchArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
 }
@@ -109,6 +111,9 @@ enum Error {
     /// A record, key or signature could not be read, written or used.
     #[error("{0}")]
     Record(String),
+    /// `batch` could not open, resume or write its `--out`.
+    #[error("{0}")]
+    Batch(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -122,6 +127,8 @@ enum Success {
     Generated,
     /// `verify` checked a record: whether every check held.
     Verified(bool),
+    /// `batch` ran its manifest.
+    Batched(batch::Ending),
 }
 
 /// How an input path is named in messages.
@@ -139,6 +146,7 @@ fn main() -> ExitCode {
         .and_then(|cli| match cli.command {
             Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
+            Command::Batch(args) => batch::run(&args).map(Success::Batched),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
         });
@@ -156,6 +164,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Success::Checked(check::Outcome::Pass),
         ) => exit::SUCCESS,
         Ok(Success::Verified(false)) => exit::FAIL,
+        Ok(Success::Batched(ending)) => batch::exit_code(ending),
         Ok(Success::Checked(check::Outcome::Fail)) => exit::FAIL,
         Ok(Success::Checked(check::Outcome::Inconclusive)) => exit::INCONCLUSIVE,
         Ok(Success::Checked(check::Outcome::Interrupted)) => exit::INTERRUPTED,
@@ -181,7 +190,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::BadEnv(_)
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
-            | Error::Record(_)),
+            | Error::Record(_)
+            | Error::Batch(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE
