@@ -311,3 +311,28 @@ fn ctrl_c_ends_every_running_check_and_leaves_out_complete() {
         .and_then(|rest| rest.split_whitespace().next());
     assert_eq!(interrupted, Some("2"), "{stderr}");
 }
+
+#[test]
+fn index_runs_only_that_line_and_without_out_prints_to_stdout() {
+    let (tmp, pass) = pytest_project();
+    // Blank lines are not counted: index 1 is the check with id "second".
+    let mut text = String::new();
+    for (id, mode) in [("first", "fail"), ("second", "pass"), ("third", "fail")] {
+        text.push_str(&format!("{}\n\n", line(id, &pass, mode, json!({}))));
+    }
+    let manifest = tmp.path().join("manifest.jsonl");
+    std::fs::write(&manifest, text).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command.arg("batch").arg(&manifest).args(["--index", "1"]);
+    let run = run(command, None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let results: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0]["id"], "second");
+    assert_eq!(results[0]["line"], 3);
+    assert_eq!(results[0]["result"]["verdict"], "pass");
+}
