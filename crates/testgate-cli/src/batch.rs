@@ -142,6 +142,19 @@ struct Counts {
 }
 
 impl Counts {
+    /// The progress line's counts, short enough for 80 columns.
+    fn live(&self) -> String {
+        let error = if self.error > 0 {
+            format!(" error {}", self.error)
+        } else {
+            String::new()
+        };
+        format!(
+            "pass {} fail {} inconclusive {}{error} running {}",
+            self.pass, self.fail, self.inconclusive, self.running
+        )
+    }
+
     fn done(&self) -> u64 {
         self.pass + self.fail + self.inconclusive + self.error
     }
@@ -259,7 +272,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
                     );
                 }
             }
-            bar.set_message(counts.message());
+            bar.set_message(counts.live());
         }
         reader.join().unwrap_or(0)
     });
@@ -299,9 +312,9 @@ fn progress_bar(quiet: bool, length: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{elapsed_precise} [{bar:24}] {pos}/{len} · {msg} · eta {eta}")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:10}] {pos}/{len} {wide_msg} eta {eta}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(Duration::from_millis(500));
@@ -339,7 +352,9 @@ fn summary(counts: &Counts, skipped: u64, elapsed: Duration, out: Option<&Path>)
     ];
     for (name, count, note) in rows {
         if count > 0 || matches!(name, "pass" | "fail" | "inconclusive") {
-            text.push_str(&format!("  {name:<13} {count:>7}  {note}\n"));
+            let row = format!("  {name:<13} {count:>7}  {note}");
+            text.push_str(row.trim_end());
+            text.push('\n');
         }
     }
     if let Some(out) = out {
