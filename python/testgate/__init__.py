@@ -3,7 +3,8 @@
 `check` runs the `testgate` binary installed with this package
 (`testgate check --json`) and returns a `Result`; `parse` reads a runner's
 log (`testgate parse --json`) and returns a `Report`. Both are dataclasses
-mirroring the documented JSON (docs/cli.md). A check that testgate could
+mirroring the documented JSON (docs/cli.md); `batch` runs a manifest's
+checks (or one of them) and returns a `BatchResult` per check. A check that testgate could
 not run raises `TestgateError` with testgate's one-line message and exit
 code.
 
@@ -14,9 +15,11 @@ code.
 """
 
 from ._documents import (
+    BATCH_SCHEMA,
     CHECK_SCHEMA,
     PARSE_SCHEMA,
     Attempt,
+    BatchResult,
     Counts,
     Environment,
     FailingTest,
@@ -42,12 +45,14 @@ from ._run import (
     Expectation,
     Interrupted,
     TestgateError,
+    batch,
     binary,
     check,
     parse,
 )
 
 __all__ = [
+    "BATCH_SCHEMA",
     "CHECK_SCHEMA",
     "EXIT_FAIL",
     "EXIT_INCONCLUSIVE",
@@ -56,6 +61,7 @@ __all__ = [
     "EXIT_TROUBLE",
     "PARSE_SCHEMA",
     "Attempt",
+    "BatchResult",
     "Counts",
     "Environment",
     "Expectation",
@@ -74,6 +80,7 @@ __all__ = [
     "TestOutcome",
     "TestgateError",
     "Tree",
+    "batch",
     "binary",
     "check",
     "parse",

@@ -209,6 +209,41 @@ class Result:
         return dataclasses.replace(_build(cls, document), exit_code=exit_code)
 
 
+#: The `schema` of `batch`'s result lines this module reads.
+BATCH_SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One line of `testgate batch`'s output: the check of manifest line
+    `line` (from 1), its caller's `id`, and its `result` (None when `error`
+    says why the line is no check or could not run). `raw` is the line as
+    parsed, to write on unchanged."""
+
+    schema: int = BATCH_SCHEMA
+    id: Any = None
+    line: int = 0
+    exit_code: int = 0
+    expected: bool | None = None
+    error: str | None = None
+    duration_ms: int = 0
+    result: Result | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> BatchResult:
+        """The result held by one line of `batch`'s output."""
+        _expect_schema(document, BATCH_SCHEMA, "batch")
+        fields = {k: v for k, v in document.items() if k != "result"}
+        built = _build(cls, fields)
+        result = document.get("result")
+        parsed = None
+        if isinstance(result, dict):
+            parsed = Result.from_json(result, exit_code=built.exit_code)
+        return dataclasses.replace(built, result=parsed, raw=document)
+
+
 @dataclass(frozen=True)
 class FailingTest:
     """A failing test the parser found, with where it was found."""

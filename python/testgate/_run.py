@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
-from ._documents import Report, Result, SchemaError
+from ._documents import BatchResult, Report, Result, SchemaError
 
 #: Exit codes of `testgate` (docs/cli.md, crates/testgate-cli/src/exit.rs).
 EXIT_PASS = 0
@@ -198,6 +198,40 @@ def parse(text_or_path: str | bytes | os.PathLike[str], *, format: str = "auto")
         raise TestgateError(str(e), code, stderr) from e
 
 
+def batch(
+    manifest: StrPath,
+    *,
+    index: int | None = None,
+    jobs: int = 1,
+) -> list[BatchResult]:
+    """Run the checks of a `testgate batch` manifest (one JSON object per
+    line, docs/cli.md) and return one `BatchResult` per check, in the order
+    they ended. `index` runs only the manifest's check number `index`
+    (0-based, blank lines not counted): what one task of a distributed run
+    does. The results are held in memory: for a long manifest, run
+    `testgate batch --out FILE`, which writes them as they end and resumes.
+
+    Raises `TestgateError` when the manifest cannot be read (exit code 2)
+    and `Interrupted` (with `result` None) when testgate was interrupted; a
+    line that is no check is a `BatchResult` with `error`, not an exception.
+    """
+    argv = [binary(), "batch", os.fspath(manifest), "--jobs", str(int(jobs)), "--quiet"]
+    if index is not None:
+        argv += ["--index", str(int(index))]
+    code, stdout, stderr = _run(argv, stdin=None, stream=False)
+    try:
+        results = [
+            BatchResult.from_json(_object(line)) for line in stdout.splitlines() if line.strip()
+        ]
+    except SchemaError as e:
+        raise TestgateError(str(e), code, stderr) from e
+    if code == EXIT_INTERRUPTED:
+        raise Interrupted(_message(stderr, code), None, stderr)
+    if not results and code not in (EXIT_PASS, EXIT_FAIL):
+        raise TestgateError(_message(stderr, code), code, stderr)
+    return results
+
+
 def _duration(timeout: float | datetime.timedelta | str) -> str:
     if isinstance(timeout, str):
         return timeout
@@ -217,8 +251,12 @@ def _one_document(stdout: bytes) -> dict[str, Any]:
     lines = [line for line in stdout.splitlines() if line.strip()]
     if len(lines) != 1:
         raise SchemaError(f"testgate printed {len(lines)} JSON lines where one was expected")
+    return _object(lines[0])
+
+
+def _object(line: bytes) -> dict[str, Any]:
     try:
-        document = json.loads(lines[0])
+        document = json.loads(line)
     except json.JSONDecodeError as e:
         raise SchemaError(f"testgate printed a line that is not JSON: {e}") from e
     if not isinstance(document, dict):

@@ -2,6 +2,7 @@
 project through the binary inside the wheel, under bwrap, and the parser on
 real captured logs. Run by scripts/python-test in a fresh venv."""
 
+import json
 import os
 import pathlib
 import shutil
@@ -178,3 +179,40 @@ def test_a_document_of_another_schema_is_refused():
         testgate.Result.from_json({"schema": 2, "verdict": "pass"})
     with pytest.raises(testgate.SchemaError, match="schema None"):
         testgate.Report.from_json({"verdict": "pass"})
+
+
+def _manifest(tmp_path: pathlib.Path, project: pathlib.Path) -> pathlib.Path:
+    lines = [
+        {"id": "pass", "workspace": str(project), "command": PYTEST, "expect": "pass"},
+        {"id": "fail", "workspace": str(project), "command": PYTEST,
+         "env": {"TESTGATE_FIXTURE": "fail"}, "expect": {"verdict": "fail", "failing": FAILING}},
+        {"id": "typo", "workspace": str(project), "command": PYTEST, "retires": 1},
+    ]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return manifest
+
+
+def test_batch_returns_one_result_per_line(project, tmp_path):
+    results = {r.id: r for r in testgate.batch(_manifest(tmp_path, project))}
+    assert sorted(results) == ["fail", "pass", "typo"]
+    assert all(isinstance(r, testgate.BatchResult) for r in results.values())
+    assert results["pass"].result is not None and results["pass"].result.verdict == "pass"
+    assert results["fail"].result is not None and results["fail"].result.failing == FAILING
+    assert results["fail"].exit_code == testgate.EXIT_FAIL and results["fail"].expected is True
+    assert results["fail"].line == 2 and results["fail"].raw["id"] == "fail"
+    assert results["typo"].result is None and results["typo"].exit_code == testgate.EXIT_TROUBLE
+    assert results["typo"].error is not None and "unknown field `retires`" in results["typo"].error
+
+
+def test_batch_with_an_index_runs_that_line_only(project, tmp_path):
+    [only] = testgate.batch(_manifest(tmp_path, project), index=1)
+    assert only.id == "fail" and only.result is not None and only.result.verdict == "fail"
+    assert testgate.batch(_manifest(tmp_path, project), index=3) == []
+
+
+def test_batch_of_an_unreadable_manifest_raises(tmp_path):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.batch(tmp_path / "missing.jsonl")
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert caught.value.message.startswith(f"cannot read {tmp_path}/missing.jsonl")
