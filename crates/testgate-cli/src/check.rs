@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Observer, PreparationRecord, Record, Rerun,
-    Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Missing, Observer, PreparationRecord, Record,
+    Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -87,6 +87,29 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     restore: bool,
 
+    /// Grade the change against the tests FILE lists instead of the whole
+    /// suite: `{"must_pass": [...], "keep_passing": [...]}` (or SWE-bench's
+    /// FAIL_TO_PASS / PASS_TO_PASS), or one must-pass name per line. Only
+    /// the listed tests decide the verdict (docs/policy.md).
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+
+    /// With --expect: what a listed test that never ran makes of the
+    /// verdict: `not-run` (Inconclusive) or `fail`.
+    #[arg(
+        long,
+        value_name = "WHAT",
+        value_enum,
+        default_value = "not-run",
+        requires = "expect"
+    )]
+    missing: MissingArg,
+
+    /// With --expect: tests on no list gate too (a failure of any test
+    /// fails the change).
+    #[arg(long, requires = "expect")]
+    strict: bool,
+
     /// Write the verdict record (docs/cli.md): the suite, the tree digest,
     /// the command and options, the sandbox, the environment's names, every
     /// attempt and the verdict, as one JSON document.
@@ -116,6 +139,15 @@ pub(crate) struct CheckArgs {
     /// The test command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
+}
+
+/// `--missing`: what a listed test that never ran makes of the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum MissingArg {
+    /// Inconclusive `not_run`: nothing was proved.
+    NotRun,
+    /// Fail, as SWE-bench grades a test missing from the log.
+    Fail,
 }
 
 /// What a check ended with, for the exit code.
@@ -200,9 +232,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     let record = execute(&args, &cancel)?;
     let mut stdout = io::stdout().lock();
     if args.json {
-        let document = crate::json::printable_value(&CheckDocument::new(&record))
+        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
             .map_err(|e| Error::Write(e.into()))?;
-        serde_json::to_writer(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
@@ -258,6 +289,17 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         .restore(args.restore);
     for step in &args.prepare {
         config = config.prepare(step.clone());
+    }
+    if let Some(path) = &args.expect {
+        let missing = match args.missing {
+            MissingArg::NotRun => Missing::Inconclusive,
+            MissingArg::Fail => Missing::Fail,
+        };
+        let expectations = crate::expect::read(path)
+            .map_err(Error::Expect)?
+            .with_missing(missing)
+            .with_strict(args.strict);
+        config = config.expect(expectations);
     }
     for entry in &args.env {
         config = match entry.split_once('=') {

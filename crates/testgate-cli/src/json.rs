@@ -7,8 +7,11 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use std::io;
+
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::ser::{CharEscape, Formatter};
 use testgate::{AttemptRecord, Ending, PreparationRecord, Record, Report, Selection};
 
 /// The `schema` of `check --json`'s document. A field added keeps it; a
@@ -32,6 +35,103 @@ pub(crate) struct CheckDocument<'a> {
     attempts: Vec<Attempt<'a>>,
     tree_digest: Option<&'a str>,
     tree: Option<Tree>,
+    /// Every test any attempt's output named, with its outcome in each.
+    tests: TestHistories<'a>,
+    /// The listed tests and their grades, under `--expect`.
+    grading: Option<GradingDoc<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct GradingDoc<'a> {
+    tests: Vec<GradedDoc<'a>>,
+    unlisted_failed: &'a [String],
+}
+
+#[derive(Debug, Serialize)]
+struct GradedDoc<'a> {
+    name: &'a str,
+    list: &'static str,
+    grade: &'static str,
+    results: Vec<Option<&'static str>>,
+}
+
+/// One test across the attempts: its outcome in each, null where an
+/// attempt's output did not name it.
+#[derive(Debug, Serialize)]
+struct TestHistory<'a> {
+    name: &'a str,
+    kind: &'static str,
+    context: Option<&'a str>,
+    outcomes: Vec<Option<&'static str>>,
+}
+
+/// Every test of `record`'s attempts, in order of first appearance, with
+/// its outcome in each attempt: written one test at a time, so that a
+/// hundred thousand tests cost an index, not a second copy of the list.
+#[derive(Debug)]
+struct TestHistories<'a> {
+    record: &'a Record,
+    /// Each test's first appearance, (attempt, position), in order.
+    first: Vec<(usize, usize)>,
+    /// Each attempt's tests by name: where each one is.
+    at: Vec<std::collections::HashMap<&'a str, usize>>,
+}
+
+impl<'a> TestHistories<'a> {
+    fn new(record: &'a Record) -> Self {
+        let at: Vec<std::collections::HashMap<&str, usize>> = record
+            .attempts
+            .iter()
+            .map(|attempt| {
+                let tests = attempt.report.tests.iter().enumerate();
+                tests.map(|(i, test)| (test.name.as_str(), i)).collect()
+            })
+            .collect();
+        let mut first = Vec::new();
+        for (number, attempt) in record.attempts.iter().enumerate() {
+            for (position, test) in attempt.report.tests.iter().enumerate() {
+                let earlier = at.get(..number).unwrap_or_default();
+                if !earlier
+                    .iter()
+                    .any(|names| names.contains_key(test.name.as_str()))
+                {
+                    first.push((number, position));
+                }
+            }
+        }
+        TestHistories { record, first, at }
+    }
+}
+
+impl Serialize for TestHistories<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let attempts = &self.record.attempts;
+        let mut seq = serializer.serialize_seq(Some(self.first.len()))?;
+        for &(number, position) in &self.first {
+            let Some(test) = attempts
+                .get(number)
+                .and_then(|a| a.report.tests.get(position))
+            else {
+                continue;
+            };
+            let outcomes = attempts
+                .iter()
+                .zip(&self.at)
+                .map(|(attempt, names)| {
+                    let at = names.get(test.name.as_str())?;
+                    attempt.report.tests.get(*at).map(|t| t.outcome.name())
+                })
+                .collect();
+            seq.serialize_element(&TestHistory {
+                name: &test.name,
+                kind: test.kind.name(),
+                context: test.context.as_deref(),
+                outcomes,
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -127,6 +227,9 @@ struct Attempt<'a> {
     reruns: u64,
     /// Tests started and not ended when the output stopped.
     running: &'a [String],
+    /// Results left out of the top-level `tests` once this attempt's list
+    /// was full.
+    tests_omitted: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -197,6 +300,20 @@ impl<'a> CheckDocument<'a> {
                     Ok(files) => Restored::Files { files: *files },
                     Err(why) => Restored::Error { error: why.clone() },
                 }),
+            }),
+            tests: TestHistories::new(record),
+            grading: record.grading.as_ref().map(|grading| GradingDoc {
+                tests: grading
+                    .tests
+                    .iter()
+                    .map(|test| GradedDoc {
+                        name: &test.name,
+                        list: test.list.name(),
+                        grade: test.grade.name(),
+                        results: test.results.iter().map(|r| r.map(|r| r.name())).collect(),
+                    })
+                    .collect(),
+                unlisted_failed: &grading.unlisted_failed,
             }),
         }
     }
@@ -273,6 +390,7 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
         flaky_within: &attempt.flaky_within,
         reruns: attempt.reruns,
         running: &attempt.running,
+        tests_omitted: record.report.tests_omitted,
     }
 }
 
@@ -295,6 +413,10 @@ pub(crate) struct ParseDocument<'a> {
     reruns: u64,
     /// Tests started and not ended when the output stopped.
     running: &'a [String],
+    /// Every test the output named, with its outcome.
+    tests: Vec<Test<'a>>,
+    /// Results left out of `tests` once it was full.
+    tests_omitted: u64,
     lines: u64,
     long_lines: u64,
 }
@@ -302,6 +424,16 @@ pub(crate) struct ParseDocument<'a> {
 #[derive(Debug, Serialize)]
 struct FailingTest<'a> {
     name: &'a str,
+    format: &'static str,
+    context: Option<&'a str>,
+    kind: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct Test<'a> {
+    name: &'a str,
+    outcome: &'static str,
+    kind: &'static str,
     format: &'static str,
     context: Option<&'a str>,
 }
@@ -320,6 +452,7 @@ impl<'a> ParseDocument<'a> {
                     name: &test.name,
                     format: test.format.name(),
                     context: test.context.as_deref(),
+                    kind: test.kind.name(),
                 })
                 .collect(),
             counts: Counts {
@@ -332,44 +465,114 @@ impl<'a> ParseDocument<'a> {
             flaky: &report.flaky,
             reruns: report.reruns,
             running: &report.running,
+            tests: report
+                .tests
+                .iter()
+                .map(|test| Test {
+                    name: &test.name,
+                    outcome: test.outcome.name(),
+                    kind: test.kind.name(),
+                    format: test.format.name(),
+                    context: test.context.as_deref(),
+                })
+                .collect(),
+            tests_omitted: report.tests_omitted,
             lines: report.lines,
             long_lines: report.long_lines,
         }
     }
 }
 
-/// `document` as JSON with every string in it, keys included, passed
-/// through [`testgate::printable`]: the one filter every string that leaves
-/// testgate goes through, text and JSON alike (docs/cli.md, "Control
-/// characters"). A test's name or output with `\r`, a backspace or a bidi
-/// override reaches a JSON consumer as the visible escape (`\u{d}`,
-/// `\u{202e}`), never raw.
-pub(crate) fn printable_value<T: Serialize>(document: &T) -> serde_json::Result<Value> {
-    Ok(printable_in(serde_json::to_value(document)?))
+/// Writes `document` as one line of JSON in which every string, keys
+/// included, is shown as [`testgate::printable`] shows text: the one filter
+/// every string that leaves testgate goes through, text and JSON alike
+/// (docs/cli.md, "Control characters"). A test's name or output with `\r`,
+/// a backspace or a bidi override reaches a JSON consumer as the visible
+/// escape (`\u{d}`, `\u{202e}`), never raw. Streamed: no copy of the
+/// document is built, whatever the number of tests in it.
+pub(crate) fn write_printable<W: io::Write, T: Serialize>(
+    out: W,
+    document: &T,
+) -> serde_json::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(out, Shown::default());
+    document.serialize(&mut serializer)
 }
 
-fn printable_in(value: Value) -> Value {
-    match value {
-        Value::String(text) => Value::String(shown(text)),
-        Value::Array(items) => Value::Array(items.into_iter().map(printable_in).collect()),
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(key, value)| (shown(key), printable_in(value)))
-                .collect(),
-        ),
-        other @ (Value::Null | Value::Bool(_) | Value::Number(_)) => other,
+/// `document` through [`write_printable`], as a value (for the record).
+pub(crate) fn printable_value<T: Serialize>(document: &T) -> serde_json::Result<Value> {
+    let mut bytes = Vec::new();
+    write_printable(&mut bytes, document)?;
+    serde_json::from_slice(&bytes)
+}
+
+/// serde_json's compact formatter, writing each character that
+/// [`testgate::is_hidden`] names as its visible escape, `\r\n` as `\n`.
+#[derive(Debug, Default)]
+struct Shown {
+    /// A `\r` was read and not yet written: dropped if `\n` follows.
+    carriage_return: bool,
+}
+
+impl Shown {
+    fn visible<W: ?Sized + io::Write>(out: &mut W, c: u32) -> io::Result<()> {
+        // `\u{d}` as text, its backslash escaped for JSON.
+        write!(out, "\\\\u{{{c:x}}}")
+    }
+
+    fn settle<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        if std::mem::take(&mut self.carriage_return) {
+            Self::visible(out, 0xd)?;
+        }
+        Ok(())
     }
 }
 
-/// `text` through the filter, without a copy when nothing in it can change
-/// (no control character, nothing in the range of the bidi controls).
-fn shown(text: String) -> String {
-    let plain = text.chars().all(|c| {
-        c == '\n' || c == '\t' || !(c.is_control() || ('\u{61c}'..='\u{2069}').contains(&c))
-    });
-    if plain {
-        text
-    } else {
-        testgate::printable(text.as_bytes())
+impl Formatter for Shown {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        out: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        self.settle(out)?;
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            if testgate::is_hidden(c) {
+                out.write_all(fragment.get(start..at).unwrap_or_default().as_bytes())?;
+                Self::visible(out, u32::from(c))?;
+                start = at + c.len_utf8();
+            }
+        }
+        out.write_all(fragment.get(start..).unwrap_or_default().as_bytes())
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        out: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        if matches!(escape, CharEscape::LineFeed) {
+            self.carriage_return = false;
+            return out.write_all(b"\\n");
+        }
+        self.settle(out)?;
+        match escape {
+            CharEscape::CarriageReturn => {
+                self.carriage_return = true;
+                Ok(())
+            }
+            CharEscape::Quote => out.write_all(b"\\\""),
+            CharEscape::ReverseSolidus => out.write_all(b"\\\\"),
+            CharEscape::Solidus => out.write_all(b"\\/"),
+            CharEscape::Tab => out.write_all(b"\\t"),
+            CharEscape::LineFeed => out.write_all(b"\\n"),
+            CharEscape::Backspace => Self::visible(out, 0x8),
+            CharEscape::FormFeed => Self::visible(out, 0xc),
+            CharEscape::AsciiControl(byte) => Self::visible(out, u32::from(byte)),
+        }
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.settle(out)?;
+        out.write_all(b"\"")
     }
 }

@@ -4,6 +4,7 @@
 mod batch;
 mod check;
 mod exit;
+mod expect;
 mod json;
 mod parse;
 mod record;
@@ -111,6 +112,9 @@ enum Error {
     /// A record, key or signature could not be read, written or used.
     #[error("{0}")]
     Record(String),
+    /// `check --expect FILE` could not be read, or lists no test.
+    #[error("{0}")]
+    Expect(String),
     /// `batch` could not open, resume or write its `--out`.
     #[error("{0}")]
     Batch(String),
@@ -191,6 +195,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
+            | Error::Expect(_)
             | Error::Batch(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");

@@ -92,10 +92,7 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {
     if json {
-        serde_json::to_writer(
-            &mut *out,
-            &crate::json::printable_value(&ParseDocument::new(path, report))?,
-        )?;
+        crate::json::write_printable(&mut *out, &ParseDocument::new(path, report))?;
         writeln!(out)
     } else {
         report.names().try_for_each(|name| writeln!(out, "{name}"))

@@ -2,8 +2,9 @@
 //!
 //! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
 //! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest and vitest,
-//! and says which tests failed, how many ran, and whether the runner said
-//! that no test ran at all. It starts no process and touches no file: it is
+//! and says which tests failed, every test's outcome where the output names
+//! it ([`Report::tests`]), how many ran, and whether the runner said that
+//! no test ran at all. It starts no process and touches no file: it is
 //! the part of testgate that log-analysis tools can depend on alone.
 //!
 //! The one-shot entry points are [`failing_tests`], [`detect`] and [`parse`],
@@ -47,8 +48,8 @@ pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
 };
 pub use crate::line::MAX_LINE;
-pub use crate::printable::printable;
-pub use crate::report::{Counts, FailingTest, Report};
+pub use crate::printable::{is_hidden, printable};
+pub use crate::report::{Counts, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome};
 pub use crate::runner::{Format, Runner, UnknownFormat};
 pub use crate::stream::StreamParser;
 pub use crate::tail::tail;

@@ -29,7 +29,7 @@ pub fn printable(output: &[u8]) -> String {
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
             '\n' | '\t' => out.push(c),
-            c if hidden(c) => {
+            c if is_hidden(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),
@@ -38,9 +38,16 @@ pub fn printable(output: &[u8]) -> String {
     out
 }
 
-/// A character that acts on the reader's display instead of showing: a
-/// control character, or a bidirectional-text control.
-fn hidden(c: char) -> bool {
+/// Whether `c` acts on the reader's display instead of showing: a control
+/// character or a bidirectional-text control. [`printable`] shows each as
+/// its visible escape (`\u{202e}`), except `\n` and `\t`, which it keeps.
+///
+/// ```
+/// assert!(testgate_parse::is_hidden('\r'));
+/// assert!(testgate_parse::is_hidden('\u{202e}'));
+/// assert!(!testgate_parse::is_hidden('é'));
+/// ```
+pub fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
@@ -92,7 +99,7 @@ mod tests {
         #[test]
         fn never_panics_and_nothing_hidden_is_left(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
             let shown = printable(&bytes);
-            proptest::prop_assert!(shown.chars().all(|c| !super::hidden(c) || c == '\n' || c == '\t'));
+            proptest::prop_assert!(shown.chars().all(|c| !super::is_hidden(c) || c == '\n' || c == '\t'));
         }
     }
 }

@@ -1,5 +1,5 @@
-//! What a parser understood of a log: the failing tests, the counts, and
-//! whether the runner said that no test ran.
+//! What a parser understood of a log: every test's outcome, the failing
+//! tests, the counts, and whether the runner said that no test ran.
 
 use crate::runner::Runner;
 
@@ -15,6 +15,9 @@ pub struct FailingTest {
     /// binary for libtest and nextest, the file for pytest, jest and vitest,
     /// the package for go.
     pub context: Option<String>,
+    /// A test, or a failure of something larger that a test name does not
+    /// cover: a file that did not load, a package that did not build.
+    pub kind: Kind,
 }
 
 impl FailingTest {
@@ -24,9 +27,130 @@ impl FailingTest {
             name: name.into(),
             format,
             context,
+            kind: Kind::Test,
+        }
+    }
+
+    /// The same failure, of `kind`.
+    #[must_use]
+    pub fn with_kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
+    }
+}
+
+/// What a name in a report stands for.
+///
+/// Most names are tests. A runner also reports failures of something
+/// larger, under a name that is not a test's: jest's `Test suite failed to
+/// run` and a pytest collection error name a file, go's `FAIL pkg [build
+/// failed]` a package, a vitest `beforeAll` that threw a suite. A grader
+/// that expects a test by name must not mistake such a failure for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// One test (a test case, a subtest, a parametrised case).
+    Test,
+    /// A suite or group of tests inside a file (a `describe` block whose hook
+    /// failed).
+    Suite,
+    /// A whole test file: it failed to load or to be collected.
+    File,
+    /// A whole package or test binary: it did not build, or failed outside
+    /// any test.
+    Package,
+}
+
+impl Kind {
+    /// The lowercase name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Test => "test",
+            Kind::Suite => "suite",
+            Kind::File => "file",
+            Kind::Package => "package",
         }
     }
 }
+
+/// How one test ended in one run, as the runner's output says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// It passed.
+    Passed,
+    /// It failed: the runner's own result confirms it.
+    Failed,
+    /// It errored outside its body (pytest's `ERROR`: a fixture, a setup or
+    /// teardown); counted with the failures.
+    Error,
+    /// It was skipped or ignored.
+    Skipped,
+    /// It failed as expected (pytest's `XFAIL`).
+    XFailed,
+    /// It passed although expected to fail (pytest's `XPASS`, not strict).
+    XPassed,
+    /// It failed and then passed within this one run: the runner retried it
+    /// (nextest `--retries`, pytest-rerunfailures) or ran it again (`go test
+    /// -count=N`).
+    Flaky,
+    /// It had started and not ended when the output stopped.
+    Running,
+}
+
+impl Outcome {
+    /// The lowercase name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Failed => "failed",
+            Outcome::Error => "error",
+            Outcome::Skipped => "skipped",
+            Outcome::XFailed => "xfailed",
+            Outcome::XPassed => "xpassed",
+            Outcome::Flaky => "flaky",
+            Outcome::Running => "running",
+        }
+    }
+
+    /// Whether this outcome fails a run: [`Failed`](Outcome::Failed) and
+    /// [`Error`](Outcome::Error).
+    pub const fn is_failure(self) -> bool {
+        match self {
+            Outcome::Failed | Outcome::Error => true,
+            Outcome::Passed
+            | Outcome::Skipped
+            | Outcome::XFailed
+            | Outcome::XPassed
+            | Outcome::Flaky
+            | Outcome::Running => false,
+        }
+    }
+}
+
+/// One test the output named, and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TestOutcome {
+    /// The canonical name, spelled as for [`FailingTest::name`].
+    pub name: String,
+    /// How it ended. Where the output names a test several times (a retry,
+    /// `-count=N`, a teardown error after a pass), a confirmed failure wins,
+    /// then flaky, then running, then the last result printed.
+    pub outcome: Outcome,
+    /// A test, or a file, suite or package that failed as a whole.
+    pub kind: Kind,
+    /// The runner whose output named it.
+    pub format: Runner,
+    /// Where the runner says the test lives, as for [`FailingTest::context`].
+    pub context: Option<String>,
+}
+
+/// The most distinct tests a [`Report`] lists in [`Report::tests`]. Once a
+/// runner's list holds this many it is frozen: later results of passing and
+/// skipped tests are counted in [`Report::tests_omitted`] instead (failing,
+/// flaky and running tests are always listed), so that a flood of names, a
+/// hostile test's or a giant log's, costs a counter per line and no memory.
+/// The bound keeps the list under about 40 MiB.
+pub const MAX_TESTS: usize = 1 << 17;
 
 /// Test counts as the runner's summary states them; `None` where the output
 /// did not state one. Where a log holds several summaries (several test
@@ -75,6 +199,17 @@ pub struct Report {
     pub format: Option<Runner>,
     /// The failing tests in order of first appearance, each name once.
     pub failing: Vec<FailingTest>,
+    /// Every test the output named, each name once, in order of first
+    /// appearance, with its outcome: passing names where the runner prints
+    /// them (libtest's `... ok`, nextest's `PASS`, pytest `-v` and `-rA`, go
+    /// `-v` and `-json`, jest `--verbose`, vitest's verbose reporter), and
+    /// every failing, flaky and running test. It grows with the number of
+    /// distinct tests, never with the output's size, and stops at
+    /// [`MAX_TESTS`].
+    pub tests: Vec<TestOutcome>,
+    /// Results of passing and skipped tests left out of
+    /// [`tests`](Report::tests) once it held [`MAX_TESTS`].
+    pub tests_omitted: u64,
     /// The counts the runners' summaries stated.
     pub counts: Counts,
     /// The runner itself said that no test ran (pytest's `no tests ran`,

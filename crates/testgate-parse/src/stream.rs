@@ -1,11 +1,11 @@
 //! The streaming parser: chunks in, the same [`Report`] as the one-shot call.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use crate::formats::{self, Findings, Recognizer};
+use crate::formats::{self, Findings, Recognizer, Seen};
 use crate::line::{Line, LineSplitter};
-use crate::report::{Counts, Report};
+use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
 use crate::runner::{Format, Runner};
 
 /// A parser fed output as it arrives, in chunks of any size (mid-line and
@@ -106,9 +106,11 @@ impl StreamParser {
         let mut failing = Vec::new();
         let mut flaky = Vec::new();
         let mut running = Vec::new();
-        for (_, findings) in found {
-            running.extend(findings.running);
-            flaky.extend(findings.flaky);
+        let mut seen = Vec::new();
+        for (runner, findings) in found {
+            let named = |(index, name)| (index, name, runner);
+            running.extend(findings.running.into_iter().map(named));
+            flaky.extend(findings.flaky.into_iter().map(named));
             report.reruns = report.reruns.saturating_add(findings.reruns);
             counts.add(findings.counts);
             any_said_none |= findings.no_tests_ran;
@@ -116,34 +118,147 @@ impl StreamParser {
                 report.unclosed = findings.unclosed;
             }
             failing.extend(findings.failing);
+            seen.push((runner, findings.seen));
         }
         // Stable: ties keep the recognisers' order.
         failing.sort_by_key(|(index, _)| *index);
-        let mut seen = HashSet::new();
-        report.failing = failing
+        // Each name once, without copying the names: a log can name a
+        // hundred thousand failing tests.
+        let first: Vec<bool> = {
+            let mut names = HashSet::with_capacity(failing.len());
+            failing
+                .iter()
+                .map(|(_, test)| names.insert(test.name.as_str()))
+                .collect()
+        };
+        let failing: Vec<(u64, FailingTest)> = failing
             .into_iter()
-            .filter(|(_, test)| seen.insert(test.name.clone()))
-            .map(|(_, test)| test)
+            .zip(first)
+            .filter_map(|(test, first)| first.then_some(test))
             .collect();
-        flaky.sort_by_key(|(index, _)| *index);
-        let mut seen = HashSet::new();
-        report.flaky = flaky
-            .into_iter()
-            .filter(|(_, name)| seen.insert(name.clone()))
-            .map(|(_, name)| name)
-            .collect();
-        running.sort_by_key(|(index, _)| *index);
-        let mut seen = HashSet::new();
-        report.running = running
-            .into_iter()
-            .filter(|(_, name)| seen.insert(name.clone()))
-            .map(|(_, name)| name)
-            .collect();
+        let flaky = first_of_each(flaky);
+        let running = first_of_each(running);
+        let (tests, omitted) = every_test(&failing, &flaky, &running, seen);
+        report.flaky = flaky.into_iter().map(|(_, name, _)| name).collect();
+        report.running = running.into_iter().map(|(_, name, _)| name).collect();
+        report.tests = tests;
+        report.tests_omitted = omitted;
+        report.failing = failing.into_iter().map(|(_, test)| test).collect();
         report.no_tests_ran =
             any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();
         report.counts = counts;
         report
     }
+}
+
+/// The names in order of the line that first gave each, each once.
+fn first_of_each(mut names: Vec<(u64, String, Runner)>) -> Vec<(u64, String, Runner)> {
+    names.sort_by_key(|(index, _, _)| *index);
+    let mut seen = HashSet::new();
+    names
+        .into_iter()
+        .filter(|(_, name, _)| seen.insert(name.clone()))
+        .collect()
+}
+
+/// Every test's outcome, each name once, in order of first appearance: a
+/// flaky test is flaky, then one running at the end is running, then a
+/// confirmed failure is failed (an error where a line said `ERROR`), then
+/// the last result noted. A failure a line printed that its scope did not
+/// confirm (a forged line) is left out, unless the test had a result of its
+/// own; and so are the passing tests beyond [`MAX_TESTS`].
+fn every_test(
+    failing: &[(u64, FailingTest)],
+    flaky: &[(u64, String, Runner)],
+    running: &[(u64, String, Runner)],
+    mut seen: Vec<(Runner, Seen)>,
+) -> (Vec<TestOutcome>, u64) {
+    // The outcomes the scopes decided, by name, where a result line named
+    // the test too: few next to the tests seen.
+    let mut decided: HashMap<&str, (u64, Outcome, Kind, Runner, Option<&str>)> = HashMap::new();
+    for (outcome, names) in [(Outcome::Flaky, flaky), (Outcome::Running, running)] {
+        for (index, name, runner) in names {
+            decided
+                .entry(name)
+                .or_insert((*index, outcome, Kind::Test, *runner, None));
+        }
+    }
+    let mut tests: Vec<(u64, TestOutcome)> = Vec::new();
+    for (index, test) in failing {
+        let context = test.context.as_deref();
+        if let Some(decision) = decided.get_mut(test.name.as_str()) {
+            // A flaky or running test's failure gives it its runner.
+            decision.3 = test.format;
+            decision.4 = decision.4.or(context);
+            continue;
+        }
+        let noted = seen.iter().find_map(|(_, set)| set.get(&test.name));
+        let outcome = match noted {
+            Some(n) if n.outcome == Outcome::Error => Outcome::Error,
+            Some(_) | None => Outcome::Failed,
+        };
+        if noted.is_none() {
+            // Named by no result line: listed here, not looked up later.
+            let test = TestOutcome {
+                name: test.name.clone(),
+                outcome,
+                kind: test.kind,
+                format: test.format,
+                context: test.context.clone(),
+            };
+            tests.push((*index, test));
+            continue;
+        }
+        let entry = (*index, outcome, test.kind, test.format, context);
+        decided.insert(&test.name, entry);
+    }
+    let mut omitted = 0u64;
+    // Last recogniser first, each set moved out (its names are not copied):
+    // a name an earlier recogniser noted too is that one's to give.
+    for at in (0..seen.len()).rev() {
+        let Some((runner, set)) = seen.get_mut(at).map(|(r, s)| (*r, std::mem::take(s))) else {
+            continue;
+        };
+        omitted = omitted.saturating_add(set.omitted);
+        let (earlier, _) = seen.split_at(at);
+        for (name, noted, context) in set.into_tests() {
+            if earlier.iter().any(|(_, set)| set.get(&name).is_some()) {
+                continue;
+            }
+            let (index, outcome, kind, format, context) = match decided.remove(&*name) {
+                Some((index, outcome, kind, format, decided_context)) => (
+                    index.min(noted.index),
+                    outcome,
+                    kind,
+                    format,
+                    decided_context.map(str::to_owned).or(context),
+                ),
+                // A failure no scope confirmed is a line's claim, not a result.
+                None if noted.outcome.is_failure() => continue,
+                None => (noted.index, noted.outcome, Kind::Test, runner, context),
+            };
+            let test = TestOutcome {
+                name: name.into(),
+                outcome,
+                kind,
+                format,
+                context,
+            };
+            tests.push((index, test));
+        }
+    }
+    for (name, (index, outcome, kind, format, context)) in decided {
+        let test = TestOutcome {
+            name: name.to_owned(),
+            outcome,
+            kind,
+            format,
+            context: context.map(str::to_owned),
+        };
+        tests.push((index, test));
+    }
+    tests.sort_by_key(|(index, _)| *index);
+    (tests.into_iter().map(|(_, test)| test).collect(), omitted)
 }
 
 fn read_line(
@@ -158,5 +273,136 @@ fn read_line(
     *lines += 1;
     for (_, recognizer) in recognizers.iter_mut() {
         recognizer.line(&line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Format, Kind, MAX_TESTS, Outcome, Runner, parse};
+
+    /// The report's every-test list as `(name, outcome)` pairs.
+    fn outcomes(format: impl Into<Format>, log: &str) -> Vec<(String, Outcome)> {
+        parse(format, log)
+            .tests
+            .into_iter()
+            .map(|t| (t.name, t.outcome))
+            .collect()
+    }
+
+    #[test]
+    fn every_test_is_listed_once_in_order_with_its_outcome() {
+        let log = "\
+running 4 tests
+test a ... ok
+test b ... ignored
+test c ... FAILED
+test d ... ok
+
+failures:
+    c
+
+test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(
+            outcomes(Runner::Cargo, log),
+            [
+                ("a".to_owned(), Outcome::Passed),
+                ("b".to_owned(), Outcome::Skipped),
+                ("c".to_owned(), Outcome::Failed),
+                ("d".to_owned(), Outcome::Passed),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failure_the_scope_did_not_confirm_is_not_a_test() {
+        // A passing test printed `test fake ... FAILED` (`--nocapture`), as
+        // in the captured cargo/lies.log.
+        let log = "\
+running 1 test
+test liar ... printed first
+test fake ... FAILED
+ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(
+            outcomes(Format::Auto, log),
+            [("liar".to_owned(), Outcome::Passed)]
+        );
+    }
+
+    #[test]
+    fn flaky_then_running_then_failed_then_the_last_result() {
+        // go -count=2 -v: TestA fails then passes (flaky); TestB hangs.
+        let log = "\
+=== RUN   TestA
+--- FAIL: TestA (0.00s)
+=== RUN   TestA
+--- PASS: TestA (0.00s)
+=== RUN   TestC
+--- SKIP: TestC (0.00s)
+=== RUN   TestB
+";
+        assert_eq!(
+            outcomes(Runner::Go, log),
+            [
+                ("TestA".to_owned(), Outcome::Flaky),
+                ("TestC".to_owned(), Outcome::Skipped),
+                ("TestB".to_owned(), Outcome::Running),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_is_told_from_a_failure_and_a_file_from_a_test() {
+        let log = "\
+============================= test session starts ==============================
+collected 3 items
+
+t.py::test_ok PASSED                                                     [ 33%]
+t.py::test_fixture ERROR                                                 [ 66%]
+t.py::test_bad FAILED                                                    [100%]
+
+=========================== short test summary info ============================
+FAILED t.py::test_bad - assert 0
+ERROR t.py::test_fixture - RuntimeError
+ERROR broken.py
+==================== 1 failed, 1 passed, 2 errors in 0.01s =====================
+";
+        let report = parse(Runner::Pytest, log);
+        let got: Vec<(&str, Outcome, Kind)> = report
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.outcome, t.kind))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("t.py::test_ok", Outcome::Passed, Kind::Test),
+                ("t.py::test_fixture", Outcome::Error, Kind::Test),
+                ("t.py::test_bad", Outcome::Failed, Kind::Test),
+                ("broken.py", Outcome::Error, Kind::File),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_list_stops_at_its_bound_and_counts_the_rest() {
+        let extra = 5;
+        let mut log = String::from("running 1 test\n");
+        for i in 0..MAX_TESTS + extra {
+            log.push_str(&format!("test t{i} ... ok\n"));
+        }
+        log.push_str("test late ... FAILED\n\nfailures:\n    late\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
+        let report = parse(Runner::Cargo, &log);
+        assert_eq!(
+            report.tests.len(),
+            MAX_TESTS + 1,
+            "the bound, and the failure"
+        );
+        assert_eq!(report.tests_omitted, extra as u64);
+        let last = report.tests.last().map(|t| (t.name.as_str(), t.outcome));
+        assert_eq!(last, Some(("late", Outcome::Failed)));
     }
 }

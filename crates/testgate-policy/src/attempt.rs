@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::grade::TestResult;
+
 /// How an attempt ended.
 ///
 /// The facade builds this from the runner's report. Matched exhaustively in
@@ -205,6 +207,10 @@ pub struct Attempt {
     /// Tests that had started and not ended when the output stopped: under
     /// a timeout, the tests that hung.
     pub running: Vec<String>,
+    /// Every test the output named, with how it ended: what
+    /// [`Grader`](crate::Grader) grades listed tests by. Empty when the
+    /// caller gives only the failing names.
+    pub tests: Vec<(String, TestResult)>,
 }
 
 impl Attempt {
@@ -228,7 +234,18 @@ impl Attempt {
             flaky_within: Vec::new(),
             reruns: 0,
             running: Vec::new(),
+            tests: Vec::new(),
         }
+    }
+
+    /// Sets every test the output named, with how it ended.
+    pub fn with_tests<I, S>(mut self, tests: I) -> Self
+    where
+        I: IntoIterator<Item = (S, TestResult)>,
+        S: Into<String>,
+    {
+        self.tests = tests.into_iter().map(|(n, r)| (n.into(), r)).collect();
+        self
     }
 
     /// Sets what the attempt ran.

@@ -43,6 +43,7 @@ mod attempt;
 mod decide;
 mod explain;
 mod findings;
+mod grade;
 mod history;
 mod policy;
 mod prepare;
@@ -52,6 +53,9 @@ mod verdict;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
+pub use crate::grade::{
+    Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult,
+};
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::reason::{MAX_NAMES, MAX_REASON};

@@ -42,11 +42,14 @@ pub enum Cause {
     /// (its own tests, their expectations, or files that run later on the
     /// host), so its result is not evidence about the tree as given.
     TreeChanged,
+    /// A test the change is graded against never ran (renamed, deselected,
+    /// not collected) or was skipped in every attempt.
+    NotRun,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 14] = [
+    pub const ALL: [Cause; 15] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -61,6 +64,7 @@ impl Cause {
         Cause::Truncated,
         Cause::PrepareFailed,
         Cause::TreeChanged,
+        Cause::NotRun,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -80,6 +84,7 @@ impl Cause {
             Cause::Truncated => "truncated",
             Cause::PrepareFailed => "prepare_failed",
             Cause::TreeChanged => "tree_changed",
+            Cause::NotRun => "not_run",
         }
     }
 }

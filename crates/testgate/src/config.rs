@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use testgate_parse::{Format, Runner};
-use testgate_policy::Rerun;
+use testgate_policy::{Expectations, Rerun};
 
 /// The default time limit of one attempt: ten minutes.
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
@@ -38,6 +38,8 @@ pub struct TestConfig {
     /// Shell commands run once, in order, before the first attempt.
     pub(crate) prepare: Vec<String>,
     pub(crate) restore: bool,
+    /// The tests the change is graded against, when given.
+    pub(crate) expect: Option<Expectations>,
 }
 
 /// The variables testgate sets for a runner's command: the one preset
@@ -82,6 +84,7 @@ impl TestConfig {
             env: Vec::new(),
             prepare: Vec::new(),
             restore: false,
+            expect: None,
         }
     }
 
@@ -193,6 +196,28 @@ impl TestConfig {
     pub fn rerun(mut self, rerun: Rerun) -> Self {
         self.rerun = rerun;
         self
+    }
+
+    /// Grades the change against `expectations` (the tests that must pass,
+    /// the tests that must keep passing) instead of the whole suite: only
+    /// the listed tests decide the verdict (docs/policy.md, "Grading
+    /// against expected tests").
+    ///
+    /// ```
+    /// use testgate::{Expectations, TestConfig};
+    ///
+    /// let config = TestConfig::pytest("proj")
+    ///     .expect(Expectations::new(["tests/test_x.py::test_fixed"], ["tests/test_x.py::test_ok"]));
+    /// assert_eq!(config.expectations().map(|e| e.must_pass.len()), Some(1));
+    /// ```
+    pub fn expect(mut self, expectations: Expectations) -> Self {
+        self.expect = Some(expectations);
+        self
+    }
+
+    /// The expectations the change is graded against, if any.
+    pub fn expectations(&self) -> Option<&Expectations> {
+        self.expect.as_ref()
     }
 
     /// Sets the output format the parser expects: a [`Runner`], or

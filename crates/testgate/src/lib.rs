@@ -41,10 +41,11 @@ pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
 
-pub use testgate_parse::{Format, Report, Runner, failing_tests, printable, tail};
+pub use testgate_parse::{Format, Report, Runner, failing_tests, is_hidden, printable, tail};
 pub use testgate_policy::{
-    Attempt, Cause, Ending, Environment, Findings, MAX_NAMES, MAX_REASON, Note, OrderDependence,
-    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Verdict,
+    Attempt, Cause, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
+    Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,
+    Rerun, Selection, SometimesFailed, StoppedBy, TestResult, Verdict,
 };
 pub use testgate_run::{
     BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,

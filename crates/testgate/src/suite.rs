@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report, Runner};
 use testgate_policy::{
-    Attempt, Cause, Counts, Ending, Environment, Findings, Plan, Policy, Preparation, Selection,
-    Step, Verdict,
+    Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
+    Policy, Preparation, Selection, Step, TestResult, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -109,6 +109,9 @@ pub struct Record {
     /// What an attempt changed in the tree, when one did (the verdict is
     /// then Inconclusive `tree_changed`).
     pub tree: Option<TreeChange>,
+    /// The listed tests and what the attempts showed of each, when the
+    /// change was graded against expectations ([`TestConfig::expect`]).
+    pub grading: Option<Grading>,
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -290,22 +293,24 @@ impl SandboxedTests {
                     attempts: Vec::new(),
                     tree_digest: None,
                     tree: None,
+                    grading: None,
                 };
             }
         }
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
+        let judge = Judge::new(policy, self.config.expect.clone());
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
         let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
         let mut tree = None;
         let verdict = loop {
-            let Plan { step, note, .. } = policy.plan(&attempts);
+            let Plan { step, note, .. } = judge.plan(&attempts);
             let selection = match step {
                 Step::Done(verdict) => break verdict,
                 Step::Run(selection) => selection,
             };
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                break policy.verdict(&attempts);
+                break judge.verdict(&attempts);
             }
             let number = attempts.len() + 1;
             let (program, args, selection, rewrite_note) = self.command_for(selection, &records);
@@ -347,6 +352,7 @@ impl SandboxedTests {
             attempts: records,
             tree_digest: snapshot.as_ref().map(Snapshot::digest),
             tree,
+            grading: judge.grading(&attempts),
         }
     }
 
@@ -518,6 +524,12 @@ impl SandboxedTests {
             )
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_running(report.running.iter().cloned())
+            .with_tests(
+                report
+                    .tests
+                    .iter()
+                    .map(|t| (t.name.clone(), graded(t.outcome))),
+            )
             .with_recognised(report.format.is_some())
             .with_tail(tail)
             .with_leaked_processes(leaked)
@@ -583,5 +595,56 @@ fn refusal_of(error: &RunError) -> Ending {
         RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
         RunError::Io { .. } => Ending::Lost { why },
         _ => Ending::WouldNotStart { why },
+    }
+}
+
+/// The suite policy, or the grader when the caller listed the tests that
+/// decide: the one driver the attempt loop asks.
+#[derive(Debug)]
+enum Judge {
+    Suite(Policy),
+    Graded(Grader),
+}
+
+impl Judge {
+    fn new(policy: Policy, expect: Option<Expectations>) -> Self {
+        match expect {
+            Some(expectations) => Judge::Graded(Grader::new(policy, expectations)),
+            None => Judge::Suite(policy),
+        }
+    }
+
+    fn plan(&self, attempts: &[Attempt]) -> Plan {
+        match self {
+            Judge::Suite(policy) => policy.plan(attempts),
+            Judge::Graded(grader) => grader.plan(attempts),
+        }
+    }
+
+    fn verdict(&self, attempts: &[Attempt]) -> Verdict {
+        match self {
+            Judge::Suite(policy) => policy.verdict(attempts),
+            Judge::Graded(grader) => grader.verdict(attempts),
+        }
+    }
+
+    fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
+        match self {
+            Judge::Suite(_) => None,
+            Judge::Graded(grader) => Some(grader.grading(attempts)),
+        }
+    }
+}
+
+/// A parsed outcome as grading reads it: an expected failure passed (as
+/// SWE-bench counts it), an unexpected pass proves nothing either way.
+fn graded(outcome: testgate_parse::Outcome) -> TestResult {
+    use testgate_parse::Outcome;
+    match outcome {
+        Outcome::Passed | Outcome::XFailed => TestResult::Passed,
+        Outcome::Failed | Outcome::Error => TestResult::Failed,
+        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
+        Outcome::Flaky => TestResult::Flaky,
+        Outcome::Running => TestResult::Running,
     }
 }

@@ -634,3 +634,135 @@ fn a_record_names_the_toolchain_as_it_reports_itself() {
         "{toolchain:?}"
     );
 }
+
+/// `testgate check --expect FILE ARGS -- python3 -m pytest -v` on a fresh
+/// copy of the pytest project in `mode`, with `expect` as the file.
+fn check_expecting(mode: &str, expect: &str, args: &[&str]) -> Run {
+    let (_tmp, dir) = pytest_project();
+    let file = dir.parent().expect("the copy's parent").join("expect.json");
+    std::fs::write(&file, expect).expect("write the expectations");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(&dir)
+        .arg("--env")
+        .arg(format!("TESTGATE_FIXTURE={mode}"))
+        .arg("--expect")
+        .arg(&file)
+        .args(["--json", "--quiet"])
+        .args(args)
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    run(command, None)
+}
+
+const NEGATIVE: &str = "tests/test_calc.py::test_adds_negative";
+const ADDS: &str = "tests/test_calc.py::test_adds";
+const BIG: &str = "tests/test_calc.py::TestBig::test_big_numbers";
+
+#[test]
+fn expect_grades_only_the_listed_tests() {
+    // The suite fails (two tests), but the listed ones pass: Pass, and the
+    // failures on no list are reported, not gating.
+    let expect = format!(
+        r#"{{"must_pass": ["{ADDS}"], "keep_passing": ["tests/test_calc.py::test_sometimes"]}}"#
+    );
+    let out = check_expecting("fail", &expect, &[]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["verdict"], "pass");
+    let grading = &doc["grading"];
+    assert_eq!(grading["tests"][0]["name"], ADDS);
+    assert_eq!(grading["tests"][0]["list"], "must_pass");
+    assert_eq!(grading["tests"][0]["grade"], "passed");
+    assert_eq!(
+        grading["tests"][0]["results"],
+        serde_json::json!(["passed"])
+    );
+    assert_eq!(
+        grading["unlisted_failed"],
+        serde_json::json!([NEGATIVE, BIG])
+    );
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("2 tests on no list failed and did not gate"),
+        "{}",
+        doc["reason"]
+    );
+}
+
+#[test]
+fn expect_fails_a_listed_test_that_failed_in_every_attempt() {
+    let expect = format!("# the fix\n{NEGATIVE}\n");
+    let out = check_expecting("fail", &expect, &["-k", "1"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["failing"], serde_json::json!([NEGATIVE]));
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("{NEGATIVE} (must pass)\n")),
+        "{}",
+        doc["reason"]
+    );
+    assert_eq!(
+        doc["attempts"].as_array().map(Vec::len),
+        Some(2),
+        "retried once"
+    );
+    assert_eq!(
+        doc["grading"]["tests"][0]["results"],
+        serde_json::json!(["failed", "failed"])
+    );
+}
+
+#[test]
+fn expect_a_listed_test_that_never_ran_is_not_run_or_fail() {
+    let expect = r#"{"FAIL_TO_PASS": "[\"tests/test_calc.py::test_renamed\"]"}"#;
+    let out = check_expecting("pass", expect, &[]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "not_run");
+    let out = check_expecting("pass", expect, &["--missing", "fail"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+}
+
+#[test]
+fn expect_a_flaky_listed_test_is_inconclusive() {
+    let expect = r#"{"keep_passing": ["tests/test_calc.py::test_sometimes"]}"#;
+    let out = check_expecting("flaky", expect, &["-k", "2"]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "flaky");
+    assert_eq!(doc["grading"]["tests"][0]["grade"], "flaky");
+}
+
+#[test]
+fn expect_files_that_are_wrong_are_usage_errors() {
+    let (_tmp, dir) = pytest_project();
+    let file = dir.parent().expect("parent").join("expect.json");
+    std::fs::write(&file, "{\"must_pass\": \"one\"}").expect("write");
+    let file = file.to_str().expect("UTF-8 path");
+    let out = check_in(&dir, &["--expect", file, "--", "python3", "-m", "pytest"]);
+    assert_eq!(out.code, Some(USAGE), "{out:#?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("`must_pass` is not a list of test names"),
+        "{}",
+        out.stderr
+    );
+    let out = check_in(&dir, &["--strict", "--", "python3", "-m", "pytest"]);
+    assert_eq!(out.code, Some(USAGE), "--strict without --expect: {out:#?}");
+}

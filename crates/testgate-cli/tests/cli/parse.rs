@@ -79,6 +79,7 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "name": t.name,
             "format": t.format.name(),
             "context": t.context,
+            "kind": t.kind.name(),
         })).collect::<Vec<_>>(),
         "counts": {
             "passed": report.counts.passed,
@@ -90,6 +91,14 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
         "flaky": report.flaky,
         "reruns": report.reruns,
         "running": report.running,
+        "tests": report.tests.iter().map(|t| json!({
+            "name": t.name,
+            "outcome": t.outcome.name(),
+            "kind": t.kind.name(),
+            "format": t.format.name(),
+            "context": t.context,
+        })).collect::<Vec<_>>(),
+        "tests_omitted": report.tests_omitted,
         "lines": report.lines,
         "long_lines": report.long_lines,
     })
@@ -275,6 +284,8 @@ fn json_has_the_documented_shape() {
             "reruns",
             "running",
             "schema",
+            "tests",
+            "tests_omitted",
             "unclosed"
         ]
     );

@@ -15,7 +15,7 @@ use regex::Regex;
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Outcome};
 use crate::runner::Runner;
 
 /// Recognises libtest output, text and JSON.
@@ -189,7 +189,8 @@ impl Cargo {
         if let Some((first, name)) = self.scope.pending.take() {
             match late_result(text) {
                 Some(TestStatus::Failed) => self.candidate(first, name),
-                Some(TestStatus::Passed | TestStatus::Ignored) => {}
+                Some(TestStatus::Passed) => self.note(first, &name, Outcome::Passed),
+                Some(TestStatus::Ignored) => self.note(first, &name, Outcome::Skipped),
                 Some(TestStatus::Pending) | None => self.scope.pending = Some((first, name)),
             }
         }
@@ -212,7 +213,15 @@ impl Cargo {
             return;
         }
         self.scope.in_list = false;
-        self.scope.pending = None;
+        // A test whose output came first keeps waiting for its result
+        // through another test's whole line (`--nocapture` output can hold
+        // one: a printed `test fake ... FAILED`); a test line that waits
+        // too takes its place.
+        if status == TestStatus::Pending
+            || self.scope.pending.as_ref().is_some_and(|(_, n)| n == name)
+        {
+            self.scope.pending = None;
+        }
         if !self.scope.slow.is_empty() {
             self.scope.slow.retain(|(_, n)| n != name);
         }
@@ -221,8 +230,15 @@ impl Cargo {
         match status {
             TestStatus::Failed => self.candidate(index, name.to_owned()),
             TestStatus::Pending => self.scope.pending = Some((index, name.to_owned())),
-            TestStatus::Passed | TestStatus::Ignored => {}
+            TestStatus::Passed => self.note(index, name, Outcome::Passed),
+            TestStatus::Ignored => self.note(index, name, Outcome::Skipped),
         }
+    }
+
+    /// Notes a result other than a failure, for the report's every-test list.
+    fn note(&mut self, index: u64, name: &str, outcome: Outcome) {
+        let context = self.context.as_deref();
+        self.findings.seen.note(index, name, context, outcome);
     }
 
     fn candidate(&mut self, index: u64, name: String) {
@@ -278,7 +294,8 @@ impl Cargo {
                 match what {
                     "started" => self.scope.in_flight.push((index, name.to_owned())),
                     "failed" => self.candidate(index, name.to_owned()),
-                    _ => {}
+                    "ok" => self.note(index, name, Outcome::Passed),
+                    _ => self.note(index, name, Outcome::Skipped),
                 }
             }
             _ => {}

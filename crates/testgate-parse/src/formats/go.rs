@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Outcome};
 use crate::runner::Runner;
 
 /// Recognises go test output.
@@ -69,6 +69,9 @@ struct Scope {
     /// The test binary's own closing `PASS` or `FAIL` line was read (a
     /// binary run directly prints no package line).
     closed: bool,
+    /// The first test of the every-test list noted in this block: the
+    /// package line that ends it gives them their package.
+    first_noted: usize,
 }
 
 impl Scope {
@@ -91,7 +94,7 @@ fn length_bit(name: &str) -> u64 {
 
 /// How a package ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
+enum PackageEnd {
     /// `ok` or a JSON `pass`: its tests' failures were printed, not real.
     Passed,
     /// `FAIL`: its failing tests are real.
@@ -107,15 +110,15 @@ impl Go {
 
     /// Closes a package's scope: confirms or drops its candidates and adds
     /// its counts.
-    fn close(&mut self, scope: Scope, package: Option<&str>, outcome: Outcome) {
+    fn close(&mut self, scope: Scope, package: Option<&str>, outcome: PackageEnd) {
         let real_failures = match outcome {
-            Outcome::Passed => false,
-            Outcome::Failed | Outcome::Unknown => true,
+            PackageEnd::Passed => false,
+            PackageEnd::Failed | PackageEnd::Unknown => true,
         };
         if scope.none_to_run {
             self.said_none = true;
         }
-        if outcome != Outcome::Passed {
+        if outcome != PackageEnd::Passed {
             if !scope.last_run.1.is_empty() {
                 let (index, name) = scope.last_run.clone();
                 self.findings.running.push((index, name));
@@ -180,8 +183,16 @@ impl Go {
                 TestOutcome::Pass => {
                     scope.passed += 1;
                     scope.passed_after_failing(line.index, name);
+                    self.findings
+                        .seen
+                        .note(line.index, name, None, Outcome::Passed);
                 }
-                TestOutcome::Skip => scope.skipped += 1,
+                TestOutcome::Skip => {
+                    scope.skipped += 1;
+                    self.findings
+                        .seen
+                        .note(line.index, name, None, Outcome::Skipped);
+                }
             }
             return;
         }
@@ -205,6 +216,10 @@ impl Go {
         if let Some(package) = package_line(text) {
             self.detected(line.index);
             let scope = std::mem::take(&mut self.text);
+            self.findings
+                .seen
+                .set_context_from(scope.first_noted, package.name);
+            self.text.first_noted = self.findings.seen.len();
             let outcome = match package.status {
                 PackageStatus::Ok { no_tests } => {
                     if no_tests {
@@ -212,15 +227,15 @@ impl Go {
                     } else {
                         self.ran = true;
                     }
-                    Outcome::Passed
+                    PackageEnd::Passed
                 }
                 PackageStatus::NoTestFiles => {
                     self.said_none = true;
-                    Outcome::Passed
+                    PackageEnd::Passed
                 }
                 PackageStatus::Fail => {
                     self.ran = true;
-                    Outcome::Failed
+                    PackageEnd::Failed
                 }
             };
             self.close(scope, Some(package.name), outcome);
@@ -261,6 +276,10 @@ impl Go {
                 }
                 scope.passed += 1;
                 scope.passed_after_failing(line.index, &test);
+                let package = Some(event.package.as_str());
+                self.findings
+                    .seen
+                    .note(line.index, &test, package, Outcome::Passed);
             }
             (Some(test), "skip") => {
                 scope.counted = true;
@@ -268,6 +287,10 @@ impl Go {
                     scope.last_run.1.clear();
                 }
                 scope.skipped += 1;
+                let package = Some(event.package.as_str());
+                self.findings
+                    .seen
+                    .note(line.index, &test, package, Outcome::Skipped);
             }
             (Some(_), _) => scope.counted = true,
             (None, "pass" | "fail" | "skip") => {
@@ -275,17 +298,17 @@ impl Go {
                 let outcome = match event.action.as_str() {
                     "fail" => {
                         self.ran = true;
-                        Outcome::Failed
+                        PackageEnd::Failed
                     }
                     // A package with no test event ran none: `[no test
                     // files]` is a `skip`, `[no tests to run]` a `pass`.
                     _ if !scope.counted => {
                         self.said_none = true;
-                        Outcome::Passed
+                        PackageEnd::Passed
                     }
                     _ => {
                         self.ran = true;
-                        Outcome::Passed
+                        PackageEnd::Passed
                     }
                 };
                 self.close(scope, Some(&package), outcome);
@@ -337,12 +360,12 @@ impl Recognizer for Go {
                 "go test's output of a package ended without its `ok`/`FAIL` line".to_owned()
             });
         }
-        self.close(text, None, Outcome::Unknown);
+        self.close(text, None, PackageEnd::Unknown);
         for (package, scope) in std::mem::take(&mut self.json) {
             self.findings.unclosed.get_or_insert_with(|| {
                 format!("go test -json's events of {package} ended without the package's own pass or fail")
             });
-            self.close(scope, Some(&package), Outcome::Unknown);
+            self.close(scope, Some(&package), PackageEnd::Unknown);
         }
         self.findings.no_tests_ran = self.said_none && !self.ran;
         std::mem::take(&mut self.findings)

@@ -12,7 +12,7 @@
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises jest output.
@@ -42,10 +42,12 @@ struct Run {
     started: bool,
 }
 
-/// A `FAIL <file>` block.
+/// A `FAIL <file>` or `PASS <file>` block.
 #[derive(Debug)]
 struct Block {
     file: String,
+    /// A `FAIL` block: only its lines can name failures.
+    failed: bool,
     /// A `●` header was seen: the block's `✕` lines are no longer needed.
     headers: bool,
     /// The `--verbose` tree, while it is being read.
@@ -123,14 +125,13 @@ impl Jest {
         }
         self.run.started = true;
         self.end_block();
-        if failed {
-            self.run.block = Some(Block {
-                file: file.to_owned(),
-                headers: false,
-                tree: Some(Vec::new()),
-                crosses: Vec::new(),
-            });
-        }
+        self.run.block = Some(Block {
+            file: file.to_owned(),
+            failed,
+            headers: false,
+            tree: Some(Vec::new()),
+            crosses: Vec::new(),
+        });
     }
 
     /// An indented line inside a `FAIL` block: a `●` header or a line of
@@ -139,6 +140,26 @@ impl Jest {
         let Some(block) = &mut self.run.block else {
             return;
         };
+        if !block.failed {
+            // A `PASS` block: only its verbose tree's passing and skipped
+            // tests are of interest.
+            if let Some(tree) = &mut block.tree {
+                match tree_line(tree, text) {
+                    Some((Mark::Passed, name)) => {
+                        let file = Some(block.file.as_str());
+                        self.findings.seen.note(index, &name, file, Outcome::Passed);
+                    }
+                    Some((Mark::Skipped, name)) => {
+                        let file = Some(block.file.as_str());
+                        self.findings
+                            .seen
+                            .note(index, &name, file, Outcome::Skipped);
+                    }
+                    Some((Mark::Failed, _)) | None => {}
+                }
+            }
+            return;
+        }
         if let Some(title) = failure_header(text) {
             block.tree = None;
             match title {
@@ -158,8 +179,18 @@ impl Jest {
             return;
         }
         if let Some(tree) = &mut block.tree {
-            if let Some(name) = tree_line(tree, text) {
-                block.crosses.push((index, name));
+            let file = Some(block.file.as_str());
+            match tree_line(tree, text) {
+                Some((Mark::Failed, name)) => block.crosses.push((index, name)),
+                Some((Mark::Passed, name)) => {
+                    self.findings.seen.note(index, &name, file, Outcome::Passed);
+                }
+                Some((Mark::Skipped, name)) => {
+                    self.findings
+                        .seen
+                        .note(index, &name, file, Outcome::Skipped);
+                }
+                None => {}
             }
         }
     }
@@ -167,7 +198,7 @@ impl Jest {
     /// Ends the `FAIL` block: its `✕` names stand only if no header named
     /// its failures (the log was cut between the tree and the headers).
     fn end_block(&mut self) {
-        if let Some(block) = self.run.block.take() {
+        if let Some(block) = self.run.block.take().filter(|block| block.failed) {
             for (index, name) in block.crosses {
                 self.run.tests.push((index, name, block.file.clone()));
             }
@@ -191,7 +222,8 @@ impl Jest {
         }
         if run.failed_suites != Some(0) {
             for (index, file) in run.suites {
-                let test = FailingTest::new(file.clone(), Runner::Jest, Some(file));
+                let test =
+                    FailingTest::new(file.clone(), Runner::Jest, Some(file)).with_kind(Kind::File);
                 self.findings.failing.push((index, test));
             }
         }
@@ -279,10 +311,22 @@ fn failure_header(text: &str) -> Option<Header<'_>> {
     })
 }
 
+/// What a `--verbose` tree's mark says of its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// `✓`
+    Passed,
+    /// `✕`
+    Failed,
+    /// `○` (skipped) or `✎` (todo)
+    Skipped,
+}
+
 /// Reads one line of a `--verbose` tree into `stack` (the describe titles
-/// with their indentation) and, for a `✕` line, gives the failed test's
-/// full name: the enclosing describe titles and its title joined by ` › `.
-fn tree_line(stack: &mut Vec<(usize, String)>, text: &str) -> Option<String> {
+/// with their indentation) and, for a test's line (`✓`, `✕`, `○`, `✎`),
+/// gives its mark and full name: the enclosing describe titles and its
+/// title joined by ` › `.
+fn tree_line(stack: &mut Vec<(usize, String)>, text: &str) -> Option<(Mark, String)> {
     let body = text.trim_start_matches(' ');
     let indent = text.len() - body.len();
     if indent < 2 || body.is_empty() {
@@ -291,20 +335,29 @@ fn tree_line(stack: &mut Vec<(usize, String)>, text: &str) -> Option<String> {
     while stack.last().is_some_and(|(depth, _)| *depth >= indent) {
         stack.pop();
     }
-    if let Some(title) = body.strip_prefix("✕ ") {
-        let mut name = String::new();
-        for (_, describe) in stack.iter() {
-            name.push_str(describe);
-            name.push_str(" › ");
+    let marked = [
+        ("✕ ", Mark::Failed),
+        ("✓ ", Mark::Passed),
+        ("○ skipped ", Mark::Skipped),
+        ("○ ", Mark::Skipped),
+        ("✎ todo ", Mark::Skipped),
+        ("✎ ", Mark::Skipped),
+    ]
+    .into_iter()
+    .find_map(|(prefix, mark)| Some((mark, body.strip_prefix(prefix)?)));
+    let Some((mark, title)) = marked else {
+        if stack.len() < MAX_DEPTH {
+            stack.push((indent, body.to_owned()));
         }
-        name.push_str(strip_duration(title));
-        return Some(name);
+        return None;
+    };
+    let mut name = String::new();
+    for (_, describe) in stack.iter() {
+        name.push_str(describe);
+        name.push_str(" › ");
     }
-    let is_test = ["✓ ", "○ ", "✎ "].iter().any(|mark| body.starts_with(mark));
-    if !is_test && stack.len() < MAX_DEPTH {
-        stack.push((indent, body.to_owned()));
-    }
-    None
+    name.push_str(strip_duration(title));
+    Some((mark, name))
 }
 
 /// The `N <word>` count in a summary's comma-separated list, if listed.
@@ -425,27 +478,33 @@ mod tests {
             "      ✕ takes (5 ms) (1 ms)",
             "  ✕ after",
         ];
-        let found: Vec<String> = lines
+        let found: Vec<(Mark, String)> = lines
             .iter()
             .filter_map(|l| tree_line(&mut stack, l))
             .collect();
+        let found: Vec<(Mark, &str)> = found.iter().map(|(m, n)| (*m, n.as_str())).collect();
         assert_eq!(
             found,
             [
-                "top",
-                "parser › numbers › adds",
-                "parser › titles › odd › takes (5 ms)",
-                "after"
+                (Mark::Failed, "top"),
+                (Mark::Skipped, "parser › is skipped"),
+                (Mark::Failed, "parser › numbers › adds"),
+                (Mark::Passed, "parser › numbers › keeps zero"),
+                (Mark::Failed, "parser › titles › odd › takes (5 ms)"),
+                (Mark::Failed, "after"),
             ]
         );
     }
 
     #[test]
-    fn tree_must_not_fire_on_passing_or_unindented_lines() {
+    fn tree_must_not_fire_on_unindented_lines() {
         let mut stack = Vec::new();
-        assert_eq!(tree_line(&mut stack, "  ✓ passes (1 ms)"), None);
         assert_eq!(tree_line(&mut stack, "✕ not indented"), None);
-        assert_eq!(tree_line(&mut stack, "  ✎ todo write it"), None);
+        assert_eq!(tree_line(&mut stack, "✓ not indented"), None);
+        assert_eq!(
+            tree_line(&mut stack, "  ✎ todo write it"),
+            Some((Mark::Skipped, "write it".to_owned()))
+        );
     }
 
     #[test]

@@ -3,8 +3,12 @@
 //! and decides at the end which of its candidates the runner's own result
 //! confirms.
 
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, MAX_TESTS, Outcome};
 use crate::runner::Runner;
 
 mod cargo;
@@ -51,6 +55,121 @@ pub(crate) struct Findings {
     pub(crate) reruns: u64,
     /// Tests started and not ended when their scope ended without a result.
     pub(crate) running: Vec<(u64, String)>,
+    /// Every test whose result the runner printed, with its last one.
+    pub(crate) seen: Seen,
+}
+
+/// The tests a recogniser saw a result for, each once, with the last result
+/// printed: the raw material of [`Report::tests`](crate::Report::tests).
+///
+/// A failure noted here is only what a line said; the report takes failures
+/// from the confirmed [`Findings::failing`] and uses a noted
+/// [`Outcome::Error`] only to tell an error from a failure. Memory grows
+/// with the distinct names, up to [`MAX_TESTS`]; a result seen again costs a
+/// lookup and no allocation.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    tests: IndexMap<Box<str>, Noted>,
+    /// Contexts (binaries, packages, files), each once: many tests share one.
+    contexts: Vec<Box<str>>,
+    context_ids: HashMap<Box<str>, u32>,
+    /// Results read once `tests` held [`MAX_TESTS`], and so left out.
+    pub(crate) omitted: u64,
+}
+
+/// What [`Seen`] keeps of one test.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Noted {
+    /// The line that first named it.
+    pub(crate) index: u64,
+    /// The last result printed.
+    pub(crate) outcome: Outcome,
+    context: Option<u32>,
+}
+
+impl Seen {
+    /// Notes that the line at `index` gave `name` (in `context`) `outcome`.
+    pub(crate) fn note(&mut self, index: u64, name: &str, context: Option<&str>, outcome: Outcome) {
+        // Full, the list is frozen: no lookup at all, so that a flood of
+        // names (a hostile test, a giant log) costs a counter per line.
+        if self.tests.len() >= MAX_TESTS {
+            self.omitted = self.omitted.saturating_add(1);
+            return;
+        }
+        if let Some(noted) = self.tests.get_mut(name) {
+            // A test that failed and then errored in its teardown failed.
+            if !(noted.outcome == Outcome::Failed && outcome == Outcome::Error) {
+                noted.outcome = outcome;
+            }
+            return;
+        }
+        let context = context.map(|context| self.context_id(context));
+        self.tests.insert(
+            name.into(),
+            Noted {
+                index,
+                outcome,
+                context,
+            },
+        );
+    }
+
+    fn context_id(&mut self, context: &str) -> u32 {
+        if let Some(last) = self.contexts.last() {
+            if **last == *context {
+                return u32::try_from(self.contexts.len() - 1).unwrap_or(u32::MAX);
+            }
+        }
+        if let Some(&id) = self.context_ids.get(context) {
+            return id;
+        }
+        let id = u32::try_from(self.contexts.len()).unwrap_or(u32::MAX);
+        self.contexts.push(context.into());
+        self.context_ids.insert(context.into(), id);
+        id
+    }
+
+    /// How many tests are noted: where a scope whose context comes at its
+    /// end (a go package's block) starts.
+    pub(crate) fn len(&self) -> usize {
+        self.tests.len()
+    }
+
+    /// Gives `context` to the tests first noted at or after `start` without
+    /// one: go names a package only in the line that ends its block.
+    pub(crate) fn set_context_from(&mut self, start: usize, context: &str) {
+        if start >= self.tests.len() {
+            return;
+        }
+        let id = self.context_id(context);
+        for (_, noted) in self.tests.get_range_mut(start..).into_iter().flatten() {
+            noted.context.get_or_insert(id);
+        }
+    }
+
+    /// What was noted of `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<Noted> {
+        self.tests.get(name).copied()
+    }
+
+    /// Whether the list is full: a recogniser may skip reading results.
+    pub(crate) fn is_full(&self) -> bool {
+        self.tests.len() >= MAX_TESTS
+    }
+
+    /// Every test noted, in order of first appearance, with its context.
+    pub(crate) fn into_tests(self) -> impl Iterator<Item = (Box<str>, Noted, Option<String>)> {
+        let Seen {
+            tests, contexts, ..
+        } = self;
+        tests.into_iter().map(move |(name, noted)| {
+            let context = noted
+                .context
+                .and_then(|id| contexts.get(usize::try_from(id).ok()?))
+                .map(|c| String::from(&**c));
+            (name, noted, context)
+        })
+    }
 }
 
 /// Where `needle` first occurs in `hay`, as `str::find` says. The

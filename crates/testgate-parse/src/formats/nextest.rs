@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Outcome};
 use crate::runner::Runner;
 
 /// The most tests kept as still running (`SLOW` without a result yet).
@@ -127,12 +127,24 @@ impl Nextest {
             }
             Some(Verdict::Passed) => {
                 self.detect(index);
+                if !self.run.summarised {
+                    let binary = Some(line.binary);
+                    self.findings
+                        .seen
+                        .note(index, line.name, binary, Outcome::Passed);
+                }
                 if line.status.starts_with("TRY ") && !self.run.summarised {
                     self.run.passed_on_retry.insert((binary, name));
                 }
             }
             Some(Verdict::Progress) => {
                 self.detect(index);
+                if line.status == "SKIP" && !self.run.summarised {
+                    let binary = Some(line.binary);
+                    self.findings
+                        .seen
+                        .note(index, line.name, binary, Outcome::Skipped);
+                }
                 let still_running = matches!(line.status, "SLOW" | "TERMINATING" | "TRMNTG")
                     || line.status.ends_with(" TRMNTG");
                 let known = self

@@ -15,7 +15,7 @@ use regex::Regex;
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises pytest output.
@@ -97,23 +97,44 @@ impl Pytest {
                 continue;
             }
             let context = Some(test_file(&name).to_owned());
-            self.findings
-                .failing
-                .push((index, FailingTest::new(name, Runner::Pytest, context)));
+            // `ERROR tests/test_x.py`: the file did not collect.
+            let kind = if name.contains("::") {
+                Kind::Test
+            } else {
+                Kind::File
+            };
+            let test = FailingTest::new(name, Runner::Pytest, context).with_kind(kind);
+            self.findings.failing.push((index, test));
         }
     }
 
-    fn summary_entry(&mut self, line: &Line<'_>) {
+    /// Reads a short summary entry; false when the line is not one.
+    fn summary_entry(&mut self, line: &Line<'_>) -> bool {
         let text = &*line.text;
-        let rest = match text.split_once(' ') {
-            Some(("FAILED" | "ERROR", rest)) => rest,
-            Some(_) | None => return,
+        let (word, rest) = match text.split_once(' ') {
+            Some((word @ ("FAILED" | "ERROR" | "PASSED" | "XFAIL" | "XPASS"), rest)) => {
+                (word, rest)
+            }
+            Some(_) | None => return false,
         };
         let known = self.session.verbose.iter().map(|(_, name)| name.as_str());
         let id = summary_entry_id(rest, known);
-        if !id.is_empty() {
+        if id.is_empty() {
+            return true;
+        }
+        let outcome = match word {
+            "PASSED" => Outcome::Passed,
+            "XFAIL" => Outcome::XFailed,
+            "XPASS" => Outcome::XPassed,
+            "ERROR" => Outcome::Error,
+            _ => Outcome::Failed,
+        };
+        let context = Some(test_file(id));
+        self.findings.seen.note(line.index, id, context, outcome);
+        if outcome.is_failure() {
             self.session.summary.push((line.index, id.to_owned()));
         }
+        true
     }
 }
 
@@ -162,8 +183,13 @@ impl Recognizer for Pytest {
             if first == b'!' {
                 // `!!! Interrupted: 1 error during collection !!!`
                 self.in_summary = false;
-            } else {
-                self.summary_entry(line);
+            } else if !self.summary_entry(line) && self.session.open {
+                // A test's printed summary header (`-s`) opens no real
+                // section: the verbose results that follow still count.
+                if let Some((id, outcome)) = verbose_result(text) {
+                    let context = Some(test_file(id));
+                    self.findings.seen.note(line.index, id, context, outcome);
+                }
             }
             return;
         }
@@ -174,7 +200,17 @@ impl Recognizer for Pytest {
             self.session.running = None;
         }
         if let Some(id) = verbose_failure(text) {
+            let outcome = if verbose_error(text, id) {
+                Outcome::Error
+            } else {
+                Outcome::Failed
+            };
+            let context = Some(test_file(id));
+            self.findings.seen.note(line.index, id, context, outcome);
             self.session.verbose.push((line.index, id.to_owned()));
+        } else if let Some((id, outcome)) = self.passing_result(text) {
+            let context = Some(test_file(id));
+            self.findings.seen.note(line.index, id, context, outcome);
         } else if let Some(id) = verbose_rerun(text) {
             self.session.rerun.push((line.index, id.to_owned()));
         } else if let Some(id) = verbose_started(text) {
@@ -189,6 +225,15 @@ impl Recognizer for Pytest {
 }
 
 impl Pytest {
+    /// [`verbose_result`], unless the every-test list is full: then the
+    /// result would be dropped, so the line is not read for it.
+    fn passing_result<'t>(&self, text: &'t str) -> Option<(&'t str, Outcome)> {
+        if self.findings.seen.is_full() {
+            return None;
+        }
+        verbose_result(text)
+    }
+
     fn count(&mut self, stats: Stats) {
         self.findings.counts.add(stats.counts);
         self.findings.reruns = self.findings.reruns.saturating_add(stats.reruns);
@@ -395,6 +440,90 @@ fn verbose_started(text: &str) -> Option<&str> {
     let at = super::find(id, "::")?;
     let (file, rest) = (&id[..at], &id[at + 2..]);
     (!file.is_empty() && !file.starts_with('[') && !rest.is_empty()).then_some(id)
+}
+
+/// Whether the verbose failure line `text`, whose id is `id`, says ERROR
+/// (a fixture, setup or teardown) rather than FAILED.
+fn verbose_error(text: &str, id: &str) -> bool {
+    if text.starts_with("[gw") {
+        super::find(text, "] ERROR ").is_some()
+    } else {
+        text.get(id.len()..)
+            .is_some_and(|rest| rest.starts_with(" ERROR"))
+    }
+}
+
+/// The node id and outcome of a verbose result line that does not fail:
+/// `tests/a.py::test_x PASSED [ 50%]`, `… SKIPPED (reason) [ 60%]`, `…
+/// XFAIL (reason)`, `… XPASS`, or with pytest-xdist `[gw0] [ 50%] PASSED
+/// tests/a.py::test_x`. Read from the end, without a regex: nearly every
+/// line of a `-v` log is one.
+fn verbose_result(text: &str) -> Option<(&str, Outcome)> {
+    const WORDS: [(&str, Outcome); 4] = [
+        ("PASSED", Outcome::Passed),
+        ("SKIPPED", Outcome::Skipped),
+        ("XFAIL", Outcome::XFailed),
+        ("XPASS", Outcome::XPassed),
+    ];
+    if let Some(rest) = text.strip_prefix("[gw") {
+        // `[gw0] [ 50%] PASSED tests/a.py::test_x`
+        let (_, rest) = super::split_once(rest, "] [")?;
+        let (_, rest) = super::split_once(rest, "%] ")?;
+        let (word, id) = rest.split_once(' ')?;
+        let (_, outcome) = WORDS.iter().find(|(w, _)| *w == word)?;
+        return node_id(id.trim_end()).map(|id| (id, *outcome));
+    }
+    let line = without_percentage(text.trim_end());
+    for (word, outcome) in WORDS {
+        // `id WORD` or `id WORD (reason)`.
+        let at = match line.strip_suffix(word) {
+            Some(before) => before.len(),
+            None if line.ends_with(')') => {
+                let marker = match outcome {
+                    Outcome::Skipped => " SKIPPED (",
+                    Outcome::XFailed => " XFAIL (",
+                    Outcome::XPassed => " XPASS (",
+                    Outcome::Passed
+                    | Outcome::Failed
+                    | Outcome::Error
+                    | Outcome::Flaky
+                    | Outcome::Running => continue,
+                };
+                match super::rfind(line, marker) {
+                    Some(at) => at + 1,
+                    None => continue,
+                }
+            }
+            None => continue,
+        };
+        let id = line.get(..at)?.strip_suffix(' ')?;
+        return node_id(id).map(|id| (id, outcome));
+    }
+    None
+}
+
+/// `line` without pytest's progress column (`  [ 50%]`), trimmed.
+fn without_percentage(line: &str) -> &str {
+    let Some(body) = line.strip_suffix("%]") else {
+        return line;
+    };
+    let Some(open) = body.rfind('[') else {
+        return line;
+    };
+    let inside = &body[open + 1..];
+    if inside.is_empty() || !inside.bytes().all(|b| b == b' ' || b.is_ascii_digit()) {
+        return line;
+    }
+    body[..open].trim_end()
+}
+
+/// `id` if it is shaped as a pytest node id: a file part without spaces,
+/// `::`, then something.
+fn node_id(id: &str) -> Option<&str> {
+    let at = super::find(id, "::")?;
+    let (file, rest) = (&id[..at], &id[at + 2..]);
+    let plain = !file.is_empty() && !file.starts_with('[') && !file.contains(' ');
+    (plain && !rest.is_empty()).then_some(id)
 }
 
 /// The node id of a verbose `RERUN` line of pytest-rerunfailures:

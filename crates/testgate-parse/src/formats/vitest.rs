@@ -13,7 +13,7 @@
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises vitest output.
@@ -28,8 +28,11 @@ pub(crate) struct Vitest {
 struct Run {
     /// Inside a `Failed Tests` or `Failed Suites` section.
     in_section: bool,
-    /// Names from ` FAIL ` headers of the sections: line index, name, file.
-    headers: Vec<(u64, String, String)>,
+    /// Inside a `Failed Suites` section: its headers name files and suites.
+    in_suites: bool,
+    /// Names from ` FAIL ` headers of the sections: line index, name, file,
+    /// and what the name stands for.
+    headers: Vec<(u64, String, String, Kind)>,
     /// Names from verbose `×` lines, as above.
     crosses: Vec<(u64, String, String)>,
     /// ` Test Files  N failed` of the summary (`Some(0)` when none failed).
@@ -50,7 +53,8 @@ impl Recognizer for Vitest {
                 // `⎯` (U+23AF) opens and closes sections.
                 if let Some(section) = section_rule(text) {
                     self.detect(index);
-                    self.run.in_section = section == Section::Failures;
+                    self.run.in_section = section != Section::Other;
+                    self.run.in_suites = section == Section::FailedSuites;
                 }
             }
             Some(b'N') if says_no_tests(text) => {
@@ -82,9 +86,14 @@ impl Vitest {
         if let Some(header) = text.strip_prefix(" FAIL  ") {
             if self.run.in_section {
                 if let Some((file, name)) = failure_header(header) {
+                    let kind = match (self.run.in_suites, name == file) {
+                        (_, true) => Kind::File,
+                        (true, false) => Kind::Suite,
+                        (false, false) => Kind::Test,
+                    };
                     self.run
                         .headers
-                        .push((index, name.to_owned(), file.to_owned()));
+                        .push((index, name.to_owned(), file.to_owned(), kind));
                 }
             }
             return;
@@ -106,10 +115,16 @@ impl Vitest {
                 self.findings.counts.add(counts);
             }
         } else if !self.run.in_section {
-            if let Some((file, name)) = verbose_cross(body) {
-                self.run
-                    .crosses
-                    .push((index, name.to_owned(), file.to_owned()));
+            match verbose_result(body) {
+                Some((Outcome::Failed, file, name)) => {
+                    self.run
+                        .crosses
+                        .push((index, name.to_owned(), file.to_owned()));
+                }
+                Some((outcome, file, name)) => {
+                    self.findings.seen.note(index, name, Some(file), outcome);
+                }
+                None => {}
             }
         }
     }
@@ -130,8 +145,11 @@ impl Vitest {
             return;
         }
         let crosses = if summarised { Vec::new() } else { run.crosses };
-        for (index, name, file) in run.headers.into_iter().chain(crosses) {
-            let test = FailingTest::new(name, Runner::Vitest, Some(file));
+        let crosses = crosses
+            .into_iter()
+            .map(|(index, name, file)| (index, name, file, Kind::Test));
+        for (index, name, file, kind) in run.headers.into_iter().chain(crosses) {
+            let test = FailingTest::new(name, Runner::Vitest, Some(file)).with_kind(kind);
             self.findings.failing.push((index, test));
         }
     }
@@ -140,8 +158,11 @@ impl Vitest {
 /// What a `⎯⎯ … ⎯⎯` rule announces.
 #[derive(Debug, PartialEq, Eq)]
 enum Section {
-    /// `Failed Tests N` or `Failed Suites N`: failure headers follow.
-    Failures,
+    /// `Failed Tests N`: failed tests' headers follow.
+    FailedTests,
+    /// `Failed Suites N`: headers of files that did not load and suites
+    /// whose hooks failed follow.
+    FailedSuites,
     /// Any other titled rule (`Unhandled Errors`): no test names follow.
     Other,
 }
@@ -154,13 +175,15 @@ fn section_rule(text: &str) -> Option<Section> {
         return None;
     }
     let title = title.trim();
-    let is_failures = ["Failed Tests ", "Failed Suites "].iter().any(|prefix| {
+    let counted = |prefix: &str| {
         title
             .strip_prefix(prefix)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    });
-    Some(if is_failures {
-        Section::Failures
+    };
+    Some(if counted("Failed Tests ") {
+        Section::FailedTests
+    } else if counted("Failed Suites ") {
+        Section::FailedSuites
     } else {
         Section::Other
     })
@@ -186,19 +209,26 @@ fn strip_project(text: &str) -> &str {
         .map_or(text, |(_, rest)| rest)
 }
 
-/// A verbose reporter's failed test, `× file > a > test 13ms` (leading
-/// spaces cut): its file and name. The file must look like one, so that the
-/// default reporter's title-only `× test 3ms` lines are not taken.
-fn verbose_cross(body: &str) -> Option<(&str, &str)> {
-    let rest = body
-        .strip_prefix("× ")
-        .or_else(|| body.strip_prefix("✗ "))?;
+/// A verbose reporter's test line, `× file > a > test 13ms` (leading
+/// spaces cut; `✓` passed, `↓` skipped, `□` todo): its outcome, file and name. The
+/// file must look like one, so that the default reporter's title-only `×
+/// test 3ms` lines are not taken.
+fn verbose_result(body: &str) -> Option<(Outcome, &str, &str)> {
+    let (outcome, rest) = [
+        ("× ", Outcome::Failed),
+        ("✗ ", Outcome::Failed),
+        ("✓ ", Outcome::Passed),
+        ("↓ ", Outcome::Skipped),
+        ("□ ", Outcome::Skipped),
+    ]
+    .into_iter()
+    .find_map(|(mark, outcome)| Some((outcome, body.strip_prefix(mark)?)))?;
     let (file, name) = strip_project(rest).split_once(" > ")?;
     if !looks_like_file(file) {
         return None;
     }
     let name = strip_duration(name);
-    (!name.is_empty()).then_some((file, name))
+    (!name.is_empty()).then_some((outcome, file, name))
 }
 
 /// A path whose last component has a short extension.
@@ -339,11 +369,11 @@ mod tests {
     fn section_rules() {
         assert_eq!(
             section_rule("⎯⎯⎯⎯⎯⎯⎯ Failed Tests 8 ⎯⎯⎯⎯⎯⎯⎯"),
-            Some(Section::Failures)
+            Some(Section::FailedTests)
         );
         assert_eq!(
             section_rule("⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯"),
-            Some(Section::Failures)
+            Some(Section::FailedSuites)
         );
         assert_eq!(
             section_rule("⎯⎯⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯⎯⎯"),
@@ -359,22 +389,30 @@ mod tests {
     }
 
     #[test]
-    fn verbose_crosses_need_a_file() {
+    fn verbose_results_need_a_file() {
         assert_eq!(
-            verbose_cross("× nested.test.js > parser > takes 5ms 1ms"),
-            Some(("nested.test.js", "parser > takes 5ms"))
+            verbose_result("× nested.test.js > parser > takes 5ms 1ms"),
+            Some((Outcome::Failed, "nested.test.js", "parser > takes 5ms"))
         );
         assert_eq!(
-            verbose_cross("× a.test.ts > top 7ms"),
-            Some(("a.test.ts", "top"))
+            verbose_result("× a.test.ts > top 7ms"),
+            Some((Outcome::Failed, "a.test.ts", "top"))
+        );
+        assert_eq!(
+            verbose_result("✓ a.test.js > passes 1ms"),
+            Some((Outcome::Passed, "a.test.js", "passes"))
+        );
+        assert_eq!(
+            verbose_result("↓ nested.test.js > parser > is skipped"),
+            Some((Outcome::Skipped, "nested.test.js", "parser > is skipped"))
         );
     }
 
     #[test]
-    fn verbose_cross_must_not_fire_on_default_reporter_lines() {
-        assert_eq!(verbose_cross("× adds two numbers 28ms"), None);
-        assert_eq!(verbose_cross("× fake > console 3ms"), None);
-        assert_eq!(verbose_cross("✓ a.test.js > passes 1ms"), None);
+    fn verbose_result_must_not_fire_on_default_reporter_lines() {
+        assert_eq!(verbose_result("× adds two numbers 28ms"), None);
+        assert_eq!(verbose_result("× fake > console 3ms"), None);
+        assert_eq!(verbose_result("✓ passes 1ms"), None);
     }
 
     #[test]

@@ -52,6 +52,55 @@ for name in in_flight:
 ' "$1"
 }
 
+# Every test's outcome from libtest JSON lines on stdin, `OUTCOME NAME` per
+# line (passed, failed, skipped, running): a test started and not ended is
+# running, then one that failed in any binary failed, then its last result.
+json_outcomes() {
+    python3 -c '
+import json, sys
+outcome, in_flight = {}, []
+def settle(names):
+    for name in names:
+        outcome[name] = "running"
+for line in sys.stdin:
+    start = line.find("{")
+    while start >= 0:
+        try:
+            event = json.loads(line[start:])
+            break
+        except ValueError:
+            start = line.find("{", start + 1)
+    if start < 0 or not isinstance(event, dict):
+        continue
+    kind, what = event.get("type"), event.get("event")
+    if kind == "suite":
+        settle(in_flight)
+        in_flight = []
+    elif kind == "test" and what == "started":
+        in_flight.append(event["name"])
+    elif kind == "test" and what in ("ok", "failed", "ignored"):
+        name = event["name"]
+        in_flight = [n for n in in_flight if n != name]
+        if outcome.get(name) in ("running", "failed"):
+            continue
+        outcome[name] = {"ok": "passed", "failed": "failed", "ignored": "skipped"}[what]
+settle(in_flight)
+for name, what in outcome.items():
+    print(what, name)
+'
+}
+
+# CASE.outcomes from a run's libtest JSON: libtest's text output names every
+# test it runs, so the list is complete.
+write_outcomes() {
+    local case="$1" json="$2" what="$3"
+    {
+        echo "# source: $what"
+        echo "# complete"
+        json_outcomes <<<"$json"
+    } >"$out/$case.outcomes"
+}
+
 # capture CASE PROJECT [ENV=VALUE...] -- CARGO-TEST-ARGS... [-- HARNESS-ARGS...]
 # Runs `cargo test ARGS` in PROJECT into CASE.log, then the same with
 # libtest's JSON format added to the harness arguments, into CASE.expected.
@@ -83,6 +132,7 @@ capture() {
         json_names failures <<<"$json"
     } >"$out/$case.expected"
     write_running "$case" "$json"
+    write_outcomes "$case" "$json" "libtest JSON of the .expected run"
 }
 
 # CASE.running from a run's libtest JSON, where a test started and never
@@ -137,6 +187,7 @@ echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options
     echo "# source: libtest JSON of this very log (RUSTC_BOOTSTRAP=1 cargo test --no-fail-fast -- --format json -Z unstable-options)"
     json_names failures <"$out/json.log"
 } >"$out/json.expected"
+write_outcomes json "$(cat "$out/json.log")" "libtest JSON of this very log"
 
 # Machine paths out of the logs: the target directory and the checkout.
 sed -i -e "s|$CARGO_TARGET_DIR|/tmp/target|g" -e "s|$root|/repo|g" "$out"/*.log

@@ -83,6 +83,49 @@ for key in order:
     if key not in ended and verdict.get(key[0]) != "pass":
         print(key[1])'
 
+# Every test'"'"'s outcome, `OUTCOME NAME` per line: flaky (a fail and a pass in
+# one package), then running (as above), then failed (a fail event in a
+# package whose final event is fail), then its last pass or skip; a fail
+# event in a package that passed was printed by a test and gives nothing.
+outcomes='import json, sys
+seen, verdict, order = {}, {}, []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue
+    event = json.loads(line)
+    action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
+    if test is None:
+        if action in ("pass", "fail", "skip"):
+            verdict[pkg] = action
+        continue
+    if action not in ("run", "pass", "fail", "skip"):
+        continue
+    if (pkg, test) not in seen:
+        seen[(pkg, test)] = []
+        order.append((pkg, test))
+    seen[(pkg, test)].append(action)
+rank = {"flaky": 4, "running": 3, "failed": 2}
+result = {}
+for key in order:
+    pkg, test = key
+    actions = seen[key]
+    ends = [a for a in actions if a != "run"]
+    if "fail" in ends and "pass" in ends:
+        what = "flaky"
+    elif actions.count("run") > len(ends) and verdict.get(pkg) != "pass":
+        what = "running"
+    elif "fail" in ends and verdict.get(pkg) == "fail":
+        what = "failed"
+    else:
+        last = [a for a in ends if a != "fail"]
+        if not last:
+            continue
+        what = {"pass": "passed", "skip": "skipped"}[last[-1]]
+    if test not in result or rank.get(what, 0) > rank.get(result[test], 0):
+        result[test] = what
+for test, what in result.items():
+    print(what, test)'
+
 # capture CASE GO-TEST-ARGS... : the log from `go test ARGS`, the names from
 # `go test -json ARGS-without--v` (or the same run when ARGS has -json).
 capture() {
@@ -105,6 +148,12 @@ capture() {
         echo "# source: $source with Test, in packages whose final event is fail; log: go test $*"
         python3 -c "$extract" "$json"
     } >"$out/$case.expected"
+    {
+        echo "# source: $source: every test's outcome; log: go test $*"
+        # -v and -json print every test's result; plain output only failures.
+        if [[ " $* " == *" -v "* || " $* " == *" -json "* ]]; then echo "# complete"; fi
+        python3 -c "$outcomes" "$json"
+    } >"$out/$case.outcomes"
     rm -f "$out/$case.running"
     local hung
     hung="$(python3 -c "$running" "$json")"

@@ -39,6 +39,32 @@ for suite in report["testResults"]:
 PY
 }
 
+# Every test's outcome in a jest --json file, `OUTCOME NAME` per line
+# (passed, failed, skipped for pending and todo; a suite that failed to run
+# failed, by its path), named as above.
+outcomes_from_json() {
+    python3 - "$1" "$node_dir" <<'PY'
+import json, os, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
+result = {}
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        name = " › ".join(test["ancestorTitles"] + [test["title"]])
+        if result.get(name) != "failed":
+            result[name] = words[test["status"]]
+    if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
+        result[os.path.relpath(suite["name"], sys.argv[2])] = "failed"
+for name, what in result.items():
+    print(what, name)
+PY
+}
+
+# (The tree prints no duration for a test under 1 ms, so there a title that
+# ends like one, `takes (5 ms)`, reads as `takes`: the tree alone cannot tell.
+# The committed cut log is of a run where that test took 1 ms; a recapture
+# where it took less changes its name, and the check says so.)
 # A run killed between the first block's --verbose tree and its `●` headers
 # (a timeout): failing-verbose.log up to its first header. The names are
 # those jest --json gives for the first file, whose tree the cut log keeps.
@@ -87,6 +113,14 @@ capture() {
             names_from_json "$scratch/$case.json"
         fi
     } >"$out/$case.expected"
+    {
+        echo "# source: the same jest --json run"
+        # --verbose prints every test's line, passing ones included.
+        [[ " $* " == *" --verbose "* ]] && echo "# complete"
+        if [[ -s $scratch/$case.json ]]; then
+            outcomes_from_json "$scratch/$case.json"
+        fi
+    } >"$out/$case.outcomes"
     echo "jest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
 }
 

@@ -45,6 +45,27 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
 ' "$1"
 }
 
+# Every test's outcome in a nextest JUnit report, `OUTCOME NAME` per line:
+# failed (a failure or error), flaky (failed, then passed on a retry),
+# skipped, passed.
+junit_outcomes() {
+    python3 -c '
+import sys
+import xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    tags = {child.tag for child in case}
+    if tags & {"failure", "error"}:
+        what = "failed"
+    elif tags & {"flakyFailure", "flakyError"}:
+        what = "flaky"
+    elif "skipped" in tags:
+        what = "skipped"
+    else:
+        what = "passed"
+    print(what, case.get("name"))
+' "$1"
+}
+
 # capture CASE PROJECT [ENV=VALUE...] -- NEXTEST-ARGS...
 capture() {
     local case="$1" project="$2"
@@ -67,6 +88,15 @@ capture() {
             echo "# source: nextest wrote no JUnit report: no test ran (cargo nextest run --profile ci $*)"
         fi
     } >"$out/$case.expected"
+    rm -f "$out/$case.outcomes"
+    if [[ -f "$junit" ]]; then
+        {
+            echo "# source: nextest JUnit of this run (cargo nextest run --profile ci $*)"
+            # nextest's default status level prints every test's result.
+            echo "# complete"
+            junit_outcomes "$junit"
+        } >"$out/$case.outcomes"
+    fi
     rm -f "$out/$case.flaky"
     if [[ -f "$junit" ]] && [[ -n "$(junit_flaky "$junit")" ]]; then
         {

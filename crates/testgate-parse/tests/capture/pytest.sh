@@ -46,6 +46,9 @@ def pytest_runtest_logfinish(nodeid, location):
 
 
 def pytest_runtest_logreport(report):
+    if "TG_OUTCOMES" in os.environ:
+        xfail = int(hasattr(report, "wasxfail"))
+        _record(f"{report.when} {report.outcome} {xfail} {report.nodeid}", "TG_OUTCOMES")
     if report.failed:
         _record(report.nodeid)
     elif report.outcome == "rerun":
@@ -57,6 +60,8 @@ def pytest_runtest_logreport(report):
 def pytest_collectreport(report):
     if report.failed:
         _record(report.nodeid)
+        if "TG_OUTCOMES" in os.environ:
+            _record(f"collect failed 0 {report.nodeid}", "TG_OUTCOMES")
 PY
 
 # Stable output: 80 columns, no CI detection (it changes how the short
@@ -101,17 +106,83 @@ for nodeid in started:
     fi
 }
 
+# CASE.outcomes: every test's outcome from the plugin's reports (`WHEN
+# OUTCOME WASXFAIL NODEID`) and start/finish events: flaky (rerun, then
+# passed), running (started, not finished), failed (a failed call), error (a
+# failed setup, teardown or collection), xfailed/xpassed, skipped, passed.
+# `# complete` where the console names every test (see names_every_test).
+write_outcomes() {
+    local case="$1" reports="$2" events="$3" what="$4" complete="$5"
+    {
+        echo "# source: $what: every test's outcome from its reports via a -p plugin, same run"
+        [[ "$complete" == yes ]] && echo "# complete"
+        python3 -c 'import sys
+result, order, rerun = {}, [], set()
+def put(nodeid, what):
+    if nodeid not in result:
+        order.append(nodeid)
+    result[nodeid] = what
+for line in open(sys.argv[1], encoding="utf-8"):
+    when, outcome, xfail, nodeid = line.rstrip("\n").split(" ", 3)
+    now = result.get(nodeid)
+    if outcome == "rerun":
+        rerun.add(nodeid)
+    elif when == "collect":
+        put(nodeid, "error")
+    elif when == "call" and outcome == "failed":
+        put(nodeid, "failed")
+    elif outcome == "failed":
+        if now != "failed":
+            put(nodeid, "error")
+    elif when == "call" and outcome == "passed":
+        put(nodeid, "flaky" if nodeid in rerun else ("xpassed" if xfail == "1" else "passed"))
+    elif outcome == "skipped":
+        put(nodeid, "xfailed" if xfail == "1" else "skipped")
+started, done = [], set()
+for line in open(sys.argv[2], encoding="utf-8"):
+    line = line.rstrip("\n")
+    if line.startswith("+"):
+        started.append(line[1:])
+    elif line.startswith("-"):
+        done.add(line[1:])
+for nodeid in started:
+    if nodeid not in done:
+        put(nodeid, "running")
+for nodeid in order:
+    print(result[nodeid], nodeid)' "$reports" "$events"
+    } >"$out/$case.outcomes"
+}
+
+# Whether pytest ARGS print every test's result on the console: -v or -vv,
+# without -s (a test's output lands between its id and its result). -rA
+# names skipped tests by file and line only.
+names_every_test() {
+    local a verbose=1
+    for a in "$@"; do
+        case "$a" in
+        -v | -vv) verbose=0 ;;
+        -s | --capture=no) return 1 ;;
+        esac
+    done
+    return $verbose
+}
+
 # capture CASE PROJECT [PYTEST ARGS...]
 capture() {
     local case="$1" project="$2"
     shift 2
     local record="$work/$case.record" flaky="$work/$case.flaky" events="$work/$case.events"
+    local reports="$work/$case.reports" complete=no
     : >"$record"
     : >"$flaky"
     : >"$events"
+    : >"$reports"
     (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY="$flaky" TG_RUNNING="$events" \
+        TG_OUTCOMES="$reports" \
         python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
     write_running "$case" "$events" "pytest $* (project $project)"
+    names_every_test "$@" && complete=yes
+    write_outcomes "$case" "$reports" "$events" "pytest $* (project $project)" "$complete"
     {
         echo "# source: pytest $* (project $project); names: report.nodeid of failed reports via a -p plugin, same run"
         dedupe "$record"
@@ -170,11 +241,14 @@ capture_two
 capture_killed() {
     local case="$1" project="$2" seconds="$3"
     shift 3
-    local record="$work/$case.record" events="$work/$case.events"
+    local record="$work/$case.record" events="$work/$case.events" reports="$work/$case.reports"
     : >"$record"
     : >"$events"
+    : >"$reports"
     (cd "$work/$project" && TG_RECORD="$record" TG_FLAKY=/dev/null TG_RUNNING="$events" \
+        TG_OUTCOMES="$reports" \
         timeout -s KILL "$seconds" python3 -m pytest -p no:cacheprovider -p tg_record "$@" >"$out/$case.log" 2>&1) || true
+    write_outcomes "$case" "$reports" "$events" "pytest $* (project $project), killed after ${seconds}s" yes
     {
         echo "# source: pytest $* (project $project), killed after ${seconds}s; names: report.nodeid of failed reports via a -p plugin, same run"
         dedupe "$record"

@@ -51,6 +51,31 @@ for name in from_junit:
 PY
 }
 
+# Every test's outcome, `OUTCOME NAME` per line: the json reporter's
+# statuses (passed, failed, skipped for skipped, pending and todo), then
+# junit's failures and errors json does not name (a suite whose hook failed,
+# a file that failed to load) as failed.
+outcomes_from_reports() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
+result = {}
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        name = " > ".join(test["ancestorTitles"] + [test["title"]])
+        if result.get(name) != "failed":
+            result[name] = words[test["status"]]
+for case in ET.parse(sys.argv[2]).getroot().iter("testcase"):
+    if case.find("failure") is not None or case.find("error") is not None:
+        result[case.get("name")] = "failed"
+for name, what in result.items():
+    print(what, name)
+PY
+}
+
 # A run killed just before its failure sections (a timeout):
 # failing-verbose.log up to the first section rule. The verbose `×` lines
 # before it name every failed test (not the suite whose hook failed: its
@@ -100,6 +125,14 @@ capture() {
             names_from_reports "$scratch/report.json" "$scratch/report.xml"
         fi
     } >"$out/$case.expected"
+    {
+        echo "# source: the same json + junit run"
+        # The verbose reporter prints every test's line, passing ones included.
+        [[ " $* " == *" --reporter=verbose "* ]] && echo "# complete"
+        if [[ -s $scratch/report.json && -s $scratch/report.xml ]]; then
+            outcomes_from_reports "$scratch/report.json" "$scratch/report.xml"
+        fi
+    } >"$out/$case.outcomes"
     echo "vitest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
 }
 

@@ -1,13 +1,17 @@
 //! testgate-parse's integration tests: every captured log, parsed.
 //!
 //! Each `tests/fixtures/<format>/<case>.log` is a log captured from a real
-//! run by `tests/capture/capture.sh` (or marked hand-made in its `.expected`
+//! run by `tests/capture/<runner>.sh` (or marked hand-made in its `.expected`
 //! file). Its `.expected` file lists the failing names as the runner's own
 //! machine-readable output gives them (one per line; `#` lines are comments),
 //! and its `.flaky` file, where there is one, the tests that failed and then
 //! passed within the run by the same source (none when there is no file),
 //! and its `.running` file the tests that had started and not ended when a
-//! killed run's log stops.
+//! killed run's log stops. Its `.outcomes` file, where there is one, gives
+//! every test's outcome (`passed tests::adds`) by the same source: each test
+//! the report lists must be there with the same outcome, and where the file
+//! says `# complete` (a mode whose console names every test), the report
+//! must list them all.
 //! Every log is parsed with auto-detection and with its own format, whole
 //! and in chunks, and its `Report` is snapshotted.
 //!
@@ -43,6 +47,43 @@ fn expected_in(log: &Path, extension: &str) -> BTreeSet<String> {
     std::fs::read_to_string(log.with_extension(extension))
         .map(|text| names_in(&text))
         .unwrap_or_default()
+}
+
+/// The report's every-test list against the log's `.outcomes`, where it has
+/// one: nothing invented, no outcome wrong, and none missing where the file
+/// says the console names every test.
+fn check_outcomes(log: &Path, report: &Report) {
+    let Ok(text) = std::fs::read_to_string(log.with_extension("outcomes")) else {
+        return;
+    };
+    let complete = text.lines().any(|l| l.trim() == "# complete");
+    let truth: std::collections::BTreeMap<&str, &str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_once(' '))
+        .map(|(outcome, name)| (name, outcome))
+        .collect();
+    let ours: std::collections::BTreeMap<&str, &str> = report
+        .tests
+        .iter()
+        .map(|t| (t.name.as_str(), t.outcome.name()))
+        .collect();
+    for (name, outcome) in &ours {
+        assert_eq!(
+            truth.get(name),
+            Some(outcome),
+            "{}: test {name:?} is {outcome} in the report",
+            log.display()
+        );
+    }
+    if complete {
+        let missing: Vec<&&str> = truth.keys().filter(|n| !ours.contains_key(*n)).collect();
+        assert!(
+            missing.is_empty(),
+            "{}: the report misses {missing:?}",
+            log.display()
+        );
+    }
 }
 
 fn names_in(text: &str) -> BTreeSet<String> {
@@ -144,6 +185,8 @@ fn check_log(log: &Path) {
             log.display(),
             auto.reruns
         );
+
+        check_outcomes(log, &auto);
 
         for chunk in [1, 7, 4096] {
             assert_eq!(

@@ -1,0 +1,813 @@
+//! Grading a change against expected tests: the tests that must turn green
+//! (SWE-bench's FAIL_TO_PASS), the tests that must stay green
+//! (PASS_TO_PASS), and what the attempts showed of each.
+//!
+//! The rules (docs/policy.md, "Grading against expected tests"):
+//! an attempt that proves nothing about any test (a timeout, a refusal, an
+//! environment failure, a truncated output) ends the sequence as the suite
+//! policy says; otherwise only the listed tests decide. A listed test whose
+//! outcome changed between attempts (or within one: the runner retried it)
+//! is flaky; one that failed in every attempt that ran it fails the change;
+//! one that never ran proves nothing (`not_run`), unless missing tests are
+//! to fail; when every listed test passed, in the first attempt and in any
+//! other that ran it, the change passes. Tests not on the lists are
+//! reported and do not gate, unless [`Expectations::strict`].
+
+use std::collections::{HashMap, HashSet};
+
+use crate::attempt::{Attempt, Selection};
+use crate::decide::{Decision, decide};
+use crate::explain::push_tail;
+use crate::history::{self, Outcome, Stop};
+use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
+use crate::reason::{Reason, tests};
+use crate::verdict::{Cause, Verdict};
+
+/// How one test ended in one attempt, as grading reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestResult {
+    /// It passed (an expected failure, pytest's `XFAIL`, counts as passed,
+    /// as SWE-bench counts it).
+    Passed,
+    /// It failed or errored.
+    Failed,
+    /// It was skipped, or passed although expected to fail: it ran nothing
+    /// that proves it either way.
+    Skipped,
+    /// It failed and then passed within the attempt.
+    Flaky,
+    /// It had started and not ended when the output stopped.
+    Running,
+}
+
+impl TestResult {
+    /// The lowercase name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TestResult::Passed => "passed",
+            TestResult::Failed => "failed",
+            TestResult::Skipped => "skipped",
+            TestResult::Flaky => "flaky",
+            TestResult::Running => "running",
+        }
+    }
+}
+
+/// What to make of a listed test that never ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Missing {
+    /// Nothing was proved: Inconclusive [`Cause::NotRun`] (the default).
+    #[default]
+    Inconclusive,
+    /// The change fails, as SWE-bench grades a test missing from the log.
+    Fail,
+}
+
+/// Which list a test is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum List {
+    /// It must pass after the change (FAIL_TO_PASS).
+    MustPass,
+    /// It passed before and must keep passing (PASS_TO_PASS).
+    KeepPassing,
+    /// On no list: it failed in some attempt and [`Expectations::strict`]
+    /// makes it gate as if it had to keep passing.
+    Unlisted,
+}
+
+impl List {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            List::MustPass => "must_pass",
+            List::KeepPassing => "keep_passing",
+            List::Unlisted => "unlisted",
+        }
+    }
+
+    /// How a reason marks a test of this list.
+    fn mark(self) -> &'static str {
+        match self {
+            List::MustPass => "must pass",
+            List::KeepPassing => "was passing",
+            List::Unlisted => "not listed",
+        }
+    }
+}
+
+/// The tests a change is graded against.
+///
+/// ```
+/// use testgate_policy::{Attempt, Ending, Expectations, Grader, Policy, TestResult};
+///
+/// let expect = Expectations::new(["tests::fixed"], ["tests::adds"]);
+/// let grader = Grader::new(Policy::new(0), expect);
+/// let attempt = Attempt::new(Ending::Exited { code: 101 })
+///     .with_recognised(true)
+///     .with_failing(["tests::unrelated"])
+///     .with_tests([
+///         ("tests::fixed", TestResult::Passed),
+///         ("tests::adds", TestResult::Passed),
+///         ("tests::unrelated", TestResult::Failed),
+///     ]);
+/// let verdict = grader.verdict(&[attempt]);
+/// assert!(verdict.is_pass(), "{}", verdict.reason());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Expectations {
+    /// The tests that must pass (FAIL_TO_PASS), by canonical name.
+    pub must_pass: Vec<String>,
+    /// The tests that must keep passing (PASS_TO_PASS).
+    pub keep_passing: Vec<String>,
+    /// What a listed test that never ran makes of the verdict.
+    pub missing: Missing,
+    /// Tests on no list gate too: one that failed in every attempt fails
+    /// the change, one whose outcome changed makes it flaky.
+    pub strict: bool,
+}
+
+impl Expectations {
+    /// Tests that must pass and tests that must keep passing.
+    pub fn new<I, J, S, T>(must_pass: I, keep_passing: J) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        J: IntoIterator<Item = T>,
+        S: Into<String>,
+        T: Into<String>,
+    {
+        Expectations {
+            must_pass: must_pass.into_iter().map(Into::into).collect(),
+            keep_passing: keep_passing.into_iter().map(Into::into).collect(),
+            missing: Missing::Inconclusive,
+            strict: false,
+        }
+    }
+
+    /// Sets what a listed test that never ran makes of the verdict.
+    #[must_use]
+    pub fn with_missing(mut self, missing: Missing) -> Self {
+        self.missing = missing;
+        self
+    }
+
+    /// Sets whether tests on no list gate too.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The listed tests, each once, with its list: must-pass first.
+    fn listed(&self) -> Vec<(&str, List)> {
+        let mut seen = HashSet::new();
+        let must = self.must_pass.iter().map(|n| (n.as_str(), List::MustPass));
+        let keep = self
+            .keep_passing
+            .iter()
+            .map(|n| (n.as_str(), List::KeepPassing));
+        must.chain(keep).filter(|(n, _)| seen.insert(*n)).collect()
+    }
+}
+
+/// One graded test: its list, its result in each attempt, and what they
+/// add up to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GradedTest {
+    /// The canonical name.
+    pub name: String,
+    /// The list it is on.
+    pub list: List,
+    /// Its result in each attempt, `None` where the attempt did not name it.
+    pub results: Vec<Option<TestResult>>,
+    /// What the attempts add up to for it.
+    pub grade: Grade,
+}
+
+/// What the attempts add up to for one listed test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grade {
+    /// It passed in every attempt that ran it, the first among them.
+    Passed,
+    /// It failed in every attempt that ran it.
+    Failed,
+    /// Its outcome changed between attempts, or within one.
+    Flaky,
+    /// No attempt ran it (or every one skipped it).
+    NotRun,
+}
+
+impl Grade {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Grade::Passed => "passed",
+            Grade::Failed => "failed",
+            Grade::Flaky => "flaky",
+            Grade::NotRun => "not_run",
+        }
+    }
+}
+
+/// The grading of a finished sequence, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Grading {
+    /// Every listed test (and, under [`Expectations::strict`], every test
+    /// on no list that failed), in list order.
+    pub tests: Vec<GradedTest>,
+    /// Tests on no list that failed in some attempt and did not gate, in
+    /// order of first appearance.
+    pub unlisted_failed: Vec<String>,
+}
+
+/// The retry driver and verdict for a change graded against
+/// [`Expectations`]: [`Policy`]'s counterpart when a caller lists the tests
+/// that decide.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grader {
+    policy: Policy,
+    expectations: Expectations,
+}
+
+impl Grader {
+    /// Grades against `expectations`, retrying as `policy` says.
+    pub fn new(policy: Policy, expectations: Expectations) -> Self {
+        Grader {
+            policy,
+            expectations,
+        }
+    }
+
+    /// The expectations graded against.
+    pub fn expectations(&self) -> &Expectations {
+        &self.expectations
+    }
+
+    /// What to do after `attempts`: run one more, or stop with the verdict.
+    /// Never asks for more than the policy's
+    /// [`max_attempts`](Policy::max_attempts).
+    pub fn plan(&self, attempts: &[Attempt]) -> Plan {
+        match self.decide(attempts, false) {
+            Decision::Known(verdict) => Plan {
+                step: Step::Done(verdict),
+                note: None,
+            },
+            Decision::Need { selection, note } => Plan {
+                step: Step::Run(selection),
+                note,
+            },
+        }
+    }
+
+    /// [`plan`](Grader::plan)'s step alone.
+    pub fn step(&self, attempts: &[Attempt]) -> Step {
+        self.plan(attempts).step
+    }
+
+    /// The verdict of a finished sequence (or of one cut short).
+    pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
+        match self.decide(attempts, true) {
+            Decision::Known(verdict) => verdict,
+            // `decide` answers every finished sequence; this arm keeps the
+            // library panic-free if that ever changes.
+            Decision::Need { .. } => Verdict::Inconclusive {
+                cause: Cause::NotRun,
+                reason: "the sequence ended before any listed test was graded".to_owned(),
+            },
+        }
+    }
+
+    /// Every graded test of `attempts`, as data.
+    pub fn grading(&self, attempts: &[Attempt]) -> Grading {
+        let (tests, unlisted_failed) = self.graded(attempts);
+        Grading {
+            tests,
+            unlisted_failed,
+        }
+    }
+
+    fn graded(&self, attempts: &[Attempt]) -> (Vec<GradedTest>, Vec<String>) {
+        let results: Vec<HashMap<&str, TestResult>> = attempts
+            .iter()
+            .map(|attempt| {
+                let mut map: HashMap<&str, TestResult> = attempt
+                    .tests
+                    .iter()
+                    .map(|(n, r)| (n.as_str(), *r))
+                    .collect();
+                // A name the parser gave as failing or flaky is that, whatever
+                // the per-test list held (a caller may give only names).
+                for name in &attempt.failing {
+                    map.entry(name.as_str()).or_insert(TestResult::Failed);
+                }
+                for name in &attempt.flaky_within {
+                    map.insert(name.as_str(), TestResult::Flaky);
+                }
+                map
+            })
+            .collect();
+        let mut listed = self.expectations.listed();
+        let on_a_list: HashSet<&str> = listed.iter().map(|(n, _)| *n).collect();
+        let mut unlisted_failed = Vec::new();
+        let mut seen = HashSet::new();
+        for attempt in attempts {
+            let failed = attempt.failing.iter().chain(&attempt.flaky_within);
+            for name in failed {
+                if !on_a_list.contains(name.as_str()) && seen.insert(name.as_str()) {
+                    unlisted_failed.push(name.as_str());
+                }
+            }
+        }
+        if self.expectations.strict {
+            listed.extend(unlisted_failed.drain(..).map(|n| (n, List::Unlisted)));
+        }
+        let tests = listed
+            .into_iter()
+            .map(|(name, list)| {
+                let results: Vec<Option<TestResult>> =
+                    results.iter().map(|map| map.get(name).copied()).collect();
+                GradedTest {
+                    name: name.to_owned(),
+                    list,
+                    grade: grade_of(&results),
+                    results,
+                }
+            })
+            .collect();
+        (
+            tests,
+            unlisted_failed.into_iter().map(str::to_owned).collect(),
+        )
+    }
+
+    fn decide(&self, attempts: &[Attempt], finished: bool) -> Decision {
+        let finished = finished || attempts.len() as u64 >= self.policy.max_attempts();
+        let Some(last) = attempts.last() else {
+            return Decision::Need {
+                selection: Selection::Full,
+                note: None,
+            };
+        };
+        // An attempt that proves nothing about any test ends the sequence
+        // as the suite policy words it.
+        for (index, attempt) in attempts.iter().enumerate() {
+            if let Outcome::Stop(stop) = history::outcome(attempt) {
+                if ends_grading(stop) {
+                    return decide(
+                        &self.policy,
+                        attempts.get(..=index).unwrap_or(attempts),
+                        true,
+                    );
+                }
+            }
+        }
+        let (tests, unlisted_failed) = self.graded(attempts);
+        let number = attempts.len();
+        let of = |grade: Grade| -> Vec<&GradedTest> {
+            tests.iter().filter(|t| t.grade == grade).collect()
+        };
+        let flaky = of(Grade::Flaky);
+        if !flaky.is_empty() {
+            let mut reason = Reason::new();
+            let names: Vec<&str> = flaky.iter().map(|t| t.name.as_str()).collect();
+            reason.names(&names, |name| {
+                let test = flaky.iter().find(|t| t.name == name);
+                test.map_or_else(String::new, |t| {
+                    format!(" ({}: {})", t.list.mark(), history_of(t))
+                })
+            });
+            reason.line(&format!(
+                "{} changed outcome between attempts or within one: the suite is flaky, \
+                 and a flaky listed test proves nothing about the change",
+                tests_listed(flaky.len())
+            ));
+            unlisted_line(&mut reason, &unlisted_failed);
+            push_tail(&mut reason, last, number);
+            return Decision::Known(Verdict::Inconclusive {
+                cause: Cause::Flaky,
+                reason: reason.finish(),
+            });
+        }
+        let failed = of(Grade::Failed);
+        if !failed.is_empty() {
+            if !finished {
+                return Decision::Need {
+                    selection: self.retry_selection(&failed),
+                    note: None,
+                };
+            }
+            let mut reason = Reason::new();
+            let names: Vec<&str> = failed.iter().map(|t| t.name.as_str()).collect();
+            reason.names(&names, |name| {
+                let list = failed.iter().find(|t| t.name == name).map(|t| t.list);
+                list.map_or_else(String::new, |l| format!(" ({})", l.mark()))
+            });
+            reason.line(&format!(
+                "{} failed in every attempt that ran {} ({})",
+                tests_listed(failed.len()),
+                if failed.len() == 1 { "it" } else { "them" },
+                attempts_phrase(number)
+            ));
+            let not_run = of(Grade::NotRun);
+            if !not_run.is_empty() {
+                reason.line(&format!("{} did not run", tests_listed(not_run.len())));
+            }
+            unlisted_line(&mut reason, &unlisted_failed);
+            push_tail(&mut reason, last, number);
+            return Decision::Known(Verdict::Fail {
+                failing: names.iter().map(|n| (*n).to_owned()).collect(),
+                reason: reason.finish(),
+            });
+        }
+        let not_run = of(Grade::NotRun);
+        if !not_run.is_empty() || tests.is_empty() {
+            let mut reason = Reason::new();
+            let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
+            reason.names(&names, |name| {
+                let list = not_run.iter().find(|t| t.name == name).map(|t| t.list);
+                list.map_or_else(String::new, |l| format!(" ({}, did not run)", l.mark()))
+            });
+            if tests.is_empty() {
+                reason.line("no test is listed to grade against");
+            } else {
+                reason.line(&format!(
+                    "{} never ran, or were skipped, in {}: renamed, deselected or not collected",
+                    tests_listed(not_run.len()),
+                    attempts_phrase(number)
+                ));
+            }
+            if !last.recognised {
+                reason.line("testgate did not recognise the runner's output, so it saw no test");
+            }
+            unlisted_line(&mut reason, &unlisted_failed);
+            push_tail(&mut reason, last, number);
+            return Decision::Known(match self.expectations.missing {
+                Missing::Fail if !not_run.is_empty() => Verdict::Fail {
+                    failing: names.iter().map(|n| (*n).to_owned()).collect(),
+                    reason: reason.finish(),
+                },
+                Missing::Fail | Missing::Inconclusive => Verdict::Inconclusive {
+                    cause: Cause::NotRun,
+                    reason: reason.finish(),
+                },
+            });
+        }
+        let mut reason = Reason::new();
+        let must = tests.iter().filter(|t| t.list == List::MustPass).count();
+        reason.line(&format!(
+            "{} passed ({must} that must pass, {} that must keep passing), in {}",
+            tests_listed(tests.len()),
+            tests.len() - must,
+            attempts_phrase(number)
+        ));
+        unlisted_line(&mut reason, &unlisted_failed);
+        Decision::Known(Verdict::Pass {
+            reason: reason.finish(),
+        })
+    }
+
+    /// A retry of the listed tests that failed: only them where the policy
+    /// reruns failed tests and there are few enough, else the full suite.
+    fn retry_selection(&self, failed: &[&GradedTest]) -> Selection {
+        match self.policy.rerun {
+            Rerun::Failed if failed.len() <= MAX_TARGETED => {
+                Selection::Only(failed.iter().map(|t| t.name.clone()).collect())
+            }
+            Rerun::Failed | Rerun::All => Selection::Full,
+        }
+    }
+}
+
+/// The stops after which nothing about any test can be read: the rest
+/// (no test ran, exit 0 with failures, the runner's own retries) leave
+/// each test's outcome to decide.
+fn ends_grading(stop: Stop<'_>) -> bool {
+    match stop {
+        Stop::TimedOut { .. }
+        | Stop::SandboxRefused { .. }
+        | Stop::SystemCallForbidden { .. }
+        | Stop::WouldNotStart { .. }
+        | Stop::ShellCouldNotRun { .. }
+        | Stop::KilledFromOutside { .. }
+        | Stop::Cancelled
+        | Stop::Lost { .. }
+        | Stop::Truncated
+        | Stop::Environment { .. } => true,
+        Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => false,
+    }
+}
+
+/// What one test's results add up to.
+fn grade_of(results: &[Option<TestResult>]) -> Grade {
+    let ran = |r: &&TestResult| matches!(r, TestResult::Passed | TestResult::Failed);
+    let evidence: Vec<&TestResult> = results.iter().flatten().filter(ran).collect();
+    let flaky = results.iter().flatten().any(|r| *r == TestResult::Flaky);
+    let passed = evidence.iter().any(|r| **r == TestResult::Passed);
+    let failed = evidence.iter().any(|r| **r == TestResult::Failed);
+    match (flaky, passed, failed) {
+        (true, _, _) | (false, true, true) => Grade::Flaky,
+        (false, false, true) => Grade::Failed,
+        (false, true, false) => Grade::Passed,
+        (false, false, false) => Grade::NotRun,
+    }
+}
+
+/// `failed in attempt 1, passed in attempt 2`.
+fn history_of(test: &GradedTest) -> String {
+    test.results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some(format!("{} in attempt {}", r.as_ref()?.name(), i + 1)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn tests_listed(n: usize) -> String {
+    match n {
+        1 => "1 listed test".to_owned(),
+        n => format!("{n} listed tests"),
+    }
+}
+
+fn attempts_phrase(n: usize) -> String {
+    match n {
+        1 => "1 attempt".to_owned(),
+        n => format!("{n} attempts"),
+    }
+}
+
+/// The line that reports failures on no list, which did not gate.
+fn unlisted_line(reason: &mut Reason, unlisted: &[String]) {
+    if unlisted.is_empty() {
+        return;
+    }
+    let first: Vec<&str> = unlisted.iter().take(5).map(String::as_str).collect();
+    let more = unlisted.len().saturating_sub(first.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    reason.line(&format!(
+        "{} on no list failed and did not gate: {}{more}",
+        tests(unlisted.len()),
+        first.join(", ")
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Ending;
+
+    /// An attempt that exited `code` with these per-test results.
+    fn run(code: i32, results: &[(&str, TestResult)]) -> Attempt {
+        let failing: Vec<&str> = results
+            .iter()
+            .filter(|(_, r)| *r == TestResult::Failed)
+            .map(|(n, _)| *n)
+            .collect();
+        Attempt::new(Ending::Exited { code })
+            .with_recognised(true)
+            .with_failing(failing)
+            .with_tests(results.iter().copied())
+    }
+
+    fn grader(retries: u32) -> Grader {
+        Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))
+    }
+
+    use TestResult::{Failed as F, Passed as P, Skipped as S};
+
+    /// Runs the driver over `runs` (one per attempt it asks for), as a
+    /// caller would, and gives the verdict and how many attempts ran.
+    fn drive(grader: &Grader, runs: &[Attempt]) -> (Verdict, usize) {
+        let mut attempts = Vec::new();
+        loop {
+            match grader.step(&attempts) {
+                Step::Done(verdict) => return (verdict, attempts.len()),
+                Step::Run(_) => match runs.get(attempts.len()) {
+                    Some(run) => attempts.push(run.clone()),
+                    None => return (grader.verdict(&attempts), attempts.len()),
+                },
+            }
+        }
+    }
+
+    #[test]
+    fn by_table() {
+        // What, retries, the runs, the verdict, its cause, attempts run.
+        type Row = (
+            &'static str,
+            u32,
+            Vec<Attempt>,
+            &'static str,
+            Option<Cause>,
+            usize,
+        );
+        let rows: Vec<Row> = vec![
+            (
+                "both pass, an unlisted failure does not gate",
+                0,
+                vec![run(1, &[("fixed", P), ("kept", P), ("other", F)])],
+                "pass",
+                None,
+                1,
+            ),
+            (
+                "the fix did not fix",
+                0,
+                vec![run(1, &[("fixed", F), ("kept", P)])],
+                "fail",
+                None,
+                1,
+            ),
+            (
+                "a failure is retried, and stays",
+                2,
+                vec![run(1, &[("fixed", F), ("kept", P)]); 3],
+                "fail",
+                None,
+                3,
+            ),
+            (
+                "a failure that passes on retry is flaky",
+                2,
+                vec![
+                    run(1, &[("fixed", P), ("kept", F)]),
+                    run(0, &[("fixed", P), ("kept", P)]),
+                ],
+                "inconclusive",
+                Some(Cause::Flaky),
+                2,
+            ),
+            (
+                "a listed test that never ran",
+                2,
+                vec![run(0, &[("fixed", P)])],
+                "inconclusive",
+                Some(Cause::NotRun),
+                1,
+            ),
+            (
+                "a skipped listed test proves nothing",
+                0,
+                vec![run(0, &[("fixed", P), ("kept", S)])],
+                "inconclusive",
+                Some(Cause::NotRun),
+                1,
+            ),
+            (
+                "the runner's own retry of a listed test",
+                0,
+                vec![run(0, &[("fixed", TestResult::Flaky), ("kept", P)])],
+                "inconclusive",
+                Some(Cause::Flaky),
+                1,
+            ),
+            (
+                "a timeout ends it as the suite policy does",
+                2,
+                vec![Attempt::new(Ending::TimedOut {
+                    after: std::time::Duration::from_secs(1),
+                })],
+                "inconclusive",
+                Some(Cause::TimedOut),
+                1,
+            ),
+        ];
+        for (what, retries, runs, verdict, cause, ran) in rows {
+            let (got, attempts) = drive(&grader(retries), &runs);
+            assert_eq!(got.name(), verdict, "{what}: {}", got.reason());
+            assert_eq!(got.cause(), cause, "{what}: {}", got.reason());
+            assert_eq!(attempts, ran, "{what}: attempts");
+        }
+    }
+
+    #[test]
+    fn a_fail_names_the_listed_failures_first_with_their_list() {
+        let verdict = grader(0).verdict(&[run(1, &[("fixed", F), ("kept", F), ("other", F)])]);
+        assert_eq!(verdict.failing(), ["fixed", "kept"]);
+        let reason = verdict.reason();
+        assert!(
+            reason.starts_with("fixed (must pass)\nkept (was passing)\n"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("1 test on no list failed and did not gate: other"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn missing_fail_makes_a_missing_test_a_failure() {
+        let expect = Expectations::new(["fixed"], ["gone"]).with_missing(Missing::Fail);
+        let verdict = Grader::new(Policy::new(0), expect).verdict(&[run(0, &[("fixed", P)])]);
+        assert_eq!(verdict.name(), "fail", "{}", verdict.reason());
+        assert_eq!(verdict.failing(), ["gone"]);
+    }
+
+    #[test]
+    fn strict_makes_an_unlisted_failure_gate() {
+        let expect = Expectations::new(["fixed"], ["kept"]).with_strict(true);
+        let verdict = Grader::new(Policy::new(0), expect)
+            .verdict(&[run(1, &[("fixed", P), ("kept", P), ("other", F)])]);
+        assert_eq!(verdict.failing(), ["other"], "{}", verdict.reason());
+    }
+
+    #[test]
+    fn a_targeted_retry_runs_only_the_listed_failures() {
+        let grader = Grader::new(
+            Policy::new(1).with_rerun(Rerun::Failed),
+            Expectations::new(["fixed"], ["kept"]),
+        );
+        let first = run(1, &[("fixed", F), ("kept", P), ("other", F)]);
+        assert_eq!(
+            grader.step(&[first]),
+            Step::Run(Selection::Only(vec!["fixed".to_owned()]))
+        );
+    }
+
+    #[test]
+    fn the_grading_is_data() {
+        let grading = grader(0).grading(&[run(1, &[("fixed", F), ("kept", P), ("x", F)])]);
+        let got: Vec<(&str, List, Grade)> = grading
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.list, t.grade))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("fixed", List::MustPass, Grade::Failed),
+                ("kept", List::KeepPassing, Grade::Passed)
+            ]
+        );
+        assert_eq!(grading.unlisted_failed, ["x"]);
+    }
+
+    proptest::proptest! {
+        /// The laws of issue 15: a grading verdict is never Pass when a
+        /// listed test failed in any attempt; removing an unlisted test
+        /// never changes it; a Fail names only tests that failed in every
+        /// attempt that ran them.
+        #[test]
+        fn laws(
+            runs in proptest::collection::vec(
+                proptest::collection::vec(0u8..5, 4),
+                1..4,
+            ),
+            retries in 0u32..3,
+        ) {
+            const NAMES: [&str; 4] = ["fixed", "kept", "other", "more"];
+            let result = |k: u8| match k {
+                0 => Some(P),
+                1 => Some(F),
+                2 => Some(S),
+                3 => Some(TestResult::Flaky),
+                _ => None,
+            };
+            let attempt = |row: &Vec<u8>, drop_unlisted: bool| {
+                let results: Vec<(&str, TestResult)> = NAMES
+                    .iter()
+                    .zip(row)
+                    .filter(|(n, _)| !(drop_unlisted && **n == "more"))
+                    .filter_map(|(n, k)| Some((*n, result(*k)?)))
+                    .collect();
+                let code = i32::from(results.iter().any(|(_, r)| *r == F));
+                run(code, &results)
+            };
+            let grader = grader(retries);
+            let all: Vec<Attempt> = runs.iter().map(|r| attempt(r, false)).collect();
+            let fewer: Vec<Attempt> = runs.iter().map(|r| attempt(r, true)).collect();
+            let (verdict, n) = drive(&grader, &all);
+            let (same, m) = drive(&grader, &fewer);
+            // The reason may mention the unlisted test; nothing else may change.
+            proptest::prop_assert_eq!(verdict.name(), same.name());
+            proptest::prop_assert_eq!(verdict.cause(), same.cause());
+            proptest::prop_assert_eq!(verdict.failing(), same.failing());
+            proptest::prop_assert_eq!(n, m);
+            let used = all.get(..n).unwrap_or(&all);
+            let listed_failed = used.iter().any(|a| {
+                a.tests.iter().any(|(name, r)| {
+                    (name == "fixed" || name == "kept")
+                        && matches!(r, TestResult::Failed | TestResult::Flaky)
+                })
+            });
+            if listed_failed {
+                proptest::prop_assert!(!verdict.is_pass(), "{}", verdict.reason());
+            }
+            for name in verdict.failing() {
+                for attempt in used {
+                    let r = attempt.tests.iter().find(|(n, _)| n == name).map(|(_, r)| *r);
+                    proptest::prop_assert!(
+                        !matches!(r, Some(TestResult::Passed | TestResult::Flaky)),
+                        "{name} is in a Fail but did not fail in every attempt"
+                    );
+                }
+            }
+        }
+    }
+}
