@@ -37,14 +37,19 @@ class Counts:
 
 @dataclass(frozen=True)
 class TestOutcome:
-    """One test's outcome in a run, when the documents carry them (`tests`)."""
+    """A test the output named (`tests`): in `check --json`, `outcomes`
+    holds one entry per attempt (None where the attempt did not name it);
+    in `parse --json`, `outcome` is the run's. `kind` is `test`, `suite`,
+    `file` or `package`."""
 
     __test__ = False  # not a pytest test class
 
     name: str = ""
-    outcome: str | None = None
     kind: str | None = None
     context: str | None = None
+    outcomes: list[str | None] | None = None
+    outcome: str | None = None
+    format: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
@@ -154,7 +159,7 @@ class Attempt:
     flaky_within: list[str] = field(default_factory=list)
     reruns: int = 0
     running: list[str] = field(default_factory=list)
-    tests: list[TestOutcome] | None = None
+    tests_omitted: int = 0
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
@@ -177,8 +182,9 @@ class Result:
     `verdict` is "pass", "fail" or "inconclusive"; `cause` names why an
     inconclusive verdict is one; `failing` lists a Fail's tests. `exit_code`
     is the command's (0, 1 or 125); `tests` holds the per-test outcomes
-    when the binary reports them, else None; `expected` says whether the
-    verdict met the caller's expectation, None when none was given.
+    when the binary reports them, else None; `grading` how the listed
+    tests graded under `expect` (docs/cli.md), else None; `as_expected`
+    whether the verdict met `expect_verdict`, None without one.
     """
 
     schema: int = CHECK_SCHEMA
@@ -193,8 +199,9 @@ class Result:
     tree_digest: str | None = None
     tree: Tree | None = None
     tests: list[TestOutcome] | None = None
+    grading: dict[str, Any] | None = None
     exit_code: int = 0
-    expected: bool | None = None
+    as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -224,7 +231,7 @@ class BatchResult:
     id: Any = None
     line: int = 0
     exit_code: int = 0
-    expected: bool | None = None
+    as_expected: bool | None = None
     error: str | None = None
     duration_ms: int = 0
     result: Result | None = None
@@ -271,6 +278,7 @@ class Report:
     lines: int = 0
     long_lines: int = 0
     tests: list[TestOutcome] | None = None
+    tests_omitted: int = 0
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property

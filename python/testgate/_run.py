@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import datetime
 import json
 import os
@@ -12,8 +13,9 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,8 +119,11 @@ def check(
     restore: bool = False,
     tmpfs_size: str | int | None = None,
     record: StrPath | None = None,
+    expect: StrPath | Mapping[str, Any] | Sequence[str] | None = None,
+    missing: str = "not-run",
+    strict: bool = False,
     stream: bool = False,
-    expect: str | Expectation | None = None,
+    expect_verdict: str | Expectation | None = None,
 ) -> Result:
     """Run `command` in `workspace` under testgate and return its verdict.
 
@@ -126,10 +131,14 @@ def check(
     (`shlex.split`, no shell runs). `timeout` bounds one attempt: seconds,
     a `timedelta`, or testgate's own spelling (`"90s"`, `"5m"`). `env` maps
     a name to its value, or to None to pass the host's value through (a
-    list of names passes each through). With `stream=True` the test output
-    goes to this process's stderr as it runs. With `expect` (a verdict
-    name or an `Expectation`), `Result.expected` says whether the verdict
-    met it.
+    list of names passes each through). `expect` grades the change against
+    listed tests only (`check --expect`): the path of such a file, a dict
+    (`{"must_pass": [...], "keep_passing": [...]}` or SWE-bench's
+    `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
+    `missing` and `strict` are `--missing` and `--strict`. With
+    `stream=True` the test output goes to this process's stderr as it runs.
+    With `expect_verdict` (a verdict name or an `Expectation`),
+    `Result.as_expected` says whether the verdict met it.
 
     Returns the Result for Pass, Fail and Inconclusive alike; raises
     `Interrupted` when testgate was interrupted and `TestgateError` when it
@@ -155,10 +164,14 @@ def check(
         argv += ["--env", entry]
     for step in prepare:
         argv += ["--prepare", step]
-    argv.append("--")
-    argv += words
-
-    code, stdout, stderr = _run(argv, stdin=None, stream=stream)
+    with _expect_file(expect) as expect_path:
+        if expect_path is not None:
+            argv += ["--expect", expect_path, "--missing", missing]
+            if strict:
+                argv.append("--strict")
+        argv.append("--")
+        argv += words
+        code, stdout, stderr = _run(argv, stdin=None, stream=stream)
     if code in (EXIT_PASS, EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED):
         try:
             result = Result.from_json(_one_document(stdout), exit_code=code)
@@ -168,9 +181,13 @@ def check(
             raise TestgateError(str(e), code, stderr) from e
         if code == EXIT_INTERRUPTED:
             raise Interrupted(_message(stderr, code), result, stderr)
-        if expect is not None:
-            wanted = expect if isinstance(expect, Expectation) else Expectation(verdict=expect)
-            result = dataclasses.replace(result, expected=wanted.met_by(result))
+        if expect_verdict is not None:
+            wanted = (
+                expect_verdict
+                if isinstance(expect_verdict, Expectation)
+                else Expectation(verdict=expect_verdict)
+            )
+            result = dataclasses.replace(result, as_expected=wanted.met_by(result))
         return result
     raise TestgateError(_message(stderr, code), code, stderr)
 
@@ -230,6 +247,30 @@ def batch(
     if not results and code not in (EXIT_PASS, EXIT_FAIL):
         raise TestgateError(_message(stderr, code), code, stderr)
     return results
+
+
+@contextlib.contextmanager
+def _expect_file(
+    expect: StrPath | Mapping[str, Any] | Sequence[str] | None,
+) -> Iterator[str | None]:
+    """The path to give `--expect`: the caller's file, or a temporary one
+    holding the dict or the names (read by testgate on the host, never by
+    the tests), removed afterwards."""
+    if expect is None:
+        yield None
+        return
+    if isinstance(expect, (str, os.PathLike)):
+        yield os.fspath(expect)
+        return
+    text = (
+        json.dumps(dict(expect))
+        if isinstance(expect, Mapping)
+        else "".join(f"{name}\n" for name in expect)
+    )
+    with tempfile.NamedTemporaryFile("w", prefix="testgate-expect-", suffix=".json") as file:
+        file.write(text)
+        file.flush()
+        yield file.name
 
 
 def _duration(timeout: float | datetime.timedelta | str) -> str:

@@ -62,6 +62,9 @@ def test_a_failing_suite_fails_with_the_names_after_every_retry(project):
     assert sorted(result.failing) == sorted(FAILING)
     assert len(result.attempts) == 2
     assert sorted(result.findings.always_failed) == sorted(FAILING)
+    assert result.tests is not None
+    outcomes = {t.name: t.outcomes for t in result.tests}
+    assert all(outcomes[name] == ["failed", "failed"] for name in FAILING), outcomes
     assert result.reason.startswith(FAILING[0]) or result.reason.startswith(FAILING[1])
 
 
@@ -79,13 +82,39 @@ def test_a_hung_suite_is_inconclusive_at_the_timeout(project):
     assert result.attempts[0].outcome == "timed_out"
 
 
-def test_an_expectation_is_checked_against_the_verdict(project):
+def test_an_expected_verdict_is_checked_against_the_verdict(project):
     fail = {"TESTGATE_FIXTURE": "fail"}
-    met = testgate.check(project, PYTEST, env=fail, expect=testgate.Expectation("fail", failing=FAILING))
-    assert met.expected is True
-    unmet = testgate.check(project, PYTEST, env=fail, expect="pass")
-    assert unmet.expected is False
-    assert testgate.check(project, PYTEST).expected is None
+    met = testgate.check(
+        project, PYTEST, env=fail, expect_verdict=testgate.Expectation("fail", failing=FAILING)
+    )
+    assert met.as_expected is True
+    unmet = testgate.check(project, PYTEST, env=fail, expect_verdict="pass")
+    assert unmet.as_expected is False
+    assert testgate.check(project, PYTEST).as_expected is None
+
+
+VERBOSE = ["python3", "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+
+
+def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp_path):
+    # In fail mode test_adds passes and test_adds_negative fails; -v names passes.
+    fail = {"TESTGATE_FIXTURE": "fail"}
+    graded = testgate.check(
+        project, VERBOSE, env=fail, expect={"FAIL_TO_PASS": ["tests/test_calc.py::test_adds"]}
+    )
+    assert graded.verdict == "pass", graded.reason
+    assert graded.grading is not None and graded.grading["tests"][0]["grade"] == "passed"
+    listed = testgate.check(project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds_negative"])
+    assert listed.verdict == "fail" and listed.failing == ["tests/test_calc.py::test_adds_negative"]
+    strict = testgate.check(
+        project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds"], strict=True
+    )
+    assert strict.verdict == "fail"
+    file = tmp_path / "expect.txt"
+    file.write_text("tests/test_calc.py::test_not_there\n")
+    missing = testgate.check(project, VERBOSE, env=fail, expect=file, missing="fail")
+    assert missing.verdict == "fail", missing.reason
+    assert testgate.check(project, VERBOSE, env=fail).grading is None
 
 
 def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
@@ -132,6 +161,9 @@ def test_parse_reads_a_path_and_text_alike():
     assert all(isinstance(t, testgate.FailingTest) for t in from_path.failing)
     assert from_text.failing_names == from_path.failing_names == from_bytes.failing_names
     assert from_path.counts.failed == len(from_path.failing_names)
+    assert from_path.tests is not None
+    failed = [t.name for t in from_path.tests if t.outcome in ("failed", "error")]
+    assert failed == from_path.failing_names
 
 
 def test_parse_of_an_unreadable_file_raises(tmp_path):
@@ -158,8 +190,8 @@ def test_documents_keep_unknown_fields_and_read_per_test_outcomes():
         "findings": {"always_failed": ["a"], "later_field": 1},
         "attempts": [{"number": 1, "outcome": "exited", "exit_code": 1, "counts": None}],
         "tests": [
-            {"name": "a", "outcome": "failed", "kind": "test", "context": None, "new": True},
-            {"name": "b", "outcome": "passed", "kind": "test", "context": "mod"},
+            {"name": "a", "outcomes": ["failed", None], "kind": "test", "context": None, "new": True},
+            {"name": "b", "outcomes": ["passed", "passed"], "kind": "test", "context": "mod"},
         ],
         "a_field_from_the_future": {"x": 1},
     }
@@ -170,7 +202,7 @@ def test_documents_keep_unknown_fields_and_read_per_test_outcomes():
     assert result.attempts[0].counts is None and result.attempts[0].exit_code == 1
     assert [t.name for t in result.tests] == ["a", "b"]
     assert all(isinstance(t, testgate.TestOutcome) for t in result.tests)
-    assert result.tests[0].outcome == "failed" and result.tests[0].extra == {"new": True}
+    assert result.tests[0].outcomes == ["failed", None] and result.tests[0].extra == {"new": True}
     assert testgate.Result.from_json({k: v for k, v in document.items() if k != "tests"}).tests is None
 
 
@@ -183,9 +215,10 @@ def test_a_document_of_another_schema_is_refused():
 
 def _manifest(tmp_path: pathlib.Path, project: pathlib.Path) -> pathlib.Path:
     lines = [
-        {"id": "pass", "workspace": str(project), "command": PYTEST, "expect": "pass"},
+        {"id": "pass", "workspace": str(project), "command": PYTEST, "expect_verdict": "pass"},
         {"id": "fail", "workspace": str(project), "command": PYTEST,
-         "env": {"TESTGATE_FIXTURE": "fail"}, "expect": {"verdict": "fail", "failing": FAILING}},
+         "env": {"TESTGATE_FIXTURE": "fail"},
+         "expect_verdict": {"verdict": "fail", "failing": FAILING}},
         {"id": "typo", "workspace": str(project), "command": PYTEST, "retires": 1},
     ]
     manifest = tmp_path / "manifest.jsonl"
@@ -199,7 +232,7 @@ def test_batch_returns_one_result_per_line(project, tmp_path):
     assert all(isinstance(r, testgate.BatchResult) for r in results.values())
     assert results["pass"].result is not None and results["pass"].result.verdict == "pass"
     assert results["fail"].result is not None and results["fail"].result.failing == FAILING
-    assert results["fail"].exit_code == testgate.EXIT_FAIL and results["fail"].expected is True
+    assert results["fail"].exit_code == testgate.EXIT_FAIL and results["fail"].as_expected is True
     assert results["fail"].line == 2 and results["fail"].raw["id"] == "fail"
     assert results["typo"].result is None and results["typo"].exit_code == testgate.EXIT_TROUBLE
     assert results["typo"].error is not None and "unknown field `retires`" in results["typo"].error

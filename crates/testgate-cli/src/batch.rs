@@ -37,14 +37,16 @@ use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 /// MANIFEST holds one check per line, a JSON object: `workspace` and
 /// `command` (an array of words), and optionally `id`, `retries`,
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
-/// `prepare`, `rerun`, `format`, `restore` (as `check`'s options) and
-/// `expect` (a verdict, or `{verdict, cause, failing}`). Relative paths are
+/// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
+/// JSON inline), `missing`, `strict` (as `check`'s options) and
+/// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
+/// paths are
 /// relative to the manifest's directory. Each result is one JSON line
 /// (docs/cli.md), written as its check ends; with --out, the checks whose
 /// `id` is already in FILE are skipped, so an interrupted batch resumes.
 ///
-/// Exit status: 0 when every check ran and met its expectation, 1 when one
-/// did not meet it, 2 when a manifest line was invalid or a check could
+/// Exit status: 0 when every check ran and met its `expect_verdict`, 1 when
+/// one did not meet it, 2 when a manifest line was invalid or a check could
 /// not run, 130 when interrupted.
 #[derive(Debug, clap::Args)]
 pub(crate) struct BatchArgs {
@@ -94,8 +96,8 @@ struct ResultLine<'a> {
     line: u64,
     /// `check`'s exit code: 0, 1, 125, or 2 with `error`.
     exit_code: u8,
-    /// Whether the verdict met `expect`; null without one.
-    expected: Option<bool>,
+    /// Whether the verdict met `expect_verdict`; null without one.
+    as_expected: Option<bool>,
     /// Why the check could not run (an invalid line, a usage error).
     error: Option<&'a str>,
     duration_ms: u64,
@@ -550,7 +552,7 @@ fn verdict_line(
         Outcome::Inconclusive => (exit::INCONCLUSIVE, Tally::Inconclusive),
         Outcome::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
     };
-    let expected = job.expect.as_ref().map(|e| met(e, &record.verdict));
+    let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
     let result = match crate::json::printable_value(&CheckDocument::new(record)) {
         Ok(value) => value,
         Err(e) => {
@@ -566,7 +568,7 @@ fn verdict_line(
         id: &job.id,
         line: job.line,
         exit_code,
-        expected,
+        as_expected,
         error: None,
         duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
         result: Some(result),
@@ -574,7 +576,7 @@ fn verdict_line(
     Finished {
         text: to_line(&line),
         tally,
-        unexpected: expected == Some(false),
+        unexpected: as_expected == Some(false),
     }
 }
 
@@ -584,7 +586,7 @@ fn error_line(id: &Value, line: u64, why: &str) -> Finished {
         id,
         line,
         exit_code: exit::TROUBLE,
-        expected: None,
+        as_expected: None,
         error: Some(why),
         duration_ms: 0,
         result: None,

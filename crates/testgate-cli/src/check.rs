@@ -94,6 +94,11 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
 
+    /// `batch`: the expected tests stated inline in a manifest line, as
+    /// the text of an --expect file; it replaces `expect`.
+    #[arg(skip)]
+    expect_text: Option<String>,
+
     /// With --expect: what a listed test that never ran makes of the
     /// verdict: `not-run` (Inconclusive) or `fail`.
     #[arg(
@@ -148,6 +153,16 @@ enum MissingArg {
     NotRun,
     /// Fail, as SWE-bench grades a test missing from the log.
     Fail,
+}
+
+impl CheckArgs {
+    /// `batch`: grade against the expected tests `text` states (an
+    /// --expect file's text) instead of the file `--expect` named, which
+    /// then only stood in for it so that `--missing` and `--strict` parse.
+    pub(crate) fn expect_inline(&mut self, text: String) {
+        self.expect = None;
+        self.expect_text = Some(text);
+    }
 }
 
 /// What a check ended with, for the exit code.
@@ -290,16 +305,19 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
-    if let Some(path) = &args.expect {
+    let expectations = match (&args.expect_text, &args.expect) {
+        (Some(text), _) => Some(
+            crate::expect::parse(text).map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+        ),
+        (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
+        (None, None) => None,
+    };
+    if let Some(expectations) = expectations {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
-        let expectations = crate::expect::read(path)
-            .map_err(Error::Expect)?
-            .with_missing(missing)
-            .with_strict(args.strict);
-        config = config.expect(expectations);
+        config = config.expect(expectations.with_missing(missing).with_strict(args.strict));
     }
     for entry in &args.env {
         config = match entry.split_once('=') {

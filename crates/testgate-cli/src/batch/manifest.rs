@@ -36,7 +36,10 @@ pub(super) struct Entry {
     rerun: Option<String>,
     format: Option<String>,
     restore: Option<bool>,
-    expect: Option<Expect>,
+    expect: Option<Tests>,
+    missing: Option<String>,
+    strict: Option<bool>,
+    expect_verdict: Option<Expect>,
 }
 
 /// A value given as a string (`"5m"`) or a number (seconds, bytes).
@@ -65,7 +68,17 @@ pub(super) enum Env {
     List(Vec<String>),
 }
 
-/// `expect`: `"fail"`, or `{"verdict": "fail", "cause": …, "failing": […]}`.
+/// `expect`: the tests the change is graded against, as `check --expect`:
+/// the path of such a file, or its JSON inline.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Tests {
+    File(PathBuf),
+    Inline(serde_json::Map<String, Value>),
+}
+
+/// `expect_verdict`: `"fail"`, or `{"verdict": "fail", "cause": …,
+/// "failing": […]}`.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub(super) enum Expect {
@@ -85,7 +98,7 @@ pub(super) struct Job {
     pub(super) line: u64,
     pub(super) id: Value,
     pub(super) args: Box<CheckArgs>,
-    pub(super) expect: Option<Expect>,
+    pub(super) expect_verdict: Option<Expect>,
 }
 
 /// A manifest line: its bytes and whether a newline ended it, or a line
@@ -150,7 +163,7 @@ pub(super) fn line_id(bytes: &[u8], line: u64) -> Value {
         .unwrap_or_else(|| Value::from(line))
 }
 
-/// Whether `verdict` is what `expect` says.
+/// Whether `verdict` is what `expect_verdict` says.
 pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
     let (want, cause, failing) = match expect {
         Expect::Verdict(verdict) => (verdict, None, None),
@@ -180,10 +193,10 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
     let entry: Entry = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect {
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict {
         if !matches!(v.as_str(), "pass" | "fail" | "inconclusive") {
             return Err(format!(
-                "`expect` names no verdict: `{v}` (pass, fail or inconclusive)"
+                "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
             ));
         }
     }
@@ -242,16 +255,38 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if entry.restore == Some(true) {
         words.push("--restore".into());
     }
+    // Inline expected tests: `--expect` names a stand-in, so that
+    // `--missing` and `--strict` parse, and the text replaces it below.
+    let inline = match entry.expect {
+        None => None,
+        Some(Tests::File(path)) => {
+            push_flag(&mut words, "--expect", path_word(dir, &path));
+            None
+        }
+        Some(Tests::Inline(map)) => {
+            push_flag(&mut words, "--expect", "(inline)".to_owned());
+            Some(Value::Object(map).to_string())
+        }
+    };
+    if let Some(missing) = entry.missing {
+        push_flag(&mut words, "--missing", missing);
+    }
+    if entry.strict == Some(true) {
+        words.push("--strict".into());
+    }
     words.push("--".into());
     words.extend(entry.command);
-    let CheckLine::Check(args) =
+    let CheckLine::Check(mut args) =
         CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
             .map_err(|e| first_line(&e.to_string()))?;
+    if let Some(text) = inline {
+        args.expect_inline(text);
+    }
     Ok(Job {
         line,
         id,
         args: Box::new(args),
-        expect: entry.expect,
+        expect_verdict: entry.expect_verdict,
     })
 }
 
@@ -260,6 +295,11 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
 #[command(name = "testgate")]
 enum CheckLine {
     Check(CheckArgs),
+}
+
+fn push_flag(words: &mut Vec<String>, flag: &str, value: String) {
+    words.push(flag.to_owned());
+    words.push(value);
 }
 
 /// `path` as a word of the check's command line, relative to the manifest.
@@ -315,8 +355,8 @@ mod tests {
                 "required arguments were not provided: <CMD>",
             ),
             (
-                r#"{"workspace": "p", "command": ["x"], "expect": "green"}"#,
-                "`expect` names no verdict",
+                r#"{"workspace": "p", "command": ["x"], "expect_verdict": "green"}"#,
+                "`expect_verdict` names no verdict",
             ),
             (
                 r#"{"workspace": "p", "command": ["x"], "env": {"A": 1}}"#,

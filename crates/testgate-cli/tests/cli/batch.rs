@@ -1,6 +1,7 @@
 //! `testgate batch`, started as a user would, over copies of the real
-//! pytest project of `tests/projects/e2e/`: results as JSON lines, expectations,
-//! invalid lines, resume, and Ctrl-C ending every running tree.
+//! pytest project of `tests/projects/e2e/`: results as JSON lines, expected
+//! verdicts, graded tests (`expect`), invalid lines, resume, and Ctrl-C
+//! ending every running tree.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -71,12 +72,12 @@ fn a_batch_runs_every_line_in_parallel_and_writes_one_result_each() {
     let manifest = write_manifest(
         tmp.path(),
         &[
-            line("pass", &pass, "pass", json!({"expect": "pass"})),
+            line("pass", &pass, "pass", json!({"expect_verdict": "pass"})),
             line(
                 "fail",
                 &fail,
                 "fail",
-                json!({"retries": 1, "expect": {"verdict": "fail", "failing": [
+                json!({"retries": 1, "expect_verdict": {"verdict": "fail", "failing": [
                     "tests/test_calc.py::TestBig::test_big_numbers",
                     "tests/test_calc.py::test_adds_negative"]}}),
             ),
@@ -84,7 +85,7 @@ fn a_batch_runs_every_line_in_parallel_and_writes_one_result_each() {
                 "hang",
                 &hang,
                 "hang",
-                json!({"timeout": "3s", "expect": {"verdict": "inconclusive", "cause": "timed_out"}}),
+                json!({"timeout": "3s", "expect_verdict": {"verdict": "inconclusive", "cause": "timed_out"}}),
             ),
         ],
     );
@@ -103,7 +104,7 @@ fn a_batch_runs_every_line_in_parallel_and_writes_one_result_each() {
         assert_eq!(result["schema"], 1);
         assert_eq!(result["line"], line);
         assert_eq!(result["exit_code"], code);
-        assert_eq!(result["expected"], true, "{result}");
+        assert_eq!(result["as_expected"], true, "{result}");
         assert_eq!(result["error"], Value::Null);
         assert_eq!(result["result"]["schema"], 1);
         assert_eq!(result["result"]["verdict"], verdict, "{result}");
@@ -136,7 +137,12 @@ fn invalid_lines_and_unmet_expectations_are_reported_and_the_rest_runs() {
         &[
             line("typo", &pass, "pass", json!({"retires": 2})),
             line("missing", &tmp.path().join("nowhere"), "pass", json!({})),
-            line("unexpected", &pass, "fail", json!({"expect": "pass"})),
+            line(
+                "unexpected",
+                &pass,
+                "fail",
+                json!({"expect_verdict": "pass"}),
+            ),
         ],
     );
     let out = tmp.path().join("results.jsonl");
@@ -161,13 +167,18 @@ fn invalid_lines_and_unmet_expectations_are_reported_and_the_rest_runs() {
         "{missing}"
     );
     let unexpected = by_id(&results, "unexpected");
-    assert_eq!(unexpected["expected"], false);
+    assert_eq!(unexpected["as_expected"], false);
     assert_eq!(unexpected["result"]["verdict"], "fail");
 
     // Without the invalid lines, an unmet expectation alone exits 1.
     manifest = write_manifest(
         tmp.path(),
-        &[line("unexpected", &pass, "fail", json!({"expect": "pass"}))],
+        &[line(
+            "unexpected",
+            &pass,
+            "fail",
+            json!({"expect_verdict": "pass"}),
+        )],
     );
     let run = batch(&manifest, &tmp.path().join("second.jsonl"), &["--quiet"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
@@ -335,4 +346,67 @@ fn index_runs_only_that_line_and_without_out_prints_to_stdout() {
     assert_eq!(results[0]["id"], "second");
     assert_eq!(results[0]["line"], 3);
     assert_eq!(results[0]["result"]["verdict"], "pass");
+}
+
+#[test]
+fn expected_tests_grade_each_check_inline_or_from_a_file() {
+    let (tmp, project) = pytest_project();
+    // In fail mode test_adds passes and test_adds_negative fails; -v, so
+    // that pytest names the tests that pass.
+    let verbose = json!(["python3", "-m", "pytest", "-v", "-p", "no:cacheprovider"]);
+    let file = tmp.path().join("negative.json");
+    std::fs::write(
+        &file,
+        r#"{"FAIL_TO_PASS": ["tests/test_calc.py::test_adds_negative"]}"#,
+    )
+    .unwrap();
+    let manifest = write_manifest(
+        tmp.path(),
+        &[
+            line(
+                "inline",
+                &project,
+                "fail",
+                json!({"command": verbose, "expect": {"must_pass": ["tests/test_calc.py::test_adds"]}, "expect_verdict": "pass"}),
+            ),
+            line(
+                "file",
+                &project,
+                "fail",
+                json!({"command": verbose, "expect": "negative.json", "expect_verdict": "fail"}),
+            ),
+            line(
+                "strict",
+                &project,
+                "fail",
+                json!({"command": verbose, "expect": {"must_pass": ["tests/test_calc.py::test_adds"]}, "strict": true, "expect_verdict": "fail"}),
+            ),
+            line(
+                "missing-key",
+                &project,
+                "fail",
+                json!({"expect": {"must_pas": ["x"]}}),
+            ),
+        ],
+    );
+    let out = tmp.path().join("results.jsonl");
+    let run = batch(&manifest, &out, &[]);
+    assert_eq!(run.code, Some(2), "the misspelt key: {}", run.stderr);
+    let results = results(&out);
+    for id in ["inline", "file", "strict"] {
+        let result = by_id(&results, id);
+        assert_eq!(result["as_expected"], true, "{result}");
+        assert!(result["result"]["grading"].is_object(), "{result}");
+    }
+    assert_eq!(
+        by_id(&results, "file")["result"]["failing"],
+        json!(["tests/test_calc.py::test_adds_negative"])
+    );
+    let misspelt = by_id(&results, "missing-key");
+    assert!(
+        misspelt["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("`expect`: unknown key `must_pas`")),
+        "{misspelt}"
+    );
 }
