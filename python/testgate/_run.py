@@ -120,6 +120,7 @@ def check(
     tmpfs_size: str | int | None = None,
     record: StrPath | None = None,
     expect: StrPath | Mapping[str, Any] | Sequence[str] | None = None,
+    baseline: StrPath | None = None,
     missing: str = "not-run",
     strict: bool = False,
     stream: bool = False,
@@ -135,7 +136,8 @@ def check(
     listed tests only (`check --expect`): the path of such a file, a dict
     (`{"must_pass": [...], "keep_passing": [...]}` or SWE-bench's
     `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
-    `missing` and `strict` are `--missing` and `--strict`. With
+    `baseline` the base commit's check (`--baseline`: what passed there must
+    keep passing); `missing` and `strict` are `--missing` and `--strict`. With
     `stream=True` the test output goes to this process's stderr as it runs.
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
@@ -166,7 +168,11 @@ def check(
         argv += ["--prepare", step]
     with _expect_file(expect) as expect_path:
         if expect_path is not None:
-            argv += ["--expect", expect_path, "--missing", missing]
+            argv += ["--expect", expect_path]
+        if baseline is not None:
+            argv += ["--baseline", os.fspath(baseline)]
+        if expect_path is not None or baseline is not None:
+            argv += ["--missing", missing]
             if strict:
                 argv.append("--strict")
         argv.append("--")

@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import shutil
+import subprocess
 import sys
 import sysconfig
 
@@ -249,3 +250,16 @@ def test_batch_of_an_unreadable_manifest_raises(tmp_path):
         testgate.batch(tmp_path / "missing.jsonl")
     assert caught.value.exit_code == testgate.EXIT_TROUBLE
     assert caught.value.message.startswith(f"cannot read {tmp_path}/missing.jsonl")
+
+
+def test_a_baseline_fails_the_tests_that_broke_since(project, tmp_path):
+    base = subprocess.run(
+        [testgate.binary(), "check", "--json", "-q", "-C", str(project), "--", *VERBOSE],
+        capture_output=True, check=True,
+    )
+    baseline = tmp_path / "base.json"
+    baseline.write_bytes(base.stdout)
+    result = testgate.check(project, VERBOSE, env={"TESTGATE_FIXTURE": "fail"}, baseline=baseline)
+    assert result.verdict == "fail", result.reason
+    assert sorted(result.failing) == sorted(FAILING)
+    assert result.grading is not None

@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Missing, Observer, PreparationRecord, Record,
-    Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, Missing, Observer,
+    PreparationRecord, Record, Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -26,6 +26,7 @@ use crate::{Error, FormatArg};
 /// Exit status: 0 Pass, 1 Fail, 125 Inconclusive (so `git bisect run` skips
 /// the commits it cannot judge), 130 when interrupted, 2 on a usage error.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("graded").args(["expect", "baseline"]).multiple(true)))]
 pub(crate) struct CheckArgs {
     /// The project directory the command runs in (read-write in the sandbox).
     #[arg(short = 'C', value_name = "DIR", default_value = ".")]
@@ -99,20 +100,27 @@ pub(crate) struct CheckArgs {
     #[arg(skip)]
     expect_text: Option<String>,
 
-    /// With --expect: what a listed test that never ran makes of the
-    /// verdict: `not-run` (Inconclusive) or `fail`.
+    /// Grade the change against an earlier check of the base commit (its
+    /// `check --json` output, or its record): every test that passed there
+    /// must keep passing; one that broke (passed there, fails in every
+    /// attempt here) fails the change. Combines with --expect.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+
+    /// With --expect or --baseline: what a listed test that never ran makes
+    /// of the verdict: `not-run` (Inconclusive) or `fail`.
     #[arg(
         long,
         value_name = "WHAT",
         value_enum,
         default_value = "not-run",
-        requires = "expect"
+        requires = "graded"
     )]
     missing: MissingArg,
 
-    /// With --expect: tests on no list gate too (a failure of any test
-    /// fails the change).
-    #[arg(long, requires = "expect")]
+    /// With --expect or --baseline: tests on no list gate too (a failure of
+    /// any test fails the change).
+    #[arg(long, requires = "graded")]
     strict: bool,
 
     /// Write the verdict record (docs/cli.md): the suite, the tree digest,
@@ -305,18 +313,25 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
-    let expectations = match (&args.expect_text, &args.expect) {
-        (Some(text), _) => Some(
-            crate::expect::parse(text).map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
-        ),
-        (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
-        (None, None) => None,
-    };
-    if let Some(expectations) = expectations {
+    if args.expect.is_some() || args.expect_text.is_some() || args.baseline.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
+        let mut expectations = match (&args.expect_text, &args.expect) {
+            (Some(text), _) => crate::expect::parse(text)
+                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            (None, Some(path)) => crate::expect::read(path).map_err(Error::Expect)?,
+            (None, None) => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+        };
+        if let Some(path) = &args.baseline {
+            // What passed on the base commit must keep passing.
+            let passed = crate::diff::grades_in(path)?
+                .into_iter()
+                .filter(|(_, grade)| *grade == Grade::Passed)
+                .map(|(name, _)| name);
+            expectations.keep_passing.extend(passed);
+        }
         config = config.expect(expectations.with_missing(missing).with_strict(args.strict));
     }
     for entry in &args.env {

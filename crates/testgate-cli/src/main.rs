@@ -3,6 +3,7 @@
 
 mod batch;
 mod check;
+mod diff;
 mod exit;
 mod expect;
 mod json;
@@ -30,6 +31,7 @@ enum Command {
     Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
     Batch(batch::BatchArgs),
+    Diff(diff::DiffArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
 }
@@ -118,6 +120,9 @@ enum Error {
     /// `batch` could not open, resume or write its `--out`.
     #[error("{0}")]
     Batch(String),
+    /// A check's JSON (`diff`, `check --baseline`) is not one.
+    #[error("{0}")]
+    Baseline(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -151,6 +156,7 @@ fn main() -> ExitCode {
             Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
             Command::Batch(args) => batch::run(&args).map(Success::Batched),
+            Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
         });
@@ -196,7 +202,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
             | Error::Expect(_)
-            | Error::Batch(_)),
+            | Error::Batch(_)
+            | Error::Baseline(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

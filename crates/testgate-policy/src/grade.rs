@@ -499,6 +499,107 @@ fn ends_grading(stop: Stop<'_>) -> bool {
     }
 }
 
+impl Grade {
+    /// What one test's results, one per attempt (`None` where the attempt
+    /// did not name it), add up to.
+    ///
+    /// ```
+    /// use testgate_policy::{Grade, TestResult};
+    ///
+    /// let failed_then_passed = [Some(TestResult::Failed), Some(TestResult::Passed)];
+    /// assert_eq!(Grade::of(&failed_then_passed), Grade::Flaky);
+    /// assert_eq!(Grade::of(&[None, Some(TestResult::Skipped)]), Grade::NotRun);
+    /// ```
+    pub fn of(results: &[Option<TestResult>]) -> Grade {
+        grade_of(results)
+    }
+}
+
+/// How one test changed between two checks (the base commit's and the
+/// change's), as `testgate diff` and `check --baseline` classify it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Change {
+    /// Failed before, passes now.
+    Fixed,
+    /// Passed before, fails now.
+    Broken,
+    /// Failed before and now.
+    StillFailing,
+    /// Passed before and now.
+    StillPassing,
+    /// Not in the earlier check; `Grade` says how it ended now.
+    New(Grade),
+    /// In the earlier check, not in this one: renamed, deleted, deselected.
+    Gone(Grade),
+    /// Flaky on either side: nothing can be said of the change.
+    Flaky,
+    /// Skipped (or never run) on either side.
+    NotRun,
+}
+
+impl Change {
+    /// The snake_case name used in JSON and text.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Change::Fixed => "fixed",
+            Change::Broken => "broken",
+            Change::StillFailing => "still_failing",
+            Change::StillPassing => "still_passing",
+            Change::New(_) => "new",
+            Change::Gone(_) => "gone",
+            Change::Flaky => "flaky",
+            Change::NotRun => "not_run",
+        }
+    }
+}
+
+/// Every test of two checks, `before` and `after` (each a test's name and
+/// [`Grade`]), classified: in `after`'s order, then the tests only
+/// `before` had, in its order.
+///
+/// ```
+/// use testgate_policy::{Change, Grade, compare};
+///
+/// let before = [("a", Grade::Failed), ("b", Grade::Passed), ("c", Grade::Passed)];
+/// let after = [("a", Grade::Passed), ("b", Grade::Failed), ("d", Grade::Passed)];
+/// let changes = compare(&before, &after);
+/// assert_eq!(changes, [
+///     ("a", Change::Fixed),
+///     ("b", Change::Broken),
+///     ("d", Change::New(Grade::Passed)),
+///     ("c", Change::Gone(Grade::Passed)),
+/// ]);
+/// ```
+pub fn compare<'a>(
+    before: &[(&'a str, Grade)],
+    after: &[(&'a str, Grade)],
+) -> Vec<(&'a str, Change)> {
+    let earlier: HashMap<&str, Grade> = before.iter().copied().collect();
+    let later: HashSet<&str> = after.iter().map(|(n, _)| *n).collect();
+    let mut changes: Vec<(&str, Change)> = after
+        .iter()
+        .map(|&(name, now)| {
+            let change = match (earlier.get(name).copied(), now) {
+                (None, now) => Change::New(now),
+                (Some(Grade::Flaky), _) | (Some(_), Grade::Flaky) => Change::Flaky,
+                (Some(Grade::NotRun), _) | (Some(_), Grade::NotRun) => Change::NotRun,
+                (Some(Grade::Failed), Grade::Passed) => Change::Fixed,
+                (Some(Grade::Passed), Grade::Failed) => Change::Broken,
+                (Some(Grade::Failed), Grade::Failed) => Change::StillFailing,
+                (Some(Grade::Passed), Grade::Passed) => Change::StillPassing,
+            };
+            (name, change)
+        })
+        .collect();
+    let mut gone = HashSet::new();
+    for &(name, then) in before {
+        if !later.contains(name) && gone.insert(name) {
+            changes.push((name, Change::Gone(then)));
+        }
+    }
+    changes
+}
+
 /// What one test's results add up to.
 fn grade_of(results: &[Option<TestResult>]) -> Grade {
     let ran = |r: &&TestResult| matches!(r, TestResult::Passed | TestResult::Failed);

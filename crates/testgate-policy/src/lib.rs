@@ -54,7 +54,7 @@ mod verdict;
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::grade::{
-    Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult,
+    Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult, compare,
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;

@@ -43,9 +43,9 @@ pub use crate::suite::{
 
 pub use testgate_parse::{Format, Report, Runner, failing_tests, is_hidden, printable, tail};
 pub use testgate_policy::{
-    Attempt, Cause, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
+    Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
     Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,
-    Rerun, Selection, SometimesFailed, StoppedBy, TestResult, Verdict,
+    Rerun, Selection, SometimesFailed, StoppedBy, TestResult, Verdict, compare,
 };
 pub use testgate_run::{
     BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,

@@ -37,6 +37,7 @@ pub(super) struct Entry {
     format: Option<String>,
     restore: Option<bool>,
     expect: Option<Tests>,
+    baseline: Option<PathBuf>,
     missing: Option<String>,
     strict: Option<bool>,
     expect_verdict: Option<Expect>,
@@ -268,6 +269,9 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
             Some(Value::Object(map).to_string())
         }
     };
+    if let Some(baseline) = &entry.baseline {
+        push_flag(&mut words, "--baseline", path_word(dir, baseline));
+    }
     if let Some(missing) = entry.missing {
         push_flag(&mut words, "--missing", missing);
     }

@@ -410,3 +410,40 @@ fn expected_tests_grade_each_check_inline_or_from_a_file() {
         "{misspelt}"
     );
 }
+
+#[test]
+fn a_baseline_in_a_line_fails_the_tests_that_broke_since() {
+    let (tmp, project) = pytest_project();
+    let mut base = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    base.args(["check", "--json", "-q", "-C"])
+        .arg(&project)
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    let base = run(base, None);
+    assert_eq!(base.code, Some(0), "{}", base.stderr);
+    std::fs::write(tmp.path().join("base.json"), &base.stdout).unwrap();
+    let verbose = json!(["python3", "-m", "pytest", "-v", "-p", "no:cacheprovider"]);
+    let manifest = write_manifest(
+        tmp.path(),
+        &[line(
+            "broke",
+            &project,
+            "fail",
+            json!({"command": verbose, "baseline": "base.json"}),
+        )],
+    );
+    let out = tmp.path().join("results.jsonl");
+    let run = batch(&manifest, &out, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let results = results(&out);
+    let broke = by_id(&results, "broke");
+    assert_eq!(broke["result"]["verdict"], "fail", "{broke}");
+    assert!(broke["result"]["grading"].is_object(), "{broke}");
+}

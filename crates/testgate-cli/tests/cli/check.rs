@@ -766,3 +766,103 @@ fn expect_files_that_are_wrong_are_usage_errors() {
     let out = check_in(&dir, &["--strict", "--", "python3", "-m", "pytest"]);
     assert_eq!(out.code, Some(USAGE), "--strict without --expect: {out:#?}");
 }
+
+/// `testgate check --json --quiet ARGS -- python3 -m pytest -v` on `dir` in
+/// `mode`.
+fn check_verbose_json(dir: &Path, mode: &str, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(dir)
+        .arg("--env")
+        .arg(format!("TESTGATE_FIXTURE={mode}"))
+        .args(["--json", "--quiet"])
+        .args(args)
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    run(command, None)
+}
+
+#[test]
+fn a_baseline_fails_what_broke_and_diff_says_what_changed() {
+    let (_tmp, dir) = pytest_project();
+    let base = check_verbose_json(&dir, "pass", &[]);
+    assert_eq!(base.code, Some(PASS), "{base:#?}");
+    let before = dir.parent().expect("parent").join("before.json");
+    std::fs::write(&before, &base.stdout).expect("write the baseline");
+    let before = before.to_str().expect("UTF-8 path");
+
+    // The change breaks two tests that passed on the base commit.
+    let out = check_verbose_json(&dir, "fail", &["--baseline", before]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["failing"], serde_json::json!([NEGATIVE, BIG]));
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("{NEGATIVE} (was passing)\n{BIG} (was passing)\n")),
+        "{}",
+        doc["reason"]
+    );
+    let after = dir.parent().expect("parent").join("after.json");
+    std::fs::write(&after, &out.stdout).expect("write the later check");
+    let after = after.to_str().expect("UTF-8 path");
+
+    let diff = testgate(&["diff", before, after], None);
+    assert_eq!(diff.code, Some(0), "{diff:#?}");
+    let lines: Vec<&str> = diff.stdout.lines().collect();
+    assert_eq!(lines[0], format!("broken        {NEGATIVE}"));
+    assert_eq!(lines[1], format!("broken        {BIG}"));
+    assert_eq!(
+        lines.last().copied(),
+        Some("2 broken, 3 still passing"),
+        "{}",
+        diff.stdout
+    );
+
+    let diff = testgate(&["diff", "--json", after, before], None);
+    let doc: Value = serde_json::from_str(&diff.stdout).expect("one JSON document");
+    assert_eq!(doc["schema"], 1);
+    assert_eq!(
+        doc["counts"],
+        serde_json::json!({"fixed": 2, "still_passing": 3})
+    );
+    let fixed = doc["tests"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == NEGATIVE));
+    assert_eq!(
+        fixed,
+        Some(
+            &serde_json::json!({"name": NEGATIVE, "change": "fixed", "before": "failed", "after": "passed"})
+        )
+    );
+
+    // The same change against a baseline it does not break: Pass.
+    let out = check_verbose_json(&dir, "pass", &["--baseline", before]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+}
+
+#[test]
+fn diff_of_something_that_is_no_check_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("log.json");
+    std::fs::write(&file, "{\"schema\": 1}").expect("write");
+    let file = file.to_str().expect("UTF-8 path");
+    let out = testgate(&["diff", file, file], None);
+    assert_eq!(out.code, Some(USAGE), "{out:#?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("holds no `tests` list"),
+        "{}",
+        out.stderr
+    );
+}

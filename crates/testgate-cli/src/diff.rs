@@ -1,0 +1,178 @@
+//! `testgate diff BEFORE AFTER`: how each test changed between two checks
+//! (two `check --json` documents, or records), without running anything;
+//! and the reading of such a document that `check --baseline` shares.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+use testgate::{Change, Grade, TestResult, compare};
+
+use crate::Error;
+
+/// Prints how each test changed between two earlier checks: broken (passed
+/// before, fails now), fixed, still failing, new, gone, flaky, not run,
+/// still passing. Reads two `check --json` documents (or `--record`
+/// files); runs nothing. The rules are docs/policy.md's, "Comparing with a
+/// baseline".
+#[derive(Debug, clap::Args)]
+pub(crate) struct DiffArgs {
+    /// The earlier check: the base commit's `check --json` output.
+    #[arg(value_name = "BEFORE")]
+    before: PathBuf,
+
+    /// The later check: the change's `check --json` output.
+    #[arg(value_name = "AFTER")]
+    after: PathBuf,
+
+    /// Print one JSON object (docs/cli.md) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The `schema` of `diff --json`'s document.
+const DIFF_SCHEMA: u32 = 1;
+
+/// The order the text groups changes in: what a reader must act on first.
+const ORDER: [&str; 8] = [
+    "broken",
+    "fixed",
+    "still_failing",
+    "new",
+    "gone",
+    "flaky",
+    "not_run",
+    "still_passing",
+];
+
+#[derive(Debug, Serialize)]
+struct DiffDocument<'a> {
+    schema: u32,
+    tests: Vec<DiffEntry<'a>>,
+    counts: std::collections::BTreeMap<&'static str, usize>,
+}
+
+#[derive(Debug, Serialize)]
+struct DiffEntry<'a> {
+    name: &'a str,
+    change: &'static str,
+    before: Option<&'static str>,
+    after: Option<&'static str>,
+}
+
+pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
+    let before = grades_in(&args.before)?;
+    let after = grades_in(&args.after)?;
+    let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let changes = compare(&before_ref, &after_ref);
+    let grade_in = |list: &[(&str, Grade)], name: &str| {
+        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
+    };
+    let mut stdout = io::stdout().lock();
+    if args.json {
+        let mut counts = std::collections::BTreeMap::new();
+        let tests = changes
+            .iter()
+            .map(|&(name, change)| {
+                *counts.entry(change.name()).or_insert(0) += 1;
+                DiffEntry {
+                    name,
+                    change: change.name(),
+                    before: grade_in(&before_ref, name),
+                    after: grade_in(&after_ref, name),
+                }
+            })
+            .collect();
+        let document = DiffDocument {
+            schema: DIFF_SCHEMA,
+            tests,
+            counts,
+        };
+        crate::json::write_printable(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
+        writeln!(stdout).map_err(Error::Write)?;
+    } else {
+        let mut summary = Vec::new();
+        for group in ORDER {
+            let names: Vec<(&str, Change)> = changes
+                .iter()
+                .copied()
+                .filter(|(_, c)| c.name() == group)
+                .collect();
+            if names.is_empty() {
+                continue;
+            }
+            summary.push(format!("{} {}", names.len(), group.replace('_', " ")));
+            for (name, change) in names {
+                let detail = match change {
+                    Change::New(grade) | Change::Gone(grade) => format!(" ({})", grade.name()),
+                    Change::Fixed
+                    | Change::Broken
+                    | Change::StillFailing
+                    | Change::StillPassing
+                    | Change::Flaky
+                    | Change::NotRun => String::new(),
+                };
+                let name = testgate::printable(name.as_bytes());
+                writeln!(stdout, "{:<14}{name}{detail}", group.replace('_', " "))
+                    .map_err(Error::Write)?;
+            }
+        }
+        let summary = if summary.is_empty() {
+            "no test in either check".to_owned()
+        } else {
+            summary.join(", ")
+        };
+        writeln!(stdout, "{summary}").map_err(Error::Write)?;
+    }
+    stdout.flush().map_err(Error::Write)
+}
+
+/// Every test of the check in `path` (a `check --json` document, or a
+/// `--record` file holding one), with what its attempts add up to.
+pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
+    let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    // A record file holds the check's document as `record.result`.
+    let document = value
+        .get("record")
+        .and_then(|r| r.get("result"))
+        .unwrap_or(&value);
+    let Some(tests) = document.get("tests").and_then(Value::as_array) else {
+        return Err(bad(
+            "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+                .to_owned(),
+        ));
+    };
+    tests
+        .iter()
+        .map(|test| {
+            let name = test
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("a test without a name".to_owned()))?;
+            let outcomes = test
+                .get("outcomes")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad(format!("test {name} has no `outcomes`")))?;
+            let results: Vec<Option<TestResult>> = outcomes.iter().map(result_of).collect();
+            Ok((name.to_owned(), Grade::of(&results)))
+        })
+        .collect()
+}
+
+/// One attempt's outcome of a test in `check --json`, as grading reads it.
+fn result_of(outcome: &Value) -> Option<TestResult> {
+    Some(match outcome.as_str()? {
+        "passed" | "xfailed" => TestResult::Passed,
+        "failed" | "error" => TestResult::Failed,
+        "flaky" => TestResult::Flaky,
+        "running" => TestResult::Running,
+        _ => TestResult::Skipped,
+    })
+}
