@@ -257,3 +257,101 @@ fn a_preparation_fills_the_private_cache_the_attempts_use() {
     );
     assert!(entries(&cache.join("home-cache/go-build")) > 0);
 }
+
+/// The host's caches are what the first check sees. A Go module whose
+/// dependency is only in the host's module cache (`~/go/pkg/mod`, read-only
+/// files as go leaves them), with `GOPROXY=off` and no network: it builds.
+/// And the host's build cache, warmed by a host `go test`, is the private
+/// cache's starting point: the first check under the sandbox answers from
+/// it (`(cached)`), where it used to rebuild from nothing (5.9x the bare
+/// run).
+#[test]
+fn the_hosts_module_and_build_caches_are_used_by_the_first_check() {
+    let tmp = scratch();
+    let home = tmp.path().join("home");
+    let proxy = tmp.path().join("proxy");
+    // The dependency, served once from a file proxy to fill the host's
+    // module cache, as `go mod download` would from the network.
+    let module = proxy.join("example.com/dep/@v");
+    write(
+        &module.join("v1.0.0.mod"),
+        "module example.com/dep\n\ngo 1.19\n",
+    );
+    write(&module.join("list"), "v1.0.0\n");
+    write(
+        &module.join("v1.0.0.info"),
+        "{\"Version\":\"v1.0.0\",\"Time\":\"2024-01-01T00:00:00Z\"}\n",
+    );
+    let zipped = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sys, zipfile\n\
+             with zipfile.ZipFile(sys.argv[1], 'w') as z:\n\
+             \x20   z.writestr('example.com/dep@v1.0.0/go.mod', 'module example.com/dep\\n\\ngo 1.19\\n')\n\
+             \x20   z.writestr('example.com/dep@v1.0.0/dep.go', 'package dep\\n\\nfunc Answer() int { return 42 }\\n')\n",
+        )
+        .arg(module.join("v1.0.0.zip"))
+        .status()
+        .expect("python3");
+    assert!(zipped.success(), "python3 could not write the module's zip");
+
+    let dir = tmp.path().join("uses-dep");
+    write(
+        &dir.join("go.mod"),
+        "module example.com/usesdep\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n",
+    );
+    write(
+        &dir.join("answer_test.go"),
+        "package usesdep\n\nimport (\n\t\"testing\"\n\n\t\"example.com/dep\"\n)\n\nfunc TestAnswer(t *testing.T) {\n\tif dep.Answer() != 42 {\n\t\tt.Fatal(\"answer\")\n\t}\n}\n",
+    );
+    let host_go = |args: &[&str], proxy_url: &str| {
+        let out = Command::new("go")
+            .args(args)
+            .current_dir(&dir)
+            .env("HOME", &home)
+            .env_remove("GOPATH")
+            .env_remove("GOMODCACHE")
+            .env_remove("GOCACHE")
+            .env_remove("XDG_CACHE_HOME")
+            .env("GOPROXY", proxy_url)
+            .env("GOSUMDB", "off")
+            .env("GOFLAGS", "-mod=mod")
+            .output()
+            .expect("go");
+        assert!(
+            out.status.success(),
+            "host go {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    host_go(&["mod", "tidy"], &format!("file://{}", proxy.display()));
+    let source = home.join("go/pkg/mod/example.com/dep@v1.0.0/dep.go");
+    assert!(source.is_file(), "the host's module cache was not filled");
+    fs::remove_dir_all(&proxy).unwrap();
+    // The host's build cache, warm for this module.
+    host_go(&["test", "./..."], "off");
+
+    let config = TestConfig::new(&dir, "go", ["test", "./..."])
+        .format(Runner::Go)
+        .preset()
+        .env("HOME", &home)
+        .env("GOPROXY", "off")
+        .env("GOFLAGS", "-mod=mod");
+    let first = run(Sandbox::default(), config);
+    assert_pass(
+        &first,
+        "go with a dependency only in the host's module cache",
+    );
+    let tail = &first.attempts[0].attempt.tail;
+    assert!(
+        tail.contains("(cached)"),
+        "the first check did not use the host's build cache:\n{tail}"
+    );
+    // The module cache was read where it is, not copied.
+    assert!(!private_cache(&dir).join("home-cache/go").exists());
+    // go leaves its module cache read-only; the removal needs it writable.
+    let _ = Command::new("chmod")
+        .args(["-R", "u+w"])
+        .arg(&home)
+        .status();
+}

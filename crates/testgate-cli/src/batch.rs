@@ -38,7 +38,8 @@ use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 /// `command` (an array of words), and optionally `id`, `retries`,
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
 /// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
-/// JSON inline), `baseline`, `missing`, `strict` (as `check`'s options) and
+/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`
+/// (as `check`'s options) and
 /// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
 /// paths are
 /// relative to the manifest's directory. Each result is one JSON line

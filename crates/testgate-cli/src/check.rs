@@ -96,7 +96,8 @@ pub(crate) struct CheckArgs {
     expect: Option<PathBuf>,
 
     /// `batch`: the expected tests stated inline in a manifest line, as
-    /// the text of an --expect file; it replaces `expect`.
+    /// the text of an --expect file; read instead of the file `expect`
+    /// then names (a stand-in).
     #[arg(skip)]
     expect_text: Option<String>,
 
@@ -106,6 +107,19 @@ pub(crate) struct CheckArgs {
     /// attempt here) fails the change. Combines with --expect.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
+
+    /// Tests whose outcomes are reported and never gate (one name per
+    /// line, or the `check --stress --json` output whose unstable tests to
+    /// quarantine). Every other test gates, listed or not.
+    #[arg(long, value_name = "FILE")]
+    quarantine: Option<PathBuf>,
+
+    /// Stress mode: run the full suite N times, each attempt fresh, and list
+    /// every test whose outcome varied, with how often it failed; feed the
+    /// JSON output back with --quarantine. Retries and grading do not apply.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..),
+          conflicts_with_all = ["expect", "baseline", "quarantine", "retries"])]
+    stress: Option<u32>,
 
     /// With --expect or --baseline: what a listed test that never ran makes
     /// of the verdict: `not-run` (Inconclusive) or `fail`.
@@ -166,9 +180,10 @@ enum MissingArg {
 impl CheckArgs {
     /// `batch`: grade against the expected tests `text` states (an
     /// --expect file's text) instead of the file `--expect` named, which
-    /// then only stood in for it so that `--missing` and `--strict` parse.
+    /// only stands in for it (so that `--missing` and `--strict` parse, and
+    /// everything that asks whether there are expected tests is told so)
+    /// and is never read.
     pub(crate) fn expect_inline(&mut self, text: String) {
-        self.expect = None;
         self.expect_text = Some(text);
     }
 }
@@ -313,7 +328,10 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
-    if args.expect.is_some() || args.expect_text.is_some() || args.baseline.is_some() {
+    if let Some(runs) = args.stress {
+        config = config.stress(runs);
+    }
+    if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
@@ -332,7 +350,13 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
                 .map(|(name, _)| name);
             expectations.keep_passing.extend(passed);
         }
-        config = config.expect(expectations.with_missing(missing).with_strict(args.strict));
+        // A quarantine alone grades every test but the quarantined ones.
+        let strict = args.strict || (args.expect.is_none() && args.baseline.is_none());
+        if let Some(path) = &args.quarantine {
+            let names = crate::expect::read_quarantine(path).map_err(Error::Expect)?;
+            expectations.quarantine = names;
+        }
+        config = config.expect(expectations.with_missing(missing).with_strict(strict));
     }
     for entry in &args.env {
         config = match entry.split_once('=') {

@@ -30,6 +30,52 @@ pub(crate) fn read(path: &Path) -> Result<Expectations, String> {
     parse(&text).map_err(|why| format!("the expected tests in {}: {why}", path.display()))
 }
 
+/// The names of a quarantine file: one per line (`#` comments), or the
+/// `check --stress --json` document whose varied tests to quarantine.
+pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<String>, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read the quarantine in {}: {e}", path.display()))?
+        .len();
+    if size > MAX_BYTES {
+        return Err(format!(
+            "the quarantine in {} is {size} bytes, more than the {MAX_BYTES} read",
+            path.display()
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the quarantine in {}: {e}", path.display()))?;
+    quarantine(&text).map_err(|why| format!("the quarantine in {}: {why}", path.display()))
+}
+
+/// The names `text` quarantines.
+fn quarantine(text: &str) -> Result<Vec<String>, String> {
+    if !text.trim_start().starts_with('{') {
+        return Ok(text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect());
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let varied = value
+        .get("stress")
+        .and_then(|s| s.get("varied"))
+        .and_then(Value::as_array)
+        .ok_or(
+            "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
+        )?;
+    varied
+        .iter()
+        .map(|test| {
+            test.get("name")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| "a varied test without a name".to_owned())
+        })
+        .collect()
+}
+
 /// The expectations `text` states.
 pub(crate) fn parse(text: &str) -> Result<Expectations, String> {
     if !text.trim_start().starts_with('{') {
@@ -114,6 +160,22 @@ mod tests {
             ["tests/t.py::test_a", "tests/t.py::test_b"]
         );
         assert!(lines.keep_passing.is_empty());
+    }
+
+    #[test]
+    fn quarantines_from_lines_or_a_stress_run() {
+        assert_eq!(
+            super::quarantine("# unstable\na\n\nb\n").unwrap(),
+            ["a", "b"]
+        );
+        let stress =
+            r#"{"stress": {"runs": 3, "varied": [{"name": "a", "failed_in": 1, "out_of": 3}]}}"#;
+        assert_eq!(super::quarantine(stress).unwrap(), ["a"]);
+        assert!(
+            super::quarantine("{\"stress\": null}")
+                .unwrap_err()
+                .contains("stress.varied")
+        );
     }
 
     #[test]

@@ -39,6 +39,21 @@ pub(crate) struct CheckDocument<'a> {
     tests: TestHistories<'a>,
     /// The listed tests and their grades, under `--expect`.
     grading: Option<GradingDoc<'a>>,
+    /// Under `--stress`: the runs and every test whose outcome varied.
+    stress: Option<StressDoc<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct StressDoc<'a> {
+    runs: usize,
+    varied: Vec<VariedDoc<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct VariedDoc<'a> {
+    name: &'a str,
+    failed_in: usize,
+    out_of: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -314,6 +329,17 @@ impl<'a> CheckDocument<'a> {
                     })
                     .collect(),
                 unlisted_failed: &grading.unlisted_failed,
+            }),
+            stress: record.stress.as_ref().map(|varied| StressDoc {
+                runs: record.attempts.len(),
+                varied: varied
+                    .iter()
+                    .map(|v| VariedDoc {
+                        name: &v.name,
+                        failed_in: v.failed_in,
+                        out_of: v.out_of,
+                    })
+                    .collect(),
             }),
         }
     }

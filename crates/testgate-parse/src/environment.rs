@@ -289,6 +289,20 @@ fn read_only_for_the_toolchain(line: &str) -> Option<EnvironmentFailure> {
     let cargo = line.starts_with("error: ") && line.contains("Read-only file system (os error 30)");
     let pip = line.starts_with("ERROR: Could not install packages due to an OSError")
         && line.contains("Read-only file system");
+    // cargo unpacking a crate whose archive the host downloaded but whose
+    // source its clean-up removed: the read-only registry is the error's
+    // last `Caused by:`, indented two spaces, alone on its line (anyhow's
+    // chains, which a test's `Error:` prints, indent four).
+    if line == "  Read-only file system (os error 30)" {
+        return failure(
+            EnvironmentKind::ReadOnlyPath,
+            "cargo could not unpack a dependency into its registry, which is read-only in \
+             the sandbox",
+            "run `cargo fetch` in the project on the host first: the sandbox reads the \
+             host's registry and cannot add to it",
+            line,
+        );
+    }
     if cargo || pip {
         return failure(
             EnvironmentKind::ReadOnlyPath,
@@ -360,6 +374,23 @@ mod tests {
             kind("sh: 1: jest: not found"),
             Some(EnvironmentKind::RunnerNotFound)
         );
+    }
+
+    #[test]
+    fn cargo_unpacking_into_the_read_only_registry() {
+        // `testgate check -- cargo test` under bwrap, as root, on a crate
+        // depending on itoa whose unpacked source was moved out of the host's
+        // registry (the archive kept), as cargo's clean-up leaves it: the
+        // cause is the last, indented line.
+        let log = "error: failed to download `itoa v1.0.19`\n\nCaused by:\n  unable to get \
+                   packages from source\n\nCaused by:\n  failed to unpack package `itoa \
+                   v1.0.19`\n\nCaused by:\n  failed to create directory `/root/.cargo/registry/\
+                   src/index.crates.io-1949cf8c6b5b557f/itoa-1.0.19`\n\nCaused by:\n  \
+                   Read-only file system (os error 30)\n";
+        assert_eq!(kind(log), Some(EnvironmentKind::ReadOnlyPath));
+        // A test returning an anyhow error prints its chain indented by four.
+        let test = "Error: cannot save\n\nCaused by:\n    Read-only file system (os error 30)\n";
+        assert_eq!(kind(test), None);
     }
 
     /// Where the recognisers must not fire: words a test prints.

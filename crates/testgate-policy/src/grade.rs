@@ -125,6 +125,9 @@ pub struct Expectations {
     /// Tests on no list gate too: one that failed in every attempt fails
     /// the change, one whose outcome changed makes it flaky.
     pub strict: bool,
+    /// Tests whose outcomes are reported and never gate, listed or not:
+    /// the tests a stress run found unstable (`check --stress`).
+    pub quarantine: Vec<String>,
 }
 
 impl Expectations {
@@ -141,7 +144,19 @@ impl Expectations {
             keep_passing: keep_passing.into_iter().map(Into::into).collect(),
             missing: Missing::Inconclusive,
             strict: false,
+            quarantine: Vec::new(),
         }
+    }
+
+    /// Sets the tests whose outcomes are reported and never gate.
+    #[must_use]
+    pub fn with_quarantine<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.quarantine = names.into_iter().map(Into::into).collect();
+        self
     }
 
     /// Sets what a listed test that never ran makes of the verdict.
@@ -160,7 +175,7 @@ impl Expectations {
 
     /// The listed tests, each once, with its list: must-pass first.
     fn listed(&self) -> Vec<(&str, List)> {
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<&str> = self.quarantine.iter().map(String::as_str).collect();
         let must = self.must_pass.iter().map(|n| (n.as_str(), List::MustPass));
         let keep = self
             .keep_passing
@@ -309,7 +324,8 @@ impl Grader {
             })
             .collect();
         let mut listed = self.expectations.listed();
-        let on_a_list: HashSet<&str> = listed.iter().map(|(n, _)| *n).collect();
+        let quarantined = self.expectations.quarantine.iter().map(String::as_str);
+        let on_a_list: HashSet<&str> = listed.iter().map(|(n, _)| *n).chain(quarantined).collect();
         let mut unlisted_failed = Vec::new();
         let mut seen = HashSet::new();
         for attempt in attempts {
@@ -422,14 +438,21 @@ impl Grader {
             });
         }
         let not_run = of(Grade::NotRun);
-        if !not_run.is_empty() || tests.is_empty() {
+        let ran_any = attempts
+            .first()
+            .is_some_and(|first| first.tests.iter().any(|(_, r)| *r == TestResult::Passed));
+        // Under strict with nothing listed, every test gates: one must have run.
+        let nothing_to_grade = tests.is_empty() && !(self.expectations.strict && ran_any);
+        if !not_run.is_empty() || nothing_to_grade {
             let mut reason = Reason::new();
             let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
             reason.names(&names, |name| {
                 let list = not_run.iter().find(|t| t.name == name).map(|t| t.list);
                 list.map_or_else(String::new, |l| format!(" ({}, did not run)", l.mark()))
             });
-            if tests.is_empty() {
+            if tests.is_empty() && self.expectations.strict {
+                reason.line("no test passed in the first attempt, so nothing was proved");
+            } else if tests.is_empty() {
                 reason.line("no test is listed to grade against");
             } else {
                 reason.line(&format!(
@@ -456,12 +479,37 @@ impl Grader {
         }
         let mut reason = Reason::new();
         let must = tests.iter().filter(|t| t.list == List::MustPass).count();
-        reason.line(&format!(
-            "{} passed ({must} that must pass, {} that must keep passing), in {}",
-            tests_listed(tests.len()),
-            tests.len() - must,
-            attempts_phrase(number)
-        ));
+        if tests.is_empty() {
+            reason.line(&format!(
+                "no test failed outside the quarantine, in {}",
+                attempts_phrase(number)
+            ));
+        } else {
+            reason.line(&format!(
+                "{} passed ({must} that must pass, {} that must keep passing), in {}",
+                tests_listed(tests.len()),
+                tests.len() - must,
+                attempts_phrase(number)
+            ));
+        }
+        let quarantined: Vec<&str> = self
+            .expectations
+            .quarantine
+            .iter()
+            .filter(|name| {
+                attempts
+                    .iter()
+                    .any(|a| a.failing.iter().any(|f| f == *name))
+            })
+            .map(String::as_str)
+            .collect();
+        if !quarantined.is_empty() {
+            reason.line(&format!(
+                "{} in quarantine failed and did not gate: {}",
+                crate::reason::tests(quarantined.len()),
+                quarantined.join(", ")
+            ));
+        }
         unlisted_line(&mut reason, &unlisted_failed);
         Decision::Known(Verdict::Pass {
             reason: reason.finish(),
@@ -828,6 +876,31 @@ mod tests {
         assert_eq!(
             grader.step(&[first]),
             Step::Run(Selection::Only(vec!["fixed".to_owned()]))
+        );
+    }
+
+    #[test]
+    fn a_quarantined_test_never_gates() {
+        let expect = Expectations::new(Vec::<String>::new(), Vec::<String>::new())
+            .with_strict(true)
+            .with_quarantine(["shaky"]);
+        let grader = Grader::new(Policy::new(0), expect);
+        let verdict = grader.verdict(&[run(1, &[("a", P), ("shaky", F)])]);
+        assert!(verdict.is_pass(), "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .contains("1 test in quarantine failed and did not gate: shaky")
+        );
+        let verdict = grader.verdict(&[run(1, &[("a", F), ("shaky", F)])]);
+        assert_eq!(verdict.failing(), ["a"], "{}", verdict.reason());
+        let listed = Expectations::new(["shaky"], ["a"]).with_quarantine(["shaky"]);
+        let verdict =
+            Grader::new(Policy::new(0), listed).verdict(&[run(1, &[("a", P), ("shaky", F)])]);
+        assert!(
+            verdict.is_pass(),
+            "a listed test in quarantine: {}",
+            verdict.reason()
         );
     }
 

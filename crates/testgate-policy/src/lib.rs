@@ -49,6 +49,7 @@ mod policy;
 mod prepare;
 mod reason;
 mod signal;
+mod stress;
 mod verdict;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
@@ -59,4 +60,5 @@ pub use crate::grade::{
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::reason::{MAX_NAMES, MAX_REASON};
+pub use crate::stress::{Stress, Varied};
 pub use crate::verdict::{Cause, Verdict};

@@ -38,6 +38,7 @@ mod project_file;
 mod protect;
 mod runner;
 mod seccomp;
+mod seed;
 mod spawn;
 mod spec;
 mod tree;

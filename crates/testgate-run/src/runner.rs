@@ -139,6 +139,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 writable: &options.writable,
                 cache_root: cache_root.as_deref(),
                 uid,
+                seed_cap: crate::seed::SEED_CAP,
             });
             for (name, value) in &view.env {
                 env.retain(|(k, _)| k != name);

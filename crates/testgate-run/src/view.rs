@@ -122,6 +122,9 @@ pub(crate) struct Host<'a> {
     pub(crate) cache_root: Option<&'a Path>,
     /// The effective uid (jest names its cache after it).
     pub(crate) uid: u32,
+    /// How much of each host cache is copied into a new private one
+    /// ([`crate::seed::SEED_CAP`]).
+    pub(crate) seed_cap: u64,
 }
 
 /// The view for a run. Reads only metadata and a venv's `pyvenv.cfg`;
@@ -243,7 +246,8 @@ pub(crate) fn view(host: &Host<'_>) -> View {
     let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
         return view;
     };
-    let caches = private_caches(host, &home);
+    let seeds = host_caches(host, &home, &is_writable);
+    let caches = private_caches(host, &home, &seeds, &mut view.notes);
     match caches {
         Ok(caches) => view.writable.extend(caches),
         Err(error) => view.notes.push(format!(
@@ -268,15 +272,152 @@ pub(crate) fn view(host: &Host<'_>) -> View {
     view
 }
 
+/// A host cache a private one is seeded from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HostCache {
+    /// What it is, for a note.
+    what: &'static str,
+    /// Where the host's toolchain keeps it.
+    host: PathBuf,
+    /// Where its copy goes, under the project's private caches.
+    private: &'static str,
+}
+
+/// The host caches whose contents the sandbox sees, copied: Go's build
+/// cache, pip's cache, npm's `_cacache` and jest's cache, where the host's
+/// toolchain keeps them (its cache variable, else `XDG_CACHE_HOME`, else the
+/// home), unless the command's own variable points somewhere writable
+/// (the toolchain then uses that directly).
+fn host_caches(
+    host: &Host<'_>,
+    home: &Path,
+    is_writable: &dyn Fn(&Path) -> bool,
+) -> Vec<HostCache> {
+    let absolute = |name: &str| {
+        value(host.env, name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let xdg = absolute("XDG_CACHE_HOME");
+    let xdg_kept = xdg.as_deref().is_some_and(is_writable);
+    let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
+    let mut out = Vec::new();
+    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
+        let named = variable.iter().find_map(|name| value(host.env, name));
+        let host = match named {
+            Some(named) if is_writable(Path::new(named)) => return,
+            Some(named) if Path::new(named).is_absolute() => PathBuf::from(named),
+            // `GOCACHE=off` and relative values: nothing to seed from.
+            Some(_) => return,
+            None if xdg_kept => return,
+            None => default,
+        };
+        out.push(HostCache {
+            what,
+            host,
+            private,
+        });
+    };
+    cache(
+        "Go build cache",
+        &["GOCACHE"],
+        under_xdg("go-build"),
+        "home-cache/go-build",
+    );
+    cache(
+        "pip cache",
+        &["PIP_CACHE_DIR"],
+        under_xdg("pip"),
+        "home-cache/pip",
+    );
+    let npm = ["npm_config_cache", "NPM_CONFIG_CACHE"];
+    let npm_cache = npm
+        .iter()
+        .find_map(|name| absolute(name))
+        .unwrap_or_else(|| home.join(".npm"));
+    if !is_writable(&npm_cache) {
+        out.push(HostCache {
+            what: "npm cache",
+            host: npm_cache.join("_cacache"),
+            private: "npm/_cacache",
+        });
+    }
+    out.push(HostCache {
+        what: "jest cache",
+        host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
+        private: "jest",
+    });
+    let program = Path::new(host.program)
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(used) = caches_used_by(&program) {
+        out.retain(|cache| used.contains(&cache.private));
+    }
+    out
+}
+
+/// The private caches (by [`HostCache::private`]) the program `program`
+/// (a file name) may use, `None` for any other (a shell, `make`, a
+/// script), which may use all of them. A copy costs time on a project's
+/// first check (the host's npm cache is often hundreds of megabytes), so a
+/// `go test` does not pay for npm's, a test runner for a package manager's,
+/// and cargo (whose registry is the host's, read-only) for none.
+fn caches_used_by(program: &str) -> Option<&'static [&'static str]> {
+    let python_tool = program.starts_with("python")
+        || program.starts_with("pip")
+        || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
+    match program {
+        "go" | "gotestsum" => Some(&["home-cache/go-build"]),
+        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" => Some(&[]),
+        "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
+        "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
+        _ if python_tool => Some(&["home-cache/pip"]),
+        _ => None,
+    }
+}
+
 /// The private cache directories of the project, created under the cache
-/// root, as (host path, path inside) pairs: `~/.cache` (Go's build cache,
-/// pip's, XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
-fn private_caches(host: &Host<'_>, home: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+/// root (each seeded from the host's the first time, [`crate::seed`]), as
+/// (host path, path inside) pairs: `~/.cache` (Go's build cache, pip's,
+/// XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
+fn private_caches(
+    host: &Host<'_>,
+    home: &Path,
+    seeds: &[HostCache],
+    notes: &mut Vec<String>,
+) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
     let Some(root) = host.cache_root else {
         return Err(std::io::Error::other("no cache directory"));
     };
     prune(root);
     let project = root.join(cache_name(host.dir));
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&project)?;
+    for cache in seeds {
+        // Beside the private caches, in no bind: the sandbox never sees
+        // the copy before it is complete.
+        let work = project.join(format!("seeding-{}", cache.private.replace('/', "-")));
+        let target = project.join(cache.private);
+        let megabytes = crate::seed::mib(host.seed_cap);
+        match crate::seed::seed(&cache.host, &target, &work, host.uid, host.seed_cap) {
+            Ok(Some(seeded)) if seeded.skipped_files > 0 => notes.push(format!(
+                "the project's private {} was seeded with the newest {} MiB of {}; {} MiB more were left out (the copy stops at {megabytes} MiB)",
+                cache.what,
+                crate::seed::mib(seeded.bytes),
+                cache.host.display(),
+                crate::seed::mib(seeded.skipped_bytes),
+            )),
+            Ok(_) => {}
+            Err(error) => notes.push(format!(
+                "the project's private {} could not be seeded from {} ({error}): it starts cold",
+                cache.what,
+                cache.host.display()
+            )),
+        }
+    }
     let pairs = [
         ("home-cache", home.join(".cache")),
         ("npm", home.join(".npm")),
@@ -506,6 +647,7 @@ mod tests {
             writable: &[],
             cache_root: Some(&cache),
             uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
         });
         assert!(view.hidden_dirs.contains(&home), "{view:?}");
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
@@ -564,6 +706,7 @@ mod tests {
             writable: &[],
             cache_root: None,
             uid: 1000,
+            seed_cap: crate::seed::SEED_CAP,
         });
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
         // The venv (with its bin/) and the interpreter's prefix, inside
@@ -585,6 +728,166 @@ mod tests {
             "{:?}",
             view.notes
         );
+    }
+
+    #[test]
+    fn the_private_caches_are_seeded_from_the_hosts_once() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        fs::create_dir_all(home.join(".cache/go-build/ab")).expect("mkdir");
+        fs::write(home.join(".cache/go-build/ab/entry-d"), "object").expect("write");
+        let npm = f.dir("elsewhere/npm");
+        fs::create_dir_all(npm.join("_cacache/index-v5")).expect("mkdir");
+        fs::write(npm.join("_cacache/index-v5/x"), "index").expect("write");
+        let project = f.dir("project");
+        let cache = f.dir("cache");
+        let host_view = |vars: &[(OsString, OsString)]| {
+            view(&Host {
+                homes: &[],
+                env: vars,
+                program: OsStr::new("make"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                // SAFETY: geteuid cannot fail.
+                uid: unsafe { libc::geteuid() },
+                seed_cap: crate::seed::SEED_CAP,
+            })
+        };
+        let vars = env(&[("HOME", &home), ("npm_config_cache", &npm)]);
+        let seeds = host_caches(
+            &Host {
+                homes: &[],
+                env: &vars,
+                program: OsStr::new("make"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                uid: 7,
+                seed_cap: crate::seed::SEED_CAP,
+            },
+            &home,
+            &|path: &Path| path.starts_with(&project),
+        );
+        let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
+        assert_eq!(
+            hosts,
+            [
+                &*home.join(".cache/go-build"),
+                &*home.join(".cache/pip"),
+                &*npm.join("_cacache"),
+                Path::new("/tmp/jest_7"),
+            ]
+        );
+        let first = host_view(&vars);
+        let private = cache.join(cache_name(&project));
+        assert_eq!(
+            fs::read_to_string(private.join("home-cache/go-build/ab/entry-d")).unwrap(),
+            "object"
+        );
+        assert_eq!(
+            fs::read_to_string(private.join("npm/_cacache/index-v5/x")).unwrap(),
+            "index"
+        );
+        assert!(
+            first.notes.iter().all(|n| !n.contains("seeded")),
+            "{:?}",
+            first.notes
+        );
+        // Once: what the sandbox wrote since stays, the host's newer
+        // entries are not copied over it.
+        fs::write(
+            private.join("home-cache/go-build/ab/entry-d"),
+            "built inside",
+        )
+        .unwrap();
+        fs::write(home.join(".cache/go-build/ab/new-d"), "newer").unwrap();
+        host_view(&vars);
+        assert_eq!(
+            fs::read_to_string(private.join("home-cache/go-build/ab/entry-d")).unwrap(),
+            "built inside"
+        );
+        assert!(!private.join("home-cache/go-build/ab/new-d").exists());
+        // A cache variable pointing into the project is used as it is:
+        // nothing to seed.
+        let in_project = env(&[("HOME", &home), ("GOCACHE", &project.join("gocache"))]);
+        let seeds = host_caches(
+            &Host {
+                homes: &[],
+                env: &in_project,
+                program: OsStr::new("go"),
+                dir: &project,
+                writable: &[],
+                cache_root: Some(&cache),
+                uid: 7,
+                seed_cap: crate::seed::SEED_CAP,
+            },
+            &home,
+            &|path: &Path| path.starts_with(&project),
+        );
+        assert!(
+            seeds.iter().all(|s| s.what != "Go build cache"),
+            "{seeds:?}"
+        );
+    }
+
+    #[test]
+    fn a_host_cache_over_the_cap_is_copied_in_part_and_said() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        let gocache = f.dir("home/.cache/go-build/ab");
+        fs::write(gocache.join("one-d"), "123456").expect("write");
+        fs::write(gocache.join("two-d"), "654321").expect("write");
+        let project = f.dir("project");
+        let cache = f.dir("cache");
+        let vars = env(&[("HOME", &home)]);
+        let view = view(&Host {
+            homes: &[],
+            env: &vars,
+            program: OsStr::new("go"),
+            dir: &project,
+            writable: &[],
+            cache_root: Some(&cache),
+            // SAFETY: geteuid cannot fail.
+            uid: unsafe { libc::geteuid() },
+            seed_cap: 10,
+        });
+        let copied = cache
+            .join(cache_name(&project))
+            .join("home-cache/go-build/ab");
+        assert_eq!(entries_in(&copied), 1);
+        assert_eq!(view.notes.len(), 1, "{:?}", view.notes);
+        let note = &view.notes[0];
+        assert!(
+            note.starts_with(
+                "the project's private Go build cache was seeded with the newest 1 MiB of "
+            ) && note.contains("1 MiB more were left out (the copy stops at 1 MiB)"),
+            "{note}"
+        );
+    }
+
+    fn entries_in(dir: &Path) -> usize {
+        fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
+    }
+
+    #[test]
+    fn a_runner_gets_only_its_toolchains_caches_a_script_all() {
+        let go: &[&str] = &["home-cache/go-build"];
+        let none: &[&str] = &[];
+        for (program, expected) in [
+            ("go", Some(go)),
+            ("python3.12", Some(&["home-cache/pip"][..])),
+            ("tox", Some(&["home-cache/pip"][..])),
+            ("pytest", Some(none)),
+            ("cargo", Some(none)),
+            ("npx", Some(&["jest"][..])),
+            ("npm", Some(&["npm/_cacache", "jest"][..])),
+            ("make", None),
+            ("sh", None),
+            ("gofmt", None),
+        ] {
+            assert_eq!(caches_used_by(program), expected, "{program}");
+        }
     }
 
     #[test]

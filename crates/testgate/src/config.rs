@@ -40,6 +40,8 @@ pub struct TestConfig {
     pub(crate) restore: bool,
     /// The tests the change is graded against, when given.
     pub(crate) expect: Option<Expectations>,
+    /// Stress mode: run the full suite this many times.
+    pub(crate) stress: Option<u32>,
 }
 
 /// The variables testgate sets for a runner's command: the one preset
@@ -85,6 +87,7 @@ impl TestConfig {
             prepare: Vec::new(),
             restore: false,
             expect: None,
+            stress: None,
         }
     }
 
@@ -212,6 +215,16 @@ impl TestConfig {
     /// ```
     pub fn expect(mut self, expectations: Expectations) -> Self {
         self.expect = Some(expectations);
+        self
+    }
+
+    /// Stress mode: runs the full suite `runs` times, each attempt fresh,
+    /// whatever the earlier ones showed, and lists every test whose outcome
+    /// varied ([`Record::stress`](crate::Record::stress)); retries and
+    /// expectations do not apply. What a harness runs once per task to
+    /// validate the tests it grades by.
+    pub fn stress(mut self, runs: u32) -> Self {
+        self.stress = Some(runs);
         self
     }
 

@@ -45,7 +45,7 @@ pub use testgate_parse::{Format, Report, Runner, failing_tests, is_hidden, print
 pub use testgate_policy::{
     Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
     Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,
-    Rerun, Selection, SometimesFailed, StoppedBy, TestResult, Verdict, compare,
+    Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied, Verdict, compare,
 };
 pub use testgate_run::{
     BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report, Runner};
 use testgate_policy::{
     Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
-    Policy, Preparation, Selection, Step, TestResult, Verdict,
+    Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -112,6 +112,9 @@ pub struct Record {
     /// The listed tests and what the attempts showed of each, when the
     /// change was graded against expectations ([`TestConfig::expect`]).
     pub grading: Option<Grading>,
+    /// In stress mode ([`TestConfig::stress`]): every test whose outcome
+    /// varied across the runs.
+    pub stress: Option<Vec<Varied>>,
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -294,11 +297,15 @@ impl SandboxedTests {
                     tree_digest: None,
                     tree: None,
                     grading: None,
+                    stress: None,
                 };
             }
         }
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
-        let judge = Judge::new(policy, self.config.expect.clone());
+        let judge = match self.config.stress {
+            Some(runs) => Judge::Stress(Stress::new(runs)),
+            None => Judge::new(policy, self.config.expect.clone()),
+        };
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
         let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
@@ -353,6 +360,7 @@ impl SandboxedTests {
             tree_digest: snapshot.as_ref().map(Snapshot::digest),
             tree,
             grading: judge.grading(&attempts),
+            stress: judge.varied(&attempts),
         }
     }
 
@@ -604,6 +612,7 @@ fn refusal_of(error: &RunError) -> Ending {
 enum Judge {
     Suite(Policy),
     Graded(Grader),
+    Stress(Stress),
 }
 
 impl Judge {
@@ -618,6 +627,7 @@ impl Judge {
         match self {
             Judge::Suite(policy) => policy.plan(attempts),
             Judge::Graded(grader) => grader.plan(attempts),
+            Judge::Stress(stress) => stress.plan(attempts),
         }
     }
 
@@ -625,13 +635,21 @@ impl Judge {
         match self {
             Judge::Suite(policy) => policy.verdict(attempts),
             Judge::Graded(grader) => grader.verdict(attempts),
+            Judge::Stress(stress) => stress.verdict(attempts),
         }
     }
 
     fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
         match self {
-            Judge::Suite(_) => None,
+            Judge::Suite(_) | Judge::Stress(_) => None,
             Judge::Graded(grader) => Some(grader.grading(attempts)),
+        }
+    }
+
+    fn varied(&self, attempts: &[Attempt]) -> Option<Vec<Varied>> {
+        match self {
+            Judge::Suite(_) | Judge::Graded(_) => None,
+            Judge::Stress(stress) => Some(stress.varied(attempts)),
         }
     }
 }

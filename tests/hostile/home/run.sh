@@ -2,8 +2,9 @@
 # where the toolchain looks for it. The harness planted a canary in
 # credential files, a shell history, another directory of the home, the
 # runner's own home and another user's home; it checks none reaches
-# dump.bin, that the toolchains stay readable, and that every write landed
-# in testgate's private cache, not in the host's.
+# dump.bin, that the toolchains and the host's Go build cache (a copy)
+# stay readable, and that every write landed in testgate's private cache,
+# not in the host's.
 export HOSTILE_MARKER="$1"
 {
     echo "== home"; ls -la "$HOME"
@@ -15,7 +16,7 @@ export HOSTILE_MARKER="$1"
     ls -la /root /home
     echo "== shadow"; cat /etc/shadow /etc/gshadow
     echo "== toolchain"; cat "$HOME/.cargo/bin/tool"
-    echo "== host go cache"; ls -la "$HOME/.cache/go-build"
+    echo "== host go cache"; cat "$HOME/.cache/go-build/00/object"
 } > dump.bin 2>&1
 # Writes: each into the cache where its toolchain writes.
 mkdir -p "$HOME/.cache/go-build" "$HOME/.npm" && \

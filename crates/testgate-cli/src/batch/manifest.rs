@@ -38,6 +38,8 @@ pub(super) struct Entry {
     restore: Option<bool>,
     expect: Option<Tests>,
     baseline: Option<PathBuf>,
+    quarantine: Option<PathBuf>,
+    stress: Option<u32>,
     missing: Option<String>,
     strict: Option<bool>,
     expect_verdict: Option<Expect>,
@@ -272,6 +274,12 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if let Some(baseline) = &entry.baseline {
         push_flag(&mut words, "--baseline", path_word(dir, baseline));
     }
+    if let Some(quarantine) = &entry.quarantine {
+        push_flag(&mut words, "--quarantine", path_word(dir, quarantine));
+    }
+    if let Some(runs) = entry.stress {
+        push_flag(&mut words, "--stress", runs.to_string());
+    }
     if let Some(missing) = entry.missing {
         push_flag(&mut words, "--missing", missing);
     }
@@ -340,6 +348,46 @@ mod tests {
         assert!(args.contains("retries: 2"), "{args}");
         assert!(args.contains("timeout: 90s"), "{args}");
         assert!(args.contains("env: [\"A=1\", \"B\"]"), "{args}");
+    }
+
+    #[test]
+    fn grading_options_become_checks_with_paths_relative_to_the_manifest() {
+        let job = entry(r#"{"workspace": "p", "command": ["x"], "expect": "e.json", "baseline": "b.json", "quarantine": "/q", "missing": "fail", "strict": true}"#).unwrap();
+        let args = format!("{:?}", job.args);
+        for wanted in [
+            "expect: Some(\"/m/e.json\")",
+            "expect_text: None",
+            "baseline: Some(\"/m/b.json\")",
+            "quarantine: Some(\"/q\")",
+            "missing: Fail",
+            "strict: true",
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let inline =
+            entry(r#"{"workspace": "p", "command": ["x"], "expect": {"must_pass": ["a"]}}"#)
+                .unwrap();
+        let args = format!("{:?}", inline.args);
+        assert!(
+            args.contains(r#"expect_text: Some("{\"must_pass\":[\"a\"]}")"#),
+            "{args}"
+        );
+        let stress = entry(r#"{"workspace": "p", "command": ["x"], "stress": 3}"#).unwrap();
+        assert!(format!("{:?}", stress.args).contains("stress: Some(3)"));
+        // check's own rules hold: its range, and what conflicts with what.
+        for (line, wanted) in [
+            (
+                r#"{"workspace": "p", "command": ["x"], "stress": 1}"#,
+                "--stress",
+            ),
+            (
+                r#"{"workspace": "p", "command": ["x"], "stress": 3, "expect": "e"}"#,
+                "cannot be used with",
+            ),
+        ] {
+            let why = entry(line).unwrap_err();
+            assert!(why.contains(wanted) && !why.contains('\n'), "{why}");
+        }
     }
 
     #[test]

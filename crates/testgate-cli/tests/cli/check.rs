@@ -866,3 +866,59 @@ fn diff_of_something_that_is_no_check_is_a_usage_error() {
         out.stderr
     );
 }
+
+#[test]
+fn stress_finds_the_unstable_test_and_its_output_quarantines_it() {
+    let (_tmp, dir) = pytest_project();
+    let out = check_verbose_json(&dir, "flaky", &["--stress", "3"]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "flaky");
+    assert_eq!(
+        doc["attempts"].as_array().map(Vec::len),
+        Some(3),
+        "every run ran"
+    );
+    assert_eq!(
+        doc["stress"],
+        serde_json::json!({"runs": 3, "varied": [
+            {"name": "tests/test_calc.py::test_sometimes", "failed_in": 2, "out_of": 3}
+        ]})
+    );
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("tests/test_calc.py::test_sometimes (failed in 2 of 3)\n"),
+        "{}",
+        doc["reason"]
+    );
+    let stress = dir.parent().expect("parent").join("stress.json");
+    std::fs::write(&stress, &out.stdout).expect("write the stress run");
+    let stress = stress.to_str().expect("UTF-8 path");
+
+    // The next run fails the quarantined test (its counter starts again):
+    // reported, not gating. (The counter is the fixture's own file: a run
+    // that changes it would be `tree_changed`.)
+    std::fs::remove_file(dir.join(".flaky-count")).expect("the fixture's counter");
+    let out = check_verbose_json(&dir, "flaky", &["--quarantine", stress]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert!(
+        doc["reason"].as_str().unwrap_or_default().contains(
+            "1 test in quarantine failed and did not gate: tests/test_calc.py::test_sometimes"
+        ),
+        "{}",
+        doc["reason"]
+    );
+    // A failure outside the quarantine still gates.
+    std::fs::remove_file(dir.join(".flaky-count")).expect("the fixture's counter");
+    let out = check_verbose_json(&dir, "fail", &["--quarantine", stress]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+
+    let out = check_in(
+        &dir,
+        &["--stress", "3", "-k", "1", "--", "python3", "-m", "pytest"],
+    );
+    assert_eq!(out.code, Some(USAGE), "--stress with -k: {out:#?}");
+}

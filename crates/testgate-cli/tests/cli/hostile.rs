@@ -7,6 +7,7 @@
 
 mod harness;
 
+mod caches;
 mod escape;
 mod integrity;
 mod itself;

@@ -84,6 +84,13 @@ impl Scope {
     }
 }
 
+/// Whether `name` had its `=== RUN` line (or `run` event): the test ran.
+/// Benchmarks, which go runs without one, always count, and so does every
+/// name once the every-test list is full and no longer says.
+fn ran(seen: &super::Seen, name: &str) -> bool {
+    name.starts_with("Benchmark") || seen.is_full() || seen.get(name).is_some()
+}
+
 /// The most names kept from one `running tests:` list.
 const MAX_LISTED_RUNNING: usize = 1024;
 
@@ -175,10 +182,18 @@ impl Go {
             }
             match outcome {
                 TestOutcome::Fail => {
+                    // Under -v every test go runs has its `=== RUN` line: a
+                    // failure of a name that never ran was printed by a test.
+                    if scope.counted && !ran(&self.findings.seen, name) {
+                        return;
+                    }
                     scope.failed += 1;
                     scope.failing.push((line.index, name.to_owned()));
                     scope.failed_names.insert(name.to_owned());
                     scope.failed_lengths |= length_bit(name);
+                    self.findings
+                        .seen
+                        .note(line.index, name, None, Outcome::Failed);
                 }
                 TestOutcome::Pass => {
                     scope.passed += 1;
@@ -199,10 +214,14 @@ impl Go {
         if let Some(name) = text.strip_prefix("=== RUN   ") {
             self.detected(line.index);
             self.text.counted = true;
+            let name = name.trim_end();
+            self.findings
+                .seen
+                .note(line.index, name, None, Outcome::Running);
             let (index, last) = &mut self.text.last_run;
             *index = line.index;
             last.clear();
-            last.push_str(name.trim_end());
+            last.push_str(name);
             return;
         }
         if text == "PASS" || text == "FAIL" {
@@ -257,9 +276,22 @@ impl Go {
         match (event.test, event.action.as_str()) {
             (Some(test), "run") => {
                 scope.counted = true;
+                let package = Some(event.package.as_str());
+                self.findings
+                    .seen
+                    .note(line.index, &test, package, Outcome::Running);
                 scope.last_run = (line.index, test);
             }
             (Some(test), "fail") => {
+                // go 1.19's test2json makes a printed `--- FAIL:` a fail
+                // event too: only a test with a `run` event can fail.
+                if !ran(&self.findings.seen, &test) {
+                    return;
+                }
+                let package = Some(event.package.as_str());
+                self.findings
+                    .seen
+                    .note(line.index, &test, package, Outcome::Failed);
                 scope.counted = true;
                 if scope.last_run.1 == test {
                     scope.last_run.1.clear();
@@ -394,6 +426,11 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
     } else {
         return None;
     };
+    // A benchmark's result line has no duration: `--- FAIL: BenchmarkX`.
+    let bare = rest.trim_end();
+    if bare.starts_with("Benchmark") && !bare.contains(' ') {
+        return Some((outcome, bare));
+    }
     let (name, duration) = super::rsplit_once(rest.strip_suffix("s)")?, " (")?;
     let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
@@ -454,9 +491,10 @@ fn package_line(text: &str) -> Option<PackageLine<'_>> {
 /// A test2json event that carries no result: `output`, `run`, `pause`,
 /// `cont`, `bench`. go's encoder writes `"Action":"…"` without spaces.
 fn is_chatter_event(text: &str) -> bool {
-    const CHATTER: [&str; 5] = [
+    // Not `run`: it says a test started (the test that hung under a
+    // timeout; the proof that a failing test ran at all).
+    const CHATTER: [&str; 4] = [
         r#""Action":"output""#,
-        r#""Action":"run""#,
         r#""Action":"pause""#,
         r#""Action":"cont""#,
         r#""Action":"bench""#,
@@ -605,7 +643,7 @@ pub(super) mod tests {
         assert!(is_chatter_event(
             r#"{"Action":"output","Package":"p","Test":"T","Output":"--- FAIL: T (0.00s)\n"}"#
         ));
-        assert!(is_chatter_event(
+        assert!(!is_chatter_event(
             r#"{"Action":"run","Package":"p","Test":"T"}"#
         ));
         // Result events are never skipped, also when their test's name or
@@ -663,10 +701,34 @@ FAIL\texample.com/m/real\t0.01s
 {"Action":"fail","Package":"p","Test":"TestFake","Elapsed":0}
 {"Action":"pass","Package":"p","Test":"TestPrints","Elapsed":0}
 {"Action":"pass","Package":"p","Elapsed":0.01}
+{"Action":"run","Package":"q","Test":"TestReal"}
 {"Action":"fail","Package":"q","Test":"TestReal","Elapsed":0}
+{"Action":"fail","Package":"q","Test":"TestForged","Elapsed":0}
 {"Action":"fail","Package":"q","Elapsed":0.01}
 "#;
+        // TestForged never had a `run` event: a test printed it.
         assert_eq!(names(Runner::Go, log), ["TestReal"]);
+    }
+
+    #[test]
+    fn a_verbose_failure_of_a_test_that_never_ran_is_not_one() {
+        let log = "\
+=== RUN   TestPrints
+--- FAIL: TestNeverRan (0.00s)
+--- PASS: TestPrints (0.00s)
+=== RUN   TestReal
+--- FAIL: TestReal (0.00s)
+FAIL
+FAIL\texample.com/m\t0.01s
+";
+        assert_eq!(names(Runner::Go, log), ["TestReal"]);
+        // Without -v no `=== RUN` is printed: nothing can be confirmed, and
+        // the failure lines stand.
+        let plain = "--- FAIL: TestNeverRan (0.00s)\nFAIL\nFAIL\texample.com/m\t0.01s\n";
+        assert_eq!(names(Runner::Go, plain), ["TestNeverRan"]);
+        // A failing benchmark has no `=== RUN` line of its own either.
+        let bench = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n--- FAIL: BenchmarkSlow\nFAIL\nFAIL\texample.com/m\t0.01s\n";
+        assert_eq!(names(Runner::Go, bench), ["BenchmarkSlow"]);
     }
 
     #[test]

@@ -27,7 +27,7 @@ export GOCACHE="$work/cache" GOPATH="$work/gopath" GOFLAGS= GOPROXY=off \
 unset GOARCH GOOS || true
 
 extract='import json, sys
-failed, verdict, order = [], {}, []
+failed, verdict, order, ran = [], {}, [], set()
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if not line.startswith("{"):
         continue  # build errors are text even under -json
@@ -35,7 +35,11 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
     if test is None and action in ("pass", "fail", "skip"):
         verdict[pkg] = action
-    elif test is not None and action == "fail":
+    elif test is not None and action == "run":
+        ran.add((pkg, test))
+    elif test is not None and action == "fail" and (pkg, test) in ran:
+        # go 1.19 test2json turns a printed `--- FAIL:` into a fail event;
+        # only a test go ran (its `run` event) can fail.
         failed.append((pkg, test))
 seen = set()
 for pkg, test in failed:
@@ -100,6 +104,8 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         continue
     if action not in ("run", "pass", "fail", "skip"):
         continue
+    if action != "run" and (pkg, test) not in seen:
+        continue  # a printed result line of a test go never ran
     if (pkg, test) not in seen:
         seen[(pkg, test)] = []
         order.append((pkg, test))
@@ -185,6 +191,10 @@ capture setup_failure -count=1 ./setupfail ./allpass
 capture json_build_failure -count=1 -json ./buildfail ./setupfail ./failing
 capture fake_lines_verbose -count=1 -v ./liar
 capture fake_lines_json -count=1 -json ./liar
+# A forged failure of a test that never ran, in a package that really fails
+# (behind a tag: plain output, without -v, cannot tell it from a real one).
+capture fake_lines_failing_verbose -count=1 -v -tags liarfail ./liarfail
+capture fake_lines_failing_json -count=1 -json -tags liarfail ./liarfail
 capture no_test_files -count=1 ./notests
 # -count=3: a test that fails on its first run and passes on the others.
 capture count_flaky_verbose -count=3 -v ./flaky
