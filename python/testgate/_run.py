@@ -121,6 +121,7 @@ def check(
     record: StrPath | None = None,
     expect: StrPath | Mapping[str, Any] | Sequence[str] | None = None,
     baseline: StrPath | None = None,
+    quarantine: StrPath | None = None,
     missing: str = "not-run",
     strict: bool = False,
     stream: bool = False,
@@ -137,7 +138,8 @@ def check(
     (`{"must_pass": [...], "keep_passing": [...]}` or SWE-bench's
     `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
     `baseline` the base commit's check (`--baseline`: what passed there must
-    keep passing); `missing` and `strict` are `--missing` and `--strict`. With
+    keep passing); `quarantine` a file of tests that never gate
+    (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`. With
     `stream=True` the test output goes to this process's stderr as it runs.
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
@@ -171,6 +173,8 @@ def check(
             argv += ["--expect", expect_path]
         if baseline is not None:
             argv += ["--baseline", os.fspath(baseline)]
+        if quarantine is not None:
+            argv += ["--quarantine", os.fspath(quarantine)]
         if expect_path is not None or baseline is not None:
             argv += ["--missing", missing]
             if strict:
@@ -318,9 +322,17 @@ def _message(stderr: str, code: int) -> str:
     for line in reversed(lines):
         if line.startswith("testgate: ") and not line.startswith("testgate: attempt"):
             return line.removeprefix("testgate: ")
-    for line in lines:
+    # clap: `error: …` and the lines up to the next blank one (the
+    # arguments it names), without the usage and tips that follow.
+    raw = stderr.splitlines()
+    for at, line in enumerate(raw):
         if line.startswith("error: "):
-            return line.removeprefix("error: ")
+            paragraph = [line.removeprefix("error: ").strip()]
+            for more in raw[at + 1 :]:
+                if not more.strip() or more.startswith("Usage:"):
+                    break
+                paragraph.append(more.strip())
+            return " ".join(paragraph)
     if code < 0:
         return f"testgate was killed by signal {-code}"
     return lines[-1] if lines else f"testgate exited with code {code}"

@@ -133,6 +133,11 @@ def test_a_bad_option_value_raises_with_the_parsers_message(project):
         testgate.check(project, PYTEST, timeout="soon")
     assert caught.value.exit_code == testgate.EXIT_TROUBLE
     assert "`soon` is not a duration" in caught.value.message
+    # A message over several lines arrives as one, without the usage.
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, [])
+    assert caught.value.message.startswith("the following required arguments were not provided: <CMD>")
+    assert "\n" not in caught.value.message and "Usage" not in caught.value.message
 
 
 def test_a_watch_mode_command_is_refused(project):
@@ -263,3 +268,12 @@ def test_a_baseline_fails_the_tests_that_broke_since(project, tmp_path):
     assert result.verdict == "fail", result.reason
     assert sorted(result.failing) == sorted(FAILING)
     assert result.grading is not None
+
+
+def test_quarantined_tests_never_gate(project, tmp_path):
+    quarantine = tmp_path / "quarantine.txt"
+    quarantine.write_text("".join(f"{name}\n" for name in FAILING))
+    fail = {"TESTGATE_FIXTURE": "fail"}
+    result = testgate.check(project, VERBOSE, env=fail, quarantine=quarantine)
+    assert result.verdict == "pass", result.reason
+    assert testgate.check(project, VERBOSE, env=fail).verdict == "fail"
