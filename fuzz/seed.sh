@@ -21,6 +21,13 @@ for target in parse_cargo parse_nextest parse_pytest parse_go parse_jest parse_v
     done
 done
 
+# The captured JUnit reports seed parse_junit.
+mkdir -p "$corpus/parse_junit"
+for xml in "$fixtures"/*/*.junit.xml; do
+    [ -e "$xml" ] || continue
+    cp "$xml" "$corpus/parse_junit/$(basename "$(dirname "$xml")")_$(basename "$xml")"
+done
+
 # Header: format byte (0 = auto, 1 cargo, 2 nextest, 3 pytest, 4 go, 5 jest,
 # 6 vitest), a count of chunk sizes, the sizes.
 mkdir -p "$corpus/stream_chunks"

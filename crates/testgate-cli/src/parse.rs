@@ -16,7 +16,9 @@ const CHUNK: usize = 64 * 1024;
 /// Print the failing tests named in test-runner logs.
 ///
 /// Reads each FILE (standard input when none is given, or for `-`) as the
-/// output of cargo test, cargo nextest, pytest, go test, jest or vitest, and
+/// output of cargo test, cargo nextest, pytest, go test, jest or vitest, or
+/// as a JUnit XML report (pytest --junitxml, nextest, vitest, jest-junit,
+/// go-junit-report: recognised by its first bytes, read whole), and
 /// prints the failing tests' names, one per line, in order of first
 /// appearance. Each file is a separate log: its names are printed in turn,
 /// so a name failing in two files is printed twice.
@@ -80,14 +82,39 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
         Box::new(File::open(path)?)
     };
     let mut parser = StreamParser::new(format);
+    let mut first = true;
     loop {
         match input.read(buf) {
             Ok(0) => return Ok(parser.finish()),
-            Ok(n) => parser.feed(buf.get(..n).unwrap_or_default()),
+            Ok(n) => {
+                let chunk = buf.get(..n).unwrap_or_default();
+                if std::mem::take(&mut first) && testgate_parse::is_junit(chunk) {
+                    return junit(chunk, input);
+                }
+                parser.feed(chunk);
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The largest JUnit report read: it is parsed whole.
+const MAX_REPORT: u64 = 256 << 20;
+
+/// A JUnit XML report, `start` and the rest of `input`, read whole (up to
+/// [`MAX_REPORT`]) and parsed as one document.
+fn junit(start: &[u8], input: Box<dyn Read>) -> io::Result<Report> {
+    let mut xml = start.to_vec();
+    let limit = MAX_REPORT.saturating_sub(xml.len() as u64);
+    input.take(limit.saturating_add(1)).read_to_end(&mut xml)?;
+    if xml.len() as u64 > MAX_REPORT {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a JUnit report larger than {} MiB", MAX_REPORT >> 20),
+        ));
+    }
+    testgate_parse::parse_junit(&xml).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {

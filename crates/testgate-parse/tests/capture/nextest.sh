@@ -88,8 +88,10 @@ capture() {
             echo "# source: nextest wrote no JUnit report: no test ran (cargo nextest run --profile ci $*)"
         fi
     } >"$out/$case.expected"
-    rm -f "$out/$case.outcomes"
+    rm -f "$out/$case.outcomes" "$out/$case.junit.xml"
     if [[ -f "$junit" ]]; then
+        # The report itself, which `testgate parse` reads too.
+        cp "$junit" "$out/$case.junit.xml"
         {
             echo "# source: nextest JUnit of this run (cargo nextest run --profile ci $*)"
             # nextest's default status level prints every test's result.

@@ -196,6 +196,17 @@ capture() {
     fi
 }
 
+# capture_junit CASE PROJECT [PYTEST ARGS...]: CASE.junit.xml, pytest's own
+# --junitxml report of a run identical to CASE's (which `testgate parse`
+# reads too); its names are checked against CASE.expected.
+capture_junit() {
+    local case="$1" project="$2"
+    shift 2
+    rm -f "$out/$case.junit.xml"
+    (cd "$work/$project" && python3 -m pytest -p no:cacheprovider "$@" \
+        --junitxml="$out/$case.junit.xml" >/dev/null 2>&1) || true
+}
+
 capture default suite
 capture verbose suite -v
 capture very_verbose suite -vv
@@ -256,4 +267,7 @@ capture_killed() {
     write_running "$case" "$events" "pytest $* (project $project), killed after ${seconds}s"
 }
 capture_killed hang_verbose hang 5 -v
+capture_junit default suite
+capture_junit verbose suite -v
+capture_junit collection_error broken
 echo "pytest fixtures written to $out"

@@ -199,3 +199,61 @@ fn check_log(log: &Path) {
         insta::assert_debug_snapshot!("captured_logs", auto);
     }
 }
+
+/// Every captured JUnit report (`<case>.junit.xml`, written by the runner in
+/// the run whose names `<case>.expected` lists): its failing names are those
+/// names, and every test it gives has the outcome `<case>.outcomes` gives
+/// (an unexpected pass, which JUnit records as a pass, counted as one).
+#[test]
+fn captured_junit_reports() {
+    let mut checked = 0;
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for runner in std::fs::read_dir(&fixtures).unwrap().flatten() {
+        if !runner.path().is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(runner.path()).unwrap().flatten() {
+            let path = entry.path();
+            let Some(case) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".junit.xml"))
+            else {
+                continue;
+            };
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(testgate_parse::is_junit(&bytes), "{}", path.display());
+            let report = testgate_parse::parse_junit(&bytes)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let log = path.with_file_name(format!("{case}.log"));
+            let names: BTreeSet<String> = report.names().map(str::to_owned).collect();
+            assert_eq!(
+                names,
+                expected_names(&log),
+                "{}: failing names",
+                path.display()
+            );
+            if let Ok(text) = std::fs::read_to_string(log.with_extension("outcomes")) {
+                for test in &report.tests {
+                    let line = text
+                        .lines()
+                        .filter_map(|l| l.split_once(' '))
+                        .find(|(_, name)| *name == test.name);
+                    let truth = line.map(|(outcome, _)| match outcome {
+                        "xpassed" => "passed",
+                        other => other,
+                    });
+                    assert_eq!(
+                        truth,
+                        Some(test.outcome.name()),
+                        "{}: {}",
+                        path.display(),
+                        test.name
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} JUnit reports found");
+}

@@ -1,0 +1,456 @@
+//! The runners' own reports: JUnit XML, as pytest (`--junitxml`), nextest
+//! (a profile's `junit`), vitest (`--reporter=junit`), jest-junit and
+//! go-junit-report / gotestsum write it. A report is written by the runner
+//! after the tests ran, to a file: a test can print anything on the
+//! console, but it cannot forge a line of this file without writing the
+//! file itself.
+
+use std::fmt;
+
+use quick_xml::events::{BytesStart, Event};
+
+use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
+use crate::runner::Runner;
+
+/// Why a report could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReportError {
+    /// What was wrong, and where (a byte offset).
+    pub message: String,
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// Whether `bytes` look like a JUnit XML report rather than console output:
+/// the first thing in them, after white space and a byte-order mark, is an
+/// XML declaration or a `<testsuites`/`<testsuite` element.
+///
+/// ```
+/// assert!(testgate_parse::is_junit(b"<?xml version=\"1.0\"?>\n<testsuites>"));
+/// assert!(!testgate_parse::is_junit(b"running 1 test\n"));
+/// ```
+pub fn is_junit(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let rest = start.and_then(|at| bytes.get(at..)).unwrap_or_default();
+    rest.starts_with(b"<?xml") || rest.starts_with(b"<testsuite")
+}
+
+/// Everything a JUnit XML report says: every test case with its outcome,
+/// the failing ones, the counts. Names are made canonical as
+/// `docs/formats.md` spells them for the runner that wrote the report,
+/// where the report says which one did (its root's name: `nextest-run`,
+/// `pytest`, `vitest tests`, `jest tests`; a go package path as suite name);
+/// else a case's `name` is its name.
+///
+/// ```
+/// let xml = r#"<testsuites name="nextest-run"><testsuite name="demo">
+///   <testcase name="tests::adds" classname="demo"/>
+///   <testcase name="tests::parses" classname="demo"><failure message="boom"/></testcase>
+/// </testsuite></testsuites>"#;
+/// let report = testgate_parse::parse_junit(xml.as_bytes()).unwrap();
+/// assert_eq!(report.names().collect::<Vec<_>>(), ["tests::parses"]);
+/// assert_eq!(report.tests.len(), 2);
+/// ```
+pub fn parse_junit(xml: &[u8]) -> Result<Report, ReportError> {
+    let mut reader = quick_xml::Reader::from_reader(xml);
+    let mut producer: Option<Producer> = None;
+    let mut suite: Option<String> = None;
+    let mut case: Option<Case> = None;
+    let mut cases: Vec<Case> = Vec::new();
+    let mut saw_suite = false;
+    let mut buf = Vec::new();
+    loop {
+        let event = reader.read_event_into(&mut buf).map_err(|e| ReportError {
+            message: format!(
+                "not well-formed XML at byte {}: {e}",
+                reader.error_position()
+            ),
+        })?;
+        match event {
+            Event::Start(element) | Event::Empty(element)
+                if element.local_name().into_inner() == "testsuites" =>
+            {
+                saw_suite = true;
+                producer = producer.or_else(|| Producer::of_root(&attribute(&element, "name")));
+            }
+            Event::Start(element) if element.local_name().into_inner() == "testsuite" => {
+                saw_suite = true;
+                let name = attribute(&element, "name");
+                producer = producer.or_else(|| Producer::of_root(&name));
+                suite = Some(name);
+            }
+            Event::Empty(element) if element.local_name().into_inner() == "testsuite" => {
+                saw_suite = true;
+                producer = producer.or_else(|| Producer::of_root(&attribute(&element, "name")));
+            }
+            Event::Start(element) if element.local_name().into_inner() == "testcase" => {
+                case = Some(Case::of(&element, suite.as_deref()));
+            }
+            Event::Empty(element) if element.local_name().into_inner() == "testcase" => {
+                cases.push(Case::of(&element, suite.as_deref()));
+            }
+            Event::Start(element) | Event::Empty(element) => {
+                if let Some(case) = &mut case {
+                    case.child(&element);
+                }
+            }
+            Event::End(element) if element.local_name().into_inner() == "testcase" => {
+                cases.extend(case.take());
+            }
+            Event::End(element) if element.local_name().into_inner() == "testsuite" => {
+                suite = None;
+            }
+            Event::Eof => break,
+            Event::End(_)
+            | Event::Text(_)
+            | Event::CData(_)
+            | Event::Comment(_)
+            | Event::Decl(_)
+            | Event::PI(_)
+            | Event::DocType(_)
+            | Event::GeneralRef(_) => {}
+        }
+        buf.clear();
+    }
+    if !saw_suite && cases.is_empty() {
+        return Err(ReportError {
+            message: "no <testsuites>, <testsuite> or <testcase> element: not a JUnit report"
+                .to_owned(),
+        });
+    }
+    let producer = producer.unwrap_or_else(|| Producer::guess(&cases));
+    Ok(report_of(producer, cases))
+}
+
+/// Who wrote the report, as far as it says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Producer {
+    Known(Runner),
+    Unknown,
+}
+
+impl Producer {
+    /// The producer a root or first suite's name gives away.
+    fn of_root(name: &str) -> Option<Producer> {
+        match name {
+            "nextest-run" => Some(Producer::Known(Runner::Nextest)),
+            "pytest" | "pytest tests" => Some(Producer::Known(Runner::Pytest)),
+            "vitest tests" => Some(Producer::Known(Runner::Vitest)),
+            "jest tests" => Some(Producer::Known(Runner::Jest)),
+            _ => None,
+        }
+    }
+
+    /// go-junit-report and gotestsum name each suite by its package and
+    /// each case `TestX`: a report whose cases all look so is go's.
+    fn guess(cases: &[Case]) -> Producer {
+        let go = !cases.is_empty()
+            && cases.iter().all(|c| {
+                c.name.starts_with("Test")
+                    || c.name.starts_with("Example")
+                    || c.name.starts_with("Benchmark")
+                    || c.name.starts_with("Fuzz")
+            })
+            && cases.iter().any(|c| c.classname.contains('/'));
+        if go {
+            Producer::Known(Runner::Go)
+        } else {
+            Producer::Unknown
+        }
+    }
+}
+
+/// One `<testcase>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Case {
+    name: String,
+    classname: String,
+    file: String,
+    suite: String,
+    failed: bool,
+    errored: bool,
+    skipped: bool,
+    xfail: bool,
+    /// A failure the runner retried into a pass (nextest's `flakyFailure`,
+    /// a rerun plugin's `rerunFailure`).
+    retried: bool,
+}
+
+impl Case {
+    fn of(element: &BytesStart<'_>, suite: Option<&str>) -> Case {
+        Case {
+            name: attribute(element, "name"),
+            classname: attribute(element, "classname"),
+            file: attribute(element, "file"),
+            suite: suite.unwrap_or_default().to_owned(),
+            failed: false,
+            errored: false,
+            skipped: false,
+            xfail: false,
+            retried: false,
+        }
+    }
+
+    /// A child element of the case: its result, if it is one.
+    fn child(&mut self, element: &BytesStart<'_>) {
+        match element.local_name().into_inner() {
+            "failure" => self.failed = true,
+            "error" => self.errored = true,
+            "skipped" => {
+                self.skipped = true;
+                // pytest: `<skipped type="pytest.xfail" …>`.
+                self.xfail |= attribute(element, "type") == "pytest.xfail";
+            }
+            "flakyFailure" | "flakyError" | "rerunFailure" | "rerunError" => {
+                self.retried = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// The case's outcome. `<error>` is pytest's error (a fixture, a setup
+    /// or teardown); other runners write it for what their console calls a
+    /// failure (nextest: a crash, a leak its policy fails).
+    fn outcome(&self, producer: Producer) -> Outcome {
+        let pytest = producer == Producer::Known(Runner::Pytest);
+        match (self.failed, self.errored, self.retried, self.skipped) {
+            (true, _, _, _) => Outcome::Failed,
+            (false, true, _, _) if pytest => Outcome::Error,
+            (false, true, _, _) => Outcome::Failed,
+            (false, false, true, _) => Outcome::Flaky,
+            (false, false, false, true) if self.xfail => Outcome::XFailed,
+            (false, false, false, true) => Outcome::Skipped,
+            (false, false, false, false) => Outcome::Passed,
+        }
+    }
+
+    /// The canonical name and context for `producer`.
+    fn canonical(&self, producer: Producer) -> (String, Option<String>) {
+        let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        match producer {
+            Producer::Known(Runner::Pytest) => {
+                let id = pytest_id(&self.classname, &self.name, &self.file);
+                let file = id.split("::").next().map(str::to_owned);
+                (id, file)
+            }
+            Producer::Known(Runner::Nextest | Runner::Go | Runner::Cargo) => (
+                self.name.clone(),
+                some(&self.classname).or_else(|| some(&self.suite)),
+            ),
+            Producer::Known(Runner::Vitest | Runner::Jest) => (
+                self.name.clone(),
+                some(&self.classname).or_else(|| some(&self.suite)),
+            ),
+            Producer::Unknown => (self.name.clone(), some(&self.classname)),
+        }
+    }
+}
+
+/// pytest's node id from its JUnit case: `classname` is the id's path
+/// with `/` made `.` and `.py` dropped, then its classes
+/// (`tests.test_calc.TestBig`). With a `file` attribute (pytest's xunit1
+/// family) the path is known; else the trailing segments that start with
+/// an upper-case letter are taken as the classes (pytest's default
+/// `python_classes = Test*`).
+fn pytest_id(classname: &str, name: &str, file: &str) -> String {
+    // A file that did not collect: no classname, the module as the name.
+    if classname.is_empty() && !name.contains(['[', ' ', '/']) {
+        return format!("{}.py", name.replace('.', "/"));
+    }
+    let segments: Vec<&str> = classname.split('.').filter(|s| !s.is_empty()).collect();
+    let (path, classes): (String, &[&str]) = if !file.is_empty() {
+        let module_len = file
+            .trim_end_matches(".py")
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .count()
+            .min(segments.len());
+        (
+            file.to_owned(),
+            segments.get(module_len..).unwrap_or_default(),
+        )
+    } else {
+        let first_class = segments
+            .iter()
+            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+            .unwrap_or(segments.len());
+        let module = segments.get(..first_class).unwrap_or_default();
+        let path = if module.is_empty() {
+            String::new()
+        } else {
+            format!("{}.py", module.join("/"))
+        };
+        (path, segments.get(first_class..).unwrap_or_default())
+    };
+    let mut id = path;
+    for part in classes.iter().chain(std::iter::once(&name)) {
+        if !id.is_empty() {
+            id.push_str("::");
+        }
+        id.push_str(part);
+    }
+    id
+}
+
+fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
+    let format = match producer {
+        Producer::Known(runner) => Some(runner),
+        Producer::Unknown => None,
+    };
+    let runner = format.unwrap_or(Runner::Cargo);
+    let mut report = Report {
+        format,
+        ..Report::default()
+    };
+    let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
+    let mut seen = std::collections::HashSet::new();
+    for case in cases {
+        let outcome = case.outcome(producer);
+        let (name, context) = case.canonical(producer);
+        match outcome {
+            Outcome::Failed | Outcome::Error => failed = failed.saturating_add(1),
+            Outcome::Skipped | Outcome::XFailed => skipped = skipped.saturating_add(1),
+            Outcome::Passed | Outcome::XPassed | Outcome::Flaky | Outcome::Running => {
+                passed = passed.saturating_add(1);
+            }
+        }
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        // A test with no `::` in pytest's report is a file that did not
+        // collect.
+        let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
+            Kind::File
+        } else {
+            Kind::Test
+        };
+        // A flaky test failed in a try: it stays in `failing`, as the
+        // console's parsers keep it.
+        if outcome.is_failure() || outcome == Outcome::Flaky {
+            let test = FailingTest::new(name.clone(), runner, context.clone()).with_kind(kind);
+            report.failing.push(test);
+        }
+        if outcome == Outcome::Flaky {
+            report.flaky.push(name.clone());
+        }
+        if report.tests.len() < crate::report::MAX_TESTS || outcome.is_failure() {
+            report.tests.push(TestOutcome {
+                name,
+                outcome,
+                kind,
+                format: runner,
+                context,
+            });
+        } else {
+            report.tests_omitted = report.tests_omitted.saturating_add(1);
+        }
+    }
+    report.counts = Counts {
+        passed: Some(passed),
+        failed: Some(failed),
+        skipped: Some(skipped),
+    };
+    report.no_tests_ran = passed == 0 && failed == 0;
+    report
+}
+
+/// An attribute's unescaped value; empty when absent or malformed.
+fn attribute(element: &BytesStart<'_>, key: &str) -> String {
+    element
+        .attributes()
+        .flatten()
+        .find(|a| a.key.local_name().into_inner() == key)
+        .and_then(|a| {
+            let value = a
+                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()?;
+            Some(value.into_owned())
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pytest_ids_from_classnames() {
+        assert_eq!(
+            pytest_id("tests.test_calc.TestBig", "test_big_numbers", ""),
+            "tests/test_calc.py::TestBig::test_big_numbers"
+        );
+        assert_eq!(
+            pytest_id("tests.test_calc", "test_adds[1-2]", ""),
+            "tests/test_calc.py::test_adds[1-2]"
+        );
+        assert_eq!(
+            pytest_id("tests.test_calc.TestBig", "test_x", "tests/test_calc.py"),
+            "tests/test_calc.py::TestBig::test_x"
+        );
+        // A collection error: pytest names the case by the file's module.
+        assert_eq!(
+            pytest_id("", "tests.test_broken", ""),
+            "tests/test_broken.py"
+        );
+    }
+
+    #[test]
+    fn malformed_and_foreign_xml_are_errors_not_panics() {
+        for xml in [
+            "<testsuites><testsuite>",
+            "<html></html>",
+            "<a",
+            "",
+            "\u{0}",
+        ] {
+            let result = parse_junit(xml.as_bytes());
+            if let Ok(report) = &result {
+                assert!(report.tests.is_empty(), "{xml:?}");
+            }
+        }
+        assert!(parse_junit(b"<html></html>").is_err());
+    }
+
+    #[test]
+    fn outcomes_of_every_child() {
+        let xml = r#"<testsuites name="pytest tests"><testsuite name="pytest">
+<testcase classname="t" name="test_ok"/>
+<testcase classname="t" name="test_bad"><failure message="x"/></testcase>
+<testcase classname="t" name="test_setup"><error message="x"/></testcase>
+<testcase classname="t" name="test_skip"><skipped message="no"/></testcase>
+<testcase classname="t" name="test_xfail"><skipped type="pytest.xfail" message="bug"/></testcase>
+<testcase classname="t" name="test_rerun"><rerunFailure message="x"/></testcase>
+</testsuite></testsuites>"#;
+        let report = parse_junit(xml.as_bytes()).unwrap();
+        let got: Vec<(&str, Outcome)> = report
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.outcome))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("t.py::test_ok", Outcome::Passed),
+                ("t.py::test_bad", Outcome::Failed),
+                ("t.py::test_setup", Outcome::Error),
+                ("t.py::test_skip", Outcome::Skipped),
+                ("t.py::test_xfail", Outcome::XFailed),
+                ("t.py::test_rerun", Outcome::Flaky),
+            ]
+        );
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["t.py::test_bad", "t.py::test_setup", "t.py::test_rerun"]
+        );
+        assert_eq!(report.flaky, ["t.py::test_rerun"]);
+        assert_eq!(report.format, Some(Runner::Pytest));
+    }
+}
