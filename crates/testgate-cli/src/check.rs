@@ -9,7 +9,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
     AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, Missing, Observer,
-    PreparationRecord, Record, Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
+    PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection, TestConfig,
+    Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -108,6 +109,19 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
 
+    /// The JUnit XML report the runner writes (a path inside the project,
+    /// e.g. target/nextest/ci/junit.xml): after each attempt it is the
+    /// primary source of outcomes, the console the cross-check; where they
+    /// disagree the attempt's note says so.
+    #[arg(long, value_name = "PATH", conflicts_with = "structured")]
+    report: Option<PathBuf>,
+
+    /// Ask the runner for such a report without changing what runs: for
+    /// pytest, `--junitxml=.testgate-junit.xml` is added (docs/formats.md
+    /// says what each runner needs).
+    #[arg(long)]
+    structured: bool,
+
     /// Tests whose outcomes are reported and never gate (one name per
     /// line, or the `check --stress --json` output whose unstable tests to
     /// quarantine). Every other test gates, listed or not.
@@ -167,6 +181,9 @@ pub(crate) struct CheckArgs {
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
+
+/// Where `--structured` asks pytest to write its JUnit report.
+const STRUCTURED_PYTEST: &str = ".testgate-junit.xml";
 
 /// `--missing`: what a listed test that never ran makes of the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -319,7 +336,21 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     if let Some(why) = watch_mode(&args.command, &dir) {
         return Err(Error::WatchMode(why));
     }
-    let mut config = TestConfig::new(&dir, program.clone(), rest.iter().cloned())
+    // --structured asks the runner for its report: an argument more.
+    let mut command_args: Vec<OsString> = rest.to_vec();
+    let mut report = args.report.clone();
+    if args.structured {
+        let probe = TestConfig::new(&dir, program.clone(), rest.iter().cloned());
+        match probe.runner() {
+            Some(Runner::Pytest) => {
+                command_args.push(OsString::from(format!("--junitxml={STRUCTURED_PYTEST}")));
+                report = Some(PathBuf::from(STRUCTURED_PYTEST));
+            }
+            Some(other) => return Err(Error::Structured(other.name().to_owned())),
+            None => return Err(Error::Structured(program.to_string_lossy().into_owned())),
+        }
+    }
+    let mut config = TestConfig::new(&dir, program.clone(), command_args)
         .within(args.timeout)
         .retrying(args.retries)
         .rerun(args.rerun)
@@ -330,6 +361,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     }
     if let Some(runs) = args.stress {
         config = config.stress(runs);
+    }
+    if let Some(path) = report {
+        config = config.report(path);
     }
     if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {

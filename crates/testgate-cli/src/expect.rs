@@ -16,35 +16,28 @@ const MAX_BYTES: u64 = 64 << 20;
 
 /// The expectations in `path`, or a one-line message of what is wrong.
 pub(crate) fn read(path: &Path) -> Result<Expectations, String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read the expected tests in {}: {e}", path.display()))?
-        .len();
+    let text = read_list(path, "the expected tests")?;
+    parse(&text).map_err(|why| format!("the expected tests in {}: {why}", path.display()))
+}
+
+/// The text of `what` at `path`, at most [`MAX_BYTES`] of it.
+fn read_list(path: &Path, what: &str) -> Result<String, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {what} in {}: {e}", path.display());
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
     if size > MAX_BYTES {
         return Err(format!(
-            "the expected tests in {} are {size} bytes, more than the {MAX_BYTES} read",
+            "{what} in {} are {size} bytes, more than the {MAX_BYTES} read",
             path.display()
         ));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the expected tests in {}: {e}", path.display()))?;
-    parse(&text).map_err(|why| format!("the expected tests in {}: {why}", path.display()))
+    std::fs::read_to_string(path).map_err(cannot)
 }
 
 /// The names of a quarantine file: one per line (`#` comments), or the
 /// `check --stress --json` document whose varied tests to quarantine.
 pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<String>, String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read the quarantine in {}: {e}", path.display()))?
-        .len();
-    if size > MAX_BYTES {
-        return Err(format!(
-            "the quarantine in {} is {size} bytes, more than the {MAX_BYTES} read",
-            path.display()
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the quarantine in {}: {e}", path.display()))?;
-    quarantine(&text).map_err(|why| format!("the quarantine in {}: {why}", path.display()))
+    let text = read_list(path, "the quarantined tests")?;
+    quarantine(&text).map_err(|why| format!("the quarantined tests in {}: {why}", path.display()))
 }
 
 /// The names `text` quarantines.

@@ -123,6 +123,12 @@ enum Error {
     /// A check's JSON (`diff`, `check --baseline`) is not one.
     #[error("{0}")]
     Baseline(String),
+    /// `check --structured` for a runner testgate cannot ask for a report.
+    #[error(
+        "--structured knows how to ask pytest for its report, not {0}: configure the runner \
+         to write JUnit XML and give its path with --report PATH"
+    )]
+    Structured(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -203,7 +209,8 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Record(_)
             | Error::Expect(_)
             | Error::Batch(_)
-            | Error::Baseline(_)),
+            | Error::Baseline(_)
+            | Error::Structured(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

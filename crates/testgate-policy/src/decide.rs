@@ -27,6 +27,21 @@ pub(crate) enum Decision {
     },
 }
 
+impl From<Decision> for crate::policy::Plan {
+    fn from(decision: Decision) -> Self {
+        match decision {
+            Decision::Known(verdict) => crate::policy::Plan {
+                step: crate::policy::Step::Done(verdict),
+                note: None,
+            },
+            Decision::Need { selection, note } => crate::policy::Plan {
+                step: crate::policy::Step::Run(selection),
+                note,
+            },
+        }
+    }
+}
+
 /// Decides on `attempts`. With `finished`, the sequence ends here whatever
 /// is left undecided, and the answer is always [`Decision::Known`].
 pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> Decision {

@@ -264,16 +264,7 @@ impl Grader {
     /// Never asks for more than the policy's
     /// [`max_attempts`](Policy::max_attempts).
     pub fn plan(&self, attempts: &[Attempt]) -> Plan {
-        match self.decide(attempts, false) {
-            Decision::Known(verdict) => Plan {
-                step: Step::Done(verdict),
-                note: None,
-            },
-            Decision::Need { selection, note } => Plan {
-                step: Step::Run(selection),
-                note,
-            },
-        }
+        self.decide(attempts, false).into()
     }
 
     /// [`plan`](Grader::plan)'s step alone.
@@ -706,13 +697,15 @@ fn unlisted_line(reason: &mut Reason, unlisted: &[String]) {
     ));
 }
 
+/// What the grading and stress tests share.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::attempt::Ending;
+pub(crate) mod testing {
+    use super::TestResult;
+    use crate::attempt::{Attempt, Ending};
 
-    /// An attempt that exited `code` with these per-test results.
-    fn run(code: i32, results: &[(&str, TestResult)]) -> Attempt {
+    /// An attempt that exited `code` with these per-test results, its
+    /// failing names those that failed.
+    pub(crate) fn run(code: i32, results: &[(&str, TestResult)]) -> Attempt {
         let failing: Vec<&str> = results
             .iter()
             .filter(|(_, r)| *r == TestResult::Failed)
@@ -723,6 +716,13 @@ mod tests {
             .with_failing(failing)
             .with_tests(results.iter().copied())
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::run;
+    use super::*;
+    use crate::attempt::Ending;
 
     fn grader(retries: u32) -> Grader {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))

@@ -136,16 +136,7 @@ impl Policy {
 
     /// [`step`](Policy::step) with the note for the attempt it asks for.
     pub fn plan(&self, attempts: &[Attempt]) -> Plan {
-        match decide(self, attempts, false) {
-            Decision::Known(verdict) => Plan {
-                step: Step::Done(verdict),
-                note: None,
-            },
-            Decision::Need { selection, note } => Plan {
-                step: Step::Run(selection),
-                note,
-            },
-        }
+        decide(self, attempts, false).into()
     }
 
     /// The [`Findings`] of a finished sequence: what its

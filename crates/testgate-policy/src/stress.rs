@@ -263,18 +263,7 @@ fn per_test(attempts: &[Attempt]) -> Vec<(&str, Vec<Option<TestResult>>)> {
 mod tests {
     use super::*;
     use crate::attempt::Ending;
-
-    fn run(code: i32, results: &[(&str, TestResult)]) -> Attempt {
-        let failing: Vec<&str> = results
-            .iter()
-            .filter(|(_, r)| *r == TestResult::Failed)
-            .map(|(n, _)| *n)
-            .collect();
-        Attempt::new(Ending::Exited { code })
-            .with_recognised(true)
-            .with_failing(failing)
-            .with_tests(results.iter().copied())
-    }
+    use crate::grade::testing::run;
 
     use TestResult::{Failed as F, Passed as P};
 

@@ -42,6 +42,9 @@ pub struct TestConfig {
     pub(crate) expect: Option<Expectations>,
     /// Stress mode: run the full suite this many times.
     pub(crate) stress: Option<u32>,
+    /// The runner's JUnit report, relative to the workspace: each
+    /// attempt's primary source of outcomes.
+    pub(crate) report: Option<PathBuf>,
 }
 
 /// The variables testgate sets for a runner's command: the one preset
@@ -88,6 +91,7 @@ impl TestConfig {
             restore: false,
             expect: None,
             stress: None,
+            report: None,
         }
     }
 
@@ -225,6 +229,18 @@ impl TestConfig {
     /// validate the tests it grades by.
     pub fn stress(mut self, runs: u32) -> Self {
         self.stress = Some(runs);
+        self
+    }
+
+    /// Reads the JUnit XML report the runner writes at `path` (relative to
+    /// the workspace) after each attempt, as that attempt's primary source
+    /// of outcomes; the console becomes the cross-check, and where the two
+    /// disagree the attempt's note says so. A stale report is removed before
+    /// each attempt; a path that leaves the workspace (`..`, a symbolic link
+    /// on the way) is never read. docs/formats.md, "The runners' own
+    /// reports".
+    pub fn report(mut self, path: impl Into<PathBuf>) -> Self {
+        self.report = Some(path.into());
         self
     }
 

@@ -2,7 +2,7 @@
 //! the verdict.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report, Runner};
@@ -330,6 +330,11 @@ impl SandboxedTests {
                 (a, b) => a.or(b),
             };
             if let Some(note) = note {
+                // The attempt's own note (its report) stays, after the plan's.
+                let note = match &record.attempt.note {
+                    Some(own) => format!("{note}; {own}"),
+                    None => note,
+                };
                 record.attempt = record.attempt.with_note(note);
             }
             observer.attempt_finished(&record);
@@ -466,6 +471,29 @@ impl SandboxedTests {
         }
     }
 
+    /// Where the runner's report is: `rel` under the workspace, refused when
+    /// it leaves it (`..`, an absolute path, a symbolic link on the way).
+    fn report_path(&self, rel: &Path) -> Result<PathBuf, String> {
+        let plain = rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !plain || rel.as_os_str().is_empty() {
+            return Err(format!(
+                "{} is not a plain path inside the project",
+                rel.display()
+            ));
+        }
+        let root = std::fs::canonicalize(&self.config.workspace).map_err(|e| e.to_string())?;
+        let path = root.join(rel);
+        let parent = path.parent().unwrap_or(&root);
+        match std::fs::canonicalize(parent) {
+            Ok(real) if real.starts_with(&root) => Ok(path),
+            Ok(_) => Err(format!("{} leads out of the project", rel.display())),
+            // The folder does not exist yet: the runner may make it.
+            Err(_) => Ok(path),
+        }
+    }
+
     fn env_policy(&self) -> EnvPolicy {
         self.config
             .env
@@ -492,6 +520,11 @@ impl SandboxedTests {
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
+        let report_path = self.config.report.as_ref().map(|rel| self.report_path(rel));
+        if let Some(Ok(path)) = &report_path {
+            // A stale report must not stand for this attempt.
+            let _ = std::fs::remove_file(path);
+        }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         let started = Instant::now();
         let result = testgate_run::run(&spec, &mut sink);
@@ -501,6 +534,10 @@ impl SandboxedTests {
             environment,
             coverage_below_threshold,
         } = sink.finish();
+        let (report, report_note) = match report_path {
+            Some(path) => with_runner_report(report, path),
+            None => (report, None),
+        };
         let (ending, duration, leaked, sandbox_notes) = match result {
             Ok(finished) => (
                 ending_of(finished.ending, self.config.timeout),
@@ -544,6 +581,10 @@ impl SandboxedTests {
             .with_duration(duration)
             .with_environment(environment)
             .with_coverage_below_threshold(coverage_below_threshold);
+        let attempt = match report_note {
+            Some(note) => attempt.with_note(note),
+            None => attempt,
+        };
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
@@ -606,6 +647,77 @@ fn refusal_of(error: &RunError) -> Ending {
     }
 }
 
+/// The largest runner report read.
+const MAX_REPORT: u64 = 256 << 20;
+
+/// `console`, or the runner's JUnit report at `path` as the primary source
+/// of the attempt's outcomes with the console as the cross-check, and the
+/// note that says what happened when that is not the obvious.
+fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report, Option<String>) {
+    let path = match path {
+        Ok(path) => path,
+        Err(why) => {
+            return (
+                console,
+                Some(format!("the runner's report was not read: {why}")),
+            );
+        }
+    };
+    let shown = path.display();
+    let bytes = match testgate_run::read_project_file(&path, MAX_REPORT) {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            let note =
+                format!("the runner wrote no report at {shown} ({why}): its console was read");
+            return (console, Some(note));
+        }
+    };
+    let mut report = match testgate_parse::parse_junit(&bytes) {
+        Ok(report) => report,
+        Err(why) => {
+            let note = format!(
+                "the runner's report at {shown} is not JUnit XML ({why}): its console was read"
+            );
+            return (console, Some(note));
+        }
+    };
+    // What only the console can say: how the output ended, and retries a
+    // report may not record (vitest's junit calls a retried pass a pass).
+    for name in &console.flaky {
+        if !report.flaky.contains(name) {
+            report.flaky.push(name.clone());
+            if let Some(test) = report.tests.iter_mut().find(|t| t.name == *name) {
+                test.outcome = testgate_parse::Outcome::Flaky;
+            }
+        }
+    }
+    report.unclosed = console.unclosed.clone();
+    report.running = console.running.clone();
+    report.reruns = console.reruns;
+    report.lines = console.lines;
+    report.long_lines = console.long_lines;
+    report.format = report.format.or(console.format);
+    let ours: std::collections::BTreeSet<&str> = report.names().collect();
+    let printed: std::collections::BTreeSet<&str> = console.names().collect();
+    let note = (ours != printed).then(|| {
+        let list = |names: Vec<&&str>| {
+            let shown: Vec<&str> = names.iter().take(5).map(|n| **n).collect();
+            match names.len() {
+                0 => "none".to_owned(),
+                n if n > 5 => format!("{} and {} more", shown.join(", "), n - 5),
+                _ => shown.join(", "),
+            }
+        };
+        format!(
+            "the runner's report ({shown}) and its console disagree: only the report fails {}; \
+             only the console fails {}; the report was believed",
+            list(ours.difference(&printed).collect()),
+            list(printed.difference(&ours).collect()),
+        )
+    });
+    (report, note)
+}
+
 /// The suite policy, or the grader when the caller listed the tests that
 /// decide: the one driver the attempt loop asks.
 #[derive(Debug)]
@@ -664,5 +776,46 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
         Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
         Outcome::Flaky => TestResult::Flaky,
         Outcome::Running => TestResult::Running,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A console that names one failure, and a report file that names
+    /// another: the report is believed and the note says where they differ.
+    #[test]
+    fn a_report_that_disagrees_with_the_console_is_believed_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("junit.xml");
+        std::fs::write(
+            &path,
+            r#"<testsuites name="nextest-run"><testsuite name="demo">
+<testcase name="tests::real" classname="demo"><failure/></testcase>
+<testcase name="tests::printed" classname="demo"/>
+</testsuite></testsuites>"#,
+        )
+        .unwrap();
+        let console = testgate_parse::parse(
+            Runner::Nextest,
+            "        FAIL [   0.001s] demo tests::printed\n",
+        );
+        let (report, note) = with_runner_report(console, Ok(path));
+        assert_eq!(report.names().collect::<Vec<_>>(), ["tests::real"]);
+        let note = note.expect("a note");
+        assert!(
+            note.contains(
+                "only the report fails tests::real; only the console fails tests::printed"
+            ),
+            "{note}"
+        );
+        let missing = dir.path().join("none.xml");
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok(missing));
+        assert!(
+            note.unwrap_or_default()
+                .starts_with("the runner wrote no report at ")
+        );
     }
 }

@@ -641,27 +641,10 @@ fn check_expecting(mode: &str, expect: &str, args: &[&str]) -> Run {
     let (_tmp, dir) = pytest_project();
     let file = dir.parent().expect("the copy's parent").join("expect.json");
     std::fs::write(&file, expect).expect("write the expectations");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command
-        .arg("check")
-        .arg("-C")
-        .arg(&dir)
-        .arg("--env")
-        .arg(format!("TESTGATE_FIXTURE={mode}"))
-        .arg("--expect")
-        .arg(&file)
-        .args(["--json", "--quiet"])
-        .args(args)
-        .args([
-            "--",
-            "python3",
-            "-m",
-            "pytest",
-            "-v",
-            "-p",
-            "no:cacheprovider",
-        ]);
-    run(command, None)
+    let file = file.to_str().expect("UTF-8 path");
+    let mut all = vec!["--expect", file];
+    all.extend_from_slice(args);
+    check_verbose_json(&dir, mode, &all)
 }
 
 const NEGATIVE: &str = "tests/test_calc.py::test_adds_negative";
@@ -921,4 +904,109 @@ fn stress_finds_the_unstable_test_and_its_output_quarantines_it() {
         &["--stress", "3", "-k", "1", "--", "python3", "-m", "pytest"],
     );
     assert_eq!(out.code, Some(USAGE), "--stress with -k: {out:#?}");
+}
+
+#[test]
+fn structured_reads_pytests_own_report_for_every_tests_outcome() {
+    let (_tmp, dir) = pytest_project();
+    // -q names no passing test on the console; the report names them all.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(&dir)
+        .args([
+            "--env",
+            "TESTGATE_FIXTURE=fail",
+            "--structured",
+            "--json",
+            "--quiet",
+        ])
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    let out = run(command, None);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["failing"], serde_json::json!([NEGATIVE, BIG]));
+    let tests = doc["tests"].as_array().expect("tests");
+    assert_eq!(tests.len(), 5, "every test, from the report: {tests:?}");
+    let adds = tests.iter().find(|t| t["name"] == ADDS).expect("test_adds");
+    assert_eq!(adds["outcomes"], serde_json::json!(["passed"]));
+    assert_eq!(
+        doc["attempts"][0]["note"],
+        Value::Null,
+        "report and console agree"
+    );
+    assert_eq!(
+        doc["attempts"][0]["command"]
+            .as_array()
+            .and_then(|c| c.last()),
+        Some(&Value::from("--junitxml=.testgate-junit.xml"))
+    );
+
+    // A runner testgate cannot ask is a usage error, one line.
+    let out = check_in(&dir, &["--structured", "--", "go", "test", "./..."]);
+    assert_eq!(out.code, Some(USAGE), "{out:#?}");
+    assert!(
+        out.stderr.contains("--structured knows how to ask pytest"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_report_path_that_leaves_the_project_is_never_read() {
+    let (tmp, dir) = pytest_project();
+    // A report "path" through a symbolic link out of the project, to a
+    // JUnit file outside that claims every test passed.
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("outside");
+    std::fs::write(
+        outside.join("junit.xml"),
+        r#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.test_calc" name="test_adds"/></testsuite></testsuites>"#,
+    )
+    .expect("write the forged report");
+    std::os::unix::fs::symlink(&outside, dir.join("out")).expect("symlink");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(&dir)
+        .args([
+            "--env",
+            "TESTGATE_FIXTURE=fail",
+            "--report",
+            "out/junit.xml",
+            "--json",
+            "--quiet",
+        ])
+        .args([
+            "--",
+            "python3",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ]);
+    let out = run(command, None);
+    assert_eq!(
+        out.code,
+        Some(FAIL),
+        "the console's failures stand: {out:#?}"
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let note = doc["attempts"][0]["note"].as_str().unwrap_or_default();
+    assert!(note.contains("leads out of the project"), "{note}");
+    assert!(
+        outside.join("junit.xml").exists(),
+        "nothing outside was removed"
+    );
 }

@@ -40,7 +40,13 @@ struct Run {
     failed_tests: Option<u64>,
     /// A `PASS`/`FAIL` suite line opened the run.
     started: bool,
+    /// Tests `jest.retryTimes` retried (` LOGGING RETRY ERRORS  a b`, with
+    /// `logErrorsBeforeRetry`), by jest's space-joined name, with the line.
+    retried: Vec<(u64, String)>,
 }
+
+/// The most retried names kept from one run.
+const MAX_RETRIED: usize = 1024;
 
 /// A `FAIL <file>` or `PASS <file>` block.
 #[derive(Debug)]
@@ -64,6 +70,13 @@ impl Recognizer for Jest {
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
+        if let Some(name) = text.strip_prefix(" LOGGING RETRY ERRORS  ") {
+            let name = name.trim_end();
+            if !name.is_empty() && self.run.retried.len() < MAX_RETRIED {
+                self.run.retried.push((index, name.to_owned()));
+            }
+            return;
+        }
         match text.as_bytes().first() {
             // A blank line ends the verbose tree.
             None => self.end_tree(),
@@ -213,6 +226,26 @@ impl Jest {
             self.findings.unclosed.get_or_insert_with(|| {
                 "a jest run ended without its `Test Suites:` summary".to_owned()
             });
+        }
+        // A retried test that did not fail in the end passed on a retry:
+        // flaky. jest names it by its titles joined by spaces; the tree and
+        // the headers join them by ` › `.
+        let spaced = |name: &str| name.replace(" › ", " ");
+        for (index, retried) in &run.retried {
+            let failed = run
+                .tests
+                .iter()
+                .any(|(_, name, _)| spaced(name) == *retried);
+            if failed && run.failed_tests != Some(0) {
+                continue;
+            }
+            let canonical = self
+                .findings
+                .seen
+                .names()
+                .find(|name| spaced(name) == *retried)
+                .map_or_else(|| retried.clone(), str::to_owned);
+            self.findings.flaky.push((*index, canonical));
         }
         if run.failed_tests != Some(0) {
             for (index, name, file) in run.tests {

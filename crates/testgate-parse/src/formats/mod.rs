@@ -147,6 +147,11 @@ impl Seen {
         }
     }
 
+    /// The names noted, in order of first appearance.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.tests.keys().map(|name| &**name)
+    }
+
     /// What was noted of `name`.
     pub(crate) fn get(&self, name: &str) -> Option<Noted> {
         self.tests.get(name).copied()

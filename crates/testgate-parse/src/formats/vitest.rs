@@ -121,6 +121,12 @@ impl Vitest {
                         .crosses
                         .push((index, name.to_owned(), file.to_owned()));
                 }
+                Some((Outcome::Flaky, file, name)) => {
+                    self.findings.flaky.push((index, name.to_owned()));
+                    self.findings
+                        .seen
+                        .note(index, name, Some(file), Outcome::Passed);
+                }
                 Some((outcome, file, name)) => {
                     self.findings.seen.note(index, name, Some(file), outcome);
                 }
@@ -227,8 +233,25 @@ fn verbose_result(body: &str) -> Option<(Outcome, &str, &str)> {
     if !looks_like_file(file) {
         return None;
     }
+    // `✓ file > test 4ms (retry x1)`: vitest's `--retry` passed it on a
+    // retry, so it failed first: flaky.
+    let (name, retried) = match strip_retry(name) {
+        Some(name) => (name, true),
+        None => (name, false),
+    };
     let name = strip_duration(name);
+    let outcome = if retried && outcome == Outcome::Passed {
+        Outcome::Flaky
+    } else {
+        outcome
+    };
     (!name.is_empty()).then_some((outcome, file, name))
+}
+
+/// `name` without vitest's ` (retry xN)` suffix, if it has one.
+fn strip_retry(name: &str) -> Option<&str> {
+    let (head, count) = name.strip_suffix(')')?.rsplit_once(" (retry x")?;
+    (!count.is_empty() && count.bytes().all(|b| b.is_ascii_digit())).then_some(head)
 }
 
 /// A path whose last component has a short extension.
@@ -406,6 +429,20 @@ mod tests {
             verbose_result("↓ nested.test.js > parser > is skipped"),
             Some((Outcome::Skipped, "nested.test.js", "parser > is skipped"))
         );
+    }
+
+    #[test]
+    fn a_retried_pass_is_flaky() {
+        assert_eq!(
+            verbose_result("✓ retry.test.js > fails once 4ms (retry x1)"),
+            Some((Outcome::Flaky, "retry.test.js", "fails once"))
+        );
+        assert_eq!(
+            verbose_result("× retry.test.js > always 4ms (retry x2)"),
+            Some((Outcome::Failed, "retry.test.js", "always"))
+        );
+        // A title that only looks like it keeps its words.
+        assert_eq!(strip_retry("named (retry xyz)"), None);
     }
 
     #[test]

@@ -40,8 +40,9 @@ PY
 }
 
 # Every test's outcome in a jest --json file, `OUTCOME NAME` per line
-# (passed, failed, skipped for pending and todo; a suite that failed to run
-# failed, by its path), named as above.
+# (passed, failed, skipped for pending and todo, flaky for passed after more
+# than one invocation; a suite that failed to run failed, by its path),
+# named as above.
 outcomes_from_json() {
     python3 - "$1" "$node_dir" <<'PY'
 import json, os, sys
@@ -54,6 +55,9 @@ for suite in report["testResults"]:
         name = " › ".join(test["ancestorTitles"] + [test["title"]])
         if result.get(name) != "failed":
             result[name] = words[test["status"]]
+            # jest.retryTimes: passed after a failed invocation.
+            if test["status"] == "passed" and (test.get("invocations") or 1) > 1:
+                result[name] = "flaky"
     if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
         result[os.path.relpath(suite["name"], sys.argv[2])] = "failed"
 for name, what in result.items():
@@ -121,7 +125,28 @@ capture() {
             outcomes_from_json "$scratch/$case.json"
         fi
     } >"$out/$case.outcomes"
+    rm -f "$out/$case.flaky"
+    if [[ -s $scratch/$case.json && -n "$(flaky_from_json "$scratch/$case.json")" ]]; then
+        {
+            echo "# source: the same jest --json run: passed after more than one invocation"
+            flaky_from_json "$scratch/$case.json"
+        } >"$out/$case.flaky"
+    fi
     echo "jest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
+}
+
+# The flaky tests of a jest --json file: passed after more than one
+# invocation (jest.retryTimes), named as above.
+flaky_from_json() {
+    python3 - "$1" <<'PY'
+import json, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "passed" and (test.get("invocations") or 1) > 1:
+            print(" › ".join(test["ancestorTitles"] + [test["title"]]))
+PY
 }
 
 capture failing jest-failing --
@@ -133,4 +158,6 @@ capture no-tests jest-empty --
 capture no-tests-pass jest-empty -- --passWithNoTests
 capture lies jest-lies --
 capture all-pass jest-pass --
-
+# jest.retryTimes with logErrorsBeforeRetry: a test that fails once, then
+# passes on its retry (jest exits 0).
+capture retry jest-retry --

@@ -149,3 +149,16 @@ capture no-tests vitest-empty --
 capture no-tests-pass vitest-empty -- --passWithNoTests
 capture lies vitest-lies --
 capture all-pass vitest-pass --
+# --retry under the verbose reporter: a test that fails once, then passes on
+# its retry (vitest exits 0). Neither the json nor the junit reporter
+# records a retry, so the .flaky oracle is the fixture's own design: the
+# test fails exactly on its first try (hand-made oracle, real log).
+capture retry-verbose vitest-retry -- --retry 2 --reporter=verbose
+{
+    echo "# hand-made oracle: vitest's json and junit reporters do not record retries;"
+    echo "# tests/projects/parse/node/vitest-retry/retry.test.js fails exactly on its first try"
+    echo "fails once"
+} >"$out/retry-verbose.flaky"
+# The same oracle in the outcomes: the reporters call the retried test passed.
+sed -i 's/^passed fails once$/flaky fails once/; 1a # hand-made: "fails once" is flaky by the fixture'"'"'s design (see retry-verbose.flaky)' \
+    "$out/retry-verbose.outcomes"
