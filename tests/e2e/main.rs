@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
+mod grading;
 mod projects;
 mod rerun;
 mod toolchains;

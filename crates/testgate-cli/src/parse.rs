@@ -17,8 +17,9 @@ const CHUNK: usize = 64 * 1024;
 ///
 /// Reads each FILE (standard input when none is given, or for `-`) as the
 /// output of cargo test, cargo nextest, pytest, go test, jest or vitest, or
-/// as a JUnit XML report (pytest --junitxml, nextest, vitest, jest-junit,
-/// go-junit-report: recognised by its first bytes, read whole), and
+/// as a runner's own report — JUnit XML (pytest --junitxml, nextest, vitest,
+/// jest-junit, go-junit-report) or jest's and vitest's JSON — recognised by
+/// its first bytes and read whole, and
 /// prints the failing tests' names, one per line, in order of first
 /// appearance. Each file is a separate log: its names are printed in turn,
 /// so a name failing in two files is printed twice.
@@ -88,8 +89,13 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
             Ok(0) => return Ok(parser.finish()),
             Ok(n) => {
                 let chunk = buf.get(..n).unwrap_or_default();
-                if std::mem::take(&mut first) && testgate_parse::is_junit(chunk) {
-                    return junit(chunk, input);
+                if std::mem::take(&mut first) {
+                    if testgate_parse::is_junit(chunk) {
+                        return whole_report(chunk, input, testgate_parse::parse_junit);
+                    }
+                    if testgate_parse::is_json_report(chunk) {
+                        return whole_report(chunk, input, testgate_parse::parse_json_report);
+                    }
                 }
                 parser.feed(chunk);
             }
@@ -99,22 +105,27 @@ fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report
     }
 }
 
-/// The largest JUnit report read: it is parsed whole.
+/// The largest runner report read: it is parsed whole.
 const MAX_REPORT: u64 = 256 << 20;
 
-/// A JUnit XML report, `start` and the rest of `input`, read whole (up to
-/// [`MAX_REPORT`]) and parsed as one document.
-fn junit(start: &[u8], input: Box<dyn Read>) -> io::Result<Report> {
+/// A runner's report (JUnit XML, jest's or vitest's JSON), `start` and the
+/// rest of `input`, read whole (up to [`MAX_REPORT`]) and parsed as one
+/// document by `parse`.
+fn whole_report(
+    start: &[u8],
+    input: Box<dyn Read>,
+    parse: fn(&[u8]) -> Result<Report, testgate_parse::ReportError>,
+) -> io::Result<Report> {
     let mut xml = start.to_vec();
     let limit = MAX_REPORT.saturating_sub(xml.len() as u64);
     input.take(limit.saturating_add(1)).read_to_end(&mut xml)?;
     if xml.len() as u64 > MAX_REPORT {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("a JUnit report larger than {} MiB", MAX_REPORT >> 20),
+            format!("a runner's report larger than {} MiB", MAX_REPORT >> 20),
         ));
     }
-    testgate_parse::parse_junit(&xml).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    parse(&xml).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {

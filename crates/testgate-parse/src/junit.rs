@@ -305,6 +305,31 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
         Producer::Known(runner) => Some(runner),
         Producer::Unknown => None,
     };
+    let cases = cases
+        .into_iter()
+        .map(|case| {
+            let outcome = case.outcome(producer);
+            let (name, context) = case.canonical(producer);
+            // A test with no `::` in pytest's report is a file that did
+            // not collect.
+            let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
+                Kind::File
+            } else {
+                Kind::Test
+            };
+            (name, outcome, kind, context)
+        })
+        .collect();
+    report_of_cases(format, cases)
+}
+
+/// The report of a runner's report's cases: each name once (its first
+/// case), failing ones in `failing` (and nextest's flaky ones, as its
+/// console parser keeps them), the counts from the cases.
+fn report_of_cases(
+    format: Option<Runner>,
+    cases: Vec<(String, Outcome, Kind, Option<String>)>,
+) -> Report {
     let runner = format.unwrap_or(Runner::Cargo);
     let mut report = Report {
         format,
@@ -312,9 +337,7 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
     };
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
     let mut seen = std::collections::HashSet::new();
-    for case in cases {
-        let outcome = case.outcome(producer);
-        let (name, context) = case.canonical(producer);
+    for (name, outcome, kind, context) in cases {
         match outcome {
             Outcome::Failed | Outcome::Error => failed = failed.saturating_add(1),
             Outcome::Skipped | Outcome::XFailed => skipped = skipped.saturating_add(1),
@@ -325,16 +348,10 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
         if !seen.insert(name.clone()) {
             continue;
         }
-        // A test with no `::` in pytest's report is a file that did not
-        // collect.
-        let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
-            Kind::File
-        } else {
-            Kind::Test
-        };
-        // A flaky test failed in a try: it stays in `failing`, as the
-        // console's parsers keep it.
-        if outcome.is_failure() || outcome == Outcome::Flaky {
+        // nextest's console prints a flaky test's failed try as a failure,
+        // and its parser keeps it in `failing`: so does its report's.
+        let kept = outcome == Outcome::Flaky && format == Some(Runner::Nextest);
+        if outcome.is_failure() || kept {
             let test = FailingTest::new(name.clone(), runner, context.clone()).with_kind(kind);
             report.failing.push(test);
         }
@@ -375,6 +392,106 @@ fn attribute(element: &BytesStart<'_>, key: &str) -> String {
             Some(value.into_owned())
         })
         .unwrap_or_default()
+}
+
+/// Whether `bytes` look like a jest `--json` or vitest `--reporter=json`
+/// report: a JSON object whose first 64 KiB hold its `numTotalTests` and
+/// `testResults` keys (go's and libtest's JSON are lines of events, and
+/// hold neither).
+///
+/// ```
+/// assert!(testgate_parse::is_json_report(br#"{"numTotalTests":1,"testResults":[]}"#));
+/// assert!(!testgate_parse::is_json_report(br#"{"Action":"run","Package":"p"}"#));
+/// ```
+pub fn is_json_report(bytes: &[u8]) -> bool {
+    let head = bytes.get(..bytes.len().min(64 << 10)).unwrap_or(bytes);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    start.and_then(|at| head.get(at)) == Some(&b'{')
+        && memchr::memmem::find(head, b"\"numTotalTests\"").is_some()
+        && memchr::memmem::find(head, b"\"testResults\"").is_some()
+}
+
+/// Everything a jest `--json` or vitest `--reporter=json` report says:
+/// every test with its outcome (passed, failed, skipped for pending, skipped
+/// and todo; flaky for a jest test that passed after more than one
+/// invocation), named as their consoles name them (jest's titles joined by
+/// ` › `, vitest's by ` > `), the file as context; a file that failed as a
+/// whole (jest's `Test suite failed to run`, a vitest file with no test
+/// that failed) by its path, kind `file`. jest's report has keys vitest's
+/// lacks (`wasInterrupted`, `openHandles`): that tells them apart.
+///
+/// ```
+/// let json = br#"{"numTotalTests":2,"wasInterrupted":false,"testResults":[{"name":"/p/a.test.js","status":"failed","message":"","assertionResults":[
+///   {"ancestorTitles":["math"],"title":"adds","status":"passed"},
+///   {"ancestorTitles":["math"],"title":"subtracts","status":"failed"}]}]}"#;
+/// let report = testgate_parse::parse_json_report(json).unwrap();
+/// assert_eq!(report.names().collect::<Vec<_>>(), ["math › subtracts"]);
+/// assert_eq!(report.format, Some(testgate_parse::Runner::Jest));
+/// ```
+pub fn parse_json_report(bytes: &[u8]) -> Result<Report, ReportError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| ReportError {
+        message: format!("not a JSON report: {e}"),
+    })?;
+    let Some(suites) = value
+        .get("testResults")
+        .and_then(serde_json::Value::as_array)
+    else {
+        return Err(ReportError {
+            message: "no `testResults` list: not a jest or vitest JSON report".to_owned(),
+        });
+    };
+    let jest = value.get("wasInterrupted").is_some() || value.get("openHandles").is_some();
+    let (runner, join) = if jest {
+        (Runner::Jest, " › ")
+    } else {
+        (Runner::Vitest, " > ")
+    };
+    let text = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut cases: Vec<(String, Outcome, Kind, Option<String>)> = Vec::new();
+    for suite in suites {
+        let file = text(suite, "name");
+        let context = (!file.is_empty()).then(|| file.clone());
+        let assertions = suite
+            .get("assertionResults")
+            .and_then(serde_json::Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let mut any_failed = false;
+        for test in assertions {
+            let mut titles: Vec<String> = test
+                .get("ancestorTitles")
+                .and_then(serde_json::Value::as_array)
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|s| s.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            titles.push(text(test, "title"));
+            let invocations = test
+                .get("invocations")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(1);
+            let outcome = match text(test, "status").as_str() {
+                "passed" if invocations > 1 => Outcome::Flaky,
+                "passed" => Outcome::Passed,
+                "failed" => Outcome::Failed,
+                _ => Outcome::Skipped,
+            };
+            any_failed |= outcome == Outcome::Failed;
+            cases.push((titles.join(join), outcome, Kind::Test, context.clone()));
+        }
+        // A file that failed with no test failing in it failed as a whole.
+        if text(suite, "status") == "failed" && !any_failed {
+            cases.push((file.clone(), Outcome::Failed, Kind::File, context));
+        }
+    }
+    Ok(report_of_cases(Some(runner), cases))
 }
 
 #[cfg(test)]
@@ -448,7 +565,7 @@ mod tests {
         );
         assert_eq!(
             report.names().collect::<Vec<_>>(),
-            ["t.py::test_bad", "t.py::test_setup", "t.py::test_rerun"]
+            ["t.py::test_bad", "t.py::test_setup"]
         );
         assert_eq!(report.flaky, ["t.py::test_rerun"]);
         assert_eq!(report.format, Some(Runner::Pytest));

@@ -41,7 +41,9 @@ pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
 
-pub use testgate_parse::{Format, Report, Runner, failing_tests, is_hidden, printable, tail};
+pub use testgate_parse::{
+    Format, Kind, Outcome, Report, Runner, TestOutcome, failing_tests, is_hidden, printable, tail,
+};
 pub use testgate_policy::{
     Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
     Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,

@@ -672,11 +672,17 @@ fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report
             return (console, Some(note));
         }
     };
-    let mut report = match testgate_parse::parse_junit(&bytes) {
+    let parsed = if testgate_parse::is_json_report(&bytes) {
+        testgate_parse::parse_json_report(&bytes)
+    } else {
+        testgate_parse::parse_junit(&bytes)
+    };
+    let mut report = match parsed {
         Ok(report) => report,
         Err(why) => {
             let note = format!(
-                "the runner's report at {shown} is not JUnit XML ({why}): its console was read"
+                "the runner's report at {shown} is neither JUnit XML nor a jest or vitest JSON \
+                 report ({why}): its console was read"
             );
             return (console, Some(note));
         }

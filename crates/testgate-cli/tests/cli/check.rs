@@ -950,6 +950,10 @@ fn structured_reads_pytests_own_report_for_every_tests_outcome() {
             .and_then(|c| c.last()),
         Some(&Value::from("--junitxml=.testgate-junit.xml"))
     );
+    assert!(
+        !dir.join(".testgate-junit.xml").exists(),
+        "the report testgate asked for is taken away"
+    );
 
     // A runner testgate cannot ask is a usage error, one line.
     let out = check_in(&dir, &["--structured", "--", "go", "test", "./..."]);

@@ -211,7 +211,12 @@ impl Go {
             }
             return;
         }
-        if let Some(name) = text.strip_prefix("=== RUN   ") {
+        // `=== RUN   Name`; go 1.4 and older wrote one space.
+        let run = text.strip_prefix("=== RUN   ").or_else(|| {
+            text.strip_prefix("=== RUN ")
+                .filter(|n| !n.starts_with(' '))
+        });
+        if let Some(name) = run {
             self.detected(line.index);
             self.text.counted = true;
             let name = name.trim_end();
@@ -431,7 +436,11 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
     if bare.starts_with("Benchmark") && !bare.contains(' ') {
         return Some((outcome, bare));
     }
-    let (name, duration) = super::rsplit_once(rest.strip_suffix("s)")?, " (")?;
+    // `(0.00s)`; go 1.4 and older wrote `(0.02 seconds)`.
+    let timed = rest
+        .strip_suffix(" seconds)")
+        .or_else(|| rest.strip_suffix("s)"))?;
+    let (name, duration) = super::rsplit_once(timed, " (")?;
     let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !digits(fraction) || name.is_empty() || name.starts_with(' ') {
@@ -480,9 +489,14 @@ fn package_line(text: &str) -> Option<PackageLine<'_>> {
         return None;
     };
     let name = rest.split(['\t', ' ']).next().filter(|n| !n.is_empty())?;
-    // `FAIL\tpkg` must go on with a tab (timing) or ` [build failed]`.
+    // `FAIL\tpkg` must go on with a tab (timing) or ` [build failed]`, or
+    // (go 1.4 and older) a space and the time: `FAIL\tpkg 0.151s`.
     let after = &rest[name.len()..];
-    if !(after.starts_with('\t') || after.starts_with(" [") || after.is_empty()) {
+    let legacy_time = after
+        .strip_prefix(' ')
+        .and_then(|t| t.strip_suffix('s'))
+        .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    if !(after.starts_with('\t') || after.starts_with(" [") || after.is_empty() || legacy_time) {
         return None;
     }
     Some(PackageLine { name, status })
@@ -566,6 +580,17 @@ pub(super) mod tests {
             result_line("    --- SKIP: TestSkipped (12s)"),
             Some((TestOutcome::Skip, "TestSkipped"))
         );
+    }
+
+    #[test]
+    fn go_1_4_lines() {
+        // go-junit-report's testdata/037-legacy-fail.txt (gjr_ fixtures).
+        assert_eq!(
+            result_line("--- FAIL: TestOne (0.02 seconds)"),
+            Some((TestOutcome::Fail, "TestOne"))
+        );
+        assert!(package_line("FAIL\tpackage/name 0.151s").is_some());
+        assert!(package_line("FAIL\tpackage/name and more").is_none());
     }
 
     #[test]

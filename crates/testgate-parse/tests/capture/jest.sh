@@ -125,6 +125,9 @@ capture() {
             outcomes_from_json "$scratch/$case.json"
         fi
     } >"$out/$case.outcomes"
+    # The JSON report itself, which `testgate parse` reads too.
+    rm -f "$out/$case.report.json"
+    if [[ -s $scratch/$case.json ]]; then cp "$scratch/$case.json" "$out/$case.report.json"; fi
     rm -f "$out/$case.flaky"
     if [[ -s $scratch/$case.json && -n "$(flaky_from_json "$scratch/$case.json")" ]]; then
         {

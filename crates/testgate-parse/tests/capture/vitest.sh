@@ -119,9 +119,10 @@ capture() {
         --outputFile.json="$scratch/report.json" --outputFile.junit="$scratch/report.xml" \
         </dev/null >/dev/null 2>&1 || true
     cp "$scratch/report.json" "$scratch/$case.json" 2>/dev/null || true
-    # The junit report itself, which `testgate parse` reads too.
-    rm -f "$out/$case.junit.xml"
+    # The junit and json reports themselves, which `testgate parse` reads too.
+    rm -f "$out/$case.junit.xml" "$out/$case.report.json"
     cp "$scratch/report.xml" "$out/$case.junit.xml" 2>/dev/null || true
+    cp "$scratch/report.json" "$out/$case.report.json" 2>/dev/null || true
     {
         echo "# source: $("$vitest" --version | sed 's/ .*//') json + junit reporters, an identical second run of: ${vars[*]:+${vars[*]} }vitest ${args[*]}"
         if [[ -s $scratch/report.json && -s $scratch/report.xml ]]; then

@@ -261,3 +261,67 @@ fn captured_junit_reports() {
     }
     assert!(checked >= 3, "only {checked} JUnit reports found");
 }
+
+/// Every captured jest and vitest JSON report (`<case>.report.json`, the
+/// runner's own report of the run whose names `<case>.expected` lists):
+/// each failing name it gives is one of those names (a file by its path,
+/// which the report gives absolute and the console relative), and for jest
+/// every one of them is given. vitest's report cannot name a suite whose
+/// hook failed (its tests are only skipped there): the console and JUnit do.
+#[test]
+fn captured_json_reports() {
+    let mut checked = 0;
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for runner in ["jest", "vitest"] {
+        for entry in std::fs::read_dir(fixtures.join(runner)).unwrap().flatten() {
+            let path = entry.path();
+            let Some(case) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".report.json"))
+            else {
+                continue;
+            };
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(testgate_parse::is_json_report(&bytes), "{}", path.display());
+            let report = testgate_parse::parse_json_report(&bytes)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(
+                report.format.map(|f| f.name()),
+                Some(runner),
+                "{}",
+                path.display()
+            );
+            let expected = expected_names(&path.with_file_name(format!("{case}.log")));
+            // vitest's report fails a file whose hook failed (afterAll) where
+            // the console and JUnit name the suite: such a file is left out.
+            let ours: BTreeSet<String> = report
+                .failing
+                .iter()
+                .filter(|t| {
+                    runner == "jest"
+                        || t.kind != testgate_parse::Kind::File
+                        || expected.iter().any(|e| t.name.ends_with(&format!("/{e}")))
+                })
+                .map(|t| t.name.as_str())
+                .map(|name| {
+                    expected
+                        .iter()
+                        .find(|e| name.ends_with(&format!("/{e}")))
+                        .cloned()
+                        .unwrap_or_else(|| name.to_owned())
+                })
+                .collect();
+            assert!(
+                ours.is_subset(&expected),
+                "{}: {ours:?} not all in {expected:?}",
+                path.display()
+            );
+            if runner == "jest" {
+                assert_eq!(ours, expected, "{}: failing names", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "only {checked} JSON reports found");
+}

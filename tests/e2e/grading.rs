@@ -1,0 +1,197 @@
+//! Grading a change against expected tests, with the real runners under
+//! bubblewrap: cargo, pytest, go and jest, in modes that name passing tests
+//! (libtest's default, `pytest -v`, `go test -v`, `jest --verbose`).
+
+use std::time::Duration;
+
+use testgate::{Cause, Expectations, Runner, SandboxedTests, TestConfig};
+
+use crate::NoObserver;
+use crate::projects::{self, Project, failing_names};
+
+const RUNNERS: [Runner; 4] = [Runner::Cargo, Runner::Pytest, Runner::Go, Runner::Jest];
+
+/// A test that passes in every mode but `hang`.
+fn steady(runner: Runner) -> &'static str {
+    match runner {
+        Runner::Cargo | Runner::Nextest => "tests::adds",
+        Runner::Pytest => "tests/test_calc.py::test_adds",
+        Runner::Go => "TestAdd",
+        Runner::Jest => "calc › adds",
+        Runner::Vitest => "calc > adds",
+    }
+}
+
+/// The test the `flaky` mode fails on odd-numbered runs.
+fn sometimes(runner: Runner) -> &'static str {
+    match runner {
+        Runner::Cargo | Runner::Nextest => "tests::sometimes",
+        Runner::Pytest => "tests/test_calc.py::test_sometimes",
+        Runner::Go => "TestSometimes",
+        Runner::Jest => "calc › sometimes",
+        Runner::Vitest => "calc > sometimes",
+    }
+}
+
+/// The project's command in a mode whose console names passing tests.
+fn verbose(project: &Project) -> TestConfig {
+    let dir = &project.dir;
+    match project.runner {
+        Runner::Pytest => TestConfig::new(
+            dir,
+            "python3",
+            ["-m", "pytest", "-v", "-p", "no:cacheprovider"],
+        )
+        .format(Runner::Pytest),
+        // -count=1: the fixture's mode is an environment variable read
+        // before go's test log starts, so go's cache cannot see it change
+        // between two checks of one copy (a real change changes the code).
+        Runner::Go => {
+            TestConfig::new(dir, "go", ["test", "-v", "-count=1", "./..."]).format(Runner::Go)
+        }
+        Runner::Jest => TestConfig::new(dir, "npx", ["--no-install", "jest", "--verbose"])
+            .format(Runner::Jest)
+            .preset(),
+        Runner::Cargo | Runner::Nextest | Runner::Vitest => project.config(),
+    }
+}
+
+fn check(project: &Project, config: TestConfig, mode: &str) -> testgate::Record {
+    let config = config
+        .env("TESTGATE_FIXTURE", mode)
+        .within(Duration::from_secs(120));
+    let node = matches!(project.runner, Runner::Jest | Runner::Vitest);
+    SandboxedTests::new(projects::bwrap_for(node), config).run_observed(&mut NoObserver)
+}
+
+fn none() -> Vec<String> {
+    Vec::new()
+}
+
+#[test]
+fn a_fix_graded_by_its_tests_passes_beside_an_unrelated_failure() {
+    for runner in RUNNERS {
+        let project = Project::copy(runner);
+        // `fail` mode: the unrelated tests fail; the fixed one passes.
+        let expect = Expectations::new([steady(runner)], none());
+        let graded = check(&project, verbose(&project).expect(expect), "fail");
+        assert!(
+            graded.verdict.is_pass(),
+            "{runner}: {}",
+            graded.verdict.reason()
+        );
+        let whole = check(&project, verbose(&project), "fail");
+        assert_eq!(whole.verdict.name(), "fail", "{runner}: without --expect");
+    }
+}
+
+#[test]
+fn a_change_that_breaks_a_passing_test_fails_naming_it_as_was_passing() {
+    for runner in RUNNERS {
+        let project = Project::copy(runner);
+        let broken = failing_names(runner)[0];
+        let expect = Expectations::new([steady(runner)], [broken]);
+        let record = check(&project, verbose(&project).expect(expect), "fail");
+        assert_eq!(record.verdict.failing(), [broken], "{runner}");
+        assert!(
+            record
+                .verdict
+                .reason()
+                .starts_with(&format!("{broken} (was passing)\n")),
+            "{runner}: {}",
+            record.verdict.reason()
+        );
+    }
+}
+
+#[test]
+fn a_flaky_listed_test_is_inconclusive_and_a_renamed_one_not_run() {
+    for runner in RUNNERS {
+        let project = Project::copy(runner);
+        let expect = Expectations::new([steady(runner)], [sometimes(runner)]);
+        let record = check(
+            &project,
+            verbose(&project).expect(expect).retrying(2),
+            "flaky",
+        );
+        assert_eq!(
+            record.verdict.cause(),
+            Some(Cause::Flaky),
+            "{runner}: {}",
+            record.verdict.reason()
+        );
+        let renamed = Expectations::new(["test_that_was_renamed"], none());
+        let record = check(&project, verbose(&project).expect(renamed), "pass");
+        assert_eq!(
+            record.verdict.cause(),
+            Some(Cause::NotRun),
+            "{runner}: {}",
+            record.verdict.reason()
+        );
+    }
+}
+
+#[test]
+fn a_baseline_round_trip_fails_what_broke() {
+    for runner in RUNNERS {
+        let project = Project::copy(runner);
+        let base = check(&project, verbose(&project), "pass");
+        assert!(
+            base.verdict.is_pass(),
+            "{runner}: {}",
+            base.verdict.reason()
+        );
+        // What passed on the base commit must keep passing.
+        let passed: Vec<String> = base.attempts[0]
+            .report
+            .tests
+            .iter()
+            .filter(|t| t.outcome == testgate::Outcome::Passed)
+            .map(|t| t.name.clone())
+            .collect();
+        assert!(passed.len() >= 3, "{runner}: {passed:?}");
+        let expect = Expectations::new(none(), passed.clone());
+        let same = check(&project, verbose(&project).expect(expect.clone()), "pass");
+        assert!(
+            same.verdict.is_pass(),
+            "{runner}: {}",
+            same.verdict.reason()
+        );
+        let broke = check(&project, verbose(&project).expect(expect), "fail");
+        assert_eq!(
+            broke.verdict.name(),
+            "fail",
+            "{runner}: {}",
+            broke.verdict.reason()
+        );
+        for name in broke.verdict.failing() {
+            assert!(
+                failing_names(runner).contains(&name.as_str()),
+                "{runner}: {name}"
+            );
+            assert!(passed.contains(name), "{runner}: {name} was passing");
+        }
+    }
+}
+
+#[test]
+fn stress_finds_the_test_that_fails_every_other_run() {
+    for runner in RUNNERS {
+        let project = Project::copy(runner);
+        let started = std::time::Instant::now();
+        let record = check(&project, verbose(&project).stress(10), "flaky");
+        let varied = record.stress.expect("a stress record");
+        assert_eq!(record.attempts.len(), 10, "{runner}: every run ran");
+        let names: Vec<(&str, usize, usize)> = varied
+            .iter()
+            .map(|v| (v.name.as_str(), v.failed_in, v.out_of))
+            .collect();
+        assert_eq!(names, [(sometimes(runner), 5, 10)], "{runner}");
+        assert_eq!(record.verdict.cause(), Some(Cause::Flaky), "{runner}");
+        // The cost of stress mode, for the record (not asserted).
+        eprintln!(
+            "stress {runner}: 10 runs in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
