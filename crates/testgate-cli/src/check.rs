@@ -8,8 +8,9 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Ending, Expectations, Grade, Missing, Observer, PreparationRecord,
-    Rerun, Runner, Sandbox, SandboxedTests, Selection, TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, Missing, Observer,
+    PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection, TestConfig,
+    Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -94,6 +95,12 @@ pub(crate) struct CheckArgs {
     /// the listed tests decide the verdict (docs/policy.md).
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
+
+    /// `batch`: the expected tests stated inline in a manifest line, as
+    /// the text of an --expect file; read instead of the file `expect`
+    /// then names (a stand-in).
+    #[arg(skip)]
+    expect_text: Option<String>,
 
     /// Grade the change against an earlier check of the base commit (its
     /// `check --json` output, or its record): every test that passed there
@@ -187,6 +194,17 @@ enum MissingArg {
     Fail,
 }
 
+impl CheckArgs {
+    /// `batch`: grade against the expected tests `text` states (an
+    /// --expect file's text) instead of the file `--expect` named, which
+    /// only stands in for it (so that `--missing` and `--strict` parse, and
+    /// everything that asks whether there are expected tests is told so)
+    /// and is never read.
+    pub(crate) fn expect_inline(&mut self, text: String) {
+        self.expect_text = Some(text);
+    }
+}
+
 /// What a check ended with, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -265,6 +283,35 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
+    let cancel = testgate::cancel_on_signals();
+    let record = execute(&args, &cancel)?;
+    let mut stdout = io::stdout().lock();
+    if args.json {
+        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
+            .map_err(|e| Error::Write(e.into()))?;
+        writeln!(stdout).map_err(Error::Write)?;
+    } else {
+        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
+    }
+    stdout.flush().map_err(Error::Write)?;
+    Ok(outcome(&record.verdict, &cancel))
+}
+
+/// What `verdict` means for the exit code; an Inconclusive verdict after
+/// `cancel` fired is an interruption.
+pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
+    match verdict {
+        Verdict::Pass { .. } => Outcome::Pass,
+        Verdict::Fail { .. } => Outcome::Fail,
+        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
+        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+    }
+}
+
+/// Runs the check `args` describes, cancelled by `cancel`, and writes its
+/// `--record`; the caller prints the verdict (`check`) or collects it
+/// (`batch`).
+pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
     let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
         path: args.dir.clone(),
         source,
@@ -323,9 +370,11 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
-        let mut expectations = match &args.expect {
-            Some(path) => crate::expect::read(path).map_err(Error::Expect)?,
-            None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+        let mut expectations = match (&args.expect_text, &args.expect) {
+            (Some(text), _) => crate::expect::parse(text)
+                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            (None, Some(path)) => crate::expect::read(path).map_err(Error::Expect)?,
+            (None, None) => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
         };
         if let Some(path) = &args.baseline {
             // What passed on the base commit must keep passing.
@@ -365,7 +414,6 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             ..BwrapOptions::default()
         }),
     };
-    let cancel = testgate::cancel_on_signals();
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
     let max_attempts = testgate::Policy::new(args.retries)
         .with_rerun(args.rerun)
@@ -448,23 +496,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         });
         crate::record::write(path, document, args.sign.as_deref())?;
     }
-
-    let mut stdout = io::stdout().lock();
-    if args.json {
-        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
-            .map_err(|e| Error::Write(e.into()))?;
-        writeln!(stdout).map_err(Error::Write)?;
-    } else {
-        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
-    }
-    stdout.flush().map_err(Error::Write)?;
-
-    Ok(match &record.verdict {
-        Verdict::Pass { .. } => Outcome::Pass,
-        Verdict::Fail { .. } => Outcome::Fail,
-        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
-        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
-    })
+    Ok(record)
 }
 
 /// The canonical form of a `--writable` path, or the usage error: it must

@@ -1,6 +1,7 @@
 //! The `testgate` command: parses the command line, runs one subcommand, and
 //! maps its outcome to an exit code (see [`exit`]).
 
+mod batch;
 mod check;
 mod diff;
 mod exit;
@@ -29,6 +30,7 @@ struct Cli {
 enum Command {
     Check(Box<check::CheckArgs>),
     Parse(parse::ParseArgs),
+    Batch(batch::BatchArgs),
     Diff(diff::DiffArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
@@ -115,6 +117,9 @@ enum Error {
     /// `check --expect FILE` could not be read, or lists no test.
     #[error("{0}")]
     Expect(String),
+    /// `batch` could not open, resume or write its `--out`.
+    #[error("{0}")]
+    Batch(String),
     /// A check's JSON (`diff`, `check --baseline`) is not one.
     #[error("{0}")]
     Baseline(String),
@@ -137,6 +142,8 @@ enum Success {
     Generated,
     /// `verify` checked a record: whether every check held.
     Verified(bool),
+    /// `batch` ran its manifest.
+    Batched(batch::Ending),
 }
 
 /// How an input path is named in messages.
@@ -154,6 +161,7 @@ fn main() -> ExitCode {
         .and_then(|cli| match cli.command {
             Command::Check(args) => check::run(*args).map(Success::Checked),
             Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
+            Command::Batch(args) => batch::run(&args).map(Success::Batched),
             Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
@@ -172,6 +180,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Success::Checked(check::Outcome::Pass),
         ) => exit::SUCCESS,
         Ok(Success::Verified(false)) => exit::FAIL,
+        Ok(Success::Batched(ending)) => batch::exit_code(ending),
         Ok(Success::Checked(check::Outcome::Fail)) => exit::FAIL,
         Ok(Success::Checked(check::Outcome::Inconclusive)) => exit::INCONCLUSIVE,
         Ok(Success::Checked(check::Outcome::Interrupted)) => exit::INTERRUPTED,
@@ -199,6 +208,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
             | Error::Expect(_)
+            | Error::Batch(_)
             | Error::Baseline(_)
             | Error::Structured(_)),
         ) => {

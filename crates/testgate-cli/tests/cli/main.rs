@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
+mod batch;
 mod check;
 mod hostile;
 mod json;

@@ -1,0 +1,618 @@
+//! `testgate batch`: many checks from a JSON-lines manifest, `--jobs` at a
+//! time, each result a JSON line written as its check ends.
+//!
+//! Memory stays flat in the manifest's length: the manifest is streamed
+//! (read twice: once to count, once to run), at most `--jobs` checks are in
+//! flight, results are written as they end, and resuming keeps one 64-bit
+//! hash per check already in `--out`.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{self, BufReader, IsTerminal, Seek, SeekFrom, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use serde_json::Value;
+use testgate::Cancel;
+
+use crate::check::{self, Outcome};
+use crate::json::CheckDocument;
+use crate::{Error, exit};
+
+/// The `schema` of each line `batch` writes; by the rule of `check --json`.
+pub(crate) const BATCH_SCHEMA: u32 = 1;
+
+mod manifest;
+
+use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
+
+/// Run the checks of a manifest, in parallel, results as JSON lines.
+///
+/// MANIFEST holds one check per line, a JSON object: `workspace` and
+/// `command` (an array of words), and optionally `id`, `retries`,
+/// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
+/// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
+/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`
+/// (as `check`'s options) and
+/// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
+/// paths are
+/// relative to the manifest's directory. Each result is one JSON line
+/// (docs/cli.md), written as its check ends; with --out, the checks whose
+/// `id` is already in FILE are skipped, so an interrupted batch resumes.
+///
+/// Exit status: 0 when every check ran and met its `expect_verdict`, 1 when
+/// one did not meet it, 2 when a manifest line was invalid or a check could
+/// not run, 130 when interrupted.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchArgs {
+    /// The manifest: one JSON object per line (`-` is not accepted: it is
+    /// read twice).
+    #[arg(value_name = "MANIFEST")]
+    manifest: PathBuf,
+
+    /// How many checks run at once, each in its own sandbox.
+    #[arg(short = 'j', long, value_name = "N", default_value = "1")]
+    jobs: NonZeroUsize,
+
+    /// Append the results to FILE, skipping the checks already in it
+    /// (default: standard output, nothing skipped).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Run only the check on line INDEX of the manifest (0-based, blank
+    /// lines not counted): one pod of a Kubernetes Indexed Job.
+    #[arg(long, value_name = "INDEX")]
+    index: Option<u64>,
+
+    /// No progress line and no summary on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// How a batch ended, for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// Every check ran and met its expectation (or had none).
+    Complete,
+    /// Every check ran; at least one did not meet its expectation.
+    Unexpected,
+    /// A manifest line was invalid, or a check could not run.
+    Errors,
+    /// A signal ended the batch and its running checks.
+    Interrupted,
+}
+
+/// One line of `--out`.
+#[derive(Debug, Serialize)]
+struct ResultLine<'a> {
+    schema: u32,
+    id: &'a Value,
+    /// The manifest line, from 1.
+    line: u64,
+    /// `check`'s exit code: 0, 1, 125, or 2 with `error`.
+    exit_code: u8,
+    /// Whether the verdict met `expect_verdict`; null without one.
+    as_expected: Option<bool>,
+    /// Why the check could not run (an invalid line, a usage error).
+    error: Option<&'a str>,
+    duration_ms: u64,
+    /// The `check --json` document; null with `error`.
+    result: Option<Value>,
+}
+
+/// What the main thread hears from the reader and the workers.
+enum Event {
+    Started,
+    /// A check ended: its line to write, or `None` when the interruption
+    /// ended it.
+    Finished(Option<Finished>),
+    /// A manifest line that is no check: its error line to write.
+    Rejected(Finished),
+    /// The manifest could not be read any further.
+    Unreadable(io::Error),
+}
+
+/// A finished check's line and what it counts as.
+struct Finished {
+    text: String,
+    tally: Tally,
+    unexpected: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Tally {
+    Pass,
+    Fail,
+    Inconclusive,
+    Error,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    pass: u64,
+    fail: u64,
+    inconclusive: u64,
+    error: u64,
+    unexpected: u64,
+    interrupted: u64,
+    running: u64,
+}
+
+impl Counts {
+    /// The progress line's counts, short enough for 80 columns.
+    fn live(&self) -> String {
+        let error = if self.error > 0 {
+            format!(" error {}", self.error)
+        } else {
+            String::new()
+        };
+        format!(
+            "pass {} fail {} inconclusive {}{error} running {}",
+            self.pass, self.fail, self.inconclusive, self.running
+        )
+    }
+
+    fn done(&self) -> u64 {
+        self.pass + self.fail + self.inconclusive + self.error
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "pass {} · fail {} · inconclusive {} · error {} · running {}",
+            self.pass, self.fail, self.inconclusive, self.error, self.running
+        )
+    }
+}
+
+pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
+    let manifest_dir = args
+        .manifest
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let open_manifest = || {
+        File::open(&args.manifest).map_err(|source| Error::Read {
+            path: args.manifest.clone(),
+            source,
+        })
+    };
+    let done = match &args.out {
+        Some(path) => done_ids(path)?,
+        None => HashSet::new(),
+    };
+    let to_run =
+        count_to_run(open_manifest()?, &done, args.index).map_err(|source| Error::Read {
+            path: args.manifest.clone(),
+            source,
+        })?;
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Error::Batch(format!("cannot open {}: {e}", path.display())))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let manifest = open_manifest()?;
+
+    let cancel = testgate::cancel_on_signals();
+    let bar = progress_bar(args.quiet, to_run);
+    let started = Instant::now();
+    let mut counts = Counts::default();
+    let mut write_error = None;
+    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(0);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (event_tx, event_rx) = mpsc::channel::<Event>();
+    let skipped = std::thread::scope(|scope| {
+        let reader = {
+            let (events, cancel) = (event_tx.clone(), cancel.clone());
+            let (done, dir) = (&done, manifest_dir.as_path());
+            scope
+                .spawn(move || dispatch(manifest, dir, done, args.index, &job_tx, &events, &cancel))
+        };
+        for _ in 0..args.jobs.get() {
+            let (jobs, events, cancel) = (Arc::clone(&job_rx), event_tx.clone(), cancel.clone());
+            scope.spawn(move || work(&jobs, &events, &cancel));
+        }
+        drop(event_tx);
+        drop(job_rx);
+        for event in event_rx {
+            let finished = match event {
+                Event::Started => {
+                    counts.running += 1;
+                    None
+                }
+                Event::Finished(finished) => {
+                    counts.running = counts.running.saturating_sub(1);
+                    if finished.is_none() {
+                        counts.interrupted += 1;
+                    }
+                    finished
+                }
+                Event::Rejected(finished) => Some(finished),
+                Event::Unreadable(e) => {
+                    write_error.get_or_insert(io::Error::new(
+                        e.kind(),
+                        format!("cannot read {}: {e}", args.manifest.display()),
+                    ));
+                    cancel.cancel();
+                    None
+                }
+            };
+            if let Some(finished) = finished {
+                match finished.tally {
+                    Tally::Pass => counts.pass += 1,
+                    Tally::Fail => counts.fail += 1,
+                    Tally::Inconclusive => counts.inconclusive += 1,
+                    Tally::Error => counts.error += 1,
+                }
+                counts.unexpected += u64::from(finished.unexpected);
+                // One write of the whole line, flushed: a reader (or a
+                // resume) never sees half a result.
+                let written = out
+                    .write_all(finished.text.as_bytes())
+                    .and_then(|()| out.flush());
+                if let Err(e) = written {
+                    write_error.get_or_insert(e);
+                    cancel.cancel();
+                }
+                if !bar.is_hidden() {
+                    bar.inc(1);
+                } else if !args.quiet {
+                    // No terminal: one line per check, for the log.
+                    eprintln!(
+                        "testgate: batch: {} of {to_run} done: {}",
+                        counts.done(),
+                        counts.message()
+                    );
+                }
+            }
+            bar.set_message(counts.live());
+        }
+        reader.join().unwrap_or(0)
+    });
+    bar.finish_and_clear();
+    if !args.quiet {
+        summary(&counts, skipped, started.elapsed(), args.out.as_deref());
+    }
+    if let Some(e) = write_error {
+        if e.kind() == io::ErrorKind::BrokenPipe && args.out.is_none() {
+            return Ok(Ending::Interrupted);
+        }
+        return Err(Error::Batch(e.to_string()));
+    }
+    Ok(if cancel.is_cancelled() {
+        Ending::Interrupted
+    } else if counts.error > 0 {
+        Ending::Errors
+    } else if counts.unexpected > 0 {
+        Ending::Unexpected
+    } else {
+        Ending::Complete
+    })
+}
+
+/// The exit code of a batch that ended so.
+pub(crate) fn exit_code(ending: Ending) -> u8 {
+    match ending {
+        Ending::Complete => exit::SUCCESS,
+        Ending::Unexpected => exit::FAIL,
+        Ending::Errors => exit::TROUBLE,
+        Ending::Interrupted => exit::INTERRUPTED,
+    }
+}
+
+fn progress_bar(quiet: bool, length: u64) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:10}] {pos}/{len} {wide_msg} eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+fn summary(counts: &Counts, skipped: u64, elapsed: Duration, out: Option<&Path>) {
+    let minutes = elapsed.as_secs_f64() / 60.0;
+    let rate = if minutes > 0.0 {
+        counts.done() as f64 / minutes
+    } else {
+        0.0
+    };
+    let mut text = format!(
+        "testgate: batch: {} checks in {:.1}s, {rate:.1} per minute\n",
+        counts.done(),
+        elapsed.as_secs_f64()
+    );
+    let rows = [
+        ("pass", counts.pass, ""),
+        ("fail", counts.fail, ""),
+        ("inconclusive", counts.inconclusive, ""),
+        ("error", counts.error, "the check could not run"),
+        (
+            "unexpected",
+            counts.unexpected,
+            "the verdict was not the expected one",
+        ),
+        ("skipped", skipped, "already in --out"),
+        (
+            "interrupted",
+            counts.interrupted,
+            "not written: run again to resume",
+        ),
+    ];
+    for (name, count, note) in rows {
+        if count > 0 || matches!(name, "pass" | "fail" | "inconclusive") {
+            let row = format!("  {name:<13} {count:>7}  {note}");
+            text.push_str(row.trim_end());
+            text.push('\n');
+        }
+    }
+    if let Some(out) = out {
+        text.push_str(&format!("  results in {}\n", out.display()));
+    }
+    eprint!("{text}");
+}
+
+/// The hash of an `id` by which resume recognises a check.
+fn id_hash(id: &Value) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    id.to_string().hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The ids already in `path`, whose checks a resumed batch skips. A last
+/// line without its newline (the writer was killed mid-line) is cut off,
+/// so the file stays one complete result per line.
+fn done_ids(path: &Path) -> Result<HashSet<u64>, Error> {
+    let trouble =
+        |why: String| Error::Batch(format!("cannot resume from {}: {why}", path.display()));
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(trouble(e.to_string())),
+    };
+    let mut done = HashSet::new();
+    let mut reader = BufReader::new(&mut file);
+    let mut complete: u64 = 0;
+    let mut number = 0;
+    loop {
+        let line = match next_line(&mut reader) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => return Err(trouble(e.to_string())),
+        };
+        number += 1;
+        let Line::Text(bytes, ended) = line else {
+            return Err(trouble(format!(
+                "line {number} is longer than {MAX_LINE} bytes"
+            )));
+        };
+        if !ended {
+            break;
+        }
+        complete += bytes.len() as u64 + 1;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let id = serde_json::from_slice::<Value>(&bytes)
+            .ok()
+            .and_then(|v| v.get("id").cloned())
+            .ok_or_else(|| trouble(format!("line {number} is not a batch result with an `id`")))?;
+        done.insert(id_hash(&id));
+    }
+    drop(reader);
+    let length = file
+        .seek(SeekFrom::End(0))
+        .map_err(|e| trouble(e.to_string()))?;
+    if length > complete {
+        file.set_len(complete).map_err(|e| trouble(e.to_string()))?;
+    }
+    Ok(done)
+}
+
+/// How many checks of the manifest a run will start (the progress bar's
+/// length): the non-blank lines not already done, or one with --index.
+fn count_to_run(manifest: File, done: &HashSet<u64>, index: Option<u64>) -> io::Result<u64> {
+    let mut reader = BufReader::new(manifest);
+    let (mut line, mut nonblank, mut count) = (0u64, 0u64, 0u64);
+    while let Some(text) = next_line(&mut reader)? {
+        line += 1;
+        if is_blank(&text) {
+            continue;
+        }
+        nonblank += 1;
+        if index.is_some_and(|i| i + 1 != nonblank) {
+            continue;
+        }
+        let id = match &text {
+            Line::Text(bytes, _) => line_id(bytes, line),
+            Line::TooLong => Value::from(line),
+        };
+        count += u64::from(!done.contains(&id_hash(&id)));
+    }
+    Ok(count)
+}
+
+/// The reader: each manifest line to a worker (or, when invalid, straight
+/// to the output as an error line), until the end or an interruption.
+/// Returns how many lines were skipped as already done.
+fn dispatch(
+    manifest: File,
+    dir: &Path,
+    done: &HashSet<u64>,
+    index: Option<u64>,
+    jobs: &mpsc::SyncSender<Job>,
+    events: &mpsc::Sender<Event>,
+    cancel: &Cancel,
+) -> u64 {
+    let mut reader = BufReader::new(manifest);
+    let (mut line, mut nonblank, mut skipped) = (0u64, 0u64, 0u64);
+    loop {
+        if cancel.is_cancelled() {
+            return skipped;
+        }
+        let text = match next_line(&mut reader) {
+            Ok(Some(text)) => text,
+            Ok(None) => return skipped,
+            Err(e) => {
+                let _ = events.send(Event::Unreadable(e));
+                return skipped;
+            }
+        };
+        line += 1;
+        if is_blank(&text) {
+            continue;
+        }
+        nonblank += 1;
+        if index.is_some_and(|i| i + 1 != nonblank) {
+            continue;
+        }
+        let (id, job) = match &text {
+            Line::Text(bytes, _) => {
+                let id = line_id(bytes, line);
+                let job = job(bytes, line, id.clone(), dir);
+                (id, job)
+            }
+            Line::TooLong => (
+                Value::from(line),
+                Err(format!("the line is longer than {MAX_LINE} bytes")),
+            ),
+        };
+        if done.contains(&id_hash(&id)) {
+            skipped += 1;
+            continue;
+        }
+        match job {
+            Ok(job) => {
+                if jobs.send(job).is_err() {
+                    return skipped;
+                }
+            }
+            Err(why) => {
+                let text = error_line(&id, line, &format!("manifest line {line}: {why}"));
+                let _ = events.send(Event::Rejected(text));
+            }
+        }
+    }
+}
+
+/// A worker: runs checks until the reader is done.
+fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel: &Cancel) {
+    loop {
+        // The lock is held only while waiting for the next job.
+        let job = match jobs.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = job else { return };
+        if cancel.is_cancelled() {
+            return;
+        }
+        let _ = events.send(Event::Started);
+        let started = Instant::now();
+        let finished = match check::execute(&job.args, cancel) {
+            Ok(record) => {
+                let outcome = check::outcome(&record.verdict, cancel);
+                match outcome {
+                    // Ended by the interruption: not a result, not written,
+                    // so a resumed batch runs it again.
+                    Outcome::Interrupted => None,
+                    Outcome::Pass | Outcome::Fail | Outcome::Inconclusive => {
+                        Some(verdict_line(&job, &record, outcome, started.elapsed()))
+                    }
+                }
+            }
+            Err(e) => Some(error_line(&job.id, job.line, &e.to_string())),
+        };
+        let _ = events.send(Event::Finished(finished));
+    }
+}
+
+fn verdict_line(
+    job: &Job,
+    record: &testgate::Record,
+    outcome: Outcome,
+    took: Duration,
+) -> Finished {
+    let (exit_code, tally) = match outcome {
+        Outcome::Pass => (exit::SUCCESS, Tally::Pass),
+        Outcome::Fail => (exit::FAIL, Tally::Fail),
+        Outcome::Inconclusive => (exit::INCONCLUSIVE, Tally::Inconclusive),
+        Outcome::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
+    };
+    let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
+    let result = match crate::json::printable_value(&CheckDocument::new(record)) {
+        Ok(value) => value,
+        Err(e) => {
+            return error_line(
+                &job.id,
+                job.line,
+                &format!("cannot serialise the result: {e}"),
+            );
+        }
+    };
+    let line = ResultLine {
+        schema: BATCH_SCHEMA,
+        id: &job.id,
+        line: job.line,
+        exit_code,
+        as_expected,
+        error: None,
+        duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+        result: Some(result),
+    };
+    Finished {
+        text: to_line(&line),
+        tally,
+        unexpected: as_expected == Some(false),
+    }
+}
+
+fn error_line(id: &Value, line: u64, why: &str) -> Finished {
+    let result = ResultLine {
+        schema: BATCH_SCHEMA,
+        id,
+        line,
+        exit_code: exit::TROUBLE,
+        as_expected: None,
+        error: Some(why),
+        duration_ms: 0,
+        result: None,
+    };
+    Finished {
+        text: to_line(&result),
+        tally: Tally::Error,
+        unexpected: false,
+    }
+}
+
+fn to_line(line: &ResultLine<'_>) -> String {
+    // Serialising a struct of strings, numbers and Values cannot fail.
+    let mut text = serde_json::to_string(line).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_of_another_type_are_other_ids() {
+        assert_ne!(id_hash(&Value::from("3")), id_hash(&Value::from(3)));
+        assert_eq!(id_hash(&Value::from("a")), id_hash(&Value::from("a")));
+    }
+}

@@ -1,0 +1,448 @@
+//! The manifest of `testgate batch`: its lines read in bounded memory, and
+//! each turned into `check`'s options through `check`'s own parser.
+
+use std::io::{self, BufRead, Read};
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use serde::Deserialize;
+use serde_json::Value;
+use testgate::Verdict;
+
+use crate::check::CheckArgs;
+
+/// The longest manifest line read; a longer one is an error line, skipped.
+pub(super) const MAX_LINE: usize = 1 << 20;
+
+/// One line of the manifest.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Entry {
+    #[expect(
+        dead_code,
+        reason = "read by line_id before the line is validated; named so unknown fields can be refused"
+    )]
+    id: Option<Value>,
+    workspace: PathBuf,
+    command: Vec<String>,
+    retries: Option<u32>,
+    timeout: Option<Scalar>,
+    sandbox: Option<String>,
+    allow_network: Option<bool>,
+    writable: Option<Vec<PathBuf>>,
+    tmpfs_size: Option<Scalar>,
+    env: Option<Env>,
+    prepare: Option<Vec<String>>,
+    rerun: Option<String>,
+    format: Option<String>,
+    restore: Option<bool>,
+    expect: Option<Tests>,
+    baseline: Option<PathBuf>,
+    quarantine: Option<PathBuf>,
+    stress: Option<u32>,
+    missing: Option<String>,
+    strict: Option<bool>,
+    expect_verdict: Option<Expect>,
+}
+
+/// A value given as a string (`"5m"`) or a number (seconds, bytes).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Scalar {
+    Text(String),
+    Number(u64),
+}
+
+impl Scalar {
+    fn word(&self) -> String {
+        match self {
+            Scalar::Text(text) => text.clone(),
+            Scalar::Number(n) => n.to_string(),
+        }
+    }
+}
+
+/// `env`: `{"NAME": "VALUE"}` (null passes the host's through) or
+/// `["NAME", "NAME=VALUE"]`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Env {
+    Map(serde_json::Map<String, Value>),
+    List(Vec<String>),
+}
+
+/// `expect`: the tests the change is graded against, as `check --expect`:
+/// the path of such a file, or its JSON inline.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Tests {
+    File(PathBuf),
+    Inline(serde_json::Map<String, Value>),
+}
+
+/// `expect_verdict`: `"fail"`, or `{"verdict": "fail", "cause": …,
+/// "failing": […]}`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Expect {
+    Verdict(String),
+    Full {
+        verdict: String,
+        #[serde(default)]
+        cause: Option<String>,
+        #[serde(default)]
+        failing: Option<Vec<String>>,
+    },
+}
+
+/// A check ready to run.
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) line: u64,
+    pub(super) id: Value,
+    pub(super) args: Box<CheckArgs>,
+    pub(super) expect_verdict: Option<Expect>,
+}
+
+/// A manifest line: its bytes and whether a newline ended it, or a line
+/// too long to hold (skipped to its end).
+pub(super) enum Line {
+    /// The line's bytes without the newline, and whether one ended it.
+    Text(Vec<u8>, bool),
+    /// Longer than [`MAX_LINE`]; skipped to its end.
+    TooLong,
+}
+
+/// The next line of `reader`, at most [`MAX_LINE`] bytes held.
+pub(super) fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    let ended = bytes.last() == Some(&b'\n');
+    if ended {
+        bytes.pop();
+        return Ok(Some(Line::Text(bytes, true)));
+    }
+    if bytes.len() <= MAX_LINE {
+        return Ok(Some(Line::Text(bytes, false)));
+    }
+    // Skip the rest of the line without holding it.
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(Some(Line::TooLong));
+        }
+        match memchr_newline(buffer) {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Ok(Some(Line::TooLong));
+            }
+            None => {
+                let length = buffer.len();
+                reader.consume(length);
+            }
+        }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+pub(super) fn is_blank(line: &Line) -> bool {
+    matches!(line, Line::Text(bytes, _) if bytes.iter().all(u8::is_ascii_whitespace))
+}
+
+/// The id of a manifest line: its `id`, else its line number.
+pub(super) fn line_id(bytes: &[u8], line: u64) -> Value {
+    serde_json::from_slice::<Value>(bytes)
+        .ok()
+        .and_then(|v| v.get("id").filter(|id| !id.is_null()).cloned())
+        .unwrap_or_else(|| Value::from(line))
+}
+
+/// Whether `verdict` is what `expect_verdict` says.
+pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
+    let (want, cause, failing) = match expect {
+        Expect::Verdict(verdict) => (verdict, None, None),
+        Expect::Full {
+            verdict,
+            cause,
+            failing,
+        } => (verdict, cause.as_ref(), failing.as_ref()),
+    };
+    if verdict.name() != want {
+        return false;
+    }
+    if cause.is_some_and(|c| verdict.cause().map(|v| v.name()) != Some(c.as_str())) {
+        return false;
+    }
+    failing.is_none_or(|names| {
+        let mut want: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut got: Vec<&str> = verdict.failing().iter().map(String::as_str).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        want == got
+    })
+}
+
+/// The check of manifest line `line`, or why it cannot be one. Its options
+/// go through `check`'s own parser: the same values are accepted and the
+/// same one-line messages given.
+pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
+    let entry: Entry = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict {
+        if !matches!(v.as_str(), "pass" | "fail" | "inconclusive") {
+            return Err(format!(
+                "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
+            ));
+        }
+    }
+    let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
+    let mut push = |flag: &str, value: String| {
+        words.push(flag.to_owned());
+        words.push(value);
+    };
+    push("-C", path_word(dir, &entry.workspace));
+    if let Some(retries) = entry.retries {
+        push("--retries", retries.to_string());
+    }
+    if let Some(timeout) = &entry.timeout {
+        push("--timeout", timeout.word());
+    }
+    if let Some(sandbox) = entry.sandbox {
+        push("--sandbox", sandbox);
+    }
+    if let Some(size) = &entry.tmpfs_size {
+        push("--tmpfs-size", size.word());
+    }
+    for path in entry.writable.iter().flatten() {
+        push("--writable", path_word(dir, path));
+    }
+    match entry.env {
+        None => {}
+        Some(Env::List(names)) => names.into_iter().for_each(|n| push("--env", n)),
+        Some(Env::Map(map)) => {
+            for (name, value) in map {
+                let word = match value {
+                    Value::Null => name,
+                    Value::String(value) => format!("{name}={value}"),
+                    other @ (Value::Bool(_)
+                    | Value::Number(_)
+                    | Value::Array(_)
+                    | Value::Object(_)) => {
+                        return Err(format!("`env.{name}` is {other}: give a string or null"));
+                    }
+                };
+                push("--env", word);
+            }
+        }
+    }
+    for step in entry.prepare.into_iter().flatten() {
+        push("--prepare", step);
+    }
+    if let Some(rerun) = entry.rerun {
+        push("--rerun", rerun);
+    }
+    if let Some(format) = entry.format {
+        push("--format", format);
+    }
+    if entry.allow_network == Some(true) {
+        words.push("--allow-network".into());
+    }
+    if entry.restore == Some(true) {
+        words.push("--restore".into());
+    }
+    // Inline expected tests: `--expect` names a stand-in, so that
+    // `--missing` and `--strict` parse, and the text replaces it below.
+    let inline = match entry.expect {
+        None => None,
+        Some(Tests::File(path)) => {
+            push_flag(&mut words, "--expect", path_word(dir, &path));
+            None
+        }
+        Some(Tests::Inline(map)) => {
+            push_flag(&mut words, "--expect", "(inline)".to_owned());
+            Some(Value::Object(map).to_string())
+        }
+    };
+    if let Some(baseline) = &entry.baseline {
+        push_flag(&mut words, "--baseline", path_word(dir, baseline));
+    }
+    if let Some(quarantine) = &entry.quarantine {
+        push_flag(&mut words, "--quarantine", path_word(dir, quarantine));
+    }
+    if let Some(runs) = entry.stress {
+        push_flag(&mut words, "--stress", runs.to_string());
+    }
+    if let Some(missing) = entry.missing {
+        push_flag(&mut words, "--missing", missing);
+    }
+    if entry.strict == Some(true) {
+        words.push("--strict".into());
+    }
+    words.push("--".into());
+    words.extend(entry.command);
+    let CheckLine::Check(mut args) =
+        CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
+            .map_err(|e| first_line(&e.to_string()))?;
+    if let Some(text) = inline {
+        args.expect_inline(text);
+    }
+    Ok(Job {
+        line,
+        id,
+        args: Box::new(args),
+        expect_verdict: entry.expect_verdict,
+    })
+}
+
+/// `check`'s options, parsed from a manifest line's words.
+#[derive(Debug, Parser)]
+#[command(name = "testgate")]
+enum CheckLine {
+    Check(CheckArgs),
+}
+
+fn push_flag(words: &mut Vec<String>, flag: &str, value: String) {
+    words.push(flag.to_owned());
+    words.push(value);
+}
+
+/// `path` as a word of the check's command line, relative to the manifest.
+fn path_word(dir: &Path, path: &Path) -> String {
+    dir.join(path).to_string_lossy().into_owned()
+}
+
+/// clap's message on one line: without its `error: ` prefix, its usage
+/// and its tips.
+fn first_line(message: &str) -> String {
+    let text: Vec<&str> = message
+        .lines()
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+        .map(str::trim)
+        .collect();
+    let text = text.join(" ");
+    text.strip_prefix("error: ").unwrap_or(&text).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufReader;
+
+    fn entry(text: &str) -> Result<Job, String> {
+        job(text.as_bytes(), 7, Value::from(7), Path::new("/m"))
+    }
+
+    #[test]
+    fn a_line_becomes_checks_options() {
+        let job = entry(r#"{"workspace": "p", "command": ["cargo", "test"], "retries": 2, "timeout": 90, "env": {"A": "1", "B": null}}"#).unwrap();
+        let args = format!("{:?}", job.args);
+        assert!(args.contains("dir: \"/m/p\""), "{args}");
+        assert!(args.contains("retries: 2"), "{args}");
+        assert!(args.contains("timeout: 90s"), "{args}");
+        assert!(args.contains("env: [\"A=1\", \"B\"]"), "{args}");
+    }
+
+    #[test]
+    fn grading_options_become_checks_with_paths_relative_to_the_manifest() {
+        let job = entry(r#"{"workspace": "p", "command": ["x"], "expect": "e.json", "baseline": "b.json", "quarantine": "/q", "missing": "fail", "strict": true}"#).unwrap();
+        let args = format!("{:?}", job.args);
+        for wanted in [
+            "expect: Some(\"/m/e.json\")",
+            "expect_text: None",
+            "baseline: Some(\"/m/b.json\")",
+            "quarantine: Some(\"/q\")",
+            "missing: Fail",
+            "strict: true",
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let inline =
+            entry(r#"{"workspace": "p", "command": ["x"], "expect": {"must_pass": ["a"]}}"#)
+                .unwrap();
+        let args = format!("{:?}", inline.args);
+        assert!(
+            args.contains(r#"expect_text: Some("{\"must_pass\":[\"a\"]}")"#),
+            "{args}"
+        );
+        let stress = entry(r#"{"workspace": "p", "command": ["x"], "stress": 3}"#).unwrap();
+        assert!(format!("{:?}", stress.args).contains("stress: Some(3)"));
+        // check's own rules hold: its range, and what conflicts with what.
+        for (line, wanted) in [
+            (
+                r#"{"workspace": "p", "command": ["x"], "stress": 1}"#,
+                "--stress",
+            ),
+            (
+                r#"{"workspace": "p", "command": ["x"], "stress": 3, "expect": "e"}"#,
+                "cannot be used with",
+            ),
+        ] {
+            let why = entry(line).unwrap_err();
+            assert!(why.contains(wanted) && !why.contains('\n'), "{why}");
+        }
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong_in_one_line() {
+        let cases = [
+            (r#"{"workspace": "p"}"#, "missing field `command`"),
+            (
+                r#"{"workspace": "p", "command": ["x"], "retires": 2}"#,
+                "unknown field `retires`",
+            ),
+            (
+                r#"{"workspace": "p", "command": ["x"], "timeout": "soon"}"#,
+                "`soon` is not a duration",
+            ),
+            (
+                r#"{"workspace": "p", "command": []}"#,
+                "required arguments were not provided: <CMD>",
+            ),
+            (
+                r#"{"workspace": "p", "command": ["x"], "expect_verdict": "green"}"#,
+                "`expect_verdict` names no verdict",
+            ),
+            (
+                r#"{"workspace": "p", "command": ["x"], "env": {"A": 1}}"#,
+                "`env.A` is 1",
+            ),
+            ("not json", "expected"),
+        ];
+        for (line, wanted) in cases {
+            let why = entry(line).unwrap_err();
+            assert!(why.contains(wanted), "{line}: {why}");
+            assert!(!why.contains('\n'), "{line}: {why}");
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_is_skipped_to_its_end() {
+        let mut text = vec![b'x'; MAX_LINE + 10];
+        text.extend_from_slice(b"\n{}\nlast");
+        let mut reader = BufReader::new(text.as_slice());
+        assert!(matches!(
+            next_line(&mut reader).unwrap(),
+            Some(Line::TooLong)
+        ));
+        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, true)) if b == b"{}"));
+        assert!(
+            matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, false)) if b == b"last")
+        );
+        assert!(next_line(&mut reader).unwrap().is_none());
+    }
+
+    #[test]
+    fn ids_default_to_the_line_number() {
+        assert_eq!(line_id(br#"{"id": "a"}"#, 3), Value::from("a"));
+        assert_eq!(line_id(br#"{"id": null}"#, 3), Value::from(3));
+        assert_eq!(line_id(b"{}", 3), Value::from(3));
+    }
+}

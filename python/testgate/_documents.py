@@ -1,0 +1,338 @@
+"""The JSON documents of `testgate check --json` and `testgate parse --json`
+as dataclasses (schema in docs/cli.md).
+
+Within a schema version fields are only ever added, so a field this module
+does not know yet is kept in the object's `extra` dict rather than refused,
+and a field it knows but the document lacks keeps its default. A document of
+another schema version is refused: its fields may mean something else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+#: The `schema` of `check --json` this module reads.
+CHECK_SCHEMA = 1
+#: The `schema` of `parse --json` this module reads.
+PARSE_SCHEMA = 1
+
+
+class SchemaError(ValueError):
+    """A document that is not JSON of a schema version this module reads."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The runner's own summary counts; None where it did not state one."""
+
+    passed: int | None = None
+    failed: int | None = None
+    skipped: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """A test the output named (`tests`): in `check --json`, `outcomes`
+    holds one entry per attempt (None where the attempt did not name it);
+    in `parse --json`, `outcome` is the run's. `kind` is `test`, `suite`,
+    `file` or `package`."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str = ""
+    kind: str | None = None
+    context: str | None = None
+    outcomes: list[str | None] | None = None
+    outcome: str | None = None
+    format: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """The suite's name and version, when a library caller named it."""
+
+    name: str = ""
+    version: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class SometimesFailed:
+    """A test that failed in some attempts and not in others."""
+
+    name: str = ""
+    failed_in: int = 0
+    out_of: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class OrderDependence:
+    """Tests that fail in every full run and pass alone."""
+
+    names: list[str] = field(default_factory=list)
+    passed_alone_in: int = 0
+    failed_again_in: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class StoppedBy:
+    """The attempt that ended the sequence early, and its cause."""
+
+    attempt: int = 0
+    cause: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A remark of the policy about one attempt."""
+
+    attempt: int = 0
+    text: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the attempts showed, as data."""
+
+    always_failed: list[str] = field(default_factory=list)
+    sometimes_failed: list[SometimesFailed] = field(default_factory=list)
+    order_dependence: OrderDependence | None = None
+    stopped_by: StoppedBy | None = None
+    notes: list[Note] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The environment failed before the tests: what, and the fix."""
+
+    what: str = ""
+    fix: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """One `--prepare` step that ran."""
+
+    number: int = 0
+    command: str = ""
+    outcome: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    detail: str | None = None
+    duration_ms: int = 0
+    removed: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One run of the test command."""
+
+    number: int = 0
+    command: list[str] = field(default_factory=list)
+    selected: list[str] | None = None
+    outcome: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    detail: str | None = None
+    duration_ms: int = 0
+    failing: list[str] = field(default_factory=list)
+    counts: Counts | None = None
+    no_tests_ran: bool = False
+    format: str | None = None
+    leaked_processes: bool = False
+    note: str | None = None
+    environment: Environment | None = None
+    coverage_below_threshold: bool = False
+    flaky_within: list[str] = field(default_factory=list)
+    reruns: int = 0
+    running: list[str] = field(default_factory=list)
+    tests_omitted: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The files an attempt changed, deleted or planted in the tree it judged."""
+
+    changed: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    #: `{"files": N}`, `{"error": "…"}`, or None without `restore=True`.
+    restored: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The verdict of `testgate check` and everything that led to it.
+
+    `verdict` is "pass", "fail" or "inconclusive"; `cause` names why an
+    inconclusive verdict is one; `failing` lists a Fail's tests. `exit_code`
+    is the command's (0, 1 or 125); `tests` holds the per-test outcomes
+    when the binary reports them, else None; `grading` how the listed
+    tests graded under `expect` (docs/cli.md), else None; `as_expected`
+    whether the verdict met `expect_verdict`, None without one.
+    """
+
+    schema: int = CHECK_SCHEMA
+    verdict: str = ""
+    cause: str | None = None
+    failing: list[str] = field(default_factory=list)
+    reason: str = ""
+    suite: Suite | None = None
+    findings: Findings = field(default_factory=Findings)
+    preparations: list[Preparation] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+    tree_digest: str | None = None
+    tree: Tree | None = None
+    tests: list[TestOutcome] | None = None
+    grading: dict[str, Any] | None = None
+    exit_code: int = 0
+    as_expected: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """Whether the verdict is Pass."""
+        return self.verdict == "pass"
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any], exit_code: int = 0) -> Result:
+        """The result held by one `check --json` document."""
+        _expect_schema(document, CHECK_SCHEMA, "check --json")
+        return dataclasses.replace(_build(cls, document), exit_code=exit_code)
+
+
+#: The `schema` of `batch`'s result lines this module reads.
+BATCH_SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One line of `testgate batch`'s output: the check of manifest line
+    `line` (from 1), its caller's `id`, and its `result` (None when `error`
+    says why the line is no check or could not run). `raw` is the line as
+    parsed, to write on unchanged."""
+
+    schema: int = BATCH_SCHEMA
+    id: Any = None
+    line: int = 0
+    exit_code: int = 0
+    as_expected: bool | None = None
+    error: str | None = None
+    duration_ms: int = 0
+    result: Result | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> BatchResult:
+        """The result held by one line of `batch`'s output."""
+        _expect_schema(document, BATCH_SCHEMA, "batch")
+        fields = {k: v for k, v in document.items() if k != "result"}
+        built = _build(cls, fields)
+        result = document.get("result")
+        parsed = None
+        if isinstance(result, dict):
+            parsed = Result.from_json(result, exit_code=built.exit_code)
+        return dataclasses.replace(built, result=parsed, raw=document)
+
+
+@dataclass(frozen=True)
+class FailingTest:
+    """A failing test the parser found, with where it was found."""
+
+    name: str = ""
+    format: str = ""
+    context: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `testgate parse` understood of one log."""
+
+    schema: int = PARSE_SCHEMA
+    file: str = "-"
+    format: str | None = None
+    failing: list[FailingTest] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+    no_tests_ran: bool = False
+    unclosed: str | None = None
+    flaky: list[str] = field(default_factory=list)
+    reruns: int = 0
+    running: list[str] = field(default_factory=list)
+    lines: int = 0
+    long_lines: int = 0
+    tests: list[TestOutcome] | None = None
+    tests_omitted: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def failing_names(self) -> list[str]:
+        """The failing tests' names, in order of first appearance."""
+        return [test.name for test in self.failing]
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> Report:
+        """The report held by one `parse --json` line."""
+        _expect_schema(document, PARSE_SCHEMA, "parse --json")
+        return _build(cls, document)
+
+
+def _expect_schema(document: Any, schema: int, what: str) -> None:
+    if not isinstance(document, dict):
+        raise SchemaError(f"{what} printed {type(document).__name__}, not a JSON object")
+    found = document.get("schema")
+    if found != schema:
+        raise SchemaError(
+            f"{what} printed a document of schema {found!r}; this module reads schema {schema}: "
+            "install the testgate wheel that matches the binary"
+        )
+
+
+_T = typing.TypeVar("_T")
+
+
+def _build(cls: type[_T], data: dict[str, Any]) -> _T:
+    """`cls` from a JSON object: known fields converted by their type hints,
+    the others kept in `extra`."""
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)} - {"extra"}  # type: ignore[arg-type]
+    known: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in names:
+            known[key] = _convert(hints[key], value)
+        else:
+            extra[key] = value
+    built: _T = typing.cast(Any, cls)(**known, extra=extra)
+    return built
+
+
+def _convert(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        inner = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return _convert(inner[0], value) if len(inner) == 1 else value
+    if origin is list and isinstance(value, list):
+        (item,) = typing.get_args(hint)
+        return [_convert(item, v) for v in value]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        return _build(hint, value)
+    return value

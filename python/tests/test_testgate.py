@@ -1,0 +1,279 @@
+"""The testgate wheel as a user installs it: real checks of the e2e pytest
+project through the binary inside the wheel, under bwrap, and the parser on
+real captured logs. Run by scripts/python-test in a fresh venv."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+import testgate
+
+REPO = pathlib.Path(os.environ["TESTGATE_REPO"])
+PROJECT = REPO / "tests" / "projects" / "e2e" / "pytest"
+FIXTURES = REPO / "crates" / "testgate-parse" / "tests" / "fixtures"
+PYTEST = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+# The e2e project's failing tests in fail mode (tests/projects/e2e/README.md).
+FAILING = [
+    "tests/test_calc.py::test_adds_negative",
+    "tests/test_calc.py::TestBig::test_big_numbers",
+]
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A fresh copy of the e2e pytest project (tmp_path is under the target
+    directory, never /tmp: the sandbox gives every run a private /tmp)."""
+    copy = tmp_path / "project"
+    shutil.copytree(PROJECT, copy)
+    return copy
+
+
+def test_the_package_is_the_installed_wheel():
+    scripts = pathlib.Path(sysconfig.get_path("scripts"))
+    assert pathlib.Path(testgate.__file__).is_relative_to(sys.prefix), testgate.__file__
+    assert pathlib.Path(testgate.binary()) == scripts / "testgate"
+    assert not str(testgate.__file__).startswith(str(REPO / "python"))
+
+
+def test_a_passing_suite_passes(project):
+    result = testgate.check(project, PYTEST)
+    assert isinstance(result, testgate.Result)
+    assert result.schema == testgate.CHECK_SCHEMA
+    assert result.verdict == "pass", result.reason
+    assert result.passed and result.exit_code == testgate.EXIT_PASS
+    assert result.cause is None and result.failing == []
+    [attempt] = result.attempts
+    assert isinstance(attempt, testgate.Attempt)
+    assert attempt.outcome == "exited" and attempt.exit_code == 0
+    assert attempt.format == "pytest"
+    assert isinstance(attempt.counts, testgate.Counts) and attempt.counts.passed == 5
+    assert isinstance(result.findings, testgate.Findings)
+
+
+def test_a_failing_suite_fails_with_the_names_after_every_retry(project):
+    result = testgate.check(project, PYTEST, retries=1, env={"TESTGATE_FIXTURE": "fail"})
+    assert result.verdict == "fail", result.reason
+    assert result.exit_code == testgate.EXIT_FAIL
+    assert sorted(result.failing) == sorted(FAILING)
+    assert len(result.attempts) == 2
+    assert sorted(result.findings.always_failed) == sorted(FAILING)
+    assert result.tests is not None
+    outcomes = {t.name: t.outcomes for t in result.tests}
+    assert all(outcomes[name] == ["failed", "failed"] for name in FAILING), outcomes
+    assert result.reason.startswith(FAILING[0]) or result.reason.startswith(FAILING[1])
+
+
+def test_a_command_string_is_split_as_a_shell_would(project):
+    result = testgate.check(project, "python3 -m pytest -q -p no:cacheprovider 'tests/test_calc.py'")
+    assert result.attempts[0].command[-1] == "tests/test_calc.py"
+    assert result.verdict == "pass", result.reason
+
+
+def test_a_hung_suite_is_inconclusive_at_the_timeout(project):
+    result = testgate.check(project, PYTEST, timeout=3, env={"TESTGATE_FIXTURE": "hang"})
+    assert result.verdict == "inconclusive"
+    assert result.cause == "timed_out"
+    assert result.exit_code == testgate.EXIT_INCONCLUSIVE
+    assert result.attempts[0].outcome == "timed_out"
+
+
+def test_an_expected_verdict_is_checked_against_the_verdict(project):
+    fail = {"TESTGATE_FIXTURE": "fail"}
+    met = testgate.check(
+        project, PYTEST, env=fail, expect_verdict=testgate.Expectation("fail", failing=FAILING)
+    )
+    assert met.as_expected is True
+    unmet = testgate.check(project, PYTEST, env=fail, expect_verdict="pass")
+    assert unmet.as_expected is False
+    assert testgate.check(project, PYTEST).as_expected is None
+
+
+VERBOSE = ["python3", "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+
+
+def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp_path):
+    # In fail mode test_adds passes and test_adds_negative fails; -v names passes.
+    fail = {"TESTGATE_FIXTURE": "fail"}
+    graded = testgate.check(
+        project, VERBOSE, env=fail, expect={"FAIL_TO_PASS": ["tests/test_calc.py::test_adds"]}
+    )
+    assert graded.verdict == "pass", graded.reason
+    assert graded.grading is not None and graded.grading["tests"][0]["grade"] == "passed"
+    listed = testgate.check(project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds_negative"])
+    assert listed.verdict == "fail" and listed.failing == ["tests/test_calc.py::test_adds_negative"]
+    strict = testgate.check(
+        project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds"], strict=True
+    )
+    assert strict.verdict == "fail"
+    file = tmp_path / "expect.txt"
+    file.write_text("tests/test_calc.py::test_not_there\n")
+    missing = testgate.check(project, VERBOSE, env=fail, expect=file, missing="fail")
+    assert missing.verdict == "fail", missing.reason
+    assert testgate.check(project, VERBOSE, env=fail).grading is None
+
+
+def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
+    missing = tmp_path / "no-such-project"
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(missing, PYTEST)
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert caught.value.message.startswith(f"cannot use {missing} as the project directory")
+    assert "\n" not in caught.value.message
+    assert str(caught.value) == caught.value.message
+
+
+def test_a_bad_option_value_raises_with_the_parsers_message(project):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, PYTEST, timeout="soon")
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert "`soon` is not a duration" in caught.value.message
+    # A message over several lines arrives as one, without the usage.
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, [])
+    assert caught.value.message.startswith("the following required arguments were not provided: <CMD>")
+    assert "\n" not in caught.value.message and "Usage" not in caught.value.message
+
+
+def test_a_watch_mode_command_is_refused(project):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, ["npx", "jest", "--watch"])
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert "watch for changes" in caught.value.message
+
+
+def test_a_missing_binary_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("TESTGATE_BIN", str(tmp_path / "nowhere" / "testgate"))
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.parse("")
+    assert caught.value.exit_code is None
+    assert caught.value.message.startswith(f"cannot start {tmp_path}/nowhere/testgate")
+
+
+def test_parse_reads_a_path_and_text_alike():
+    log = FIXTURES / "pytest" / "default.log"
+    from_path = testgate.parse(log)
+    from_text = testgate.parse(log.read_text())
+    from_bytes = testgate.parse(log.read_bytes())
+    assert isinstance(from_path, testgate.Report)
+    assert from_path.file == str(log) and from_text.file == "-"
+    assert from_path.format == "pytest"
+    assert from_path.failing_names, "the captured log names failing tests"
+    assert all(isinstance(t, testgate.FailingTest) for t in from_path.failing)
+    assert from_text.failing_names == from_path.failing_names == from_bytes.failing_names
+    assert from_path.counts.failed == len(from_path.failing_names)
+    assert from_path.tests is not None
+    failed = [t.name for t in from_path.tests if t.outcome in ("failed", "error")]
+    assert failed == from_path.failing_names
+
+
+def test_parse_of_an_unreadable_file_raises(tmp_path):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.parse(tmp_path / "missing.log")
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert caught.value.message.startswith(f"cannot read {tmp_path}/missing.log")
+
+
+def test_parse_of_an_unknown_format_raises():
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.parse("", format="mocha")
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert "mocha" in caught.value.message
+
+
+def test_documents_keep_unknown_fields_and_read_per_test_outcomes():
+    document = {
+        "schema": 1,
+        "verdict": "fail",
+        "cause": None,
+        "failing": ["a"],
+        "reason": "a\n…",
+        "findings": {"always_failed": ["a"], "later_field": 1},
+        "attempts": [{"number": 1, "outcome": "exited", "exit_code": 1, "counts": None}],
+        "tests": [
+            {"name": "a", "outcomes": ["failed", None], "kind": "test", "context": None, "new": True},
+            {"name": "b", "outcomes": ["passed", "passed"], "kind": "test", "context": "mod"},
+        ],
+        "a_field_from_the_future": {"x": 1},
+    }
+    result = testgate.Result.from_json(document, exit_code=1)
+    assert result.extra == {"a_field_from_the_future": {"x": 1}}
+    assert result.findings.extra == {"later_field": 1}
+    assert result.findings.sometimes_failed == []
+    assert result.attempts[0].counts is None and result.attempts[0].exit_code == 1
+    assert [t.name for t in result.tests] == ["a", "b"]
+    assert all(isinstance(t, testgate.TestOutcome) for t in result.tests)
+    assert result.tests[0].outcomes == ["failed", None] and result.tests[0].extra == {"new": True}
+    assert testgate.Result.from_json({k: v for k, v in document.items() if k != "tests"}).tests is None
+
+
+def test_a_document_of_another_schema_is_refused():
+    with pytest.raises(testgate.SchemaError, match="schema 2"):
+        testgate.Result.from_json({"schema": 2, "verdict": "pass"})
+    with pytest.raises(testgate.SchemaError, match="schema None"):
+        testgate.Report.from_json({"verdict": "pass"})
+
+
+def _manifest(tmp_path: pathlib.Path, project: pathlib.Path) -> pathlib.Path:
+    lines = [
+        {"id": "pass", "workspace": str(project), "command": PYTEST, "expect_verdict": "pass"},
+        {"id": "fail", "workspace": str(project), "command": PYTEST,
+         "env": {"TESTGATE_FIXTURE": "fail"},
+         "expect_verdict": {"verdict": "fail", "failing": FAILING}},
+        {"id": "typo", "workspace": str(project), "command": PYTEST, "retires": 1},
+    ]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return manifest
+
+
+def test_batch_returns_one_result_per_line(project, tmp_path):
+    results = {r.id: r for r in testgate.batch(_manifest(tmp_path, project))}
+    assert sorted(results) == ["fail", "pass", "typo"]
+    assert all(isinstance(r, testgate.BatchResult) for r in results.values())
+    assert results["pass"].result is not None and results["pass"].result.verdict == "pass"
+    assert results["fail"].result is not None and results["fail"].result.failing == FAILING
+    assert results["fail"].exit_code == testgate.EXIT_FAIL and results["fail"].as_expected is True
+    assert results["fail"].line == 2 and results["fail"].raw["id"] == "fail"
+    assert results["typo"].result is None and results["typo"].exit_code == testgate.EXIT_TROUBLE
+    assert results["typo"].error is not None and "unknown field `retires`" in results["typo"].error
+
+
+def test_batch_with_an_index_runs_that_line_only(project, tmp_path):
+    [only] = testgate.batch(_manifest(tmp_path, project), index=1)
+    assert only.id == "fail" and only.result is not None and only.result.verdict == "fail"
+    assert testgate.batch(_manifest(tmp_path, project), index=3) == []
+
+
+def test_batch_of_an_unreadable_manifest_raises(tmp_path):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.batch(tmp_path / "missing.jsonl")
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert caught.value.message.startswith(f"cannot read {tmp_path}/missing.jsonl")
+
+
+def test_a_baseline_fails_the_tests_that_broke_since(project, tmp_path):
+    base = subprocess.run(
+        [testgate.binary(), "check", "--json", "-q", "-C", str(project), "--", *VERBOSE],
+        capture_output=True, check=True,
+    )
+    baseline = tmp_path / "base.json"
+    baseline.write_bytes(base.stdout)
+    result = testgate.check(project, VERBOSE, env={"TESTGATE_FIXTURE": "fail"}, baseline=baseline)
+    assert result.verdict == "fail", result.reason
+    assert sorted(result.failing) == sorted(FAILING)
+    assert result.grading is not None
+
+
+def test_quarantined_tests_never_gate(project, tmp_path):
+    quarantine = tmp_path / "quarantine.txt"
+    quarantine.write_text("".join(f"{name}\n" for name in FAILING))
+    fail = {"TESTGATE_FIXTURE": "fail"}
+    result = testgate.check(project, VERBOSE, env=fail, quarantine=quarantine)
+    assert result.verdict == "pass", result.reason
+    assert testgate.check(project, VERBOSE, env=fail).verdict == "fail"
