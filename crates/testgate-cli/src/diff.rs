@@ -11,11 +11,12 @@ use testgate::{Change, Grade, TestResult, compare};
 
 use crate::Error;
 
-/// Prints how each test changed between two earlier checks: broken (passed
-/// before, fails now), fixed, still failing, new, gone, flaky, not run,
-/// still passing. Reads two `check --json` documents (or `--record`
-/// files); runs nothing. The rules are docs/policy.md's, "Comparing with a
-/// baseline".
+/// Print how each test changed between two earlier checks.
+///
+/// Broken (passed before, fails now), fixed, still failing, new, gone,
+/// flaky, not run, still passing. Reads two `check --json` documents (or
+/// `--record` files); runs nothing. The rules are docs/policy.md's,
+/// "Comparing with a baseline".
 #[derive(Debug, clap::Args)]
 pub(crate) struct DiffArgs {
     /// The earlier check: the base commit's `check --json` output.
