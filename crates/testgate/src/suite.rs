@@ -534,6 +534,10 @@ impl SandboxedTests {
             environment,
             coverage_below_threshold,
         } = sink.finish();
+        // Where the report is, decided again: the attempt may have made a
+        // folder on the way a symbolic link out of the project.
+        let report_path =
+            report_path.and(self.config.report.as_ref().map(|rel| self.report_path(rel)));
         let (report, report_note) = match report_path {
             Some(path) => with_runner_report(report, path),
             None => (report, None),

@@ -1014,3 +1014,45 @@ fn a_report_path_that_leaves_the_project_is_never_read() {
         "nothing outside was removed"
     );
 }
+
+#[test]
+fn a_report_path_a_test_turns_into_a_way_out_is_never_read() {
+    let (tmp, dir) = pytest_project();
+    // The attempt itself makes `out` a symbolic link to a folder outside,
+    // whose forged report claims every test passed: testgate decides where
+    // the report is again after the attempt.
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("outside");
+    std::fs::write(
+        outside.join("junit.xml"),
+        r#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.test_calc" name="test_adds"/></testsuite></testsuites>"#,
+    )
+    .expect("write the forged report");
+    let script = format!(
+        "ln -s {} out && python3 -m pytest -q -p no:cacheprovider",
+        outside.display()
+    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command
+        .arg("check")
+        .arg("-C")
+        .arg(&dir)
+        .args([
+            "--env",
+            "TESTGATE_FIXTURE=fail",
+            "--report",
+            "out/junit.xml",
+            "--json",
+            "--quiet",
+        ])
+        .args(["--", "sh", "-c", &script]);
+    let out = run(command, None);
+    assert_eq!(
+        out.code,
+        Some(FAIL),
+        "the console's failures stand: {out:#?}"
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let note = doc["attempts"][0]["note"].as_str().unwrap_or_default();
+    assert!(note.contains("leads out of the project"), "{note}");
+}
