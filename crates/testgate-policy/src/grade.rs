@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
-use crate::history::{self, Outcome, Stop};
+use crate::history::{self, Outcome};
 use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
 use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
@@ -361,7 +361,7 @@ impl Grader {
         // as the suite policy words it.
         for (index, attempt) in attempts.iter().enumerate() {
             if let Outcome::Stop(stop) = history::outcome(attempt) {
-                if ends_grading(stop) {
+                if stop.proves_nothing_of_any_test() {
                     return decide(
                         &self.policy,
                         attempts.get(..=index).unwrap_or(attempts),
@@ -516,25 +516,6 @@ impl Grader {
             }
             Rerun::Failed | Rerun::All => Selection::Full,
         }
-    }
-}
-
-/// The stops after which nothing about any test can be read: the rest
-/// (no test ran, exit 0 with failures, the runner's own retries) leave
-/// each test's outcome to decide.
-fn ends_grading(stop: Stop<'_>) -> bool {
-    match stop {
-        Stop::TimedOut { .. }
-        | Stop::SandboxRefused { .. }
-        | Stop::SystemCallForbidden { .. }
-        | Stop::WouldNotStart { .. }
-        | Stop::ShellCouldNotRun { .. }
-        | Stop::KilledFromOutside { .. }
-        | Stop::Cancelled
-        | Stop::Lost { .. }
-        | Stop::Truncated
-        | Stop::Environment { .. } => true,
-        Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => false,
     }
 }
 

@@ -82,6 +82,28 @@ pub(crate) enum Stop<'a> {
 }
 
 impl Stop<'_> {
+    /// Whether nothing about any test can be read after this stop (a
+    /// timeout, a refusal, a truncated output…): the rest (no test ran, exit
+    /// 0 with failures, the runner's own retries) leave each test's outcome
+    /// to say what it says. Grading and stress end their sequences here.
+    pub(crate) fn proves_nothing_of_any_test(self) -> bool {
+        match self {
+            Stop::TimedOut { .. }
+            | Stop::SandboxRefused { .. }
+            | Stop::SystemCallForbidden { .. }
+            | Stop::WouldNotStart { .. }
+            | Stop::ShellCouldNotRun { .. }
+            | Stop::KilledFromOutside { .. }
+            | Stop::Cancelled
+            | Stop::Lost { .. }
+            | Stop::Truncated
+            | Stop::Environment { .. } => true,
+            Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => {
+                false
+            }
+        }
+    }
+
     pub(crate) fn cause(self) -> Cause {
         match self {
             Stop::TimedOut { .. } => Cause::TimedOut,

@@ -8,7 +8,7 @@ use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
 use crate::grade::{Grade, TestResult};
-use crate::history::{self, Outcome, Stop};
+use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
@@ -202,21 +202,7 @@ fn stopped(attempts: &[Attempt]) -> Option<usize> {
     attempts
         .iter()
         .position(|attempt| match history::outcome(attempt) {
-            Outcome::Stop(stop) => match stop {
-                Stop::TimedOut { .. }
-                | Stop::SandboxRefused { .. }
-                | Stop::SystemCallForbidden { .. }
-                | Stop::WouldNotStart { .. }
-                | Stop::ShellCouldNotRun { .. }
-                | Stop::KilledFromOutside { .. }
-                | Stop::Cancelled
-                | Stop::Lost { .. }
-                | Stop::Truncated
-                | Stop::Environment { .. } => true,
-                Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => {
-                    false
-                }
-            },
+            Outcome::Stop(stop) => stop.proves_nothing_of_any_test(),
             Outcome::Passed | Outcome::Failed { .. } => false,
         })
 }

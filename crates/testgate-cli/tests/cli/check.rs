@@ -910,28 +910,7 @@ fn stress_finds_the_unstable_test_and_its_output_quarantines_it() {
 fn structured_reads_pytests_own_report_for_every_tests_outcome() {
     let (_tmp, dir) = pytest_project();
     // -q names no passing test on the console; the report names them all.
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command
-        .arg("check")
-        .arg("-C")
-        .arg(&dir)
-        .args([
-            "--env",
-            "TESTGATE_FIXTURE=fail",
-            "--structured",
-            "--json",
-            "--quiet",
-        ])
-        .args([
-            "--",
-            "python3",
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ]);
-    let out = run(command, None);
+    let out = check_pytest(&dir, "fail", &["--structured", "--json", "--quiet"]);
     assert_eq!(out.code, Some(FAIL), "{out:#?}");
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
     assert_eq!(doc["failing"], serde_json::json!([NEGATIVE, BIG]));
@@ -978,29 +957,11 @@ fn a_report_path_that_leaves_the_project_is_never_read() {
     )
     .expect("write the forged report");
     std::os::unix::fs::symlink(&outside, dir.join("out")).expect("symlink");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
-    command
-        .arg("check")
-        .arg("-C")
-        .arg(&dir)
-        .args([
-            "--env",
-            "TESTGATE_FIXTURE=fail",
-            "--report",
-            "out/junit.xml",
-            "--json",
-            "--quiet",
-        ])
-        .args([
-            "--",
-            "python3",
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ]);
-    let out = run(command, None);
+    let out = check_pytest(
+        &dir,
+        "fail",
+        &["--report", "out/junit.xml", "--json", "--quiet"],
+    );
     assert_eq!(
         out.code,
         Some(FAIL),
