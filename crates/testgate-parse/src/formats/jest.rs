@@ -12,7 +12,7 @@
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Kind, Outcome};
+use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises jest output.
@@ -94,11 +94,12 @@ impl Recognizer for Jest {
                 if let Some(rest) = text.strip_prefix("Test Suites:") {
                     self.detect(index);
                     self.end_block();
-                    self.run.failed_suites = Some(summary_count(rest, "failed").unwrap_or(0));
+                    self.run.failed_suites =
+                        Some(super::js::summary_count(rest, ',', "failed").unwrap_or(0));
                 } else if let Some(rest) = text.strip_prefix("Tests:") {
                     // Only after `Test Suites:`: `Tests:` alone is too common.
                     if self.run.failed_suites.is_some() {
-                        let counts = tests_counts(rest);
+                        let counts = super::js::tests_counts(rest, ',');
                         self.run.failed_tests = Some(counts.failed.unwrap_or(0));
                         self.findings.counts.add(counts);
                     }
@@ -291,15 +292,7 @@ fn looks_like_test_file(file: &str) -> bool {
     if file.contains(" > ") {
         return false;
     }
-    let last = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    match last.rsplit_once('.') {
-        Some((stem, ext)) => {
-            !stem.is_empty()
-                && (1..=5).contains(&ext.len())
-                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        }
-        None => false,
-    }
+    super::js::has_file_extension(file)
 }
 
 /// `text` without a trailing jest duration: ` (12 ms)`, ` (5.123 s)`.
@@ -391,28 +384,6 @@ fn tree_line(stack: &mut Vec<(usize, String)>, text: &str) -> Option<(Mark, Stri
     }
     name.push_str(strip_duration(title));
     Some((mark, name))
-}
-
-/// The `N <word>` count in a summary's comma-separated list, if listed.
-fn summary_count(list: &str, word: &str) -> Option<u64> {
-    list.split(',').find_map(|item| {
-        let (number, what) = item.trim().split_once(' ')?;
-        (what == word).then(|| number.parse().ok()).flatten()
-    })
-}
-
-/// The counts of a `Tests: 1 failed, 1 skipped, 1 todo, 2 passed, 5 total`
-/// line; `todo` counts as skipped.
-fn tests_counts(list: &str) -> Counts {
-    let skipped = match (summary_count(list, "skipped"), summary_count(list, "todo")) {
-        (None, None) => None,
-        (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
-    };
-    Counts {
-        passed: Some(summary_count(list, "passed").unwrap_or(0)),
-        failed: Some(summary_count(list, "failed").unwrap_or(0)),
-        skipped,
-    }
 }
 
 /// jest saying it ran nothing: `No tests found, exiting with code 1` (also
@@ -542,18 +513,21 @@ mod tests {
 
     #[test]
     fn counts_from_the_tests_line() {
-        let counts = tests_counts("       10 failed, 1 skipped, 1 todo, 5 passed, 17 total");
+        let counts = super::super::js::tests_counts(
+            "       10 failed, 1 skipped, 1 todo, 5 passed, 17 total",
+            ',',
+        );
         assert_eq!(
             (counts.passed, counts.failed, counts.skipped),
             (Some(5), Some(10), Some(2))
         );
-        let counts = tests_counts("       2 passed, 2 total");
+        let counts = super::super::js::tests_counts("       2 passed, 2 total", ',');
         assert_eq!(
             (counts.passed, counts.failed, counts.skipped),
             (Some(2), Some(0), None)
         );
         assert_eq!(
-            summary_count(" 99999999999999999999999 failed", "failed"),
+            super::super::js::summary_count(" 99999999999999999999999 failed", ',', "failed"),
             None
         );
     }

@@ -14,6 +14,7 @@ use crate::runner::Runner;
 mod cargo;
 mod go;
 mod jest;
+mod js;
 mod nextest;
 mod pytest;
 mod vitest;

@@ -13,7 +13,7 @@
 
 use super::{Findings, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Kind, Outcome};
+use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises vitest output.
@@ -106,11 +106,12 @@ impl Vitest {
             // merged, the summary can land in the middle of the section
             // (seen in the e2e tests under load). The section's own closing
             // rule closes it.
-            self.run.failed_files = Some(summary_count(rest, "failed").unwrap_or(0));
+            self.run.failed_files =
+                Some(super::js::summary_count(rest, '|', "failed").unwrap_or(0));
         } else if let Some(rest) = body.strip_prefix("Tests  ") {
             // Only after ` Test Files `: `Tests` alone is too common.
             if self.run.failed_files.is_some() && self.run.failed_tests.is_none() {
-                let counts = tests_counts(rest);
+                let counts = super::js::tests_counts(rest, '|');
                 self.run.failed_tests = Some(counts.failed.unwrap_or(0));
                 self.findings.counts.add(counts);
             }
@@ -230,7 +231,7 @@ fn verbose_result(body: &str) -> Option<(Outcome, &str, &str)> {
     .into_iter()
     .find_map(|(mark, outcome)| Some((outcome, body.strip_prefix(mark)?)))?;
     let (file, name) = strip_project(rest).split_once(" > ")?;
-    if !looks_like_file(file) {
+    if !super::js::has_file_extension(file) {
         return None;
     }
     // `✓ file > test 4ms (retry x1)`: vitest's `--retry` passed it on a
@@ -254,19 +255,6 @@ fn strip_retry(name: &str) -> Option<&str> {
     (!count.is_empty() && count.bytes().all(|b| b.is_ascii_digit())).then_some(head)
 }
 
-/// A path whose last component has a short extension.
-fn looks_like_file(file: &str) -> bool {
-    let last = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    match last.rsplit_once('.') {
-        Some((stem, ext)) => {
-            !stem.is_empty()
-                && (1..=5).contains(&ext.len())
-                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        }
-        None => false,
-    }
-}
-
 /// `text` without vitest's trailing duration: ` 13ms`, ` 1.2s`.
 fn strip_duration(text: &str) -> &str {
     let Some((head, last)) = text.rsplit_once(' ') else {
@@ -276,30 +264,6 @@ fn strip_duration(text: &str) -> &str {
     match number {
         Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => head,
         _ => text,
-    }
-}
-
-/// The `N <word>` count of a summary's `|`-separated list, the total in
-/// parentheses cut off: `8 failed | 5 passed | 3 skipped | 1 todo (17)`.
-fn summary_count(list: &str, word: &str) -> Option<u64> {
-    let list = list.rsplit_once(" (").map_or(list, |(head, _)| head);
-    list.split('|').find_map(|item| {
-        let (number, what) = item.trim().split_once(' ')?;
-        (what == word).then(|| number.parse().ok()).flatten()
-    })
-}
-
-/// The counts of a `Tests  8 failed | 5 passed | 3 skipped | 1 todo (17)`
-/// line; `todo` counts as skipped.
-fn tests_counts(list: &str) -> Counts {
-    let skipped = match (summary_count(list, "skipped"), summary_count(list, "todo")) {
-        (None, None) => None,
-        (s, t) => Some(s.unwrap_or(0).saturating_add(t.unwrap_or(0))),
-    };
-    Counts {
-        passed: Some(summary_count(list, "passed").unwrap_or(0)),
-        failed: Some(summary_count(list, "failed").unwrap_or(0)),
-        skipped,
     }
 }
 
@@ -462,15 +426,22 @@ mod tests {
 
     #[test]
     fn counts_from_the_summary() {
-        let counts = tests_counts("8 failed | 5 passed | 3 skipped | 1 todo (17)");
+        let counts =
+            super::super::js::tests_counts("8 failed | 5 passed | 3 skipped | 1 todo (17)", '|');
         assert_eq!(
             (counts.passed, counts.failed, counts.skipped),
             (Some(5), Some(8), Some(4))
         );
-        assert_eq!(summary_count("4 failed | 1 passed (5)", "failed"), Some(4));
-        assert_eq!(summary_count("1 passed (1)", "failed"), None);
         assert_eq!(
-            summary_count("99999999999999999999999 failed (1)", "failed"),
+            super::super::js::summary_count("4 failed | 1 passed (5)", '|', "failed"),
+            Some(4)
+        );
+        assert_eq!(
+            super::super::js::summary_count("1 passed (1)", '|', "failed"),
+            None
+        );
+        assert_eq!(
+            super::super::js::summary_count("99999999999999999999999 failed (1)", '|', "failed"),
             None
         );
     }
