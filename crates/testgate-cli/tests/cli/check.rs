@@ -944,18 +944,25 @@ fn structured_reads_pytests_own_report_for_every_tests_outcome() {
     );
 }
 
-#[test]
-fn a_report_path_that_leaves_the_project_is_never_read() {
-    let (tmp, dir) = pytest_project();
-    // A report "path" through a symbolic link out of the project, to a
-    // JUnit file outside that claims every test passed.
-    let outside = tmp.path().join("outside");
+/// A folder `outside` beside the project, holding a JUnit report that
+/// claims every test passed.
+fn forged_report_outside(base: &Path) -> PathBuf {
+    let outside = base.join("outside");
     std::fs::create_dir_all(&outside).expect("outside");
     std::fs::write(
         outside.join("junit.xml"),
         r#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.test_calc" name="test_adds"/></testsuite></testsuites>"#,
     )
     .expect("write the forged report");
+    outside
+}
+
+#[test]
+fn a_report_path_that_leaves_the_project_is_never_read() {
+    let (tmp, dir) = pytest_project();
+    // A report "path" through a symbolic link out of the project, to a
+    // JUnit file outside that claims every test passed.
+    let outside = forged_report_outside(tmp.path());
     std::os::unix::fs::symlink(&outside, dir.join("out")).expect("symlink");
     let out = check_pytest(
         &dir,
@@ -982,13 +989,7 @@ fn a_report_path_a_test_turns_into_a_way_out_is_never_read() {
     // The attempt itself makes `out` a symbolic link to a folder outside,
     // whose forged report claims every test passed: testgate decides where
     // the report is again after the attempt.
-    let outside = tmp.path().join("outside");
-    std::fs::create_dir_all(&outside).expect("outside");
-    std::fs::write(
-        outside.join("junit.xml"),
-        r#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="tests.test_calc" name="test_adds"/></testsuite></testsuites>"#,
-    )
-    .expect("write the forged report");
+    let outside = forged_report_outside(tmp.path());
     let script = format!(
         "ln -s {} out && python3 -m pytest -q -p no:cacheprovider",
         outside.display()
