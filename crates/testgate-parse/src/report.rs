@@ -253,3 +253,23 @@ impl Report {
         self.failing.iter().map(|test| test.name.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_saturate_and_keep_none_only_where_both_are() {
+        let claimed = Counts {
+            passed: Some(u64::MAX),
+            failed: Some(1),
+            skipped: None,
+        };
+        assert_eq!(claimed.ran(), Some(u64::MAX));
+        let mut total = claimed;
+        total.add(claimed);
+        assert_eq!(total.passed, Some(u64::MAX));
+        assert_eq!(total.skipped, None);
+        assert_eq!(Counts::default().ran(), None);
+    }
+}
