@@ -1,6 +1,6 @@
 //! Recognisers of an environment that failed before the tests ran: no
 //! network for the dependencies, a read-only path the toolchain needed, a
-//! runner that is not installed.
+//! runner that is not installed, a toolchain older than the project asks for.
 //!
 //! Each recogniser is a named function of one line, anchored on the
 //! toolchain's own prefix (`error:` from cargo, `go:` from go, `npm error`
@@ -22,6 +22,9 @@ pub enum EnvironmentKind {
     /// The runner, or the interpreter module that is the runner, is not
     /// installed.
     RunnerNotFound,
+    /// The toolchain is older than the one the project declares it needs
+    /// (go.mod's `go` line, Cargo.toml's `rust-version`).
+    ToolchainTooOld,
 }
 
 /// An environment failure: which toolchain, what failed, and the fix.
@@ -111,7 +114,8 @@ pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailur
 
 /// One line through every recogniser, in order.
 fn recognise(line: &str) -> Option<EnvironmentFailure> {
-    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 6] = [
+    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 7] = [
+        toolchain_too_old,
         cargo_without_network,
         go_without_network_or_cache,
         npm_without_network,
@@ -161,6 +165,51 @@ fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<E
 
 const NETWORK_FIX_CARGO: &str = "the sandbox has no network: fetch the dependencies first with \
      --prepare 'cargo fetch', or pass --allow-network";
+
+const GO_TOO_OLD_FIX: &str = "install the Go that go.mod's `go` line names (or newer) on the host \
+     and put it first on PATH";
+
+/// The toolchain's own word that it is older than the project asks for:
+/// go 1.19 and 1.20 end a failed build with `note: module requires Go
+/// 1.21` when go.mod's `go` line is newer than themselves; cargo refuses
+/// with `error: rustc 1.70.0 is not supported by the following package(s):`
+/// when a `rust-version` is newer. The build's errors that come before say
+/// nothing about the change: an older compiler judged it.
+fn toolchain_too_old(line: &str) -> Option<EnvironmentFailure> {
+    if line.starts_with("note: module requires Go ") {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the version the project's go.mod requires, and the build failed",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    // go 1.21 and later refuse before building under GOTOOLCHAIN=local:
+    // `go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)`
+    // (hand-made from cmd/go's gover.TooNewError: only go 1.19 is here).
+    let go_refused = line.starts_with("go: ")
+        && line.contains(" requires go >= ")
+        && line.contains("(running go ");
+    if go_refused {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the version the project's go.mod requires",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    if line.starts_with("error: rustc ")
+        && line.contains(" is not supported by the following package")
+    {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "rustc is older than the rust-version a package of the project requires",
+            "update the Rust toolchain to the version the packages named ask for (`rustup update`)",
+            line,
+        );
+    }
+    None
+}
 
 /// cargo's own errors when the registry cannot be reached: `error: failed
 /// to get `X` as a dependency of package`, `error: failed to download
@@ -391,6 +440,27 @@ mod tests {
         // A test returning an anyhow error prints its chain indented by four.
         let test = "Error: cannot save\n\nCaused by:\n    Read-only file system (os error 30)\n";
         assert_eq!(kind(test), None);
+    }
+
+    #[test]
+    fn a_toolchain_older_than_the_project_asks_for() {
+        // Captured in tests/environment-fixtures (go 1.19, cargo 1.95); the
+        // go 1.21 refusal is hand-made from cmd/go's message.
+        for line in [
+            "./error.go:83:12: undefined: max\nnote: module requires Go 1.21\nFAIL\tgithub.com/BurntSushi/toml [build failed]",
+            "error: rustc 1.95.0 is not supported by the following package:\n  app@0.1.0 requires rustc 1.999",
+            "go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)",
+        ] {
+            assert_eq!(kind(line), Some(EnvironmentKind::ToolchainTooOld), "{line}");
+        }
+        // What a test prints is indented (go) or not at a line's start.
+        for line in [
+            "    version_test.go:9: note: module requires Go 1.21",
+            "thread 'main' panicked: error: rustc 1.2 is not supported by the following package",
+            "--- FAIL: TestGo (0.00s)\n    go_test.go:3: go: go.mod requires go >= 1.99 (running go 1.21.0)",
+        ] {
+            assert_eq!(kind(line), None, "{line}");
+        }
     }
 
     /// Where the recognisers must not fire: words a test prints.
