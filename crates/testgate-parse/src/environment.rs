@@ -163,8 +163,11 @@ fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<E
     })
 }
 
-const NETWORK_FIX_CARGO: &str = "the sandbox has no network: fetch the dependencies first with \
-     --prepare 'cargo fetch', or pass --allow-network";
+// The host's registry is read-only in the sandbox: with the default
+// CARGO_HOME neither a preparation nor the network can add a crate to it.
+const NETWORK_FIX_CARGO: &str = "the sandbox has no network and cannot add to the host's cargo \
+     registry: run `cargo fetch` in the project on the host first (with a CARGO_HOME of its own, \
+     --env CARGO_HOME=DIR --writable DIR, --prepare 'cargo fetch' or --allow-network work too)";
 
 const GO_TOO_OLD_FIX: &str = "install the Go that go.mod's `go` line names (or newer) on the host \
      and put it first on PATH";
@@ -253,8 +256,10 @@ fn go_without_network_or_cache(line: &str) -> Option<EnvironmentFailure> {
         return failure(
             EnvironmentKind::NoNetwork,
             "go could not download the project's modules: the network is off",
-            "the sandbox has no network: download the modules first with \
-             --prepare 'go mod download', or pass --allow-network",
+            "the sandbox has no network and cannot add to the host's module cache: run `go mod \
+             download` in the project on the host first (with a GOMODCACHE of its own, --env \
+             GOMODCACHE=DIR --writable DIR, --prepare 'go mod download' or --allow-network work \
+             too)",
             line,
         );
     }
@@ -321,8 +326,10 @@ fn pip_without_network(line: &str) -> Option<EnvironmentFailure> {
         return failure(
             EnvironmentKind::NoNetwork,
             "pip could not reach the package index: the network is off",
-            "the sandbox has no network: install the dependencies first with \
-             --prepare 'pip install -e .', or pass --allow-network",
+            "the sandbox has no network: install the dependencies on the host first (`pip \
+             install -e .` into the environment the tests use); a venv outside the project is \
+             read-only in the sandbox, so --prepare 'pip install -e .' and --allow-network \
+             work only for one inside it or given with --writable VENV",
             line,
         );
     }
@@ -460,6 +467,34 @@ mod tests {
             "--- FAIL: TestGo (0.00s)\n    go_test.go:3: go: go.mod requires go >= 1.99 (running go 1.21.0)",
         ] {
             assert_eq!(kind(line), None, "{line}");
+        }
+    }
+
+    /// The host's cargo registry, Go module cache and a venv outside the
+    /// project are read-only in the sandbox: with them where they are by
+    /// default, `--prepare` and `--allow-network` fail the same way (field
+    /// test: `--prepare 'cargo fetch'` ended in `Read-only file system`), so
+    /// the fix leads with the command to run on the host.
+    #[test]
+    fn without_network_the_fix_leads_with_what_works_by_default() {
+        for (log, first) in [
+            (
+                "error: failed to get `rand` as a dependency of package `app v0.1.0 (/p)`",
+                "run `cargo fetch` in the project on the host first",
+            ),
+            (
+                "go: golang.org/x/text@v0.3.7: Get \"https://proxy.golang.org/golang.org/x/text/@v/v0.3.7.mod\": dial tcp: lookup proxy.golang.org: no such host",
+                "run `go mod download` in the project on the host first",
+            ),
+            (
+                "WARNING: Retrying (Retry(total=4, connect=None)) after connection broken by 'NewConnectionError(...)'",
+                "install the dependencies on the host first",
+            ),
+        ] {
+            let fix = environment_failure(log).unwrap().fix;
+            let host = fix.find(first).unwrap_or_else(|| panic!("{fix}"));
+            let prepare = fix.find("--prepare").unwrap_or_else(|| panic!("{fix}"));
+            assert!(host < prepare, "{fix}");
         }
     }
 
