@@ -264,21 +264,23 @@ fn a_toolchain_older_than_the_project_asks_for_is_environment() {
         reason(&record)
     );
 
-    let go = copy("verdicts/go-too-old");
-    let config = TestConfig::new(&go.dir, "go", ["test", "./..."])
-        .format(Runner::Go)
-        .env("GOTOOLCHAIN", "local")
-        .retrying(1);
-    let record = run(Sandbox::default(), config);
-    assert_inconclusive(&record, Cause::Environment, "go.mod's go line");
-    assert!(
-        reason(&record)
-            .lines()
-            .next()
-            .is_some_and(|l| l.contains("go.mod's `go` line")),
-        "{}",
-        reason(&record)
-    );
+    for project in ["verdicts/go-too-old", "verdicts/go-new-std"] {
+        let go = copy(project);
+        let config = TestConfig::new(&go.dir, "go", ["test", "./..."])
+            .format(Runner::Go)
+            .env("GOTOOLCHAIN", "local")
+            .retrying(1);
+        let record = run(Sandbox::default(), config);
+        assert_inconclusive(&record, Cause::Environment, project);
+        assert!(
+            reason(&record)
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("go.mod's `go` line")),
+            "{project}: {}",
+            reason(&record)
+        );
+    }
 }
 
 /// Runners that retry inside one attempt: a retry that hides a failure is

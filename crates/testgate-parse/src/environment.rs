@@ -187,6 +187,15 @@ fn toolchain_too_old(line: &str) -> Option<EnvironmentFailure> {
             line,
         );
     }
+    if go_package_newer_than_the_toolchain(line) {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the standard library the project imports (a package added in \
+             go 1.21 or later)",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
     // go 1.21 and later refuse before building under GOTOOLCHAIN=local:
     // `go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)`
     // (hand-made from cmd/go's gover.TooNewError: only go 1.19 is here).
@@ -236,6 +245,46 @@ fn cargo_without_network(line: &str) -> Option<EnvironmentFailure> {
         );
     }
     None
+}
+
+/// Standard-library packages added in go 1.21 and later. A go older than
+/// 1.21 does not refuse a go.mod that asks for a newer one: it loads the
+/// packages and stops at the first import it lacks. Go 1.21 and later refuse
+/// by go.mod's `go` line first, so the list only has to name what an older
+/// toolchain can miss; a package not listed stays the code's error.
+const GO_STD_SINCE_1_21: [&str; 17] = [
+    "cmp",
+    "crypto/fips140",
+    "crypto/hkdf",
+    "crypto/mlkem",
+    "crypto/pbkdf2",
+    "crypto/sha3",
+    "go/version",
+    "iter",
+    "log/slog",
+    "maps",
+    "math/rand/v2",
+    "slices",
+    "structs",
+    "testing/slogtest",
+    "testing/synctest",
+    "unique",
+    "weak",
+];
+
+/// go's `FILE:LINE:COL: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)`
+/// for a package of [`GO_STD_SINCE_1_21`]. A mistyped import (`package fmtt
+/// is not in GOROOT`) is the code's error and does not match.
+fn go_package_newer_than_the_toolchain(line: &str) -> bool {
+    let Some((location, rest)) = line.split_once(": package ") else {
+        return false;
+    };
+    let Some((package, tail)) = rest.split_once(" is not in GOROOT (") else {
+        return false;
+    };
+    // The location go prints first, `context.go:6:2`, is never indented.
+    let located = !location.starts_with(char::is_whitespace) && location.contains(".go:");
+    located && tail.ends_with(')') && GO_STD_SINCE_1_21.contains(&package)
 }
 
 /// go's module downloads without network (`go: example.com/m@v1: Get
@@ -460,11 +509,21 @@ mod tests {
         ] {
             assert_eq!(kind(line), Some(EnvironmentKind::ToolchainTooOld), "{line}");
         }
+        assert_eq!(
+            kind("context.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)"),
+            Some(EnvironmentKind::ToolchainTooOld)
+        );
+        // A mistyped import is the code's.
+        assert_eq!(
+            kind("app.go:3:8: package fmtt is not in GOROOT (/usr/lib/go-1.19/src/fmtt)"),
+            None
+        );
         // What a test prints is indented (go) or not at a line's start.
         for line in [
             "    version_test.go:9: note: module requires Go 1.21",
             "thread 'main' panicked: error: rustc 1.2 is not supported by the following package",
             "--- FAIL: TestGo (0.00s)\n    go_test.go:3: go: go.mod requires go >= 1.99 (running go 1.21.0)",
+            "    x_test.go:3: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)",
         ] {
             assert_eq!(kind(line), None, "{line}");
         }

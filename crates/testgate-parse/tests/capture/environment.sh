@@ -155,3 +155,18 @@ mkdir -p "$work/cargo-msrv/src"
 printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\nrust-version = "1.999"\n' >"$work/cargo-msrv/Cargo.toml"
 echo 'pub fn f() {}' >"$work/cargo-msrv/src/lib.rs"
 (cd "$work/cargo-msrv" && CARGO_TARGET_DIR="$work/target" capture cargo_rust_version_too_new toolchain_too_old cargo test)
+
+# go older than 1.21 loading a module that imports a package the standard
+# library gained in 1.21 (`slices`): `package slices is not in GOROOT`, and
+# no note. A mistyped standard import (`fmtt`) is the code's error.
+mkdir -p "$work/go-new-std" "$work/go-typo-std"
+printf 'module example.com/newstd\n\ngo 1.99\n' >"$work/go-new-std/go.mod"
+printf 'package newstd\n\nimport "slices"\n\nfunc Has(s []int, v int) bool { return slices.Contains(s, v) }\n' >"$work/go-new-std/has.go"
+printf 'package newstd\n\nimport "testing"\n\nfunc TestHas(t *testing.T) {}\n' >"$work/go-new-std/has_test.go"
+(cd "$work/go-new-std" && capture go_std_package_too_new toolchain_too_old \
+    env GOTOOLCHAIN=local GOCACHE="$work/gocache" go test ./...)
+printf 'module example.com/typo\n\ngo 1.19\n' >"$work/go-typo-std/go.mod"
+printf 'package typo\n\nimport "fmtt"\n\nfunc F() { fmtt.Println() }\n' >"$work/go-typo-std/f.go"
+printf 'package typo\n\nimport "testing"\n\nfunc TestF(t *testing.T) {}\n' >"$work/go-typo-std/f_test.go"
+(cd "$work/go-typo-std" && capture go_mistyped_std_import none \
+    env GOCACHE="$work/gocache" go test ./...)
