@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::formats::{self, Findings, Recognizer, Seen};
+use crate::formats::{self, Findings, Interest, LineKey, Recognizer, Seen};
 use crate::line::{Line, LineSplitter};
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
 use crate::runner::{Format, Runner};
@@ -29,6 +29,12 @@ pub struct StreamParser {
     format: Format,
     splitter: LineSplitter,
     recognizers: Vec<(Runner, Box<dyn Recognizer + Send>)>,
+    /// What each recogniser reads in its present state, in the order of
+    /// `recognizers`.
+    interests: Vec<&'static Interest>,
+    /// Every line goes to every recogniser, whatever their interests: the
+    /// tests' reference for the dispatch.
+    every_line: bool,
     lines: u64,
 }
 
@@ -50,15 +56,28 @@ impl StreamParser {
             Format::Auto => &Runner::ALL,
             Format::Runner(runner) => std::slice::from_ref(runner),
         };
-        let recognizers = runners
+        let recognizers: Vec<(Runner, Box<dyn Recognizer + Send>)> = runners
             .iter()
             .map(|&runner| (runner, formats::recognizer(runner)))
             .collect();
+        let interests = recognizers.iter().map(|(_, r)| r.interest()).collect();
         StreamParser {
             format,
             splitter: LineSplitter::default(),
             recognizers,
+            interests,
+            every_line: false,
             lines: 0,
+        }
+    }
+
+    /// A parser that gives every line to every recogniser: what the
+    /// dispatch by interest must not change.
+    #[cfg(test)]
+    pub(crate) fn every_line(format: impl Into<Format>) -> Self {
+        StreamParser {
+            every_line: true,
+            ..StreamParser::new(format)
         }
     }
 
@@ -67,10 +86,18 @@ impl StreamParser {
         let StreamParser {
             splitter,
             recognizers,
+            interests,
+            every_line,
             lines,
             ..
         } = self;
-        splitter.feed(chunk, |raw| read_line(recognizers, lines, raw));
+        let mut dispatch = Dispatch {
+            recognizers,
+            interests,
+            every_line: *every_line,
+            lines,
+        };
+        splitter.feed(chunk, |raw| dispatch.line(raw));
     }
 
     /// Ends the output and reports what was understood.
@@ -78,10 +105,18 @@ impl StreamParser {
         let StreamParser {
             splitter,
             recognizers,
+            interests,
+            every_line,
             lines,
             ..
         } = &mut self;
-        splitter.finish(|raw| read_line(recognizers, lines, raw));
+        let mut dispatch = Dispatch {
+            recognizers,
+            interests,
+            every_line: *every_line,
+            lines,
+        };
+        splitter.finish(|raw| dispatch.line(raw));
 
         let explicit = self.format != Format::Auto;
         let mut found: Vec<(Runner, Findings)> = self
@@ -261,24 +296,38 @@ fn every_test(
     (tests.into_iter().map(|(_, test)| test).collect(), omitted)
 }
 
-fn read_line(
-    recognizers: &mut [(Runner, Box<dyn Recognizer + Send>)],
-    lines: &mut u64,
-    text: Cow<'_, str>,
-) {
-    let line = Line {
-        text,
-        index: *lines,
-    };
-    *lines += 1;
-    for (_, recognizer) in recognizers.iter_mut() {
-        recognizer.line(&line);
+/// The parser's parts that each line goes through.
+struct Dispatch<'p> {
+    recognizers: &'p mut [(Runner, Box<dyn Recognizer + Send>)],
+    interests: &'p mut [&'static Interest],
+    every_line: bool,
+    lines: &'p mut u64,
+}
+
+impl Dispatch<'_> {
+    /// Gives the line to the recognisers that read its class, once
+    /// classified: in auto mode most lines are foreign to most recognisers.
+    fn line(&mut self, text: &str) {
+        let key = LineKey::of(text);
+        let line = Line {
+            text: Cow::Borrowed(text),
+            index: *self.lines,
+        };
+        *self.lines += 1;
+        for ((_, recognizer), interest) in
+            self.recognizers.iter_mut().zip(self.interests.iter_mut())
+        {
+            if self.every_line || interest.wants(key) {
+                recognizer.line(&line);
+                *interest = recognizer.interest();
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{Format, Kind, MAX_TESTS, Outcome, Runner, parse};
+    use crate::{Format, Kind, MAX_TESTS, Outcome, Runner, StreamParser, parse};
 
     /// The report's every-test list as `(name, outcome)` pairs.
     fn outcomes(format: impl Into<Format>, log: &str) -> Vec<(String, Outcome)> {
@@ -404,5 +453,160 @@ ERROR broken.py
         assert_eq!(report.tests_omitted, extra as u64);
         let last = report.tests.last().map(|t| (t.name.as_str(), t.outcome));
         assert_eq!(last, Some(("late", Outcome::Failed)));
+    }
+
+    /// Fragments of each runner's output, the lines that change a
+    /// recogniser's state (lists, pending results, sessions, blocks,
+    /// trees, sections) among them, to build mixed logs from. Not whole
+    /// lines only: glued, they make lines no runner prints too.
+    const RUNNERS: [&[&str]; 6] = [CARGO, NEXTEST, GO, PYTEST, JEST, VITEST];
+    const CARGO: &[&str] = &[
+        "running 2 tests\n",
+        "running 0 tests\n",
+        "test a ... ",
+        "test b - should panic ... ",
+        "FAILED\n",
+        "ok\n",
+        "ignored, slow\n",
+        "\n",
+        "failures:\n",
+        "    a\n",
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "     Running tests/it.rs (target/debug/deps/it-1)\n",
+        "   Doc-tests demo\n",
+        "test slow has been running for over 60 seconds\n",
+        "error: could not compile `demo`\n",
+        "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n",
+        "{ \"type\": \"test\", \"event\": \"started\", \"name\": \"a\" }\n",
+        "printed{ \"type\": \"test\", \"event\": \"failed\", \"name\": \"a\" }\n",
+        "{ \"type\": \"suite\", \"event\": \"failed\", \"passed\": 1, \"failed\": 1 }\n",
+        "} \n",
+        "    b\n",
+        "    c d\n",
+    ];
+    const NEXTEST: &[&str] = &[
+        "    Starting 2 tests across 1 binary\n",
+        " Nextest run ID 1\n",
+        "       START [   0.000s] demo d\n",
+        "        SLOW [> 60.000s] demo d\n",
+        "         --- [   0.010s] demo d\n",
+        "        FAIL [   0.010s] (1/2) demo a\n",
+        "  TRY 1 FAIL [   0.010s] demo b\n",
+        "  TRY 2 PASS [   0.010s] demo b\n",
+        "   FLAKY 2/2 [   0.010s] demo b\n",
+        "        PASS [   0.010s] (2/2) demo d\n",
+        "     Summary [   0.1s] 2 tests run: 1 passed, 1 failed, 0 skipped\n",
+        "error: no tests to run\n",
+    ];
+    const GO: &[&str] = &[
+        "=== RUN   TestA\n",
+        "=== RUN   TestA/b\n",
+        "--- FAIL: TestA (0.00s)\n",
+        "    --- PASS: TestA/b (0.00s)\n",
+        "--- PASS: TestA (0.00s)\n",
+        "PASS\n",
+        "FAIL\n",
+        "ok  \tp\t0.01s\n",
+        "FAIL\tp\t0.01s\n",
+        "?   \tq\t[no test files]\n",
+        "testing: warning: no tests to run\n",
+        "panic: test timed out after 1s\n",
+        "running tests:\n",
+        "\tTestA (1s)\n",
+        "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+        "{\"Action\":\"fail\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+        "{\"Action\":\"fail\",\"Package\":\"p\"}\n",
+        "\tTestB\n",
+    ];
+    const PYTEST: &[&str] = &[
+        "============================= test session starts ==============================\n",
+        "collected 2 items\n",
+        "t.py::test_a PASSED [ 50%]\n",
+        "t.py::test_b FAILED [100%]\n",
+        "t.py::test_c ",
+        "t.py::test_d RERUN [ 50%]\n",
+        "[gw0] [ 50%] FAILED t.py::test_e \n",
+        "==== FAILURES ====\n",
+        "=========================== short test summary info ============================\n",
+        "FAILED t.py::test_b - assert 0\n",
+        "ERROR t.py::test_f\n",
+        "!!! Interrupted: 1 error during collection !!!\n",
+        "==== 1 failed, 1 passed in 0.01s ====\n",
+        "1 failed, 1 passed in 0.01s\n",
+        "no tests ran in 0.01s\n",
+        "= x \n",
+        "== test session starts \n",
+        "== short test summary info \n",
+    ];
+    const JEST: &[&str] = &[
+        "FAIL src/a.test.js\n",
+        "PASS src/b.test.js (5.1 s)\n",
+        " FAIL  src/c.test.js\n",
+        "  describe\n",
+        "    ✓ passes (3 ms)\n",
+        "    ✕ fails (2 ms)\n",
+        "  ● describe › fails\n",
+        "  ● Test suite failed to run\n",
+        "Test Suites: 1 failed, 1 passed, 2 total\n",
+        "Tests:       1 failed, 1 passed, 2 total\n",
+        "No tests found, exiting with code 1\n",
+        " LOGGING RETRY ERRORS  describe fails\n",
+    ];
+    const VITEST: &[&str] = &[
+        " RUN  v4.1.12 /p\n",
+        "⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n",
+        "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n",
+        "⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\n",
+        " FAIL  src/a.test.ts > suite > test\n",
+        " FAIL  src/b.test.ts [ src/b.test.ts ]\n",
+        "   × src/a.test.ts > suite > test 3ms\n",
+        "   ✓ src/a.test.ts > suite > ok 1ms (retry x1)\n",
+        " Test Files  1 failed | 1 passed (2)\n",
+        "      Tests  1 failed | 1 passed (2)\n",
+        "No test files found, exiting with code 1\n",
+    ];
+
+    /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.
+    const ODD: &[&str] = &[
+        "  \u{a0}Running tests/x.rs (y)\n",
+        " \u{3000}",
+        "\t",
+        "\u{a0}",
+        "\u{1b}[31m",
+        "\r\n",
+    ];
+
+    /// A mixed log: runs of one runner's fragments, each with odd ones and
+    /// random text among them.
+    fn mixed_log() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let run = (0..RUNNERS.len()).prop_flat_map(|runner| {
+            let piece = prop_oneof![
+                4 => crate::formats::testing::piece(RUNNERS[runner]),
+                1 => proptest::sample::select(ODD).prop_map(str::to_owned),
+            ];
+            proptest::collection::vec(piece, 0..24)
+        });
+        proptest::collection::vec(run, 0..8).prop_map(|runs| runs.concat().concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The dispatch by interest leaves out only lines a recogniser would
+        /// have done nothing with: every format gives the report it gives
+        /// when every line reaches every recogniser.
+        #[test]
+        fn dispatch_by_interest_gives_the_report_of_every_line(log in mixed_log()) {
+            let formats = std::iter::once(Format::Auto).chain(Runner::ALL.map(Format::from));
+            for format in formats {
+                let mut dispatched = StreamParser::new(format);
+                let mut every = StreamParser::every_line(format);
+                dispatched.feed(log.as_bytes());
+                every.feed(log.as_bytes());
+                proptest::prop_assert_eq!(dispatched.finish(), every.finish(), "{:?}", format);
+            }
+        }
     }
 }

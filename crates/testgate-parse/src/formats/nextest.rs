@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Outcome};
 use crate::runner::Runner;
@@ -97,6 +97,10 @@ impl Recognizer for Nextest {
     fn finish(&mut self) -> Findings {
         self.end_run();
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        &NEXTEST_LINES
     }
 }
 
@@ -424,6 +428,16 @@ fn without_parentheses(text: &str) -> String {
         })
         .collect()
 }
+
+/// The lines read: status words of 12 or more characters, `error: no tests
+/// to run`, and indented lines whose first word may be a status word
+/// (uppercase, digits, `+-/`), `Nextest run ID`, `Starting` or `Summary`.
+static NEXTEST_LINES: Interest = Interest::NONE
+    .first(b"TAFe")
+    .indented_range(b'A', b'Z')
+    .indented_range(b'0', b'9')
+    .indented(b"+-/")
+    .indented_unicode_space();
 
 #[cfg(test)]
 mod tests {
