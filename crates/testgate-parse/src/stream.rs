@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use foldhash::fast::RandomState;
+
 use crate::formats::{self, Findings, Interest, LineKey, Recognizer, Seen};
 use crate::line::{Line, LineSplitter};
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
@@ -160,7 +162,8 @@ impl StreamParser {
         // Each name once, without copying the names: a log can name a
         // hundred thousand failing tests.
         let first: Vec<bool> = {
-            let mut names = HashSet::with_capacity(failing.len());
+            let mut names =
+                HashSet::with_capacity_and_hasher(failing.len(), RandomState::default());
             failing
                 .iter()
                 .map(|(_, test)| names.insert(test.name.as_str()))
@@ -189,12 +192,16 @@ impl StreamParser {
 /// The names in order of the line that first gave each, each once.
 fn first_of_each(mut names: Vec<(u64, String, Runner)>) -> Vec<(u64, String, Runner)> {
     names.sort_by_key(|(index, _, _)| *index);
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_hasher(RandomState::default());
     names
         .into_iter()
         .filter(|(_, name, _)| seen.insert(name.clone()))
         .collect()
 }
+
+/// What a scope decided of a test: the line, the outcome, the kind, the
+/// runner and the context.
+type Decided<'a> = (u64, Outcome, Kind, Runner, Option<&'a str>);
 
 /// Every test's outcome, each name once, in order of first appearance: a
 /// flaky test is flaky, then one running at the end is running, then a
@@ -210,7 +217,9 @@ fn every_test(
 ) -> (Vec<TestOutcome>, u64) {
     // The outcomes the scopes decided, by name, where a result line named
     // the test too: few next to the tests seen.
-    let mut decided: HashMap<&str, (u64, Outcome, Kind, Runner, Option<&str>)> = HashMap::new();
+    // Looked up once per test noted (up to MAX_TESTS per recogniser): with
+    // foldhash, as `Seen` is.
+    let mut decided: HashMap<&str, Decided<'_>, RandomState> = HashMap::default();
     for (outcome, names) in [(Outcome::Flaky, flaky), (Outcome::Running, running)] {
         for (index, name, runner) in names {
             decided

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState;
 use indexmap::IndexMap;
 
 use crate::line::Line;
@@ -245,13 +246,16 @@ pub(crate) struct Findings {
 /// from the confirmed [`Findings::failing`] and uses a noted
 /// [`Outcome::Error`] only to tell an error from a failure. Memory grows
 /// with the distinct names, up to [`MAX_TESTS`]; a result seen again costs a
-/// lookup and no allocation.
+/// lookup and no allocation. The lookup, once per result line, hashes with
+/// foldhash rather than std's SipHash (which cost a tenth of a go log's
+/// parse); its seeds are random per map too, so a log cannot be written to
+/// collide.
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    tests: IndexMap<Box<str>, Noted>,
+    tests: IndexMap<Box<str>, Noted, RandomState>,
     /// Contexts (binaries, packages, files), each once: many tests share one.
     contexts: Vec<Box<str>>,
-    context_ids: HashMap<Box<str>, u32>,
+    context_ids: HashMap<Box<str>, u32, RandomState>,
     /// Results read once `tests` held [`MAX_TESTS`], and so left out.
     pub(crate) omitted: u64,
 }
