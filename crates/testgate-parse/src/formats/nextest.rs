@@ -100,7 +100,12 @@ impl Recognizer for Nextest {
     }
 
     fn interest(&self) -> &'static Interest {
-        &NEXTEST_LINES
+        if self.run.slow.is_empty() {
+            &NEXTEST_LINES
+        } else {
+            // A status line of any word ends a `SLOW` test's wait.
+            &WHILE_SLOW
+        }
     }
 }
 
@@ -430,14 +435,17 @@ fn without_parentheses(text: &str) -> String {
 }
 
 /// The lines read: status words of 12 or more characters, `error: no tests
-/// to run`, and indented lines whose first word may be a status word
-/// (uppercase, digits, `+-/`), `Nextest run ID`, `Starting` or `Summary`.
+/// to run`, and indented lines whose first word may be a status word nextest
+/// prints (all start with a capital), `Nextest run ID`, `Starting` or
+/// `Summary`.
 static NEXTEST_LINES: Interest = Interest::NONE
     .first(b"TAFe")
     .indented_range(b'A', b'Z')
-    .indented_range(b'0', b'9')
-    .indented(b"+-/")
     .indented_unicode_space();
+
+/// As [`NEXTEST_LINES`], while a test is still running (`SLOW`): also
+/// status lines whose word is none nextest prints (`[0-9+-/]` first).
+static WHILE_SLOW: Interest = NEXTEST_LINES.indented_range(b'0', b'9').indented(b"+-/");
 
 #[cfg(test)]
 mod tests {
