@@ -34,6 +34,8 @@ pub struct StreamParser {
     /// What each recogniser reads in its present state, in the order of
     /// `recognizers`.
     interests: Vec<&'static Interest>,
+    /// Which recognisers read each class of line.
+    readers: Readers,
     /// Every line goes to every recogniser, whatever their interests: the
     /// tests' reference for the dispatch.
     every_line: bool,
@@ -68,6 +70,7 @@ impl StreamParser {
             splitter: LineSplitter::default(),
             recognizers,
             interests,
+            readers: Readers::new(),
             every_line: false,
             lines: 0,
         }
@@ -89,6 +92,7 @@ impl StreamParser {
             splitter,
             recognizers,
             interests,
+            readers,
             every_line,
             lines,
             ..
@@ -96,6 +100,7 @@ impl StreamParser {
         let mut dispatch = Dispatch {
             recognizers,
             interests,
+            readers,
             every_line: *every_line,
             lines,
         };
@@ -108,6 +113,7 @@ impl StreamParser {
             splitter,
             recognizers,
             interests,
+            readers,
             every_line,
             lines,
             ..
@@ -115,6 +121,7 @@ impl StreamParser {
         let mut dispatch = Dispatch {
             recognizers,
             interests,
+            readers,
             every_line: *every_line,
             lines,
         };
@@ -309,6 +316,7 @@ fn every_test(
 struct Dispatch<'p> {
     recognizers: &'p mut [(Runner, Box<dyn Recognizer + Send>)],
     interests: &'p mut [&'static Interest],
+    readers: &'p mut Readers,
     every_line: bool,
     lines: &'p mut u64,
 }
@@ -323,13 +331,100 @@ impl Dispatch<'_> {
             index: *self.lines,
         };
         *self.lines += 1;
-        for ((_, recognizer), interest) in
-            self.recognizers.iter_mut().zip(self.interests.iter_mut())
-        {
-            if self.every_line || interest.wants(key) {
-                recognizer.line(&line);
-                *interest = recognizer.interest();
+        let mut readers = if self.every_line {
+            u16::MAX
+        } else {
+            self.readers.of(key, self.interests)
+        };
+        // In the recognisers' order, as a loop over all of them would.
+        while readers != 0 {
+            let at = readers.trailing_zeros() as usize;
+            readers &= readers - 1;
+            let (Some((_, recognizer)), Some(interest)) =
+                (self.recognizers.get_mut(at), self.interests.get_mut(at))
+            else {
+                break;
+            };
+            recognizer.line(&line);
+            let now = recognizer.interest();
+            if !std::ptr::eq(now, *interest) {
+                *interest = now;
+                self.readers.forget();
             }
+        }
+    }
+}
+
+/// Which recognisers read each class of line, one bit per recogniser,
+/// worked out from their interests the first time a key (an end) is met
+/// and kept until an interest changes: most lines then cost a lookup, not
+/// a test per recogniser. A change only makes the cache stale (a new
+/// generation), so a log whose every line changes a recogniser's state
+/// costs what testing each recogniser on each line would.
+struct Readers {
+    generation: u32,
+    /// Per [`LineKey::key`]: the generation it was worked out in, the
+    /// recognisers that read it whatever its end, those that read it with
+    /// some ends.
+    by_key: Vec<(u32, u16, u16)>,
+    /// Per last byte: the generation, the recognisers whose ends hold it.
+    by_end: Vec<(u32, u16)>,
+}
+
+const _: () = assert!(
+    Runner::ALL.len() <= 16,
+    "Readers has a bit per recogniser in a u16"
+);
+
+impl Readers {
+    fn new() -> Readers {
+        Readers {
+            generation: 1,
+            by_key: vec![(0, 0, 0); 512],
+            by_end: vec![(0, 0); 256],
+        }
+    }
+
+    /// The recognisers that read a line of class `line`.
+    fn of(&mut self, line: LineKey, interests: &[&'static Interest]) -> u16 {
+        let generation = self.generation;
+        let (any_end, some_ends) = match self.by_key.get_mut(usize::from(line.key())) {
+            Some((known, any_end, some_ends)) if *known == generation => (*any_end, *some_ends),
+            Some(entry) => {
+                let (mut any_end, mut some_ends) = (0, 0);
+                for (at, interest) in interests.iter().enumerate() {
+                    let (any, some) = interest.by_key(line.key());
+                    any_end |= u16::from(any) << at;
+                    some_ends |= u16::from(some) << at;
+                }
+                *entry = (generation, any_end, some_ends);
+                (any_end, some_ends)
+            }
+            None => (u16::MAX, 0),
+        };
+        if some_ends == 0 {
+            return any_end;
+        }
+        let ends = match self.by_end.get_mut(usize::from(line.last())) {
+            Some((known, ends)) if *known == generation => *ends,
+            Some(entry) => {
+                let mut ends = 0;
+                for (at, interest) in interests.iter().enumerate() {
+                    ends |= u16::from(interest.by_end(line.last())) << at;
+                }
+                *entry = (generation, ends);
+                ends
+            }
+            None => u16::MAX,
+        };
+        any_end | (some_ends & ends)
+    }
+
+    /// An interest changed: what was worked out is stale.
+    fn forget(&mut self) {
+        match self.generation.checked_add(1) {
+            Some(next) => self.generation = next,
+            None => *self = Readers::new(),
         }
     }
 }
@@ -462,6 +557,44 @@ ERROR broken.py
         assert_eq!(report.tests_omitted, extra as u64);
         let last = report.tests.last().map(|t| (t.name.as_str(), t.outcome));
         assert_eq!(last, Some(("late", Outcome::Failed)));
+    }
+
+    /// The cached readers of each class are those whose interest says so,
+    /// before and after interests change, also across the generation's
+    /// wrap.
+    #[test]
+    fn readers_are_the_interests_that_want_the_line() {
+        use crate::formats::{Interest, LineKey};
+
+        static LINES: Interest = Interest::NONE.first(b"ab").indented(b"-");
+        static ENDED: Interest = Interest::NONE.first_ending(b"t=", b"n ").braced();
+        let lines: Vec<String> = [
+            "", "a", "b", "x", "  -", "   x", "ten", "t=", "x}", "=  ", "é\u{a0}",
+        ]
+        .iter()
+        .map(|line| (*line).to_owned())
+        .collect();
+        let mut readers = super::Readers::new();
+        let mut interests: Vec<&'static Interest> = vec![&LINES, &ENDED, &Interest::ALL];
+        for round in 0..4 {
+            if round == 2 {
+                readers.generation = u32::MAX;
+            }
+            for line in &lines {
+                let key = LineKey::of(line);
+                let expected = interests
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |m, (at, i)| m | u16::from(i.wants(key)) << at);
+                assert_eq!(
+                    readers.of(key, &interests),
+                    expected,
+                    "{line:?} in round {round}"
+                );
+            }
+            interests.rotate_left(1);
+            readers.forget();
+        }
     }
 
     /// Fragments of each runner's output, the lines that change a

@@ -70,6 +70,16 @@ impl LineKey {
         let last = bytes.last().copied().unwrap_or(0);
         LineKey { key, last }
     }
+
+    /// The key: the first byte, or 256 plus the first after the spaces.
+    pub(crate) fn key(self) -> u16 {
+        self.key
+    }
+
+    /// The last byte.
+    pub(crate) fn last(self) -> u8 {
+        self.last
+    }
 }
 
 /// The lines a recogniser reads, as a set of [`LineKey`]s: built once as a
@@ -103,12 +113,32 @@ impl Interest {
         ends: [0; 4],
     };
 
-    /// Whether a line of class `line` is read.
+    /// Whether a line of class `line` is read: a line of a key it reads
+    /// whatever the end, or of a key it reads with some ends and one of
+    /// them. (The dispatcher caches the first two per key and the last per
+    /// end: see [`by_key`](Self::by_key), [`by_end`](Self::by_end).)
+    #[cfg(test)]
     pub(crate) fn wants(&self, line: LineKey) -> bool {
-        let k = usize::from(line.key);
-        let bit =
-            |set: &[u64], at: usize| set.get(at / 64).is_some_and(|w| w >> (at % 64) & 1 == 1);
-        bit(&self.keys, k) || (bit(&self.ended, k) && bit(&self.ends, usize::from(line.last)))
+        let (any_end, some_ends) = self.by_key(line.key);
+        any_end || (some_ends && self.by_end(line.last))
+    }
+
+    /// Whether lines of `key` (see [`LineKey::key`]) are read whatever
+    /// their end, and whether with some ends.
+    pub(crate) fn by_key(&self, key: u16) -> (bool, bool) {
+        let bit = |set: &[u64]| {
+            set.get(usize::from(key / 64))
+                .is_some_and(|w| w >> (key % 64) & 1 == 1)
+        };
+        (bit(&self.keys), bit(&self.ended))
+    }
+
+    /// Whether lines that end with `last` are among those read with some
+    /// ends.
+    pub(crate) fn by_end(&self, last: u8) -> bool {
+        self.ends
+            .get(usize::from(last / 64))
+            .is_some_and(|w| w >> (last % 64) & 1 == 1)
     }
 
     const fn with(mut self, key: usize) -> Interest {
