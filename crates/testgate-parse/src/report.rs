@@ -170,23 +170,23 @@ impl Counts {
     /// The number of tests that ran (passed plus failed), when either was
     /// stated.
     pub fn ran(&self) -> Option<u64> {
-        match (self.passed, self.failed) {
-            (None, None) => None,
-            (p, f) => Some(p.unwrap_or(0) + f.unwrap_or(0)),
-        }
+        sum(self.passed, self.failed)
     }
 
     /// Adds `other`'s counts to these, keeping `None` only where both are.
     pub fn add(&mut self, other: Counts) {
-        fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-            match (a, b) {
-                (None, None) => None,
-                (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
-            }
-        }
         self.passed = sum(self.passed, other.passed);
         self.failed = sum(self.failed, other.failed);
         self.skipped = sum(self.skipped, other.skipped);
+    }
+}
+
+/// The one sum of counts: `None` only where both are, saturating (a log
+/// can claim any number).
+pub(crate) fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
     }
 }
 
@@ -251,5 +251,25 @@ impl Report {
     /// The failing tests' names, in order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.failing.iter().map(|test| test.name.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_saturate_and_keep_none_only_where_both_are() {
+        let claimed = Counts {
+            passed: Some(u64::MAX),
+            failed: Some(1),
+            skipped: None,
+        };
+        assert_eq!(claimed.ran(), Some(u64::MAX));
+        let mut total = claimed;
+        total.add(claimed);
+        assert_eq!(total.passed, Some(u64::MAX));
+        assert_eq!(total.skipped, None);
+        assert_eq!(Counts::default().ran(), None);
     }
 }

@@ -8,14 +8,14 @@
 //! decides: `ok` drops every candidate (a passing test printed a fake
 //! line), `FAILED` with a `failures:` list keeps exactly the listed names.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Outcome};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises libtest output, text and JSON.
@@ -25,7 +25,7 @@ pub(crate) struct Cargo {
     /// The test binary now running, as cargo names it.
     context: Option<String>,
     /// The binary being read, from its `running N tests` to its result.
-    scope: Scope,
+    scope: Binary,
     /// A nextest run is being read: its captured libtest output is nextest's
     /// business, not a `cargo test` run of its own.
     under_nextest: bool,
@@ -36,21 +36,16 @@ pub(crate) struct Cargo {
 
 /// One test binary's run.
 #[derive(Debug, Default)]
-struct Scope {
+struct Binary {
     /// Its `running N tests` (or JSON suite start) was read: test lines
     /// outside a binary's run are some other program's output.
     open: bool,
     /// The binary cargo last named when it opened (merged from two pipes,
     /// the name may come late: a guess for messages only).
     binary: Option<String>,
-    /// `test x ... FAILED` lines (and JSON `failed` events) seen, with
-    /// their line index, awaiting the binary's result.
-    candidates: Vec<(u64, String)>,
-    /// The names in `candidates`, so that adding one stays O(1): a log can
-    /// name a hundred thousand failing tests.
-    candidate_names: HashSet<String>,
-    /// The names of the binary's last `failures:` list, with their line index.
-    listed: Option<Vec<(u64, String)>>,
+    /// `test x ... FAILED` lines (and JSON `failed` events): candidates;
+    /// the `failures:` list: libtest's own word on which failed.
+    failures: Scope,
     /// The last `failures:` list is being read.
     in_list: bool,
     /// Tests libtest said `has been running for over 60 seconds`, with the
@@ -61,15 +56,6 @@ struct Scope {
     pending: Option<(u64, String)>,
     /// Tests a JSON `started` event named that have not ended yet.
     in_flight: Vec<(u64, String)>,
-}
-
-impl Scope {
-    /// Adds a candidate unless its name is one already.
-    fn add_candidate(&mut self, index: u64, name: String) {
-        if self.candidate_names.insert(name.clone()) {
-            self.candidates.push((index, name));
-        }
-    }
 }
 
 static RUNNING: LazyLock<Regex> =
@@ -103,7 +89,7 @@ impl Recognizer for Cargo {
                 }
             }
             Some(b'f') if !self.under_nextest && text == "failures:" => {
-                self.scope.listed = Some(Vec::new());
+                self.scope.failures.start_list();
                 self.scope.in_list = true;
             }
             Some(b'e') if text.starts_with("error: could not compile ") => {
@@ -170,10 +156,9 @@ impl Cargo {
             self.under_nextest = true;
         } else if self.under_nextest {
         } else if self.scope.in_list {
-            if let (Some(listed), Some(name)) = (&mut self.scope.listed, text.strip_prefix("    "))
-            {
+            if let Some(name) = text.strip_prefix("    ") {
                 if !name.is_empty() && !name.starts_with(' ') {
-                    listed.push((index, name.to_owned()));
+                    self.scope.failures.list(index, name, None, Kind::Test);
                     return;
                 }
             }
@@ -199,7 +184,7 @@ impl Cargo {
         }
         if let Some((first, name)) = self.scope.pending.take() {
             match late_result(text) {
-                Some(TestStatus::Failed) => self.candidate(first, name),
+                Some(TestStatus::Failed) => self.candidate(first, &name),
                 Some(TestStatus::Passed) => self.note(first, &name, Outcome::Passed),
                 Some(TestStatus::Ignored) => self.note(first, &name, Outcome::Skipped),
                 Some(TestStatus::Pending) | None => self.scope.pending = Some((first, name)),
@@ -239,7 +224,7 @@ impl Cargo {
         // Only a name that may fail is kept, so only it is copied: a passing
         // test, nearly every line of a libtest log, allocates nothing.
         match status {
-            TestStatus::Failed => self.candidate(index, name.to_owned()),
+            TestStatus::Failed => self.candidate(index, name),
             TestStatus::Pending => self.scope.pending = Some((index, name.to_owned())),
             TestStatus::Passed => self.note(index, name, Outcome::Passed),
             TestStatus::Ignored => self.note(index, name, Outcome::Skipped),
@@ -252,8 +237,8 @@ impl Cargo {
         self.findings.seen.note(index, name, context, outcome);
     }
 
-    fn candidate(&mut self, index: u64, name: String) {
-        self.scope.add_candidate(index, name);
+    fn candidate(&mut self, index: u64, name: &str) {
+        self.scope.failures.candidate(index, name, None, Kind::Test);
     }
 
     fn binary_result(&mut self, text: &str, index: u64) {
@@ -304,7 +289,7 @@ impl Cargo {
                 self.scope.in_flight.retain(|(_, n)| n != name);
                 match what {
                     "started" => self.scope.in_flight.push((index, name.to_owned())),
-                    "failed" => self.candidate(index, name.to_owned()),
+                    "failed" => self.candidate(index, name),
                     "ok" => self.note(index, name, Outcome::Passed),
                     _ => self.note(index, name, Outcome::Skipped),
                 }
@@ -346,49 +331,21 @@ impl Cargo {
                 self.findings.running.extend(unended.iter().cloned());
             }
             for (index, name) in unended {
-                scope.add_candidate(index, name);
+                scope.failures.candidate(index, &name, None, Kind::Test);
             }
-            scope.candidates.sort_by_key(|(index, _)| *index);
         }
-        let listed = scope.listed.take();
-        let confirmed: Vec<(u64, String)> = match (result, listed) {
-            (BinaryResult::Ok, _) => Vec::new(),
-            // The list is libtest's own word on which tests failed.
-            (BinaryResult::Failed, Some(listed)) if !listed.is_empty() => {
-                confirmed_by_list(scope.candidates, listed)
-            }
-            (BinaryResult::Failed | BinaryResult::Unknown, Some(listed)) => {
-                for (index, name) in listed {
-                    scope.add_candidate(index, name);
-                }
-                scope.candidates
-            }
-            (BinaryResult::Failed | BinaryResult::Unknown, None) => scope.candidates,
+        let judgement = match result {
+            BinaryResult::Ok => Judgement::Passed,
+            // The list is libtest's own word on which tests failed; an
+            // empty one (the log cut inside it) says nothing.
+            BinaryResult::Failed if scope.failures.listed_any() => Judgement::Listed,
+            BinaryResult::Failed | BinaryResult::Unknown => Judgement::Unjudged,
         };
-        for (index, name) in confirmed {
-            let test = FailingTest::new(name, Runner::Cargo, self.context.clone());
-            self.findings.failing.push((index, test));
+        for confirmed in scope.failures.close(judgement) {
+            let test = FailingTest::new(confirmed.name, Runner::Cargo, self.context.clone());
+            self.findings.fail(confirmed.index, test);
         }
     }
-}
-
-/// The listed names, each at the line of its first `test x ... FAILED`
-/// where there was one: candidates the list leaves out are dropped.
-fn confirmed_by_list(
-    candidates: Vec<(u64, String)>,
-    listed: Vec<(u64, String)>,
-) -> Vec<(u64, String)> {
-    let mut first_seen: HashMap<String, u64> = HashMap::with_capacity(candidates.len());
-    for (index, name) in candidates {
-        first_seen.entry(name).or_insert(index);
-    }
-    listed
-        .into_iter()
-        .map(|(index, name)| {
-            let first = first_seen.get(&name).copied().unwrap_or(index);
-            (first, name)
-        })
-        .collect()
 }
 
 /// The result a libtest test line gives its test.

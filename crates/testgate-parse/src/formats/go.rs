@@ -11,9 +11,10 @@
 
 use std::collections::HashSet;
 
+use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Outcome};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises go test output.
@@ -21,29 +22,25 @@ use crate::runner::Runner;
 pub(crate) struct Go {
     findings: Findings,
     /// The text output's current package block.
-    text: Scope,
+    text: Package,
     /// `-json`: one open scope per package whose final event is still due.
-    json: Vec<(String, Scope)>,
+    json: Vec<(String, Package)>,
     /// A package said it ran no test (`[no test files]`, `[no tests to run]`).
     said_none: bool,
     /// A package ran tests or failed.
     ran: bool,
-    /// Names confirmed so far: a name failing in many runs (`-count`) or
-    /// packages is kept once.
-    confirmed: HashSet<String>,
 }
 
 /// One package's results until its package line or final event says
 /// whether go itself saw it pass.
 #[derive(Debug, Default)]
-struct Scope {
-    /// Failing tests named so far, with the line that named each.
-    failing: Vec<(u64, String)>,
-    /// The names that failed so far: with `-count=N` one test runs N
-    /// times, and one that passes after it failed is flaky. (Passing names
-    /// are not kept: a set insert per passing test halved the parser's
-    /// speed. A test that passed *before* its only failures is missed.)
-    failed_names: HashSet<String>,
+struct Package {
+    /// Failing tests named so far, with the line that first named each: the
+    /// candidates. With `-count=N` one test runs N times, and one that
+    /// passes after it failed is flaky. (Passing names are not kept: a set
+    /// insert per passing test halved the parser's speed. A test that
+    /// passed *before* its only failures is missed.)
+    failures: Scope,
     /// Bit `len % 64` set for each failed name's length: most passing
     /// names skip the set lookup (its SipHash cost a tenth of the speed).
     failed_lengths: u64,
@@ -74,11 +71,11 @@ struct Scope {
     first_noted: usize,
 }
 
-impl Scope {
+impl Package {
     /// A pass of `name`: flaky if it failed before in this package. No
     /// work at all until something failed.
     fn passed_after_failing(&mut self, index: u64, name: &str) {
-        if self.failed_lengths & length_bit(name) != 0 && self.failed_names.contains(name) {
+        if self.failed_lengths & length_bit(name) != 0 && self.failures.is_candidate(name, None) {
             self.flaky.push((index, name.to_owned()));
         }
     }
@@ -94,7 +91,7 @@ fn ran(seen: &super::Seen, name: &str) -> bool {
 /// The most names kept from one `running tests:` list.
 const MAX_LISTED_RUNNING: usize = 1024;
 
-/// The bit of `name`'s length in [`Scope::failed_lengths`].
+/// The bit of `name`'s length in [`Package::failed_lengths`].
 fn length_bit(name: &str) -> u64 {
     1 << (name.len() % 64)
 }
@@ -117,7 +114,7 @@ impl Go {
 
     /// Closes a package's scope: confirms or drops its candidates and adds
     /// its counts.
-    fn close(&mut self, scope: Scope, package: Option<&str>, outcome: PackageEnd) {
+    fn close(&mut self, scope: Package, package: Option<&str>, outcome: PackageEnd) {
         let real_failures = match outcome {
             PackageEnd::Passed => false,
             PackageEnd::Failed | PackageEnd::Unknown => true,
@@ -150,17 +147,16 @@ impl Go {
                 self.findings.flaky.push((index, name));
             }
         }
-        if !real_failures {
-            return;
-        }
-        for (index, name) in scope.failing {
-            if !self.confirmed.insert(name.clone()) {
-                continue;
-            }
+        // go says whether a package passed, never which tests failed.
+        let judgement = if real_failures {
+            Judgement::Unjudged
+        } else {
+            Judgement::Passed
+        };
+        for confirmed in scope.failures.close(judgement) {
             let context = package.map(str::to_owned);
-            self.findings
-                .failing
-                .push((index, FailingTest::new(name, Runner::Go, context)));
+            let test = FailingTest::new(confirmed.name, Runner::Go, context);
+            self.findings.fail(confirmed.index, test);
         }
     }
 
@@ -188,8 +184,7 @@ impl Go {
                         return;
                     }
                     scope.failed += 1;
-                    scope.failing.push((line.index, name.to_owned()));
-                    scope.failed_names.insert(name.to_owned());
+                    scope.failures.candidate(line.index, name, None, Kind::Test);
                     scope.failed_lengths |= length_bit(name);
                     self.findings
                         .seen
@@ -271,7 +266,7 @@ impl Go {
         let at = match self.json.iter().position(|(p, _)| *p == event.package) {
             Some(at) => at,
             None => {
-                self.json.push((event.package.clone(), Scope::default()));
+                self.json.push((event.package.clone(), Package::default()));
                 self.json.len() - 1
             }
         };
@@ -303,8 +298,9 @@ impl Go {
                 }
                 scope.failed += 1;
                 scope.failed_lengths |= length_bit(&test);
-                scope.failed_names.insert(test.clone());
-                scope.failing.push((line.index, test));
+                scope
+                    .failures
+                    .candidate(line.index, &test, None, Kind::Test);
             }
             (Some(test), "pass") => {
                 scope.counted = true;
@@ -391,7 +387,7 @@ impl Recognizer for Go {
     fn finish(&mut self) -> Findings {
         // A log cut before a package line keeps what its packages said.
         let text = std::mem::take(&mut self.text);
-        let ran = text.counted || text.passed > 0 || !text.failing.is_empty();
+        let ran = text.counted || text.passed > 0 || !text.failures.is_empty();
         if ran && !text.closed && self.findings.detected_at.is_some() {
             self.findings.unclosed.get_or_insert_with(|| {
                 "go test's output of a package ended without its `ok`/`FAIL` line".to_owned()

@@ -10,6 +10,7 @@
 //! no test (no suite) failed drops every test (suite) candidate, because a
 //! passing test printed them.
 
+use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
@@ -29,10 +30,12 @@ struct Run {
     /// whose lines are never failures.
     block: Option<Block>,
     /// Failed tests named by `●` headers (or by `✕` lines of a block that
-    /// showed no header): name, file, line index.
-    tests: Vec<(u64, String, String)>,
-    /// Suites that failed to run: their file, line index.
-    suites: Vec<(u64, String)>,
+    /// showed no header), by name and file: candidates that the summary's
+    /// `Tests:` count judges.
+    tests: Scope,
+    /// Suites that failed to run, by file: candidates that the summary's
+    /// `Test Suites:` count judges.
+    suites: Scope,
     /// `Test Suites: N failed` of this run's summary; `Some(0)` when the
     /// summary names no failed suite.
     failed_suites: Option<u64>,
@@ -187,13 +190,17 @@ impl Jest {
             block.tree = None;
             match title {
                 Header::Console => {}
-                Header::SuiteFailedToRun => self.run.suites.push((index, block.file.clone())),
+                Header::SuiteFailedToRun => {
+                    let file = Some(block.file.as_str());
+                    self.run
+                        .suites
+                        .candidate(index, &block.file, file, Kind::File);
+                }
                 Header::Test(name) => {
                     block.headers = true;
                     block.crosses.clear();
-                    self.run
-                        .tests
-                        .push((index, name.to_owned(), block.file.clone()));
+                    let file = Some(block.file.as_str());
+                    self.run.tests.candidate(index, name, file, Kind::Test);
                 }
             }
             return;
@@ -222,8 +229,9 @@ impl Jest {
     /// its failures (the log was cut between the tree and the headers).
     fn end_block(&mut self) {
         if let Some(block) = self.run.block.take().filter(|block| block.failed) {
+            let file = Some(block.file.as_str());
             for (index, name) in block.crosses {
-                self.run.tests.push((index, name, block.file.clone()));
+                self.run.tests.candidate(index, &name, file, Kind::Test);
             }
         }
     }
@@ -244,8 +252,8 @@ impl Jest {
         for (index, retried) in &run.retried {
             let failed = run
                 .tests
-                .iter()
-                .any(|(_, name, _)| spaced(name) == *retried);
+                .candidate_names()
+                .any(|name| spaced(name) == *retried);
             if failed && run.failed_tests != Some(0) {
                 continue;
             }
@@ -257,18 +265,18 @@ impl Jest {
                 .map_or_else(|| retried.clone(), str::to_owned);
             self.findings.flaky.push((*index, canonical));
         }
-        if run.failed_tests != Some(0) {
-            for (index, name, file) in run.tests {
-                let test = FailingTest::new(name, Runner::Jest, Some(file));
-                self.findings.failing.push((index, test));
-            }
-        }
-        if run.failed_suites != Some(0) {
-            for (index, file) in run.suites {
-                let test =
-                    FailingTest::new(file.clone(), Runner::Jest, Some(file)).with_kind(Kind::File);
-                self.findings.failing.push((index, test));
-            }
+        // jest's summary counts failures and names none: a count of 0 says
+        // the candidates were printed by tests; any other leaves them all.
+        let judgement = |failed: Option<u64>| match failed {
+            Some(0) => Judgement::Passed,
+            Some(_) | None => Judgement::Unjudged,
+        };
+        let tests = run.tests.close(judgement(run.failed_tests));
+        let suites = run.suites.close(judgement(run.failed_suites));
+        for confirmed in tests.into_iter().chain(suites) {
+            let test = FailingTest::new(confirmed.name, Runner::Jest, confirmed.context)
+                .with_kind(confirmed.kind);
+            self.findings.fail(confirmed.index, test);
         }
     }
 }

@@ -3,7 +3,7 @@
 //! and decides at the end which of its candidates the runner's own result
 //! confirms.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::RandomState;
 use indexmap::IndexMap;
@@ -18,6 +18,7 @@ mod jest;
 mod js;
 mod nextest;
 mod pytest;
+mod scope;
 mod vitest;
 
 /// A runner's line-by-line recogniser.
@@ -267,6 +268,19 @@ pub(crate) struct Findings {
     pub(crate) running: Vec<(u64, String)>,
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
+    /// The names in `failing`.
+    failing_names: HashSet<String>,
+}
+
+impl Findings {
+    /// Adds a failure a scope confirmed, unless its name is one already: a
+    /// name failing in many scopes (go's `-count=N`, pytest's sessions,
+    /// two binaries) is kept once, where it was first confirmed.
+    pub(crate) fn fail(&mut self, index: u64, test: FailingTest) {
+        if self.failing_names.insert(test.name.clone()) {
+            self.failing.push((index, test));
+        }
+    }
 }
 
 /// The tests a recogniser saw a result for, each once, with the last result

@@ -11,9 +11,10 @@
 
 use std::collections::HashSet;
 
+use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Outcome};
+use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// The most tests kept as still running (`SLOW` without a result yet).
@@ -32,9 +33,10 @@ pub(crate) struct Nextest {
 /// One `cargo nextest run`, from its start to its end (or the next run's start).
 #[derive(Debug, Default)]
 struct Run {
-    /// Tests a status line said failed (in any try), with the line index,
-    /// binary id and test name, awaiting the summary.
-    candidates: Vec<(u64, String, String)>,
+    /// Tests a status line said failed (in any try), by name and binary id:
+    /// candidates until the summary; the failures listed after the summary:
+    /// nextest's own word on which failed.
+    failures: Scope,
     /// Tests a retry passed (`TRY 2 PASS`): flaky, so failing for us.
     passed_on_retry: HashSet<(String, String)>,
     /// Tests a `FLAKY n/m` line named.
@@ -48,8 +50,6 @@ struct Run {
     started: bool,
     /// Tests the summary counted as failed (failed, timed out, exec failed).
     summary_failed: u64,
-    /// Failing tests of the final list after the summary.
-    final_failing: Vec<(u64, String, String)>,
 }
 
 impl Recognizer for Nextest {
@@ -87,6 +87,7 @@ impl Recognizer for Nextest {
                 self.findings.no_tests_ran = true;
             }
             self.run.summarised = true;
+            self.run.failures.start_list();
             self.run.summary_failed = counts.failed.unwrap_or(0);
             self.findings.counts.add(counts);
         } else if let Some(status) = status_line(text) {
@@ -128,10 +129,13 @@ impl Nextest {
                 if verdict == Some(Verdict::Flaky) {
                     self.run.flaky.insert((binary.clone(), name.clone()));
                 }
+                let binary = Some(line.binary);
                 if self.run.summarised {
-                    self.run.final_failing.push((index, binary, name));
+                    self.run.failures.list(index, line.name, binary, Kind::Test);
                 } else {
-                    self.run.candidates.push((index, binary, name));
+                    self.run
+                        .failures
+                        .candidate(index, line.name, binary, Kind::Test);
                 }
             }
             Some(Verdict::Passed) => {
@@ -175,7 +179,7 @@ impl Nextest {
     /// Ends the run being read: the summary, when there was one, confirms
     /// or drops its candidates.
     fn end_run(&mut self) {
-        let run = std::mem::take(&mut self.run);
+        let mut run = std::mem::take(&mut self.run);
         if run.started && !run.summarised {
             self.findings
                 .unclosed
@@ -186,37 +190,33 @@ impl Nextest {
                     .map(|(index, _, name)| (*index, name.clone())),
             );
         }
-        let judged = run.summarised && !(run.final_failing.is_empty() && run.summary_failed > 0);
-        // Sets, not scans: a run can name a hundred thousand tests.
-        let listed: HashSet<(&str, &str)> = run
-            .final_failing
-            .iter()
-            .map(|(_, b, n)| (b.as_str(), n.as_str()))
-            .collect();
-        let mut seen: HashSet<(String, String)> = HashSet::new();
-        let mut kept: Vec<(u64, String, String)> = Vec::new();
-        for (index, binary, name) in run
-            .candidates
-            .iter()
-            .cloned()
-            .chain(run.final_failing.iter().cloned())
-        {
-            if !seen.insert((binary.clone(), name.clone())) {
-                continue;
-            }
-            let key = (binary.clone(), name.clone());
-            let flaky = run.passed_on_retry.contains(&key) || run.flaky.contains(&key);
-            let confirmed = !judged || listed.contains(&(binary.as_str(), name.as_str())) || flaky;
-            if flaky {
-                self.findings.flaky.push((index, name.clone()));
-            }
-            if confirmed {
-                kept.push((index, binary, name));
+        // A test that failed and then passed on a retry is a failure for
+        // testgate, though nextest's summary counts it passed.
+        // A set, not a scan: a run can name a hundred thousand tests.
+        let mut flaky: HashSet<(String, String)> = HashSet::new();
+        for (index, name, binary) in run.failures.names() {
+            let key = (binary.unwrap_or_default().to_owned(), name.to_owned());
+            let retried = run.passed_on_retry.contains(&key) || run.flaky.contains(&key);
+            if retried && !flaky.contains(&key) {
+                self.findings.flaky.push((index, key.1.clone()));
+                flaky.insert(key);
             }
         }
-        for (index, binary, name) in kept {
-            let test = FailingTest::new(name, Runner::Nextest, Some(binary));
-            self.findings.failing.push((index, test));
+        for (binary, name) in &flaky {
+            run.failures.make_certain(name, Some(binary));
+        }
+        let judgement = if !run.summarised {
+            Judgement::Unjudged
+        } else if !run.failures.listed_any() && run.summary_failed > 0 {
+            // Failures counted but none listed (the log was cut after the
+            // summary line): the summary says nothing of which.
+            Judgement::Unjudged
+        } else {
+            Judgement::Listed
+        };
+        for confirmed in run.failures.close(judgement) {
+            let test = FailingTest::new(confirmed.name, Runner::Nextest, confirmed.context);
+            self.findings.fail(confirmed.index, test);
         }
     }
 }
@@ -397,7 +397,7 @@ fn summary(text: &str) -> Option<Counts> {
     let (_, rest) = rest.split_once("] ")?;
     let (_, counts) = rest.split_once(" run: ")?;
     let mut found = Counts::default();
-    let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0).saturating_add(n));
+    let add = |slot: &mut Option<u64>, n: u64| *slot = crate::report::sum(*slot, Some(n));
     for part in without_parentheses(counts).split(", ") {
         let Some((n, what)) = part.trim().split_once(' ') else {
             continue;

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::scope::{Confirmed, Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
@@ -25,26 +26,20 @@ pub(crate) struct Pytest {
     session: Session,
     /// Inside a `short test summary info` section.
     in_summary: bool,
-    /// Names confirmed so far: one failing in many sessions is kept once.
-    confirmed: HashSet<String>,
 }
 
 /// What one pytest session (header to closing line) said so far.
 #[derive(Debug, Default)]
 struct Session {
-    /// Failing ids from verbose result lines: candidates until the session
-    /// ends without a short summary.
-    verbose: Vec<(u64, String)>,
-    /// Failing ids of the session's latest short summary section.
-    summary: Vec<(u64, String)>,
+    /// Failing ids from verbose result lines: the candidates. The failing
+    /// ids of the session's latest short summary section: pytest's list.
+    failures: Scope,
     /// Ids a verbose `RERUN` line named (pytest-rerunfailures), with the
     /// line: flaky unless they failed in the end.
     rerun: Vec<(u64, String)>,
     /// The last line was a verbose test id without its status (`-v`
     /// prints the id, runs the test, then the status): the test running.
     running: Option<(u64, String)>,
-    /// The session printed a short summary header.
-    summary_seen: bool,
     /// After a `test session starts` header: only then are verbose result
     /// lines read, so that another runner's `... FAILED` lines before it
     /// never count.
@@ -70,21 +65,19 @@ impl Pytest {
             });
         }
         self.in_summary = false;
-        let mut names = if session.summary_seen {
-            session.summary
-        } else {
-            Vec::new()
-        };
-        if !session.summary_seen || !complete {
-            names.extend(session.verbose);
-        }
         if !complete {
             self.findings.running.extend(session.running);
         }
-        // Each name once, at the line that named it first.
-        names.sort_by_key(|(index, _)| *index);
+        // The last short summary of a session that closed is pytest's own
+        // list; a session cut off may have lost part of it.
+        let judgement = if complete && session.failures.has_list() {
+            Judgement::Listed
+        } else {
+            Judgement::Unjudged
+        };
+        let confirmed = session.failures.close(judgement);
         if complete {
-            let failed: HashSet<&str> = names.iter().map(|(_, n)| n.as_str()).collect();
+            let failed: HashSet<&str> = confirmed.iter().map(|c| c.name.as_str()).collect();
             let mut seen = HashSet::new();
             for (index, name) in &session.rerun {
                 if !failed.contains(name.as_str()) && seen.insert(name) {
@@ -92,10 +85,7 @@ impl Pytest {
                 }
             }
         }
-        for (index, name) in names {
-            if !self.confirmed.insert(name.clone()) {
-                continue;
-            }
+        for Confirmed { index, name, .. } in confirmed {
             let context = Some(test_file(&name).to_owned());
             // `ERROR tests/test_x.py`: the file did not collect.
             let kind = if name.contains("::") {
@@ -104,7 +94,7 @@ impl Pytest {
                 Kind::File
             };
             let test = FailingTest::new(name, Runner::Pytest, context).with_kind(kind);
-            self.findings.failing.push((index, test));
+            self.findings.fail(index, test);
         }
     }
 
@@ -117,7 +107,7 @@ impl Pytest {
             }
             Some(_) | None => return false,
         };
-        let known = self.session.verbose.iter().map(|(_, name)| name.as_str());
+        let known = self.session.failures.candidate_names();
         let id = summary_entry_id(rest, known);
         if id.is_empty() {
             return true;
@@ -132,7 +122,7 @@ impl Pytest {
         let context = Some(test_file(id));
         self.findings.seen.note(line.index, id, context, outcome);
         if outcome.is_failure() {
-            self.session.summary.push((line.index, id.to_owned()));
+            self.session.failures.list(line.index, id, None, Kind::Test);
         }
         true
     }
@@ -158,8 +148,7 @@ impl Recognizer for Pytest {
                 self.detected(line.index);
                 // A second header in one session means the first was printed
                 // by a test (`-s`): only pytest's own, the last, counts.
-                self.session.summary = Vec::new();
-                self.session.summary_seen = true;
+                self.session.failures.start_list();
                 self.in_summary = true;
             } else if let Some(stats) = closing_stats(title) {
                 self.detected(line.index);
@@ -207,7 +196,9 @@ impl Recognizer for Pytest {
             };
             let context = Some(test_file(id));
             self.findings.seen.note(line.index, id, context, outcome);
-            self.session.verbose.push((line.index, id.to_owned()));
+            self.session
+                .failures
+                .candidate(line.index, id, None, Kind::Test);
         } else if let Some((id, outcome)) = self.passing_result(text) {
             let context = Some(test_file(id));
             self.findings.seen.note(line.index, id, context, outcome);

@@ -11,6 +11,7 @@
 //! candidate. Verbose `× <file> > a > test` lines count only in a log cut
 //! before its summary.
 
+use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
@@ -30,11 +31,10 @@ struct Run {
     in_section: bool,
     /// Inside a `Failed Suites` section: its headers name files and suites.
     in_suites: bool,
-    /// Names from ` FAIL ` headers of the sections: line index, name, file,
-    /// and what the name stands for.
-    headers: Vec<(u64, String, String, Kind)>,
-    /// Names from verbose `×` lines, as above.
-    crosses: Vec<(u64, String, String)>,
+    /// Names from verbose `×` lines, by name and file: the candidates. The
+    /// ` FAIL ` headers of the sections, with what each name stands for:
+    /// vitest's list.
+    failures: Scope,
     /// ` Test Files  N failed` of the summary (`Some(0)` when none failed).
     failed_files: Option<u64>,
     /// `Tests  N failed` of the summary, as above.
@@ -95,9 +95,7 @@ impl Vitest {
                         (true, false) => Kind::Suite,
                         (false, false) => Kind::Test,
                     };
-                    self.run
-                        .headers
-                        .push((index, name.to_owned(), file.to_owned(), kind));
+                    self.run.failures.list(index, name, Some(file), kind);
                 }
             }
             return;
@@ -123,8 +121,8 @@ impl Vitest {
             match verbose_result(body) {
                 Some((Outcome::Failed, file, name)) => {
                     self.run
-                        .crosses
-                        .push((index, name.to_owned(), file.to_owned()));
+                        .failures
+                        .candidate(index, name, Some(file), Kind::Test);
                 }
                 Some((Outcome::Flaky, file, name)) => {
                     self.findings.flaky.push((index, name.to_owned()));
@@ -149,19 +147,18 @@ impl Vitest {
                 "a vitest run ended without its `Test Files` summary".to_owned()
             });
         }
-        let summarised = run.failed_files.is_some();
-        let nothing_failed =
-            summarised && run.failed_files == Some(0) && run.failed_tests.unwrap_or(0) == 0;
-        if nothing_failed {
-            return;
-        }
-        let crosses = if summarised { Vec::new() } else { run.crosses };
-        let crosses = crosses
-            .into_iter()
-            .map(|(index, name, file)| (index, name, file, Kind::Test));
-        for (index, name, file, kind) in run.headers.into_iter().chain(crosses) {
-            let test = FailingTest::new(name, Runner::Vitest, Some(file)).with_kind(kind);
-            self.findings.failing.push((index, test));
+        // The sections list every failure just before the summary: a
+        // summarised run is judged by them, or, when it says nothing
+        // failed, drops everything.
+        let judgement = match (run.failed_files, run.failed_tests.unwrap_or(0)) {
+            (Some(0), 0) => Judgement::Passed,
+            (Some(_), _) => Judgement::Listed,
+            (None, _) => Judgement::Unjudged,
+        };
+        for confirmed in run.failures.close(judgement) {
+            let test = FailingTest::new(confirmed.name, Runner::Vitest, confirmed.context)
+                .with_kind(confirmed.kind);
+            self.findings.fail(confirmed.index, test);
         }
     }
 }
