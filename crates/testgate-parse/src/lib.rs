@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 
 mod coverage;
+mod dispatch;
 mod environment;
 mod formats;
 mod junit;

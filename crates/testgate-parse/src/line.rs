@@ -114,14 +114,14 @@ pub(crate) struct LineSplitter {
 impl LineSplitter {
     /// Feeds `chunk`, calling `each` with every line it completes, cleaned
     /// as [`Line::clean`] cleans it.
-    pub(crate) fn feed(&mut self, mut chunk: &[u8], mut each: impl FnMut(Cow<'_, str>)) {
+    pub(crate) fn feed(&mut self, mut chunk: &[u8], mut each: impl FnMut(&str)) {
         if !self.partial.is_empty() || self.overlong {
             let Some(end) = memchr::memchr(b'\n', chunk) else {
                 self.push_partial(chunk);
                 return;
             };
             self.push_partial(&chunk[..end]);
-            each(clean_text(&self.partial));
+            each(&clean_text(&self.partial));
             self.partial.clear();
             self.overlong = false;
             chunk = &chunk[end + 1..];
@@ -136,9 +136,9 @@ impl LineSplitter {
     }
 
     /// Ends the stream, calling `each` with a last line that had no `\n`.
-    pub(crate) fn finish(&mut self, mut each: impl FnMut(Cow<'_, str>)) {
+    pub(crate) fn finish(&mut self, mut each: impl FnMut(&str)) {
         if !self.partial.is_empty() || self.overlong {
-            each(clean_text(&self.partial));
+            each(&clean_text(&self.partial));
         }
         self.partial.clear();
         self.overlong = false;
@@ -146,7 +146,7 @@ impl LineSplitter {
 
     /// Reads `lines`, whole lines each ending in `\n`, the first starting
     /// at `lines[0]`.
-    fn whole_lines(&mut self, mut lines: &[u8], each: &mut impl FnMut(Cow<'_, str>)) {
+    fn whole_lines(&mut self, mut lines: &[u8], each: &mut impl FnMut(&str)) {
         while !lines.is_empty() {
             let (clean, dirty_at) = clean_prefix(lines);
             // Every line that ends before the first dirty byte is clean.
@@ -155,9 +155,9 @@ impl LineSplitter {
                 let line = clean.get(start..end).unwrap_or_default();
                 if line.len() > MAX_LINE {
                     self.long_lines += 1;
-                    each(clean_text(&line.as_bytes()[..MAX_LINE]));
+                    each(&clean_text(&line.as_bytes()[..MAX_LINE]));
                 } else {
-                    each(Cow::Borrowed(line.strip_suffix('\r').unwrap_or(line)));
+                    each(line.strip_suffix('\r').unwrap_or(line));
                 }
                 start = end + 1;
             }
@@ -172,9 +172,9 @@ impl LineSplitter {
             let line = &rest[..dirty_end];
             if line.len() > MAX_LINE {
                 self.long_lines += 1;
-                each(clean_text(&line[..MAX_LINE]));
+                each(&clean_text(&line[..MAX_LINE]));
             } else {
-                each(clean_text(line));
+                each(&clean_text(line));
             }
             lines = &rest[dirty_end + 1..];
         }

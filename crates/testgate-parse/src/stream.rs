@@ -1,10 +1,12 @@
 //! The streaming parser: chunks in, the same [`Report`] as the one-shot call.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::formats::{self, Findings, Recognizer, Seen};
-use crate::line::{Line, LineSplitter};
+use foldhash::fast::RandomState;
+
+use crate::dispatch::{Dispatch, Readers};
+use crate::formats::{self, Findings, Interest, Recognizer, Seen};
+use crate::line::LineSplitter;
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
 use crate::runner::{Format, Runner};
 
@@ -29,6 +31,14 @@ pub struct StreamParser {
     format: Format,
     splitter: LineSplitter,
     recognizers: Vec<(Runner, Box<dyn Recognizer + Send>)>,
+    /// What each recogniser reads in its present state, in the order of
+    /// `recognizers`.
+    interests: Vec<&'static Interest>,
+    /// Which recognisers read each class of line.
+    readers: Readers,
+    /// Every line goes to every recogniser, whatever their interests: with
+    /// an explicit format, and as the tests' reference for the dispatch.
+    every_line: bool,
     lines: u64,
 }
 
@@ -50,15 +60,42 @@ impl StreamParser {
             Format::Auto => &Runner::ALL,
             Format::Runner(runner) => std::slice::from_ref(runner),
         };
-        let recognizers = runners
+        let recognizers: Vec<(Runner, Box<dyn Recognizer + Send>)> = runners
             .iter()
             .map(|&runner| (runner, formats::recognizer(runner)))
             .collect();
+        let interests = recognizers.iter().map(|(_, r)| r.interest()).collect();
         StreamParser {
             format,
             splitter: LineSplitter::default(),
             recognizers,
+            interests,
+            readers: Readers::new(),
+            // One recogniser reads nearly every line of its own runner's
+            // log: classifying them cost more than it saved.
+            every_line: format != Format::Auto,
             lines: 0,
+        }
+    }
+
+    /// A parser that gives every line to every recogniser: what the
+    /// dispatch by interest must not change.
+    #[cfg(test)]
+    pub(crate) fn every_line(format: impl Into<Format>) -> Self {
+        StreamParser {
+            every_line: true,
+            ..StreamParser::new(format)
+        }
+    }
+
+    /// A parser that dispatches by interest, also with an explicit format
+    /// (where [`new`](Self::new) does not): so that the tests hold each
+    /// recogniser's interest to its own report, not only to auto mode's.
+    #[cfg(test)]
+    pub(crate) fn dispatched(format: impl Into<Format>) -> Self {
+        StreamParser {
+            every_line: false,
+            ..StreamParser::new(format)
         }
     }
 
@@ -67,10 +104,20 @@ impl StreamParser {
         let StreamParser {
             splitter,
             recognizers,
+            interests,
+            readers,
+            every_line,
             lines,
             ..
         } = self;
-        splitter.feed(chunk, |raw| read_line(recognizers, lines, raw));
+        let mut dispatch = Dispatch {
+            recognizers,
+            interests,
+            readers,
+            every_line: *every_line,
+            lines,
+        };
+        splitter.feed(chunk, |raw| dispatch.line(raw));
     }
 
     /// Ends the output and reports what was understood.
@@ -78,10 +125,20 @@ impl StreamParser {
         let StreamParser {
             splitter,
             recognizers,
+            interests,
+            readers,
+            every_line,
             lines,
             ..
         } = &mut self;
-        splitter.finish(|raw| read_line(recognizers, lines, raw));
+        let mut dispatch = Dispatch {
+            recognizers,
+            interests,
+            readers,
+            every_line: *every_line,
+            lines,
+        };
+        splitter.finish(|raw| dispatch.line(raw));
 
         let explicit = self.format != Format::Auto;
         let mut found: Vec<(Runner, Findings)> = self
@@ -125,7 +182,8 @@ impl StreamParser {
         // Each name once, without copying the names: a log can name a
         // hundred thousand failing tests.
         let first: Vec<bool> = {
-            let mut names = HashSet::with_capacity(failing.len());
+            let mut names =
+                HashSet::with_capacity_and_hasher(failing.len(), RandomState::default());
             failing
                 .iter()
                 .map(|(_, test)| names.insert(test.name.as_str()))
@@ -154,12 +212,16 @@ impl StreamParser {
 /// The names in order of the line that first gave each, each once.
 fn first_of_each(mut names: Vec<(u64, String, Runner)>) -> Vec<(u64, String, Runner)> {
     names.sort_by_key(|(index, _, _)| *index);
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_hasher(RandomState::default());
     names
         .into_iter()
         .filter(|(_, name, _)| seen.insert(name.clone()))
         .collect()
 }
+
+/// What a scope decided of a test: the line, the outcome, the kind, the
+/// runner and the context.
+type Decided<'a> = (u64, Outcome, Kind, Runner, Option<&'a str>);
 
 /// Every test's outcome, each name once, in order of first appearance: a
 /// flaky test is flaky, then one running at the end is running, then a
@@ -175,7 +237,9 @@ fn every_test(
 ) -> (Vec<TestOutcome>, u64) {
     // The outcomes the scopes decided, by name, where a result line named
     // the test too: few next to the tests seen.
-    let mut decided: HashMap<&str, (u64, Outcome, Kind, Runner, Option<&str>)> = HashMap::new();
+    // Looked up once per test noted (up to MAX_TESTS per recogniser): with
+    // foldhash, as `Seen` is.
+    let mut decided: HashMap<&str, Decided<'_>, RandomState> = HashMap::default();
     for (outcome, names) in [(Outcome::Flaky, flaky), (Outcome::Running, running)] {
         for (index, name, runner) in names {
             decided
@@ -259,21 +323,6 @@ fn every_test(
     }
     tests.sort_by_key(|(index, _)| *index);
     (tests.into_iter().map(|(_, test)| test).collect(), omitted)
-}
-
-fn read_line(
-    recognizers: &mut [(Runner, Box<dyn Recognizer + Send>)],
-    lines: &mut u64,
-    text: Cow<'_, str>,
-) {
-    let line = Line {
-        text,
-        index: *lines,
-    };
-    *lines += 1;
-    for (_, recognizer) in recognizers.iter_mut() {
-        recognizer.line(&line);
-    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -106,6 +106,17 @@ impl Recognizer for Cargo {
         self.close_binary(BinaryResult::Unknown);
         self.findings.no_tests_ran = self.saw_empty_run && !self.saw_nonempty_run;
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        if self.scope.in_list || self.scope.pending.is_some() {
+            // A list ends at, and a late result is, any line.
+            &Interest::ALL
+        } else if self.under_nextest {
+            &UNDER_NEXTEST
+        } else {
+            &OUTSIDE_LIST
+        }
     }
 }
 
@@ -438,6 +449,22 @@ fn json_event(text: &str) -> Option<serde_json::Value> {
     value.get("type")?.as_str()?;
     Some(value)
 }
+
+/// The lines read outside a `failures:` list with no result pending: the
+/// markers' first bytes, cargo's indented `Running`, `Doc-tests` and a
+/// nextest run's start, and a JSON event at the end of any line.
+static OUTSIDE_LIST: Interest = Interest::NONE
+    .first(b"rtfe")
+    .indented(b"RDNS")
+    .indented_unicode_space()
+    .braced();
+
+/// The lines read inside a nextest run: only what ends it, and cargo's
+/// build failure.
+static UNDER_NEXTEST: Interest = Interest::NONE
+    .first(b"e")
+    .indented(b"RDNS")
+    .indented_unicode_space();
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -403,6 +403,15 @@ impl Recognizer for Go {
         self.findings.no_tests_ran = self.said_none && !self.ran;
         std::mem::take(&mut self.findings)
     }
+
+    fn interest(&self) -> &'static Interest {
+        if self.text.in_running_list {
+            // The list ends at the first line that is not an entry.
+            &Interest::ALL
+        } else {
+            &GO_LINES
+        }
+    }
 }
 
 /// A test's result as a `--- PASS/FAIL/SKIP:` line states it.
@@ -534,6 +543,15 @@ fn json_event(text: &str) -> Option<Event> {
         test: field("Test").map(str::to_owned),
     })
 }
+
+/// The lines read outside a `running tests:` list: JSON events, the
+/// markers' first bytes, indented subtest results, and (by their last
+/// byte too, to leave libtest's and pytest's `test…` lines out) `testing:
+/// warning: no tests to run` and `running tests:`.
+static GO_LINES: Interest = Interest::NONE
+    .first(b"{-=oF?")
+    .indented(b"-")
+    .first_ending(b"tr", b"n:");
 
 #[cfg(test)]
 pub(super) mod tests {

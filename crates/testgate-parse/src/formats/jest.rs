@@ -11,7 +11,7 @@
 //! passing test printed them.
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -119,6 +119,15 @@ impl Recognizer for Jest {
     fn finish(&mut self) -> Findings {
         self.end_run();
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        match &self.run.block {
+            // Any line that is not a suite line or indented ends the tree.
+            Some(block) if block.tree.is_some() => &Interest::ALL,
+            Some(_) => &IN_BLOCK,
+            None => &OUTSIDE_BLOCK,
+        }
     }
 }
 
@@ -401,6 +410,14 @@ fn says_no_tests(text: &str) -> bool {
     text.starts_with("No tests found, exiting with code ")
         || text.starts_with("No tests found related to files")
 }
+
+/// The lines read outside a suite's block: suite lines, the summary, `No
+/// tests found`, and a retry's ` LOGGING RETRY ERRORS`.
+static OUTSIDE_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented(b"LFP");
+
+/// The lines read in a block whose verbose tree has ended: as outside one,
+/// and every indented line (a `●` header).
+static IN_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented_any();
 
 #[cfg(test)]
 mod tests {

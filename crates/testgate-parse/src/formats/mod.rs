@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use foldhash::fast::RandomState;
 use indexmap::IndexMap;
 
 use crate::line::Line;
@@ -22,16 +23,243 @@ mod vitest;
 
 /// A runner's line-by-line recogniser.
 ///
-/// Every line of the output reaches every recogniser in auto mode, so
-/// `line` must reject foreign lines cheaply (a first-byte or prefix check
-/// before any regex) and must keep no list that grows with the output
-/// except the names themselves.
+/// In auto mode every line is offered to every recogniser: the dispatcher
+/// classifies the line once ([`LineKey`]) and calls `line` only where the
+/// recogniser's [`Interest`] holds it, so a foreign line costs a bit test.
+/// What does reach `line` must still be rejected cheaply (a first-byte or
+/// prefix check before any regex), and a recogniser keeps no list that
+/// grows with the output except the names themselves.
 pub(crate) trait Recognizer {
     /// Reads one cleaned line.
     fn line(&mut self, line: &Line<'_>);
     /// Ends the output: what this runner's lines said, its candidates now
     /// confirmed or dropped by the runner's own result where it gave one.
     fn finish(&mut self) -> Findings;
+    /// The lines `line` must see in the recogniser's present state: it is
+    /// asked again after every call to `line`, the only place the state
+    /// changes. A line left out must be one that `line` would have done
+    /// nothing with; every line is the safe answer.
+    fn interest(&self) -> &'static Interest {
+        &Interest::ALL
+    }
+}
+
+/// A line's class, computed once per line for all the recognisers: its
+/// first byte, or for a line that starts with spaces the first byte after
+/// them; and its last byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineKey {
+    /// `0..256`: the first byte (0 for an empty line); `256..512`: 256 plus
+    /// the first byte after the leading spaces (0 for spaces only).
+    key: u16,
+    /// The last byte (0 for an empty line).
+    last: u8,
+}
+
+impl LineKey {
+    /// The class of `text`.
+    pub(crate) fn of(text: &str) -> LineKey {
+        const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+        let bytes = text.as_bytes();
+        let last = bytes.last().copied().unwrap_or(0);
+        // The spaces among the first 8 bytes counted at once, without a
+        // branch on the first byte: whether a line is indented is as
+        // unpredictable as the log, and a mispredicted branch per line cost
+        // more than the rest of the classification.
+        let key = match bytes.first_chunk::<8>() {
+            Some(head) if u64::from_le_bytes(*head) != SPACES => {
+                let head = u64::from_le_bytes(*head);
+                let spaces = (head ^ SPACES).trailing_zeros() / 8;
+                let after = (head >> (spaces * 8)) as u8;
+                u16::from(after) | u16::from(spaces > 0) << 8
+            }
+            Some(_) | None => Self::slowly(bytes),
+        };
+        LineKey { key, last }
+    }
+
+    /// [`of`](Self::of)'s key a byte at a time: a line shorter than 8
+    /// bytes, or one that starts with 8 spaces.
+    fn slowly(bytes: &[u8]) -> u16 {
+        match bytes.first() {
+            None => 0,
+            Some(b' ') => {
+                let after = bytes.iter().find(|&&b| b != b' ').copied().unwrap_or(0);
+                256 + u16::from(after)
+            }
+            Some(&b) => u16::from(b),
+        }
+    }
+
+    /// The key: the first byte, or 256 plus the first after the spaces.
+    pub(crate) fn key(self) -> u16 {
+        self.key
+    }
+
+    /// The last byte.
+    pub(crate) fn last(self) -> u8 {
+        self.last
+    }
+}
+
+/// The lines a recogniser reads, as a set of [`LineKey`]s: built once as a
+/// constant per state of the recogniser (see [`Recognizer::interest`]).
+///
+/// A line is read when its key is in `keys`, or when its key is in `ended`
+/// and its last byte in `ends`. One set of ends serves all the `ended`
+/// keys: a recogniser that names two pairs reads the lines of both keys
+/// with either end, more than it needs and so still exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Interest {
+    /// Bit `k % 64` of word `k / 64` for each key `k` read.
+    keys: [u64; 8],
+    /// The keys read only with one of `ends` as their last byte.
+    ended: [u64; 8],
+    ends: [u64; 4],
+}
+
+impl Interest {
+    /// No line.
+    pub(crate) const NONE: Interest = Interest {
+        keys: [0; 8],
+        ended: [0; 8],
+        ends: [0; 4],
+    };
+
+    /// Every line.
+    pub(crate) const ALL: Interest = Interest {
+        keys: [u64::MAX; 8],
+        ended: [0; 8],
+        ends: [0; 4],
+    };
+
+    /// Whether a line of class `line` is read: a line of a key it reads
+    /// whatever the end, or of a key it reads with some ends and one of
+    /// them. (The dispatcher caches the first two per key and the last per
+    /// end: see [`by_key`](Self::by_key), [`by_end`](Self::by_end).)
+    #[cfg(test)]
+    pub(crate) fn wants(&self, line: LineKey) -> bool {
+        let (any_end, some_ends) = self.by_key(line.key);
+        any_end || (some_ends && self.by_end(line.last))
+    }
+
+    /// Whether lines of `key` (see [`LineKey::key`]) are read whatever
+    /// their end, and whether with some ends.
+    pub(crate) fn by_key(&self, key: u16) -> (bool, bool) {
+        let bit = |set: &[u64]| {
+            set.get(usize::from(key / 64))
+                .is_some_and(|w| w >> (key % 64) & 1 == 1)
+        };
+        (bit(&self.keys), bit(&self.ended))
+    }
+
+    /// Whether lines that end with `last` are among those read with some
+    /// ends.
+    pub(crate) fn by_end(&self, last: u8) -> bool {
+        self.ends
+            .get(usize::from(last / 64))
+            .is_some_and(|w| w >> (last % 64) & 1 == 1)
+    }
+
+    const fn with(mut self, key: usize) -> Interest {
+        self.keys[key / 64] |= 1 << (key % 64);
+        self
+    }
+
+    /// Also lines that start with one of `bytes` (not a space: see
+    /// [`indented`](Self::indented)).
+    pub(crate) const fn first(mut self, bytes: &[u8]) -> Interest {
+        let mut i = 0;
+        while i < bytes.len() {
+            self = self.with(bytes[i] as usize);
+            i += 1;
+        }
+        self
+    }
+
+    /// Also lines that start with a byte in `from..=to`.
+    pub(crate) const fn first_range(mut self, from: u8, to: u8) -> Interest {
+        let mut b = from as usize;
+        while b <= to as usize {
+            self = self.with(b);
+            b += 1;
+        }
+        self
+    }
+
+    /// Also lines that start with spaces and then one of `bytes`.
+    pub(crate) const fn indented(mut self, bytes: &[u8]) -> Interest {
+        let mut i = 0;
+        while i < bytes.len() {
+            self = self.with(256 + bytes[i] as usize);
+            i += 1;
+        }
+        self
+    }
+
+    /// Also lines that start with spaces and then a byte in `from..=to`.
+    pub(crate) const fn indented_range(mut self, from: u8, to: u8) -> Interest {
+        let mut b = from as usize;
+        while b <= to as usize {
+            self = self.with(256 + b);
+            b += 1;
+        }
+        self
+    }
+
+    /// Also every line that starts with a space.
+    pub(crate) const fn indented_any(self) -> Interest {
+        self.indented_range(0, u8::MAX)
+    }
+
+    /// Also lines that start with spaces and then other white space, a
+    /// non-ASCII character or nothing: where `str::trim_start` (which the
+    /// recognisers use to read an indented marker) goes on trimming, so
+    /// that the marker's first byte is not the key.
+    pub(crate) const fn indented_unicode_space(self) -> Interest {
+        self.indented(&[0])
+            .indented_range(b'\t', b'\r')
+            .indented_range(0x80, u8::MAX)
+    }
+
+    /// Also lines that start with one of `first` (as [`first`](Self::first))
+    /// and end with one of `last`.
+    pub(crate) const fn first_ending(mut self, first: &[u8], last: &[u8]) -> Interest {
+        let mut i = 0;
+        while i < first.len() {
+            let k = first[i] as usize;
+            self.ended[k / 64] |= 1 << (k % 64);
+            i += 1;
+        }
+        self.ending(last)
+    }
+
+    /// Also every line that may end in `}` once `str::trim_end` has cut
+    /// its white space: that ends in `}`, in ASCII white space or in a
+    /// non-ASCII character (some are white space).
+    pub(crate) const fn braced(mut self) -> Interest {
+        self.ended = [u64::MAX; 8];
+        self.ending(b"}\t\n\x0b\x0c\r ").ending_range(0x80, u8::MAX)
+    }
+
+    const fn ending(mut self, last: &[u8]) -> Interest {
+        let mut i = 0;
+        while i < last.len() {
+            let b = last[i] as usize;
+            self.ends[b / 64] |= 1 << (b % 64);
+            i += 1;
+        }
+        self
+    }
+
+    const fn ending_range(mut self, from: u8, to: u8) -> Interest {
+        let mut b = from as usize;
+        while b <= to as usize {
+            self.ends[b / 64] |= 1 << (b % 64);
+            b += 1;
+        }
+        self
+    }
 }
 
 /// What one recogniser found in a whole log.
@@ -81,13 +309,16 @@ impl Findings {
 /// from the confirmed [`Findings::failing`] and uses a noted
 /// [`Outcome::Error`] only to tell an error from a failure. Memory grows
 /// with the distinct names, up to [`MAX_TESTS`]; a result seen again costs a
-/// lookup and no allocation.
+/// lookup and no allocation. The lookup, once per result line, hashes with
+/// foldhash rather than std's SipHash (which cost a tenth of a go log's
+/// parse); its seeds are random per map too, so a log cannot be written to
+/// collide.
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    tests: IndexMap<Box<str>, Noted>,
+    tests: IndexMap<Box<str>, Noted, RandomState>,
     /// Contexts (binaries, packages, files), each once: many tests share one.
     contexts: Vec<Box<str>>,
-    context_ids: HashMap<Box<str>, u32>,
+    context_ids: HashMap<Box<str>, u32, RandomState>,
     /// Results read once `tests` held [`MAX_TESTS`], and so left out.
     pub(crate) omitted: u64,
 }
@@ -282,6 +513,19 @@ mod tests {
             proptest::prop_assert_eq!(rfind(&hay, needle), hay.rfind(needle));
             proptest::prop_assert_eq!(split_once(&hay, needle), hay.split_once(needle));
             proptest::prop_assert_eq!(rsplit_once(&hay, needle), hay.rsplit_once(needle));
+        }
+
+        /// A line's key, counted 8 bytes at a time, is the key read a byte
+        /// at a time, whatever the indentation and length.
+        #[test]
+        fn line_keys_are_read_byte_by_byte(
+            picks in proptest::collection::vec(0usize..6, 0..20),
+        ) {
+            const PIECES: [&str; 6] = [" ", " ", "        ", "-", "é", "x"];
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let key = LineKey::of(&text);
+            proptest::prop_assert_eq!(key.key(), LineKey::slowly(text.as_bytes()));
+            proptest::prop_assert_eq!(key.last(), text.bytes().last().unwrap_or(0));
         }
 
         /// The byte-wise trim answers as `str::trim_start`.

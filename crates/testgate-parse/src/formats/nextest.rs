@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -98,6 +98,15 @@ impl Recognizer for Nextest {
     fn finish(&mut self) -> Findings {
         self.end_run();
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        if self.run.slow.is_empty() {
+            &NEXTEST_LINES
+        } else {
+            // A status line of any word ends a `SLOW` test's wait.
+            &WHILE_SLOW
+        }
     }
 }
 
@@ -424,6 +433,19 @@ fn without_parentheses(text: &str) -> String {
         })
         .collect()
 }
+
+/// The lines read: status words of 12 or more characters, `error: no tests
+/// to run`, and indented lines whose first word may be a status word nextest
+/// prints (all start with a capital), `Nextest run ID`, `Starting` or
+/// `Summary`.
+static NEXTEST_LINES: Interest = Interest::NONE
+    .first(b"TAFe")
+    .indented_range(b'A', b'Z')
+    .indented_unicode_space();
+
+/// As [`NEXTEST_LINES`], while a test is still running (`SLOW`): also
+/// status lines whose word is none nextest prints (`[0-9+-/]` first).
+static WHILE_SLOW: Interest = NEXTEST_LINES.indented_range(b'0', b'9').indented(b"+-/");
 
 #[cfg(test)]
 mod tests {

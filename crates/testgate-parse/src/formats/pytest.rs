@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::scope::{Confirmed, Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -212,6 +212,15 @@ impl Recognizer for Pytest {
     fn finish(&mut self) -> Findings {
         self.end_session(false);
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        if self.in_summary || self.session.open {
+            // A verbose result or a summary entry starts with any byte.
+            &Interest::ALL
+        } else {
+            &OUTSIDE_SESSION
+        }
     }
 }
 
@@ -539,6 +548,13 @@ fn verbose_rerun(text: &str) -> Option<&str> {
 fn test_file(id: &str) -> &str {
     id.split_once("::").map_or(id, |(file, _)| file)
 }
+
+/// The lines read outside a session: a separator (`=`, then `=` or a
+/// space last: `=== RUN` lines are go's), or `-q`'s bare closing line.
+static OUTSIDE_SESSION: Interest = Interest::NONE
+    .first(b"n")
+    .first_range(b'0', b'9')
+    .first_ending(b"=", b"= ");
 
 #[cfg(test)]
 mod tests {

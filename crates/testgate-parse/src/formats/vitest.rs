@@ -12,7 +12,7 @@
 //! before its summary.
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -68,6 +68,10 @@ impl Recognizer for Vitest {
     fn finish(&mut self) -> Findings {
         self.end_run();
         std::mem::take(&mut self.findings)
+    }
+
+    fn interest(&self) -> &'static Interest {
+        &VITEST_LINES
     }
 }
 
@@ -269,6 +273,14 @@ fn strip_duration(text: &str) -> &str {
 fn says_no_tests(text: &str) -> bool {
     text.starts_with("No test files found, exiting with code ")
 }
+
+/// The lines read: section rules (`⎯`), `No test files found`, and
+/// indented ` RUN `, ` FAIL ` headers, the summary and verbose results
+/// (marked `×`, `✓`, … : non-ASCII).
+static VITEST_LINES: Interest = Interest::NONE
+    .first(&[0xE2, b'N'])
+    .indented(b"RFT")
+    .indented_range(0x80, u8::MAX);
 
 #[cfg(test)]
 mod tests {

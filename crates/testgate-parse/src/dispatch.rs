@@ -1,0 +1,326 @@
+//! The dispatch of each line to the recognisers: classified once, given
+//! only to those whose interest holds its class.
+
+use std::borrow::Cow;
+
+use crate::formats::{Interest, LineKey, Recognizer};
+use crate::line::Line;
+use crate::runner::Runner;
+
+/// The parser's parts that each line goes through.
+pub(crate) struct Dispatch<'p> {
+    pub(crate) recognizers: &'p mut [(Runner, Box<dyn Recognizer + Send>)],
+    pub(crate) interests: &'p mut [&'static Interest],
+    pub(crate) readers: &'p mut Readers,
+    /// Every line to every recogniser, whatever their interests.
+    pub(crate) every_line: bool,
+    /// Lines read so far: the next line's index.
+    pub(crate) lines: &'p mut u64,
+}
+
+impl Dispatch<'_> {
+    /// Gives the line to the recognisers that read its class, once
+    /// classified: in auto mode most lines are foreign to most recognisers.
+    pub(crate) fn line(&mut self, text: &str) {
+        let line = Line {
+            text: Cow::Borrowed(text),
+            index: *self.lines,
+        };
+        *self.lines += 1;
+        if self.every_line {
+            for (_, recognizer) in self.recognizers.iter_mut() {
+                recognizer.line(&line);
+            }
+            return;
+        }
+        let mut readers = self.readers.of(LineKey::of(text), self.interests);
+        // In the recognisers' order, as a loop over all of them would.
+        while readers != 0 {
+            let at = readers.trailing_zeros() as usize;
+            readers &= readers - 1;
+            let (Some((_, recognizer)), Some(interest)) =
+                (self.recognizers.get_mut(at), self.interests.get_mut(at))
+            else {
+                break;
+            };
+            recognizer.line(&line);
+            let now = recognizer.interest();
+            if !std::ptr::eq(now, *interest) {
+                *interest = now;
+                self.readers.forget();
+            }
+        }
+    }
+}
+
+/// Which recognisers read each class of line, one bit per recogniser,
+/// worked out from their interests the first time a key (an end) is met
+/// and kept until an interest changes: most lines then cost a lookup, not
+/// a test per recogniser. A change only makes the cache stale (a new
+/// generation), so a log whose every line changes a recogniser's state
+/// costs what testing each recogniser on each line would.
+pub(crate) struct Readers {
+    generation: u32,
+    /// Per [`LineKey::key`]: the generation it was worked out in, the
+    /// recognisers that read it whatever its end, those that read it with
+    /// some ends.
+    by_key: Vec<(u32, u16, u16)>,
+    /// Per last byte: the generation, the recognisers whose ends hold it.
+    by_end: Vec<(u32, u16)>,
+}
+
+const _: () = assert!(
+    Runner::ALL.len() <= 16,
+    "Readers has a bit per recogniser in a u16"
+);
+
+impl Readers {
+    pub(crate) fn new() -> Readers {
+        Readers {
+            generation: 1,
+            by_key: vec![(0, 0, 0); 512],
+            by_end: vec![(0, 0); 256],
+        }
+    }
+
+    /// The recognisers that read a line of class `line`.
+    fn of(&mut self, line: LineKey, interests: &[&'static Interest]) -> u16 {
+        let generation = self.generation;
+        let (any_end, some_ends) = match self.by_key.get_mut(usize::from(line.key())) {
+            Some((known, any_end, some_ends)) if *known == generation => (*any_end, *some_ends),
+            Some(entry) => {
+                let (mut any_end, mut some_ends) = (0, 0);
+                for (at, interest) in interests.iter().enumerate() {
+                    let (any, some) = interest.by_key(line.key());
+                    any_end |= u16::from(any) << at;
+                    some_ends |= u16::from(some) << at;
+                }
+                *entry = (generation, any_end, some_ends);
+                (any_end, some_ends)
+            }
+            None => (u16::MAX, 0),
+        };
+        if some_ends == 0 {
+            return any_end;
+        }
+        let ends = match self.by_end.get_mut(usize::from(line.last())) {
+            Some((known, ends)) if *known == generation => *ends,
+            Some(entry) => {
+                let mut ends = 0;
+                for (at, interest) in interests.iter().enumerate() {
+                    ends |= u16::from(interest.by_end(line.last())) << at;
+                }
+                *entry = (generation, ends);
+                ends
+            }
+            None => u16::MAX,
+        };
+        any_end | (some_ends & ends)
+    }
+
+    /// An interest changed: what was worked out is stale.
+    fn forget(&mut self) {
+        match self.generation.checked_add(1) {
+            Some(next) => self.generation = next,
+            None => *self = Readers::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Format, Runner, StreamParser};
+
+    /// The cached readers of each class are those whose interest says so,
+    /// before and after interests change, also across the generation's
+    /// wrap.
+    #[test]
+    fn readers_are_the_interests_that_want_the_line() {
+        use crate::formats::{Interest, LineKey};
+
+        static LINES: Interest = Interest::NONE.first(b"ab").indented(b"-");
+        static ENDED: Interest = Interest::NONE.first_ending(b"t=", b"n ").braced();
+        let lines: Vec<String> = [
+            "", "a", "b", "x", "  -", "   x", "ten", "t=", "x}", "=  ", "é\u{a0}",
+        ]
+        .iter()
+        .map(|line| (*line).to_owned())
+        .collect();
+        let mut readers = super::Readers::new();
+        let mut interests: Vec<&'static Interest> = vec![&LINES, &ENDED, &Interest::ALL];
+        for round in 0..4 {
+            if round == 2 {
+                readers.generation = u32::MAX;
+            }
+            for line in &lines {
+                let key = LineKey::of(line);
+                let expected = interests
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |m, (at, i)| m | u16::from(i.wants(key)) << at);
+                assert_eq!(
+                    readers.of(key, &interests),
+                    expected,
+                    "{line:?} in round {round}"
+                );
+            }
+            interests.rotate_left(1);
+            readers.forget();
+        }
+    }
+
+    /// Fragments of each runner's output, the lines that change a
+    /// recogniser's state (lists, pending results, sessions, blocks,
+    /// trees, sections) among them, to build mixed logs from. Not whole
+    /// lines only: glued, they make lines no runner prints too.
+    const RUNNERS: [&[&str]; 6] = [CARGO, NEXTEST, GO, PYTEST, JEST, VITEST];
+    const CARGO: &[&str] = &[
+        "running 2 tests\n",
+        "running 0 tests\n",
+        "test a ... ",
+        "test b - should panic ... ",
+        "FAILED\n",
+        "ok\n",
+        "ignored, slow\n",
+        "\n",
+        "failures:\n",
+        "    a\n",
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        "     Running tests/it.rs (target/debug/deps/it-1)\n",
+        "   Doc-tests demo\n",
+        "test slow has been running for over 60 seconds\n",
+        "error: could not compile `demo`\n",
+        "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n",
+        "{ \"type\": \"test\", \"event\": \"started\", \"name\": \"a\" }\n",
+        "printed{ \"type\": \"test\", \"event\": \"failed\", \"name\": \"a\" }\n",
+        "{ \"type\": \"suite\", \"event\": \"failed\", \"passed\": 1, \"failed\": 1 }\n",
+        "} \n",
+        "    b\n",
+        "    c d\n",
+    ];
+    const NEXTEST: &[&str] = &[
+        "    Starting 2 tests across 1 binary\n",
+        " Nextest run ID 1\n",
+        "       START [   0.000s] demo d\n",
+        "        SLOW [> 60.000s] demo d\n",
+        "         --- [   0.010s] demo d\n",
+        "        FAIL [   0.010s] (1/2) demo a\n",
+        "  TRY 1 FAIL [   0.010s] demo b\n",
+        "  TRY 2 PASS [   0.010s] demo b\n",
+        "   FLAKY 2/2 [   0.010s] demo b\n",
+        "        PASS [   0.010s] (2/2) demo d\n",
+        "     Summary [   0.1s] 2 tests run: 1 passed, 1 failed, 0 skipped\n",
+        "error: no tests to run\n",
+    ];
+    const GO: &[&str] = &[
+        "=== RUN   TestA\n",
+        "=== RUN   TestA/b\n",
+        "--- FAIL: TestA (0.00s)\n",
+        "    --- PASS: TestA/b (0.00s)\n",
+        "--- PASS: TestA (0.00s)\n",
+        "PASS\n",
+        "FAIL\n",
+        "ok  \tp\t0.01s\n",
+        "FAIL\tp\t0.01s\n",
+        "?   \tq\t[no test files]\n",
+        "testing: warning: no tests to run\n",
+        "panic: test timed out after 1s\n",
+        "running tests:\n",
+        "\tTestA (1s)\n",
+        "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+        "{\"Action\":\"fail\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+        "{\"Action\":\"fail\",\"Package\":\"p\"}\n",
+        "\tTestB\n",
+    ];
+    const PYTEST: &[&str] = &[
+        "============================= test session starts ==============================\n",
+        "collected 2 items\n",
+        "t.py::test_a PASSED [ 50%]\n",
+        "t.py::test_b FAILED [100%]\n",
+        "t.py::test_c ",
+        "t.py::test_d RERUN [ 50%]\n",
+        "[gw0] [ 50%] FAILED t.py::test_e \n",
+        "==== FAILURES ====\n",
+        "=========================== short test summary info ============================\n",
+        "FAILED t.py::test_b - assert 0\n",
+        "ERROR t.py::test_f\n",
+        "!!! Interrupted: 1 error during collection !!!\n",
+        "==== 1 failed, 1 passed in 0.01s ====\n",
+        "1 failed, 1 passed in 0.01s\n",
+        "no tests ran in 0.01s\n",
+        "= x \n",
+        "== test session starts \n",
+        "== short test summary info \n",
+    ];
+    const JEST: &[&str] = &[
+        "FAIL src/a.test.js\n",
+        "PASS src/b.test.js (5.1 s)\n",
+        " FAIL  src/c.test.js\n",
+        "  describe\n",
+        "    ✓ passes (3 ms)\n",
+        "    ✕ fails (2 ms)\n",
+        "  ● describe › fails\n",
+        "  ● Test suite failed to run\n",
+        "Test Suites: 1 failed, 1 passed, 2 total\n",
+        "Tests:       1 failed, 1 passed, 2 total\n",
+        "No tests found, exiting with code 1\n",
+        " LOGGING RETRY ERRORS  describe fails\n",
+    ];
+    const VITEST: &[&str] = &[
+        " RUN  v4.1.12 /p\n",
+        "⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n",
+        "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n",
+        "⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\n",
+        " FAIL  src/a.test.ts > suite > test\n",
+        " FAIL  src/b.test.ts [ src/b.test.ts ]\n",
+        "   × src/a.test.ts > suite > test 3ms\n",
+        "   ✓ src/a.test.ts > suite > ok 1ms (retry x1)\n",
+        " Test Files  1 failed | 1 passed (2)\n",
+        "      Tests  1 failed | 1 passed (2)\n",
+        "No test files found, exiting with code 1\n",
+    ];
+
+    /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.
+    const ODD: &[&str] = &[
+        "  \u{a0}Running tests/x.rs (y)\n",
+        " \u{3000}",
+        "\t",
+        "\u{a0}",
+        "\u{1b}[31m",
+        "\r\n",
+    ];
+
+    /// A mixed log: runs of one runner's fragments, each with odd ones and
+    /// random text among them.
+    fn mixed_log() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let run = (0..RUNNERS.len()).prop_flat_map(|runner| {
+            let piece = prop_oneof![
+                4 => crate::formats::testing::piece(RUNNERS[runner]),
+                1 => proptest::sample::select(ODD).prop_map(str::to_owned),
+            ];
+            proptest::collection::vec(piece, 0..24)
+        });
+        proptest::collection::vec(run, 0..8).prop_map(|runs| runs.concat().concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The dispatch by interest leaves out only lines a recogniser would
+        /// have done nothing with: every format gives the report it gives
+        /// when every line reaches every recogniser.
+        #[test]
+        fn dispatch_by_interest_gives_the_report_of_every_line(log in mixed_log()) {
+            let formats = std::iter::once(Format::Auto).chain(Runner::ALL.map(Format::from));
+            for format in formats {
+                let mut dispatched = StreamParser::dispatched(format);
+                let mut every = StreamParser::every_line(format);
+                dispatched.feed(log.as_bytes());
+                every.feed(log.as_bytes());
+                proptest::prop_assert_eq!(dispatched.finish(), every.finish(), "{:?}", format);
+            }
+        }
+    }
+}
