@@ -162,6 +162,32 @@ fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
     assert!(named.verdict.is_pass(), "{}", named.verdict.reason());
 }
 
+/// `pytest -q` names the every-other-run test only when it fails: stress
+/// called it "failed in every one of 4 runs", a Fail, before.
+#[test]
+fn stress_with_a_runner_that_names_only_failures_finds_the_variation() {
+    let project = Project::copy(Runner::Pytest);
+    let quiet = TestConfig::new(
+        &project.dir,
+        "python3",
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest);
+    let record = check(&project, quiet.stress(4), "flaky");
+    assert_eq!(
+        record.verdict.cause(),
+        Some(Cause::Flaky),
+        "{}",
+        record.verdict.reason()
+    );
+    let varied = record.stress.expect("a stress record");
+    let names: Vec<(&str, usize, usize)> = varied
+        .iter()
+        .map(|v| (v.name.as_str(), v.failed_in, v.out_of))
+        .collect();
+    assert_eq!(names, [(sometimes(Runner::Pytest), 2, 4)]);
+}
+
 #[test]
 fn a_baseline_round_trip_fails_what_broke() {
     for runner in RUNNERS {

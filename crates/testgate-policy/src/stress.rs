@@ -81,18 +81,30 @@ impl Stress {
     /// Every test whose outcome varied across `attempts` (failed in some
     /// and passed in others, or failed and passed within one), in order of
     /// first appearance, with how often it failed.
+    ///
+    /// A test a passing attempt did not name did not fail there: the runner
+    /// names every failure, and `pytest -q` or jest's default reporter name
+    /// no pass. Failing in one attempt and unnamed in a passing one is a
+    /// variation, not "failed in every run".
     pub fn varied(&self, attempts: &[Attempt]) -> Vec<Varied> {
+        let passed: Vec<bool> = attempts
+            .iter()
+            .map(|a| matches!(history::outcome(a), Outcome::Passed))
+            .collect();
         per_test(attempts)
             .into_iter()
-            .filter(|(_, results)| Grade::of(results) == Grade::Flaky)
-            .map(|(name, results)| Varied {
-                name: name.to_owned(),
-                failed_in: results
+            .filter_map(|(name, results)| {
+                let failed_in = results
                     .iter()
                     .flatten()
                     .filter(|r| matches!(r, TestResult::Failed | TestResult::Flaky))
-                    .count(),
-                out_of: results
+                    .count();
+                let unnamed_in_a_pass = results
+                    .iter()
+                    .zip(&passed)
+                    .filter(|(result, passed)| result.is_none() && **passed)
+                    .count();
+                let named = results
                     .iter()
                     .flatten()
                     .filter(|r| {
@@ -101,7 +113,14 @@ impl Stress {
                             TestResult::Passed | TestResult::Failed | TestResult::Flaky
                         )
                     })
-                    .count(),
+                    .count();
+                let varied =
+                    Grade::of(&results) == Grade::Flaky || (failed_in > 0 && unnamed_in_a_pass > 0);
+                varied.then(|| Varied {
+                    name: name.to_owned(),
+                    failed_in,
+                    out_of: named + unnamed_in_a_pass,
+                })
             })
             .collect()
     }
@@ -288,6 +307,29 @@ mod tests {
             "{}",
             verdict.reason()
         );
+    }
+
+    /// `pytest -q` names a test only when it fails: failing in runs 1 and
+    /// 3 and unnamed in the passing run 2 was "failed in every one of 3
+    /// runs", a Fail (field test on pytest-dev/pluggy).
+    #[test]
+    fn a_failure_unnamed_in_a_passing_run_varied() {
+        let stress = Stress::new(3);
+        let quiet_pass = run(0, &[]).with_counts(crate::Counts::new(Some(144), Some(0), None));
+        let failing = run(1, &[("a", F)]);
+        let attempts = [failing.clone(), quiet_pass, failing.clone()];
+        let verdict = stress.verdict(&attempts);
+        assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
+        assert!(
+            verdict.reason().starts_with("a (failed in 2 of 3)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // Unnamed in a run that failed without names (a crash) is no
+        // evidence either way: a steady failure stays a Fail.
+        let crash = Attempt::new(Ending::Exited { code: 134 }).with_recognised(true);
+        let verdict = stress.verdict(&[failing.clone(), crash, failing]);
+        assert_eq!(verdict.failing(), ["a"], "{}", verdict.reason());
     }
 
     #[test]
