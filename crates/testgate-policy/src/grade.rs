@@ -645,19 +645,21 @@ pub fn compare<'a>(
 /// output named (as passed or flaky); 0 when every attempt named each pass
 /// or stated no count.
 fn unnamed_passes(attempts: &[Attempt]) -> u64 {
-    attempts
+    attempts.iter().map(unnamed_passes_in).max().unwrap_or(0)
+}
+
+/// The passing tests `attempt`'s summary counted beyond those its output
+/// named (as passed or flaky); 0 without a count.
+pub(crate) fn unnamed_passes_in(attempt: &Attempt) -> u64 {
+    let Some(counted) = attempt.counts.and_then(|c| c.passed) else {
+        return 0;
+    };
+    let named = attempt
+        .tests
         .iter()
-        .filter_map(|attempt| {
-            let counted = attempt.counts?.passed?;
-            let named = attempt
-                .tests
-                .iter()
-                .filter(|(_, r)| matches!(r, TestResult::Passed | TestResult::Flaky))
-                .count();
-            Some(counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX)))
-        })
-        .max()
-        .unwrap_or(0)
+        .filter(|(_, r)| matches!(r, TestResult::Passed | TestResult::Flaky))
+        .count();
+    counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX))
 }
 
 fn grade_of(results: &[Option<TestResult>]) -> Grade {

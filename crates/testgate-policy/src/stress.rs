@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
-use crate::grade::{Grade, TestResult};
+use crate::grade::{Grade, TestResult, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::reason::{Reason, tests};
@@ -82,15 +82,14 @@ impl Stress {
     /// and passed in others, or failed and passed within one), in order of
     /// first appearance, with how often it failed.
     ///
-    /// A test a passing attempt did not name did not fail there: the runner
-    /// names every failure, and `pytest -q` or jest's default reporter name
-    /// no pass. Failing in one attempt and unnamed in a passing one is a
-    /// variation, not "failed in every run".
+    /// A test that an attempt did not name did not fail there when the
+    /// attempt passed, or failed naming its failures while its summary
+    /// counted passes it did not name (`pytest -q`, jest's and vitest's
+    /// default reporters): the runners name every failure. Failing in one
+    /// attempt and unnamed in such a one is a variation, not "failed in
+    /// every run".
     pub fn varied(&self, attempts: &[Attempt]) -> Vec<Varied> {
-        let passed: Vec<bool> = attempts
-            .iter()
-            .map(|a| matches!(history::outcome(a), Outcome::Passed))
-            .collect();
+        let passed: Vec<bool> = attempts.iter().map(named_every_failure).collect();
         per_test(attempts)
             .into_iter()
             .filter_map(|(name, results)| {
@@ -216,6 +215,18 @@ impl Stress {
     }
 }
 
+/// Whether a test `attempt` did not name did not fail in it: the attempt
+/// passed, or it named its failures and counted passes it did not name.
+fn named_every_failure(attempt: &Attempt) -> bool {
+    match history::outcome(attempt) {
+        Outcome::Passed => true,
+        Outcome::Failed { crash: None } => {
+            !attempt.failing.is_empty() && unnamed_passes_in(attempt) > 0
+        }
+        Outcome::Failed { crash: Some(_) } | Outcome::Stop(_) => false,
+    }
+}
+
 /// The first attempt after which nothing about any test can be read.
 fn stopped(attempts: &[Attempt]) -> Option<usize> {
     attempts
@@ -322,6 +333,19 @@ mod tests {
         assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
         assert!(
             verdict.reason().starts_with("a (failed in 2 of 3)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // Two tests that take turns failing, each unnamed in the other's
+        // failing run, whose summary counted passes it did not name.
+        let quiet =
+            |name| run(1, &[(name, F)]).with_counts(crate::Counts::new(Some(9), Some(1), None));
+        let verdict = stress.verdict(&[quiet("a"), quiet("b"), quiet("a")]);
+        assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .starts_with("a (failed in 2 of 3)\nb (failed in 1 of 3)\n"),
             "{}",
             verdict.reason()
         );
