@@ -10,9 +10,6 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 /// One line of output as the format parsers see it.
 #[derive(Debug)]
-// The recognisers read both fields; while they are stubs nothing does, and an
-// `expect` would break the build the day they do.
-#[allow(dead_code, reason = "read by the format recognisers")]
 pub(crate) struct Line<'a> {
     /// The text, with ANSI escape sequences and the trailing `\r` removed and
     /// invalid UTF-8 replaced by U+FFFD.

@@ -165,7 +165,12 @@ impl Go {
         // A result line starts `--- ` after its indent; testing the first
         // byte keeps libtest's `test …` lines, a third of a mixed log, out.
         let result = match text.as_bytes().first() {
-            Some(b' ' | b'-') => result_line(text),
+            Some(b' ' | b'-') => match result_line(text) {
+                Some(result) => Some(result),
+                // Nothing else of go's starts with a space or a dash: a
+                // test's log line (`    x_test.go:12: got 1`).
+                None => return,
+            },
             Some(_) | None => None,
         };
         if let Some((outcome, name)) = result {
@@ -214,7 +219,7 @@ impl Go {
         if let Some(name) = run {
             self.detected(line.index);
             self.text.counted = true;
-            let name = name.trim_end();
+            let name = super::trim_end(name);
             self.findings
                 .seen
                 .note(line.index, name, None, Outcome::Running);
@@ -437,9 +442,11 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
         return None;
     };
     // A benchmark's result line has no duration: `--- FAIL: BenchmarkX`.
-    let bare = rest.trim_end();
-    if bare.starts_with("Benchmark") && !bare.contains(' ') {
-        return Some((outcome, bare));
+    if rest.starts_with("Benchmark") {
+        let bare = rest.trim_end();
+        if !bare.contains(' ') {
+            return Some((outcome, bare));
+        }
     }
     // `(0.00s)`; go 1.4 and older wrote `(0.02 seconds)`.
     let timed = rest

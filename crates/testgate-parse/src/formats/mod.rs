@@ -288,7 +288,7 @@ pub(crate) struct Findings {
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
     /// The names in `failing`.
-    failing_names: HashSet<String>,
+    failing_names: HashSet<String, RandomState>,
 }
 
 impl Findings {
@@ -319,6 +319,9 @@ pub(crate) struct Seen {
     /// Contexts (binaries, packages, files), each once: many tests share one.
     contexts: Vec<Box<str>>,
     context_ids: HashMap<Box<str>, u32, RandomState>,
+    /// Where in `tests` the last name noted is: a result that names it again
+    /// (go's `--- PASS: X` after its `=== RUN X`) needs no hashing.
+    last: usize,
     /// Results read once `tests` held [`MAX_TESTS`], and so left out.
     pub(crate) omitted: u64,
 }
@@ -342,7 +345,17 @@ impl Seen {
             self.omitted = self.omitted.saturating_add(1);
             return;
         }
-        if let Some(noted) = self.tests.get_mut(name) {
+        let again = match self.tests.get_index_mut(self.last) {
+            Some((last, noted)) if **last == *name => Some(noted),
+            Some(_) | None => match self.tests.get_full_mut(name) {
+                Some((at, _, noted)) => {
+                    self.last = at;
+                    Some(noted)
+                }
+                None => None,
+            },
+        };
+        if let Some(noted) = again {
             // A test that failed and then errored in its teardown failed.
             if !(noted.outcome == Outcome::Failed && outcome == Outcome::Error) {
                 noted.outcome = outcome;
@@ -350,6 +363,7 @@ impl Seen {
             return;
         }
         let context = context.map(|context| self.context_id(context));
+        self.last = self.tests.len();
         self.tests.insert(
             name.into(),
             Noted {
@@ -467,6 +481,15 @@ pub(crate) fn trim_start(text: &str) -> &str {
     }
 }
 
+/// `text.trim_end()`, with the common case (an ASCII last byte that is not
+/// white space) answered without decoding.
+pub(crate) fn trim_end(text: &str) -> &str {
+    match text.as_bytes().last() {
+        Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => text,
+        Some(_) | None => text.trim_end(),
+    }
+}
+
 /// `hay` split around the first `needle`, as `str::split_once` does.
 pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let at = find(hay, needle)?;
@@ -528,12 +551,13 @@ mod tests {
             proptest::prop_assert_eq!(key.last(), text.bytes().last().unwrap_or(0));
         }
 
-        /// The byte-wise trim answers as `str::trim_start`.
+        /// The byte-wise trims answer as `str::trim_start` and `trim_end`.
         #[test]
-        fn trim_start_is_strs(picks in proptest::collection::vec(0usize..8, 0..12)) {
+        fn trims_are_strs(picks in proptest::collection::vec(0usize..8, 0..12)) {
             const PIECES: [&str; 8] = [" ", " ", "\t", "\u{a0}", "\u{b}", "x", "é", "\u{2003}"];
             let text: String = picks.iter().map(|&i| PIECES[i]).collect();
             proptest::prop_assert_eq!(trim_start(&text), text.trim_start());
+            proptest::prop_assert_eq!(trim_end(&text), text.trim_end());
         }
     }
 }

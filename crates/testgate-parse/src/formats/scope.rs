@@ -26,9 +26,14 @@
 
 use std::hash::{Hash, Hasher};
 
+use foldhash::fast::RandomState;
 use indexmap::{Equivalent, IndexMap};
 
 use crate::report::Kind;
+
+/// Names by key, in order of insertion; foldhash, as the every-test list:
+/// go looks up every passing test's name here once something failed.
+type Names = IndexMap<Key, Entry, RandomState>;
 
 /// What the runner's own result says of a scope's failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +63,8 @@ pub(crate) struct Confirmed {
 /// One scope's candidates and the runner's list.
 #[derive(Debug, Default)]
 pub(crate) struct Scope {
-    candidates: IndexMap<Key, Entry>,
-    listed: Option<IndexMap<Key, Entry>>,
+    candidates: Names,
+    listed: Option<Names>,
 }
 
 /// A name, with the context a runner tells equal names apart by (nextest's
@@ -103,7 +108,7 @@ struct Entry {
 
 /// Adds `name` to `map` unless it is there: the first line that named a
 /// test is the one kept.
-fn add(map: &mut IndexMap<Key, Entry>, index: u64, name: &str, context: Option<&str>, kind: Kind) {
+fn add(map: &mut Names, index: u64, name: &str, context: Option<&str>, kind: Kind) {
     if map.get(&KeyRef { name, context }).is_none() {
         let key = Key {
             name: name.to_owned(),
@@ -131,12 +136,12 @@ impl Scope {
     /// again replaces the earlier one: only the last is the runner's own (a
     /// test printed the earlier one).
     pub(crate) fn start_list(&mut self) {
-        self.listed = Some(IndexMap::new());
+        self.listed = Some(Names::default());
     }
 
     /// The runner's list names `name` (a list is started if none was).
     pub(crate) fn list(&mut self, index: u64, name: &str, context: Option<&str>, kind: Kind) {
-        let listed = self.listed.get_or_insert_with(IndexMap::new);
+        let listed = self.listed.get_or_insert_with(Names::default);
         add(listed, index, name, context, kind);
     }
 
