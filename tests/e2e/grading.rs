@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use testgate::{Cause, Expectations, Runner, SandboxedTests, TestConfig};
+use testgate::{Cause, Expectations, Missing, Runner, SandboxedTests, TestConfig};
 
 use crate::NoObserver;
 use crate::projects::{self, Project, failing_names};
@@ -129,6 +129,63 @@ fn a_flaky_listed_test_is_inconclusive_and_a_renamed_one_not_run() {
             record.verdict.reason()
         );
     }
+}
+
+/// `pytest -q` names only its failures: a listed test among its counted
+/// passes is not seen, and under `--missing fail` that all-green run was a
+/// Fail ("never ran") before; now it is `not_run`, and the reason says to
+/// run `pytest -v`.
+#[test]
+fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
+    let project = Project::copy(Runner::Pytest);
+    let quiet = TestConfig::new(
+        &project.dir,
+        "python3",
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest);
+    let expect = Expectations::new([steady(Runner::Pytest)], none()).with_missing(Missing::Fail);
+    let record = check(&project, quiet.expect(expect.clone()), "pass");
+    assert_eq!(
+        record.verdict.cause(),
+        Some(Cause::NotRun),
+        "{}",
+        record.verdict.reason()
+    );
+    assert!(
+        record.verdict.reason().contains("pytest -v"),
+        "{}",
+        record.verdict.reason()
+    );
+    // With -v the pass is named, and the listed test passes.
+    let named = check(&project, verbose(&project).expect(expect), "pass");
+    assert!(named.verdict.is_pass(), "{}", named.verdict.reason());
+}
+
+/// `pytest -q` names the every-other-run test only when it fails: stress
+/// called it "failed in every one of 4 runs", a Fail, before.
+#[test]
+fn stress_with_a_runner_that_names_only_failures_finds_the_variation() {
+    let project = Project::copy(Runner::Pytest);
+    let quiet = TestConfig::new(
+        &project.dir,
+        "python3",
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest);
+    let record = check(&project, quiet.stress(4), "flaky");
+    assert_eq!(
+        record.verdict.cause(),
+        Some(Cause::Flaky),
+        "{}",
+        record.verdict.reason()
+    );
+    let varied = record.stress.expect("a stress record");
+    let names: Vec<(&str, usize, usize)> = varied
+        .iter()
+        .map(|v| (v.name.as_str(), v.failed_in, v.out_of))
+        .collect();
+    assert_eq!(names, [(sometimes(Runner::Pytest), 2, 4)]);
 }
 
 #[test]

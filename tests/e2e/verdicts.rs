@@ -246,6 +246,43 @@ fn cargo_fetch_as_a_preparation_lets_the_tests_run() {
     );
 }
 
+/// A toolchain older than the project declares is the environment's
+/// failure: before this, `go test` on a module whose go.mod asked for a
+/// newer Go was a Fail without names, and `git bisect run` blamed the
+/// commit that raised go.mod's version.
+#[test]
+fn a_toolchain_older_than_the_project_asks_for_is_environment() {
+    let cargo = copy("verdicts/cargo-too-old");
+    let config = TestConfig::cargo(&cargo.dir)
+        .env("CARGO_TARGET_DIR", cargo.dir.join("target"))
+        .retrying(1);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::Environment, "cargo rust-version");
+    assert!(
+        reason(&record).contains("rustup update"),
+        "{}",
+        reason(&record)
+    );
+
+    for project in ["verdicts/go-too-old", "verdicts/go-new-std"] {
+        let go = copy(project);
+        let config = TestConfig::new(&go.dir, "go", ["test", "./..."])
+            .format(Runner::Go)
+            .env("GOTOOLCHAIN", "local")
+            .retrying(1);
+        let record = run(Sandbox::default(), config);
+        assert_inconclusive(&record, Cause::Environment, project);
+        assert!(
+            reason(&record)
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("go.mod's `go` line")),
+            "{project}: {}",
+            reason(&record)
+        );
+    }
+}
+
 /// Runners that retry inside one attempt: a retry that hides a failure is
 /// flakiness, whoever retries. Each of these exited 0 or failed only for
 /// the flaky test, and was a contradiction, a Pass or a Fail before.

@@ -1,6 +1,6 @@
 //! Recognisers of an environment that failed before the tests ran: no
 //! network for the dependencies, a read-only path the toolchain needed, a
-//! runner that is not installed.
+//! runner that is not installed, a toolchain older than the project asks for.
 //!
 //! Each recogniser is a named function of one line, anchored on the
 //! toolchain's own prefix (`error:` from cargo, `go:` from go, `npm error`
@@ -22,6 +22,9 @@ pub enum EnvironmentKind {
     /// The runner, or the interpreter module that is the runner, is not
     /// installed.
     RunnerNotFound,
+    /// The toolchain is older than the one the project declares it needs
+    /// (go.mod's `go` line, Cargo.toml's `rust-version`).
+    ToolchainTooOld,
 }
 
 /// An environment failure: which toolchain, what failed, and the fix.
@@ -111,7 +114,8 @@ pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailur
 
 /// One line through every recogniser, in order.
 fn recognise(line: &str) -> Option<EnvironmentFailure> {
-    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 6] = [
+    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 7] = [
+        toolchain_too_old,
         cargo_without_network,
         go_without_network_or_cache,
         npm_without_network,
@@ -159,8 +163,65 @@ fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<E
     })
 }
 
-const NETWORK_FIX_CARGO: &str = "the sandbox has no network: fetch the dependencies first with \
-     --prepare 'cargo fetch', or pass --allow-network";
+// The host's registry is read-only in the sandbox: with the default
+// CARGO_HOME neither a preparation nor the network can add a crate to it.
+const NETWORK_FIX_CARGO: &str = "the sandbox has no network and cannot add to the host's cargo \
+     registry: run `cargo fetch` in the project on the host first (with a CARGO_HOME of its own, \
+     --env CARGO_HOME=DIR --writable DIR, --prepare 'cargo fetch' or --allow-network work too)";
+
+const GO_TOO_OLD_FIX: &str = "install the Go that go.mod's `go` line names (or newer) on the host \
+     and put it first on PATH";
+
+/// The toolchain's own word that it is older than the project asks for:
+/// go 1.19 and 1.20 end a failed build with `note: module requires Go
+/// 1.21` when go.mod's `go` line is newer than themselves; cargo refuses
+/// with `error: rustc 1.70.0 is not supported by the following package(s):`
+/// when a `rust-version` is newer. The build's errors that come before say
+/// nothing about the change: an older compiler judged it.
+fn toolchain_too_old(line: &str) -> Option<EnvironmentFailure> {
+    if line.starts_with("note: module requires Go ") {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the version the project's go.mod requires, and the build failed",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    if go_package_newer_than_the_toolchain(line) {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the standard library the project imports (a package added in \
+             go 1.21 or later)",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    // go 1.21 and later refuse before building under GOTOOLCHAIN=local:
+    // `go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)`
+    // (hand-made from cmd/go's gover.TooNewError: only go 1.19 is here).
+    let go_refused = line.starts_with("go: ")
+        && line.contains(" requires go >= ")
+        && line.contains("(running go ");
+    if go_refused {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "go is older than the version the project's go.mod requires",
+            GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    if line.starts_with("error: rustc ")
+        && line.contains(" is not supported by the following package")
+    {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "rustc is older than the rust-version a package of the project requires",
+            "update the Rust toolchain to the version the packages named ask for (`rustup update`)",
+            line,
+        );
+    }
+    None
+}
 
 /// cargo's own errors when the registry cannot be reached: `error: failed
 /// to get `X` as a dependency of package`, `error: failed to download
@@ -186,6 +247,46 @@ fn cargo_without_network(line: &str) -> Option<EnvironmentFailure> {
     None
 }
 
+/// Standard-library packages added in go 1.21 and later. A go older than
+/// 1.21 does not refuse a go.mod that asks for a newer one: it loads the
+/// packages and stops at the first import it lacks. Go 1.21 and later refuse
+/// by go.mod's `go` line first, so the list only has to name what an older
+/// toolchain can miss; a package not listed stays the code's error.
+const GO_STD_SINCE_1_21: [&str; 17] = [
+    "cmp",
+    "crypto/fips140",
+    "crypto/hkdf",
+    "crypto/mlkem",
+    "crypto/pbkdf2",
+    "crypto/sha3",
+    "go/version",
+    "iter",
+    "log/slog",
+    "maps",
+    "math/rand/v2",
+    "slices",
+    "structs",
+    "testing/slogtest",
+    "testing/synctest",
+    "unique",
+    "weak",
+];
+
+/// go's `FILE:LINE:COL: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)`
+/// for a package of [`GO_STD_SINCE_1_21`]. A mistyped import (`package fmtt
+/// is not in GOROOT`) is the code's error and does not match.
+fn go_package_newer_than_the_toolchain(line: &str) -> bool {
+    let Some((location, rest)) = line.split_once(": package ") else {
+        return false;
+    };
+    let Some((package, tail)) = rest.split_once(" is not in GOROOT (") else {
+        return false;
+    };
+    // The location go prints first, `context.go:6:2`, is never indented.
+    let located = !location.starts_with(char::is_whitespace) && location.contains(".go:");
+    located && tail.ends_with(')') && GO_STD_SINCE_1_21.contains(&package)
+}
+
 /// go's module downloads without network (`go: example.com/m@v1: Get
 /// "https://proxy.golang.org/...": dial tcp: lookup proxy.golang.org ...`)
 /// and a build or module cache it cannot create (`go: could not create
@@ -204,8 +305,10 @@ fn go_without_network_or_cache(line: &str) -> Option<EnvironmentFailure> {
         return failure(
             EnvironmentKind::NoNetwork,
             "go could not download the project's modules: the network is off",
-            "the sandbox has no network: download the modules first with \
-             --prepare 'go mod download', or pass --allow-network",
+            "the sandbox has no network and cannot add to the host's module cache: run `go mod \
+             download` in the project on the host first (with a GOMODCACHE of its own, --env \
+             GOMODCACHE=DIR --writable DIR, --prepare 'go mod download' or --allow-network work \
+             too)",
             line,
         );
     }
@@ -272,8 +375,10 @@ fn pip_without_network(line: &str) -> Option<EnvironmentFailure> {
         return failure(
             EnvironmentKind::NoNetwork,
             "pip could not reach the package index: the network is off",
-            "the sandbox has no network: install the dependencies first with \
-             --prepare 'pip install -e .', or pass --allow-network",
+            "the sandbox has no network: install the dependencies on the host first (`pip \
+             install -e .` into the environment the tests use); a venv outside the project is \
+             read-only in the sandbox, so --prepare 'pip install -e .' and --allow-network \
+             work only for one inside it or given with --writable VENV",
             line,
         );
     }
@@ -391,6 +496,65 @@ mod tests {
         // A test returning an anyhow error prints its chain indented by four.
         let test = "Error: cannot save\n\nCaused by:\n    Read-only file system (os error 30)\n";
         assert_eq!(kind(test), None);
+    }
+
+    #[test]
+    fn a_toolchain_older_than_the_project_asks_for() {
+        // Captured in tests/environment-fixtures (go 1.19, cargo 1.95); the
+        // go 1.21 refusal is hand-made from cmd/go's message.
+        for line in [
+            "./error.go:83:12: undefined: max\nnote: module requires Go 1.21\nFAIL\tgithub.com/BurntSushi/toml [build failed]",
+            "error: rustc 1.95.0 is not supported by the following package:\n  app@0.1.0 requires rustc 1.999",
+            "go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)",
+        ] {
+            assert_eq!(kind(line), Some(EnvironmentKind::ToolchainTooOld), "{line}");
+        }
+        assert_eq!(
+            kind("context.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)"),
+            Some(EnvironmentKind::ToolchainTooOld)
+        );
+        // A mistyped import is the code's.
+        assert_eq!(
+            kind("app.go:3:8: package fmtt is not in GOROOT (/usr/lib/go-1.19/src/fmtt)"),
+            None
+        );
+        // What a test prints is indented (go) or not at a line's start.
+        for line in [
+            "    version_test.go:9: note: module requires Go 1.21",
+            "thread 'main' panicked: error: rustc 1.2 is not supported by the following package",
+            "--- FAIL: TestGo (0.00s)\n    go_test.go:3: go: go.mod requires go >= 1.99 (running go 1.21.0)",
+            "    x_test.go:3: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)",
+        ] {
+            assert_eq!(kind(line), None, "{line}");
+        }
+    }
+
+    /// The host's cargo registry, Go module cache and a venv outside the
+    /// project are read-only in the sandbox: with them where they are by
+    /// default, `--prepare` and `--allow-network` fail the same way (field
+    /// test: `--prepare 'cargo fetch'` ended in `Read-only file system`), so
+    /// the fix leads with the command to run on the host.
+    #[test]
+    fn without_network_the_fix_leads_with_what_works_by_default() {
+        for (log, first) in [
+            (
+                "error: failed to get `rand` as a dependency of package `app v0.1.0 (/p)`",
+                "run `cargo fetch` in the project on the host first",
+            ),
+            (
+                "go: golang.org/x/text@v0.3.7: Get \"https://proxy.golang.org/golang.org/x/text/@v/v0.3.7.mod\": dial tcp: lookup proxy.golang.org: no such host",
+                "run `go mod download` in the project on the host first",
+            ),
+            (
+                "WARNING: Retrying (Retry(total=4, connect=None)) after connection broken by 'NewConnectionError(...)'",
+                "install the dependencies on the host first",
+            ),
+        ] {
+            let fix = environment_failure(log).unwrap().fix;
+            let host = fix.find(first).unwrap_or_else(|| panic!("{fix}"));
+            let prepare = fix.find("--prepare").unwrap_or_else(|| panic!("{fix}"));
+            assert!(host < prepare, "{fix}");
+        }
     }
 
     /// Where the recognisers must not fire: words a test prints.

@@ -435,16 +435,36 @@ impl Grader {
         // Under strict with nothing listed, every test gates: one must have run.
         let nothing_to_grade = tests.is_empty() && !(self.expectations.strict && ran_any);
         if !not_run.is_empty() || nothing_to_grade {
+            // A runner that names only its failures (pytest -q, jest's and
+            // vitest's default reporters) may have passed a listed test
+            // without naming it: that is not seen, not "never ran".
+            let unnamed = unnamed_passes(attempts);
+            let unseen = if unnamed > 0 {
+                "not named in the output"
+            } else {
+                "did not run"
+            };
             let mut reason = Reason::new();
             let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
             reason.names(&names, |name| {
                 let list = not_run.iter().find(|t| t.name == name).map(|t| t.list);
-                list.map_or_else(String::new, |l| format!(" ({}, did not run)", l.mark()))
+                list.map_or_else(String::new, |l| format!(" ({}, {unseen})", l.mark()))
             });
             if tests.is_empty() && self.expectations.strict {
                 reason.line("no test passed in the first attempt, so nothing was proved");
             } else if tests.is_empty() {
                 reason.line("no test is listed to grade against");
+            } else if unnamed > 0 {
+                reason.line(&format!(
+                    "{} never showed in the output, in {}, but the runner counted {unnamed} \
+                     passing {} it did not name: whether {} ran cannot be told; run the runner \
+                     in a mode that names every test (pytest -v, go test -v, jest --verbose, \
+                     vitest --reporter=verbose)",
+                    tests_listed(not_run.len()),
+                    attempts_phrase(number),
+                    if unnamed == 1 { "test" } else { "tests" },
+                    if not_run.len() == 1 { "it" } else { "they" },
+                ));
             } else {
                 reason.line(&format!(
                     "{} never ran, or were skipped, in {}: renamed, deselected or not collected",
@@ -458,7 +478,7 @@ impl Grader {
             unlisted_line(&mut reason, &unlisted_failed);
             push_tail(&mut reason, last, number);
             return Decision::Known(match self.expectations.missing {
-                Missing::Fail if !not_run.is_empty() => Verdict::Fail {
+                Missing::Fail if !not_run.is_empty() && unnamed == 0 => Verdict::Fail {
                     failing: names.iter().map(|n| (*n).to_owned()).collect(),
                     reason: reason.finish(),
                 },
@@ -621,6 +641,27 @@ pub fn compare<'a>(
 }
 
 /// What one test's results add up to.
+/// The most passing tests an attempt's summary counted beyond those its
+/// output named (as passed or flaky); 0 when every attempt named each pass
+/// or stated no count.
+fn unnamed_passes(attempts: &[Attempt]) -> u64 {
+    attempts.iter().map(unnamed_passes_in).max().unwrap_or(0)
+}
+
+/// The passing tests `attempt`'s summary counted beyond those its output
+/// named (as passed or flaky); 0 without a count.
+pub(crate) fn unnamed_passes_in(attempt: &Attempt) -> u64 {
+    let Some(counted) = attempt.counts.and_then(|c| c.passed) else {
+        return 0;
+    };
+    let named = attempt
+        .tests
+        .iter()
+        .filter(|(_, r)| matches!(r, TestResult::Passed | TestResult::Flaky))
+        .count();
+    counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX))
+}
+
 fn grade_of(results: &[Option<TestResult>]) -> Grade {
     let ran = |r: &&TestResult| matches!(r, TestResult::Passed | TestResult::Failed);
     let evidence: Vec<&TestResult> = results.iter().flatten().filter(ran).collect();
@@ -837,6 +878,39 @@ mod tests {
         let verdict = Grader::new(Policy::new(0), expect).verdict(&[run(0, &[("fixed", P)])]);
         assert_eq!(verdict.name(), "fail", "{}", verdict.reason());
         assert_eq!(verdict.failing(), ["gone"]);
+    }
+
+    /// `pytest -q` names only failures: its 144 passes, the listed tests'
+    /// among them, are counted, not named. Field test on pytest-dev/pluggy:
+    /// `--missing fail` made that all-green run a Fail.
+    #[test]
+    fn a_listed_test_a_quiet_runner_may_have_passed_unnamed_is_never_a_fail() {
+        let quiet = run(0, &[]).with_counts(crate::Counts::new(Some(144), Some(0), Some(0)));
+        for missing in [Missing::Fail, Missing::Inconclusive] {
+            let expect = Expectations::new(["fixed"], ["kept"]).with_missing(missing);
+            let verdict = Grader::new(Policy::new(0), expect).verdict(std::slice::from_ref(&quiet));
+            assert_eq!(verdict.cause(), Some(Cause::NotRun), "{}", verdict.reason());
+            let reason = verdict.reason();
+            assert!(
+                reason.starts_with("fixed (must pass, not named in the output)\n"),
+                "{reason}"
+            );
+            assert!(
+                reason.contains("the runner counted 144 passing tests it did not name")
+                    && reason.contains("pytest -v"),
+                "{reason}"
+            );
+        }
+        // Every pass named (pytest -v): a listed test not among them did not run.
+        let verbose = run(0, &[("fixed", P)]).with_counts(crate::Counts::new(Some(1), None, None));
+        let expect = Expectations::new(["fixed"], ["gone"]).with_missing(Missing::Fail);
+        let verdict = Grader::new(Policy::new(0), expect).verdict(&[verbose]);
+        assert_eq!(verdict.failing(), ["gone"], "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .contains("renamed, deselected or not collected")
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The verdict of a preparation step that failed before any attempt ran.
 
-use crate::attempt::Ending;
+use crate::attempt::{Ending, Environment};
 use crate::history;
 use crate::reason::{MAX_NAME, Reason, cut_end};
 use crate::signal;
@@ -30,6 +30,9 @@ pub struct Preparation {
     /// What the preparation removed from the project directory that was
     /// there before it ran (a failing `npm ci` deletes `node_modules`).
     pub removed: Vec<String>,
+    /// The environment failure its output showed (a registry or a venv
+    /// the sandbox keeps read-only), with the fix.
+    pub environment: Option<Environment>,
 }
 
 impl Preparation {
@@ -40,6 +43,7 @@ impl Preparation {
             ending,
             tail: String::new(),
             removed: Vec::new(),
+            environment: None,
         }
     }
 
@@ -56,6 +60,14 @@ impl Preparation {
         S: Into<String>,
     {
         self.removed = removed.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the environment failure its output showed. A failed
+    /// preparation's reason then says what failed and the fix, which is
+    /// rarely to run the same preparation again.
+    pub fn with_environment(mut self, environment: impl Into<Option<Environment>>) -> Self {
+        self.environment = environment.into();
         self
     }
 
@@ -91,6 +103,9 @@ impl Preparation {
             "the preparation `{command}` {how} before any attempt ran: no test ran, so \
              nothing was proved"
         ));
+        if let Some(environment) = &self.environment {
+            reason.line(&format!("{}: {}", environment.what, environment.fix));
+        }
         if let Ending::Exited { code } = self.ending {
             if let Some(hint) = history::exit_hint(&crate::Attempt::new(Ending::Exited { code })) {
                 reason.line(&hint);
@@ -134,5 +149,26 @@ mod tests {
         }
         let quiet = Preparation::new("true", Ending::Exited { code: 3 }).verdict();
         assert!(!quiet.reason().contains("the end of the output"));
+    }
+
+    #[test]
+    fn an_environment_failure_is_said_with_its_fix_after_the_first_line() {
+        let verdict = Preparation::new("cargo fetch", Ending::Exited { code: 101 })
+            .with_environment(Environment::new(
+                "cargo could not unpack a dependency into its registry",
+                "run `cargo fetch` in the project on the host first",
+            ))
+            .with_tail("  Read-only file system (os error 30)\n")
+            .verdict();
+        assert_eq!(verdict.cause(), Some(Cause::PrepareFailed));
+        let lines: Vec<&str> = verdict.reason().lines().collect();
+        assert!(lines[0].starts_with("the preparation `cargo fetch` exited with code 101"));
+        assert_eq!(
+            lines[1],
+            "cargo could not unpack a dependency into its registry: run `cargo fetch` in the \
+             project on the host first"
+        );
+        let plain = Preparation::new("cargo fetch", Ending::Exited { code: 101 }).verdict();
+        assert!(!plain.reason().contains("on the host first"));
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
-use crate::grade::{Grade, TestResult};
+use crate::grade::{Grade, TestResult, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::reason::{Reason, tests};
@@ -81,18 +81,29 @@ impl Stress {
     /// Every test whose outcome varied across `attempts` (failed in some
     /// and passed in others, or failed and passed within one), in order of
     /// first appearance, with how often it failed.
+    ///
+    /// A test that an attempt did not name did not fail there when the
+    /// attempt passed, or failed naming its failures while its summary
+    /// counted passes it did not name (`pytest -q`, jest's and vitest's
+    /// default reporters): the runners name every failure. Failing in one
+    /// attempt and unnamed in such a one is a variation, not "failed in
+    /// every run".
     pub fn varied(&self, attempts: &[Attempt]) -> Vec<Varied> {
+        let passed: Vec<bool> = attempts.iter().map(named_every_failure).collect();
         per_test(attempts)
             .into_iter()
-            .filter(|(_, results)| Grade::of(results) == Grade::Flaky)
-            .map(|(name, results)| Varied {
-                name: name.to_owned(),
-                failed_in: results
+            .filter_map(|(name, results)| {
+                let failed_in = results
                     .iter()
                     .flatten()
                     .filter(|r| matches!(r, TestResult::Failed | TestResult::Flaky))
-                    .count(),
-                out_of: results
+                    .count();
+                let unnamed_in_a_pass = results
+                    .iter()
+                    .zip(&passed)
+                    .filter(|(result, passed)| result.is_none() && **passed)
+                    .count();
+                let named = results
                     .iter()
                     .flatten()
                     .filter(|r| {
@@ -101,7 +112,14 @@ impl Stress {
                             TestResult::Passed | TestResult::Failed | TestResult::Flaky
                         )
                     })
-                    .count(),
+                    .count();
+                let varied =
+                    Grade::of(&results) == Grade::Flaky || (failed_in > 0 && unnamed_in_a_pass > 0);
+                varied.then(|| Varied {
+                    name: name.to_owned(),
+                    failed_in,
+                    out_of: named + unnamed_in_a_pass,
+                })
             })
             .collect()
     }
@@ -197,6 +215,18 @@ impl Stress {
     }
 }
 
+/// Whether a test `attempt` did not name did not fail in it: the attempt
+/// passed, or it named its failures and counted passes it did not name.
+fn named_every_failure(attempt: &Attempt) -> bool {
+    match history::outcome(attempt) {
+        Outcome::Passed => true,
+        Outcome::Failed { crash: None } => {
+            !attempt.failing.is_empty() && unnamed_passes_in(attempt) > 0
+        }
+        Outcome::Failed { crash: Some(_) } | Outcome::Stop(_) => false,
+    }
+}
+
 /// The first attempt after which nothing about any test can be read.
 fn stopped(attempts: &[Attempt]) -> Option<usize> {
     attempts
@@ -288,6 +318,42 @@ mod tests {
             "{}",
             verdict.reason()
         );
+    }
+
+    /// `pytest -q` names a test only when it fails: failing in runs 1 and
+    /// 3 and unnamed in the passing run 2 was "failed in every one of 3
+    /// runs", a Fail (field test on pytest-dev/pluggy).
+    #[test]
+    fn a_failure_unnamed_in_a_passing_run_varied() {
+        let stress = Stress::new(3);
+        let quiet_pass = run(0, &[]).with_counts(crate::Counts::new(Some(144), Some(0), None));
+        let failing = run(1, &[("a", F)]);
+        let attempts = [failing.clone(), quiet_pass, failing.clone()];
+        let verdict = stress.verdict(&attempts);
+        assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
+        assert!(
+            verdict.reason().starts_with("a (failed in 2 of 3)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // Two tests that take turns failing, each unnamed in the other's
+        // failing run, whose summary counted passes it did not name.
+        let quiet =
+            |name| run(1, &[(name, F)]).with_counts(crate::Counts::new(Some(9), Some(1), None));
+        let verdict = stress.verdict(&[quiet("a"), quiet("b"), quiet("a")]);
+        assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .starts_with("a (failed in 2 of 3)\nb (failed in 1 of 3)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // Unnamed in a run that failed without names (a crash) is no
+        // evidence either way: a steady failure stays a Fail.
+        let crash = Attempt::new(Ending::Exited { code: 134 }).with_recognised(true);
+        let verdict = stress.verdict(&[failing.clone(), crash, failing]);
+        assert_eq!(verdict.failing(), ["a"], "{}", verdict.reason());
     }
 
     #[test]

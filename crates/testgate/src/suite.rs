@@ -404,7 +404,9 @@ impl SandboxedTests {
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         let started = Instant::now();
         let result = testgate_run::run(&spec, &mut sink);
-        let tail = sink.finish().tail;
+        let Finished {
+            tail, environment, ..
+        } = sink.finish();
         let (ending, duration) = match result {
             Ok(finished) => (
                 ending_of(finished.ending, self.config.timeout),
@@ -418,7 +420,8 @@ impl SandboxedTests {
             number,
             preparation: Preparation::new(command, ending)
                 .with_tail(tail)
-                .with_removed(removed),
+                .with_removed(removed)
+                .with_environment(environment.map(|found| Environment::new(found.what, found.fix))),
             duration,
         }
     }

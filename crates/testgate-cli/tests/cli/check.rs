@@ -208,6 +208,33 @@ fn a_failing_preparation_says_what_it_removed_from_the_project() {
     );
 }
 
+/// `--prepare 'cargo fetch'` with the host's registry, read-only in the
+/// sandbox (cargo's own chain, as field-tested on a crate whose dependency
+/// the host had not downloaded): the reason says so and gives the fix that
+/// works, not only the tail.
+#[test]
+fn a_preparation_that_met_a_read_only_registry_says_the_fix() {
+    let out = testgate(
+        &[
+            "check",
+            "--prepare",
+            "printf 'error: failed to open `/root/.cargo/registry/cache/x/itoa-1.0.1.crate`\\n\\nCaused by:\\n  Read-only file system (os error 30)\\n'; exit 101",
+            "--",
+            "true",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "INCONCLUSIVE (prepare_failed)", "{}", out.stdout);
+    assert!(
+        lines[2].contains("registry, which is read-only in the sandbox")
+            && lines[2].contains("run `cargo fetch` in the project on the host first"),
+        "{}",
+        out.stdout
+    );
+}
+
 #[test]
 fn a_preparation_that_succeeds_runs_before_the_attempts_with_the_network() {
     // The network namespace of the preparation is the host's: it sees more

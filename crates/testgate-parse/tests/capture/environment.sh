@@ -3,7 +3,7 @@
 # toolchains in an environment that fails them: no network (`unshare -n`,
 # as root), a read-only cache (`bwrap --ro-bind / /`), a runner that is not
 # installed. Each <case>.expected holds the kind the recogniser must find
-# (no_network, read_only_path, runner_not_found), or `none` for the runs
+# (no_network, read_only_path, runner_not_found, toolchain_too_old), or `none` for the runs
 # where it must not fire (a test that itself prints "Could not resolve
 # host" and fails, a test asserting on a read-only file, a compile error).
 # Needs root (unshare -n), cargo, go, npm, pip, bwrap. No argument.
@@ -139,3 +139,34 @@ mkdir -p "$work/pytest"
 printf 'import app_helpers_missing\n\ndef test_a():\n    assert True\n' >"$work/pytest/test_import.py"
 printf 'def test_ro():\n    open("/proc/version", "w").write("x")\n' >"$work/pytest/test_ro.py"
 (cd "$work/pytest" && capture pytest_test_import_error none python3 -m pytest -q -p no:cacheprovider)
+
+# go older than go.mod's `go` line, the build failing on what the newer Go
+# has (`min`): go 1.19 and 1.20 end with `note: module requires Go 1.99`
+# (go 1.21 and later refuse first under GOTOOLCHAIN=local).
+mkdir -p "$work/go-too-old"
+printf 'module example.com/tooold\n\ngo 1.99\n' >"$work/go-too-old/go.mod"
+printf 'package tooold\n\nfunc Least(a, b int) int { return min(a, b) }\n' >"$work/go-too-old/least.go"
+printf 'package tooold\n\nimport "testing"\n\nfunc TestLeast(t *testing.T) {}\n' >"$work/go-too-old/least_test.go"
+(cd "$work/go-too-old" && capture go_toolchain_too_old toolchain_too_old \
+    env GOTOOLCHAIN=local GOCACHE="$work/gocache" go test ./...)
+
+# cargo refusing a rust-version newer than rustc.
+mkdir -p "$work/cargo-msrv/src"
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\nrust-version = "1.999"\n' >"$work/cargo-msrv/Cargo.toml"
+echo 'pub fn f() {}' >"$work/cargo-msrv/src/lib.rs"
+(cd "$work/cargo-msrv" && CARGO_TARGET_DIR="$work/target" capture cargo_rust_version_too_new toolchain_too_old cargo test)
+
+# go older than 1.21 loading a module that imports a package the standard
+# library gained in 1.21 (`slices`): `package slices is not in GOROOT`, and
+# no note. A mistyped standard import (`fmtt`) is the code's error.
+mkdir -p "$work/go-new-std" "$work/go-typo-std"
+printf 'module example.com/newstd\n\ngo 1.99\n' >"$work/go-new-std/go.mod"
+printf 'package newstd\n\nimport "slices"\n\nfunc Has(s []int, v int) bool { return slices.Contains(s, v) }\n' >"$work/go-new-std/has.go"
+printf 'package newstd\n\nimport "testing"\n\nfunc TestHas(t *testing.T) {}\n' >"$work/go-new-std/has_test.go"
+(cd "$work/go-new-std" && capture go_std_package_too_new toolchain_too_old \
+    env GOTOOLCHAIN=local GOCACHE="$work/gocache" go test ./...)
+printf 'module example.com/typo\n\ngo 1.19\n' >"$work/go-typo-std/go.mod"
+printf 'package typo\n\nimport "fmtt"\n\nfunc F() { fmtt.Println() }\n' >"$work/go-typo-std/f.go"
+printf 'package typo\n\nimport "testing"\n\nfunc TestF(t *testing.T) {}\n' >"$work/go-typo-std/f_test.go"
+(cd "$work/go-typo-std" && capture go_mistyped_std_import none \
+    env GOCACHE="$work/gocache" go test ./...)

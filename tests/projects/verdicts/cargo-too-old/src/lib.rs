@@ -1,0 +1,7 @@
+//! A crate whose `rust-version` no installed rustc meets.
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passes() {}
+}

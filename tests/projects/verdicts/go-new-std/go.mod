@@ -1,0 +1,3 @@
+module example.com/newstd
+
+go 1.99

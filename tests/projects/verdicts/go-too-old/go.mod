@@ -1,0 +1,3 @@
+module example.com/tooold
+
+go 1.99
