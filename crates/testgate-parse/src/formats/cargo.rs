@@ -8,10 +8,13 @@
 //! decides: `ok` drops every candidate (a passing test printed a fake
 //! line), `FAILED` with a `failures:` list keeps exactly the listed names.
 
+mod targets;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use self::targets::{FailedTarget, Targets};
 use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
@@ -32,6 +35,8 @@ pub(crate) struct Cargo {
     /// Some binary said `running 0 tests` / none ran any.
     saw_empty_run: bool,
     saw_nonempty_run: bool,
+    /// cargo's own word on which targets failed.
+    targets: Targets,
 }
 
 /// One test binary's run.
@@ -56,6 +61,10 @@ struct Binary {
     pending: Option<(u64, String)>,
     /// Tests a JSON `started` event named that have not ended yet.
     in_flight: Vec<(u64, String)>,
+    /// cargo's `error: test failed, to rerun pass …` lines read while this
+    /// binary's run was open: cargo's if the binary died (no result came),
+    /// else printed by one of its tests.
+    failed_targets: Vec<FailedTarget>,
 }
 
 static RUNNING: LazyLock<Regex> =
@@ -70,6 +79,9 @@ static RESULT: LazyLock<Regex> = LazyLock::new(|| {
 impl Recognizer for Cargo {
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
+        if self.targets.in_closing_list() && self.targets.closing_list_line(text) {
+            return;
+        }
         match text.as_bytes().first() {
             Some(b' ') => self.indented_line(text, line.index),
             Some(b'r') if !self.under_nextest => {
@@ -96,6 +108,7 @@ impl Recognizer for Cargo {
                 // A build failure names no test, but it is cargo's output.
                 self.detect(line.index);
             }
+            Some(b'e') if !self.under_nextest => self.cargo_error(text, line.index),
             Some(_) | None if self.under_nextest => {}
             Some(_) | None => self.other_line(text, line.index),
         }
@@ -104,12 +117,15 @@ impl Recognizer for Cargo {
     fn finish(&mut self) -> Findings {
         // A log that ends inside a binary's run keeps what it saw so far.
         self.close_binary(BinaryResult::Unknown);
+        for (index, target) in std::mem::take(&mut self.targets).finish() {
+            self.findings.fail(index, target);
+        }
         self.findings.no_tests_ran = self.saw_empty_run && !self.saw_nonempty_run;
         std::mem::take(&mut self.findings)
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.scope.in_list || self.scope.pending.is_some() {
+        if self.scope.in_list || self.scope.pending.is_some() || self.targets.in_closing_list() {
             // A list ends at, and a late result is, any line.
             &Interest::ALL
         } else if self.under_nextest {
@@ -146,10 +162,12 @@ impl Cargo {
         // `running N tests` or the end of the log do).
         if let Some(binary) = trimmed.strip_prefix("Running ") {
             self.under_nextest = false;
+            self.targets.announce();
             self.context = Some(binary_name(binary).to_owned());
         } else if let Some(crate_name) = trimmed.strip_prefix("Doc-tests ") {
             self.under_nextest = false;
             self.detect(index);
+            self.targets.announce();
             self.context = Some(format!("Doc-tests {}", crate_name.trim()));
         } else if starts_nextest_run(trimmed) {
             self.close_binary(BinaryResult::Unknown);
@@ -342,8 +360,37 @@ impl Cargo {
             BinaryResult::Failed | BinaryResult::Unknown => Judgement::Unjudged,
         };
         for confirmed in scope.failures.close(judgement) {
+            self.targets.named_a_failure();
             let test = FailingTest::new(confirmed.name, Runner::Cargo, self.context.clone());
             self.findings.fail(confirmed.index, test);
+        }
+        // cargo speaks of a binary only after it ended: a line that its
+        // binary's own result followed was printed by one of its tests.
+        if result == BinaryResult::Unknown && !self.under_nextest {
+            for target in scope.failed_targets {
+                self.targets.accept(target);
+            }
+        }
+    }
+
+    /// cargo's `error: …` lines after a target ran: one target failed, or
+    /// the closing list of a `--no-fail-fast` run starts.
+    fn cargo_error(&mut self, text: &str, index: u64) {
+        if let Some(selector) = targets::failed_target(text) {
+            self.detect(index);
+            let target = self.targets.line(index, selector, self.context.as_deref());
+            if self.scope.open {
+                if self.scope.failed_targets.len() < 64 {
+                    self.scope.failed_targets.push(target);
+                }
+            } else {
+                self.targets.accept(target);
+            }
+        } else if targets::closing_header(text) {
+            self.detect(index);
+            self.targets.start_closing_list(index);
+        } else {
+            self.other_line(text, index);
         }
     }
 }
@@ -455,7 +502,7 @@ fn json_event(text: &str) -> Option<serde_json::Value> {
 /// nextest run's start, and a JSON event at the end of any line.
 static OUTSIDE_LIST: Interest = Interest::NONE
     .first(b"rtfe")
-    .indented(b"RDNS")
+    .indented(b"RDNS`")
     .indented_unicode_space()
     .braced();
 
