@@ -577,6 +577,7 @@ impl SandboxedTests {
             )
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_running(report.running.iter().cloned())
+            .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
             // Each test's result, which only grading and stress read: a
             // hundred thousand names are not copied for nothing.
             .with_tests(
