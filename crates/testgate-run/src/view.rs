@@ -101,6 +101,11 @@ pub(crate) struct View {
     /// Variables set for the command (its cache variables pointed at the
     /// private caches).
     pub(crate) env: Vec<(OsString, OsString)>,
+    /// Where, inside, the sandbox's own git configuration is written
+    /// ([`crate::gitconfig`]): the command's `~/.gitconfig`, when its home
+    /// is one of the hidden ones (a tmpfs of the run's own) and nothing is
+    /// bound there.
+    pub(crate) git_config: Option<PathBuf>,
     /// What testgate decided on the user's behalf, one line each.
     pub(crate) notes: Vec<String>,
 }
@@ -209,6 +214,13 @@ pub(crate) fn view(host: &Host<'_>) -> View {
         }
     }
     view.read_only = outermost_pairs(read_only);
+    view.git_config = command_home
+        .as_deref()
+        .filter(|home| home.is_absolute() && *home != Path::new("/"))
+        .filter(|home| view.hidden_dirs.iter().any(|dir| home.starts_with(dir)))
+        .map(|home| home.join(".gitconfig"))
+        .filter(|file| !is_writable(file))
+        .filter(|file| !view.read_only.iter().any(|(_, at)| file.starts_with(at)));
 
     // Writable: the build outputs the environment names.
     for name in OUTPUT_VARIABLES {
@@ -665,6 +677,51 @@ mod tests {
         assert!(cache.join(&name).join("home-cache").is_dir());
         assert!(!name.contains('/'), "{name}");
         assert!(view.notes.is_empty(), "{:?}", view.notes);
+        assert_eq!(view.git_config, Some(home.join(".gitconfig")));
+    }
+
+    /// The sandbox's git configuration goes only into a home that is a
+    /// tmpfs of the run's own: never into the project or a writable path
+    /// (that would be a file on the host), nor under a bind.
+    #[test]
+    fn the_git_configuration_goes_only_into_a_private_home() {
+        let f = Fixture::new();
+        let project = f.dir("project");
+        let writable = f.dir("writable");
+        let home_of = |home: &Path| {
+            let env = env(&[("HOME", home)]);
+            view(&Host {
+                homes: &[],
+                env: &env,
+                program: OsStr::new("git"),
+                dir: &project,
+                writable: std::slice::from_ref(&writable),
+                cache_root: None,
+                uid: 0,
+                seed_cap: crate::seed::SEED_CAP,
+            })
+            .git_config
+        };
+        let home = f.dir("home");
+        assert_eq!(home_of(&home), Some(home.join(".gitconfig")));
+        assert_eq!(home_of(&f.dir("project/home")), None);
+        assert_eq!(home_of(&f.dir("writable/home")), None);
+        assert_eq!(home_of(Path::new("/")), None);
+        assert_eq!(home_of(Path::new("relative/home")), None);
+        // A home that is itself a toolchain directory shown read-only.
+        let cargo = f.dir("other/.cargo/bin");
+        let env = env(&[("HOME", &cargo), ("PATH", &cargo)]);
+        let shown = view(&Host {
+            homes: &[f.root.join("other")],
+            env: &env,
+            program: OsStr::new("git"),
+            dir: &project,
+            writable: &[],
+            cache_root: None,
+            uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
+        });
+        assert_eq!(shown.git_config, None, "{shown:?}");
     }
 
     #[test]
