@@ -328,8 +328,9 @@ fn go_without_network_or_cache(line: &str) -> Option<EnvironmentFailure> {
 }
 
 /// npm's network error codes (`npm error code EAI_AGAIN`, `ENOTFOUND`,
-/// `ECONNREFUSED`, `ETIMEDOUT`; `npm ERR!` on npm 9 and older) and its
-/// `network request ... failed` line.
+/// `ECONNREFUSED`, `ETIMEDOUT`; `npm ERR!` on npm 9 and older), its
+/// `network request ... failed` line, and `ENOTCACHED`: offline, a package
+/// in no cache.
 fn npm_without_network(line: &str) -> Option<EnvironmentFailure> {
     let rest = line
         .strip_prefix("npm error ")
@@ -340,6 +341,19 @@ fn npm_without_network(line: &str) -> Option<EnvironmentFailure> {
         Some("EAI_AGAIN" | "ENOTFOUND" | "ECONNREFUSED" | "ETIMEDOUT" | "ENETUNREACH")
     );
     let network_line = rest.starts_with("network request to ") && rest.contains(" failed");
+    // Offline (testgate's sandbox tells npm so when it has no network):
+    // what is in no cache fails at once, `npx vitest run` without
+    // node_modules above all, where npx would fetch the runner.
+    if code == Some("ENOTCACHED") {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "npm needed a package that is in no cache, and the sandbox has no network (npm is \
+             told to stay offline)",
+            "install the project's dependencies first: `npm ci` in the project on the host, or \
+             --prepare 'npm ci'; or pass --allow-network",
+            line,
+        );
+    }
     if network_code || network_line {
         return failure(
             EnvironmentKind::NoNetwork,
@@ -471,6 +485,29 @@ mod tests {
                 Some(EnvironmentKind::NoNetwork)
             );
         }
+    }
+
+    /// npm offline (the sandbox without network) and a package in no
+    /// cache: the environment, with the fix that installs it first. The
+    /// test's own `npm error`-less output about a cache is not.
+    #[test]
+    fn npm_offline_without_the_package() {
+        let found = environment_failure(
+            "npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/vitest \
+             failed: cache mode is 'only-if-cached' but no cached response is available.\n",
+        )
+        .unwrap();
+        assert_eq!(found.kind, EnvironmentKind::NoNetwork);
+        assert!(
+            found.fix.contains("`npm ci` in the project on the host"),
+            "{}",
+            found.fix
+        );
+        assert!(found.fix.contains("--allow-network"), "{}", found.fix);
+        assert_eq!(
+            kind("    Error: request failed: ENOTCACHED (only-if-cached)"),
+            None
+        );
     }
 
     #[test]
