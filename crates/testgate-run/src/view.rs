@@ -136,6 +136,35 @@ pub(crate) struct Host<'a> {
 /// creates the project's private cache directories under
 /// `host.cache_root`.
 pub(crate) fn view(host: &Host<'_>) -> View {
+    let mut view = mounts(host);
+    view.git_config = git_config_place(host, &view);
+    view
+}
+
+/// Where the sandbox's git configuration goes: the command's
+/// `~/.gitconfig` when its home is hidden (a tmpfs of the attempt's own)
+/// and no bind — the project, a `--writable` path, a toolchain shown
+/// read-only, a private cache, a build output — covers the file, which
+/// would then be a file of the host's.
+fn git_config_place(host: &Host<'_>, view: &View) -> Option<PathBuf> {
+    let home = value(host.env, "HOME").map(PathBuf::from)?;
+    if !home.is_absolute() || home == Path::new("/") {
+        return None;
+    }
+    if !view.hidden_dirs.iter().any(|dir| home.starts_with(dir)) {
+        return None;
+    }
+    let file = home.join(".gitconfig");
+    let bound = std::iter::once(host.dir)
+        .chain(host.writable.iter().map(PathBuf::as_path))
+        .chain(view.read_only.iter().map(|(_, at)| at.as_path()))
+        .chain(view.writable.iter().map(|(_, at)| at.as_path()))
+        .any(|at| file.starts_with(at));
+    (!bound).then_some(file)
+}
+
+/// [`view`] but for the git configuration: the mounts and variables.
+fn mounts(host: &Host<'_>) -> View {
     let mut view = View::default();
     // The homes: those of the runner and the command's `HOME`.
     let command_home = value(host.env, "HOME").map(PathBuf::from);
@@ -214,13 +243,6 @@ pub(crate) fn view(host: &Host<'_>) -> View {
         }
     }
     view.read_only = outermost_pairs(read_only);
-    view.git_config = command_home
-        .as_deref()
-        .filter(|home| home.is_absolute() && *home != Path::new("/"))
-        .filter(|home| view.hidden_dirs.iter().any(|dir| home.starts_with(dir)))
-        .map(|home| home.join(".gitconfig"))
-        .filter(|file| !is_writable(file))
-        .filter(|file| !view.read_only.iter().any(|(_, at)| file.starts_with(at)));
 
     // Writable: the build outputs the environment names.
     for name in OUTPUT_VARIABLES {
@@ -710,10 +732,10 @@ mod tests {
         assert_eq!(home_of(Path::new("relative/home")), None);
         // A home that is itself a toolchain directory shown read-only.
         let cargo = f.dir("other/.cargo/bin");
-        let env = env(&[("HOME", &cargo), ("PATH", &cargo)]);
+        let vars = env(&[("HOME", &cargo), ("PATH", &cargo)]);
         let shown = view(&Host {
             homes: &[f.root.join("other")],
-            env: &env,
+            env: &vars,
             program: OsStr::new("git"),
             dir: &project,
             writable: &[],
@@ -722,6 +744,22 @@ mod tests {
             seed_cap: crate::seed::SEED_CAP,
         });
         assert_eq!(shown.git_config, None, "{shown:?}");
+        // A build output bound writable at the home (the host's own
+        // directory): the file would land on the host.
+        let target = f.dir("targets/home");
+        let vars = env(&[("HOME", &target), ("CARGO_TARGET_DIR", &target)]);
+        let output = view(&Host {
+            homes: &[],
+            env: &vars,
+            program: OsStr::new("cargo"),
+            dir: &project,
+            writable: &[],
+            cache_root: None,
+            uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
+        });
+        assert_eq!(output.writable, [(target.clone(), target)], "{output:?}");
+        assert_eq!(output.git_config, None, "{output:?}");
     }
 
     #[test]
