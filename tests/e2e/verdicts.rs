@@ -112,25 +112,41 @@ fn sh_calling_a_missing_runner_would_not_start() {
 }
 
 /// `npx --no-install jest` where jest is not installed: npx looks it up
-/// in the registry, which the sandbox cannot reach (`EAI_AGAIN`):
-/// environment, with the fix first.
+/// in the registry. npm is offline in the sandbox, so it fails at once
+/// (`ENOTCACHED`); told otherwise (`npm_config_offline=false`), it cannot
+/// reach the registry (`EAI_AGAIN`). Either is environment, with the fix
+/// first.
 #[test]
 fn npx_of_a_runner_that_is_not_installed_is_environment() {
     let project = copy("verdicts/npm-missing");
-    // One fetch try instead of npm's default retries, which take a minute.
-    let config = TestConfig::new(&project.dir, "npx", ["--no-install", "jest"])
-        .env("npm_config_fetch_retries", "0")
-        .retrying(1);
-    let record = run(Sandbox::default(), config);
-    assert_inconclusive(&record, Cause::Environment, "npx, missing runner");
-    assert_eq!(record.attempts.len(), 1, "not retried");
-    assert!(
-        reason(&record).starts_with(
-            "the sandbox has no network: install the dependencies first with --prepare 'npm ci'"
+    for (offline, fix) in [
+        (
+            None,
+            "install the project's dependencies first: `npm ci` in the project on the host",
         ),
-        "the fix leads: {}",
-        reason(&record)
-    );
+        (
+            Some("false"),
+            "the sandbox has no network: install the dependencies first with --prepare 'npm ci'",
+        ),
+    ] {
+        // One fetch try instead of npm's default retries, which take a
+        // minute, when npm goes to the registry.
+        let mut config = TestConfig::new(&project.dir, "npx", ["--no-install", "jest"])
+            .env("npm_config_fetch_retries", "0")
+            .retrying(1);
+        if let Some(offline) = offline {
+            config = config.env("npm_config_offline", offline);
+        }
+        let record = run(Sandbox::default(), config);
+        let what = format!("npx, missing runner, npm_config_offline={offline:?}");
+        assert_inconclusive(&record, Cause::Environment, &what);
+        assert_eq!(record.attempts.len(), 1, "{what}: not retried");
+        assert!(
+            reason(&record).starts_with(fix),
+            "{what}: the fix leads: {}",
+            reason(&record)
+        );
+    }
 }
 
 fn jest_coverage(mode: &str) -> Record {

@@ -8,6 +8,11 @@
 //! found`), never on words a test may print in an assertion message. The
 //! policy reads the evidence only when no failing test is named, so a test
 //! that prints "Could not resolve host" and fails is still a failure.
+//!
+//! git's `Author identity unknown` is deliberately not recognised: the
+//! sandbox gives git an identity, so under it the message means that the
+//! test removed it itself (its own `HOME` or `GIT_CONFIG_GLOBAL`), often to
+//! test that very error, and the outcome is the test's.
 
 use crate::line::MAX_LINE;
 
@@ -328,8 +333,9 @@ fn go_without_network_or_cache(line: &str) -> Option<EnvironmentFailure> {
 }
 
 /// npm's network error codes (`npm error code EAI_AGAIN`, `ENOTFOUND`,
-/// `ECONNREFUSED`, `ETIMEDOUT`; `npm ERR!` on npm 9 and older) and its
-/// `network request ... failed` line.
+/// `ECONNREFUSED`, `ETIMEDOUT`; `npm ERR!` on npm 9 and older), its
+/// `network request ... failed` line, and `ENOTCACHED`: offline, a package
+/// in no cache.
 fn npm_without_network(line: &str) -> Option<EnvironmentFailure> {
     let rest = line
         .strip_prefix("npm error ")
@@ -340,6 +346,19 @@ fn npm_without_network(line: &str) -> Option<EnvironmentFailure> {
         Some("EAI_AGAIN" | "ENOTFOUND" | "ECONNREFUSED" | "ETIMEDOUT" | "ENETUNREACH")
     );
     let network_line = rest.starts_with("network request to ") && rest.contains(" failed");
+    // Offline (testgate's sandbox tells npm so when it has no network):
+    // what is in no cache fails at once, `npx vitest run` without
+    // node_modules above all, where npx would fetch the runner.
+    if code == Some("ENOTCACHED") {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "npm needed a package that is in no cache, and the sandbox has no network (npm is \
+             told to stay offline)",
+            "install the project's dependencies first: `npm ci` in the project on the host, or \
+             --prepare 'npm ci'; or pass --allow-network",
+            line,
+        );
+    }
     if network_code || network_line {
         return failure(
             EnvironmentKind::NoNetwork,
@@ -473,6 +492,29 @@ mod tests {
         }
     }
 
+    /// npm offline (the sandbox without network) and a package in no
+    /// cache: the environment, with the fix that installs it first. The
+    /// test's own `npm error`-less output about a cache is not.
+    #[test]
+    fn npm_offline_without_the_package() {
+        let found = environment_failure(
+            "npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/vitest \
+             failed: cache mode is 'only-if-cached' but no cached response is available.\n",
+        )
+        .unwrap();
+        assert_eq!(found.kind, EnvironmentKind::NoNetwork);
+        assert!(
+            found.fix.contains("`npm ci` in the project on the host"),
+            "{}",
+            found.fix
+        );
+        assert!(found.fix.contains("--allow-network"), "{}", found.fix);
+        assert_eq!(
+            kind("    Error: request failed: ENOTCACHED (only-if-cached)"),
+            None
+        );
+    }
+
     #[test]
     fn a_last_line_without_newline_counts() {
         assert_eq!(
@@ -575,6 +617,9 @@ mod tests {
             "error[E0425]: cannot find value `x` in this scope",
             "error: could not compile `app` (lib) due to 1 previous error",
             "--- FAIL: TestFetch (0.00s)\n    fetch_test.go:9: dial tcp: lookup example.invalid: no such host",
+            // git without an identity: the sandbox gives one, so the test
+            // took it away (and may be testing this very error).
+            "Author identity unknown\n\n*** Please tell me who you are.\n\nfatal: unable to auto-detect email address (got 'root@vm.(none)')",
         ] {
             assert_eq!(kind(line), None, "{line}");
         }

@@ -24,6 +24,10 @@ const SECRETS: &[&str] = &[
     ".pypirc",
 ];
 
+/// The descriptor bwrap reads the sandbox's git configuration from
+/// (`--file`): after `--json-status-fd` (3) and `--seccomp` (4).
+pub(crate) const GIT_CONFIG_FD: &str = "5";
+
 /// The first executable `bwrap` in `dirs`, never from `PATH`.
 pub(crate) fn find(dirs: &[PathBuf]) -> Option<PathBuf> {
     dirs.iter().map(|d| d.join("bwrap")).find(|path| {
@@ -97,6 +101,11 @@ pub(crate) fn arguments(
     }
     for (host, inside) in &view.writable {
         push(&[&"--bind", host, inside]);
+    }
+    // The sandbox's git configuration, a file of the home's tmpfs: gone
+    // with the attempt, whatever the command writes into it.
+    if let Some(path) = &view.git_config {
+        push(&[&"--file", &GIT_CONFIG_FD, path]);
     }
     push(&[&"--unshare-all", &"--unshare-user", &"--disable-userns"]);
     if options.allow_network {
@@ -265,6 +274,32 @@ mod tests {
         assert!(args.contains("--bind /p /p --bind /cache /cache --chdir"));
         // The filter stays: Unix sockets allowed changes it, not its presence.
         assert!(args.ends_with("--json-status-fd 3 --seccomp 4 -- x"));
+    }
+
+    #[test]
+    fn the_git_configuration_is_a_file_of_the_homes_tmpfs() {
+        let view = View {
+            hidden_dirs: vec!["/root".into()],
+            writable: vec![("/c/home-cache".into(), "/root/.cache".into())],
+            git_config: Some("/root/.gitconfig".into()),
+            ..View::default()
+        };
+        let args = strings(&arguments(
+            &BwrapOptions::default(),
+            Path::new("/p"),
+            &[],
+            &Protected::default(),
+            &view,
+            &"x".into(),
+            &[],
+        ));
+        assert!(
+            args.contains(
+                "--tmpfs /root --bind /c/home-cache /root/.cache \
+                 --file 5 /root/.gitconfig --unshare-all"
+            ),
+            "{args}"
+        );
     }
 
     #[test]

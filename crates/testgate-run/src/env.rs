@@ -288,6 +288,29 @@ fn holds_url_credentials(value: &OsStr) -> bool {
     false
 }
 
+/// What the command's environment gets when the sandbox has no network:
+/// npm (and npx, which is npm) told to stay offline. Without it, `npx
+/// vitest run` in a project whose `node_modules` was never installed
+/// tried the registry and npm retried for the whole timeout (10 minutes,
+/// `timed_out`); offline, it fails at once with `ENOTCACHED`, which the
+/// environment recogniser reads. A package npm has in its cache still
+/// installs. Names npm reads in any case: a setting of the command's own,
+/// in any case and to any value, is left as it is.
+pub(crate) const WITHOUT_NETWORK: [(&str, &str); 1] = [("npm_config_offline", "true")];
+
+/// Adds [`WITHOUT_NETWORK`] to `env`, but for a name `env` already holds
+/// in any case.
+pub(crate) fn stay_offline(env: &mut Vec<(OsString, OsString)>) {
+    for (name, value) in WITHOUT_NETWORK {
+        let own = env
+            .iter()
+            .any(|(k, _)| k.as_encoded_bytes().eq_ignore_ascii_case(name.as_bytes()));
+        if !own {
+            env.push((name.into(), value.into()));
+        }
+    }
+}
+
 /// The home directories of whoever runs testgate: `$HOME` (when it is an
 /// absolute path) and the effective uid's home in the password database,
 /// which `$HOME` cannot hide. Each once, as given (not canonicalised).
@@ -542,5 +565,38 @@ mod tests {
             .pass("HOME")
             .resolve(host(&[("PATH", "/bin"), ("HOME", "/h")]));
         assert_eq!(names(&env), ["HOME"]);
+    }
+
+    #[test]
+    fn offline_npm_unless_the_command_says_otherwise() {
+        let offline = |vars: &[(&str, &str)]| {
+            let mut env = host(vars);
+            stay_offline(&mut env);
+            env.iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            offline(&[("PATH", "/bin")]),
+            ["PATH=/bin", "npm_config_offline=true"]
+        );
+        // The command's own setting, in any case, to any value, stays alone.
+        assert_eq!(
+            offline(&[("npm_config_offline", "false")]),
+            ["npm_config_offline=false"]
+        );
+        assert_eq!(
+            offline(&[("NPM_CONFIG_OFFLINE", "")]),
+            ["NPM_CONFIG_OFFLINE="]
+        );
+        assert_eq!(
+            offline(&[("Npm_Config_Offline", "0")]),
+            ["Npm_Config_Offline=0"]
+        );
+        // A neighbour is not the setting.
+        assert_eq!(
+            offline(&[("npm_config_prefer_online", "true")]),
+            ["npm_config_prefer_online=true", "npm_config_offline=true"]
+        );
     }
 }

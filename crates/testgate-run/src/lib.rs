@@ -33,6 +33,7 @@
 mod bwrap;
 mod cancel;
 mod env;
+mod gitconfig;
 mod outcome;
 mod project_file;
 mod protect;

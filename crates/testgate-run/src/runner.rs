@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::bwrap;
+use crate::gitconfig;
 use crate::outcome::{Ending, Finished, RunError};
 use crate::protect;
 use crate::spawn::{self, Launch};
@@ -145,6 +146,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 env.retain(|(k, _)| k != name);
                 env.push((name.clone(), value.clone()));
             }
+            if !options.allow_network {
+                crate::env::stay_offline(&mut env);
+            }
             notes = view.notes.clone();
             let args = bwrap::arguments(
                 &options,
@@ -157,7 +161,11 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             );
             let (read, write) = pipe().map_err(io_error)?;
             let seccomp = seccomp_pipe(options.allow_unix_sockets).map_err(io_error)?;
-            let pass_fds = vec![write, seccomp];
+            let mut pass_fds = vec![write, seccomp];
+            if view.git_config.is_some() {
+                let safe = gitconfig::safe_directories(&dir, &protected.git);
+                pass_fds.push(data_pipe(&gitconfig::contents(&safe)).map_err(io_error)?);
+            }
             let launch = Launch {
                 program: &bwrap_path.into_os_string(),
                 args: &args,
@@ -262,9 +270,15 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// A pipe holding the seccomp filter, write end closed: its read end.
 fn seccomp_pipe(allow_unix_sockets: bool) -> io::Result<OwnedFd> {
+    // The filter (about 200 bytes) fits in the pipe's buffer.
+    data_pipe(&crate::seccomp::filter_bytes(allow_unix_sockets))
+}
+
+/// A pipe holding `data`, write end closed: its read end. `data` must fit
+/// in the pipe's buffer (64 KiB on Linux), or the write blocks: the
+/// seccomp filter and the git configuration (two paths at most) do.
+fn data_pipe(data: &[u8]) -> io::Result<OwnedFd> {
     let (read, write) = pipe()?;
-    let filter = crate::seccomp::filter_bytes(allow_unix_sockets);
-    // The filter (about 200 bytes) fits in the pipe's buffer: one write.
-    std::fs::File::from(write).write_all(&filter)?;
+    std::fs::File::from(write).write_all(data)?;
     Ok(read)
 }

@@ -65,7 +65,11 @@ pub enum Sandbox {
     /// Inside bubblewrap (the default): read-only `/`, `/proc/sys` and
     /// `.git`, the run's directory writable, private size-capped `/tmp` and
     /// `/run`, no network, credential stores in `$HOME` hidden, no
-    /// capabilities, no kernel keyrings. See `docs/sandbox.md`.
+    /// capabilities, no kernel keyrings. git finds a `~/.gitconfig` of the
+    /// sandbox's own (a neutral identity, the project marked safe), and
+    /// without the network npm is told to stay offline
+    /// (`npm_config_offline=true`, unless the command's environment sets
+    /// it). See `docs/sandbox.md`.
     Bubblewrap(BwrapOptions),
     /// Directly on the host, with only the environment policy, the process
     /// group and the timeout. Only ever chosen explicitly.

@@ -101,6 +101,11 @@ pub(crate) struct View {
     /// Variables set for the command (its cache variables pointed at the
     /// private caches).
     pub(crate) env: Vec<(OsString, OsString)>,
+    /// Where, inside, the sandbox's own git configuration is written
+    /// ([`crate::gitconfig`]): the command's `~/.gitconfig`, when its home
+    /// is one of the hidden ones (a tmpfs of the run's own) and nothing is
+    /// bound there.
+    pub(crate) git_config: Option<PathBuf>,
     /// What testgate decided on the user's behalf, one line each.
     pub(crate) notes: Vec<String>,
 }
@@ -131,6 +136,35 @@ pub(crate) struct Host<'a> {
 /// creates the project's private cache directories under
 /// `host.cache_root`.
 pub(crate) fn view(host: &Host<'_>) -> View {
+    let mut view = mounts(host);
+    view.git_config = git_config_place(host, &view);
+    view
+}
+
+/// Where the sandbox's git configuration goes: the command's
+/// `~/.gitconfig` when its home is hidden (a tmpfs of the attempt's own)
+/// and no bind — the project, a `--writable` path, a toolchain shown
+/// read-only, a private cache, a build output — covers the file, which
+/// would then be a file of the host's.
+fn git_config_place(host: &Host<'_>, view: &View) -> Option<PathBuf> {
+    let home = value(host.env, "HOME").map(PathBuf::from)?;
+    if !home.is_absolute() || home == Path::new("/") {
+        return None;
+    }
+    if !view.hidden_dirs.iter().any(|dir| home.starts_with(dir)) {
+        return None;
+    }
+    let file = home.join(".gitconfig");
+    let bound = std::iter::once(host.dir)
+        .chain(host.writable.iter().map(PathBuf::as_path))
+        .chain(view.read_only.iter().map(|(_, at)| at.as_path()))
+        .chain(view.writable.iter().map(|(_, at)| at.as_path()))
+        .any(|at| file.starts_with(at));
+    (!bound).then_some(file)
+}
+
+/// [`view`] but for the git configuration: the mounts and variables.
+fn mounts(host: &Host<'_>) -> View {
     let mut view = View::default();
     // The homes: those of the runner and the command's `HOME`.
     let command_home = value(host.env, "HOME").map(PathBuf::from);
@@ -665,6 +699,67 @@ mod tests {
         assert!(cache.join(&name).join("home-cache").is_dir());
         assert!(!name.contains('/'), "{name}");
         assert!(view.notes.is_empty(), "{:?}", view.notes);
+        assert_eq!(view.git_config, Some(home.join(".gitconfig")));
+    }
+
+    /// The sandbox's git configuration goes only into a home that is a
+    /// tmpfs of the run's own: never into the project or a writable path
+    /// (that would be a file on the host), nor under a bind.
+    #[test]
+    fn the_git_configuration_goes_only_into_a_private_home() {
+        let f = Fixture::new();
+        let project = f.dir("project");
+        let writable = f.dir("writable");
+        let home_of = |home: &Path| {
+            let env = env(&[("HOME", home)]);
+            view(&Host {
+                homes: &[],
+                env: &env,
+                program: OsStr::new("git"),
+                dir: &project,
+                writable: std::slice::from_ref(&writable),
+                cache_root: None,
+                uid: 0,
+                seed_cap: crate::seed::SEED_CAP,
+            })
+            .git_config
+        };
+        let home = f.dir("home");
+        assert_eq!(home_of(&home), Some(home.join(".gitconfig")));
+        assert_eq!(home_of(&f.dir("project/home")), None);
+        assert_eq!(home_of(&f.dir("writable/home")), None);
+        assert_eq!(home_of(Path::new("/")), None);
+        assert_eq!(home_of(Path::new("relative/home")), None);
+        // A home that is itself a toolchain directory shown read-only.
+        let cargo = f.dir("other/.cargo/bin");
+        let vars = env(&[("HOME", &cargo), ("PATH", &cargo)]);
+        let shown = view(&Host {
+            homes: &[f.root.join("other")],
+            env: &vars,
+            program: OsStr::new("git"),
+            dir: &project,
+            writable: &[],
+            cache_root: None,
+            uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
+        });
+        assert_eq!(shown.git_config, None, "{shown:?}");
+        // A build output bound writable at the home (the host's own
+        // directory): the file would land on the host.
+        let target = f.dir("targets/home");
+        let vars = env(&[("HOME", &target), ("CARGO_TARGET_DIR", &target)]);
+        let output = view(&Host {
+            homes: &[],
+            env: &vars,
+            program: OsStr::new("cargo"),
+            dir: &project,
+            writable: &[],
+            cache_root: None,
+            uid: 0,
+            seed_cap: crate::seed::SEED_CAP,
+        });
+        assert_eq!(output.writable, [(target.clone(), target)], "{output:?}");
+        assert_eq!(output.git_config, None, "{output:?}");
     }
 
     #[test]

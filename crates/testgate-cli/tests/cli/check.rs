@@ -262,6 +262,45 @@ fn a_preparation_that_succeeds_runs_before_the_attempts_with_the_network() {
     assert!(tmp.path().join("prepared-net").exists());
 }
 
+/// Without network the command's npm is told to stay offline (it fails
+/// at once for a package in no cache instead of retrying the registry
+/// until the timeout); a preparation, which has the network, is not; a
+/// user's own `--env npm_config_offline`, in any case, and
+/// `--allow-network` win.
+#[test]
+fn npm_stays_offline_in_the_attempts_unless_the_user_says_otherwise() {
+    let base = repo().join("target/cli-tests");
+    std::fs::create_dir_all(&base).expect("target/cli-tests");
+    let tmp = tempfile::tempdir_in(&base).expect("temp dir");
+    let dir = tmp.path().to_str().unwrap();
+    for (options, test) in [
+        (
+            &["--prepare", "echo \"[$npm_config_offline]\" > prepared"][..],
+            "test \"$npm_config_offline\" = true",
+        ),
+        (
+            &["--env", "npm_config_offline=false"][..],
+            "test \"$npm_config_offline\" = false",
+        ),
+        (
+            &["--env", "NPM_CONFIG_OFFLINE=false"][..],
+            "test \"$NPM_CONFIG_OFFLINE\" = false && test -z \"$npm_config_offline\"",
+        ),
+        (&["--allow-network"][..], "test -z \"$npm_config_offline\""),
+    ] {
+        let mut args = vec!["check", "-q", "-C", dir];
+        args.extend_from_slice(options);
+        args.extend_from_slice(&["--", "sh", "-c", test]);
+        let out = testgate(&args, None);
+        assert_eq!(out.code, Some(PASS), "{options:?}: {out:#?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("prepared")).expect("prepared"),
+        "[]\n",
+        "the preparation has the network: npm is not offline there"
+    );
+}
+
 #[test]
 fn usage_errors_exit_2_with_one_line() {
     let missing = repo().join("target/cli-tests/no-such-dir-for-testgate");

@@ -514,7 +514,12 @@ fn result_line(text: &str) -> Option<(TestOutcome, &str)> {
     let timed = rest
         .strip_suffix(" seconds)")
         .or_else(|| rest.strip_suffix("s)"))?;
-    let (name, duration) = super::rsplit_once(timed, " (")?;
+    // The duration's `(` is a few bytes from the end: found from there, by
+    // hand (a vector search's setup cost more than the whole line's
+    // parse). A `(` without a space before it is no duration's.
+    let open = timed.bytes().rposition(|b| b == b'(')?;
+    let name = timed.get(..open)?.strip_suffix(' ')?;
+    let duration = timed.get(open + 1..)?;
     let (whole, fraction) = duration.split_once('.').unwrap_or((duration, "0"));
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !digits(fraction) || name.is_empty() || name.starts_with(' ') {

@@ -499,12 +499,6 @@ pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a
     Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
 }
 
-/// `hay` split around the last `needle`, as `str::rsplit_once` does.
-pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
-    let at = rfind(hay, needle)?;
-    Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
-}
-
 /// A fresh recogniser for `runner`'s output.
 pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
     match runner {
@@ -538,7 +532,6 @@ mod tests {
             proptest::prop_assert_eq!(find(&hay, needle), hay.find(needle));
             proptest::prop_assert_eq!(rfind(&hay, needle), hay.rfind(needle));
             proptest::prop_assert_eq!(split_once(&hay, needle), hay.split_once(needle));
-            proptest::prop_assert_eq!(rsplit_once(&hay, needle), hay.rsplit_once(needle));
         }
 
         /// A line's key, counted 8 bytes at a time, is the key read a byte

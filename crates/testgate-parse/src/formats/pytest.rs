@@ -188,7 +188,9 @@ impl Recognizer for Pytest {
         if self.session.running.is_some() {
             self.session.running = None;
         }
-        if let Some(id) = verbose_failure(text) {
+        // Where the status word ends, found once for the readings below.
+        let status = before_percentage(text);
+        if let Some(id) = verbose_failure_in(text, status) {
             let outcome = if verbose_error(text, id) {
                 Outcome::Error
             } else {
@@ -202,7 +204,7 @@ impl Recognizer for Pytest {
         } else if let Some((id, outcome)) = self.passing_result(text) {
             let context = Some(test_file(id));
             self.findings.seen.note(line.index, id, context, outcome);
-        } else if let Some(id) = verbose_rerun(text) {
+        } else if let Some(id) = verbose_rerun(text, status) {
             self.session.rerun.push((line.index, id.to_owned()));
         } else if let Some(id) = verbose_started(text) {
             self.session.running = Some((line.index, id.to_owned()));
@@ -366,14 +368,22 @@ fn summary_entry_id<'a, 'k>(rest: &'a str, known: impl Iterator<Item = &'k str>)
     }
 }
 
-/// Whether `text` ends as a `PLAIN` match must: FAILED or ERROR, then
-/// perhaps spaces and `[ 50%]`, then perhaps white space. Read from the end,
-/// so that the passing lines of `-v` output, nearly all of it, cost a few
-/// byte comparisons rather than a search of the whole line.
-fn plain_may_fail(text: &str) -> bool {
+/// Whether a line whose [`before_percentage`] is `status` ends as a `PLAIN`
+/// match must: FAILED or ERROR, then perhaps spaces and `[ 50%]`, then
+/// perhaps white space. Read from the end, so that the passing lines of
+/// `-v` output, nearly all of it, cost a few byte comparisons rather than a
+/// search of the whole line.
+fn plain_may_fail(status: &[u8]) -> bool {
+    status.ends_with(b" FAILED") || status.ends_with(b" ERROR")
+}
+
+/// `text` up to its last word, without the progress column (`  [ 50%]`)
+/// and trailing white space, as bytes; `text` trimmed when it has no
+/// progress column, empty when the column is malformed.
+fn before_percentage(text: &str) -> &[u8] {
     let end = text.trim_end().as_bytes();
     let Some(mut at) = end.strip_suffix(b"%]").map(<[u8]>::len) else {
-        return end.ends_with(b" FAILED") || end.ends_with(b" ERROR");
+        return end;
     };
     // Back over ` *[0-9]+` to its `[`, then over the spaces before it, byte
     // by byte: the padding is wide, and `trim_end_matches` decodes chars.
@@ -381,7 +391,7 @@ fn plain_may_fail(text: &str) -> bool {
         at -= 1;
     }
     if at == 0 || end[at - 1] != b'[' {
-        return false;
+        return &[];
     }
     let bracket = at - 1;
     let keyword_end = end[..bracket]
@@ -389,10 +399,9 @@ fn plain_may_fail(text: &str) -> bool {
         .rposition(|&b| b != b' ')
         .map_or(0, |i| i + 1);
     if keyword_end == bracket {
-        return false;
+        return &[];
     }
-    let keyword = &end[..keyword_end];
-    keyword.ends_with(b" FAILED") || keyword.ends_with(b" ERROR")
+    &end[..keyword_end]
 }
 
 /// The node id of a verbose result line that says FAILED or ERROR:
@@ -400,7 +409,13 @@ fn plain_may_fail(text: &str) -> bool {
 /// `[gw0] [ 50%] FAILED tests/a.py::test_x[1]`. The file part (before the
 /// first `::`) holds no space, which keeps libtest's `test a::b ... FAILED`
 /// out.
+#[cfg(test)]
 fn verbose_failure(text: &str) -> Option<&str> {
+    verbose_failure_in(text, before_percentage(text))
+}
+
+/// [`verbose_failure`], given `text`'s [`before_percentage`].
+fn verbose_failure_in<'t>(text: &'t str, status: &[u8]) -> Option<&'t str> {
     static PLAIN: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^(\S+?::.*?) (?:FAILED|ERROR)(?: +\[ *[0-9]+%\])?\s*$").unwrap()
     });
@@ -414,7 +429,7 @@ fn verbose_failure(text: &str) -> Option<&str> {
         }
         &XDIST
     } else {
-        if !plain_may_fail(text) {
+        if !plain_may_fail(status) {
             return None;
         }
         &PLAIN
@@ -529,16 +544,21 @@ fn node_id(id: &str) -> Option<&str> {
 /// The node id of a verbose `RERUN` line of pytest-rerunfailures:
 /// `tests/a.py::test_x RERUN   [ 50%]`, or with pytest-xdist
 /// `[gw0] [ 50%] RERUN tests/a.py::test_x`.
-fn verbose_rerun(text: &str) -> Option<&str> {
+fn verbose_rerun<'t>(text: &'t str, status: &[u8]) -> Option<&'t str> {
     static PLAIN: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^(\S+?::.*?) RERUN(?: +\[ *[0-9]+%\])?\s*$").unwrap());
     static XDIST: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^\[gw[0-9]+\] \[ *[0-9]+%\] RERUN (\S+?::.*?)\s*$").unwrap());
-    // Cheap rejection first: every such line says RERUN.
-    super::find(text, " RERUN")?;
+    // Cheap rejection first: every such line says RERUN, a plain one as
+    // its last word (read from the end: a search of every passing line
+    // cost a tenth of a `-v` log's parse).
     let regex = if text.starts_with("[gw") {
+        super::find(text, " RERUN")?;
         &XDIST
     } else {
+        if !status.ends_with(b" RERUN") {
+            return None;
+        }
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Recaptures tests/environment-fixtures/<case>.log from real runs of the
 # toolchains in an environment that fails them: no network (`unshare -n`,
-# as root), a read-only cache (`bwrap --ro-bind / /`), a runner that is not
+# as root; npm offline, as the sandbox tells it), a read-only cache (`bwrap --ro-bind / /`), a runner that is not
 # installed. Each <case>.expected holds the kind the recogniser must find
 # (no_network, read_only_path, runner_not_found, toolchain_too_old), or `none` for the runs
 # where it must not fire (a test that itself prints "Could not resolve
@@ -101,6 +101,12 @@ JSON
 # npx --no-install of a runner that is not installed.
 (cd "$work/npm" && capture npx_runner_missing runner_not_found \
     env npm_config_cache="$work/npm-cache" npx --no-install jest)
+
+# npx of a runner the project never installed (no node_modules), npm told
+# to stay offline as testgate's sandbox tells it without network: at once
+# ENOTCACHED, where online npx retried the registry until the timeout.
+(cd "$work/npm" && capture npx_offline_not_cached no_network \
+    unshare -n env npm_config_cache="$work/npm-cache" npm_config_offline=true npx vitest run)
 
 # sh -c of a missing runner.
 capture shell_127 runner_not_found sh -c 'missing-runner --run'

@@ -380,3 +380,70 @@ fn a_relative_directory_is_the_runner_s_own_relative_path() {
     let expected = std::fs::canonicalize("tests").expect("tests dir");
     assert_eq!(output.trim_end(), expected.display().to_string());
 }
+
+/// The host's `~/.gitconfig` is hidden with the home; git in the sandbox
+/// finds a neutral identity of testgate's in the home's tmpfs, which the
+/// repository's own `user.name` and the `GIT_AUTHOR_*` variables override,
+/// and nothing of the host's file (its identity, its credential helper,
+/// its alias).
+#[test]
+fn git_has_a_neutral_identity_that_the_tests_own_overrides() {
+    let home = scratch();
+    let project = scratch();
+    std::fs::write(
+        home.path().join(".gitconfig"),
+        "[user]\n\tname = Host Person\n\temail = host@example.com\n\
+         [credential]\n\thelper = store --file /host/creds\n[alias]\n\thostalias = status\n",
+    )
+    .expect("plant");
+    let script = "set -e; cd \"$(mktemp -d)\"; git init -q .; echo x > f; git add f; \
+                  git commit -qm one; git log -1 --format='first %an <%ae>'; \
+                  git config user.name 'Repo Own'; git config user.email own@repo; \
+                  git commit -q --allow-empty -m two; git log -1 --format='second %an <%ae>'; \
+                  GIT_AUTHOR_NAME=Env git commit -q --allow-empty -m three; \
+                  git log -1 --format='third %an'; \
+                  echo global:; git config --global --list";
+    let env = EnvPolicy::new().set("HOME", home.path());
+    let (ending, output) = exit_of(&sandboxed(script, project.path()).env(env));
+    assert_eq!(ending, Ending::Exited(0), "{output}");
+    assert!(
+        output.contains("first testgate <testgate@localhost>"),
+        "{output}"
+    );
+    assert!(output.contains("second Repo Own <own@repo>"), "{output}");
+    assert!(output.contains("third Env"), "{output}");
+    for host in ["Host Person", "host@example.com", "helper", "hostalias"] {
+        assert!(
+            !output.contains(host),
+            "{host} reached the sandbox: {output}"
+        );
+    }
+    // The host's file is as it was.
+    let host_file = std::fs::read_to_string(home.path().join(".gitconfig")).expect("read");
+    assert!(host_file.contains("Host Person") && !host_file.contains("testgate"));
+}
+
+/// Without network npm stays offline (it fails at once for a package in no
+/// cache, instead of retrying the registry until the timeout), unless the
+/// command's environment sets it, in any case, or the network is allowed.
+#[test]
+fn npm_stays_offline_without_network_unless_told_otherwise() {
+    let dir = scratch();
+    let script = "env | grep -i '^npm_config_offline=' || echo unset";
+    let (_, output) = exit_of(&sandboxed(script, dir.path()));
+    assert_eq!(output, "npm_config_offline=true\n");
+    let own = EnvPolicy::new().set("npm_config_offline", "false");
+    let (_, output) = exit_of(&sandboxed(script, dir.path()).env(own));
+    assert_eq!(output, "npm_config_offline=false\n");
+    let upper = EnvPolicy::new().set("NPM_CONFIG_OFFLINE", "false");
+    let (_, output) = exit_of(&sandboxed(script, dir.path()).env(upper));
+    assert_eq!(output, "NPM_CONFIG_OFFLINE=false\n");
+    let network = Sandbox::Bubblewrap(BwrapOptions {
+        allow_network: true,
+        ..BwrapOptions::default()
+    });
+    let (_, output) = exit_of(&sandboxed(script, dir.path()).sandbox(network));
+    assert_eq!(output, "unset\n");
+    let (_, output) = exit_of(&host(script));
+    assert_eq!(output, "unset\n");
+}

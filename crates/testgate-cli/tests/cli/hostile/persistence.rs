@@ -120,3 +120,117 @@ fn a_worktrees_git_file_its_git_dir_and_the_main_repository_are_protected() {
     host_git_runs_nothing_planted(&attack);
     attack.assert_contained(&outcome);
 }
+
+/// The host's `~/.gitconfig` (with `~/.config/git/config`) holds what a
+/// test must not see or use: an identity, a credential helper, an include,
+/// an alias, a `core.hooksPath`. The sandbox shows git a configuration of
+/// its own instead, a file of the attempt's home tmpfs: attempt 1 reads
+/// none of the host's, plants a credential helper, a hooks path into the
+/// project, an fsmonitor, an alias, an include and an identity in it;
+/// attempt 2 finds it fresh; the host's files are byte for byte what they
+/// were, and host git run with them afterwards runs nothing planted.
+#[test]
+fn the_hosts_gitconfig_is_unreadable_and_the_sandboxs_own_dies_with_the_attempt() {
+    const CANARY: &str = "gitconfig-canary-71c3";
+    let attack = Attack::new("gitconfig");
+    let home = attack.outside().join("home");
+    fs::create_dir_all(home.join(".config/git")).expect("mkdir");
+    let global = format!(
+        "[user]\n\tname = {CANARY} name\n\temail = {CANARY}@host.invalid\n\
+         [credential]\n\thelper = {CANARY}-helper\n\
+         [include]\n\tpath = /nonexistent/{CANARY}.inc\n\
+         [alias]\n\t{CANARY} = status\n\
+         [core]\n\thooksPath = /nonexistent/{CANARY}-hooks\n"
+    );
+    let xdg = format!("[url \"https://{CANARY}@example.invalid/\"]\n\tinsteadOf = https://x/\n");
+    fs::write(home.join(".gitconfig"), &global).expect("plant");
+    fs::write(home.join(".config/git/config"), &xdg).expect("plant");
+    let attack = attack.arg("-k").arg("1").testgate_env("HOME", &home);
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let dump = |n: u32| {
+        fs::read_to_string(attack.project().join(format!(".cache/dump-{n}.txt")))
+            .unwrap_or_else(|e| panic!("attempt {n} left no dump: {e}"))
+    };
+    let (first, second) = (dump(1), dump(2));
+    for (what, text) in [
+        ("attempt 1", first.as_str()),
+        ("attempt 2", second.as_str()),
+        ("stdout", &String::from_utf8_lossy(&outcome.stdout)),
+        ("stderr", &String::from_utf8_lossy(&outcome.stderr)),
+    ] {
+        assert!(
+            !text.contains(CANARY),
+            "the host's gitconfig leaked into {what}:\n{text}"
+        );
+    }
+    // Each attempt sees the sandbox's identity; attempt 1 could write its
+    // global configuration (a test's `git config --global` works) ...
+    for text in [&first, &second] {
+        assert!(text.contains("testgate <testgate@localhost>"), "{text}");
+    }
+    assert!(
+        first.contains("planted in the sandbox's global configuration"),
+        "{first}"
+    );
+    // ... and attempt 2 found none of it.
+    for planted in [
+        "credential.helper",
+        "hookspath",
+        "fsmonitor",
+        "alias.st",
+        "include.path",
+        "planted-",
+    ] {
+        assert!(
+            !second.contains(planted),
+            "{planted} outlived attempt 1:\n{second}"
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(home.join(".gitconfig")).expect("read"),
+        global
+    );
+    assert_eq!(
+        fs::read_to_string(home.join(".config/git/config")).expect("read"),
+        xdg
+    );
+    // testgate keeps its private caches in the home's .cache; nothing else
+    // was added.
+    let mut entries: Vec<String> = fs::read_dir(&home)
+        .expect("home")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    assert_eq!(entries, [".cache", ".config", ".gitconfig"]);
+    // Host git with the host's own global configuration, in a repository
+    // outside: a commit (hooks), status (fsmonitor), the alias, a
+    // credential fill (helper) run nothing the attempt planted.
+    let repo = attack.outside().join("host-repo");
+    fs::create_dir(&repo).expect("mkdir");
+    let host_git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(args)
+            .env("HOME", &home)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("start git")
+    };
+    assert!(host_git(&["init", "-q"]).status.success());
+    let _ = host_git(&["commit", "-q", "--allow-empty", "-m", "after the run"]);
+    let _ = host_git(&["status"]);
+    let _ = host_git(&["st"]);
+    let ran: Vec<String> = fs::read_dir(attack.outside())
+        .expect("outside")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(attack.marker()))
+        .collect();
+    assert!(ran.is_empty(), "host git ran planted code: {ran:?}");
+    attack.assert_contained(&outcome);
+}
