@@ -701,6 +701,33 @@ error: test failed, to rerun pass `--test signals`
         assert!(names(ended).is_empty());
     }
 
+    /// A binary that dies while its tests run in parallel names no test
+    /// (libtest prints a line when a test ends): cargo's line names its
+    /// target. Hand-made after fixtures/cargo/crash.log, whose
+    /// `--test-threads=1` names the test in flight instead.
+    #[test]
+    fn a_binary_that_dies_naming_no_test_is_named_by_its_target() {
+        let died = "     Running tests/signals.rs (target/debug/deps/signals-1)\n\n\
+                    running 2 tests\n\
+                    test quick ... ok\n\
+                    error: test failed, to rerun pass `--test signals`\n\n\
+                    Caused by:\n  process didn't exit successfully: `signals-1` (signal: 6, SIGABRT: process abort signal)\n";
+        let report = parse(Runner::Cargo, died);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["--test signals"]);
+        assert_eq!(report.failing[0].kind, Kind::Package);
+        assert_eq!(
+            report.failing[0].context.as_deref(),
+            Some("tests/signals.rs")
+        );
+        // Where it must not fire: a test printed the line (`--nocapture`)
+        // and its binary then gave its result.
+        let printed = died.replace(
+            "\n\nCaused by:",
+            "\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nCaused by:",
+        );
+        assert!(names(&printed).is_empty());
+    }
+
     #[test]
     fn terse_format_names_come_from_the_list() {
         let log = "\
