@@ -387,3 +387,63 @@ fn go_test_count_with_a_flaky_test_is_flaky() {
         "go test -count=3 -v",
     );
 }
+
+/// A target without libtest's harness that fails beside a failing doctest
+/// (`tests/projects/parse/cargo/harness`, the shape of env_logger's
+/// `regexp_filter`): the Fail names the target by cargo's selector as well
+/// as the doctest, and not the `liar` target, which printed cargo's failure
+/// lines for itself and passed.
+#[test]
+fn a_failing_target_without_libtests_harness_is_named() {
+    let project = copy("parse/cargo/harness");
+    let config = TestConfig::new(&project.dir, "cargo", ["test", "--no-fail-fast"])
+        .format(Runner::Cargo)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .retrying(1);
+    let record = run(Sandbox::default(), config);
+    assert_fail(
+        &record,
+        &["--test panics", "src/lib.rs - double (line 5)"],
+        "harness = false",
+    );
+    // The liar alone exits 0: its forged line names nothing, and the
+    // attempt is a Pass, not a contradiction.
+    let config = TestConfig::new(&project.dir, "cargo", ["test", "--test", "liar"])
+        .format(Runner::Cargo)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"));
+    let record = run(Sandbox::default(), config);
+    assert!(
+        matches!(record.verdict, Verdict::Pass { .. }),
+        "{:#?}",
+        record.verdict
+    );
+}
+
+/// A panic in a goroutine a test started kills go's test binary with no
+/// `--- FAIL:` line (`tests/projects/parse/go/mod/goroutinepanic`, the
+/// shape of BurntSushi/toml's TestDecodeParallel): the Fail names no test,
+/// and its reason leads with the binary that died and the test running.
+#[test]
+fn a_panic_in_a_goroutine_is_said_first() {
+    let project = copy("parse/go/mod");
+    let config = TestConfig::new(
+        &project.dir,
+        "go",
+        ["test", "-v", "-count=1", "./goroutinepanic"],
+    )
+    .format(Runner::Go)
+    .retrying(1);
+    let record = run(Sandbox::default(), config);
+    let Verdict::Fail { failing, reason } = &record.verdict else {
+        panic!("expected Fail, got {:#?}", record.verdict);
+    };
+    assert!(failing.is_empty(), "{failing:?}");
+    assert!(
+        reason.starts_with(
+            "the test binary of example.com/tgfixture/goroutinepanic died (panic) \
+             while TestPanicsInAGoroutine was running; the goroutine that panicked \
+             was started by TestPanicsInAGoroutine (attempts 1, 2)\n"
+        ),
+        "{reason}"
+    );
+}

@@ -52,7 +52,9 @@ pub use crate::environment::{
 pub use crate::junit::{ReportError, is_json_report, is_junit, parse_json_report, parse_junit};
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};
-pub use crate::report::{Counts, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome};
+pub use crate::report::{
+    Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
+};
 pub use crate::runner::{Format, Runner, UnknownFormat};
 pub use crate::stream::StreamParser;
 pub use crate::tail::tail;

@@ -144,6 +144,53 @@ pub struct TestOutcome {
     pub context: Option<String>,
 }
 
+/// A test binary that died without its runner naming a failing test in it:
+/// go's, ended by a panic in a goroutine that was not a test's own (go
+/// prints no `--- FAIL:` line then, and go 1.19's test2json no `fail`
+/// event with a `Test`), or by go's own `-timeout`.
+///
+/// The test that was running is the likely culprit, not a certain one:
+/// parallel tests run beside it, and a goroutine an earlier test started
+/// can panic later. So it is not a failing name; the policy's reason
+/// states the crash in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Crash {
+    /// The runner whose output showed it.
+    pub format: Runner,
+    /// The test binary as the runner names it: go's package.
+    pub binary: Option<String>,
+    /// What ended it: `panic`, or go's `test timed out after 1s`.
+    pub cause: String,
+    /// The test the runner said was running (`go test -v`, `-json`: the
+    /// last `=== RUN` without its result).
+    pub running: Option<String>,
+    /// The test whose code started the goroutine that panicked, from the
+    /// goroutine trace's `created by pkg.TestX`.
+    pub started_by: Option<String>,
+}
+
+impl Crash {
+    /// The crash in one phrase: `the test binary of example.com/pkg died
+    /// (panic) while TestX was running; the goroutine that panicked was
+    /// started by TestY`.
+    pub fn describe(&self) -> String {
+        let mut phrase = match &self.binary {
+            Some(binary) => format!("the test binary of {binary} died ({})", self.cause),
+            None => format!("a test binary died ({})", self.cause),
+        };
+        if let Some(running) = &self.running {
+            phrase.push_str(&format!(" while {running} was running"));
+        }
+        if let Some(started_by) = &self.started_by {
+            phrase.push_str(&format!(
+                "; the goroutine that panicked was started by {started_by}"
+            ));
+        }
+        phrase
+    }
+}
+
 /// The most distinct tests a [`Report`] lists in [`Report::tests`]. Once a
 /// runner's list holds this many it is frozen: later results of passing and
 /// skipped tests are counted in [`Report::tests_omitted`] instead (failing,
@@ -241,6 +288,9 @@ pub struct Report {
     /// (pytest-rerunfailures' `N rerun` in `-q`): with no test failing at
     /// the end, each is a failure a retry hid.
     pub reruns: u64,
+    /// Test binaries that died without the runner naming a failing test in
+    /// them (a go package whose binary a goroutine's panic ended), in order.
+    pub crashes: Vec<Crash>,
     /// Lines read.
     pub lines: u64,
     /// Lines longer than [`MAX_LINE`](crate::MAX_LINE), read only up to it.

@@ -163,10 +163,12 @@ impl StreamParser {
         let mut failing = Vec::new();
         let mut flaky = Vec::new();
         let mut running = Vec::new();
+        let mut crashes = Vec::new();
         let mut seen = Vec::new();
         for (runner, findings) in found {
             let named = |(index, name)| (index, name, runner);
             running.extend(findings.running.into_iter().map(named));
+            crashes.extend(findings.crashes);
             flaky.extend(findings.flaky.into_iter().map(named));
             report.reruns = report.reruns.saturating_add(findings.reruns);
             counts.add(findings.counts);
@@ -199,6 +201,8 @@ impl StreamParser {
         let (tests, omitted) = every_test(&failing, &flaky, &running, seen);
         report.flaky = flaky.into_iter().map(|(_, name, _)| name).collect();
         report.running = running.into_iter().map(|(_, name, _)| name).collect();
+        crashes.sort_by_key(|(index, _)| *index);
+        report.crashes = crashes.into_iter().map(|(_, crash)| crash).collect();
         report.tests = tests;
         report.tests_omitted = omitted;
         report.failing = failing.into_iter().map(|(_, test)| test).collect();

@@ -207,6 +207,11 @@ pub struct Attempt {
     /// Tests that had started and not ended when the output stopped: under
     /// a timeout, the tests that hung.
     pub running: Vec<String>,
+    /// Test binaries that died with no failing test named in them, each
+    /// said in one phrase (`the test binary of example.com/p died (panic)
+    /// while TestX was running`): a Fail's reason states them after its
+    /// names.
+    pub crashes: Vec<String>,
     /// Every test the output named, with how it ended: what
     /// [`Grader`](crate::Grader) grades listed tests by. Empty when the
     /// caller gives only the failing names.
@@ -234,6 +239,7 @@ impl Attempt {
             flaky_within: Vec::new(),
             reruns: 0,
             running: Vec::new(),
+            crashes: Vec::new(),
             tests: Vec::new(),
         }
     }
@@ -343,6 +349,17 @@ impl Attempt {
     {
         self.flaky_within = names.into_iter().map(Into::into).collect();
         self.reruns = reruns;
+        self
+    }
+
+    /// Sets the test binaries that died with no failing test named in
+    /// them, each in one phrase.
+    pub fn with_crashes<I, S>(mut self, crashes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.crashes = crashes.into_iter().map(Into::into).collect();
         self
     }
 

@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
 use crate::explain::{
-    closing_lines, different_suites, every_time, inconclusive, nothing_ran, pass, push_tail,
-    stopped, summary, tally, tally_lines,
+    closing_lines, crash_lines, different_suites, every_time, inconclusive, nothing_ran, pass,
+    push_tail, stopped, summary, tally, tally_lines,
 };
 use crate::history::{self, Kind, Outcome, Record, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
@@ -264,6 +264,7 @@ fn all_failed(
             format!(" (failed only sometimes: in {count} of {out_of} attempts)")
         },
     );
+    crash_lines(&mut reason, records);
     let attempts = if records.len() == 1 {
         summary(&all, any_targeted)
     } else if evidence.len() == records.len() {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
 use crate::history::{self, Record, Stop};
-use crate::reason::Reason;
+use crate::reason::{MAX_NAME, Reason, cut_end};
 use crate::verdict::{Cause, Verdict};
 
 /// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
@@ -108,6 +108,45 @@ pub(crate) fn closing_lines(
         if let Some(note) = &attempt.note {
             reason.line(&format!("attempt {number}: {}", note.trim()));
         }
+    }
+}
+
+/// The most crashed test binaries a reason states.
+const MAX_CRASHES_SHOWN: usize = 5;
+
+/// The test binaries that died naming no failing test (a go package whose
+/// binary a goroutine's panic ended), each once, with the attempts that
+/// showed it when there were several: without them a Fail names only the
+/// tests of other binaries, or nothing.
+pub(crate) fn crash_lines(reason: &mut Reason, records: &[Record<'_>]) {
+    let mut crashes: Vec<(&str, Vec<String>)> = Vec::new();
+    for record in records {
+        for crash in &record.attempt.crashes {
+            let number = record.number.to_string();
+            match crashes.iter_mut().find(|(c, _)| *c == crash.as_str()) {
+                Some((_, numbers)) => numbers.push(number),
+                None => crashes.push((crash, vec![number])),
+            }
+        }
+    }
+    for (crash, numbers) in crashes.iter().take(MAX_CRASHES_SHOWN) {
+        let crash = cut_end(crash.trim(), MAX_NAME);
+        if records.len() > 1 {
+            let label = if numbers.len() == 1 {
+                "attempt"
+            } else {
+                "attempts"
+            };
+            reason.line(&format!("{crash} ({label} {})", numbers.join(", ")));
+        } else {
+            reason.line(&crash);
+        }
+    }
+    if crashes.len() > MAX_CRASHES_SHOWN {
+        reason.line(&format!(
+            "and {} more test binaries that died",
+            crashes.len() - MAX_CRASHES_SHOWN
+        ));
     }
 }
 

@@ -534,6 +534,34 @@ fn refinements_of_flakiness_within_an_attempt() {
 }
 
 #[test]
+fn a_crashed_test_binary_is_said_after_the_names() {
+    use Expect::Fail;
+    const CRASH: &str = "the test binary of example.com/p died (panic) while TestB was running";
+    let crashed = || exited(1).with_recognised(true).with_crashes([CRASH]);
+    let reason = once().verdict(&[crashed()]).reason().to_owned();
+    assert!(
+        reason.starts_with(&format!("{CRASH}\nattempt 1 failed without naming a test")),
+        "a Fail without names leads with the crash:\n{reason}"
+    );
+    check(
+        "every attempt's binary died",
+        retries(1),
+        &[crashed(), crashed()],
+        Fail(&[]),
+        &[&format!("{CRASH} (attempts 1, 2)\n")],
+    );
+    // Another package's named failure leads; the crash follows the names.
+    let both = || run(1, &["TestA"]).with_crashes([CRASH]);
+    let verdict = once().verdict(&[both()]);
+    assert!(matches(&verdict, &Fail(&["TestA"])));
+    assert!(
+        verdict.reason().starts_with(&format!("TestA\n{CRASH}\n")),
+        "{}",
+        verdict.reason()
+    );
+}
+
+#[test]
 fn a_timeout_names_the_tests_that_were_running() {
     use Cause::*;
     use Expect::Inconclusive as Inc;

@@ -239,7 +239,7 @@ fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::cargo::{is_doctest, nextest_escape};
+    use super::cargo::{is_doctest, is_whole_target, nextest_escape};
     use super::go::{go_quote_meta, go_run_pattern};
     use super::js::js_escape;
     use super::*;
@@ -376,6 +376,24 @@ mod tests {
         assert!(!is_doctest(&t("tests::a - b", None)));
         assert!(is_doctest(&t("x", Some("Doc-tests calc"))));
         assert!(is_doctest(&t("src/lib.rs - Calc::add (line 14)", None)));
+    }
+
+    #[test]
+    fn cargo_whole_targets_are_not_selected() {
+        let why = refused(
+            &["cargo", "test"],
+            &[
+                t("tests::a", None),
+                t("--test regexp_filter", Some("tests/regexp_filter.rs")),
+            ],
+            &[],
+        );
+        assert_eq!(
+            why,
+            "the test target `--test regexp_filter` failed as a whole, not as a test a filter selects"
+        );
+        // Where it must not fire: a test's path.
+        assert!(!is_whole_target(&t("tests::a", Some("tests/it.rs"))));
     }
 
     #[test]

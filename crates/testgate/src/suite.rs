@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Report, Runner};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
 use testgate_policy::{
     Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
     Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
@@ -562,9 +562,10 @@ impl SandboxedTests {
             report.counts.failed,
             report.counts.skipped,
         );
+        let failing = failing_names(&report, &ending);
         let attempt = Attempt::new(ending)
             .with_selection(selection)
-            .with_failing(report.names().map(str::to_owned))
+            .with_failing(failing)
             .with_counts(counts)
             .with_no_tests_ran(report.no_tests_ran)
             // A command testgate recognises as a runner whose output shows
@@ -576,6 +577,7 @@ impl SandboxedTests {
             )
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_running(report.running.iter().cloned())
+            .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
             // Each test's result, which only grading and stress read: a
             // hundred thousand names are not copied for nothing.
             .with_tests(
@@ -622,6 +624,21 @@ fn top_level_entries(dir: &Path) -> std::collections::BTreeSet<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The failing names of `report` that the attempt's `ending` allows. A
+/// whole target's failure ([`Kind::Package`]: cargo's `error: test failed,
+/// to rerun pass `--test it``, after a target without libtest's harness
+/// failed) is the runner's word that a process failed, and the runner then
+/// exits non-zero: in an attempt that exited 0 a target printed it.
+fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
+    let exited_0 = matches!(ending, Ending::Exited { code: 0 });
+    report
+        .failing
+        .iter()
+        .filter(|test| !(exited_0 && test.kind == Kind::Package))
+        .map(|test| test.name.clone())
+        .collect()
 }
 
 /// `1 test`, `3 tests`.
@@ -802,6 +819,25 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A target without libtest's harness that printed cargo's failure
+    /// lines for itself and passed (crates/testgate-parse's fixture project
+    /// `harness`, `cargo test --test liar`): with exit status 0 its line
+    /// names nothing; with a failing exit, the target is named.
+    #[test]
+    fn a_whole_target_fails_only_with_a_failing_exit() {
+        let log = "     Running tests/liar.rs (target/debug/deps/liar-02fe)\n\
+                   error: test failed, to rerun pass `--test liar`\n\
+                   error: 1 target failed:\n\
+                   \x20   `--test liar`\n";
+        let report = testgate_parse::parse(Runner::Cargo, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["--test liar"]);
+        assert!(failing_names(&report, &Ending::Exited { code: 0 }).is_empty());
+        assert_eq!(
+            failing_names(&report, &Ending::Exited { code: 101 }),
+            ["--test liar"]
+        );
+    }
 
     /// A console that names one failure, and a report file that names
     /// another: the report is believed and the note says where they differ.

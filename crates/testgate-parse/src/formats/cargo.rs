@@ -8,10 +8,13 @@
 //! decides: `ok` drops every candidate (a passing test printed a fake
 //! line), `FAILED` with a `failures:` list keeps exactly the listed names.
 
+mod targets;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use self::targets::{FailedTarget, Targets};
 use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
@@ -32,6 +35,8 @@ pub(crate) struct Cargo {
     /// Some binary said `running 0 tests` / none ran any.
     saw_empty_run: bool,
     saw_nonempty_run: bool,
+    /// cargo's own word on which targets failed.
+    targets: Targets,
 }
 
 /// One test binary's run.
@@ -56,6 +61,10 @@ struct Binary {
     pending: Option<(u64, String)>,
     /// Tests a JSON `started` event named that have not ended yet.
     in_flight: Vec<(u64, String)>,
+    /// cargo's `error: test failed, to rerun pass …` lines read while this
+    /// binary's run was open: cargo's if the binary died (no result came),
+    /// else printed by one of its tests.
+    failed_targets: Vec<FailedTarget>,
 }
 
 static RUNNING: LazyLock<Regex> =
@@ -70,6 +79,9 @@ static RESULT: LazyLock<Regex> = LazyLock::new(|| {
 impl Recognizer for Cargo {
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
+        if self.targets.in_closing_list() && self.targets.closing_list_line(text) {
+            return;
+        }
         match text.as_bytes().first() {
             Some(b' ') => self.indented_line(text, line.index),
             Some(b'r') if !self.under_nextest => {
@@ -96,6 +108,7 @@ impl Recognizer for Cargo {
                 // A build failure names no test, but it is cargo's output.
                 self.detect(line.index);
             }
+            Some(b'e') if !self.under_nextest => self.cargo_error(text, line.index),
             Some(_) | None if self.under_nextest => {}
             Some(_) | None => self.other_line(text, line.index),
         }
@@ -104,12 +117,15 @@ impl Recognizer for Cargo {
     fn finish(&mut self) -> Findings {
         // A log that ends inside a binary's run keeps what it saw so far.
         self.close_binary(BinaryResult::Unknown);
+        for (index, target) in std::mem::take(&mut self.targets).finish() {
+            self.findings.fail(index, target);
+        }
         self.findings.no_tests_ran = self.saw_empty_run && !self.saw_nonempty_run;
         std::mem::take(&mut self.findings)
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.scope.in_list || self.scope.pending.is_some() {
+        if self.scope.in_list || self.scope.pending.is_some() || self.targets.in_closing_list() {
             // A list ends at, and a late result is, any line.
             &Interest::ALL
         } else if self.under_nextest {
@@ -146,10 +162,12 @@ impl Cargo {
         // `running N tests` or the end of the log do).
         if let Some(binary) = trimmed.strip_prefix("Running ") {
             self.under_nextest = false;
+            self.targets.announce();
             self.context = Some(binary_name(binary).to_owned());
         } else if let Some(crate_name) = trimmed.strip_prefix("Doc-tests ") {
             self.under_nextest = false;
             self.detect(index);
+            self.targets.announce();
             self.context = Some(format!("Doc-tests {}", crate_name.trim()));
         } else if starts_nextest_run(trimmed) {
             self.close_binary(BinaryResult::Unknown);
@@ -342,8 +360,37 @@ impl Cargo {
             BinaryResult::Failed | BinaryResult::Unknown => Judgement::Unjudged,
         };
         for confirmed in scope.failures.close(judgement) {
+            self.targets.named_a_failure();
             let test = FailingTest::new(confirmed.name, Runner::Cargo, self.context.clone());
             self.findings.fail(confirmed.index, test);
+        }
+        // cargo speaks of a binary only after it ended: a line that its
+        // binary's own result followed was printed by one of its tests.
+        if result == BinaryResult::Unknown && !self.under_nextest {
+            for target in scope.failed_targets {
+                self.targets.accept(target);
+            }
+        }
+    }
+
+    /// cargo's `error: …` lines after a target ran: one target failed, or
+    /// the closing list of a `--no-fail-fast` run starts.
+    fn cargo_error(&mut self, text: &str, index: u64) {
+        if let Some(selector) = targets::failed_target(text) {
+            self.detect(index);
+            let target = self.targets.line(index, selector, self.context.as_deref());
+            if self.scope.open {
+                if self.scope.failed_targets.len() < 64 {
+                    self.scope.failed_targets.push(target);
+                }
+            } else {
+                self.targets.accept(target);
+            }
+        } else if targets::closing_header(text) {
+            self.detect(index);
+            self.targets.start_closing_list(index);
+        } else {
+            self.other_line(text, index);
         }
     }
 }
@@ -477,7 +524,7 @@ fn json_event(text: &str) -> Option<serde_json::Value> {
 /// nextest run's start, and a JSON event at the end of any line.
 static OUTSIDE_LIST: Interest = Interest::NONE
     .first(b"rtfe")
-    .indented(b"RDNS")
+    .indented(b"RDNS`")
     .indented_unicode_space()
     .braced();
 
@@ -652,6 +699,33 @@ error: test failed, to rerun pass `--test signals`
         // Where the binary ends with a result, a test without one is no failure.
         let ended = "running 1 test\ntest a ... \n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
         assert!(names(ended).is_empty());
+    }
+
+    /// A binary that dies while its tests run in parallel names no test
+    /// (libtest prints a line when a test ends): cargo's line names its
+    /// target. Hand-made after fixtures/cargo/crash.log, whose
+    /// `--test-threads=1` names the test in flight instead.
+    #[test]
+    fn a_binary_that_dies_naming_no_test_is_named_by_its_target() {
+        let died = "     Running tests/signals.rs (target/debug/deps/signals-1)\n\n\
+                    running 2 tests\n\
+                    test quick ... ok\n\
+                    error: test failed, to rerun pass `--test signals`\n\n\
+                    Caused by:\n  process didn't exit successfully: `signals-1` (signal: 6, SIGABRT: process abort signal)\n";
+        let report = parse(Runner::Cargo, died);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["--test signals"]);
+        assert_eq!(report.failing[0].kind, Kind::Package);
+        assert_eq!(
+            report.failing[0].context.as_deref(),
+            Some("tests/signals.rs")
+        );
+        // Where it must not fire: a test printed the line (`--nocapture`)
+        // and its binary then gave its result.
+        let printed = died.replace(
+            "\n\nCaused by:",
+            "\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nCaused by:",
+        );
+        assert!(names(&printed).is_empty());
     }
 
     #[test]

@@ -9,12 +9,14 @@
 //! only when its package's own last event is `fail` (go 1.19's test2json
 //! turns a printed `--- FAIL:` line into a `fail` event too).
 
+mod crash;
+
 use std::collections::HashSet;
 
 use super::scope::{Judgement, Scope};
 use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, Kind, Outcome};
+use crate::report::{Counts, Crash, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
 
 /// Recognises go test output.
@@ -69,6 +71,12 @@ struct Package {
     /// The first test of the every-test list noted in this block: the
     /// package line that ends it gives them their package.
     first_noted: usize,
+    /// The block's first `panic:` line, with what it says ended the binary.
+    panic: Option<(u64, String)>,
+    /// The test that started the goroutine that panicked (the trace's first
+    /// `created by` after the `panic:` line); `Some(None)` once a `created
+    /// by` line named no test.
+    started_by: Option<Option<String>>,
 }
 
 impl Package {
@@ -121,6 +129,22 @@ impl Go {
         };
         if scope.none_to_run {
             self.said_none = true;
+        }
+        // A binary that a panic ended, where go named no failing test: the
+        // reason says so, with the test that was running.
+        if outcome == PackageEnd::Failed && scope.failures.is_empty() {
+            if let Some((index, cause)) = &scope.panic {
+                if self.findings.crashes.len() < crash::MAX_CRASHES {
+                    let crash = Crash {
+                        format: Runner::Go,
+                        binary: package.map(str::to_owned),
+                        cause: cause.clone(),
+                        running: Some(scope.last_run.1.clone()).filter(|n| !n.is_empty()),
+                        started_by: scope.started_by.clone().flatten(),
+                    };
+                    self.findings.crashes.push((*index, crash));
+                }
+            }
         }
         if outcome != PackageEnd::Passed {
             if !scope.last_run.1.is_empty() {
@@ -356,6 +380,39 @@ impl Go {
     }
 }
 
+/// A line of a panic in `scope`'s output: its `panic:` line, or the
+/// trace's `created by` line after it.
+fn panic_line(scope: &mut Package, index: u64, text: &str) {
+    if scope.panic.is_none() {
+        if let Some(cause) = crash::panic_cause(text) {
+            scope.panic = Some((index, cause));
+        }
+    } else if scope.started_by.is_none() && text.starts_with("created by ") {
+        scope.started_by = Some(crash::goroutine_creator(text).map(str::to_owned));
+    }
+}
+
+impl Go {
+    /// A test2json `output` event: a panic's lines count for its package.
+    fn json_output(&mut self, index: u64, text: &str) {
+        if super::find(text, r#""Output":"panic: "#).is_none()
+            && super::find(text, r#""Output":"created by "#).is_none()
+        {
+            return;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+            return;
+        };
+        let field = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+        let (Some(package), Some(output)) = (field("Package"), field("Output")) else {
+            return;
+        };
+        if let Some((_, scope)) = self.json.iter_mut().find(|(p, _)| p == package) {
+            panic_line(scope, index, output.trim_end_matches('\n'));
+        }
+    }
+}
+
 impl Recognizer for Go {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
@@ -367,8 +424,9 @@ impl Recognizer for Go {
         match text.bytes().next() {
             Some(b'{') => {
                 // Most events are `output`; once detected they say nothing
-                // that the pass/fail/skip events do not.
+                // that the pass/fail/skip events do not, but a panic's.
                 if self.findings.detected_at.is_some() && is_chatter_event(text) {
+                    self.json_output(line.index, text);
                     return;
                 }
                 if let Some(event) = json_event(text) {
@@ -384,6 +442,10 @@ impl Recognizer for Go {
                 }
             }
             Some(b'r') if text == "running tests:" => self.text.in_running_list = true,
+            Some(b'p' | b'c') => {
+                let index = line.index;
+                panic_line(&mut self.text, index, text);
+            }
             Some(b' ' | b'-' | b'=' | b'o' | b'F' | b'?' | b't') => self.text_line(line),
             Some(_) | None => {}
         }
@@ -561,7 +623,7 @@ fn json_event(text: &str) -> Option<Event> {
 /// byte too, to leave libtest's and pytest's `test…` lines out) `testing:
 /// warning: no tests to run` and `running tests:`.
 static GO_LINES: Interest = Interest::NONE
-    .first(b"{-=oF?")
+    .first(b"{-=oF?pc")
     .indented(b"-")
     .first_ending(b"tr", b"n:");
 
@@ -759,6 +821,32 @@ FAIL\texample.com/m/real\t0.01s
 "#;
         // TestForged never had a `run` event: a test printed it.
         assert_eq!(names(Runner::Go, log), ["TestReal"]);
+    }
+
+    /// A panic outside a test's own goroutine (fixtures/go/goroutine_panic*
+    /// are the real runs): a crash, with the test running and the test that
+    /// started the goroutine. Where it must not fire: a package that passed
+    /// (a test printed `panic:`), and one where go named the failing test.
+    #[test]
+    fn a_panic_that_names_no_test_is_a_crash() {
+        let log = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n\
+                   panic: boom\n\ngoroutine 7 [running]:\np.TestC.func1()\n\
+                   created by example.com/p.TestC in goroutine 6\n\
+                   FAIL\texample.com/p\t0.01s\n";
+        let report = parse(Runner::Go, log);
+        assert!(report.failing.is_empty());
+        let crash = report.crashes.first().expect("a crash");
+        assert_eq!(
+            crash.describe(),
+            "the test binary of example.com/p died (panic) while TestB was running; \
+             the goroutine that panicked was started by TestC"
+        );
+        let passed = log.replace("FAIL\texample.com/p", "ok  \texample.com/p");
+        assert!(parse(Runner::Go, passed).crashes.is_empty());
+        let named = log.replace("panic: boom", "--- FAIL: TestB (0.00s)\npanic: boom");
+        let report = parse(Runner::Go, named);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["TestB"]);
+        assert!(report.crashes.is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use foldhash::fast::RandomState;
 use indexmap::IndexMap;
 
 use crate::line::Line;
-use crate::report::{Counts, FailingTest, MAX_TESTS, Outcome};
+use crate::report::{Counts, Crash, FailingTest, MAX_TESTS, Outcome};
 use crate::runner::Runner;
 
 mod cargo;
@@ -285,6 +285,9 @@ pub(crate) struct Findings {
     pub(crate) reruns: u64,
     /// Tests started and not ended when their scope ended without a result.
     pub(crate) running: Vec<(u64, String)>,
+    /// Test binaries that died with no failing test named, with the line
+    /// that ended their scope.
+    pub(crate) crashes: Vec<(u64, Crash)>,
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
     /// The names in `failing`.

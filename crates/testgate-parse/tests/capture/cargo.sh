@@ -91,14 +91,37 @@ for name, what in outcome.items():
 }
 
 # CASE.outcomes from a run's libtest JSON: libtest's text output names every
-# test it runs, so the list is complete.
+# test it runs, so the list is complete. TARGETS (optional): failed targets
+# libtest named no test of (see target_failures), each `failed SELECTOR`.
 write_outcomes() {
-    local case="$1" json="$2" what="$3"
+    local case="$1" json="$2" what="$3" targets="${4:-}"
     {
         echo "# source: $what"
         echo "# complete"
         json_outcomes <<<"$json"
+        if [[ -n "$targets" ]]; then sed 's/^/failed /' <<<"$targets"; fi
     } >"$out/$case.outcomes"
+}
+
+# The targets cargo said failed (`error: test failed, to rerun pass `SEL``
+# in the STDERR file of a run) that libtest names no failing test of, one
+# selector a line: each is run alone with libtest's JSON, and counts only if
+# that run fails (a target can print cargo's line and pass: its exit status
+# is the proof) and its JSON names no failing or dying test (a target
+# without libtest's harness prints none).
+target_failures() {
+    local project="$1" stderr="$2"
+    shift 2
+    local harness=("$@") sel alone rc
+    { grep -o 'to rerun pass `[^`]*`' "$stderr" || true; } | sed -e 's/^to rerun pass `//' -e 's/`$//' | awk '!seen[$0]++' |
+        while IFS= read -r sel; do
+            rc=0
+            # shellcheck disable=SC2086 # a selector is words: --test it
+            alone="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 cargo test $sel -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null)" || rc=$?
+            if [[ $rc -ne 0 && -z "$(json_names failures <<<"$alone")" ]]; then
+                echo "$sel"
+            fi
+        done
 }
 
 # capture CASE PROJECT [ENV=VALUE...] -- CARGO-TEST-ARGS... [-- HARNESS-ARGS...]
@@ -125,14 +148,21 @@ capture() {
     [[ -n "${KILL_AFTER:-}" ]] && kill=(timeout -s KILL "$KILL_AFTER")
     echo "cargo/$case: ${kill[*]} cargo test ${args[*]} -- ${harness[*]}" >&2
     (cd "$projects/$project" && env "${env[@]}" "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" >"$out/$case.log" 2>&1) || true
-    local json
-    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>/dev/null || true)"
+    local json stderr targets
+    stderr="$(mktemp)"
+    json="$(cd "$projects/$project" && RUSTC_BOOTSTRAP=1 "${kill[@]}" cargo test "${args[@]}" -- "${harness[@]}" --format json -Z unstable-options 2>"$stderr" || true)"
+    targets="$(target_failures "$project" "$stderr" "${harness[@]}")"
+    rm -f "$stderr"
     {
         echo "# source: libtest JSON of an identical run: ${kill[*]} RUSTC_BOOTSTRAP=1 cargo test ${args[*]} -- ${harness[*]} --format json -Z unstable-options"
+        if [[ -n "$targets" ]]; then
+            echo "# and the targets its cargo said failed that fail alone with no failing test in their libtest JSON"
+        fi
         json_names failures <<<"$json"
+        if [[ -n "$targets" ]]; then echo "$targets"; fi
     } >"$out/$case.expected"
     write_running "$case" "$json"
-    write_outcomes "$case" "$json" "libtest JSON of the .expected run"
+    write_outcomes "$case" "$json" "libtest JSON of the .expected run" "$targets"
 }
 
 # CASE.running from a run's libtest JSON, where a test started and never
@@ -151,7 +181,7 @@ write_running() {
 
 
 # Build everything once so that the logs hold no `Compiling` lines.
-for p in demo empty nextest ../../../hostile/exits-early-cargo hang; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
+for p in demo empty nextest ../../../hostile/exits-early-cargo hang harness; do (cd "$projects/$p" && cargo test --no-run -q >/dev/null 2>&1); done
 
 # Three binaries (unit tests, tests/it.rs, doctests), should_panic, a liar
 # whose fake failure lines stay captured.
@@ -179,6 +209,12 @@ capture exits_early ../../../hostile/exits-early-cargo -- -- --test-threads=1
 # A test that hangs, the run killed as a timeout kills it: the log ends
 # with `test b_hangs ... `.
 KILL_AFTER=5 capture hang hang -- -- --test-threads=1
+# Targets without libtest's harness: `panics` fails printing only its panic,
+# named by cargo's selector (`--test panics`); `liar` prints cargo's failure
+# lines for itself and passes. --no-fail-fast: cargo's closing list decides;
+# the default: cargo stops at `panics`, its last word.
+capture harness_false harness -- --no-fail-fast
+capture harness_false_fail_fast harness --
 
 # libtest's JSON itself: the log is the machine-readable output.
 echo "cargo/json: cargo test --no-fail-fast -- --format json -Z unstable-options" >&2

@@ -9,7 +9,11 @@
 # go itself decided. <case>.flaky, where there is one: the tests with both a
 # `fail` and a `pass` event in one package (`-count=N`). <case>.running,
 # where there is one: the tests with a `run` event and no result in a
-# package that did not pass (a test that hung past -timeout).
+# package that did not pass (a test that hung past -timeout), for -v and
+# -json logs (plain output prints no `=== RUN`). <case>.crashes, where there
+# is one: the packages whose final event is fail, with no `fail` event of a
+# test and an output line starting `panic: ` (a binary a panic ended).
+# ONLY=CASE captures only that case (and keeps the other fixtures).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -66,6 +70,25 @@ for key in order:
     if outcomes[key] == {"pass", "fail"} and key[1] not in seen:
         seen.add(key[1])
         print(key[1])'
+
+crashes='import json, sys
+verdict, named, panicked, order = {}, set(), set(), []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue
+    event = json.loads(line)
+    action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
+    if pkg not in order:
+        order.append(pkg)
+    if test is None and action in ("pass", "fail", "skip"):
+        verdict[pkg] = action
+    elif test is not None and action == "fail":
+        named.add(pkg)
+    elif action == "output" and event.get("Output", "").startswith("panic: "):
+        panicked.add(pkg)
+for pkg in order:
+    if verdict.get(pkg) == "fail" and pkg in panicked and pkg not in named:
+        print(pkg)'
 
 running='import json, sys
 started, ended, verdict, order = {}, set(), {}, []
@@ -137,6 +160,7 @@ for test, what in result.items():
 capture() {
     local case="$1"
     shift
+    if [[ -n "${ONLY:-}" && "$case" != "$ONLY" ]]; then return 0; fi
     local json="$work/$case.json"
     (cd "$work/mod" && go test "$@" >"$out/$case.log" 2>&1) || true
     local source
@@ -161,13 +185,24 @@ capture() {
         python3 -c "$outcomes" "$json"
     } >"$out/$case.outcomes"
     rm -f "$out/$case.running"
-    local hung
-    hung="$(python3 -c "$running" "$json")"
+    local hung=""
+    if [[ " $* " == *" -v "* || " $* " == *" -json "* ]]; then
+        hung="$(python3 -c "$running" "$json")"
+    fi
     if [[ -n "$hung" ]]; then
         {
             echo "# source: $source: tests with a run event and no result, in packages that did not pass; log: go test $*"
             echo "$hung"
         } >"$out/$case.running"
+    fi
+    rm -f "$out/$case.crashes"
+    local died
+    died="$(python3 -c "$crashes" "$json")"
+    if [[ -n "$died" ]]; then
+        {
+            echo "# source: $source: packages that failed with a panic and no test's fail event; log: go test $*"
+            echo "$died"
+        } >"$out/$case.crashes"
     fi
     rm -f "$out/$case.flaky"
     local names
@@ -204,7 +239,16 @@ capture count_flaky_json -count=3 -json ./flaky
 # go 1.19 names no test when one hangs past -timeout: neither text nor JSON.
 capture timeout_verbose -count=1 -v -tags timeout -timeout 1s ./timeout
 capture no_tests_to_run -count=1 -v -run NoSuchTest ./allpass ./notests
+# A panic in a goroutine a test started kills the binary with no `--- FAIL:`
+# line and no test's fail event: the package fails naming no test, and the
+# report's crash says which test was running (-v, -json) and which test
+# started the goroutine (the trace's `created by`).
+capture goroutine_panic -count=1 ./goroutinepanic
+capture goroutine_panic_verbose -count=1 -v ./goroutinepanic
+capture goroutine_panic_json -count=1 -json ./goroutinepanic
 # Warm the cache, then capture the cached run.
-(cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true
+if [[ -z "${ONLY:-}" || "$ONLY" == all_pass_cached ]]; then
+    (cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true
+fi
 capture all_pass_cached ./allpass
 echo "go fixtures written to $out"

@@ -7,7 +7,8 @@
 //! and its `.flaky` file, where there is one, the tests that failed and then
 //! passed within the run by the same source (none when there is no file),
 //! and its `.running` file the tests that had started and not ended when a
-//! killed run's log stops. Its `.outcomes` file, where there is one, gives
+//! killed run's log stops, and its `.crashes` file the test binaries that
+//! died naming no failing test. Its `.outcomes` file, where there is one, gives
 //! every test's outcome (`passed tests::adds`) by the same source: each test
 //! the report lists must be there with the same outcome, and where the file
 //! says `# complete` (a mode whose console names every test), the report
@@ -176,6 +177,19 @@ fn check_log(log: &Path) {
             running,
             expected_in(log, "running"),
             "{}: running tests",
+            log.display()
+        );
+        // Test binaries that died naming no failing test (a goroutine's
+        // panic): `.crashes`, the packages by the runner's own events.
+        let crashed: BTreeSet<String> = auto
+            .crashes
+            .iter()
+            .filter_map(|crash| crash.binary.clone())
+            .collect();
+        assert_eq!(
+            crashed,
+            expected_in(log, "crashes"),
+            "{}: crashed test binaries",
             log.display()
         );
         let covered = (named.len() as u64).saturating_add(auto.reruns);

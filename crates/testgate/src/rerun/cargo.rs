@@ -12,9 +12,22 @@ pub(super) fn is_doctest(target: &Target<'_>) -> bool {
             && target.name.contains(" (line "))
 }
 
+/// A whole test target cargo said failed, named by cargo's selector
+/// (`--test it`, `--doc`, `-p a --lib`): no libtest test is named so, and
+/// after `--` it would be read as libtest's options.
+pub(super) fn is_whole_target(target: &Target<'_>) -> bool {
+    target.name.starts_with('-')
+}
+
 /// `cargo test ARGS -- --exact NAME…`: libtest runs a test when a filter
 /// equals its whole path. Test arguments already after `--` are kept.
 pub(super) fn cargo(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+    if let Some(whole) = targets.iter().find(|t| is_whole_target(t)) {
+        return Err(format!(
+            "the test target `{}` failed as a whole, not as a test a filter selects",
+            whole.name
+        ));
+    }
     if let Some(doctest) = targets.iter().find(|t| is_doctest(t)) {
         return Err(format!(
             "the doctest `{}` cannot be selected exactly",
