@@ -122,6 +122,22 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class Crash:
+    """A test binary that died naming no failing test (a go panic in a
+    goroutine, go's `-timeout`): the binary as the runner names it (go's
+    package), the cause (`panic`, `test timed out after 1s`), the test
+    running when it died and the test that started the goroutine that
+    panicked, where the output said."""
+
+    format: str = ""
+    binary: str | None = None
+    cause: str = ""
+    running: str | None = None
+    started_by: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Preparation:
     """One `--prepare` step that ran."""
 
@@ -160,6 +176,7 @@ class Attempt:
     reruns: int = 0
     running: list[str] = field(default_factory=list)
     tests_omitted: int = 0
+    crashes: list[Crash] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
@@ -279,6 +296,7 @@ class Report:
     long_lines: int = 0
     tests: list[TestOutcome] | None = None
     tests_omitted: int = 0
+    crashes: list[Crash] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property

@@ -172,6 +172,16 @@ def test_parse_reads_a_path_and_text_alike():
     assert failed == from_path.failing_names
 
 
+def test_parse_says_which_test_binary_died():
+    report = testgate.parse(FIXTURES / "go" / "goroutine_panic_verbose.log")
+    assert report.failing_names == []
+    assert [type(c) for c in report.crashes] == [testgate.Crash]
+    crash = report.crashes[0]
+    assert (crash.format, crash.cause) == ("go", "panic")
+    assert crash.binary == "example.com/tgfixture/goroutinepanic"
+    assert crash.running == "TestPanicsInAGoroutine"
+
+
 def test_parse_of_an_unreadable_file_raises(tmp_path):
     with pytest.raises(testgate.TestgateError) as caught:
         testgate.parse(tmp_path / "missing.log")

@@ -245,6 +245,9 @@ struct Attempt<'a> {
     /// Results left out of the top-level `tests` once this attempt's list
     /// was full.
     tests_omitted: u64,
+    /// Test binaries that died naming no failing test (a go panic in a
+    /// goroutine, go's `-timeout`).
+    crashes: Vec<Crash<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -417,6 +420,7 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
         reruns: attempt.reruns,
         running: &attempt.running,
         tests_omitted: record.report.tests_omitted,
+        crashes: crashes(&record.report),
     }
 }
 
@@ -443,6 +447,8 @@ pub(crate) struct ParseDocument<'a> {
     tests: Vec<Test<'a>>,
     /// Results left out of `tests` once it was full.
     tests_omitted: u64,
+    /// Test binaries that died naming no failing test.
+    crashes: Vec<Crash<'a>>,
     lines: u64,
     long_lines: u64,
 }
@@ -453,6 +459,34 @@ struct FailingTest<'a> {
     format: &'static str,
     context: Option<&'a str>,
     kind: &'static str,
+}
+
+/// A test binary that died naming no failing test.
+#[derive(Debug, Serialize)]
+struct Crash<'a> {
+    format: &'static str,
+    /// The binary as the runner names it (go: the package).
+    binary: Option<&'a str>,
+    /// `panic`, or go's `test timed out after 1s`.
+    cause: &'a str,
+    /// The test the runner said was running when it died.
+    running: Option<&'a str>,
+    /// The test that started the goroutine that panicked.
+    started_by: Option<&'a str>,
+}
+
+fn crashes(report: &Report) -> Vec<Crash<'_>> {
+    report
+        .crashes
+        .iter()
+        .map(|crash| Crash {
+            format: crash.format.name(),
+            binary: crash.binary.as_deref(),
+            cause: &crash.cause,
+            running: crash.running.as_deref(),
+            started_by: crash.started_by.as_deref(),
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -503,6 +537,7 @@ impl<'a> ParseDocument<'a> {
                 })
                 .collect(),
             tests_omitted: report.tests_omitted,
+            crashes: crashes(report),
             lines: report.lines,
             long_lines: report.long_lines,
         }

@@ -99,6 +99,13 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "context": t.context,
         })).collect::<Vec<_>>(),
         "tests_omitted": report.tests_omitted,
+        "crashes": report.crashes.iter().map(|c| json!({
+            "format": c.format.name(),
+            "binary": c.binary,
+            "cause": c.cause,
+            "running": c.running,
+            "started_by": c.started_by,
+        })).collect::<Vec<_>>(),
         "lines": report.lines,
         "long_lines": report.long_lines,
     })
@@ -274,6 +281,7 @@ fn json_has_the_documented_shape() {
         keys,
         [
             "counts",
+            "crashes",
             "failing",
             "file",
             "flaky",
@@ -322,4 +330,22 @@ fn json_spells_formats_in_lowercase() {
     for runner in Runner::ALL {
         assert_eq!(runner.name(), runner.name().to_lowercase());
     }
+}
+
+/// A go test binary killed by a panic in a goroutine names no failing test:
+/// `parse --json` says which binary died, why, and what was running.
+#[test]
+fn json_says_which_test_binary_died() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testgate-parse/tests/fixtures/go/goroutine_panic_verbose.log");
+    let out = testgate(&["parse", "--json", &log.to_string_lossy()], None);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let document: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(document["failing"], json!([]), "no test is named failing");
+    let crashes = document["crashes"].as_array().expect("a crashes array");
+    assert_eq!(crashes.len(), 1, "{document:#}");
+    assert_eq!(crashes[0]["format"], "go");
+    assert_eq!(crashes[0]["binary"], "example.com/tgfixture/goroutinepanic");
+    assert_eq!(crashes[0]["cause"], "panic");
+    assert!(crashes[0]["running"].is_string(), "{document:#}");
 }
