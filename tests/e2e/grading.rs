@@ -138,12 +138,7 @@ fn a_flaky_listed_test_is_inconclusive_and_a_renamed_one_not_run() {
 #[test]
 fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
     let project = Project::copy(Runner::Pytest);
-    let quiet = TestConfig::new(
-        &project.dir,
-        "python3",
-        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
-    )
-    .format(Runner::Pytest);
+    let quiet = pytest_quiet(&project);
     let expect = Expectations::new([steady(Runner::Pytest)], none()).with_missing(Missing::Fail);
     let record = check(&project, quiet.expect(expect.clone()), "pass");
     assert_eq!(
@@ -167,12 +162,7 @@ fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
 #[test]
 fn stress_with_a_runner_that_names_only_failures_finds_the_variation() {
     let project = Project::copy(Runner::Pytest);
-    let quiet = TestConfig::new(
-        &project.dir,
-        "python3",
-        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
-    )
-    .format(Runner::Pytest);
+    let quiet = pytest_quiet(&project);
     let record = check(&project, quiet.stress(4), "flaky");
     assert_eq!(
         record.verdict.cause(),
@@ -251,4 +241,14 @@ fn stress_finds_the_test_that_fails_every_other_run() {
             started.elapsed().as_secs_f64()
         );
     }
+}
+
+/// `pytest -q` on `project`: it names only the failing tests.
+fn pytest_quiet(project: &Project) -> TestConfig {
+    TestConfig::new(
+        &project.dir,
+        "python3",
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest)
 }

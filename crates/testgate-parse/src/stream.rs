@@ -101,6 +101,12 @@ impl StreamParser {
 
     /// Reads the next chunk of output.
     pub fn feed(&mut self, chunk: &[u8]) {
+        let (splitter, mut dispatch) = self.split();
+        splitter.feed(chunk, |raw| dispatch.line(raw));
+    }
+
+    /// The line splitter, and the dispatch of its lines to the recognisers.
+    fn split(&mut self) -> (&mut LineSplitter, Dispatch<'_>) {
         let StreamParser {
             splitter,
             recognizers,
@@ -110,34 +116,19 @@ impl StreamParser {
             lines,
             ..
         } = self;
-        let mut dispatch = Dispatch {
+        let dispatch = Dispatch {
             recognizers,
             interests,
             readers,
             every_line: *every_line,
             lines,
         };
-        splitter.feed(chunk, |raw| dispatch.line(raw));
+        (splitter, dispatch)
     }
 
     /// Ends the output and reports what was understood.
     pub fn finish(mut self) -> Report {
-        let StreamParser {
-            splitter,
-            recognizers,
-            interests,
-            readers,
-            every_line,
-            lines,
-            ..
-        } = &mut self;
-        let mut dispatch = Dispatch {
-            recognizers,
-            interests,
-            readers,
-            every_line: *every_line,
-            lines,
-        };
+        let (splitter, mut dispatch) = self.split();
         splitter.finish(|raw| dispatch.line(raw));
 
         let explicit = self.format != Format::Auto;

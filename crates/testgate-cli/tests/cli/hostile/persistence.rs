@@ -50,12 +50,7 @@ fn host_git_runs_nothing_planted(attack: &Attack) {
         // Unknown aliases fail; only whether they ran anything matters.
         let _ = git(project, &[alias]);
     }
-    let ran: Vec<String> = fs::read_dir(attack.outside())
-        .expect("outside")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with(attack.marker()))
-        .collect();
+    let ran = planted_ran(attack);
     assert!(ran.is_empty(), "host git ran planted code: {ran:?}");
 }
 
@@ -225,12 +220,17 @@ fn the_hosts_gitconfig_is_unreadable_and_the_sandboxs_own_dies_with_the_attempt(
     let _ = host_git(&["commit", "-q", "--allow-empty", "-m", "after the run"]);
     let _ = host_git(&["status"]);
     let _ = host_git(&["st"]);
-    let ran: Vec<String> = fs::read_dir(attack.outside())
+    let ran = planted_ran(&attack);
+    assert!(ran.is_empty(), "host git ran planted code: {ran:?}");
+    attack.assert_contained(&outcome);
+}
+
+/// The marker files planted code left outside the project: what host git ran.
+fn planted_ran(attack: &Attack) -> Vec<String> {
+    fs::read_dir(attack.outside())
         .expect("outside")
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| name.starts_with(attack.marker()))
-        .collect();
-    assert!(ran.is_empty(), "host git ran planted code: {ran:?}");
-    attack.assert_contained(&outcome);
+        .collect()
 }
