@@ -415,9 +415,8 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         }),
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
-    let max_attempts = testgate::Policy::new(args.retries)
-        .with_rerun(args.rerun)
-        .max_attempts();
+    // The driver's own bound (`--stress N` runs N, whatever `-k` says).
+    let max_attempts = tests.max_attempts();
     let mut announcer = Announcer {
         quiet: args.quiet,
         max_attempts,

@@ -255,6 +255,11 @@ impl Grader {
         }
     }
 
+    /// The retry policy the grading runs under.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
     /// The expectations graded against.
     pub fn expectations(&self) -> &Expectations {
         &self.expectations

@@ -740,6 +740,9 @@ fn expect_grades_only_the_listed_tests() {
         grading["unlisted_failed"],
         serde_json::json!([NEGATIVE, BIG])
     );
+    // `always_failed` is a Fail's names (docs/cli.md); this is a Pass. The
+    // findings were the plain policy's, which named the unlisted failures.
+    assert_eq!(doc["findings"]["always_failed"], serde_json::json!([]));
     assert!(
         doc["reason"]
             .as_str()
@@ -914,6 +917,23 @@ fn diff_of_something_that_is_no_check_is_a_usage_error() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn stress_announces_its_own_bound() {
+    // The bound is the driver's: N runs, not the retry policy's 1 (it said
+    // "attempt 2 of at most 1").
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "pass", &["--stress", "3"]);
+    for n in 1..=3 {
+        assert!(
+            out.stderr
+                .contains(&format!("testgate: attempt {n} of at most 3")),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(!out.stderr.contains("of at most 1"), "{}", out.stderr);
 }
 
 #[test]
