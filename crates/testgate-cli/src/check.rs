@@ -35,7 +35,13 @@ pub(crate) struct CheckArgs {
 
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.
-    #[arg(short = 'k', long, value_name = "K", default_value_t = 0)]
+    #[arg(
+        short = 'k',
+        long,
+        alias = "retry",
+        value_name = "K",
+        default_value_t = 0
+    )]
     retries: u32,
 
     /// The time limit of one attempt: 90s, 5m, 1h30m, 500ms.
@@ -225,7 +231,11 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     if text_trim.is_empty() {
         return Err(malformed());
     }
+    let zero = || format!("the timeout `{text}` must be longer than zero");
     if let Ok(seconds) = text_trim.parse::<u64>() {
+        if seconds == 0 {
+            return Err(zero());
+        }
         return Ok(Duration::from_secs(seconds));
     }
     let mut total = Duration::ZERO;
@@ -253,7 +263,7 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
         rest = &rest[unit_len..];
     }
     if total.is_zero() {
-        return Err(format!("the timeout `{text}` must be longer than zero"));
+        return Err(zero());
     }
     Ok(total)
 }
@@ -770,6 +780,8 @@ mod tests {
             "1.5s",
             "-3s",
             "0s",
+            "0",
+            "0m0s",
             "99999999999999999999h",
             "5 m",
         ] {

@@ -1104,3 +1104,25 @@ fn a_report_path_a_test_turns_into_a_way_out_is_never_read() {
     let note = doc["attempts"][0]["note"].as_str().unwrap_or_default();
     assert!(note.contains("leads out of the project"), "{note}");
 }
+
+#[test]
+fn a_zero_timeout_is_refused_and_retry_means_retries() {
+    let (_tmp, dir) = pytest_project();
+    for zero in ["0", "0s", "0m"] {
+        let out = check_in(&dir, &["--timeout", zero, "--", "true"]);
+        assert_eq!(out.code, Some(USAGE), "--timeout {zero}: {out:#?}");
+        assert!(
+            out.stderr.contains("must be longer than zero"),
+            "{}",
+            out.stderr
+        );
+    }
+    // `--retry` was "a similar argument exists: '--restore'".
+    let out = check_pytest(&dir, "fail", &["--retry", "1"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    assert!(
+        out.stderr.contains("attempt 2 of at most 2"),
+        "{}",
+        out.stderr
+    );
+}
