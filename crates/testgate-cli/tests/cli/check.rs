@@ -1126,3 +1126,19 @@ fn a_zero_timeout_is_refused_and_retry_means_retries() {
         out.stderr
     );
 }
+
+#[test]
+fn expect_names_the_test_a_typo_meant() {
+    let expect = r#"{"must_pass": ["tests/test_calc.py::test_adds_negativ"]}"#;
+    let out = check_expecting("pass", expect, &[]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "not_run");
+    let reason = doc["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains(&format!(
+            "did you mean {NEGATIVE} for tests/test_calc.py::test_adds_negativ?"
+        )),
+        "{reason}"
+    );
+}
