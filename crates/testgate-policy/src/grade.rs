@@ -722,8 +722,7 @@ fn near_misses<'a>(listed: &[&'a str], attempts: &'a [Attempt]) -> Vec<(&'a str,
             .filter(|r| {
                 r.len() > name.len()
                     && r.ends_with(name)
-                    && [b'/', b':', b'.', b' ']
-                        .contains(&r.as_bytes()[r.len() - name.len() - 1])
+                    && [b'/', b':', b'.', b' '].contains(&r.as_bytes()[r.len() - name.len() - 1])
             })
             .collect();
         if let [only] = suffix.as_slice() {
@@ -854,19 +853,25 @@ mod tests {
         // A typo.
         assert_eq!(
             near("tests/test_calc.py::test_adds_negativ"),
-            [("tests/test_calc.py::test_adds_negativ", "tests/test_calc.py::test_adds_negative")]
+            [(
+                "tests/test_calc.py::test_adds_negativ",
+                "tests/test_calc.py::test_adds_negative"
+            )]
         );
         // The path or class left out.
         assert_eq!(
             near("test_big_numbers"),
-            [("test_big_numbers", "tests/test_calc.py::TestBig::test_big_numbers")]
+            [(
+                "test_big_numbers",
+                "tests/test_calc.py::TestBig::test_big_numbers"
+            )]
         );
         // Where it must not fire: a name that ran, nothing close, or two
         // equally close (no guess between them).
         assert!(near("tests/test_calc.py::test_adds").is_empty());
         assert!(near("tests/other.py::test_unrelated_thing").is_empty());
-        let two = [Attempt::new(Ending::Exited { code: 0 })
-            .with_tests([("t::ab", P), ("t::ac", P)])];
+        let two =
+            [Attempt::new(Ending::Exited { code: 0 }).with_tests([("t::ab", P), ("t::ac", P)])];
         assert!(near_misses(&["t::ax"], &two).is_empty());
     }
 

@@ -455,6 +455,16 @@ impl SandboxedTests {
     ) -> (OsString, Vec<OsString>, Selection, Option<String>) {
         let program = self.config.program.clone();
         let Selection::Only(names) = &selection else {
+            if self.config.stress.is_some()
+                && let Some(args) = rerun::uncached_go(&program, &self.config.args)
+            {
+                let note = records.is_empty().then(|| {
+                    "added -count=1: go would replay its cached results instead of running \
+                     the tests again"
+                        .to_owned()
+                });
+                return (program, args, selection, note);
+            }
             return (program, self.config.args.clone(), selection, None);
         };
         let targets: Vec<Target<'_>> = names

@@ -1142,3 +1142,41 @@ fn expect_names_the_test_a_typo_meant() {
         "{reason}"
     );
 }
+
+#[test]
+fn stress_runs_go_again_instead_of_replaying_its_cache() {
+    // After the first run go replays a passing package's cached result
+    // (`ok calc (cached)`, with the `-v` lines of the first run): the
+    // stress runs were one run shown N times.
+    let (_tmp, dir) = fresh_copy("tests/projects/e2e/go", "go");
+    let mut args = vec!["--env", "TESTGATE_FIXTURE=pass", "--stress", "3", "--"];
+    let out = check_in(&dir, &[&args[..], &["go", "test", "-v", "./..."]].concat());
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert_eq!(
+        out.stderr
+            .matches("of at most 3: go test -count=1 -v ./...")
+            .count(),
+        3,
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr.matches("--- PASS: TestAdd ").count(),
+        3,
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("(cached)"), "{}", out.stderr);
+    // Without -v go names no test: the stress verdict says which mode does.
+    args.insert(0, "--json");
+    let out = check_in(&dir, &[&args[..], &["go", "test", "./..."]].concat());
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "no_tests_ran", "{doc:#}");
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("go test -v"),
+        "{doc:#}"
+    );
+}
