@@ -31,8 +31,10 @@ use crate::verdict::Verdict;
 ///     AfterTreeChange::FirstProvedNoFailure,
 /// );
 /// ```
+///
+/// Matched exhaustively, like [`Cause`](crate::Cause): a new rule forces
+/// every caller to decide what it means.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum AfterTreeChange {
     /// The first attempt failed naming tests, and the attempts together
     /// are a Fail naming them: the verdict is that Fail (with these names,
