@@ -205,6 +205,27 @@ fn a_failing_suite_that_plants_a_host_run_file_stays_tree_changed_unless_restore
     assert!(!attack.project().join(".cargo/config.toml").exists());
 }
 
+/// testgate's own stderr file in the project is left out of the tree
+/// comparison by its path *and* its inode: linked or renamed elsewhere, it
+/// is judged at its new path like any file, and the passing suite that
+/// tried it is Inconclusive `tree_changed` naming that path.
+#[test]
+fn testgates_own_output_file_linked_or_moved_onto_a_judged_path_is_tree_changed() {
+    for (what, path) in [
+        ("link", "conftest.py (added, runs later on the host)"),
+        ("replace", "test_math.sh (changed)"),
+        ("rename", "conftest.py (added, runs later on the host)"),
+    ] {
+        let attack = Attack::new("own-output-link")
+            .script_arg(what)
+            .stderr_into("tg.log");
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+        assert!(outcome.reason().contains(path), "{what}: {}", outcome.reason());
+        attack.assert_contained(&outcome);
+    }
+}
+
 #[test]
 fn snapshot_update_flags_are_a_usage_error() {
     for words in [
