@@ -1555,7 +1555,10 @@ fn a_tree_change_keeps_a_proven_failure_and_nothing_else() {
         failing: names.iter().map(|n| (*n).to_owned()).collect(),
     };
     // A failing test that wrote a tracked file: the Fail and its names.
-    assert_eq!(once().after_tree_change(&[fail(&["a"])], false), proven(&["a"]));
+    assert_eq!(
+        once().after_tree_change(&[fail(&["a"])], false),
+        proven(&["a"])
+    );
     assert_eq!(
         retries(2).after_tree_change(&[fail(&["a", "b"]), fail(&["b"])], false),
         proven(&["b"])

@@ -46,9 +46,9 @@ pub use testgate_parse::{
 };
 pub use testgate_policy::{
     AfterTreeChange, Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade,
-    GradedTest, Grader,
-    Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,
-    Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied, Verdict, compare,
+    GradedTest, Grader, Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence,
+    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied,
+    Verdict, compare,
 };
 pub use testgate_run::{
     BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,

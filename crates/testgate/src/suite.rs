@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
-    Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
+    AfterTreeChange, Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader,
+    Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -814,11 +814,11 @@ impl Judge {
         match policy.after_tree_change(attempts, change.may_leave_host_run_files()) {
             AfterTreeChange::ProvenFailure { .. } => {
                 let note = change.failure_stands_note();
-                for attempt in attempts.last_mut().into_iter().chain(
-                    records
-                        .last_mut()
-                        .map(|record| &mut record.attempt),
-                ) {
+                for attempt in attempts
+                    .last_mut()
+                    .into_iter()
+                    .chain(records.last_mut().map(|record| &mut record.attempt))
+                {
                     attempt.note = Some(match attempt.note.take() {
                         Some(own) => format!("{own}; {note}"),
                         None => note.clone(),

@@ -107,10 +107,11 @@ impl TreeChange {
     /// walked (what it holds is unknown), and `--restore` did not put
     /// everything back.
     pub fn may_leave_host_run_files(&self) -> bool {
-        let unknown = self
-            .changed
-            .iter()
-            .any(|p| p.as_os_str().as_encoded_bytes().starts_with(WALK_FAILED.as_bytes()));
+        let unknown = self.changed.iter().any(|p| {
+            p.as_os_str()
+                .as_encoded_bytes()
+                .starts_with(WALK_FAILED.as_bytes())
+        });
         let host = self.paths().iter().any(|p| watch::runs_on_host(p));
         let restored = matches!(self.restored, Some(Ok(_)));
         (unknown || host) && !restored
@@ -552,7 +553,9 @@ mod tests {
     }
 
     fn own(path: &Path) -> Vec<OwnFile> {
-        OwnFile::of(&fs::metadata(path).unwrap()).into_iter().collect()
+        OwnFile::of(&fs::metadata(path).unwrap())
+            .into_iter()
+            .collect()
     }
 
     #[test]

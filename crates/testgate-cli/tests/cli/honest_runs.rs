@@ -103,9 +103,15 @@ fn cargo_test_with_both_outputs_in_one_project_file_passes_and_the_log_survives_
     );
     let said = read(&log);
     assert_eq!(code, Some(0), "{said}");
-    assert!(said.contains("testgate: attempt 1 of at most 1: cargo test"), "{said}");
+    assert!(
+        said.contains("testgate: attempt 1 of at most 1: cargo test"),
+        "{said}"
+    );
     assert!(said.contains("test result: ok."), "{said}");
-    assert!(said.contains("\nPASS\n"), "the verdict is in the log: {said}");
+    assert!(
+        said.contains("\nPASS\n"),
+        "the verdict is in the log: {said}"
+    );
 }
 
 /// A pytest project whose one test counts its runs in the tracked file
@@ -145,7 +151,11 @@ fn check_json(dir: &Path, mode: &str, extra: &[&str]) -> (Option<i32>, Value) {
 fn a_failing_test_that_writes_a_tracked_file_is_a_fail_naming_it_and_the_change() {
     for restore in [false, true] {
         let (_tmp, dir) = counting_project();
-        let extra: &[&str] = if restore { &["--restore", "-k", "2"] } else { &[] };
+        let extra: &[&str] = if restore {
+            &["--restore", "-k", "2"]
+        } else {
+            &[]
+        };
         let (code, doc) = check_json(&dir, "fail", extra);
         assert_eq!(code, Some(1), "{doc:#}");
         assert_eq!(doc["verdict"], "fail", "{doc:#}");
@@ -158,7 +168,9 @@ fn a_failing_test_that_writes_a_tracked_file_is_a_fail_naming_it_and_the_change(
             reason.contains("attempt 1: it changed the tree it was judging: counter.txt (changed)"),
             "{reason}"
         );
-        let note = doc["findings"]["notes"][0]["text"].as_str().unwrap_or_default();
+        let note = doc["findings"]["notes"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
         assert!(note.contains("counter.txt (changed)"), "{note}");
         if restore {
             assert_eq!(doc["tree"]["restored"]["files"], 1, "{doc:#}");

@@ -167,8 +167,16 @@ fn a_failing_suite_that_edits_the_tree_is_a_fail_yet_restored_and_recorded() {
         );
         let result = &record["record"]["result"];
         assert_eq!(record["record"]["verdict"], "fail", "{record:#}");
-        assert_eq!(result["tree"]["changed"], serde_json::json!(["test_math.sh"]));
-        assert!(result["reason"].as_str().unwrap_or_default().contains("test_math.sh"));
+        assert_eq!(
+            result["tree"]["changed"],
+            serde_json::json!(["test_math.sh"])
+        );
+        assert!(
+            result["reason"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("test_math.sh")
+        );
         let left = fs::read_to_string(attack.project().join("test_math.sh")).expect("read");
         if restore {
             assert_eq!(left, ASSERTION, "--restore still puts the tree back");
@@ -221,7 +229,11 @@ fn testgates_own_output_file_linked_or_moved_onto_a_judged_path_is_tree_changed(
             .stderr_into("tg.log");
         let outcome = attack.run();
         outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
-        assert!(outcome.reason().contains(path), "{what}: {}", outcome.reason());
+        assert!(
+            outcome.reason().contains(path),
+            "{what}: {}",
+            outcome.reason()
+        );
         attack.assert_contained(&outcome);
     }
 }
