@@ -27,6 +27,20 @@ enum Output<'a> {
 /// `testgate check -C dir ARGS -- COMMAND`, its output sent to files as a
 /// shell's redirection would, run to its end; its exit code.
 fn check_into(dir: &Path, output: Output<'_>, args: &[&str], command: &[&str]) -> Option<i32> {
+    let mut testgate = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    testgate
+        .arg("check")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .arg("--")
+        .args(command);
+    run_into(testgate, output)
+}
+
+/// Runs `testgate` (a command line built by the caller) with its output
+/// sent to files, to its end within [`RUN_BOUND`]; its exit code.
+fn run_into(mut testgate: Command, output: Output<'_>) -> Option<i32> {
     let create = |path: &Path| File::create(path).expect("create the output file");
     let (stdout, stderr) = match output {
         Output::Apart { stdout, stderr } => (create(stdout), create(stderr)),
@@ -36,13 +50,7 @@ fn check_into(dir: &Path, output: Output<'_>, args: &[&str], command: &[&str]) -
             (file, again)
         }
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_testgate"))
-        .arg("check")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .arg("--")
-        .args(command)
+    let mut child = testgate
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(stderr)
@@ -53,7 +61,10 @@ fn check_into(dir: &Path, output: Output<'_>, args: &[&str], command: &[&str]) -
         None => {
             child.kill().expect("kill");
             child.wait().expect("reap");
-            panic!("testgate ran for over {RUN_BOUND:?} in {}", dir.display());
+            panic!(
+                "testgate {:?} ran for over {RUN_BOUND:?}",
+                testgate.get_args()
+            );
         }
     }
 }
@@ -112,6 +123,57 @@ fn cargo_test_with_both_outputs_in_one_project_file_passes_and_the_log_survives_
         said.contains("\nPASS\n"),
         "the verdict is in the log: {said}"
     );
+}
+
+/// Two checks at once; the batch's output goes into the second one's
+/// project, and its test waits (bounded) until the first check's result
+/// line is there: the result written into its tree while it runs is no
+/// change of its suite's.
+#[test]
+fn a_batch_writing_its_results_into_a_project_it_is_checking_passes() {
+    let (tmp, first) = pytest_project();
+    let (_tmp, second) = pytest_project();
+    fs::remove_dir_all(second.join("tests")).expect("clear the fixture's tests");
+    fs::write(
+        second.join("test_waits.py"),
+        "import pathlib, time\n\
+         def test_sees_the_first_result():\n\
+         \x20   log = pathlib.Path(__file__).resolve().parent / 'batch.log'\n\
+         \x20   for _ in range(1200):\n\
+         \x20       if '\"id\":\"first\"' in log.read_text():\n\
+         \x20           return\n\
+         \x20       time.sleep(0.05)\n\
+         \x20   assert False, 'the first result never came'\n",
+    )
+    .expect("test");
+    let manifest = tmp.path().join("manifest.jsonl");
+    let line = |id: &str, dir: &Path| {
+        serde_json::json!({
+            "id": id,
+            "workspace": dir,
+            "command": PYTEST,
+            "env": {"TESTGATE_FIXTURE": "pass"},
+            "restore": true,
+        })
+    };
+    let text = format!("{}\n{}\n", line("first", &first), line("second", &second));
+    fs::write(&manifest, text).expect("manifest");
+    let log = second.join("batch.log");
+    let mut testgate = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    testgate.arg("batch").arg("-j").arg("2").arg(&manifest);
+    let code = run_into(testgate, Output::Together(&log));
+    let said = read(&log);
+    assert_eq!(code, Some(0), "{said}");
+    let results: Vec<Value> = said
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(results.len(), 2, "{said}");
+    assert_eq!(results[0]["id"], "first", "{said}");
+    for result in &results {
+        assert_eq!(result["result"]["verdict"], "pass", "{result:#}");
+        assert!(result["result"]["tree"].is_null(), "{result:#}");
+    }
 }
 
 /// A pytest project whose one test counts its runs in the tracked file
