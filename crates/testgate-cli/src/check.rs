@@ -89,9 +89,10 @@ pub(crate) struct CheckArgs {
     format: FormatArg,
 
     /// When an attempt changed the tree it was judging (verdict
-    /// `tree_changed`), put the changed, deleted and planted files back to
-    /// the state recorded before the first attempt. Without it they are left
-    /// for you to inspect.
+    /// `tree_changed`, or a Fail the first attempt proved), put the changed,
+    /// deleted and planted files back to the state recorded before the
+    /// first attempt. Without it they are left for you to inspect. The
+    /// files testgate's own output goes to are never touched.
     #[arg(long)]
     restore: bool,
 
@@ -365,7 +366,8 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         .retrying(args.retries)
         .rerun(args.rerun)
         .format(args.format.0)
-        .restore(args.restore);
+        .restore(args.restore)
+        .own_output(own_output());
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
@@ -506,6 +508,23 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         crate::record::write(path, document, args.sign.as_deref())?;
     }
     Ok(record)
+}
+
+/// The files testgate's own standard output and error write to, when they
+/// are files (`testgate check -- cargo test > tg.log`): what testgate
+/// writes there is no change the suite made, and `--restore` must never
+/// replace the file testgate is writing its verdict to.
+fn own_output() -> Vec<testgate::tree::OwnFile> {
+    use std::os::fd::AsFd;
+    [
+        io::stdout().as_fd().try_clone_to_owned(),
+        io::stderr().as_fd().try_clone_to_owned(),
+    ]
+    .into_iter()
+    .filter_map(Result::ok)
+    .filter_map(|fd| std::fs::File::from(fd).metadata().ok())
+    .filter_map(|meta| testgate::tree::OwnFile::of(&meta))
+    .collect()
 }
 
 /// The canonical form of a `--writable` path, or the usage error: it must

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
 use testgate_policy::{
-    Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings, Grader, Grading,
-    Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
+    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
+    Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
+    Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -320,7 +321,9 @@ impl SandboxedTests {
         let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
-        let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
+        let snapshot = Snapshot::take(&self.config.workspace, self.config.restore)
+            .ok()
+            .map(|snapshot| snapshot.leave_out(&self.config.own_files));
         let mut tree = None;
         let verdict = loop {
             let Plan { step, note, .. } = judge.plan(&attempts);
@@ -355,15 +358,15 @@ impl SandboxedTests {
             if let Some(snapshot) = &snapshot {
                 let mut change = snapshot.compare();
                 if !change.is_empty() {
+                    // Restored first, whatever the verdict: a Fail the
+                    // first attempt proved does not keep a plant in place.
                     if self.config.restore {
                         change.restored = Some(snapshot.restore(&change));
                     }
-                    let reason = change.reason(number);
+                    let verdict =
+                        judge.after_tree_change(&change, number, &mut attempts, &mut records);
                     tree = Some(change);
-                    break Verdict::Inconclusive {
-                        cause: Cause::TreeChanged,
-                        reason,
-                    };
+                    break verdict;
                 }
             }
         };
@@ -811,6 +814,48 @@ impl Judge {
 
     fn verdict(&self, attempts: &[Attempt]) -> Verdict {
         self.driver().verdict(attempts)
+    }
+
+    /// The verdict when attempt `number`, the last of `attempts`, made
+    /// `change` to the tree: the Fail the first attempt proved on the tree
+    /// as submitted (the last attempt then notes what changed), or
+    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
+    /// Graded and stress runs judge tests one by one across attempts: a
+    /// change to the tree leaves them nothing to stand on.
+    fn after_tree_change(
+        &self,
+        change: &TreeChange,
+        number: usize,
+        attempts: &mut [Attempt],
+        records: &mut [AttemptRecord],
+    ) -> Verdict {
+        let not_evidence = || Verdict::Inconclusive {
+            cause: Cause::TreeChanged,
+            reason: change.reason(number),
+        };
+        let policy = match self {
+            Judge::Suite(policy) => policy,
+            Judge::Graded(_) | Judge::Stress(_) => return not_evidence(),
+        };
+        match policy.after_tree_change(attempts, change.may_leave_host_run_files()) {
+            AfterTreeChange::ProvenFailure { .. } => {
+                let note = change.failure_stands_note();
+                for attempt in attempts
+                    .last_mut()
+                    .into_iter()
+                    .chain(records.last_mut().map(|record| &mut record.attempt))
+                {
+                    attempt.note = Some(match attempt.note.take() {
+                        Some(own) => format!("{own}; {note}"),
+                        None => note.clone(),
+                    });
+                }
+                policy.verdict(attempts)
+            }
+            AfterTreeChange::FirstProvedNoFailure
+            | AfterTreeChange::AttemptsDisagree
+            | AfterTreeChange::LeftHostRunFiles => not_evidence(),
+        }
     }
 
     fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {

@@ -42,6 +42,9 @@ pub const IGNORED: &[&str] = &[
 /// How many paths a reason names before it gives a count.
 pub const NAMED_PATHS: usize = 10;
 
+/// How a changed "path" that says the tree could not be walked begins.
+const WALK_FAILED: &str = "(walk failed: ";
+
 /// Files at most this large in total are kept to restore from.
 const COPY_BUDGET: u64 = 512 * 1024 * 1024;
 
@@ -62,6 +65,8 @@ struct Entry {
 pub struct Snapshot {
     root: PathBuf,
     files: BTreeMap<PathBuf, Entry>,
+    /// The caller's own files ([`Snapshot::leave_out`]).
+    own: OwnFiles,
 }
 
 /// What an attempt did to the tree; empty when nothing it judges changed.
@@ -97,8 +102,44 @@ impl TreeChange {
         all
     }
 
+    /// Whether files that run later on the host may be left changed or
+    /// planted: one of the paths runs on the host, or the tree could not be
+    /// walked (what it holds is unknown), and `--restore` did not put
+    /// everything back.
+    pub fn may_leave_host_run_files(&self) -> bool {
+        let unknown = self.changed.iter().any(|p| {
+            p.as_os_str()
+                .as_encoded_bytes()
+                .starts_with(WALK_FAILED.as_bytes())
+        });
+        let host = self.paths().iter().any(|p| watch::runs_on_host(p));
+        let restored = matches!(self.restored, Some(Ok(_)));
+        (unknown || host) && !restored
+    }
+
     /// One sentence for the verdict's reason.
     pub fn reason(&self, attempt: usize) -> String {
+        format!(
+            "attempt {attempt} changed the tree it was judging, so its result is not evidence: {}.{}",
+            self.named(),
+            self.restored_sentence()
+        )
+    }
+
+    /// The note of the attempt that changed the tree when the Fail the
+    /// first attempt proved stands ([`testgate_policy::AfterTreeChange`]).
+    pub fn failure_stands_note(&self) -> String {
+        format!(
+            "it changed the tree it was judging: {}; the failures stand, as the attempts started \
+             from the tree as submitted.{}",
+            self.named(),
+            self.restored_sentence()
+        )
+    }
+
+    /// The paths, each with what happened to it, the first
+    /// [`NAMED_PATHS`] of them.
+    fn named(&self) -> String {
         let paths = self.paths();
         let mut named: Vec<String> = paths
             .iter()
@@ -122,17 +163,18 @@ impl TreeChange {
         if paths.len() > NAMED_PATHS {
             named.push(format!("and {} more", paths.len() - NAMED_PATHS));
         }
-        let restored = match &self.restored {
+        named.join(", ")
+    }
+
+    /// What `--restore` did, as a sentence after the paths.
+    fn restored_sentence(&self) -> String {
+        match &self.restored {
             None => {
                 " The files are left as the attempt left them; --restore puts them back.".to_owned()
             }
             Some(Ok(n)) => format!(" Restored {n} file(s) to the recorded state."),
             Some(Err(why)) => format!(" Restoring failed: {why}."),
-        };
-        format!(
-            "attempt {attempt} changed the tree it was judging, so its result is not evidence: {}.{restored}",
-            named.join(", ")
-        )
+        }
     }
 }
 
@@ -157,6 +199,7 @@ impl Snapshot {
         Ok(Snapshot {
             root: root.to_path_buf(),
             files,
+            own: OwnFiles::default(),
         })
     }
 
@@ -213,7 +256,7 @@ impl Snapshot {
         if let Err(error) = walked {
             change
                 .changed
-                .push(PathBuf::from(format!("(walk failed: {error})")));
+                .push(PathBuf::from(format!("{WALK_FAILED}{error})")));
         }
         change.deleted = self
             .files
@@ -221,6 +264,7 @@ impl Snapshot {
             .filter(|p| !seen.contains(*p))
             .cloned()
             .collect();
+        self.own.leave_out_of(&self.root, &mut change);
         change
     }
 
@@ -262,6 +306,87 @@ impl Snapshot {
                 missing.join(", ")
             ))
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The caller's own files: what testgate's stdout and stderr write to.
+
+/// A file the caller itself writes to (testgate's own stdout or stderr sent
+/// to a file in the project: `testgate check -- cargo test > tg.log`), by
+/// device and inode number ([`OwnFile::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OwnFile {
+    /// The device the file is on (`st_dev`).
+    pub device: u64,
+    /// Its inode number (`st_ino`).
+    pub inode: u64,
+}
+
+impl OwnFile {
+    /// The file `metadata` describes (of an open descriptor: `File::metadata`
+    /// of a duplicate of fd 1), when it is a regular file; a pipe, a
+    /// terminal or `/dev/null` is no file of any tree.
+    pub fn of(metadata: &fs::Metadata) -> Option<OwnFile> {
+        use std::os::unix::fs::MetadataExt;
+        metadata.is_file().then(|| OwnFile {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+        })
+    }
+}
+
+/// The recorded paths that were, when the snapshot was taken, one of the
+/// caller's own files.
+#[derive(Debug, Clone, Default)]
+struct OwnFiles {
+    paths: BTreeMap<PathBuf, OwnFile>,
+}
+
+impl OwnFiles {
+    /// Drops from `change` each path that was one of the caller's own files
+    /// when the snapshot was taken and still is the same file: a path that
+    /// now holds another file (a rename or a hard link onto it), or that
+    /// was deleted, is a change like any other. A path is never left out by
+    /// its inode alone: a test could link the caller's file to a new path.
+    fn leave_out_of(&self, root: &Path, change: &mut TreeChange) {
+        if self.paths.is_empty() {
+            return;
+        }
+        change.changed.retain(|rel| {
+            let still_own = self.paths.get(rel).is_some_and(|own| {
+                fs::symlink_metadata(root.join(rel))
+                    .ok()
+                    .and_then(|m| OwnFile::of(&m))
+                    == Some(*own)
+            });
+            !still_own
+        });
+    }
+}
+
+impl Snapshot {
+    /// Leaves the caller's own files out of what [`Snapshot::compare`]
+    /// reports, and so out of what [`Snapshot::restore`] puts back: the
+    /// recorded paths that are one of `own` now (testgate's stdout or
+    /// stderr sent to a file in the project), and stay that file. Their
+    /// recorded copies are dropped. Call it right after
+    /// [`Snapshot::take`]; it reads the metadata of each recorded file
+    /// once, and nothing when `own` is empty.
+    pub fn leave_out(mut self, own: &[OwnFile]) -> Snapshot {
+        if own.is_empty() {
+            return self;
+        }
+        for (rel, entry) in &mut self.files {
+            let Ok(meta) = fs::symlink_metadata(self.root.join(rel)) else {
+                continue;
+            };
+            if let Some(file) = OwnFile::of(&meta).filter(|f| own.contains(f)) {
+                entry.copy = None;
+                self.own.paths.insert(rel.clone(), file);
+            }
+        }
+        self
     }
 }
 
@@ -425,6 +550,67 @@ mod tests {
         ));
         assert_eq!(snap.restore(&change), Ok(3));
         assert!(snap.compare().is_empty());
+    }
+
+    fn own(path: &Path) -> Vec<OwnFile> {
+        OwnFile::of(&fs::metadata(path).unwrap())
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn the_callers_own_output_file_is_left_out_and_never_restored() {
+        let dir = tree();
+        let log = dir.path().join("tests/tg.log");
+        fs::write(&log, "attempt 1\n").unwrap();
+        let mut writer = fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let snap = Snapshot::take(dir.path(), true)
+            .unwrap()
+            .leave_out(&own(&log));
+        io::Write::write_all(&mut writer, b"verdict: pass\n").unwrap();
+        fs::write(dir.path().join("lib.py"), "x = 2\n").unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("lib.py")]);
+        assert_eq!(snap.restore(&change), Ok(1));
+        assert_eq!(
+            fs::read_to_string(&log).unwrap(),
+            "attempt 1\nverdict: pass\n"
+        );
+        // Without the hook, the log is a change, and restoring it replaces
+        // the file the writer still writes to.
+        let plain = Snapshot::take(dir.path(), true).unwrap();
+        io::Write::write_all(&mut writer, b"more\n").unwrap();
+        assert_eq!(plain.compare().changed, vec![PathBuf::from("tests/tg.log")]);
+    }
+
+    #[test]
+    fn the_callers_file_linked_or_moved_elsewhere_is_a_change() {
+        let dir = tree();
+        let log = dir.path().join("tg.log");
+        fs::write(&log, "").unwrap();
+        let snap = Snapshot::take(dir.path(), true)
+            .unwrap()
+            .leave_out(&own(&log));
+        // The caller's file under a name that runs later, and in place of a
+        // recorded test file: the same inode, other paths.
+        fs::write(&log, "import os\n").unwrap();
+        fs::hard_link(&log, dir.path().join("conftest.py")).unwrap();
+        fs::remove_file(dir.path().join("tests/a_test.py")).unwrap();
+        fs::hard_link(&log, dir.path().join("tests/a_test.py")).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("tests/a_test.py")]);
+        assert_eq!(change.added, vec![PathBuf::from("conftest.py")]);
+        // Another file moved onto the caller's path is a change too.
+        let dir = tree();
+        let log = dir.path().join("tg.log");
+        fs::write(&log, "").unwrap();
+        let snap = Snapshot::take(dir.path(), false)
+            .unwrap()
+            .leave_out(&own(&log));
+        fs::rename(dir.path().join("lib.py"), &log).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("tg.log")]);
+        assert_eq!(change.deleted, vec![PathBuf::from("lib.py")]);
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub(crate) fn pytest_project() -> (tempfile::TempDir, PathBuf) {
 /// temporary directory that lives as long as it. Beside the repository,
 /// not under /tmp, which the sandbox makes private; target/ need not exist
 /// when CARGO_TARGET_DIR is elsewhere.
-fn fresh_copy(from: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn fresh_copy(from: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     let base = repo().join("target/cli-tests");
     std::fs::create_dir_all(&base).expect("target/cli-tests");
     let tmp = tempfile::tempdir_in(&base).expect("temp dir");

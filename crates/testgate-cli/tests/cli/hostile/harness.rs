@@ -93,6 +93,9 @@ pub(super) struct Attack {
     json: bool,
     ignore_sigchld: bool,
     inherit_fd: Option<fs::File>,
+    /// A file in the project testgate's standard error goes to, as a
+    /// user's `2> FILE` sends it.
+    stderr_into: Option<PathBuf>,
     stdin: Option<fs::File>,
     own_group: bool,
     command: Vec<OsString>,
@@ -147,6 +150,7 @@ impl Attack {
             json: true,
             ignore_sigchld: false,
             inherit_fd: None,
+            stderr_into: None,
             stdin: None,
             own_group: false,
             command: vec!["sh".into(), "run.sh".into()],
@@ -220,6 +224,13 @@ impl Attack {
         self
     }
 
+    /// Send testgate's standard error to the project's file `name` (created
+    /// empty before the run, as a shell's `2> name` does) instead of a pipe.
+    pub(super) fn stderr_into(mut self, name: &str) -> Self {
+        self.stderr_into = Some(self.project.path().join(name));
+        self
+    }
+
     /// Start testgate as the leader of its own process group, as a shell
     /// starts a foreground job (so that a signal to the group is Ctrl-C).
     pub(super) fn in_own_group(mut self) -> Self {
@@ -272,7 +283,10 @@ impl Attack {
                 None => Stdio::null(),
             })
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stderr(match &self.stderr_into {
+                Some(path) => Stdio::from(fs::File::create(path).expect("create the stderr file")),
+                None => Stdio::piped(),
+            });
         let ignore_sigchld = self.ignore_sigchld;
         let own_group = self.own_group;
         let fd = self
@@ -309,7 +323,10 @@ impl Attack {
         let started = Instant::now();
         let mut child = command.spawn().expect("start testgate");
         let stdout = collect(child.stdout.take().expect("piped"));
-        let stderr = collect(child.stderr.take().expect("piped"));
+        let stderr = match child.stderr.take() {
+            Some(pipe) => collect(pipe),
+            None => thread::spawn(Vec::new),
+        };
         Running {
             attack: self,
             child,
