@@ -49,6 +49,8 @@ mod watch;
 pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
-pub use crate::project_file::{ProjectFileError, read_project_file};
+pub use crate::project_file::{
+    ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,
+};
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, RunSpec, Sandbox};
