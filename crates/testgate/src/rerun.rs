@@ -823,6 +823,47 @@ mod tests {
         );
     }
 
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a test's own mkfifo; this crate forbids the unsafe of libc's"
+    )]
+    fn mkfifo(path: &std::path::Path) -> std::process::ExitStatus {
+        std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap()
+    }
+
+    /// A pytest configuration file the tests replaced (a FIFO without a
+    /// writer, a link to /dev/zero) is the reason the retry is not
+    /// targeted, said at once: never a hang, never a read without bound
+    /// (issue 24).
+    #[test]
+    fn an_odd_pytest_configuration_is_a_reason_not_a_hang() {
+        let targets = [t("test_a.py::test_one", None)];
+        let dir = tempfile::tempdir().unwrap();
+        let args = || targeted_args(OsStr::new("pytest"), &["-q".into()], &targets, dir.path());
+        assert!(args().is_ok(), "no configuration at all: {:?}", args());
+        let path = dir.path().join("setup.cfg");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let why = args().unwrap_err();
+        assert!(
+            why.ends_with("setup.cfg is a symbolic link, not a regular file"),
+            "{why}"
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert!(mkfifo(&path).success());
+        let why = args().unwrap_err();
+        assert!(
+            why.ends_with("setup.cfg is a FIFO, not a regular file"),
+            "{why}"
+        );
+        assert!(
+            why.starts_with("cannot tell whether pytest-cov is in use: "),
+            "{why}"
+        );
+    }
+
     #[test]
     fn unknown_commands_and_no_names_run_the_full_command() {
         assert_eq!(

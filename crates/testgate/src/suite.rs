@@ -476,7 +476,7 @@ impl SandboxedTests {
 
     /// Where the runner's report is: `rel` under the workspace, refused when
     /// it leaves it (`..`, an absolute path, a symbolic link on the way).
-    fn report_path(&self, rel: &Path) -> Result<PathBuf, String> {
+    fn report_path(&self, rel: &Path) -> Result<(PathBuf, PathBuf), String> {
         let plain = rel
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -490,10 +490,10 @@ impl SandboxedTests {
         let path = root.join(rel);
         let parent = path.parent().unwrap_or(&root);
         match std::fs::canonicalize(parent) {
-            Ok(real) if real.starts_with(&root) => Ok(path),
+            Ok(real) if real.starts_with(&root) => Ok((root, rel.to_path_buf())),
             Ok(_) => Err(format!("{} leads out of the project", rel.display())),
             // The folder does not exist yet: the runner may make it.
-            Err(_) => Ok(path),
+            Err(_) => Ok((root, rel.to_path_buf())),
         }
     }
 
@@ -524,9 +524,12 @@ impl SandboxedTests {
             spec = spec.cancel(cancel.clone());
         }
         let report_path = self.config.report.as_ref().map(|rel| self.report_path(rel));
-        if let Some(Ok(path)) = &report_path {
-            // A stale report must not stand for this attempt.
-            let _ = std::fs::remove_file(path);
+        if let Some(Ok((root, rel))) = &report_path {
+            // A stale report must not stand for this attempt (removed
+            // beneath the project: a link on the way is not followed).
+            if let Ok(project) = testgate_run::ProjectDir::open(root) {
+                let _ = project.remove(rel);
+            }
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         let started = Instant::now();
@@ -684,9 +687,12 @@ const MAX_REPORT: u64 = 256 << 20;
 /// `console`, or the runner's JUnit report at `path` as the primary source
 /// of the attempt's outcomes with the console as the cross-check, and the
 /// note that says what happened when that is not the obvious.
-fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report, Option<String>) {
-    let path = match path {
-        Ok(path) => path,
+fn with_runner_report(
+    console: Report,
+    at: Result<(PathBuf, PathBuf), String>,
+) -> (Report, Option<String>) {
+    let (root, rel) = match at {
+        Ok(at) => at,
         Err(why) => {
             return (
                 console,
@@ -694,8 +700,11 @@ fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report
             );
         }
     };
+    let path = root.join(&rel);
     let shown = path.display();
-    let bytes = match testgate_run::read_project_file(&path, MAX_REPORT) {
+    // Read beneath the project, no link followed, capped, never blocking.
+    let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(why) => {
             let note =
@@ -844,9 +853,8 @@ mod tests {
     #[test]
     fn a_report_that_disagrees_with_the_console_is_believed_and_said() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("junit.xml");
         std::fs::write(
-            &path,
+            dir.path().join("junit.xml"),
             r#"<testsuites name="nextest-run"><testsuite name="demo">
 <testcase name="tests::real" classname="demo"><failure/></testcase>
 <testcase name="tests::printed" classname="demo"/>
@@ -857,7 +865,8 @@ mod tests {
             Runner::Nextest,
             "        FAIL [   0.001s] demo tests::printed\n",
         );
-        let (report, note) = with_runner_report(console, Ok(path));
+        let (report, note) =
+            with_runner_report(console, Ok((dir.path().into(), "junit.xml".into())));
         assert_eq!(report.names().collect::<Vec<_>>(), ["tests::real"]);
         let note = note.expect("a note");
         assert!(
@@ -866,9 +875,8 @@ mod tests {
             ),
             "{note}"
         );
-        let missing = dir.path().join("none.xml");
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok(missing));
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "none.xml".into())));
         assert!(
             note.unwrap_or_default()
                 .starts_with("the runner wrote no report at ")
