@@ -312,16 +312,8 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
 pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
-    let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
-        path: args.dir.clone(),
-        source,
-    })?;
-    if !dir.is_dir() {
-        return Err(Error::Dir {
-            path: args.dir.clone(),
-            source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
-        });
-    }
+    // Not the host's root, a home, or a folder holding one.
+    let dir = testgate::project_dir(&args.dir)?;
     let writable = args
         .writable
         .iter()
@@ -485,7 +477,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             "environment": tests.environment_names(),
             "toolchain": toolchain,
             "host": {
-                "kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim(),
+                "kernel": kernel_release(),
                 "bwrap": bwrap,
             },
             "started_at": started,
@@ -510,24 +502,10 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
         why,
     };
     let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
-    if canonical == std::path::Path::new("/") {
-        return Err(refuse("it is the root directory".to_owned()));
+    match testgate::host_folder(&canonical) {
+        Some(why) => Err(refuse(why)),
+        None => Ok(canonical),
     }
-    for home in testgate::home_directories() {
-        let Ok(home) = std::fs::canonicalize(&home) else {
-            continue;
-        };
-        if home == canonical {
-            return Err(refuse("it is the home directory".to_owned()));
-        }
-        if home.starts_with(&canonical) {
-            return Err(refuse(format!(
-                "it holds the home directory {}",
-                home.display()
-            )));
-        }
-    }
-    Ok(canonical)
 }
 
 /// Why `command` would wait for changes instead of ending, if it would: a
@@ -621,6 +599,18 @@ fn git_head(dir: &std::path::Path) -> Option<String> {
         }
     }
     None
+}
+
+/// The host kernel's release, for a record.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a file of the kernel's, not under the project"
+)]
+fn kernel_release() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
 }
 
 /// The most of one file of `.git` read (a `packed-refs` of many tags).

@@ -31,12 +31,14 @@
 
 mod capture;
 mod config;
+mod project;
 mod rerun;
 mod suite;
 pub mod tree;
 pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
+pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };

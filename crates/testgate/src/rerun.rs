@@ -238,6 +238,10 @@ fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::cargo::{is_doctest, is_whole_target, nextest_escape};
     use super::go::{go_quote_meta, go_run_pattern};
@@ -823,10 +827,7 @@ mod tests {
         );
     }
 
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "a test's own mkfifo; this crate forbids the unsafe of libc's"
-    )]
+    /// A FIFO at `path` (this crate forbids the unsafe of libc's).
     fn mkfifo(path: &std::path::Path) -> std::process::ExitStatus {
         std::process::Command::new("mkfifo")
             .arg(path)

@@ -276,6 +276,24 @@ impl SandboxedTests {
     /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
     /// it runs, and returning every attempt's record with the verdict.
     pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
+        if let Err(refused) = crate::project::project_dir(&self.config.workspace) {
+            // Nothing runs in, snapshots or restores the host's root or a
+            // home: the caller gets the reason instead.
+            return Record {
+                suite: self.suite.clone(),
+                verdict: Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    reason: refused.to_string(),
+                },
+                findings: Findings::default(),
+                preparations: Vec::new(),
+                attempts: Vec::new(),
+                tree_digest: None,
+                tree: None,
+                grading: None,
+                stress: None,
+            };
+        }
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -826,6 +844,10 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
 
