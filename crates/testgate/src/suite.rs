@@ -699,8 +699,11 @@ fn refusal_of(error: &RunError) -> Ending {
     }
 }
 
-/// The largest runner report read.
-const MAX_REPORT: u64 = 256 << 20;
+/// The largest runner report read. Its bytes and its parse take about
+/// four times its size (a 64 MiB JUnit report of 790,000 tests: testgate
+/// peaked at 272 MiB), so the cap is what bounds testgate's memory here; a
+/// larger report is a note, and the console is read instead.
+const MAX_REPORT: u64 = 64 << 20;
 
 /// `console`, or the runner's JUnit report at `path` as the primary source
 /// of the attempt's outcomes with the console as the cross-check, and the
@@ -724,6 +727,14 @@ fn with_runner_report(
     let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
     let bytes = match read {
         Ok(bytes) => bytes,
+        Err(testgate_run::ProjectFileError::TooLarge { limit, .. }) => {
+            let note = format!(
+                "the runner's report at {shown} is larger than the {} MiB testgate reads: \
+                 its console was read",
+                limit >> 20
+            );
+            return (console, Some(note));
+        }
         Err(why) => {
             let note =
                 format!("the runner wrote no report at {shown} ({why}): its console was read");
@@ -899,6 +910,30 @@ mod tests {
         );
         let console = testgate_parse::parse(Runner::Nextest, "");
         let (_, note) = with_runner_report(console, Ok((dir.path().into(), "none.xml".into())));
+        assert!(
+            note.unwrap_or_default()
+                .starts_with("the runner wrote no report at ")
+        );
+        // Over the cap: a note, never the whole file in memory.
+        let huge = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.path().join("huge.xml"))
+            .unwrap();
+        huge.set_len(MAX_REPORT + 1).unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "huge.xml".into())));
+        assert!(
+            note.as_deref().unwrap_or_default().ends_with(
+                "huge.xml is larger than the 64 MiB testgate reads: its console was read"
+            ),
+            "{note:?}"
+        );
+        // A report behind a link the attempt planted is not followed.
+        std::os::unix::fs::symlink(dir.path().join("junit.xml"), dir.path().join("link.xml"))
+            .unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "link.xml".into())));
         assert!(
             note.unwrap_or_default()
                 .starts_with("the runner wrote no report at ")
