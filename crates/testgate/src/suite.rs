@@ -881,6 +881,34 @@ mod tests {
         );
     }
 
+    /// The library refuses the host's root as a project before anything
+    /// runs in it, snapshots it or restores it: the caller gets the reason.
+    #[test]
+    fn the_root_is_never_a_project_even_through_the_library() {
+        let tests = SandboxedTests::new(
+            Sandbox::Host,
+            TestConfig::new("/", "true", Vec::<OsString>::new()),
+        );
+        let record = tests.run_observed(&mut Silent);
+        assert!(record.attempts.is_empty() && record.tree_digest.is_none());
+        assert!(
+            matches!(
+                record.verdict,
+                Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    ..
+                }
+            ),
+            "{:?}",
+            record.verdict
+        );
+        assert_eq!(
+            record.verdict.reason(),
+            "refusing / as the project directory: it is the root directory, which the tests \
+             would be free to write"
+        );
+    }
+
     /// A console that names one failure, and a report file that names
     /// another: the report is believed and the note says where they differ.
     #[test]
