@@ -405,7 +405,10 @@ fn walk_beneath(root: BorrowedFd<'_>, rel: &Path) -> Result<io::Result<OwnedFd>,
 /// (followed as given), but the last component is never followed. The
 /// bytes go to a new temporary file beside it (`O_EXCL`), renamed over
 /// whatever is there, so a symbolic link planted at `path` is replaced,
-/// its target untouched. A folder at `path` is refused.
+/// its target untouched. A folder at `path` is refused. In the kernel's
+/// own folders (`/dev`, `/proc`), where no test can plant anything,
+/// `path` is opened as named: `--record /dev/stdout` writes to standard
+/// output instead of replacing the host's `/dev/stdout`.
 ///
 /// ```
 /// # let dir = tempfile::tempdir()?;
@@ -420,7 +423,30 @@ fn walk_beneath(root: BorrowedFd<'_>, rel: &Path) -> Result<io::Result<OwnedFd>,
 /// ```
 pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<(), ProjectFileError> {
     let (dir, name) = open_parent(path)?;
+    if in_kernel_folder(dir.as_fd()) {
+        let write_error = |source| ProjectFileError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        let mut file = File::options()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .map_err(write_error)?;
+        return file.write_all(bytes).map_err(write_error);
+    }
     write_at(dir.as_fd(), name, bytes, mode, path)
+}
+
+/// Whether the opened folder `dir` is in `/dev` or `/proc` (devtmpfs and
+/// procfs, which no sandboxed test can write on the host).
+fn in_kernel_folder(dir: BorrowedFd<'_>) -> bool {
+    let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+        return false;
+    };
+    ["/dev", "/proc"]
+        .iter()
+        .any(|kernel| real.starts_with(kernel))
 }
 
 /// Opens `path` (a path the user named, `batch --out FILE`) to read it
@@ -862,6 +888,18 @@ mod tests {
         assert_eq!(std::fs::read(&record).unwrap(), b"{}\nmore\n");
         let folder = replace_file(dir.path(), b"", 0o644);
         assert!(folder.is_err());
+        // In /proc (as in /dev: `--record /dev/stdout`) the path is written
+        // as named, through the kernel's link, never replaced (which would
+        // fail there; in /dev it would replace the host's device).
+        let target = dir.path().join("through-proc");
+        let opened = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+            .expect("create");
+        let by_descriptor = format!("/proc/self/fd/{}", opened.as_raw_fd());
+        replace_file(Path::new(&by_descriptor), b"{}\n", 0o644).expect("through /proc");
+        assert_eq!(std::fs::read(&target).unwrap(), b"{}\n");
         let fifo = dir.path().join("fifo");
         let name = CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
         // SAFETY: mkfifo on a NUL-terminated path we own.
