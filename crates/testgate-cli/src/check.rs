@@ -323,16 +323,8 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
 pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
-    let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
-        path: args.dir.clone(),
-        source,
-    })?;
-    if !dir.is_dir() {
-        return Err(Error::Dir {
-            path: args.dir.clone(),
-            source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
-        });
-    }
+    // Not the host's root, a home, or a folder holding one.
+    let dir = testgate::project_dir(&args.dir)?;
     let writable = args
         .writable
         .iter()
@@ -455,9 +447,8 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
-        let report = dir.join(STRUCTURED_PYTEST);
-        if std::fs::symlink_metadata(&report).is_ok_and(|m| !m.is_dir()) {
-            let _ = std::fs::remove_file(&report);
+        if let Ok(project) = testgate::ProjectDir::open(&dir) {
+            let _ = project.remove(std::path::Path::new(STRUCTURED_PYTEST));
         }
     }
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
@@ -497,7 +488,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             "environment": tests.environment_names(),
             "toolchain": toolchain,
             "host": {
-                "kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim(),
+                "kernel": kernel_release(),
                 "bwrap": bwrap,
             },
             "started_at": started,
@@ -539,24 +530,10 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
         why,
     };
     let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
-    if canonical == std::path::Path::new("/") {
-        return Err(refuse("it is the root directory".to_owned()));
+    match testgate::host_folder(&canonical) {
+        Some(why) => Err(refuse(why)),
+        None => Ok(canonical),
     }
-    for home in testgate::home_directories() {
-        let Ok(home) = std::fs::canonicalize(&home) else {
-            continue;
-        };
-        if home == canonical {
-            return Err(refuse("it is the home directory".to_owned()));
-        }
-        if home.starts_with(&canonical) {
-            return Err(refuse(format!(
-                "it holds the home directory {}",
-                home.display()
-            )));
-        }
-    }
-    Ok(canonical)
 }
 
 /// Why `command` would wait for changes instead of ending, if it would: a
@@ -625,22 +602,22 @@ fn unix_seconds() -> u64 {
 fn git_head(dir: &std::path::Path) -> Option<String> {
     let mut git = dir.join(".git");
     if git.is_file() {
-        let text = std::fs::read_to_string(&git).ok()?;
+        let text = read_git(&git)?;
         git = dir.join(text.strip_prefix("gitdir:")?.trim());
     }
-    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
+    let head = read_git(git.join("HEAD"))?;
     let head = head.trim();
     let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
         return Some(head.to_owned());
     };
-    let common = std::fs::read_to_string(git.join("commondir"))
+    let common = read_git(git.join("commondir"))
         .map(|c| git.join(c.trim()))
-        .unwrap_or_else(|_| git.clone());
+        .unwrap_or_else(|| git.clone());
     for base in [&git, &common] {
-        if let Ok(id) = std::fs::read_to_string(base.join(reference)) {
+        if let Some(id) = read_git(base.join(reference)) {
             return Some(id.trim().to_owned());
         }
-        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs")) {
+        if let Some(packed) = read_git(base.join("packed-refs")) {
             if let Some(line) = packed
                 .lines()
                 .find(|l| l.ends_with(&format!(" {reference}")))
@@ -650,6 +627,28 @@ fn git_head(dir: &std::path::Path) -> Option<String> {
         }
     }
     None
+}
+
+/// The host kernel's release, for a record.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a file of the kernel's, not under the project"
+)]
+fn kernel_release() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+/// The most of one file of `.git` read (a `packed-refs` of many tags).
+const MAX_GIT_FILE: u64 = 64 << 20;
+
+/// A file of `.git`, which a suite may have replaced (a FIFO, a link to
+/// `/dev/zero`): read through the project-file door, or None.
+fn read_git(path: impl AsRef<std::path::Path>) -> Option<String> {
+    let bytes = testgate::read_project_file(path.as_ref(), MAX_GIT_FILE).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// Shows each attempt on stderr: its start, its output live, its end.

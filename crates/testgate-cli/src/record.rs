@@ -63,7 +63,23 @@ fn unhex<const N: usize>(text: &str, what: &str) -> Result<[u8; N], Error> {
     Ok(out)
 }
 
+/// The most of a record read: a record is a few kilobytes.
+const MAX_RECORD: u64 = 16 << 20;
+
+/// Reads a record, which may lie in a project a suite wrote: no link
+/// followed, no FIFO waited on, at most [`MAX_RECORD`] bytes.
 fn read(path: &Path) -> Result<String, Error> {
+    let bytes = testgate::read_project_file(path, MAX_RECORD).map_err(bad)?;
+    String::from_utf8(bytes).map_err(|_| bad(format!("{} is not UTF-8 text", path.display())))
+}
+
+/// Reads a key file: the user's, kept outside any project (a secrets mount
+/// may well make it a symbolic link).
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a key is the user's file, outside the project"
+)]
+fn read_key(path: &Path) -> Result<String, Error> {
     fs::read_to_string(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))
 }
 
@@ -104,7 +120,7 @@ pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<()
     let signature = match key {
         None => Value::Null,
         Some(key) => {
-            let seed: [u8; 32] = unhex(&read(key)?, &format!("the key {}", key.display()))?;
+            let seed: [u8; 32] = unhex(&read_key(key)?, &format!("the key {}", key.display()))?;
             let key = SigningKey::from_bytes(&seed);
             let signature = key.sign(record.to_string().as_bytes());
             json!({
@@ -115,8 +131,10 @@ pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<()
         }
     };
     let document = json!({"record": record, "signature": signature});
-    fs::write(path, format!("{document:#}\n"))
-        .map_err(|e| bad(format!("cannot write {}: {e}", path.display())))
+    // The path may lie in the project the suite just wrote: a link planted
+    // there is replaced, never written through.
+    testgate::replace_file(path, format!("{document:#}\n").as_bytes(), 0o644)
+        .map_err(|e| bad(format!("cannot write the record: {e}")))
 }
 
 /// Checks a record; Ok(true) when every check held.
@@ -142,7 +160,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
             "the record's public key",
         )?;
         let trusted = match &args.key {
-            Some(path) => unhex(&read(path)?, &format!("the key {}", path.display()))?,
+            Some(path) => unhex(&read_key(path)?, &format!("the key {}", path.display()))?,
             None => embedded,
         };
         let value: [u8; 64] = unhex(signature["value"].as_str().unwrap_or(""), "the signature")?;

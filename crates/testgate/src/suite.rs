@@ -293,6 +293,24 @@ impl SandboxedTests {
     /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
     /// it runs, and returning every attempt's record with the verdict.
     pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
+        if let Err(refused) = crate::project::project_dir(&self.config.workspace) {
+            // Nothing runs in, snapshots or restores the host's root or a
+            // home: the caller gets the reason instead.
+            return Record {
+                suite: self.suite.clone(),
+                verdict: Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    reason: refused.to_string(),
+                },
+                findings: Findings::default(),
+                preparations: Vec::new(),
+                attempts: Vec::new(),
+                tree_digest: None,
+                tree: None,
+                grading: None,
+                stress: None,
+            };
+        }
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -503,7 +521,7 @@ impl SandboxedTests {
 
     /// Where the runner's report is: `rel` under the workspace, refused when
     /// it leaves it (`..`, an absolute path, a symbolic link on the way).
-    fn report_path(&self, rel: &Path) -> Result<PathBuf, String> {
+    fn report_path(&self, rel: &Path) -> Result<(PathBuf, PathBuf), String> {
         let plain = rel
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -517,10 +535,10 @@ impl SandboxedTests {
         let path = root.join(rel);
         let parent = path.parent().unwrap_or(&root);
         match std::fs::canonicalize(parent) {
-            Ok(real) if real.starts_with(&root) => Ok(path),
+            Ok(real) if real.starts_with(&root) => Ok((root, rel.to_path_buf())),
             Ok(_) => Err(format!("{} leads out of the project", rel.display())),
             // The folder does not exist yet: the runner may make it.
-            Err(_) => Ok(path),
+            Err(_) => Ok((root, rel.to_path_buf())),
         }
     }
 
@@ -551,9 +569,12 @@ impl SandboxedTests {
             spec = spec.cancel(cancel.clone());
         }
         let report_path = self.config.report.as_ref().map(|rel| self.report_path(rel));
-        if let Some(Ok(path)) = &report_path {
-            // A stale report must not stand for this attempt.
-            let _ = std::fs::remove_file(path);
+        if let Some(Ok((root, rel))) = &report_path {
+            // A stale report must not stand for this attempt (removed
+            // beneath the project: a link on the way is not followed).
+            if let Ok(project) = testgate_run::ProjectDir::open(root) {
+                let _ = project.remove(rel);
+            }
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         let started = Instant::now();
@@ -705,15 +726,21 @@ fn refusal_of(error: &RunError) -> Ending {
     }
 }
 
-/// The largest runner report read.
-const MAX_REPORT: u64 = 256 << 20;
+/// The largest runner report read. Its bytes and its parse take about
+/// four times its size (a 64 MiB JUnit report of 790,000 tests: testgate
+/// peaked at 272 MiB), so the cap is what bounds testgate's memory here; a
+/// larger report is a note, and the console is read instead.
+const MAX_REPORT: u64 = 64 << 20;
 
 /// `console`, or the runner's JUnit report at `path` as the primary source
 /// of the attempt's outcomes with the console as the cross-check, and the
 /// note that says what happened when that is not the obvious.
-fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report, Option<String>) {
-    let path = match path {
-        Ok(path) => path,
+fn with_runner_report(
+    console: Report,
+    at: Result<(PathBuf, PathBuf), String>,
+) -> (Report, Option<String>) {
+    let (root, rel) = match at {
+        Ok(at) => at,
         Err(why) => {
             return (
                 console,
@@ -721,9 +748,20 @@ fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report
             );
         }
     };
+    let path = root.join(&rel);
     let shown = path.display();
-    let bytes = match testgate_run::read_project_file(&path, MAX_REPORT) {
+    // Read beneath the project, no link followed, capped, never blocking.
+    let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
+    let bytes = match read {
         Ok(bytes) => bytes,
+        Err(testgate_run::ProjectFileError::TooLarge { limit, .. }) => {
+            let note = format!(
+                "the runner's report at {shown} is larger than the {} MiB testgate reads: \
+                 its console was read",
+                limit >> 20
+            );
+            return (console, Some(note));
+        }
         Err(why) => {
             let note =
                 format!("the runner wrote no report at {shown} ({why}): its console was read");
@@ -887,6 +925,10 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
 
@@ -909,14 +951,41 @@ mod tests {
         );
     }
 
+    /// The library refuses the host's root as a project before anything
+    /// runs in it, snapshots it or restores it: the caller gets the reason.
+    #[test]
+    fn the_root_is_never_a_project_even_through_the_library() {
+        let tests = SandboxedTests::new(
+            Sandbox::Host,
+            TestConfig::new("/", "true", Vec::<OsString>::new()),
+        );
+        let record = tests.run_observed(&mut Silent);
+        assert!(record.attempts.is_empty() && record.tree_digest.is_none());
+        assert!(
+            matches!(
+                record.verdict,
+                Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    ..
+                }
+            ),
+            "{:?}",
+            record.verdict
+        );
+        assert_eq!(
+            record.verdict.reason(),
+            "refusing / as the project directory: it is the root directory, which the tests \
+             would be free to write"
+        );
+    }
+
     /// A console that names one failure, and a report file that names
     /// another: the report is believed and the note says where they differ.
     #[test]
     fn a_report_that_disagrees_with_the_console_is_believed_and_said() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("junit.xml");
         std::fs::write(
-            &path,
+            dir.path().join("junit.xml"),
             r#"<testsuites name="nextest-run"><testsuite name="demo">
 <testcase name="tests::real" classname="demo"><failure/></testcase>
 <testcase name="tests::printed" classname="demo"/>
@@ -927,7 +996,8 @@ mod tests {
             Runner::Nextest,
             "        FAIL [   0.001s] demo tests::printed\n",
         );
-        let (report, note) = with_runner_report(console, Ok(path));
+        let (report, note) =
+            with_runner_report(console, Ok((dir.path().into(), "junit.xml".into())));
         assert_eq!(report.names().collect::<Vec<_>>(), ["tests::real"]);
         let note = note.expect("a note");
         assert!(
@@ -936,9 +1006,32 @@ mod tests {
             ),
             "{note}"
         );
-        let missing = dir.path().join("none.xml");
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok(missing));
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "none.xml".into())));
+        assert!(
+            note.unwrap_or_default()
+                .starts_with("the runner wrote no report at ")
+        );
+        // Over the cap: a note, never the whole file in memory.
+        let huge = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.path().join("huge.xml"))
+            .unwrap();
+        huge.set_len(MAX_REPORT + 1).unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "huge.xml".into())));
+        assert!(
+            note.as_deref().unwrap_or_default().ends_with(
+                "huge.xml is larger than the 64 MiB testgate reads: its console was read"
+            ),
+            "{note:?}"
+        );
+        // A report behind a link the attempt planted is not followed.
+        std::os::unix::fs::symlink(dir.path().join("junit.xml"), dir.path().join("link.xml"))
+            .unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "link.xml".into())));
         assert!(
             note.unwrap_or_default()
                 .starts_with("the runner wrote no report at ")

@@ -181,6 +181,11 @@ impl TreeChange {
 impl Snapshot {
     /// Records `root`; with `keep_copies`, keeps the files' bytes (up to a
     /// budget) so that [`Snapshot::restore`] can put them back.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the copy reads a file the walk just saw regular, before any attempt; \
+                  the walk's own bounds (size, time, FIFOs) are the digest's work, issue 24"
+    )]
     pub fn take(root: &Path, keep_copies: bool) -> io::Result<Snapshot> {
         let mut files = BTreeMap::new();
         let mut budget = if keep_copies { COPY_BUDGET } else { 0 };
@@ -269,18 +274,30 @@ impl Snapshot {
     }
 
     /// Puts changed and deleted files back from the recorded copies and
-    /// removes added ones. Returns how many files it restored.
+    /// removes added ones. Returns how many files it restored. Every write
+    /// goes through [`testgate_run::ProjectDir`]: a link the attempt planted
+    /// on the way (`tests -> /etc/cron.d`) or at the file is removed and
+    /// replaced, never written through.
     pub fn restore(&self, change: &TreeChange) -> Result<usize, String> {
+        let project = testgate_run::ProjectDir::open(&self.root).map_err(|e| e.to_string())?;
         let mut restored = 0usize;
         let mut missing = Vec::new();
+        // Added files first: a link the attempt put where a recorded folder
+        // was goes before the folder is made again in its place.
+        for rel in &change.added {
+            match project.remove(rel) {
+                Ok(true) => restored = restored.saturating_add(1),
+                Ok(false) => {}
+                Err(e) => missing.push(format!("{} ({e})", rel.display())),
+            }
+        }
         for rel in change.changed.iter().chain(&change.deleted) {
             let Some(entry) = self.files.get(rel) else {
                 continue;
             };
-            let path = self.root.join(rel);
             let result = match (&entry.kind, &entry.copy) {
-                (Kind::File { mode, .. }, Some(bytes)) => put_file(&path, bytes, *mode),
-                (Kind::Symlink(target), _) => put_symlink(&path, target),
+                (Kind::File { mode, .. }, Some(bytes)) => project.write(rel, bytes, *mode),
+                (Kind::Symlink(target), _) => project.symlink(rel, target),
                 (Kind::File { .. }, None) => {
                     missing.push(rel.display().to_string());
                     continue;
@@ -288,13 +305,6 @@ impl Snapshot {
             };
             match result {
                 Ok(()) => restored = restored.saturating_add(1),
-                Err(e) => missing.push(format!("{} ({e})", rel.display())),
-            }
-        }
-        for rel in &change.added {
-            match fs::remove_file(self.root.join(rel)) {
-                Ok(()) => restored = restored.saturating_add(1),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => missing.push(format!("{} ({e})", rel.display())),
             }
         }
@@ -390,34 +400,6 @@ impl Snapshot {
     }
 }
 
-fn put_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)?;
-    }
-    if fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        remove_any(path)?;
-    }
-    // Never write through a symlink the attempt planted.
-    let _ = fs::remove_file(path);
-    fs::write(path, bytes)?;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-}
-
-fn put_symlink(path: &Path, target: &Path) -> io::Result<()> {
-    if fs::symlink_metadata(path).is_ok() {
-        remove_any(path)?;
-    }
-    std::os::unix::fs::symlink(target, path)
-}
-
-fn remove_any(path: &Path) -> io::Result<()> {
-    if fs::symlink_metadata(path)?.is_dir() {
-        fs::remove_dir_all(path)
-    } else {
-        fs::remove_file(path)
-    }
-}
-
 fn kind_of(path: &Path, meta: &fs::Metadata) -> io::Result<Kind> {
     if meta.file_type().is_symlink() {
         return Ok(Kind::Symlink(fs::read_link(path)?));
@@ -497,6 +479,10 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
 
@@ -623,5 +609,29 @@ mod tests {
         let reason = snap.compare().reason(2);
         assert!(reason.contains("and 5 more"), "{reason}");
         assert!(reason.contains("--restore puts them back"), "{reason}");
+    }
+
+    #[test]
+    fn a_restore_replaces_a_planted_folder_link_and_writes_nothing_through_it() {
+        let dir = tree();
+        let victim = tempfile::tempdir().unwrap();
+        fs::write(victim.path().join("a_test.py"), "host\n").unwrap();
+        let snap = Snapshot::take(dir.path(), true).unwrap();
+        fs::remove_dir_all(dir.path().join("tests")).unwrap();
+        std::os::unix::fs::symlink(victim.path(), dir.path().join("tests")).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.deleted, vec![PathBuf::from("tests/a_test.py")]);
+        assert_eq!(snap.restore(&change), Ok(2));
+        assert_eq!(
+            fs::read(victim.path().join("a_test.py")).unwrap(),
+            b"host\n"
+        );
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 1);
+        assert!(
+            fs::symlink_metadata(dir.path().join("tests"))
+                .unwrap()
+                .is_dir()
+        );
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
     }
 }

@@ -14,6 +14,7 @@ mod itself;
 mod kernel;
 mod lies;
 mod output;
+mod paths;
 mod persistence;
 mod processes;
 mod resources;
