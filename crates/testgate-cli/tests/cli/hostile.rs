@@ -17,3 +17,4 @@ mod output;
 mod persistence;
 mod processes;
 mod resources;
+mod tampering;
