@@ -427,12 +427,12 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     let version = args.record.as_ref().map(|_| match &args.suite_version {
         Some(version) => (Some(version.clone()), None),
         None => {
-            let head = git_head(&dir);
-            let dirty = head
+            let repository = crate::record::repository(&dir);
+            let dirty = repository
                 .as_ref()
-                .and_then(|_| crate::record::git_dirty(&dir))
+                .and_then(|repository| crate::record::git_dirty(repository, &dir))
                 .flatten();
-            let head = match (head, &dirty) {
+            let head = match (repository.map(|r| r.head), &dirty) {
                 (Some(head), Some(_)) => Some(format!("{head}-dirty")),
                 (head, _) => head,
             };
@@ -590,38 +590,6 @@ fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// The commit checked out in `dir`, read from `.git` (no git is run: the
-/// project's `.git` is untrusted); None outside git.
-fn git_head(dir: &std::path::Path) -> Option<String> {
-    let mut git = dir.join(".git");
-    if git.is_file() {
-        let text = std::fs::read_to_string(&git).ok()?;
-        git = dir.join(text.strip_prefix("gitdir:")?.trim());
-    }
-    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
-    let head = head.trim();
-    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
-        return Some(head.to_owned());
-    };
-    let common = std::fs::read_to_string(git.join("commondir"))
-        .map(|c| git.join(c.trim()))
-        .unwrap_or_else(|_| git.clone());
-    for base in [&git, &common] {
-        if let Ok(id) = std::fs::read_to_string(base.join(reference)) {
-            return Some(id.trim().to_owned());
-        }
-        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs")) {
-            if let Some(line) = packed
-                .lines()
-                .find(|l| l.ends_with(&format!(" {reference}")))
-            {
-                return line.split_whitespace().next().map(str::to_owned);
-            }
-        }
-    }
-    None
 }
 
 /// Shows each attempt on stderr: its start, its output live, its end.

@@ -13,6 +13,7 @@ mod integrity;
 mod itself;
 mod kernel;
 mod lies;
+mod own_git;
 mod output;
 mod persistence;
 mod processes;

@@ -1,0 +1,52 @@
+//! testgate's own git on the host: what `check --record` asks git about a
+//! repository the code under test may have made.
+
+use std::fs;
+
+use super::harness::Attack;
+
+/// The project is no repository's top; the first check's suite makes it
+/// one, with a filter driver (and a textconv and an external diff) in its
+/// configuration and every file given that filter; the second check's
+/// record reads the commit and the dirty state before its first attempt.
+/// Had testgate run `git status` on that repository, the filter would have
+/// run on the host as root and left its file outside the project.
+#[test]
+fn a_repository_planted_with_a_filter_runs_nothing_on_the_host() {
+    let records = tempfile::tempdir().expect("tempdir");
+    let record = records.path().join("record.json");
+    let attack = Attack::new("git-filter").arg("--record").arg(&record);
+    let ran = attack
+        .outside()
+        .join(format!("{}-filter-ran", attack.marker()));
+    let first = attack.run();
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("planted a repository with a filter")
+            || first.reason().contains("planted a repository with a filter"),
+        "the suite did not plant its repository: {}",
+        first.reason()
+    );
+    assert!(
+        attack.project().join(".git/config").is_file(),
+        "no .git was planted"
+    );
+    attack.assert_contained(&first);
+    let second = attack.run();
+    assert!(!ran.exists(), "the planted filter ran on the host");
+    let text = fs::read_to_string(&record).expect("the record");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let suite = &doc["record"]["suite"];
+    let unchecked = suite["dirty"]["unchecked"].as_str().unwrap_or_default();
+    assert!(
+        unchecked.contains("filter.hostile."),
+        "the record does not say why git was not run: {suite:#}"
+    );
+    // Not said clean: a tree git could not be asked about is marked dirty.
+    assert!(
+        suite["version"]
+            .as_str()
+            .is_some_and(|v| v.len() == 40 + "-dirty".len() && v.ends_with("-dirty")),
+        "{suite:#}"
+    );
+    attack.assert_contained(&second);
+}
