@@ -33,8 +33,8 @@ pub(crate) struct VerifyArgs {
     /// The record written by `check --record`.
     #[arg(value_name = "RECORD")]
     record: PathBuf,
-    /// The trusted public key (KEY.pub from `keygen`). Without it the
-    /// record's own key is used, which proves integrity, not origin.
+    /// The trusted public key (KEY.pub from `keygen`). Required to pass a
+    /// signed record: without it the signature is not checked (exit 1).
     #[arg(long, value_name = "PUB")]
     key: Option<PathBuf>,
     /// Also check that the tree of DIR matches the recorded digest.
@@ -157,9 +157,16 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
         let whose = if args.key.is_some() {
             "the given key"
         } else {
-            "the record's own key (not a trusted one: pass --key)"
+            "the record's own key"
         };
-        if good {
+        if good && args.key.is_none() {
+            // Anyone can re-sign an edited record with a key of their own:
+            // a signature checked against the key it carries proves nothing.
+            println!(
+                "FAIL: the signature was not checked: it matches the record's own key, which anyone can make; pass --key KEY.pub"
+            );
+            ok = false;
+        } else if good {
             println!("signature: ok, by {whose}");
         } else {
             println!(

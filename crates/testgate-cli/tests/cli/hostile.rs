@@ -13,7 +13,7 @@ mod integrity;
 mod itself;
 mod kernel;
 mod lies;
-mod own_git;
+mod host_side;
 mod output;
 mod persistence;
 mod processes;
