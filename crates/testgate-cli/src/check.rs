@@ -411,6 +411,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             allow_network: args.allow_network,
             writable,
             tmpfs_size: args.tmpfs_size,
+            // The signing key is testgate's, not the tests': unreadable
+            // inside wherever it lies.
+            hidden_files: args.sign.iter().cloned().collect(),
             ..BwrapOptions::default()
         }),
     };

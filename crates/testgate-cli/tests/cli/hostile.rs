@@ -9,6 +9,7 @@ mod harness;
 
 mod caches;
 mod escape;
+mod held_secrets;
 mod integrity;
 mod itself;
 mod kernel;
