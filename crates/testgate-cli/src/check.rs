@@ -1,7 +1,7 @@
 //! `testgate check`: run a test command in the sandbox and print the verdict.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -291,6 +291,12 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             .map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
+        if io::stdout().is_terminal() {
+            // Whatever state the terminal was left in, the verdict is seen.
+            stdout
+                .write_all(crate::terminal::RESET)
+                .map_err(Error::Write)?;
+        }
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)?;
@@ -424,6 +430,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     let mut announcer = Announcer {
         quiet: args.quiet,
         max_attempts,
+        terminal: io::stderr()
+            .is_terminal()
+            .then(crate::terminal::TerminalFilter::new),
     };
     // The version is read before the first attempt: what the attempts do
     // to the tree is the tree digest's business, not the version's.
@@ -599,6 +608,23 @@ fn unix_seconds() -> u64 {
 struct Announcer {
     quiet: bool,
     max_attempts: u64,
+    /// On a terminal, what filters the output (`terminal.rs`); None off a
+    /// terminal, where the bytes pass unchanged.
+    terminal: Option<crate::terminal::TerminalFilter>,
+}
+
+impl Announcer {
+    /// Ends the stream of one attempt or preparation on a terminal: what
+    /// the filter held back shown, then every attribute off and the cursor
+    /// shown, so that testgate's own lines (and the verdict) are seen.
+    fn end_stream(&mut self) {
+        if let Some(filter) = &mut self.terminal {
+            let mut out = Vec::new();
+            filter.finish(&mut out);
+            out.extend_from_slice(crate::terminal::RESET);
+            let _ = io::stderr().write_all(&out);
+        }
+    }
 }
 
 impl Observer for Announcer {
@@ -634,6 +660,7 @@ impl Observer for Announcer {
 
     fn preparation_finished(&mut self, record: &PreparationRecord) {
         if !self.quiet {
+            self.end_stream();
             let _ = writeln!(
                 io::stderr(),
                 "\ntestgate: preparation {} {} after {:.2}s",
@@ -645,8 +672,18 @@ impl Observer for Announcer {
     }
 
     fn output(&mut self, chunk: &[u8]) {
-        if !self.quiet {
-            let _ = io::stderr().write_all(chunk);
+        if self.quiet {
+            return;
+        }
+        match &mut self.terminal {
+            Some(filter) => {
+                let mut out = Vec::with_capacity(chunk.len() + 16);
+                filter.feed(chunk, &mut out);
+                let _ = io::stderr().write_all(&out);
+            }
+            None => {
+                let _ = io::stderr().write_all(chunk);
+            }
         }
     }
 
@@ -654,6 +691,7 @@ impl Observer for Announcer {
         if self.quiet {
             return;
         }
+        self.end_stream();
         if record.number == 1 {
             for note in &record.sandbox_notes {
                 let _ = writeln!(

@@ -20,3 +20,4 @@ mod persistence;
 mod processes;
 mod resources;
 mod tampering;
+mod terminal;
