@@ -181,7 +181,10 @@ fn is_colour(params: &[u8]) -> bool {
             // sub-parameter does not make 8 another attribute.
             field => {
                 let number = field.split(|&b| b == b':').next().unwrap_or_default();
-                let digits = number.iter().position(|&b| b != b'0').map_or(&b""[..], |at| &number[at..]);
+                let digits = number
+                    .iter()
+                    .position(|&b| b != b'0')
+                    .map_or(&b""[..], |at| &number[at..]);
                 if digits == b"8" {
                     return false;
                 }
@@ -228,7 +231,10 @@ mod tests {
     #[test]
     fn text_layout_and_utf8_pass() {
         check(b"test a ... ok\r\n\tb\x08c", b"test a ... ok\r\n\tb\x08c");
-        check("caf\u{e9} \u{2713} \u{a0}".as_bytes(), "caf\u{e9} \u{2713} \u{a0}".as_bytes());
+        check(
+            "caf\u{e9} \u{2713} \u{a0}".as_bytes(),
+            "caf\u{e9} \u{2713} \u{a0}".as_bytes(),
+        );
     }
 
     #[test]
@@ -324,7 +330,11 @@ mod tests {
             while let Some(at) = rest.iter().position(|&b| b == 0x1b) {
                 let tail = &rest[at..];
                 let end = tail.iter().position(|&b| b == b'm').expect("an SGR");
-                assert!(is_colour(&tail[2..end]), "{}", String::from_utf8_lossy(tail));
+                assert!(
+                    is_colour(&tail[2..end]),
+                    "{}",
+                    String::from_utf8_lossy(tail)
+                );
                 rest = &tail[end..];
             }
         }

@@ -351,20 +351,21 @@ fn secret_parameter(name: &[u8]) -> bool {
 /// `pypi-AgEI…`, a 16-character lower-case Cloudsmith token) and words do
 /// not (`simple`, `pypi-remote`, `artifactory2024`, `node-v20.11.1`).
 fn looks_like_token(segment: &[u8]) -> bool {
-    segment
-        .split(|b| !b.is_ascii_alphanumeric())
-        .any(|run| {
-            let class = |b: &u8| match b {
-                b'0'..=b'9' => 0u8,
-                b'a'..=b'z' => 1,
-                _ => 2,
-            };
-            let changes = run.windows(2).filter(|w| class(&w[0]) != class(&w[1])).count();
-            run.len() >= 16
-                && run.iter().any(u8::is_ascii_digit)
-                && run.iter().any(u8::is_ascii_alphabetic)
-                && changes * 4 >= run.len()
-        })
+    segment.split(|b| !b.is_ascii_alphanumeric()).any(|run| {
+        let class = |b: &u8| match b {
+            b'0'..=b'9' => 0u8,
+            b'a'..=b'z' => 1,
+            _ => 2,
+        };
+        let changes = run
+            .windows(2)
+            .filter(|w| class(&w[0]) != class(&w[1]))
+            .count();
+        run.len() >= 16
+            && run.iter().any(u8::is_ascii_digit)
+            && run.iter().any(u8::is_ascii_alphabetic)
+            && changes * 4 >= run.len()
+    })
 }
 
 /// What the command's environment gets when the sandbox has no network:
@@ -566,20 +567,56 @@ mod tests {
     fn credentials_in_urls_by_table() {
         let token = "AbC9dEf3GhI7jKl1MnO5pQr";
         let held: &[(&str, String)] = &[
-            ("PIP_EXTRA_INDEX_URL", format!("https://host.example/{token}/simple")),
-            ("PIP_INDEX_URL", format!("https://dl.cloudsmith.io/{token}/org/repo/python/simple/")),
-            ("PIP_INDEX_URL", "https://dl.cloudsmith.io/1a2b3c4d5e6f7a8b/org/repo/python/simple/".into()),
-            ("NPM_CONFIG_REGISTRY", "https://registry.example/?token=abc".into()),
-            ("npm_config_registry", "https://registry.example/npm/?foo=1&access_token=x".into()),
-            ("CARGO_REGISTRIES_MINE_INDEX", format!("sparse+https://reg.example/{token}/index/")),
-            ("CARGO_REGISTRIES_MINE_INDEX", "sparse+https://reg.example/index/?key=k".into()),
-            ("GOPROXY", format!("https://proxy.golang.org,https://goproxy.example/{token}|direct")),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                format!("https://host.example/{token}/simple"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                format!("https://dl.cloudsmith.io/{token}/org/repo/python/simple/"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://dl.cloudsmith.io/1a2b3c4d5e6f7a8b/org/repo/python/simple/".into(),
+            ),
+            (
+                "NPM_CONFIG_REGISTRY",
+                "https://registry.example/?token=abc".into(),
+            ),
+            (
+                "npm_config_registry",
+                "https://registry.example/npm/?foo=1&access_token=x".into(),
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                format!("sparse+https://reg.example/{token}/index/"),
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "sparse+https://reg.example/index/?key=k".into(),
+            ),
+            (
+                "GOPROXY",
+                format!("https://proxy.golang.org,https://goproxy.example/{token}|direct"),
+            ),
             ("GOPROXY", "https://proxy.example/?Password=p,direct".into()),
-            ("PIP_FIND_LINKS", "https://bucket.example/wheels/?X-Amz-Signature=abc&X-Amz-Credential=c".into()),
+            (
+                "PIP_FIND_LINKS",
+                "https://bucket.example/wheels/?X-Amz-Signature=abc&X-Amz-Credential=c".into(),
+            ),
             ("HTTPS_PROXY", "http://proxy:3128/?auth=x".into()),
-            ("PIP_INDEX_URL", format!("https://host.example/simple?v={token}")),
-            ("PIP_INDEX_URL", "https://host.example/simple/ghp_16C7e42F292c6912E7710c838347Ae178B4a".into()),
-            ("PIP_INDEX_URL", "https://host.example/pypi-AgEIcHlwaS5vcmcCJDk2ZTY4/simple".into()),
+            (
+                "PIP_INDEX_URL",
+                format!("https://host.example/simple?v={token}"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://host.example/simple/ghp_16C7e42F292c6912E7710c838347Ae178B4a".into(),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://host.example/pypi-AgEIcHlwaS5vcmcCJDk2ZTY4/simple".into(),
+            ),
         ];
         for (name, value) in held {
             let env = EnvPolicy::new().resolve(host(&[(name, value)]));
@@ -588,16 +625,37 @@ mod tests {
         let passed = [
             ("PIP_INDEX_URL", "https://pypi.org/simple"),
             ("PIP_INDEX_URL", "https://pypi.org/simple/"),
-            ("PIP_EXTRA_INDEX_URL", "https://download.pytorch.org/whl/cu121"),
-            ("PIP_EXTRA_INDEX_URL", "https://artifactory.example.com/artifactory/api/pypi/pypi-remote-virtual/simple"),
-            ("PIP_EXTRA_INDEX_URL", "https://gitlab.example.com/api/v4/projects/12345678/packages/pypi/simple"),
-            ("PIP_FIND_LINKS", "https://nodejs.org/dist/node-v20.11.1-linux-x64.tar.xz"),
-            ("PIP_INDEX_URL", "https://mirror.example/artifactory2024mirror/simple"),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://download.pytorch.org/whl/cu121",
+            ),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://artifactory.example.com/artifactory/api/pypi/pypi-remote-virtual/simple",
+            ),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://gitlab.example.com/api/v4/projects/12345678/packages/pypi/simple",
+            ),
+            (
+                "PIP_FIND_LINKS",
+                "https://nodejs.org/dist/node-v20.11.1-linux-x64.tar.xz",
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://mirror.example/artifactory2024mirror/simple",
+            ),
             ("npm_config_registry", "https://registry.npmjs.org/"),
             ("npm_config_registry", "https://registry.npmjs.org/?foo=bar"),
             ("CARGO_REGISTRIES_CRATES_IO_PROTOCOL", "sparse"),
-            ("CARGO_REGISTRIES_MINE_INDEX", "sparse+https://index.crates.io/"),
-            ("CARGO_REGISTRIES_MINE_INDEX", "https://github.com/rust-lang/crates.io-index"),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "sparse+https://index.crates.io/",
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "https://github.com/rust-lang/crates.io-index",
+            ),
             ("GOPROXY", "https://proxy.golang.org,direct"),
             ("GOPROXY", "off"),
             ("GOFLAGS", "-mod=mod -tags=integration"),

@@ -127,7 +127,12 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 .find(|(k, _)| k == "HOME")
                 .map(|(_, v)| PathBuf::from(v));
             let mut secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
-            secrets.extend(options.hidden_files.iter().filter_map(|path| bwrap::hidden(path)));
+            secrets.extend(
+                options
+                    .hidden_files
+                    .iter()
+                    .filter_map(|path| bwrap::hidden(path)),
+            );
             let protected = protect::protected(&dir);
             let homes = crate::env::home_directories();
             let cache_root = cache_root(&homes);

@@ -80,7 +80,7 @@ const TAMPERING_CALLS: [libc::c_long; 4] = [
 const SYS_FCHMODAT2: libc::c_long = 452;
 
 /// The set-user-ID and set-group-ID bits of a file mode.
-const SETID_BITS: u32 = (libc::S_ISUID | libc::S_ISGID) as u32;
+const SETID_BITS: u32 = libc::S_ISUID | libc::S_ISGID;
 
 /// The syscalls that set a file's mode, with the index of their mode
 /// argument: a mode with [`SETID_BITS`] fails with EPERM, so a test cannot
@@ -184,21 +184,41 @@ fn program(allow_unix_sockets: bool) -> Vec<Instruction> {
     for call in refused {
         op(JEQ_K, To::Ret(Return::Perm), To::Next, call as u32);
     }
-    op(JEQ_K, To::Ret(Return::NoSys), To::Next, libc::SYS_openat2 as u32);
+    op(
+        JEQ_K,
+        To::Ret(Return::NoSys),
+        To::Next,
+        libc::SYS_openat2 as u32,
+    );
     for (call, mode) in MODE_CALLS {
         // The number matched: the mode decides, and nothing else applies.
         op(JEQ_K, To::Next, To::Over(2), call as u32);
         let (code, jt, jf, k) = load(argument(mode));
         op(code, jt, jf, k);
-        op(JSET_K, To::Ret(Return::Perm), To::Ret(Return::Allow), SETID_BITS);
+        op(
+            JSET_K,
+            To::Ret(Return::Perm),
+            To::Ret(Return::Allow),
+            SETID_BITS,
+        );
     }
-    op(JEQ_K, To::Next, To::Ret(Return::Allow), libc::SYS_socket as u32);
+    op(
+        JEQ_K,
+        To::Next,
+        To::Ret(Return::Allow),
+        libc::SYS_socket as u32,
+    );
     op(LD_W_ABS, To::Next, To::Next, argument(0)); // the domain
     for family in families {
         op(JEQ_K, To::Ret(Return::Allow), To::Next, family);
     }
     if !allow_unix_sockets {
-        op(JEQ_K, To::Ret(Return::Acces), To::Next, libc::AF_UNIX as u32);
+        op(
+            JEQ_K,
+            To::Ret(Return::Acces),
+            To::Next,
+            libc::AF_UNIX as u32,
+        );
     }
     // Any other family falls through to the first return: EAFNOSUPPORT.
     let first_return = body.len();
@@ -405,7 +425,11 @@ mod tests {
             }
         }
         // Their neighbours stay allowed: waiting on and signalling a pidfd.
-        for call in [libc::SYS_pidfd_open, libc::SYS_pidfd_send_signal, libc::SYS_kill] {
+        for call in [
+            libc::SYS_pidfd_open,
+            libc::SYS_pidfd_send_signal,
+            libc::SYS_kill,
+        ] {
             assert_eq!(verdict(NATIVE_ARCH, call as u32, 1), RET_ALLOW);
         }
     }
@@ -438,7 +462,10 @@ mod tests {
         // A set-ID mode elsewhere (chown's, write's) is not a mode.
         let args = [0o4755u64; 6];
         for call in [libc::SYS_fchown, libc::SYS_write, libc::SYS_mkdirat] {
-            assert_eq!(verdict_with(false, NATIVE_ARCH, call as u32, args), RET_ALLOW);
+            assert_eq!(
+                verdict_with(false, NATIVE_ARCH, call as u32, args),
+                RET_ALLOW
+            );
         }
     }
 

@@ -22,7 +22,9 @@ fn a_repository_planted_with_a_filter_runs_nothing_on_the_host() {
     let first = attack.run();
     assert!(
         String::from_utf8_lossy(&first.stdout).contains("planted a repository with a filter")
-            || first.reason().contains("planted a repository with a filter"),
+            || first
+                .reason()
+                .contains("planted a repository with a filter"),
         "the suite did not plant its repository: {}",
         first.reason()
     );

@@ -72,7 +72,11 @@ fn on_a_terminal(attack: &Attack) -> Vec<u8> {
         let _ = child.wait();
         panic!("testgate did not end within {BOUND:?}");
     }
-    assert_eq!(status.and_then(|s| s.code()), Some(1), "the verdict is FAIL");
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(1),
+        "the verdict is FAIL"
+    );
     receiver
         .recv_timeout(BOUND)
         .expect("the terminal was not closed")
