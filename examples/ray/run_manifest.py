@@ -70,7 +70,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("manifest", type=Path)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--address", default="auto", help="the Ray cluster (default: auto)")
+    parser.add_argument("--address", default="auto",
+                        help="the Ray cluster: auto (default) joins the one running here, "
+                             "local starts one inside this process, or HOST:PORT")
     parser.add_argument("--num-cpus", type=float, default=1, help="CPUs each check requests")
     parser.add_argument("--resources", type=json.loads, default={}, help="further resources, JSON")
     parser.add_argument("--in-flight", type=int, default=0,

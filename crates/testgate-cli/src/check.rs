@@ -35,7 +35,13 @@ pub(crate) struct CheckArgs {
 
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.
-    #[arg(short = 'k', long, value_name = "K", default_value_t = 0)]
+    #[arg(
+        short = 'k',
+        long,
+        alias = "retry",
+        value_name = "K",
+        default_value_t = 0
+    )]
     retries: u32,
 
     /// The time limit of one attempt: 90s, 5m, 1h30m, 500ms.
@@ -225,7 +231,11 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     if text_trim.is_empty() {
         return Err(malformed());
     }
+    let zero = || format!("the timeout `{text}` must be longer than zero");
     if let Ok(seconds) = text_trim.parse::<u64>() {
+        if seconds == 0 {
+            return Err(zero());
+        }
         return Ok(Duration::from_secs(seconds));
     }
     let mut total = Duration::ZERO;
@@ -253,7 +263,7 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
         rest = &rest[unit_len..];
     }
     if total.is_zero() {
-        return Err(format!("the timeout `{text}` must be longer than zero"));
+        return Err(zero());
     }
     Ok(total)
 }
@@ -424,9 +434,8 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         }),
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
-    let max_attempts = testgate::Policy::new(args.retries)
-        .with_rerun(args.rerun)
-        .max_attempts();
+    // The driver's own bound (`--stress N` runs N, whatever `-k` says).
+    let max_attempts = tests.max_attempts();
     let mut announcer = Announcer {
         quiet: args.quiet,
         max_attempts,
@@ -780,6 +789,8 @@ mod tests {
             "1.5s",
             "-3s",
             "0s",
+            "0",
+            "0m0s",
             "99999999999999999999h",
             "5 m",
         ] {

@@ -446,27 +446,55 @@ fn read_only_for_the_toolchain(line: &str) -> Option<EnvironmentFailure> {
 /// runner's own module: `-m` could not find it). A `ModuleNotFoundError`
 /// in a traceback is *not* recognised: the module may be the code under
 /// test, and a test that imports a missing module is the code's failure.
+/// The fix is the one for the toolchain that said it: a misspelt cargo
+/// subcommand gets no npm or pip advice.
 fn runner_not_found(line: &str) -> Option<EnvironmentFailure> {
+    const WHAT: &str = "the test runner is not installed in the environment the command ran in";
     let shell = (line.starts_with("sh: ") || line.starts_with("bash: "))
         && (line.ends_with(": not found") || line.ends_with(": command not found"));
     let npx = (line.starts_with("npm error ") || line.starts_with("npm ERR! "))
         && (line.contains("could not determine executable to run")
             || line.contains("npx canceled due to missing packages"));
-    let cargo = line.starts_with("error: no such command: `");
     let python_m = line.contains("python")
         && line.contains(": No module named ")
         && !line.contains("Error")
         && !line.starts_with(' ');
-    if shell || npx || cargo || python_m {
-        return failure(
-            EnvironmentKind::RunnerNotFound,
-            "the test runner is not installed in the environment the command ran in",
-            "install it (into the project: --prepare 'npm ci', --prepare 'pip install -e .'; \
-             or on the host), or run the runner the project has",
-            line,
-        );
-    }
-    None
+    let fix = if let Some(rest) = line.strip_prefix("error: no such command: `") {
+        let sub = rest.split('`').next().unwrap_or_default();
+        match sub {
+            "nextest" => {
+                "install cargo-nextest on the host (`cargo install --locked cargo-nextest`), \
+                 or run `cargo test`"
+                    .to_owned()
+            }
+            _ => format!(
+                "`cargo {sub}` is not a cargo command: check its spelling (cargo's own \
+                 suggestion is in the output), or install the subcommand on the host"
+            ),
+        }
+    } else if npx {
+        "install the project's packages on the host (`npm ci`), or with --prepare 'npm ci'"
+            .to_owned()
+    } else if python_m {
+        "install it into the interpreter the command runs (--prepare 'pip install -e .', or on \
+         the host), or run the interpreter of the project's virtual environment"
+            .to_owned()
+    } else if shell {
+        let program = line
+            .trim_end_matches(": command not found")
+            .trim_end_matches(": not found")
+            .rsplit(": ")
+            .next()
+            .unwrap_or_default();
+        format!(
+            "`{program}` is not on the command's PATH: check its spelling, install it (on the \
+             host, or into the project: --prepare 'npm ci', --prepare 'pip install -e .'), or \
+             run it through the project's tools (npx, python3 -m)"
+        )
+    } else {
+        return None;
+    };
+    failure(EnvironmentKind::RunnerNotFound, WHAT, &fix, line)
 }
 
 #[cfg(test)]
@@ -513,6 +541,31 @@ mod tests {
             kind("    Error: request failed: ENOTCACHED (only-if-cached)"),
             None
         );
+    }
+
+    /// Each toolchain gets its own fix: a misspelt cargo subcommand is not
+    /// told to run npm or pip.
+    #[test]
+    fn the_fix_for_a_missing_runner_is_the_toolchains_own() {
+        let fix = |line: &str| environment_failure(line).map(|f| f.fix).unwrap_or_default();
+        let cargo = fix("error: no such command: `tset`\n");
+        assert!(
+            cargo.contains("`cargo tset` is not a cargo command"),
+            "{cargo}"
+        );
+        assert!(!cargo.contains("npm") && !cargo.contains("pip"), "{cargo}");
+        assert!(fix("error: no such command: `nextest`\n").contains("cargo-nextest"));
+        let shell = fix("sh: 1: jest: not found\n");
+        assert!(
+            shell.starts_with("`jest` is not on the command's PATH"),
+            "{shell}"
+        );
+        assert!(fix("bash: pytset: command not found\n").starts_with("`pytset` is not"));
+        let python = fix("/usr/bin/python3: No module named pytest\n");
+        assert!(python.contains("pip install"), "{python}");
+        assert!(!python.contains("npm"), "{python}");
+        let npx = fix("npm error could not determine executable to run\n");
+        assert!(npx.contains("npm ci") && !npx.contains("pip"), "{npx}");
     }
 
     #[test]

@@ -94,6 +94,16 @@ pub struct Note {
     pub text: String,
 }
 
+impl Findings {
+    /// The findings of `attempts`, whose verdict (whoever decided it: a
+    /// [`Driver`](crate::Driver), or a tree change that ended the sequence)
+    /// is `verdict`: `always_failed` is a Fail's names (or the
+    /// order-dependent ones) and empty otherwise.
+    pub fn of(attempts: &[Attempt], verdict: &Verdict) -> Findings {
+        findings(attempts, verdict)
+    }
+}
+
 /// The findings of `attempts`, whose verdict is `verdict`.
 pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
     let mut stopped_by = None;

@@ -255,6 +255,11 @@ impl Grader {
         }
     }
 
+    /// The retry policy the grading runs under.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
     /// The expectations graded against.
     pub fn expectations(&self) -> &Expectations {
         &self.expectations
@@ -475,6 +480,9 @@ impl Grader {
             if !last.recognised {
                 reason.line("testgate did not recognise the runner's output, so it saw no test");
             }
+            for (listed, ran) in near_misses(&names, attempts) {
+                reason.line(&format!("did you mean {ran} for {listed}?"));
+            }
             unlisted_line(&mut reason, &unlisted_failed);
             push_tail(&mut reason, last, number);
             return Decision::Known(match self.expectations.missing {
@@ -686,6 +694,88 @@ fn history_of(test: &GradedTest) -> String {
         .join(", ")
 }
 
+/// At most this many listed names that never ran are looked up among the
+/// names that did (each compared only with names of about its length, and
+/// the comparison cut off past the limit): the look-up is a courtesy, never
+/// the cost of a verdict.
+const NEAR_MISS_NAMES: usize = 20;
+
+/// For each listed name that never ran, the name that ran which it most
+/// likely meant: one that ends with it after a `/`, `::`, `.` or space (a
+/// path or class left out), or else the one within a small edit distance
+/// (a typo, a renamed test), when exactly one is nearest.
+fn near_misses<'a>(listed: &[&'a str], attempts: &'a [Attempt]) -> Vec<(&'a str, &'a str)> {
+    let mut ran: Vec<&str> = attempts
+        .iter()
+        .flat_map(|a| a.tests.iter().map(|(name, _)| name.as_str()))
+        .collect();
+    ran.sort_unstable();
+    ran.dedup();
+    let mut found = Vec::new();
+    for name in listed.iter().take(NEAR_MISS_NAMES) {
+        if ran.binary_search(name).is_ok() {
+            continue;
+        }
+        let suffix: Vec<&str> = ran
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.len() > name.len()
+                    && r.ends_with(name)
+                    && [b'/', b':', b'.', b' '].contains(&r.as_bytes()[r.len() - name.len() - 1])
+            })
+            .collect();
+        if let [only] = suffix.as_slice() {
+            found.push((*name, *only));
+            continue;
+        }
+        let limit = (name.chars().count() / 8).clamp(1, 3);
+        let mut best: Option<(usize, &str, bool)> = None;
+        for candidate in &ran {
+            if candidate.len().abs_diff(name.len()) > limit * 4 {
+                continue;
+            }
+            let Some(distance) = edit_distance(name, candidate, limit) else {
+                continue;
+            };
+            best = match best {
+                Some((d, _, _)) if distance > d => best,
+                Some((d, c, _)) if distance == d => Some((d, c, true)),
+                _ => Some((distance, candidate, false)),
+            };
+        }
+        if let Some((_, candidate, false)) = best {
+            found.push((*name, candidate));
+        }
+    }
+    found
+}
+
+/// The edit distance (Levenshtein, over characters) between `a` and `b`
+/// when it is at most `limit`; `None` past it. Stops as soon as every
+/// entry of a row is past the limit.
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i.saturating_add(1);
+        let mut smallest = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous.saturating_add(usize::from(ca != *cb));
+            previous = row[j + 1];
+            row[j + 1] = substitute
+                .min(row[j].saturating_add(1))
+                .min(previous.saturating_add(1));
+            smallest = smallest.min(row[j + 1]);
+        }
+        if smallest > limit {
+            return None;
+        }
+    }
+    row.last().copied().filter(|d| *d <= limit)
+}
+
 fn tests_listed(n: usize) -> String {
     match n {
         1 => "1 listed test".to_owned(),
@@ -751,6 +841,47 @@ mod tests {
     }
 
     use TestResult::{Failed as F, Passed as P, Skipped as S};
+
+    #[test]
+    fn a_listed_name_that_never_ran_gets_the_nearest_that_did() {
+        let ran = [Attempt::new(Ending::Exited { code: 0 }).with_tests([
+            ("tests/test_calc.py::test_adds", P),
+            ("tests/test_calc.py::test_adds_negative", P),
+            ("tests/test_calc.py::TestBig::test_big_numbers", P),
+        ])];
+        let near = |name: &'static str| near_misses(&[name], &ran);
+        // A typo.
+        assert_eq!(
+            near("tests/test_calc.py::test_adds_negativ"),
+            [(
+                "tests/test_calc.py::test_adds_negativ",
+                "tests/test_calc.py::test_adds_negative"
+            )]
+        );
+        // The path or class left out.
+        assert_eq!(
+            near("test_big_numbers"),
+            [(
+                "test_big_numbers",
+                "tests/test_calc.py::TestBig::test_big_numbers"
+            )]
+        );
+        // Where it must not fire: a name that ran, nothing close, or two
+        // equally close (no guess between them).
+        assert!(near("tests/test_calc.py::test_adds").is_empty());
+        assert!(near("tests/other.py::test_unrelated_thing").is_empty());
+        let two =
+            [Attempt::new(Ending::Exited { code: 0 }).with_tests([("t::ab", P), ("t::ac", P)])];
+        assert!(near_misses(&["t::ax"], &two).is_empty());
+    }
+
+    #[test]
+    fn edit_distance_stops_past_its_limit() {
+        assert_eq!(edit_distance("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance("", "", 1), Some(0));
+        assert_eq!(edit_distance("é", "e", 1), Some(1));
+    }
 
     /// Runs the driver over `runs` (one per attempt it asks for), as a
     /// caller would, and gives the verdict and how many attempts ran.

@@ -12,8 +12,9 @@
 //! retries, and whether a retry reruns [`Rerun::All`] or only the
 //! [`Rerun::Failed`] tests) drives the sequence: [`Policy::step`] says
 //! [`Step::Run`] a selection or [`Step::Done`] with the verdict, and never
-//! asks for more than [`Policy::max_attempts`]. The rules, and why each
-//! holds, are in `docs/policy.md`.
+//! asks for more than [`Policy::max_attempts`]. [`Grader`] and [`Stress`]
+//! drive a sequence the same way; the [`Driver`] trait is what the three
+//! share. The rules, and why each holds, are in `docs/policy.md`.
 //!
 //! ```
 //! use testgate_policy::{Attempt, Ending, Policy, Selection, Step, Verdict};
@@ -41,6 +42,7 @@
 
 mod attempt;
 mod decide;
+mod driver;
 mod explain;
 mod findings;
 mod grade;
@@ -53,6 +55,7 @@ mod stress;
 mod verdict;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
+pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::grade::{
     Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult, compare,

@@ -201,7 +201,11 @@ impl Stress {
                 Decision::Known(verdict) if !verdict.is_pass() => verdict,
                 Decision::Known(_) | Decision::Need { .. } => Verdict::Inconclusive {
                     cause: Cause::NoTestsRan,
-                    reason: "the stress runs named no test".to_owned(),
+                    reason: "the stress runs named no test, so no test's outcome could be \
+                             compared between runs: run the runner in a mode that names every \
+                             test (go test -v, pytest -v, jest --verbose, vitest \
+                             --reporter=verbose)"
+                        .to_owned(),
                 },
             };
         }

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use testgate_policy::{
-    Attempt, Cause, Counts, Ending, Environment, MAX_NAMES, MAX_REASON, MAX_TARGETED, Policy,
-    Rerun, Selection, Step, Verdict,
+    Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Grader, MAX_NAMES,
+    MAX_REASON, MAX_TARGETED, Policy, Rerun, Selection, Step, Stress, Verdict,
 };
 
 // ---------------------------------------------------------------------------
@@ -1527,6 +1527,90 @@ proptest! {
             prop_assert!(matches!(policy.step(&attempts), Step::Done(_)));
         }
     }
+}
+
+/// One of the three drivers, arbitrary.
+fn driver_strategy() -> impl Strategy<Value = Box<dyn Driver>> {
+    prop_oneof![
+        policy_strategy().prop_map(|p| Box::new(p) as Box<dyn Driver>),
+        (
+            policy_strategy(),
+            prop::collection::vec(name_strategy(), 0..3),
+            prop::collection::vec(name_strategy(), 0..3),
+        )
+            .prop_map(|(p, must, keep)| {
+                Box::new(Grader::new(p, Expectations::new(must, keep))) as Box<dyn Driver>
+            }),
+        (0u32..6).prop_map(|runs| Box::new(Stress::new(runs)) as Box<dyn Driver>),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// What every driver promises its caller: it never asks for more than
+    /// its bound, and its findings agree with its verdict as docs/cli.md
+    /// defines them (`always_failed` is a Fail's names, empty for a Pass).
+    #[test]
+    fn every_driver_keeps_its_bound_and_its_findings_agree(
+        driver in driver_strategy(),
+        results in prop::collection::vec(attempt_strategy(), 1..12),
+    ) {
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let verdict = loop {
+            match driver.plan(&attempts).step {
+                Step::Done(verdict) => break verdict,
+                Step::Run(selection) => {
+                    let result = results[attempts.len() % results.len()].clone();
+                    attempts.push(result.with_selection(selection));
+                    prop_assert!(attempts.len() as u64 <= driver.max_attempts());
+                }
+            }
+        };
+        prop_assert_eq!(&verdict, &driver.verdict(&attempts));
+        let findings = driver.findings(&attempts);
+        match &verdict {
+            Verdict::Pass { .. } => prop_assert!(findings.always_failed.is_empty()),
+            Verdict::Fail { failing, .. } => prop_assert_eq!(&findings.always_failed, failing),
+            Verdict::Inconclusive { cause: Cause::OrderDependent, .. } => {}
+            Verdict::Inconclusive { .. } => prop_assert!(findings.always_failed.is_empty()),
+        }
+    }
+}
+
+#[test]
+fn a_graded_pass_names_no_test_as_always_failed() {
+    // The listed test passed; another failed in every attempt. The grade is
+    // a Pass, so nothing is a Fail's name (it was: the findings were the
+    // plain policy's, whose verdict is a Fail).
+    let grader = Grader::new(
+        Policy::new(1),
+        Expectations::new(["tests::fixed"], Vec::<String>::new()),
+    );
+    let run = || {
+        exited(1)
+            .with_failing(["tests::other"])
+            .with_recognised(true)
+            .with_tests([
+                ("tests::fixed", testgate_policy::TestResult::Passed),
+                ("tests::other", testgate_policy::TestResult::Failed),
+            ])
+    };
+    let mut attempts = Vec::new();
+    while let Step::Run(selection) = Driver::plan(&grader, &attempts).step {
+        attempts.push(run().with_selection(selection));
+    }
+    let verdict = Driver::verdict(&grader, &attempts);
+    assert_eq!(verdict.name(), "pass", "{verdict:?}");
+    assert!(
+        Driver::findings(&grader, &attempts)
+            .always_failed
+            .is_empty()
+    );
+    assert_eq!(
+        Policy::new(1).findings(&attempts).always_failed,
+        ["tests::other"]
+    );
 }
 
 #[test]

@@ -222,6 +222,13 @@ fn mounts(host: &Host<'_>) -> View {
     let program = Path::new(host.program);
     if program.is_absolute() {
         wanted.extend(program.parent().map(Path::to_path_buf));
+        // A venv's interpreter called by path, not activated: Python finds
+        // its venv by the `pyvenv.cfg` beside its `bin`, and without it
+        // runs as the base interpreter, without the venv's packages.
+        if let Some(venv) = venv_of_program(program) {
+            wanted.extend(venv_interpreter(&venv));
+            wanted.push(venv);
+        }
     }
     for name in TOOLCHAIN_VARIABLES {
         wanted.extend(value(host.env, name).map(PathBuf::from));
@@ -572,6 +579,18 @@ fn base36(mut n: u32) -> String {
     }
     out.reverse();
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The venv whose `bin` holds `program` (`VENV/bin/python`): the folder
+/// above, when it holds a regular `pyvenv.cfg`.
+fn venv_of_program(program: &Path) -> Option<PathBuf> {
+    let bin = program.parent()?;
+    if bin.file_name()? != "bin" {
+        return None;
+    }
+    let venv = bin.parent()?;
+    let cfg = std::fs::symlink_metadata(venv.join("pyvenv.cfg")).ok()?;
+    cfg.is_file().then(|| venv.to_path_buf())
 }
 
 /// The installation a venv's interpreter comes from: `pyvenv.cfg`'s

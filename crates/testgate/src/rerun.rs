@@ -134,6 +134,31 @@ fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize)> {
     }
 }
 
+/// `go test ARGS` with `-count=1` added after `test` when ARGS set no
+/// `-count`: go replays a passing package's cached result instead of
+/// running it (`ok pkg (cached)`), so every run of a stress sequence after
+/// the first would run nothing. `None` for any other command, or one that
+/// chose its own count.
+pub(crate) fn uncached_go(program: &OsStr, args: &[OsString]) -> Option<Vec<OsString>> {
+    let words = args
+        .iter()
+        .map(|a| a.to_str().map(str::to_owned))
+        .collect::<Option<Vec<String>>>()?;
+    let (Runner::Go, prefix) = recognise(basename(program.to_str()?), &words)? else {
+        return None;
+    };
+    let counted = words[prefix..]
+        .iter()
+        .take_while(|w| *w != "-args")
+        .any(|w| w.starts_with("-count") || w.starts_with("--count"));
+    if counted {
+        return None;
+    }
+    let mut out = args.to_vec();
+    out.insert(prefix, OsString::from("-count=1"));
+    Some(out)
+}
+
 /// `python`, `python3`, `python3.12`.
 fn is_python(program: &str) -> bool {
     program
@@ -239,6 +264,40 @@ fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn stress_runs_go_uncached_unless_the_command_counts() {
+        let os = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(
+            super::uncached_go(OsStr::new("go"), &os(&["test", "-v", "./..."])),
+            Some(os(&["test", "-count=1", "-v", "./..."]))
+        );
+        assert_eq!(
+            super::uncached_go(OsStr::new("/usr/bin/go"), &os(&["test", "./..."])),
+            Some(os(&["test", "-count=1", "./..."]))
+        );
+        // Where it must not fire: the user's own count, go vet, another
+        // runner, and a `-count` meant for the test binary after -args.
+        assert_eq!(
+            super::uncached_go(OsStr::new("go"), &os(&["test", "-count=3", "./..."])),
+            None
+        );
+        assert_eq!(
+            super::uncached_go(OsStr::new("go"), &os(&["vet", "./..."])),
+            None
+        );
+        assert_eq!(
+            super::uncached_go(OsStr::new("cargo"), &os(&["test"])),
+            None
+        );
+        assert_eq!(
+            super::uncached_go(
+                OsStr::new("go"),
+                &os(&["test", ".", "-args", "-count", "2"])
+            ),
+            Some(os(&["test", "-count=1", ".", "-args", "-count", "2"]))
+        );
+    }
+
     use super::cargo::{is_doctest, is_whole_target, nextest_escape};
     use super::go::{go_quote_meta, go_run_pattern};
     use super::js::js_escape;

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
 use testgate_policy::{
-    Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
-    Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
+    Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings, Grader, Grading,
+    Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
@@ -268,6 +268,22 @@ impl SandboxedTests {
         Some(line.chars().take(200).collect())
     }
 
+    /// The most attempts this check runs: the bound of the driver the
+    /// configuration chooses (the retry policy, grading against `expect`, or
+    /// `stress` runs). Ask this, never a `Policy` rebuilt beside it.
+    pub fn max_attempts(&self) -> u64 {
+        self.judge().driver().max_attempts()
+    }
+
+    /// The driver the configuration chooses.
+    fn judge(&self) -> Judge {
+        let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
+        match self.config.stress {
+            Some(runs) => Judge::Stress(Stress::new(runs)),
+            None => Judge::new(policy, self.config.expect.clone()),
+        }
+    }
+
     /// Runs the tests, retrying as configured, and says whether they passed.
     pub fn run(&self) -> Verdict {
         self.run_observed(&mut Silent).verdict
@@ -301,11 +317,7 @@ impl SandboxedTests {
                 };
             }
         }
-        let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
-        let judge = match self.config.stress {
-            Some(runs) => Judge::Stress(Stress::new(runs)),
-            None => Judge::new(policy, self.config.expect.clone()),
-        };
+        let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
         let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
@@ -355,7 +367,9 @@ impl SandboxedTests {
                 }
             }
         };
-        let findings = policy.findings(&attempts);
+        // The findings of the verdict given, whoever gave it (the driver,
+        // or a tree change that ended the sequence).
+        let findings = Findings::of(&attempts, &verdict);
         Record {
             suite: self.suite.clone(),
             verdict,
@@ -441,6 +455,16 @@ impl SandboxedTests {
     ) -> (OsString, Vec<OsString>, Selection, Option<String>) {
         let program = self.config.program.clone();
         let Selection::Only(names) = &selection else {
+            if self.config.stress.is_some()
+                && let Some(args) = rerun::uncached_go(&program, &self.config.args)
+            {
+                let note = records.is_empty().then(|| {
+                    "added -count=1: go would replay its cached results instead of running \
+                     the tests again"
+                        .to_owned()
+                });
+                return (program, args, selection, note);
+            }
             return (program, self.config.args.clone(), selection, None);
         };
         let targets: Vec<Target<'_>> = names
@@ -772,20 +796,21 @@ impl Judge {
         }
     }
 
-    fn plan(&self, attempts: &[Attempt]) -> Plan {
+    /// The driver itself, which answers plan, verdict and bound.
+    fn driver(&self) -> &dyn Driver {
         match self {
-            Judge::Suite(policy) => policy.plan(attempts),
-            Judge::Graded(grader) => grader.plan(attempts),
-            Judge::Stress(stress) => stress.plan(attempts),
+            Judge::Suite(policy) => policy,
+            Judge::Graded(grader) => grader,
+            Judge::Stress(stress) => stress,
         }
     }
 
+    fn plan(&self, attempts: &[Attempt]) -> Plan {
+        self.driver().plan(attempts)
+    }
+
     fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        match self {
-            Judge::Suite(policy) => policy.verdict(attempts),
-            Judge::Graded(grader) => grader.verdict(attempts),
-            Judge::Stress(stress) => stress.verdict(attempts),
-        }
+        self.driver().verdict(attempts)
     }
 
     fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {

@@ -740,6 +740,9 @@ fn expect_grades_only_the_listed_tests() {
         grading["unlisted_failed"],
         serde_json::json!([NEGATIVE, BIG])
     );
+    // `always_failed` is a Fail's names (docs/cli.md); this is a Pass. The
+    // findings were the plain policy's, which named the unlisted failures.
+    assert_eq!(doc["findings"]["always_failed"], serde_json::json!([]));
     assert!(
         doc["reason"]
             .as_str()
@@ -917,6 +920,23 @@ fn diff_of_something_that_is_no_check_is_a_usage_error() {
 }
 
 #[test]
+fn stress_announces_its_own_bound() {
+    // The bound is the driver's: N runs, not the retry policy's 1 (it said
+    // "attempt 2 of at most 1").
+    let (_tmp, dir) = pytest_project();
+    let out = check_pytest(&dir, "pass", &["--stress", "3"]);
+    for n in 1..=3 {
+        assert!(
+            out.stderr
+                .contains(&format!("testgate: attempt {n} of at most 3")),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(!out.stderr.contains("of at most 1"), "{}", out.stderr);
+}
+
+#[test]
 fn stress_finds_the_unstable_test_and_its_output_quarantines_it() {
     let (_tmp, dir) = pytest_project();
     let out = check_verbose_json(&dir, "flaky", &["--stress", "3"]);
@@ -1083,4 +1103,80 @@ fn a_report_path_a_test_turns_into_a_way_out_is_never_read() {
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
     let note = doc["attempts"][0]["note"].as_str().unwrap_or_default();
     assert!(note.contains("leads out of the project"), "{note}");
+}
+
+#[test]
+fn a_zero_timeout_is_refused_and_retry_means_retries() {
+    let (_tmp, dir) = pytest_project();
+    for zero in ["0", "0s", "0m"] {
+        let out = check_in(&dir, &["--timeout", zero, "--", "true"]);
+        assert_eq!(out.code, Some(USAGE), "--timeout {zero}: {out:#?}");
+        assert!(
+            out.stderr.contains("must be longer than zero"),
+            "{}",
+            out.stderr
+        );
+    }
+    // `--retry` was "a similar argument exists: '--restore'".
+    let out = check_pytest(&dir, "fail", &["--retry", "1"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    assert!(
+        out.stderr.contains("attempt 2 of at most 2"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn expect_names_the_test_a_typo_meant() {
+    let expect = r#"{"must_pass": ["tests/test_calc.py::test_adds_negativ"]}"#;
+    let out = check_expecting("pass", expect, &[]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "not_run");
+    let reason = doc["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains(&format!(
+            "did you mean {NEGATIVE} for tests/test_calc.py::test_adds_negativ?"
+        )),
+        "{reason}"
+    );
+}
+
+#[test]
+fn stress_runs_go_again_instead_of_replaying_its_cache() {
+    // After the first run go replays a passing package's cached result
+    // (`ok calc (cached)`, with the `-v` lines of the first run): the
+    // stress runs were one run shown N times.
+    let (_tmp, dir) = fresh_copy("tests/projects/e2e/go", "go");
+    let mut args = vec!["--env", "TESTGATE_FIXTURE=pass", "--stress", "3", "--"];
+    let out = check_in(&dir, &[&args[..], &["go", "test", "-v", "./..."]].concat());
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert_eq!(
+        out.stderr
+            .matches("of at most 3: go test -count=1 -v ./...")
+            .count(),
+        3,
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr.matches("--- PASS: TestAdd ").count(),
+        3,
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("(cached)"), "{}", out.stderr);
+    // Without -v go names no test: the stress verdict says which mode does.
+    args.insert(0, "--json");
+    let out = check_in(&dir, &[&args[..], &["go", "test", "./..."]].concat());
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["cause"], "no_tests_ran", "{doc:#}");
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("go test -v"),
+        "{doc:#}"
+    );
 }

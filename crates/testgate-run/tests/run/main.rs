@@ -34,12 +34,31 @@ fn collect(spec: &RunSpec) -> (Result<Finished, RunError>, String) {
     (result, String::from_utf8_lossy(&output).into_owned())
 }
 
-/// A scratch directory outside `/tmp` (which the sandbox makes private).
+/// A scratch directory the sandbox shows read-only, whatever the caller
+/// exported: not under `/tmp` (which the sandbox makes private) and not
+/// under the build directory (a `CARGO_TARGET_DIR` in the environment, as
+/// `scripts/test` exports for a checkout under /tmp, is a build output the
+/// sandbox makes writable).
 fn scratch() -> tempfile::TempDir {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let root = PathBuf::from(format!("/var/tmp/testgate-run-tests-{uid}"));
+    match std::fs::DirBuilder::new().mode(0o700).create(&root) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => panic!("{}: {e}", root.display()),
+    }
+    let meta = std::fs::symlink_metadata(&root).expect("scratch root");
+    assert!(
+        meta.is_dir() && meta.uid() == uid,
+        "{} is not a directory of ours",
+        root.display()
+    );
     tempfile::Builder::new()
         .prefix("run-test-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .expect("a scratch dir in the target dir")
+        .tempdir_in(&root)
+        .expect("a scratch dir")
 }
 
 /// A string no other process on the machine carries.

@@ -32,8 +32,11 @@ pub(super) const VICTIM: &str = "the host's own file, not the test's\n";
 /// holds a 64 KiB buffer and the tail of the output, not the output).
 pub(super) const RSS_LIMIT_KB: u64 = 64 * 1024;
 
-/// How long one testgate run may take before the harness kills it and fails.
-const RUN_BOUND: Duration = Duration::from_secs(120);
+/// How long one testgate run may take before the harness kills it and fails:
+/// a liveness bound, not a speed claim. The attacks that would hang a run
+/// hold it for 1000 s or for ever; an honest run takes seconds idle, but a
+/// flood of a GiB on two cores shared with other builds took over 120 s.
+const RUN_BOUND: Duration = Duration::from_secs(600);
 
 /// How long processes of a finished run get to vanish (the kernel ends a
 /// PID namespace asynchronously).
@@ -46,6 +49,31 @@ pub(super) fn heavy() -> MutexGuard<'static, ()> {
     HEAVY
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Where the attacks' `OUTSIDE` directories live: a place the sandbox shows
+/// read-only, whatever the caller exported. Not under /tmp (the sandbox's
+/// /tmp is its own, and the attacks must *see* what they try to change) and
+/// not under the build directory: a `CARGO_TARGET_DIR` in testgate's
+/// environment (`scripts/test` exports one for a checkout under /tmp) is a
+/// build output the sandbox makes writable.
+fn outside_root() -> PathBuf {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let root = PathBuf::from(format!("/var/tmp/testgate-hostile-{uid}"));
+    match fs::DirBuilder::new().mode(0o700).create(&root) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => panic!("{}: {e}", root.display()),
+    }
+    let meta = fs::symlink_metadata(&root).expect("outside root");
+    assert!(
+        meta.is_dir() && meta.uid() == uid,
+        "{} is not a directory of ours",
+        root.display()
+    );
+    root
 }
 
 /// The directory holding one suite per attack.
@@ -103,11 +131,9 @@ impl Attack {
             let entry = entry.expect("suite entry");
             fs::copy(entry.path(), project.path().join(entry.file_name())).expect("copy suite");
         }
-        // Under the build directory, not /tmp: the sandbox's /tmp is its own,
-        // and the attacks must *see* what they try to change.
         let outside = tempfile::Builder::new()
             .prefix("hostile-outside-")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .tempdir_in(outside_root())
             .expect("outside dir");
         fs::write(outside.path().join("victim"), VICTIM).expect("victim");
         Attack {

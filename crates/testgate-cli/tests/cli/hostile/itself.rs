@@ -102,10 +102,7 @@ fn a_package_json_replaced_by_a_fifo_does_not_hang_testgate() {
         "{}",
         outcome.reason()
     );
-    assert!(
-        outcome.wall < Duration::from_secs(60),
-        "testgate took {:?}",
-        outcome.wall
-    );
+    // A FIFO read would block for ever: the harness's bound (RUN_BOUND)
+    // fails a run that hangs.
     attack.assert_contained(&outcome);
 }

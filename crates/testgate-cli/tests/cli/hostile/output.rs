@@ -1,8 +1,6 @@
 //! Attacks through the output: floods, an endless line, control bytes,
 //! output closed while the command runs on.
 
-use std::time::Duration;
-
 use super::harness::{Attack, RSS_LIMIT_KB, has_control, heavy};
 
 /// MiB per stream for the flood; 2560 (5 GiB in all) was measured once and
@@ -110,8 +108,8 @@ fn output_closed_early_is_not_the_end_of_the_command() {
 }
 
 /// A suite failing `count` distinct tests: every name in the verdict, in
-/// time and memory that grow no faster than the names.
-fn many_failures(count: usize, within: Duration) {
+/// memory that grows no faster than the names.
+fn many_failures(count: usize) {
     let _heavy = heavy();
     // The names are data testgate keeps, through parser, policy and JSON:
     // each may cost 300 bytes above the streaming bound (100 000 names
@@ -127,22 +125,19 @@ fn many_failures(count: usize, within: Duration) {
     let failing = outcome.doc()["failing"].as_array().expect("failing");
     assert_eq!(failing.len(), count);
     assert_eq!(failing[count - 1], format!("t_{count}").as_str());
-    assert!(
-        outcome.wall < within,
-        "{count} names took {:?}",
-        outcome.wall
-    );
+    // The cost, for the record (not asserted: speed is the benchmark's).
+    eprintln!("{count} failing names: {:.1} s", outcome.wall.as_secs_f64());
     attack.assert_contained(&outcome);
 }
 
 #[test]
 fn five_thousand_failing_names_are_all_reported() {
-    many_failures(5_000, Duration::from_secs(30));
+    many_failures(5_000);
 }
 
 #[test]
 fn a_hundred_thousand_failing_names_take_linear_time() {
-    many_failures(100_000, Duration::from_secs(30));
+    many_failures(100_000);
 }
 
 /// Characters that act on the reader's display: a carriage return, a

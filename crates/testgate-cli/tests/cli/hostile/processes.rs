@@ -1,7 +1,5 @@
 //! Attacks on the process tree: bombs, detaching, ignoring and stopping.
 
-use std::time::Duration;
-
 use super::harness::{Attack, heavy};
 
 #[test]
@@ -12,8 +10,8 @@ fn a_fork_bomb_is_ended_at_the_timeout() {
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
     assert_eq!(outcome.attempt()["outcome"], "timed_out");
     // Ending ~4,000 processes takes a while on two loaded cores (about
-    // 12-16 s measured with the debug build); the bound is only that it ends.
-    assert!(outcome.wall < Duration::from_secs(60), "{:?}", outcome.wall);
+    // 12-16 s measured with the debug build); that it ends at all is the
+    // harness's bound (RUN_BOUND), not a speed claim.
     attack.assert_contained(&outcome);
 }
 
@@ -36,8 +34,8 @@ fn a_detached_double_fork_holding_the_pipes_does_not_hang_the_run() {
     let attack = Attack::new("setsid-pipe");
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
-    // The drain window is 1 s; the sleepers would hold the pipes 1000 s.
-    assert!(outcome.wall < Duration::from_secs(20), "{:?}", outcome.wall);
+    // The drain window is 1 s; the sleepers would hold the pipes 1000 s,
+    // far past the harness's bound (RUN_BOUND), which fails a run that hangs.
     attack.assert_contained(&outcome);
 }
 
@@ -46,8 +44,8 @@ fn a_child_ignoring_sigterm_is_killed_after_the_grace() {
     let attack = Attack::new("ignores-sigterm").arg("--timeout").arg("2s");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
-    // 2 s timeout + 2 s grace + startup; far below the children's for ever.
-    assert!(outcome.wall < Duration::from_secs(30), "{:?}", outcome.wall);
+    // 2 s timeout + 2 s grace + startup; the children would run for ever,
+    // past the harness's bound (RUN_BOUND), which fails a run that hangs.
     attack.assert_contained(&outcome);
 }
 
