@@ -1,7 +1,7 @@
 //! `testgate check`: run a test command in the sandbox and print the verdict.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -302,6 +302,12 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             .map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
+        if io::stdout().is_terminal() {
+            // Whatever state the terminal was left in, the verdict is seen.
+            stdout
+                .write_all(crate::terminal::RESET)
+                .map_err(Error::Write)?;
+        }
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)?;
@@ -415,6 +421,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             allow_network: args.allow_network,
             writable,
             tmpfs_size: args.tmpfs_size,
+            // The signing key is testgate's, not the tests': unreadable
+            // inside wherever it lies.
+            hidden_files: args.sign.iter().cloned().collect(),
             ..BwrapOptions::default()
         }),
     };
@@ -424,18 +433,21 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     let mut announcer = Announcer {
         quiet: args.quiet,
         max_attempts,
+        terminal: io::stderr()
+            .is_terminal()
+            .then(crate::terminal::TerminalFilter::new),
     };
     // The version is read before the first attempt: what the attempts do
     // to the tree is the tree digest's business, not the version's.
     let version = args.record.as_ref().map(|_| match &args.suite_version {
         Some(version) => (Some(version.clone()), None),
         None => {
-            let head = git_head(&dir);
-            let dirty = head
+            let repository = crate::record::repository(&dir);
+            let dirty = repository
                 .as_ref()
-                .and_then(|_| crate::record::git_dirty(&dir))
+                .and_then(|repository| crate::record::git_dirty(repository, &dir))
                 .flatten();
-            let head = match (head, &dirty) {
+            let head = match (repository.map(|r| r.head), &dirty) {
                 (Some(head), Some(_)) => Some(format!("{head}-dirty")),
                 (head, _) => head,
             };
@@ -597,38 +609,6 @@ fn unix_seconds() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The commit checked out in `dir`, read from `.git` (no git is run: the
-/// project's `.git` is untrusted); None outside git.
-fn git_head(dir: &std::path::Path) -> Option<String> {
-    let mut git = dir.join(".git");
-    if git.is_file() {
-        let text = read_git(&git)?;
-        git = dir.join(text.strip_prefix("gitdir:")?.trim());
-    }
-    let head = read_git(git.join("HEAD"))?;
-    let head = head.trim();
-    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
-        return Some(head.to_owned());
-    };
-    let common = read_git(git.join("commondir"))
-        .map(|c| git.join(c.trim()))
-        .unwrap_or_else(|| git.clone());
-    for base in [&git, &common] {
-        if let Some(id) = read_git(base.join(reference)) {
-            return Some(id.trim().to_owned());
-        }
-        if let Some(packed) = read_git(base.join("packed-refs")) {
-            if let Some(line) = packed
-                .lines()
-                .find(|l| l.ends_with(&format!(" {reference}")))
-            {
-                return line.split_whitespace().next().map(str::to_owned);
-            }
-        }
-    }
-    None
-}
-
 /// The host kernel's release, for a record.
 #[expect(
     clippy::disallowed_methods,
@@ -641,20 +621,27 @@ fn kernel_release() -> String {
         .to_owned()
 }
 
-/// The most of one file of `.git` read (a `packed-refs` of many tags).
-const MAX_GIT_FILE: u64 = 64 << 20;
-
-/// A file of `.git`, which a suite may have replaced (a FIFO, a link to
-/// `/dev/zero`): read through the project-file door, or None.
-fn read_git(path: impl AsRef<std::path::Path>) -> Option<String> {
-    let bytes = testgate::read_project_file(path.as_ref(), MAX_GIT_FILE).ok()?;
-    String::from_utf8(bytes).ok()
-}
-
 /// Shows each attempt on stderr: its start, its output live, its end.
 struct Announcer {
     quiet: bool,
     max_attempts: u64,
+    /// On a terminal, what filters the output (`terminal.rs`); None off a
+    /// terminal, where the bytes pass unchanged.
+    terminal: Option<crate::terminal::TerminalFilter>,
+}
+
+impl Announcer {
+    /// Ends the stream of one attempt or preparation on a terminal: what
+    /// the filter held back shown, then every attribute off and the cursor
+    /// shown, so that testgate's own lines (and the verdict) are seen.
+    fn end_stream(&mut self) {
+        if let Some(filter) = &mut self.terminal {
+            let mut out = Vec::new();
+            filter.finish(&mut out);
+            out.extend_from_slice(crate::terminal::RESET);
+            let _ = io::stderr().write_all(&out);
+        }
+    }
 }
 
 impl Observer for Announcer {
@@ -690,6 +677,7 @@ impl Observer for Announcer {
 
     fn preparation_finished(&mut self, record: &PreparationRecord) {
         if !self.quiet {
+            self.end_stream();
             let _ = writeln!(
                 io::stderr(),
                 "\ntestgate: preparation {} {} after {:.2}s",
@@ -701,8 +689,18 @@ impl Observer for Announcer {
     }
 
     fn output(&mut self, chunk: &[u8]) {
-        if !self.quiet {
-            let _ = io::stderr().write_all(chunk);
+        if self.quiet {
+            return;
+        }
+        match &mut self.terminal {
+            Some(filter) => {
+                let mut out = Vec::with_capacity(chunk.len() + 16);
+                filter.feed(chunk, &mut out);
+                let _ = io::stderr().write_all(&out);
+            }
+            None => {
+                let _ = io::stderr().write_all(chunk);
+            }
         }
     }
 
@@ -710,6 +708,7 @@ impl Observer for Announcer {
         if self.quiet {
             return;
         }
+        self.end_stream();
         if record.number == 1 {
             for note in &record.sandbox_notes {
                 let _ = writeln!(

@@ -9,6 +9,7 @@ mod expect;
 mod json;
 mod parse;
 mod record;
+mod terminal;
 
 use std::io::{self, Write};
 use std::path::PathBuf;

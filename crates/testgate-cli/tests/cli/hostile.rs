@@ -9,6 +9,8 @@ mod harness;
 
 mod caches;
 mod escape;
+mod held_secrets;
+mod host_side;
 mod integrity;
 mod itself;
 mod kernel;
@@ -18,3 +20,5 @@ mod paths;
 mod persistence;
 mod processes;
 mod resources;
+mod tampering;
+mod terminal;
