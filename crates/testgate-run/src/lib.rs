@@ -32,6 +32,7 @@
 
 mod bwrap;
 mod cancel;
+mod dir;
 mod env;
 mod gitconfig;
 mod outcome;
@@ -47,6 +48,7 @@ mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
 pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{ProjectFileError, read_project_file};

@@ -32,6 +32,7 @@
 mod capture;
 mod config;
 mod rerun;
+mod scan;
 mod suite;
 pub mod tree;
 pub mod watch;
