@@ -12,6 +12,7 @@ mod escape;
 mod integrity;
 mod itself;
 mod kernel;
+mod leftovers;
 mod lies;
 mod output;
 mod persistence;
