@@ -151,9 +151,8 @@ pub(crate) struct Entry {
     pub(crate) copy: Option<Vec<u8>>,
     /// A folder with nothing in it.
     pub(crate) empty: bool,
-    /// Inside a folder runners write (`node_modules/.bin` and the shims'
-    /// targets, `.git/hooks`): judged after an attempt, not after a
-    /// preparation, whose job is to fill such folders.
+    /// Inside `node_modules/` (its `.bin` and the shims' targets): judged
+    /// after an attempt, not after a preparation, whose job is to fill it.
     pub(crate) in_ignored: bool,
 }
 
@@ -236,6 +235,9 @@ pub(crate) struct Scan<'a> {
     /// its recorded content without being read again.
     previous: Option<&'a BTreeMap<PathBuf, Entry>>,
     copy_budget: u64,
+    /// Whether files the previous walk did not record are read; a
+    /// comparison needs only their kind and mode.
+    read_new: bool,
     started: Instant,
     hashed: u64,
     files: BTreeMap<PathBuf, Entry>,
@@ -253,10 +255,20 @@ impl<'a> Scan<'a> {
             cancel,
             previous,
             copy_budget,
+            read_new: true,
             started: Instant::now(),
             hashed: 0,
             files: BTreeMap::new(),
         }
+    }
+
+    /// Leaves files the previous walk did not record unread (their content
+    /// is recorded by size and stamp): what a comparison needs of them is
+    /// their kind and mode, and a suite's gigabytes of new logs are not
+    /// hashed.
+    pub(crate) fn leaving_new_files_unread(mut self) -> Scan<'a> {
+        self.read_new = false;
+        self
     }
 
     /// Walks `root` and returns every entry it records.
@@ -333,14 +345,16 @@ impl<'a> Scan<'a> {
                         Place::Ignored(inner) => {
                             if name == ".git" {
                                 // Its appearing or vanishing is seen.
-                                self.record_dir(&sub, child.clone(), &stat, false, true)?;
+                                self.record_dir(&sub, child.clone(), &stat, false, in_ignored)?;
                             }
+                            // What a preparation (`npm ci`) is for.
+                            let dependencies = name == "node_modules";
                             for inner in inner {
                                 let inner = OsStr::new(inner);
                                 match sub.open_dir(inner) {
                                     Ok(deeper) => {
                                         let at = child.join(inner);
-                                        self.walk(root, &deeper, &at, depth + 2, true)?;
+                                        self.walk(root, &deeper, &at, depth + 2, dependencies)?;
                                         if inner == ".bin" {
                                             self.shim_targets(root, &at)?;
                                         }
@@ -448,6 +462,24 @@ impl<'a> Scan<'a> {
                 kind: before.kind.clone(),
                 stamp,
                 copy,
+                empty: false,
+                in_ignored,
+            };
+            return self.insert(rel, entry);
+        }
+        let known = self.previous.is_some_and(|p| p.contains_key(&rel));
+        if !self.read_new && !known {
+            let entry = Entry {
+                kind: Kind::File {
+                    mode: stat.mode,
+                    content: Content::Large {
+                        size: stat.size,
+                        stamp,
+                    },
+                    xattrs: [0; 32],
+                },
+                stamp,
+                copy: None,
                 empty: false,
                 in_ignored,
             };

@@ -234,6 +234,7 @@ impl Snapshot {
     fn compare_judging(&self, preparation: bool) -> TreeChange {
         let mut change = TreeChange::default();
         let now = match Scan::new(&self.limits, self.cancel.as_ref(), Some(&self.files), 0)
+            .leaving_new_files_unread()
             .run(&self.root)
         {
             Ok(now) => now,
