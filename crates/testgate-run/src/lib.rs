@@ -27,6 +27,10 @@
 //! (a FIFO, a symlink to `/dev/zero`) without following, blocking or
 //! reading without bound.
 //!
+//! [`Dir`] walks a tree the code under test may have changed by descriptor
+//! (`openat` with `O_NOFOLLOW`, `fstatat`, `readlinkat`): no link followed,
+//! no path longer than one name.
+//!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
 

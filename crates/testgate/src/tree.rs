@@ -225,10 +225,26 @@ impl Snapshot {
     }
 
     /// What a preparation step changed: as [`compare`](Snapshot::compare),
-    /// except inside the folders runners write at their usual place
-    /// (`node_modules/.bin` and its targets), which preparations are for.
+    /// except inside `node_modules/` (its `.bin` and the shims' targets) and
+    /// inside new folders the preparation made (a `CARGO_HOME` in the
+    /// project, `*.egg-info`): filling those is what preparations are for.
     pub fn compare_preparation(&self) -> TreeChange {
         self.compare_judging(true)
+    }
+
+    /// Whether `rel` lies at the top or in a folder recorded before: a
+    /// preparation's own new folders (a `CARGO_HOME` or a registry inside
+    /// the project, `*.egg-info`, a venv) hold what it is for, and are
+    /// judged by their top entry only.
+    fn beside_recorded(&self, rel: &Path) -> bool {
+        match rel.parent() {
+            None => true,
+            Some(parent) if parent.as_os_str().is_empty() => true,
+            Some(parent) => self
+                .files
+                .get(parent)
+                .is_some_and(|e| matches!(e.kind, Kind::Dir { .. })),
+        }
     }
 
     fn compare_judging(&self, preparation: bool) -> TreeChange {
@@ -251,7 +267,10 @@ impl Snapshot {
                 Some(before) if before.kind == entry.kind => {}
                 Some(before) if judged(before) || judged(entry) => change.changed.push(rel.clone()),
                 Some(_) => {}
-                None if judged(entry) && judged_when_new(rel, entry) => {
+                None if judged(entry)
+                    && judged_when_new(rel, entry)
+                    && (!preparation || self.beside_recorded(rel)) =>
+                {
                     change.added.push(rel.clone())
                 }
                 None => {}
@@ -736,6 +755,23 @@ mod tests {
         let error =
             Snapshot::take_within(dir.path(), false, Limits::default(), Some(cancel)).unwrap_err();
         assert!(matches!(error, SnapshotError::Cancelled), "{error}");
+    }
+
+    #[test]
+    fn a_preparation_may_fill_new_folders_but_not_plant_beside_the_tests() {
+        let dir = tree();
+        let snap = Snapshot::take(dir.path(), false).unwrap();
+        let store = dir.path().join("cargo-home/registry/src/itoa-1.0.1");
+        fs::create_dir_all(store.join("tests")).unwrap();
+        fs::write(store.join("tests/test.rs"), "#[test] fn t() {}").unwrap();
+        fs::write(store.join("build.rs"), "fn main() {}").unwrap();
+        assert!(snap.compare_preparation().is_empty());
+        assert!(!snap.compare().is_empty(), "an attempt may not");
+        fs::write(dir.path().join("tests/conftest.py"), "").unwrap();
+        assert_eq!(
+            paths(&snap.compare_preparation().added),
+            ["tests/conftest.py"]
+        );
     }
 
     #[test]
