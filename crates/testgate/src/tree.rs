@@ -12,7 +12,8 @@
 //! [`Limits`] is an error, never a weaker snapshot. After each attempt
 //! [`Snapshot::compare`] names what changed: a recorded entry that changed
 //! or vanished, or a new entry that runs later or is judged wherever it
-//! appears ([`judged_when_new`]).
+//! appears (set-id and executable files, outward links, bytecode, any `.git`,
+//! tool configuration at any depth: docs/sandbox.md).
 
 use std::collections::BTreeMap;
 use std::fs;
