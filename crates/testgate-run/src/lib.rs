@@ -30,11 +30,16 @@
 //! [`replace_file`] and [`append_file`] open the user's own paths (a record,
 //! batch results) without following a link at the last component.
 //!
+//! [`Dir`] walks a tree the code under test may have changed by descriptor
+//! (`openat` with `O_NOFOLLOW`, `fstatat`, `readlinkat`): no link followed,
+//! no path longer than one name.
+//!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
 
 mod bwrap;
 mod cancel;
+mod dir;
 mod env;
 mod gitconfig;
 mod outcome;
@@ -50,6 +55,7 @@ mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
 pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{

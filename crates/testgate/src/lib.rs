@@ -33,6 +33,7 @@ mod capture;
 mod config;
 mod project;
 mod rerun;
+mod scan;
 mod suite;
 pub mod tree;
 pub mod watch;

@@ -16,7 +16,7 @@ use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
-use crate::tree::{Snapshot, TreeChange};
+use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -311,6 +311,16 @@ impl SandboxedTests {
                 stress: None,
             };
         }
+        // Recorded before anything runs: a preparation is judged too.
+        let snapshot = match Snapshot::take_within(
+            &self.config.workspace,
+            self.config.restore,
+            Limits::default(),
+            self.cancel.clone(),
+        ) {
+            Ok(snapshot) => snapshot.leave_out(&self.config.own_files),
+            Err(error) => return self.unrecorded(&error, Vec::new()),
+        };
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -335,13 +345,50 @@ impl SandboxedTests {
                     stress: None,
                 };
             }
+            let mut change = snapshot.compare_preparation();
+            if !change.is_empty() {
+                let verdict = if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                    Verdict::Inconclusive {
+                        cause: Cause::Cancelled,
+                        reason: format!(
+                            "testgate was interrupted while it compared the tree after the preparation `{command}`"
+                        ),
+                    }
+                } else {
+                    if self.config.restore {
+                        change.restored = Some(snapshot.restore(&change));
+                    }
+                    Verdict::Inconclusive {
+                        cause: Cause::TreeChanged,
+                        reason: change.preparation_reason(command),
+                    }
+                };
+                return Record {
+                    suite: self.suite.clone(),
+                    verdict,
+                    findings: Findings::default(),
+                    preparations,
+                    attempts: Vec::new(),
+                    tree_digest: Some(snapshot.digest()),
+                    tree: Some(change),
+                    grading: None,
+                    stress: None,
+                };
+            }
         }
+        let snapshot = if preparations.is_empty() {
+            snapshot
+        } else {
+            // What the preparations wrote where runners write is the tree
+            // the attempts run on.
+            match snapshot.retake() {
+                Ok(snapshot) => snapshot,
+                Err(error) => return self.unrecorded(&error, preparations),
+            }
+        };
         let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
-        let snapshot = Snapshot::take(&self.config.workspace, self.config.restore)
-            .ok()
-            .map(|snapshot| snapshot.leave_out(&self.config.own_files));
         let mut tree = None;
         let verdict = loop {
             let Plan { step, note, .. } = judge.plan(&attempts);
@@ -373,19 +420,25 @@ impl SandboxedTests {
             observer.attempt_finished(&record);
             attempts.push(record.attempt.clone());
             records.push(record);
-            if let Some(snapshot) = &snapshot {
-                let mut change = snapshot.compare();
-                if !change.is_empty() {
-                    // Restored first, whatever the verdict: a Fail the
-                    // first attempt proved does not keep a plant in place.
-                    if self.config.restore {
-                        change.restored = Some(snapshot.restore(&change));
-                    }
-                    let verdict =
-                        judge.after_tree_change(&change, number, &mut attempts, &mut records);
-                    tree = Some(change);
-                    break verdict;
+            let mut change = snapshot.compare();
+            if !change.is_empty() {
+                if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                    // The comparison may have stopped half-way: unproved.
+                    break Verdict::Inconclusive {
+                        cause: Cause::Cancelled,
+                        reason: format!(
+                            "testgate was interrupted while it compared the tree after attempt {number}"
+                        ),
+                    };
                 }
+                // Restored first, whatever the verdict: a Fail the first
+                // attempt proved does not keep a plant in place.
+                if self.config.restore {
+                    change.restored = Some(snapshot.restore(&change));
+                }
+                let verdict = judge.after_tree_change(&change, number, &mut attempts, &mut records);
+                tree = Some(change);
+                break verdict;
             }
         };
         // The findings of the verdict given, whoever gave it (the driver,
@@ -397,7 +450,7 @@ impl SandboxedTests {
             findings,
             preparations,
             attempts: records,
-            tree_digest: snapshot.as_ref().map(Snapshot::digest),
+            tree_digest: Some(snapshot.digest()),
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
@@ -542,11 +595,55 @@ impl SandboxedTests {
         }
     }
 
+    /// The record of a check that ran nothing because the tree could not be
+    /// recorded: Inconclusive `tree_unreadable` (or `cancelled`), with why.
+    fn unrecorded(&self, error: &SnapshotError, preparations: Vec<PreparationRecord>) -> Record {
+        let when = if preparations.is_empty() {
+            "before the first attempt"
+        } else {
+            "after the preparations"
+        };
+        let verdict = match error {
+            SnapshotError::Cancelled => Verdict::Inconclusive {
+                cause: Cause::Cancelled,
+                reason: format!(
+                    "testgate was interrupted while it recorded the tree {when}; no attempt ran"
+                ),
+            },
+            SnapshotError::Unreadable { .. }
+            | SnapshotError::TooDeep { .. }
+            | SnapshotError::TooManyEntries { .. }
+            | SnapshotError::TooLarge { .. }
+            | SnapshotError::OverTime { .. } => Verdict::Inconclusive {
+                cause: Cause::TreeUnreadable,
+                reason: format!(
+                    "the tree could not be recorded {when}, so a change to it could not have been seen, and no attempt ran: {error}"
+                ),
+            },
+        };
+        Record {
+            suite: self.suite.clone(),
+            verdict,
+            findings: Findings::default(),
+            preparations,
+            attempts: Vec::new(),
+            tree_digest: None,
+            tree: None,
+            grading: None,
+            stress: None,
+        }
+    }
+
+    /// The environment of every command: the config's variables over the
+    /// default policy, and no bytecode written into the project (a new or
+    /// changed `__pycache__` entry is then a tree change; see
+    /// docs/sandbox.md).
     fn env_policy(&self) -> EnvPolicy {
+        let base = EnvPolicy::new().set("PYTHONDONTWRITEBYTECODE", "1");
         self.config
             .env
             .iter()
-            .fold(EnvPolicy::new(), |policy, (name, value)| match value {
+            .fold(base, |policy, (name, value)| match value {
                 Some(value) => policy.set(name.clone(), value.clone()),
                 None => policy.pass(name.clone()),
             })

@@ -14,6 +14,7 @@ mod host_side;
 mod integrity;
 mod itself;
 mod kernel;
+mod leftovers;
 mod lies;
 mod output;
 mod paths;
