@@ -294,6 +294,22 @@ impl ProjectDir {
         rename_into_place(dir.as_fd(), &temporary, &c_path(name, rel)?).map_err(write_error)
     }
 
+    /// Makes the folder `rel` with permission bits `mode` (and any missing
+    /// folder on the way): a link or file the attempt left where a folder
+    /// belongs is removed (never followed) first; a folder already there
+    /// gets `mode` back.
+    pub fn make_dir(&self, rel: &Path, mode: u32) -> Result<(), ProjectFileError> {
+        let dir = self.make_dirs(rel)?;
+        // SAFETY: an open descriptor; fchmod has no memory effects.
+        if unsafe { libc::fchmod(dir.as_raw_fd(), (mode & 0o7777) as libc::mode_t) } != 0 {
+            return Err(ProjectFileError::Write {
+                path: self.root.join(rel),
+                source: io::Error::last_os_error(),
+            });
+        }
+        Ok(())
+    }
+
     /// Removes the file or link at `rel` (a link itself, never its target).
     /// Returns whether there was one; nothing at `rel`, a folder at `rel`,
     /// or a folder on the way that is missing or is now a link, is `false`:

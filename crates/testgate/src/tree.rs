@@ -357,7 +357,12 @@ impl Snapshot {
                     missing.push(rel.display().to_string());
                     continue;
                 }
-                (Kind::Dir { .. } | Kind::Special { .. }, _) => {
+                // A folder the attempt replaced (by a link to a host
+                // folder) or whose mode it changed: made again in place,
+                // its recorded files restored after it (paths sort parents
+                // first). A folder's other contents are not restored.
+                (Kind::Dir { mode, .. }, _) => project.make_dir(rel, *mode),
+                (Kind::Special { .. }, _) => {
                     missing.push(format!("{} (not a file)", rel.display()));
                     continue;
                 }
