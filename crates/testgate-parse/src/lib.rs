@@ -46,6 +46,7 @@ mod stream;
 mod tail;
 
 pub use crate::coverage::CoverageScan;
+pub use crate::formats::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
 };

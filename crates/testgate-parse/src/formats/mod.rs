@@ -12,7 +12,11 @@ use crate::line::Line;
 use crate::report::{Counts, Crash, FailingTest, MAX_TESTS, Outcome};
 use crate::runner::Runner;
 
+pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
+pub(crate) use self::excerpt::Excerpts;
+
 mod cargo;
+mod excerpt;
 mod go;
 mod jest;
 mod js;
