@@ -143,7 +143,7 @@ impl Recognizer for Pytest {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let Some(first) = text.bytes().next() else {
-            if self.in_failures && self.session.open {
+            if self.in_failures {
                 self.excerpts.push(text);
             }
             return;
@@ -153,7 +153,8 @@ impl Recognizer for Pytest {
                 return;
             };
             self.excerpts.end();
-            self.in_failures = self.session.open && (title == "FAILURES" || title == "ERRORS");
+            // `-q` prints no session header: the section counts outside one.
+            self.in_failures = title == "FAILURES" || title == "ERRORS";
             if title == "test session starts" {
                 // A session still open here was cut off before its closing
                 // line (killed, timed out): keep all it named.
@@ -198,11 +199,11 @@ impl Recognizer for Pytest {
             }
             return;
         }
-        if !self.session.open {
-            return;
-        }
         if self.in_failures {
             self.failures_line(text);
+        }
+        if !self.session.open {
+            return;
         }
         if self.session.running.is_some() {
             self.session.running = None;
@@ -236,7 +237,7 @@ impl Recognizer for Pytest {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.in_summary || self.session.open {
+        if self.in_summary || self.session.open || self.in_failures {
             // A verbose result or a summary entry starts with any byte.
             &Interest::ALL
         } else {
