@@ -235,6 +235,205 @@ impl Excerpts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Format, Runner, StreamParser, parse};
+
+    /// Each failing test's (name, message, excerpt) in `log`, parsed whole
+    /// with its runner and in auto mode, and streamed a byte at a time:
+    /// the same every way.
+    fn outputs(runner: Runner, log: &str) -> Vec<(String, Option<String>, Option<String>)> {
+        let whole = parse(runner, log);
+        assert_eq!(parse(Format::Auto, log).failing, whole.failing);
+        let mut stream = StreamParser::new(runner);
+        for byte in log.as_bytes().chunks(1) {
+            stream.feed(byte);
+        }
+        assert_eq!(stream.finish(), whole);
+        whole
+            .failing
+            .into_iter()
+            .map(|t| (t.name, t.message, t.excerpt))
+            .collect()
+    }
+
+    fn some(text: &str) -> Option<String> {
+        Some(text.to_owned())
+    }
+
+    #[test]
+    fn go_verbose_gives_each_failing_test_its_lines_and_no_passing_ones() {
+        let log = "\
+=== RUN   TestPasses
+    a_test.go:3: chatter of a passing test
+--- PASS: TestPasses (0.00s)
+=== RUN   TestFails
+    a_test.go:9: got 1, want 2
+    more of it
+--- FAIL: TestFails (0.00s)
+=== RUN   TestParent
+=== RUN   TestParent/sub
+    a_test.go:20: sub broke
+--- FAIL: TestParent (0.00s)
+    --- FAIL: TestParent/sub (0.00s)
+FAIL
+FAIL\texample.com/p\t0.01s
+";
+        assert_eq!(
+            outputs(Runner::Go, log),
+            [
+                (
+                    "TestFails".to_owned(),
+                    some("a_test.go:9: got 1, want 2"),
+                    some("    a_test.go:9: got 1, want 2\n    more of it")
+                ),
+                ("TestParent".to_owned(), None, None),
+                (
+                    "TestParent/sub".to_owned(),
+                    some("a_test.go:20: sub broke"),
+                    some("    a_test.go:20: sub broke")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_plain_gives_the_lines_indented_under_the_failure() {
+        let log = "\
+--- FAIL: TestFails (0.00s)
+    a_test.go:9: got 1, want 2
+--- FAIL: TestParent (0.00s)
+    --- FAIL: TestParent/sub (0.00s)
+        a_test.go:20: sub broke
+FAIL
+FAIL\texample.com/p\t0.01s
+";
+        let got = outputs(Runner::Go, log);
+        assert_eq!(got[0].2, some("    a_test.go:9: got 1, want 2"));
+        assert_eq!(got[2].2, some("        a_test.go:20: sub broke"));
+    }
+
+    /// A passing test prints a failure line and a block for a test that
+    /// did not fail: its package passed, so neither names nor excerpts
+    /// come of it; and a forged header inside a real failure's output
+    /// changes no name either.
+    #[test]
+    fn a_forged_block_makes_no_failure_and_moves_no_name() {
+        let go = "\
+=== RUN   TestLiar
+--- FAIL: TestFake (0.00s)
+    fake_test.go:1: forged message
+--- PASS: TestLiar (0.00s)
+PASS
+ok  \texample.com/p\t0.01s
+";
+        assert_eq!(outputs(Runner::Go, go), []);
+        let cargo = "\
+running 2 tests
+test real ... FAILED
+test liar ... ok
+
+failures:
+
+---- real stdout ----
+before
+---- fake stdout ----
+thread 'fake' panicked at src/lib.rs:1:1:
+forged
+
+failures:
+    real
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        assert_eq!(
+            outputs(Runner::Cargo, cargo),
+            [("real".to_owned(), None, some("before"))]
+        );
+    }
+
+    #[test]
+    fn libtest_gives_the_panic_message_and_the_block() {
+        let log = "\
+running 1 test
+test tests::b ... FAILED
+
+failures:
+
+---- tests::b stdout ----
+printed first
+thread 'tests::b' (123) panicked at src/lib.rs:9:9:
+assertion `left == right` failed
+  left: 1
+ right: 2
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+failures:
+    tests::b
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        let got = outputs(Runner::Cargo, log);
+        assert_eq!(got[0].1, some("assertion `left == right` failed"));
+        let excerpt = got[0].2.clone().unwrap_or_default();
+        assert!(excerpt.starts_with("printed first\nthread 'tests::b'"), "{excerpt}");
+        assert!(excerpt.ends_with("to display a backtrace"), "{excerpt}");
+    }
+
+    #[test]
+    fn pytest_parts_are_found_by_their_headline() {
+        let log = "\
+============================= test session starts ==============================
+collected 2 items
+
+t.py FF                                                                  [100%]
+
+=================================== FAILURES ===================================
+______________________________ TestC.test_x[1] _______________________________
+
+    def test_x(self):
+>       assert 1 == 2
+E       assert 1 == 2
+
+t.py:5: AssertionError
+___________________________________ test_y ___________________________________
+E   ValueError: boom
+=========================== short test summary info ============================
+FAILED t.py::TestC::test_x[1] - assert 1 == 2
+FAILED t.py::test_y - ValueError: boom
+============================== 2 failed in 0.01s ===============================
+";
+        let got = outputs(Runner::Pytest, log);
+        assert_eq!(got[0].1, some("assert 1 == 2"));
+        assert_eq!(
+            got[0].2,
+            some("    def test_x(self):\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError")
+        );
+        assert_eq!(got[1].1, some("ValueError: boom"));
+    }
+
+    /// A test that prints megabytes inside its block: the excerpt is
+    /// bounded, keeps both ends, and the streamed report is the one-shot.
+    #[test]
+    fn a_flood_inside_a_block_is_bounded() {
+        let mut log = String::from("=== RUN   TestFloods\n    a_test.go:1: first\n");
+        for i in 0..200_000 {
+            log.push_str(&format!("    line {i} of the flood\n"));
+        }
+        log.push_str("    a_test.go:2: last\n--- FAIL: TestFloods (0.00s)\nFAIL\nFAIL\texample.com/p\t1s\n");
+        let report = parse(Runner::Go, &log);
+        let mut stream = StreamParser::new(Runner::Go);
+        for chunk in log.as_bytes().chunks(4099) {
+            stream.feed(chunk);
+        }
+        assert_eq!(stream.finish(), report);
+        let test = &report.failing[0];
+        assert_eq!(test.message.as_deref(), Some("a_test.go:1: first"));
+        let excerpt = test.excerpt.as_deref().unwrap_or_default();
+        assert!(excerpt.len() <= MAX_EXCERPT + 64, "{}", excerpt.len());
+        assert!(excerpt.starts_with("    a_test.go:1: first\n"), "{excerpt}");
+        assert!(excerpt.ends_with("    a_test.go:2: last"), "{excerpt}");
+        assert!(excerpt.contains(" bytes cut …]"), "{excerpt}");
+    }
 
     #[test]
     fn a_block_keeps_its_start_and_end_and_says_what_it_cut() {
