@@ -65,8 +65,7 @@ fn failures(record: &Record) -> Vec<Failure<'_>> {
         .map(|name| {
             let kept = record.attempts.iter().rev().find_map(|attempt| {
                 let test = attempt.report.failing.iter().find(|t| t.name == *name)?;
-                (test.message.is_some() || test.excerpt.is_some())
-                    .then_some((attempt.number, test))
+                (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
             });
             Failure {
                 name,

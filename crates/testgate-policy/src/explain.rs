@@ -174,7 +174,10 @@ pub(crate) fn excerpt_lines(reason: &mut Reason, attempt: &Attempt, number: usiz
         if text.trim().is_empty() {
             continue;
         }
-        let header = format!("the output of {} in attempt {number}:", cut_end(name, MAX_NAME));
+        let header = format!(
+            "the output of {} in attempt {number}:",
+            cut_end(name, MAX_NAME)
+        );
         let room = budget.saturating_sub(header.len() + 2);
         if room < MIN_EXCERPT {
             break;

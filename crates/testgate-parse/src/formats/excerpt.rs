@@ -58,10 +58,10 @@ impl Block {
         }
         // A line longer than the whole tail leaves only its end.
         let bytes = text.as_bytes();
-        let keep = bytes.get(bytes.len().saturating_sub(half)..).unwrap_or(bytes);
-        self.cut = self
-            .cut
-            .saturating_add((bytes.len() - keep.len()) as u64);
+        let keep = bytes
+            .get(bytes.len().saturating_sub(half)..)
+            .unwrap_or(bytes);
+        self.cut = self.cut.saturating_add((bytes.len() - keep.len()) as u64);
         self.tail.extend(keep);
         self.tail.push_back(b'\n');
         let over = self.tail.len().saturating_sub(half);
@@ -129,7 +129,6 @@ impl Excerpts {
     pub(crate) fn is_open(&self) -> bool {
         self.open.is_some()
     }
-
 
     /// Starts `name`'s block (ending the open one): the lines that follow
     /// are its, added to what an earlier block of the same name held.
@@ -205,7 +204,9 @@ impl Excerpts {
 
     /// Whether the open block has a message.
     pub(crate) fn has_message(&self) -> bool {
-        self.open.as_ref().is_some_and(|block| block.message.is_some())
+        self.open
+            .as_ref()
+            .is_some_and(|block| block.message.is_some())
     }
 
     /// The message and excerpt of `name`'s block, taken: its failure was
@@ -375,7 +376,10 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         let got = outputs(Runner::Cargo, log);
         assert_eq!(got[0].1, some("assertion `left == right` failed"));
         let excerpt = got[0].2.clone().unwrap_or_default();
-        assert!(excerpt.starts_with("printed first\nthread 'tests::b'"), "{excerpt}");
+        assert!(
+            excerpt.starts_with("printed first\nthread 'tests::b'"),
+            "{excerpt}"
+        );
         assert!(excerpt.ends_with("to display a backtrace"), "{excerpt}");
     }
 
@@ -406,7 +410,9 @@ FAILED t.py::test_y - ValueError: boom
         assert_eq!(got[0].1, some("assert 1 == 2"));
         assert_eq!(
             got[0].2,
-            some("    def test_x(self):\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError")
+            some(
+                "    def test_x(self):\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError"
+            )
         );
         assert_eq!(got[1].1, some("ValueError: boom"));
     }
@@ -419,7 +425,9 @@ FAILED t.py::test_y - ValueError: boom
         for i in 0..200_000 {
             log.push_str(&format!("    line {i} of the flood\n"));
         }
-        log.push_str("    a_test.go:2: last\n--- FAIL: TestFloods (0.00s)\nFAIL\nFAIL\texample.com/p\t1s\n");
+        log.push_str(
+            "    a_test.go:2: last\n--- FAIL: TestFloods (0.00s)\nFAIL\nFAIL\texample.com/p\t1s\n",
+        );
         let report = parse(Runner::Go, &log);
         let mut stream = StreamParser::new(Runner::Go);
         for chunk in log.as_bytes().chunks(4099) {

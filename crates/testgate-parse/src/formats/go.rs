@@ -191,8 +191,8 @@ impl Go {
             } else {
                 (None, None)
             };
-            let test = FailingTest::new(confirmed.name, Runner::Go, context)
-                .with_output(message, excerpt);
+            let test =
+                FailingTest::new(confirmed.name, Runner::Go, context).with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
         }
         if text {

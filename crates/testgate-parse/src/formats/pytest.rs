@@ -252,10 +252,14 @@ impl Pytest {
     /// `E   ` line is the message.
     fn failures_line(&mut self, text: &str) {
         if let Some(title) = part_title(text) {
-            let name = ["ERROR at setup of ", "ERROR at teardown of ", "ERROR collecting "]
-                .iter()
-                .find_map(|prefix| title.strip_prefix(prefix))
-                .unwrap_or(title);
+            let name = [
+                "ERROR at setup of ",
+                "ERROR at teardown of ",
+                "ERROR collecting ",
+            ]
+            .iter()
+            .find_map(|prefix| title.strip_prefix(prefix))
+            .unwrap_or(title);
             self.excerpts.open(name);
             return;
         }
