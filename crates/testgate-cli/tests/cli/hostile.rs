@@ -9,6 +9,7 @@ mod harness;
 
 mod caches;
 mod escape;
+mod excerpts;
 mod integrity;
 mod itself;
 mod kernel;
