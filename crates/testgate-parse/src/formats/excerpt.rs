@@ -30,8 +30,9 @@ const MAX_PENDING: usize = 256;
 #[derive(Debug)]
 struct Block {
     name: String,
-    /// The first line that states the failure, where one was recognised.
-    message: Option<String>,
+    /// The first line that states the failure, where one was recognised
+    /// (empty until then: a buffer reused with the block).
+    message: String,
     /// The block's first bytes, whole lines, up to half the cap; empty when
     /// the budget was spent when the block opened.
     head: String,
@@ -73,7 +74,7 @@ impl Block {
 
     /// The bytes this block holds.
     fn size(&self) -> usize {
-        self.head.len() + self.tail.len() + self.message.as_ref().map_or(0, String::len)
+        self.head.len() + self.tail.len() + self.message.len()
     }
 
     /// The excerpt's text: the head, the cut, the tail from its first whole
@@ -87,6 +88,7 @@ impl Block {
             room,
             ..
         } = self;
+        let message = (!message.is_empty()).then_some(message);
         if !room {
             return (message, None);
         }
@@ -122,62 +124,133 @@ pub(crate) struct Excerpts {
     pending_bytes: usize,
     /// Bytes of the excerpts already given to confirmed failures.
     given: usize,
+    /// Blocks emptied for reuse.
+    spare: Vec<Block>,
+    /// A block opened and not yet started: its name. Under `go test -v` a
+    /// block opens at every `=== RUN` and most never hold a line, so one
+    /// is made only when its first line comes.
+    named: Option<String>,
+    /// The name buffer, kept for reuse while no block is named.
+    name_buffer: String,
+}
+
+/// The most emptied blocks kept for reuse.
+const MAX_SPARE: usize = 8;
+
+impl Block {
+    /// Whether nothing was read into the block.
+    fn is_empty(&self) -> bool {
+        self.head.is_empty() && self.tail.is_empty() && self.cut == 0 && self.message.is_empty()
+    }
 }
 
 impl Excerpts {
     /// Whether lines now go to a block: the recogniser must read every line.
     pub(crate) fn is_open(&self) -> bool {
-        self.open.is_some()
+        self.open.is_some() || self.named.is_some()
     }
 
     /// Starts `name`'s block (ending the open one): the lines that follow
     /// are its, added to what an earlier block of the same name held.
     pub(crate) fn open(&mut self, name: &str) {
         self.end();
-        let at = self.pending.iter().position(|block| block.name == name);
-        let block = match at {
-            Some(at) => self.pending.remove(at),
-            None => {
-                if self.pending.len() >= MAX_PENDING {
-                    return;
-                }
-                Block {
-                    name: name.to_owned(),
-                    message: None,
-                    head: String::new(),
-                    tail: VecDeque::new(),
-                    cut: 0,
-                    room: self.given + self.pending_bytes + MAX_EXCERPT <= MAX_EXCERPTS,
-                }
-            }
+        if let Some(at) = self.pending.iter().position(|block| block.name == name) {
+            self.open = Some(self.pending.remove(at));
+            return;
+        }
+        let mut buffer = std::mem::take(&mut self.name_buffer);
+        buffer.clear();
+        buffer.push_str(name);
+        self.named = Some(buffer);
+    }
+
+    /// Makes the named block, for its first line.
+    fn start(&mut self) {
+        let Some(name) = self.named.take() else {
+            return;
         };
-        if block.room && at.is_none() {
+        self.start_block(&name);
+        self.name_buffer = name;
+    }
+
+    /// Makes a block for `name`, open.
+    fn start_block(&mut self, name: &str) {
+        if self.pending.len() >= MAX_PENDING {
+            return;
+        }
+        let room = self.given + self.pending_bytes + MAX_EXCERPT <= MAX_EXCERPTS;
+        if room {
             // Reserved whole: a block never holds more.
             self.pending_bytes += MAX_EXCERPT;
         }
+        let block = match self.spare.pop() {
+            Some(mut block) => {
+                block.name.push_str(name);
+                block.room = room;
+                block
+            }
+            None => Block {
+                name: name.to_owned(),
+                message: String::new(),
+                head: String::new(),
+                tail: VecDeque::new(),
+                cut: 0,
+                room,
+            },
+        };
         self.open = Some(block);
     }
 
-    /// Ends the open block, keeping it for its test's result.
+    /// Ends the open block, keeping it for its test's result; an empty
+    /// one is forgotten (a later block of its name starts afresh).
     pub(crate) fn end(&mut self) {
+        if let Some(name) = self.named.take() {
+            self.name_buffer = name;
+        }
         if let Some(block) = self.open.take() {
-            self.pending.push(block);
+            if block.is_empty() {
+                self.forget(block);
+            } else {
+                self.pending.push(block);
+            }
         }
     }
 
     /// Ends the open block and forgets it: its test passed.
     pub(crate) fn discard(&mut self, name: &str) {
+        if self.named.as_deref() == Some(name) {
+            self.end();
+            return;
+        }
+        if let Some(block) = self.open.take_if(|block| block.name == name) {
+            self.forget(block);
+            return;
+        }
         self.end();
-        if let Some(at) = self.pending.iter().position(|block| block.name == name) {
+        if let Some(at) = self.pending.iter().rposition(|block| block.name == name) {
             let block = self.pending.remove(at);
-            if block.room {
-                self.pending_bytes = self.pending_bytes.saturating_sub(MAX_EXCERPT);
-            }
+            self.forget(block);
+        }
+    }
+
+    /// Gives back `block`'s budget, and keeps it emptied for reuse.
+    fn forget(&mut self, mut block: Block) {
+        if block.room {
+            self.pending_bytes = self.pending_bytes.saturating_sub(MAX_EXCERPT);
+        }
+        if self.spare.len() < MAX_SPARE {
+            block.name.clear();
+            block.message.clear();
+            block.head.clear();
+            block.tail.clear();
+            block.cut = 0;
+            self.spare.push(block);
         }
     }
 
     /// Adds a line to the open block.
     pub(crate) fn push(&mut self, text: &str) {
+        self.start();
         if let Some(block) = &mut self.open {
             block.push(text);
         }
@@ -185,10 +258,11 @@ impl Excerpts {
 
     /// Gives the open block its message, unless it has one.
     pub(crate) fn message(&mut self, text: &str) {
+        self.start();
         let Some(block) = &mut self.open else {
             return;
         };
-        if block.message.is_some() {
+        if !block.message.is_empty() {
             return;
         }
         let text = text.trim();
@@ -199,14 +273,14 @@ impl Excerpts {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        block.message = Some(text.get(..end).unwrap_or_default().to_owned());
+        block.message.push_str(text.get(..end).unwrap_or_default());
     }
 
     /// Whether the open block has a message.
     pub(crate) fn has_message(&self) -> bool {
         self.open
             .as_ref()
-            .is_some_and(|block| block.message.is_some())
+            .is_some_and(|block| !block.message.is_empty())
     }
 
     /// The message and excerpt of `name`'s block, taken: its failure was
@@ -227,6 +301,7 @@ impl Excerpts {
     /// Forgets every block: its scope closed, and what it did not confirm
     /// was no failure.
     pub(crate) fn clear(&mut self) {
+        self.end();
         self.open = None;
         self.pending.clear();
         self.pending_bytes = 0;
