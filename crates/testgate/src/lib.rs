@@ -50,8 +50,8 @@ pub use testgate_policy::{
     Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied, Verdict, compare,
 };
 pub use testgate_run::{
-    BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,
-    read_project_file,
+    BwrapOptions, Cancel, LandlockOptions, ProjectFileError, Sandbox, cancel_on_signals,
+    home_directories, read_project_file,
 };
 
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the

@@ -10,7 +10,7 @@ use testgate_policy::{
     Attempt, Cause, Counts, Ending, Environment, Expectations, Findings, Grader, Grading, Plan,
     Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
@@ -389,6 +389,10 @@ impl SandboxedTests {
                 // caches that the attempts then read.
                 Sandbox::Bubblewrap(options)
             }
+            Sandbox::Landlock(options) => Sandbox::Landlock(LandlockOptions {
+                allow_network: true,
+                ..options.clone()
+            }),
             Sandbox::Host => Sandbox::Host,
         };
         let args = [OsString::from("-c"), OsString::from(command)];
