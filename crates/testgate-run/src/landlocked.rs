@@ -22,8 +22,8 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
-    RulesetAttr, RulesetCreatedAttr, Scope,
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, PathBeneath, PathFd,
+    Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
 };
 
 /// What is hidden besides the view's homes and files: shared temporary
@@ -172,6 +172,13 @@ pub(crate) fn ruleset(grants: &Grants, allow_network: bool) -> Result<OwnedFd, S
             .map_err(|e| format!("{}: {e}", path.display()))
             .map_err(|e| format!("the Landlock ruleset could not be made: {e}"))?;
     }
+    if !allow_network {
+        // Binding to an ephemeral port (port 0) only: a test may listen on
+        // a port of its own, and reach no port at all.
+        created = created
+            .add_rule(NetPort::new(0, AccessNet::BindTcp))
+            .map_err(failed)?;
+    }
     let fd: Option<OwnedFd> = created.into();
     fd.ok_or_else(|| "the kernel has no Landlock".to_owned())
 }
@@ -211,10 +218,20 @@ pub(crate) fn caches_in_place(
     }
 }
 
-/// The second seccomp filter without the network: `socket()` of AF_INET
-/// and AF_INET6 fails with EACCES. Stacked on [`crate::seccomp`]'s (which
-/// refuses foreign architectures and x32 before this one matters).
-fn no_inet_filter() -> Vec<libc::sock_filter> {
+/// The Landlock ABI from which TCP bind and connect are Landlock's to
+/// refuse.
+pub(crate) const TCP_RULES: i32 = 4;
+
+/// The second seccomp filter without the network. With `tcp_by_landlock`
+/// (a kernel of ABI [`TCP_RULES`] or later, whose ruleset refuses TCP
+/// connect and binds but to an ephemeral port) `socket()` of AF_INET and
+/// AF_INET6 is allowed for plain TCP only (SOCK_STREAM, protocol 0 or
+/// IPPROTO_TCP: a test may listen on a port of its own, as
+/// pytest-rerunfailures does at start); without it, and for every other
+/// type and protocol (UDP, SCTP, MPTCP), it fails with EACCES. Stacked on
+/// [`crate::seccomp`]'s (which refuses foreign architectures and x32
+/// before this one matters).
+fn no_inet_filter(tcp_by_landlock: bool) -> Vec<libc::sock_filter> {
     let stmt = |code: u32, k: u32| libc::sock_filter {
         code: code as u16,
         jt: 0,
@@ -229,14 +246,35 @@ fn no_inet_filter() -> Vec<libc::sock_filter> {
     };
     let load = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
     let ret = libc::BPF_RET | libc::BPF_K;
+    let and = libc::BPF_ALU | libc::BPF_AND | libc::BPF_K;
+    let allow = stmt(ret, libc::SECCOMP_RET_ALLOW);
+    let refuse = stmt(ret, libc::SECCOMP_RET_ERRNO | libc::EACCES as u32);
+    if !tcp_by_landlock {
+        return vec![
+            stmt(load, 0), // syscall number
+            jump(libc::SYS_socket as u32, 0, 3),
+            stmt(load, 16), // low half of args[0], the domain
+            jump(libc::AF_INET as u32, 2, 0),
+            jump(libc::AF_INET6 as u32, 1, 0),
+            allow,
+            refuse,
+        ];
+    }
     vec![
-        stmt(load, 0), // syscall number
+        stmt(load, 0), // 0: syscall number
         jump(libc::SYS_socket as u32, 0, 3),
-        stmt(load, 16), // low half of args[0], the domain
+        stmt(load, 16), // 2: the domain
         jump(libc::AF_INET as u32, 2, 0),
         jump(libc::AF_INET6 as u32, 1, 0),
-        stmt(ret, libc::SECCOMP_RET_ALLOW),
-        stmt(ret, libc::SECCOMP_RET_ERRNO | libc::EACCES as u32),
+        allow,          // 5: another call or family
+        stmt(load, 24), // 6: low half of args[1], the type and its flags
+        stmt(and, 0xf),
+        jump(libc::SOCK_STREAM as u32, 0, 4),
+        stmt(load, 32), // 9: low half of args[2], the protocol
+        jump(0, 1, 0),
+        jump(libc::IPPROTO_TCP as u32, 0, 1),
+        allow, // 12
+        refuse,
     ]
 }
 
@@ -271,13 +309,20 @@ pub(crate) struct InChild {
 
 impl Confinement {
     /// The confinement of a ruleset (from [`ruleset`]) with the seccomp
-    /// filter, and without the network the internet families refused.
-    pub(crate) fn new(ruleset: OwnedFd, allow_unix_sockets: bool, allow_network: bool) -> Self {
+    /// filter, and without the network the internet families refused (but
+    /// for plain TCP when the kernel's Landlock, of ABI `abi`, refuses its
+    /// connects).
+    pub(crate) fn new(
+        ruleset: OwnedFd,
+        allow_unix_sockets: bool,
+        allow_network: bool,
+        abi: i32,
+    ) -> Self {
         let mut filters = vec![program_of(&crate::seccomp::filter_bytes(
             allow_unix_sockets,
         ))];
         if !allow_network {
-            filters.push(no_inet_filter());
+            filters.push(no_inet_filter(abi >= TCP_RULES));
         }
         Confinement { ruleset, filters }
     }
@@ -442,38 +487,96 @@ mod tests {
         assert_eq!(get("PIP_CACHE_DIR").as_deref(), Some("/elsewhere"));
     }
 
-    #[test]
-    fn the_inet_filter_refuses_only_internet_sockets() {
-        let program = no_inet_filter();
-        let run = |nr: u32, domain: u32| {
-            let mut acc = 0u32;
-            let mut pc = 0usize;
-            loop {
-                let i = program[pc];
-                match u32::from(i.code) {
-                    c if c == libc::BPF_LD | libc::BPF_W | libc::BPF_ABS => {
-                        acc = if i.k == 0 { nr } else { domain };
-                        pc += 1;
-                    }
-                    c if c == libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K => {
-                        pc += 1 + usize::from(if acc == i.k { i.jt } else { i.jf });
-                    }
-                    _ => return i.k,
+    /// Runs `program` on (nr, domain, type, protocol) the way the kernel
+    /// would.
+    fn verdict(program: &[libc::sock_filter], args: [u32; 4]) -> u32 {
+        let mut acc = 0u32;
+        let mut pc = 0usize;
+        loop {
+            let i = program[pc];
+            match u32::from(i.code) {
+                c if c == libc::BPF_LD | libc::BPF_W | libc::BPF_ABS => {
+                    acc = match i.k {
+                        0 => args[0],
+                        16 => args[1],
+                        24 => args[2],
+                        32 => args[3],
+                        other => panic!("load of offset {other}"),
+                    };
+                    pc += 1;
                 }
+                c if c == libc::BPF_ALU | libc::BPF_AND | libc::BPF_K => {
+                    acc &= i.k;
+                    pc += 1;
+                }
+                c if c == libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K => {
+                    pc += 1 + usize::from(if acc == i.k { i.jt } else { i.jf });
+                }
+                _ => return i.k,
             }
-        };
+        }
+    }
+
+    #[test]
+    fn without_tcp_rules_the_inet_filter_refuses_every_internet_socket() {
+        let program = no_inet_filter(false);
         let socket = libc::SYS_socket as u32;
         let refused = libc::SECCOMP_RET_ERRNO | libc::EACCES as u32;
-        assert_eq!(run(socket, libc::AF_INET as u32), refused);
-        assert_eq!(run(socket, libc::AF_INET6 as u32), refused);
-        assert_eq!(run(socket, libc::AF_UNIX as u32), libc::SECCOMP_RET_ALLOW);
+        let stream = libc::SOCK_STREAM as u32;
+        for family in [libc::AF_INET, libc::AF_INET6] {
+            assert_eq!(
+                verdict(&program, [socket, family as u32, stream, 0]),
+                refused
+            );
+        }
+        for family in [libc::AF_UNIX, libc::AF_NETLINK] {
+            assert_eq!(
+                verdict(&program, [socket, family as u32, stream, 0]),
+                libc::SECCOMP_RET_ALLOW
+            );
+        }
+        let read = libc::SYS_read as u32;
         assert_eq!(
-            run(socket, libc::AF_NETLINK as u32),
+            verdict(&program, [read, libc::AF_INET as u32, 0, 0]),
             libc::SECCOMP_RET_ALLOW
         );
+    }
+
+    #[test]
+    fn with_tcp_rules_only_plain_tcp_sockets_are_made() {
+        let program = no_inet_filter(true);
+        let socket = libc::SYS_socket as u32;
+        let refused = libc::SECCOMP_RET_ERRNO | libc::EACCES as u32;
+        let allowed = libc::SECCOMP_RET_ALLOW;
+        let stream = libc::SOCK_STREAM as u32;
+        let flagged = stream | (libc::SOCK_CLOEXEC | libc::SOCK_NONBLOCK) as u32;
+        let tcp = libc::IPPROTO_TCP as u32;
+        for family in [libc::AF_INET as u32, libc::AF_INET6 as u32] {
+            assert_eq!(verdict(&program, [socket, family, stream, 0]), allowed);
+            assert_eq!(verdict(&program, [socket, family, flagged, tcp]), allowed);
+            assert_eq!(
+                verdict(&program, [socket, family, libc::SOCK_DGRAM as u32, 0]),
+                refused
+            );
+            assert_eq!(
+                verdict(&program, [socket, family, libc::SOCK_RAW as u32, 0]),
+                refused
+            );
+            assert_eq!(
+                verdict(
+                    &program,
+                    [socket, family, stream, libc::IPPROTO_SCTP as u32]
+                ),
+                refused
+            );
+            assert_eq!(verdict(&program, [socket, family, stream, 262]), refused); // MPTCP
+        }
         assert_eq!(
-            run(libc::SYS_read as u32, libc::AF_INET as u32),
-            libc::SECCOMP_RET_ALLOW
+            verdict(
+                &program,
+                [socket, libc::AF_UNIX as u32, libc::SOCK_DGRAM as u32, 0]
+            ),
+            allowed
         );
     }
 

@@ -32,6 +32,7 @@
 
 mod bwrap;
 mod cancel;
+mod choose;
 mod env;
 mod gitconfig;
 mod landlocked;
@@ -48,6 +49,7 @@ mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::choose::{SandboxChoice, choose_sandbox};
 pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{ProjectFileError, read_project_file};

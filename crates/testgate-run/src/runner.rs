@@ -86,6 +86,20 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             };
             (spawn::start(&launch).map_err(would_not_start)?, None)
         }
+        Sandbox::Auto(options) => {
+            let choice = crate::choose::choose_sandbox(options).map_err(|message| {
+                RunError::SandboxRefused {
+                    program: program.clone(),
+                    message,
+                }
+            })?;
+            let name = choice.sandbox.name();
+            let mut finished = run(&spec.clone().sandbox(choice.sandbox), sink)?;
+            finished
+                .sandbox_notes
+                .insert(0, format!("auto chose {name}: {}", choice.why));
+            return Ok(finished);
+        }
         Sandbox::Landlock(options) => {
             let (child, tmp, view_notes) = start_landlocked(spec, options, &dir, &mut env, &token)?;
             notes = view_notes;
@@ -203,7 +217,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         Some(Stop::TimedOut) => Ending::TimedOut,
         Some(Stop::Cancelled) => Ending::Cancelled,
         Some(Stop::Leaked) | None => match &spec.sandbox {
-            Sandbox::Host | Sandbox::Landlock(_) => status,
+            Sandbox::Host | Sandbox::Landlock(_) | Sandbox::Auto(_) => status,
             Sandbox::Bubblewrap(_) => match bwrap::exit_code(&watch.status) {
                 Some(code) => Ending::Exited(code),
                 None => {
@@ -287,7 +301,7 @@ fn start_landlocked(
         }
         Err(error) => return Err(would_not_start(error)),
     };
-    crate::landlocked::kernel_abi().map_err(|why| refuse(format!("Landlock: {why}")))?;
+    let abi = crate::landlocked::kernel_abi().map_err(|why| refuse(format!("Landlock: {why}")))?;
     // SAFETY: geteuid cannot fail.
     let uid = unsafe { libc::geteuid() };
     if options.max_processes.is_some() && uid == 0 {
@@ -374,6 +388,7 @@ fn start_landlocked(
         ruleset,
         options.allow_unix_sockets,
         options.allow_network,
+        abi,
     );
     let launch = Launch {
         program: &spec.program,

@@ -80,7 +80,7 @@ pub struct LandlockOptions {
 /// Where the command runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sandbox {
-    /// Inside bubblewrap (the default): read-only `/`, `/proc/sys` and
+    /// Inside bubblewrap: read-only `/`, `/proc/sys` and
     /// `.git`, the run's directory writable, private size-capped `/tmp` and
     /// `/run`, no network, credential stores in `$HOME` hidden, no
     /// capabilities, no kernel keyrings. git finds a `~/.gitconfig` of the
@@ -101,14 +101,32 @@ pub enum Sandbox {
     /// private `/tmp` mount, and `.git` inside the project stays writable
     /// (changes there are found by the tree check). See `docs/sandbox.md`.
     Landlock(LandlockOptions),
+    /// The default: [`Sandbox::Bubblewrap`] where bubblewrap can start,
+    /// else [`Sandbox::Landlock`] where the kernel has it (with the options
+    /// it knows of these), else refused, naming both refusals: never the
+    /// host. See [`choose_sandbox`](crate::choose_sandbox).
+    Auto(BwrapOptions),
     /// Directly on the host, with only the environment policy, the process
     /// group and the timeout. Only ever chosen explicitly.
     Host,
 }
 
+impl Sandbox {
+    /// The sandbox's name as `--sandbox` takes it: `bwrap`, `landlock`,
+    /// `auto` or `none`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sandbox::Bubblewrap(_) => "bwrap",
+            Sandbox::Landlock(_) => "landlock",
+            Sandbox::Auto(_) => "auto",
+            Sandbox::Host => "none",
+        }
+    }
+}
+
 impl Default for Sandbox {
     fn default() -> Sandbox {
-        Sandbox::Bubblewrap(BwrapOptions::default())
+        Sandbox::Auto(BwrapOptions::default())
     }
 }
 
@@ -128,7 +146,8 @@ pub struct RunSpec {
 
 impl RunSpec {
     /// Runs `program` with `args`, in the current directory, with the default
-    /// environment policy, no timeout, inside the default bubblewrap sandbox.
+    /// environment policy, no timeout, inside the default sandbox
+    /// ([`Sandbox::Auto`]).
     /// A `program` without a `/` is looked up in the command's `PATH`.
     pub fn new<P, I, A>(program: P, args: I) -> RunSpec
     where
@@ -183,7 +202,7 @@ impl RunSpec {
         self
     }
 
-    /// Where the command runs (default: [`Sandbox::Bubblewrap`]).
+    /// Where the command runs (default: [`Sandbox::Auto`]).
     pub fn sandbox(mut self, sandbox: Sandbox) -> RunSpec {
         self.sandbox = sandbox;
         self

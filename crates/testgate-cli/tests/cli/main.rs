@@ -18,6 +18,7 @@ mod check;
 mod hostile;
 mod json;
 mod parse;
+mod sandboxes;
 
 /// What a run of the binary gave.
 #[derive(Debug)]

@@ -145,32 +145,73 @@ fn the_attempt_has_a_private_temporary_directory_removed_after() {
     assert!(!Path::new(tmp).exists(), "{tmp} left behind");
 }
 
-#[test]
-fn no_network_without_allow_network_and_unix_sockets_as_under_bubblewrap() {
-    let project = scratch();
-    let probe = "python3 -c \"
+/// A Python probe of the network: connects to a host service on the
+/// loopback at `port`, sends UDP, binds an ephemeral and a fixed port,
+/// makes a Unix socket; prints one `what outcome` line each.
+fn network_probe(port: u16) -> String {
+    format!(
+        "python3 -c \"
 import socket
-for name, family in [('inet', socket.AF_INET), ('inet6', socket.AF_INET6), ('unix', socket.AF_UNIX)]:
+def attempt(name, f):
     try:
-        socket.socket(family, socket.SOCK_STREAM).close()
+        f()
         print(name, 'open')
     except OSError as e:
         print(name, 'refused', e.errno)
-\"";
-    let (ending, output) = exit_of(&landlocked(probe, project.path()));
+def connect():
+    s = socket.create_connection(('127.0.0.1', {port}), timeout=5)
+    s.sendall(b'hello')
+def udp():
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', {port}))
+def ephemeral():
+    s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
+def fixed():
+    s = socket.socket(socket.AF_INET6); s.bind(('::1', {port}))
+def unix():
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close()
+attempt('connect', connect)
+attempt('udp', udp)
+attempt('ephemeral', ephemeral)
+attempt('fixed', fixed)
+attempt('unix', unix)
+\""
+    )
+}
+
+#[test]
+fn a_host_service_on_the_loopback_is_unreachable_without_allow_network() {
+    let project = scratch();
+    let service = std::net::TcpListener::bind("127.0.0.1:0").expect("a host service");
+    service.set_nonblocking(true).expect("nonblocking");
+    let port = service.local_addr().expect("its address").port();
+    let (ending, output) = exit_of(&landlocked(&network_probe(port), project.path()));
     assert_eq!(ending, Ending::Exited(0), "{output}");
-    for family in ["inet", "inet6", "unix"] {
-        assert!(output.contains(&format!("{family} refused")), "{output}");
+    for refused in ["connect", "udp", "fixed", "unix"] {
+        assert!(
+            output.contains(&format!("{refused} refused")),
+            "{refused}: {output}"
+        );
     }
+    // A port of its own to listen on, as pytest-rerunfailures takes at start.
+    assert!(output.contains("ephemeral open"), "{output}");
+    assert!(
+        service.accept().is_err(),
+        "the service was reached: {output}"
+    );
+
     let options = LandlockOptions {
         allow_network: true,
         allow_unix_sockets: true,
         ..LandlockOptions::default()
     };
-    let (ending, output) = exit_of(&landlocked_with(probe, project.path(), options));
+    let (ending, output) = exit_of(&landlocked_with(
+        &network_probe(port),
+        project.path(),
+        options,
+    ));
     assert_eq!(ending, Ending::Exited(0), "{output}");
-    for family in ["inet", "unix"] {
-        assert!(output.contains(&format!("{family} open")), "{output}");
+    for open in ["connect", "udp", "unix"] {
+        assert!(output.contains(&format!("{open} open")), "{open}: {output}");
     }
 }
 
