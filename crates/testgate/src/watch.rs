@@ -5,9 +5,18 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-/// Folders under ignored ones that are still walked, because what is in
-/// them runs on the host: `node_modules/.bin` shims and `.git/hooks`.
-pub(crate) const WATCHED_INSIDE_IGNORED: &[&str] = &["node_modules/.bin", ".git/hooks"];
+/// Folders and files under ignored ones that are still walked, because
+/// what is in them runs on the host: `node_modules/.bin` shims, `.git/hooks`,
+/// and git's configuration (`core.fsmonitor`, `core.hooksPath`, aliases),
+/// which only bubblewrap keeps read-only: under Landlock the project's
+/// `.git` is writable, and a change there is found here.
+pub(crate) const WATCHED_INSIDE_IGNORED: &[&str] = &[
+    "node_modules/.bin",
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",
+    ".git/info",
+];
 
 /// Whether `path` (relative to the workspace) runs later on the host by
 /// convention: direnv, editor settings, cargo config and build scripts,
@@ -34,6 +43,9 @@ pub fn runs_on_host(path: &Path) -> bool {
         || text == ".cargo/config"
         || text.starts_with("node_modules/.bin/")
         || text.starts_with(".git/hooks/")
+        || text == ".git/config"
+        || text == ".git/config.worktree"
+        || text.starts_with(".git/info/")
 }
 
 /// The snapshot-update flag in a command or its environment, if any: a

@@ -12,6 +12,7 @@ mod escape;
 mod integrity;
 mod itself;
 mod kernel;
+mod landlock;
 mod lies;
 mod output;
 mod persistence;
