@@ -427,9 +427,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         _ => Sandbox::Auto(bwrap),
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
-    if let Some(why) = tests.sandbox_why() {
-        // Said even under --quiet: which sandbox held the tests is part of
-        // what the verdict means.
+    if let (Some(why), false) = (tests.sandbox_why(), args.quiet) {
         let _ = writeln!(
             io::stderr(),
             "testgate: sandbox: {} ({why})",
