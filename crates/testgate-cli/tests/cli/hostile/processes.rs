@@ -72,8 +72,10 @@ pub(super) fn a_child_ignoring_sigterm_is_killed_after_the_grace_in(place: Place
         .arg("2s");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
-    // 2 s timeout + 2 s grace + startup; far below the children's for ever.
-    assert!(outcome.wall < Duration::from_secs(30), "{:?}", outcome.wall);
+    // 2 s timeout + 2 s grace + startup (a project's first check seeds its
+    // private caches: 13-17 s here, 34 s once under Landlock on two loaded
+    // cores); far below the children's for ever.
+    assert!(outcome.wall < Duration::from_secs(60), "{:?}", outcome.wall);
     attack.assert_contained(&outcome);
 }
 
