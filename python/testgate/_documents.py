@@ -208,6 +208,18 @@ class Failure:
 
 
 @dataclass(frozen=True)
+class SandboxUsed:
+    """The sandbox the attempts ran in: `kind` is "bwrap", "landlock",
+    "none", or "auto" when neither bubblewrap nor Landlock could start (every
+    attempt was then refused); `why` says why `sandbox="auto"` chose it (None
+    for an explicit choice)."""
+
+    kind: str = ""
+    why: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Result:
     """The verdict of `testgate check` and everything that led to it.
 
@@ -216,7 +228,8 @@ class Result:
     is the command's (0, 1 or 125); `tests` holds the per-test outcomes
     when the binary reports them, else None; `grading` how the listed
     tests graded under `expect` (docs/cli.md), else None; `as_expected`
-    whether the verdict met `expect_verdict`, None without one.
+    whether the verdict met `expect_verdict`, None without one; `sandbox`
+    which sandbox the attempts ran in and why.
     """
 
     schema: int = CHECK_SCHEMA
@@ -231,6 +244,7 @@ class Result:
     attempts: list[Attempt] = field(default_factory=list)
     tree_digest: str | None = None
     tree: Tree | None = None
+    sandbox: SandboxUsed | None = None
     tests: list[TestOutcome] | None = None
     grading: dict[str, Any] | None = None
     exit_code: int = 0

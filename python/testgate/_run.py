@@ -109,7 +109,7 @@ def check(
     *,
     retries: int = 0,
     timeout: float | datetime.timedelta | str = "10m",
-    sandbox: str = "bwrap",
+    sandbox: str = "auto",
     allow_network: bool = False,
     writable: Iterable[StrPath] = (),
     env: Mapping[str, str | None] | Iterable[str] | None = None,

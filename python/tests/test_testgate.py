@@ -56,6 +56,18 @@ def test_a_passing_suite_passes(project):
     assert isinstance(result.findings, testgate.Findings)
 
 
+def test_the_sandbox_used_and_why_are_in_the_result(project):
+    chosen = testgate.check(project, PYTEST)
+    assert isinstance(chosen.sandbox, testgate.SandboxUsed)
+    # `auto` (the default) says why; on this machine bubblewrap starts.
+    assert chosen.sandbox.kind in ("bwrap", "landlock"), chosen.sandbox
+    assert chosen.sandbox.why, chosen.sandbox
+    landlock = testgate.check(project, PYTEST, sandbox="landlock", env={"TESTGATE_FIXTURE": "fail"})
+    assert landlock.verdict == "fail", landlock.reason
+    assert landlock.failing == FAILING
+    assert landlock.sandbox == testgate.SandboxUsed(kind="landlock", why=None)
+
+
 def test_a_failing_suite_fails_with_the_names_after_every_retry(project):
     result = testgate.check(project, PYTEST, retries=1, env={"TESTGATE_FIXTURE": "fail"})
     assert result.verdict == "fail", result.reason

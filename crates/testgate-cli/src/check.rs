@@ -8,9 +8,9 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, Missing, Observer,
-    PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection, TestConfig,
-    Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, LandlockOptions, Missing,
+    Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection,
+    TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -48,13 +48,17 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     timeout: Duration,
 
-    /// Where the command runs: `bwrap` (bubblewrap) or `none` (the host,
-    /// with only the environment policy, the process group and the timeout).
-    #[arg(long, value_name = "SANDBOX", default_value = "bwrap",
-          value_parser = PossibleValuesParser::new(["bwrap", "none"]))]
+    /// Where the command runs: `auto` (bubblewrap where it can start, else
+    /// Landlock where the kernel has it, else refused: never the host),
+    /// `bwrap` (bubblewrap), `landlock` (Landlock, no namespaces: for
+    /// containers) or `none` (the host, with only the environment policy,
+    /// the process group and the timeout). The sandbox used, and why, is
+    /// said on stderr, in --json and in the record.
+    #[arg(long, value_name = "SANDBOX", default_value = "auto",
+          value_parser = PossibleValuesParser::new(["auto", "bwrap", "landlock", "none"]))]
     sandbox: String,
 
-    /// Let the command reach the network (bwrap only).
+    /// Let the command reach the network (bwrap and landlock).
     #[arg(long)]
     allow_network: bool,
 
@@ -415,19 +419,35 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     if let Some(why) = config.snapshot_update() {
         return Err(Error::SnapshotUpdate(why));
     }
+    let bwrap = BwrapOptions {
+        allow_network: args.allow_network,
+        writable,
+        tmpfs_size: args.tmpfs_size,
+        // The signing key is testgate's, not the tests': unreadable
+        // inside wherever it lies (under bubblewrap; Landlock grants no
+        // home, see docs/sandbox.md).
+        hidden_files: args.sign.iter().cloned().collect(),
+        ..BwrapOptions::default()
+    };
     let sandbox = match args.sandbox.as_str() {
         "none" => Sandbox::Host,
-        _ => Sandbox::Bubblewrap(BwrapOptions {
-            allow_network: args.allow_network,
-            writable,
-            tmpfs_size: args.tmpfs_size,
-            // The signing key is testgate's, not the tests': unreadable
-            // inside wherever it lies.
-            hidden_files: args.sign.iter().cloned().collect(),
-            ..BwrapOptions::default()
+        "bwrap" => Sandbox::Bubblewrap(bwrap),
+        "landlock" => Sandbox::Landlock(LandlockOptions {
+            allow_network: bwrap.allow_network,
+            allow_unix_sockets: bwrap.allow_unix_sockets,
+            writable: bwrap.writable,
+            max_processes: bwrap.max_processes,
         }),
+        _ => Sandbox::Auto(bwrap),
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
+    if let (Some(why), false) = (tests.sandbox_why(), args.quiet) {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: sandbox: {} ({why})",
+            tests.sandbox().name()
+        );
+    }
     // The driver's own bound (`--stress N` runs N, whatever `-k` says).
     let max_attempts = tests.max_attempts();
     let mut announcer = Announcer {
@@ -469,7 +489,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let bwrap = (args.sandbox != "none")
+        let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
             .then(crate::record::bwrap_version)
             .flatten();
         let toolchain: Vec<Value> = tests
@@ -491,7 +511,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
                 "restore": args.restore,
             },
             "sandbox": {
-                "kind": args.sandbox,
+                "kind": record.sandbox.0,
+                "requested": args.sandbox,
+                "why": record.sandbox.1,
                 "allow_network": args.allow_network,
                 "writable": args.writable.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                 "tmpfs_size": args.tmpfs_size,

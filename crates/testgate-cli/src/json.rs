@@ -43,6 +43,15 @@ pub(crate) struct CheckDocument<'a> {
     grading: Option<GradingDoc<'a>>,
     /// Under `--stress`: the runs and every test whose outcome varied.
     stress: Option<StressDoc<'a>>,
+    /// The sandbox the attempts ran in, and why `auto` chose it.
+    sandbox: SandboxDoc<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct SandboxDoc<'a> {
+    /// `bwrap`, `landlock`, `none`, or `auto` when none could start.
+    kind: &'static str,
+    why: Option<&'a str>,
 }
 
 /// One failing test of `check --json` and its own output: the message
@@ -379,6 +388,10 @@ impl<'a> CheckDocument<'a> {
                     })
                     .collect(),
             }),
+            sandbox: SandboxDoc {
+                kind: record.sandbox.0,
+                why: record.sandbox.1.as_deref(),
+            },
         }
     }
 }

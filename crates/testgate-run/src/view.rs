@@ -78,7 +78,7 @@ const OUTPUT_VARIABLES: &[&str] = &["CARGO_TARGET_DIR"];
 
 /// Cache variables and where, under the command's home, testgate's private
 /// cache for them is: a value outside the writable paths is replaced.
-const CACHE_VARIABLES: &[(&str, &str)] = &[
+pub(crate) const CACHE_VARIABLES: &[(&str, &str)] = &[
     ("XDG_CACHE_HOME", ".cache"),
     ("GOCACHE", ".cache/go-build"),
     ("PIP_CACHE_DIR", ".cache/pip"),

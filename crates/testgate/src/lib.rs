@@ -54,8 +54,8 @@ pub use testgate_policy::{
     Verdict, compare,
 };
 pub use testgate_run::{
-    BwrapOptions, Cancel, ProjectDir, ProjectFileError, Sandbox, append_file, cancel_on_signals,
-    home_directories, read_project_file, replace_file,
+    BwrapOptions, Cancel, LandlockOptions, ProjectDir, ProjectFileError, Sandbox, append_file,
+    cancel_on_signals, home_directories, read_project_file, replace_file,
 };
 
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the

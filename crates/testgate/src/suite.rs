@@ -11,7 +11,7 @@ use testgate_policy::{
     Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
     Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
@@ -116,6 +116,9 @@ pub struct Record {
     /// In stress mode ([`TestConfig::stress`]): every test whose outcome
     /// varied across the runs.
     pub stress: Option<Vec<Varied>>,
+    /// The sandbox the attempts ran in ([`Sandbox::name`]: `auto` when
+    /// none could start) and, when [`Sandbox::Auto`] chose it, why.
+    pub sandbox: (&'static str, Option<String>),
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -130,20 +133,52 @@ pub struct Record {
 #[derive(Debug, Clone)]
 pub struct SandboxedTests {
     sandbox: Sandbox,
+    /// Why [`Sandbox::Auto`] chose the sandbox, or why none could start.
+    sandbox_why: Option<String>,
     config: TestConfig,
     suite: Option<(String, String)>,
     cancel: Option<Cancel>,
 }
 
 impl SandboxedTests {
-    /// `config`'s tests, to run inside `sandbox`.
+    /// `config`'s tests, to run inside `sandbox`. [`Sandbox::Auto`] is
+    /// resolved here, once for every attempt ([`testgate_run::choose_sandbox`]:
+    /// bubblewrap where it starts, else Landlock); when neither can start
+    /// it stays `Auto` and each attempt is refused, naming both reasons.
     pub fn new(sandbox: Sandbox, config: TestConfig) -> Self {
+        let (sandbox, sandbox_why) = match sandbox {
+            Sandbox::Auto(options) => match testgate_run::choose_sandbox(&options) {
+                Ok(choice) => (choice.sandbox, Some(choice.why)),
+                Err(why) => (Sandbox::Auto(options), Some(why)),
+            },
+            explicit @ (Sandbox::Bubblewrap(_) | Sandbox::Landlock(_) | Sandbox::Host) => {
+                (explicit, None)
+            }
+        };
         SandboxedTests {
             sandbox,
+            sandbox_why,
             config,
             suite: None,
             cancel: None,
         }
+    }
+
+    /// The sandbox the attempts run in: as given, or what
+    /// [`Sandbox::Auto`] chose (still `Auto` when neither could start).
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Why [`Sandbox::Auto`] chose [`sandbox`](SandboxedTests::sandbox), or
+    /// why no sandbox can start; `None` for an explicit choice.
+    pub fn sandbox_why(&self) -> Option<&str> {
+        self.sandbox_why.as_deref()
+    }
+
+    /// [`Record::sandbox`].
+    fn sandbox_used(&self) -> (&'static str, Option<String>) {
+        (self.sandbox.name(), self.sandbox_why.clone())
     }
 
     /// Names the suite and its version (a commit, say), so a record says
@@ -309,6 +344,7 @@ impl SandboxedTests {
                 tree: None,
                 grading: None,
                 stress: None,
+                sandbox: self.sandbox_used(),
             };
         }
         // Recorded before anything runs: a preparation is judged too.
@@ -343,6 +379,7 @@ impl SandboxedTests {
                     tree: None,
                     grading: None,
                     stress: None,
+                    sandbox: self.sandbox_used(),
                 };
             }
             let mut change = snapshot.compare_preparation();
@@ -373,6 +410,7 @@ impl SandboxedTests {
                     tree: Some(change),
                     grading: None,
                     stress: None,
+                    sandbox: self.sandbox_used(),
                 };
             }
         }
@@ -454,6 +492,7 @@ impl SandboxedTests {
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
+            sandbox: self.sandbox_used(),
         }
     }
 
@@ -477,6 +516,14 @@ impl SandboxedTests {
                 // caches that the attempts then read.
                 Sandbox::Bubblewrap(options)
             }
+            Sandbox::Landlock(options) => Sandbox::Landlock(LandlockOptions {
+                allow_network: true,
+                ..options.clone()
+            }),
+            Sandbox::Auto(options) => Sandbox::Auto(BwrapOptions {
+                allow_network: true,
+                ..options.clone()
+            }),
             Sandbox::Host => Sandbox::Host,
         };
         let args = [OsString::from("-c"), OsString::from(command)];
@@ -631,6 +678,7 @@ impl SandboxedTests {
             tree: None,
             grading: None,
             stress: None,
+            sandbox: self.sandbox_used(),
         }
     }
 

@@ -15,6 +15,7 @@ mod host_side;
 mod integrity;
 mod itself;
 mod kernel;
+mod landlock;
 mod leftovers;
 mod lies;
 mod output;

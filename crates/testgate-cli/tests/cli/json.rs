@@ -1,6 +1,7 @@
 //! The two JSON documents, snapshotted whole: `check --json` on the real
 //! pytest project and `parse --json` on a cargo log. Durations, digests,
-//! the reason (which quotes the runner's timings) and paths are redacted.
+//! the reason (which quotes the runner's timings), paths and the sandbox
+//! `auto` chose are redacted.
 
 use serde_json::Value;
 
@@ -34,6 +35,9 @@ fn check_json_of_a_failing_suite() {
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
         ".failures[].excerpt" => "[excerpt]",
+        // Which sandbox `auto` chose is the machine's.
+        ".sandbox.kind" => "[sandbox]",
+        ".sandbox.why" => "[why]",
     });
 }
 
@@ -46,6 +50,9 @@ fn check_json_of_a_passing_suite() {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
+        // Which sandbox `auto` chose is the machine's.
+        ".sandbox.kind" => "[sandbox]",
+        ".sandbox.why" => "[why]",
     });
 }
 

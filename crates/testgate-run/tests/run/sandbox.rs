@@ -342,7 +342,8 @@ fn a_missing_program_or_interpreter_would_not_start() {
 }
 
 /// Without user namespaces bwrap cannot set up: the run is refused, in
-/// bwrap's words. Acted out inside a sandbox, which disables them.
+/// bwrap's words; `auto` runs it under Landlock instead. Acted out inside
+/// a sandbox, which disables them.
 #[test]
 fn no_user_namespaces_is_a_refusal() {
     if inner_role().is_some() {
@@ -350,13 +351,18 @@ fn no_user_namespaces_is_a_refusal() {
     }
     let project = scratch();
     let output = reexec_in(
-        Sandbox::default(),
+        Sandbox::Bubblewrap(BwrapOptions::default()),
         Some(project.path()),
         "sandbox::inner_no_user_namespaces",
         "nouserns",
         &[],
     );
     assert!(output.contains("refused: "), "{output}");
+    // The default, `auto`, runs the command under Landlock there instead.
+    assert!(
+        output.contains("auto: Exited(0), auto chose landlock: bubblewrap cannot start here"),
+        "{output}"
+    );
 }
 
 #[test]
@@ -365,10 +371,20 @@ fn inner_no_user_namespaces() {
         return;
     }
     let here = std::env::current_dir().expect("cwd");
-    let (result, _) = collect(&sandboxed("true", &here));
+    let bwrap = Sandbox::Bubblewrap(BwrapOptions::default());
+    let (result, _) = collect(&sandboxed("true", &here).sandbox(bwrap));
     match result {
         Err(RunError::SandboxRefused { message, .. }) => println!("refused: {message}"),
         other => panic!("expected SandboxRefused, got {other:?}"),
+    }
+    let (result, _) = collect(&sandboxed("true", &here));
+    match result {
+        Ok(finished) => println!(
+            "auto: {:?}, {}",
+            finished.ending,
+            finished.sandbox_notes.first().map_or("", String::as_str)
+        ),
+        Err(error) => panic!("auto was refused: {error}"),
     }
 }
 
