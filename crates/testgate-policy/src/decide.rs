@@ -9,10 +9,11 @@ use std::collections::HashSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
 use crate::explain::{
-    closing_lines, crash_lines, different_suites, every_time, inconclusive, nothing_ran, pass,
-    push_tail, stopped, summary, tally, tally_lines,
+    closing_lines, crash_lines, different_suites, inconclusive, nothing_ran, pass, push_tail,
+    stopped, summary, tally_lines,
 };
-use crate::history::{self, Kind, Outcome, Record, Stop};
+use crate::findings::{every_time, tally};
+use crate::history::{self, Kind, NotEvidence, Outcome, Record, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
 use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
@@ -56,7 +57,7 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
             // A targeted retry where no test ran is a retry that did not
             // select what it meant to: not evidence, not an answer.
             Outcome::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => Kind::Ignored {
-                why: "the runner said that no test ran".to_owned(),
+                why: NotEvidence::NoTestRan,
             },
             Outcome::Stop(stop) => {
                 return Decision::Known(stopped(stop, attempt, number, &records, any_targeted));

@@ -3,10 +3,9 @@
 //! evidence, the attempt that stopped the sequence, the driver's notes.
 //! The reason says the same in words; a JSON consumer reads these.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
-use crate::explain::{every_time, tally};
 use crate::history::{self, Outcome};
 use crate::verdict::{Cause, Verdict};
 
@@ -215,4 +214,70 @@ fn order_dependence(evidence: &[(usize, &Attempt, bool)]) -> Option<OrderDepende
         passed_alone_in: evidence[alone].0,
         failed_again_in: again.0,
     })
+}
+
+/// Every failing name of `attempts` in order of first appearance, with the
+/// number of attempts that named it.
+pub(crate) fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
+    // Suites can fail thousands of tests at once: index by name rather than
+    // search the list.
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for attempt in attempts {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for name in &attempt.failing {
+            if !seen.insert(name) {
+                continue;
+            }
+            match index.get(name.as_str()) {
+                Some(&at) => tally[at].1 += 1,
+                None => {
+                    index.insert(name, tally.len());
+                    tally.push((name, 1));
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// The names that every attempt naming failures named, in order of first
+/// appearance. An attempt that failed without naming a test (a crash, a
+/// build error) neither confirms nor clears a name; one whose tests all
+/// passed and that the runner failed for coverage clears every name.
+pub(crate) fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
+    let named: Vec<&Attempt> = failures
+        .iter()
+        .copied()
+        .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
+        .collect();
+    tally(named.iter().copied())
+        .into_iter()
+        .filter(|(_, count)| *count == named.len())
+        .map(|(name, _)| name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Ending;
+
+    fn failed(names: &[&str]) -> Attempt {
+        Attempt::new(Ending::Exited { code: 1 }).with_failing(names.iter().copied())
+    }
+
+    #[test]
+    fn tallies_count_each_attempt_once_in_order_of_first_appearance() {
+        let attempts = [failed(&["b", "a", "b"]), failed(&["a", "c"])];
+        assert_eq!(tally(&attempts), [("b", 1), ("a", 2), ("c", 1)]);
+    }
+
+    #[test]
+    fn a_nameless_failure_neither_confirms_nor_clears() {
+        let (ab, a, none) = (failed(&["a", "b"]), failed(&["a"]), failed(&[]));
+        assert_eq!(every_time(&[&ab, &none, &a]), ["a"]);
+        assert_eq!(every_time(&[&none, &none]), Vec::<&str>::new());
+        assert_eq!(every_time(&[&ab, &failed(&["c"])]), Vec::<&str>::new());
+    }
 }

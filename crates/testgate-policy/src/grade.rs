@@ -15,43 +15,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::attempt::{Attempt, Selection};
+use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
 use crate::history::{self, Outcome};
 use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
 use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
-
-/// How one test ended in one attempt, as grading reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TestResult {
-    /// It passed (an expected failure, pytest's `XFAIL`, counts as passed,
-    /// as SWE-bench counts it).
-    Passed,
-    /// It failed or errored.
-    Failed,
-    /// It was skipped, or passed although expected to fail: it ran nothing
-    /// that proves it either way.
-    Skipped,
-    /// It failed and then passed within the attempt.
-    Flaky,
-    /// It had started and not ended when the output stopped.
-    Running,
-}
-
-impl TestResult {
-    /// The lowercase name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            TestResult::Passed => "passed",
-            TestResult::Failed => "failed",
-            TestResult::Skipped => "skipped",
-            TestResult::Flaky => "flaky",
-            TestResult::Running => "running",
-        }
-    }
-}
 
 /// What to make of a listed test that never ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -129,8 +129,20 @@ pub(crate) enum Kind {
     },
     /// A targeted retry that is not evidence, and why.
     Ignored {
-        why: String,
+        why: NotEvidence,
     },
+}
+
+/// Why a targeted attempt is not evidence: it did not show that it ran the
+/// tests it selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotEvidence {
+    /// The runner said that no test ran, or its summary counts none.
+    NoTestRan,
+    /// Its output stated no test counts.
+    NoCounts,
+    /// It ran fewer tests than it selected.
+    RanFewer { ran: u64, selected: usize },
 }
 
 /// One attempt with its 1-based number and what it counts as.
@@ -295,21 +307,30 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
 
 /// Why a targeted attempt is not evidence, or `None` when it is (and for
 /// full attempts, which always are).
-pub(crate) fn not_evidence(attempt: &Attempt) -> Option<String> {
+pub(crate) fn not_evidence(attempt: &Attempt) -> Option<NotEvidence> {
     let Selection::Only(names) = &attempt.selection else {
         return None;
     };
     let selected = names.iter().collect::<BTreeSet<_>>().len();
     if attempt.no_tests_ran {
-        return Some("the runner said that no test ran".to_owned());
+        return Some(NotEvidence::NoTestRan);
     }
     match attempt.counts.and_then(|c| c.ran()) {
-        None => Some("its output stated no test counts".to_owned()),
-        Some(ran) if ran < selected as u64 => Some(format!(
-            "it ran {ran} of the {} it selected",
-            tests(selected)
-        )),
+        None => Some(NotEvidence::NoCounts),
+        Some(ran) if ran < selected as u64 => Some(NotEvidence::RanFewer { ran, selected }),
         Some(_) => None,
+    }
+}
+
+/// Why a targeted attempt is not evidence, after "did not show that its
+/// tests ran".
+pub(crate) fn not_evidence_words(why: NotEvidence) -> String {
+    match why {
+        NotEvidence::NoTestRan => "the runner said that no test ran".to_owned(),
+        NotEvidence::NoCounts => "its output stated no test counts".to_owned(),
+        NotEvidence::RanFewer { ran, selected } => {
+            format!("it ran {ran} of the {} it selected", tests(selected))
+        }
     }
 }
 
@@ -363,7 +384,10 @@ pub(crate) fn phrase(record: &Record<'_>) -> String {
         Kind::Fail { crash: None } => {
             format!("failed without naming a test ({})", exit_code(attempt))
         }
-        Kind::Ignored { why } => format!("did not show that its tests ran ({why})"),
+        Kind::Ignored { why } => format!(
+            "did not show that its tests ran ({})",
+            not_evidence_words(*why)
+        ),
     }
 }
 
@@ -490,8 +514,18 @@ mod tests {
         assert!(not_evidence(&base).is_some());
         let short = base.clone().with_counts(Counts::new(Some(1), None, None));
         assert_eq!(
-            not_evidence(&short).as_deref(),
-            Some("it ran 1 of the 2 tests it selected")
+            not_evidence(&short),
+            Some(NotEvidence::RanFewer {
+                ran: 1,
+                selected: 2
+            })
+        );
+        assert_eq!(
+            not_evidence_words(NotEvidence::RanFewer {
+                ran: 1,
+                selected: 2
+            }),
+            "it ran 1 of the 2 tests it selected"
         );
         let enough = base
             .clone()

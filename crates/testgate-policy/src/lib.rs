@@ -55,11 +55,11 @@ mod stress;
 mod tree;
 mod verdict;
 
-pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
+pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection, TestResult};
 pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::grade::{
-    Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult, compare,
+    Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, compare,
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;

@@ -4,10 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::attempt::{Attempt, Selection};
+use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decision, decide};
 use crate::explain::push_tail;
-use crate::grade::{Grade, TestResult, unnamed_passes_in};
+use crate::grade::{Grade, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::reason::{Reason, tests};
