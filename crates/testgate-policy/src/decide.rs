@@ -8,15 +8,16 @@
 use std::collections::HashSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::explain::{
-    closing_lines, crash_lines, different_suites, inconclusive, nothing_ran, pass, push_tail,
-    stopped, summary, tally_lines,
-};
 use crate::findings::{every_time, tally};
 use crate::history::{self, Kind, NotEvidence, Outcome, Record, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
-use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
+use crate::words;
+use crate::words::{Reason, tests};
+use crate::words::{
+    closing_lines, crash_lines, different_suites, inconclusive, nothing_ran, pass, push_tail,
+    stopped, summary, tally_lines,
+};
 
 /// What the policy says about a sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +97,7 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
                 format!(
                     "attempt {}'s targeted retry {}, so the retry runs the full suite",
                     ignored.number,
-                    history::phrase(ignored)
+                    words::phrase(ignored)
                 )
             });
             return Decision::Need {
@@ -169,7 +170,7 @@ fn next_retry(policy: &Policy, records: &[Record<'_>], every: &[&str]) -> Decisi
                     Some(format!(
                         "attempt {}'s targeted retry {}, so the retry runs the full suite",
                         ignored.number,
-                        history::phrase(ignored)
+                        words::phrase(ignored)
                     )),
                 );
             }
@@ -291,7 +292,7 @@ fn all_failed(
     } else {
         reason.line(&attempts);
     }
-    if let Some(hint) = history::exit_hint(last.attempt) {
+    if let Some(hint) = words::exit_hint(last.attempt) {
         reason.line(&hint);
     }
     closing_lines(&mut reason, records, None);
@@ -408,7 +409,7 @@ fn disagreed(
     reason.line(&said);
     reason.line(&alone_then_together);
     let last = last_failure.unwrap_or(confirmations[0]);
-    if let Some(hint) = history::exit_hint(last.attempt) {
+    if let Some(hint) = words::exit_hint(last.attempt) {
         reason.line(&hint);
     }
     closing_lines(&mut reason, records, None);
@@ -420,7 +421,7 @@ fn disagreed(
 mod tests {
     use super::*;
     use crate::attempt::Counts;
-    use crate::reason::MAX_REASON;
+    use crate::words::MAX_REASON;
 
     /// fuzz/policy_driver: a confirming full run that fails many more tests
     /// than the first filled the reason with "failed only sometimes" names

@@ -17,11 +17,11 @@ use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decision, decide};
-use crate::explain::push_tail;
 use crate::history::{self, Outcome};
 use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
-use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
+use crate::words::push_tail;
+use crate::words::{Reason, tests};
 
 /// What to make of a listed test that never ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -495,7 +495,7 @@ impl Grader {
         if !quarantined.is_empty() {
             reason.line(&format!(
                 "{} in quarantine failed and did not gate: {}",
-                crate::reason::tests(quarantined.len()),
+                crate::words::tests(quarantined.len()),
                 quarantined.join(", ")
             ));
         }

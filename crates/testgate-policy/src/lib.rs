@@ -43,17 +43,16 @@
 mod attempt;
 mod decide;
 mod driver;
-mod explain;
 mod findings;
 mod grade;
 mod history;
 mod policy;
 mod prepare;
-mod reason;
 mod signal;
 mod stress;
 mod tree;
 mod verdict;
+mod words;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection, TestResult};
 pub use crate::driver::Driver;
@@ -63,7 +62,7 @@ pub use crate::grade::{
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
-pub use crate::reason::{MAX_NAMES, MAX_REASON};
 pub use crate::stress::{Stress, Varied};
 pub use crate::tree::AfterTreeChange;
 pub use crate::verdict::{Cause, Verdict};
+pub use crate::words::{MAX_NAMES, MAX_REASON};

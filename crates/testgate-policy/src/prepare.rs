@@ -1,10 +1,10 @@
 //! The verdict of a preparation step that failed before any attempt ran.
 
 use crate::attempt::{Ending, Environment};
-use crate::history;
-use crate::reason::{MAX_NAME, Reason, cut_end};
 use crate::signal;
 use crate::verdict::{Cause, Verdict};
+use crate::words;
+use crate::words::{MAX_NAME, Reason, cut_end};
 
 /// A preparation step (`--prepare CMD`: `npm ci`, `cargo fetch`) that ran
 /// before the attempts, as the facade reports it when it did not succeed.
@@ -107,7 +107,9 @@ impl Preparation {
             reason.line(&format!("{}: {}", environment.what, environment.fix));
         }
         if let Ending::Exited { code } = self.ending {
-            if let Some(hint) = history::exit_hint(&crate::Attempt::new(Ending::Exited { code })) {
+            if let Some(hint) =
+                words::exit_hint(&crate::attempt::Attempt::new(Ending::Exited { code }))
+            {
                 reason.line(&hint);
             }
         }

@@ -6,12 +6,12 @@ use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decision, decide};
-use crate::explain::push_tail;
 use crate::grade::{Grade, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
-use crate::reason::{Reason, tests};
 use crate::verdict::{Cause, Verdict};
+use crate::words::push_tail;
+use crate::words::{Reason, tests};
 
 /// One test whose outcome varied across a stress run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,9 +4,10 @@
 
 use crate::attempt::Attempt;
 use crate::findings::tally;
-use crate::history::{self, Record, Stop};
-use crate::reason::{MAX_NAME, Reason, cut_end};
+use crate::history::{Record, Stop};
 use crate::verdict::{Cause, Verdict};
+use crate::words;
+use crate::words::{MAX_NAME, Reason, cut_end};
 
 /// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
 /// long sequence.
@@ -15,8 +16,8 @@ pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
     let phrase = |r: &&Record<'_>| {
         format!(
             "{} {}",
-            history::label(r.attempt, r.number, any_targeted),
-            history::phrase(r)
+            words::label(r.attempt, r.number, any_targeted),
+            words::phrase(r)
         )
     };
     if records.len() <= SHOWN {
@@ -153,8 +154,8 @@ pub(crate) fn stopped(
     }
     sentence.push_str(&format!(
         "{} {}",
-        history::label(attempt, number, any_targeted),
-        history::stop_phrase(stop)
+        words::label(attempt, number, any_targeted),
+        words::stop_phrase(stop)
     ));
     sentence.push_str(match stop {
         Stop::Contradiction { .. } => ": the exit status and the output disagree",
@@ -226,8 +227,8 @@ pub(crate) fn different_suites(
     sentence.push_str(&format!(
         "{} {}; attempt {} ran {} tests and attempt {} ran {} of the same selection: \
          the attempts did not run the same suite, so they cannot be compared",
-        history::label(record.attempt, record.number, any_targeted),
-        history::phrase(record),
+        words::label(record.attempt, record.number, any_targeted),
+        words::phrase(record),
         earlier.number,
         ran(earlier),
         record.number,
@@ -286,7 +287,7 @@ pub(crate) fn pass(
     let mut sentence = if evidence.len() == 1 {
         format!(
             "{} passed",
-            history::label(first.attempt, first.number, any_targeted)
+            words::label(first.attempt, first.number, any_targeted)
         )
     } else {
         summary(evidence, any_targeted)
