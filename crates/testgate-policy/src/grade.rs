@@ -16,10 +16,11 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, Selection, TestResult};
-use crate::decide::{Decision, decide};
+use crate::decide::decide;
 use crate::history::{self, Outcome};
 use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
 use crate::verdict::{Cause, Verdict};
+use crate::words;
 use crate::words::push_tail;
 use crate::words::{Reason, tests};
 
@@ -239,7 +240,7 @@ impl Grader {
     /// Never asks for more than the policy's
     /// [`max_attempts`](Policy::max_attempts).
     pub fn plan(&self, attempts: &[Attempt]) -> Plan {
-        self.decide(attempts, false).into()
+        self.decide(attempts, false)
     }
 
     /// [`plan`](Grader::plan)'s step alone.
@@ -249,11 +250,11 @@ impl Grader {
 
     /// The verdict of a finished sequence (or of one cut short).
     pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        match self.decide(attempts, true) {
-            Decision::Known(verdict) => verdict,
+        match self.decide(attempts, true).step {
+            Step::Done(verdict) => verdict,
             // `decide` answers every finished sequence; this arm keeps the
             // library panic-free if that ever changes.
-            Decision::Need { .. } => Verdict::Inconclusive {
+            Step::Run(_) => Verdict::Inconclusive {
                 cause: Cause::NotRun,
                 reason: "the sequence ended before any listed test was graded".to_owned(),
             },
@@ -324,11 +325,11 @@ impl Grader {
         )
     }
 
-    fn decide(&self, attempts: &[Attempt], finished: bool) -> Decision {
+    fn decide(&self, attempts: &[Attempt], finished: bool) -> Plan {
         let finished = finished || attempts.len() as u64 >= self.policy.max_attempts();
         let Some(last) = attempts.last() else {
-            return Decision::Need {
-                selection: Selection::Full,
+            return Plan {
+                step: Step::Run(Selection::Full),
                 note: None,
             };
         };
@@ -337,11 +338,11 @@ impl Grader {
         for (index, attempt) in attempts.iter().enumerate() {
             if let Outcome::Stop(stop) = history::outcome(attempt) {
                 if stop.proves_nothing_of_any_test() {
-                    return decide(
+                    return words::plan(&decide(
                         &self.policy,
                         attempts.get(..=index).unwrap_or(attempts),
                         true,
-                    );
+                    ));
                 }
             }
         }
@@ -367,7 +368,7 @@ impl Grader {
             ));
             unlisted_line(&mut reason, &unlisted_failed);
             push_tail(&mut reason, last, number);
-            return Decision::Known(Verdict::Inconclusive {
+            return done(Verdict::Inconclusive {
                 cause: Cause::Flaky,
                 reason: reason.finish(),
             });
@@ -375,8 +376,8 @@ impl Grader {
         let failed = of(Grade::Failed);
         if !failed.is_empty() {
             if !finished {
-                return Decision::Need {
-                    selection: self.retry_selection(&failed),
+                return Plan {
+                    step: Step::Run(self.retry_selection(&failed)),
                     note: None,
                 };
             }
@@ -398,7 +399,7 @@ impl Grader {
             }
             unlisted_line(&mut reason, &unlisted_failed);
             push_tail(&mut reason, last, number);
-            return Decision::Known(Verdict::Fail {
+            return done(Verdict::Fail {
                 failing: names.iter().map(|n| (*n).to_owned()).collect(),
                 reason: reason.finish(),
             });
@@ -455,7 +456,7 @@ impl Grader {
             }
             unlisted_line(&mut reason, &unlisted_failed);
             push_tail(&mut reason, last, number);
-            return Decision::Known(match self.expectations.missing {
+            return done(match self.expectations.missing {
                 Missing::Fail if !not_run.is_empty() && unnamed == 0 => Verdict::Fail {
                     failing: names.iter().map(|n| (*n).to_owned()).collect(),
                     reason: reason.finish(),
@@ -500,7 +501,7 @@ impl Grader {
             ));
         }
         unlisted_line(&mut reason, &unlisted_failed);
-        Decision::Known(Verdict::Pass {
+        done(Verdict::Pass {
             reason: reason.finish(),
         })
     }
@@ -757,6 +758,14 @@ fn attempts_phrase(n: usize) -> String {
     match n {
         1 => "1 attempt".to_owned(),
         n => format!("{n} attempts"),
+    }
+}
+
+/// The plan that stops with `verdict`.
+fn done(verdict: Verdict) -> Plan {
+    Plan {
+        step: Step::Done(verdict),
+        note: None,
     }
 }
 

@@ -48,6 +48,7 @@ mod grade;
 mod history;
 mod policy;
 mod prepare;
+mod retry;
 mod signal;
 mod stress;
 mod tree;

@@ -5,11 +5,12 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, Selection, TestResult};
-use crate::decide::{Decision, decide};
+use crate::decide::decide;
 use crate::grade::{Grade, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::verdict::{Cause, Verdict};
+use crate::words;
 use crate::words::push_tail;
 use crate::words::{Reason, tests};
 
@@ -129,13 +130,15 @@ impl Stress {
     /// attempt that proved nothing ends it as the suite policy words it.
     pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
         if let Some(index) = stopped(attempts) {
-            return match decide(
+            return match words::plan(&decide(
                 &Policy::new(0),
                 attempts.get(..=index).unwrap_or(attempts),
                 true,
-            ) {
-                Decision::Known(verdict) => verdict,
-                Decision::Need { .. } => Verdict::Inconclusive {
+            ))
+            .step
+            {
+                Step::Done(verdict) => verdict,
+                Step::Run(_) => Verdict::Inconclusive {
                     cause: Cause::NoTestsRan,
                     reason: "the stress run ended before anything was proved".to_owned(),
                 },
@@ -197,9 +200,10 @@ impl Stress {
         if failed_unnamed || tests_seen.is_empty() {
             // Failures no test name explains, or no test seen at all: the
             // suite policy says what that is.
-            return match decide(&Policy::new(0), attempts.get(..1).unwrap_or(attempts), true) {
-                Decision::Known(verdict) if !verdict.is_pass() => verdict,
-                Decision::Known(_) | Decision::Need { .. } => Verdict::Inconclusive {
+            let first = decide(&Policy::new(0), attempts.get(..1).unwrap_or(attempts), true);
+            return match words::plan(&first).step {
+                Step::Done(verdict) if !verdict.is_pass() => verdict,
+                Step::Done(_) | Step::Run(_) => Verdict::Inconclusive {
                     cause: Cause::NoTestsRan,
                     reason: "the stress runs named no test, so no test's outcome could be \
                              compared between runs: run the runner in a mode that names every \

@@ -76,6 +76,21 @@ impl AfterTreeChange {
     }
 }
 
+impl Policy {
+    /// What `attempts` prove when the last of them changed the tree it was
+    /// judging, with `left_host_run_files` when the change left files that
+    /// run later on the host in place (not restored): the Fail the first
+    /// attempt proved on the tree as submitted, or why the verdict is
+    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
+    pub fn after_tree_change(
+        &self,
+        attempts: &[Attempt],
+        left_host_run_files: bool,
+    ) -> AfterTreeChange {
+        after_tree_change(self, attempts, left_host_run_files)
+    }
+}
+
 /// The rule of [`Policy::after_tree_change`].
 pub(crate) fn after_tree_change(
     policy: &Policy,
