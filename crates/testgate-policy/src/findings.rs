@@ -105,6 +105,28 @@ impl Findings {
 
 /// The findings of `attempts`, whose verdict is `verdict`.
 pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
+    // A verdict that rests on the tests' outcomes was reached past any
+    // stop among the attempts: a grader or a stress run goes on after an
+    // attempt that says something of its tests (exit 0 naming failures, no
+    // test run), and that attempt ended nothing.
+    let past_stops = match verdict.cause() {
+        None | Some(Cause::OrderDependent | Cause::NotRun) => true,
+        Some(
+            Cause::Flaky
+            | Cause::TimedOut
+            | Cause::SandboxRefused
+            | Cause::WouldNotStart
+            | Cause::NoTestsRan
+            | Cause::Contradiction
+            | Cause::KilledFromOutside
+            | Cause::DifferentSuites
+            | Cause::Cancelled
+            | Cause::Environment
+            | Cause::Truncated
+            | Cause::PrepareFailed
+            | Cause::TreeChanged,
+        ) => false,
+    };
     let mut stopped_by = None;
     let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
     for (index, attempt) in attempts.iter().enumerate() {
@@ -112,6 +134,7 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
         let full = history::is_full(attempt);
         match history::outcome(attempt) {
             Outcome::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
+            Outcome::Stop(_) if past_stops => {}
             Outcome::Stop(stop) => {
                 stopped_by = Some(StoppedBy {
                     attempt: number,
