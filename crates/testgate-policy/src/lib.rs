@@ -42,9 +42,11 @@
 
 mod attempt;
 mod decide;
+mod decide_grade;
 mod driver;
 mod findings;
 mod grade;
+mod grading;
 mod history;
 mod policy;
 mod prepare;
@@ -58,8 +60,9 @@ mod words;
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection, TestResult};
 pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
-pub use crate::grade::{
-    Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, compare,
+pub use crate::grade::Grader;
+pub use crate::grading::{
+    Change, Expectations, Grade, GradedTest, Grading, List, Missing, compare,
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::decide;
-use crate::grade::{Grade, unnamed_passes_in};
+use crate::grading::{Grade, unnamed_passes_in};
 use crate::history::{self, Outcome};
 use crate::policy::{Plan, Policy, Step};
 use crate::verdict::{Cause, Verdict};

@@ -4,11 +4,13 @@
 
 mod decision;
 mod explain;
+mod grade;
 mod phrase;
 mod reason;
 
 pub(crate) use decision::plan;
 pub(crate) use explain::push_tail;
+pub(crate) use grade::grade_plan;
 pub(crate) use phrase::{exit_hint, label, phrase, stop_phrase};
 pub(crate) use reason::{MAX_NAME, Reason, cut_end, tests};
 pub use reason::{MAX_NAMES, MAX_REASON};
