@@ -9,7 +9,7 @@
 
 use crate::attempt::{Attempt, Ending, Selection};
 use crate::findings::{every_time, tally};
-use crate::history::{self, Kind, NotEvidence, Outcome, Record, Stop};
+use crate::history::{self, AttemptClass, Classified, CountsAs, NotEvidence, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
 
 /// The attempts of a sequence as the decision classified them, up to where
@@ -20,14 +20,14 @@ pub(crate) struct Sequence<'a> {
     pub(crate) attempts: &'a [Attempt],
     /// The attempts classified, in order; an attempt that stopped the
     /// sequence is not among them.
-    pub(crate) records: Vec<Record<'a>>,
+    pub(crate) records: Vec<Classified<'a>>,
     /// Whether any attempt given was a targeted retry.
     pub(crate) any_targeted: bool,
 }
 
 impl<'a> Sequence<'a> {
     /// The records that are evidence (passes and failures), in order.
-    pub(crate) fn evidence(&self) -> Vec<&Record<'a>> {
+    pub(crate) fn evidence(&self) -> Vec<&Classified<'a>> {
         self.records.iter().filter(|r| r.is_evidence()).collect()
     }
 }
@@ -50,7 +50,7 @@ pub(crate) enum Decision<'a> {
 pub(crate) enum WhyRetry<'a> {
     /// This targeted retry was not evidence, so the retry runs the full
     /// suite.
-    TargetedNotEvidence { ignored: Record<'a> },
+    TargetedNotEvidence { ignored: Classified<'a> },
     /// The failing attempts named no test.
     NoNames,
     /// More tests failed than a targeted retry runs.
@@ -72,7 +72,10 @@ pub(crate) enum Conclusion<'a> {
     /// Two attempts ran the same selection, ended the same way, and
     /// counted different numbers of tests: `at` the later of them, compared
     /// with the records before it.
-    DifferentSuites { earlier: Record<'a>, at: Record<'a> },
+    DifferentSuites {
+        earlier: Classified<'a>,
+        at: Classified<'a>,
+    },
     /// No attempt was evidence.
     NothingRan,
     /// Every evidence attempt passed.
@@ -102,7 +105,7 @@ pub(crate) enum Conclusion<'a> {
         out_of: usize,
         alone: usize,
         again: usize,
-        last: Record<'a>,
+        last: Classified<'a>,
     },
 }
 
@@ -143,32 +146,34 @@ fn decide_on<'a>(policy: &Policy, sequence: &mut Sequence<'a>, finished: bool) -
     let attempts = sequence.attempts;
     for (index, attempt) in attempts.iter().enumerate() {
         let number = index + 1;
-        let kind = match history::outcome(attempt) {
+        let counts_as = match history::classify(attempt) {
             // A targeted retry where no test ran is a retry that did not
             // select what it meant to: not evidence, not an answer.
-            Outcome::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => Kind::Ignored {
-                why: NotEvidence::NoTestRan,
-            },
-            Outcome::Stop(stop) => {
+            AttemptClass::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => {
+                CountsAs::Ignored {
+                    why: NotEvidence::NoTestRan,
+                }
+            }
+            AttemptClass::Stop(stop) => {
                 return Decision::Known(Conclusion::Stopped {
                     stop,
                     attempt,
                     at: number,
                 });
             }
-            Outcome::Passed => match history::not_evidence(attempt) {
-                Some(why) => Kind::Ignored { why },
-                None => Kind::Pass,
+            AttemptClass::Passed => match history::not_evidence(attempt) {
+                Some(why) => CountsAs::Ignored { why },
+                None => CountsAs::Pass,
             },
-            Outcome::Failed { crash } => match history::not_evidence(attempt) {
-                Some(why) => Kind::Ignored { why },
-                None => Kind::Fail { crash },
+            AttemptClass::Failed { crash } => match history::not_evidence(attempt) {
+                Some(why) => CountsAs::Ignored { why },
+                None => CountsAs::Fail { crash },
             },
         };
-        let record = Record {
+        let record = Classified {
             number,
             attempt,
-            kind,
+            counts_as,
         };
         // Two passes of one selection that ran different numbers of tests
         // cannot be compared. Failures are compared later, by their names:
@@ -220,9 +225,9 @@ fn decide_on<'a>(policy: &Policy, sequence: &mut Sequence<'a>, finished: bool) -
 /// one: runners stop early on failure (cargo test at the first failing
 /// binary, `pytest -x`, `jest --bail`), and the two disagree anyway.
 fn different_suite<'r, 'a>(
-    records: &'r [Record<'a>],
-    record: &Record<'a>,
-) -> Option<&'r Record<'a>> {
+    records: &'r [Classified<'a>],
+    record: &Classified<'a>,
+) -> Option<&'r Classified<'a>> {
     records
         .iter()
         .find(|earlier| same_suite_differs(earlier, record))
@@ -230,8 +235,8 @@ fn different_suite<'r, 'a>(
 
 /// Whether two attempts ran the same selection, ended the same way, and
 /// both exited with stated counts that differ.
-fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
-    fn ran_of(record: &Record<'_>) -> Option<u64> {
+fn same_suite_differs(earlier: &Classified<'_>, record: &Classified<'_>) -> bool {
+    fn ran_of(record: &Classified<'_>) -> Option<u64> {
         match record.attempt.ending {
             Ending::Exited { .. } if record.is_evidence() => {
                 record.attempt.counts.and_then(|c| c.ran())
@@ -251,7 +256,7 @@ fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
 }
 
 /// The selection of the next retry when every attempt so far failed.
-fn next_retry<'a>(policy: &Policy, records: &[Record<'a>], every: &[&str]) -> Decision<'a> {
+fn next_retry<'a>(policy: &Policy, records: &[Classified<'a>], every: &[&str]) -> Decision<'a> {
     let need = |selection, why: Option<WhyRetry<'a>>| Decision::Need { selection, why };
     match policy.rerun {
         Rerun::All => need(Selection::Full, None),
@@ -288,7 +293,7 @@ fn next_retry<'a>(policy: &Policy, records: &[Record<'a>], every: &[&str]) -> De
 /// Every evidence attempt failed.
 fn all_failed<'a>(
     policy: &Policy,
-    evidence: &[&Record<'a>],
+    evidence: &[&Classified<'a>],
     sequence: &Sequence<'a>,
     finished: bool,
 ) -> Decision<'a> {
@@ -324,7 +329,7 @@ fn all_failed<'a>(
 }
 
 /// Some evidence attempts passed and some failed.
-fn disagreed<'a>(evidence: &[&Record<'a>], finished: bool) -> Decision<'a> {
+fn disagreed<'a>(evidence: &[&Classified<'a>], finished: bool) -> Decision<'a> {
     let flaky = |why| {
         let failures = evidence.iter().filter(|r| r.is_fail()).map(|r| r.attempt);
         Decision::Known(Conclusion::Disagreed {
@@ -351,7 +356,7 @@ fn disagreed<'a>(evidence: &[&Record<'a>], finished: bool) -> Decision<'a> {
         return flaky(Disagreement::NotOrder);
     }
     let alone = evidence[first_pass];
-    let confirmations: Vec<&Record<'_>> = evidence[first_pass + 1..]
+    let confirmations: Vec<&Classified<'_>> = evidence[first_pass + 1..]
         .iter()
         .filter(|r| r.is_full())
         .copied()

@@ -7,7 +7,7 @@ use crate::decide::{Decided, decide};
 use crate::grading::{
     Expectations, Grade, GradedTest, Grading, Missing, graded, near_misses, unnamed_passes,
 };
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
 
 /// The grader's decision on a sequence.
@@ -77,7 +77,7 @@ pub(crate) fn decide_grade<'a>(
     // An attempt that proves nothing about any test ends the sequence as
     // the suite policy decides it.
     for (index, attempt) in attempts.iter().enumerate() {
-        if let Outcome::Stop(stop) = history::outcome(attempt) {
+        if let AttemptClass::Stop(stop) = history::classify(attempt) {
             if stop.proves_nothing_of_any_test() {
                 let prefix = attempts.get(..=index).unwrap_or(attempts);
                 return GradeDecision::Stopped(decide(policy, prefix, true));

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::verdict::{Cause, Verdict};
 
 /// What a finished sequence showed, beside its [`Verdict`].
@@ -132,22 +132,22 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
     for (index, attempt) in attempts.iter().enumerate() {
         let number = index + 1;
         let full = history::is_full(attempt);
-        match history::outcome(attempt) {
-            Outcome::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
-            Outcome::Stop(_) if past_stops => {}
-            Outcome::Stop(stop) => {
+        match history::classify(attempt) {
+            AttemptClass::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
+            AttemptClass::Stop(_) if past_stops => {}
+            AttemptClass::Stop(stop) => {
                 stopped_by = Some(StoppedBy {
                     attempt: number,
                     cause: stop.cause(),
                 });
                 break;
             }
-            Outcome::Passed => {
+            AttemptClass::Passed => {
                 if history::not_evidence(attempt).is_none() {
                     evidence.push((number, attempt, true));
                 }
             }
-            Outcome::Failed { .. } => {
+            AttemptClass::Failed { .. } => {
                 if history::not_evidence(attempt).is_none() {
                     evidence.push((number, attempt, false));
                 }

@@ -128,9 +128,9 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::run;
     use super::*;
+    use crate::attempt::Ending;
     use crate::attempt::TestResult;
     use crate::grading::{Grade, List, Missing};
-    use crate::attempt::Ending;
 
     fn grader(retries: u32) -> Grader {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))

@@ -11,7 +11,7 @@ use crate::verdict::Cause;
 
 /// What one attempt says, on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome<'a> {
+pub(crate) enum AttemptClass<'a> {
     /// Exit 0, no failing names, and tests ran.
     Passed,
     /// A non-zero exit or a crash: the code under test failed. `crash` is
@@ -121,7 +121,7 @@ impl Stop<'_> {
 
 /// What one attempt counts as within its sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum CountsAs {
     Pass,
     Fail {
         crash: Option<i32>,
@@ -146,31 +146,31 @@ pub(crate) enum NotEvidence {
 
 /// One attempt with its 1-based number and what it counts as.
 #[derive(Debug, Clone)]
-pub(crate) struct Record<'a> {
+pub(crate) struct Classified<'a> {
     pub(crate) number: usize,
     pub(crate) attempt: &'a Attempt,
-    pub(crate) kind: Kind,
+    pub(crate) counts_as: CountsAs,
 }
 
-impl Record<'_> {
+impl Classified<'_> {
     pub(crate) fn is_evidence(&self) -> bool {
-        match self.kind {
-            Kind::Pass | Kind::Fail { .. } => true,
-            Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Pass | CountsAs::Fail { .. } => true,
+            CountsAs::Ignored { .. } => false,
         }
     }
 
     pub(crate) fn is_pass(&self) -> bool {
-        match self.kind {
-            Kind::Pass => true,
-            Kind::Fail { .. } | Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Pass => true,
+            CountsAs::Fail { .. } | CountsAs::Ignored { .. } => false,
         }
     }
 
     pub(crate) fn is_fail(&self) -> bool {
-        match self.kind {
-            Kind::Fail { .. } => true,
-            Kind::Pass | Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Fail { .. } => true,
+            CountsAs::Pass | CountsAs::Ignored { .. } => false,
         }
     }
 
@@ -224,7 +224,7 @@ fn flaky_within(attempt: &Attempt) -> bool {
 }
 
 /// What `attempt` says on its own. This is the table of docs/policy.md.
-pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
+pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
     match &attempt.ending {
         &Ending::Exited { code }
             if flaky_within(attempt) && (code == 0 || !attempt.failing.is_empty()) =>
@@ -232,7 +232,7 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             // Before a contradiction (nextest exits 0 and lists the flaky
             // test failing) and before a failure (go exits 1 when one run
             // of `-count=3` failed).
-            Outcome::Stop(Stop::FlakyWithin {
+            AttemptClass::Stop(Stop::FlakyWithin {
                 code,
                 named: attempt.flaky_within.len(),
                 reruns: attempt.reruns,
@@ -240,20 +240,20 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
         }
         Ending::Exited { code: 0 } => {
             if !attempt.failing.is_empty() {
-                Outcome::Stop(Stop::Contradiction {
+                AttemptClass::Stop(Stop::Contradiction {
                     failing: attempt.failing.len(),
                 })
             } else if attempt.truncated {
                 // The exit status of a run that never reached its summary
                 // speaks for nothing: a test may have exited the runner.
-                Outcome::Stop(Stop::Truncated)
+                AttemptClass::Stop(Stop::Truncated)
             } else if ran_nothing(attempt) {
-                Outcome::Stop(Stop::NoTestsRan {
+                AttemptClass::Stop(Stop::NoTestsRan {
                     code: 0,
                     said: attempt.no_tests_ran,
                 })
             } else {
-                Outcome::Passed
+                AttemptClass::Passed
             }
         }
         &Ending::Exited { code } => {
@@ -262,13 +262,13 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             // said no test ran (pytest's exit 5) or a shell that found no
             // runner explain the exit, and nothing was proved either way.
             if !attempt.failing.is_empty() {
-                Outcome::Failed { crash: None }
+                AttemptClass::Failed { crash: None }
             } else if !is_full(attempt) && coverage_failed_the_run(attempt).is_some() {
                 // A subset of the tests can never meet a global coverage
                 // threshold: the selected tests passed.
-                Outcome::Passed
+                AttemptClass::Passed
             } else if let Some(env) = &attempt.environment {
-                Outcome::Stop(Stop::Environment {
+                AttemptClass::Stop(Stop::Environment {
                     code,
                     what: &env.what,
                     fix: &env.fix,
@@ -276,31 +276,31 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
                 // Before "no test ran": a shell that found no runner says
                 // why nothing ran, targeted attempt or full.
-                Outcome::Stop(Stop::ShellCouldNotRun { code })
+                AttemptClass::Stop(Stop::ShellCouldNotRun { code })
             } else if attempt.no_tests_ran {
-                Outcome::Stop(Stop::NoTestsRan { code, said: true })
+                AttemptClass::Stop(Stop::NoTestsRan { code, said: true })
             } else if attempt.coverage_below_threshold
                 && attempt.counts.and_then(|c| c.ran()) == Some(0)
             {
                 // `jest -t nomatch` under a threshold: the runner failed
                 // the run for coverage, and its summary counts no test run.
-                Outcome::Stop(Stop::NoTestsRan { code, said: false })
+                AttemptClass::Stop(Stop::NoTestsRan { code, said: false })
             } else {
-                Outcome::Failed { crash: None }
+                AttemptClass::Failed { crash: None }
             }
         }
         &Ending::Signalled { signal } => match signal::classify(signal) {
-            SignalClass::Crash => Outcome::Failed {
+            SignalClass::Crash => AttemptClass::Failed {
                 crash: Some(signal),
             },
-            SignalClass::FromOutside => Outcome::Stop(Stop::KilledFromOutside { signal }),
-            SignalClass::Sandbox => Outcome::Stop(Stop::SystemCallForbidden { signal }),
+            SignalClass::FromOutside => AttemptClass::Stop(Stop::KilledFromOutside { signal }),
+            SignalClass::Sandbox => AttemptClass::Stop(Stop::SystemCallForbidden { signal }),
         },
-        &Ending::TimedOut { after } => Outcome::Stop(Stop::TimedOut { after }),
-        Ending::SandboxRefused { why } => Outcome::Stop(Stop::SandboxRefused { why }),
-        Ending::WouldNotStart { why } => Outcome::Stop(Stop::WouldNotStart { why }),
-        Ending::Cancelled => Outcome::Stop(Stop::Cancelled),
-        Ending::Lost { why } => Outcome::Stop(Stop::Lost { why }),
+        &Ending::TimedOut { after } => AttemptClass::Stop(Stop::TimedOut { after }),
+        Ending::SandboxRefused { why } => AttemptClass::Stop(Stop::SandboxRefused { why }),
+        Ending::WouldNotStart { why } => AttemptClass::Stop(Stop::WouldNotStart { why }),
+        Ending::Cancelled => AttemptClass::Stop(Stop::Cancelled),
+        Ending::Lost { why } => AttemptClass::Stop(Stop::Lost { why }),
     }
 }
 
@@ -334,8 +334,8 @@ mod tests {
             Some(4),
         ));
         assert_eq!(
-            outcome(&a),
-            Outcome::Stop(Stop::NoTestsRan {
+            classify(&a),
+            AttemptClass::Stop(Stop::NoTestsRan {
                 code: 0,
                 said: false
             })
@@ -347,7 +347,7 @@ mod tests {
             Some(0),
             None,
         ));
-        assert_eq!(outcome(&b), Outcome::Failed { crash: None });
+        assert_eq!(classify(&b), AttemptClass::Failed { crash: None });
     }
 
     #[test]

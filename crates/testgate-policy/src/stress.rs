@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::decide;
 use crate::grading::{Grade, unnamed_passes_in};
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::policy::{Plan, Policy, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words;
@@ -196,7 +196,7 @@ impl Stress {
         }
         let failed_unnamed = attempts
             .iter()
-            .any(|a| matches!(history::outcome(a), Outcome::Failed { .. }));
+            .any(|a| matches!(history::classify(a), AttemptClass::Failed { .. }));
         if failed_unnamed || tests_seen.is_empty() {
             // Failures no test name explains, or no test seen at all: the
             // suite policy says what that is.
@@ -226,12 +226,12 @@ impl Stress {
 /// Whether a test `attempt` did not name did not fail in it: the attempt
 /// passed, or it named its failures and counted passes it did not name.
 fn named_every_failure(attempt: &Attempt) -> bool {
-    match history::outcome(attempt) {
-        Outcome::Passed => true,
-        Outcome::Failed { crash: None } => {
+    match history::classify(attempt) {
+        AttemptClass::Passed => true,
+        AttemptClass::Failed { crash: None } => {
             !attempt.failing.is_empty() && unnamed_passes_in(attempt) > 0
         }
-        Outcome::Failed { crash: Some(_) } | Outcome::Stop(_) => false,
+        AttemptClass::Failed { crash: Some(_) } | AttemptClass::Stop(_) => false,
     }
 }
 
@@ -239,9 +239,9 @@ fn named_every_failure(attempt: &Attempt) -> bool {
 fn stopped(attempts: &[Attempt]) -> Option<usize> {
     attempts
         .iter()
-        .position(|attempt| match history::outcome(attempt) {
-            Outcome::Stop(stop) => stop.proves_nothing_of_any_test(),
-            Outcome::Passed | Outcome::Failed { .. } => false,
+        .position(|attempt| match history::classify(attempt) {
+            AttemptClass::Stop(stop) => stop.proves_nothing_of_any_test(),
+            AttemptClass::Passed | AttemptClass::Failed { .. } => false,
         })
 }
 

@@ -3,7 +3,7 @@
 //! stays a Fail; anything else is Inconclusive `tree_changed`.
 
 use crate::attempt::Attempt;
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
 use crate::verdict::Verdict;
 
@@ -119,9 +119,9 @@ pub(crate) fn after_tree_change(
 /// Whether `attempt` ran the full suite and failed naming tests, as
 /// evidence (not a contradiction, a timeout, a flaky-within or a stop).
 fn failed_naming_tests(attempt: &Attempt) -> bool {
-    let failed = match history::outcome(attempt) {
-        Outcome::Failed { .. } => true,
-        Outcome::Passed | Outcome::Stop(_) => false,
+    let failed = match history::classify(attempt) {
+        AttemptClass::Failed { .. } => true,
+        AttemptClass::Passed | AttemptClass::Stop(_) => false,
     };
     failed && history::is_full(attempt) && !attempt.failing.is_empty()
 }

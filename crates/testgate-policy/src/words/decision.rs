@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::decide::{Conclusion, Decided, Decision, Disagreement, Sequence, WhyRetry};
-use crate::history::{self, Record};
+use crate::history::{self, Classified};
 use crate::policy::{Plan, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words::explain::{
@@ -62,7 +62,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             stopped(*stop, attempt, *at, records, any_targeted)
         }
         Conclusion::DifferentSuites { earlier, at } => {
-            let before: Vec<Record<'_>> = records
+            let before: Vec<Classified<'_>> = records
                 .iter()
                 .filter(|r| r.number < at.number)
                 .cloned()
@@ -73,7 +73,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
         Conclusion::Passed => pass(&sequence.evidence(), records, any_targeted),
         Conclusion::NoCommonFailure { tally } => {
             let evidence = sequence.evidence();
-            let all: Vec<&Record<'_>> = records.iter().collect();
+            let all: Vec<&Classified<'_>> = records.iter().collect();
             let mut reason = Reason::new();
             reason.line(&format!(
                 "{}, but no test failed in all of them: the suite is flaky",
@@ -89,7 +89,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
         Conclusion::Failed { every, tally } => failed(sequence, every, tally),
         Conclusion::Disagreed { why, tally } => {
             let evidence = sequence.evidence();
-            let all: Vec<&Record<'_>> = records.iter().collect();
+            let all: Vec<&Classified<'_>> = records.iter().collect();
             let said = summary(&all, any_targeted);
             let sentence = match why {
                 Disagreement::NotOrder => format!("{said}: the suite is flaky"),
@@ -118,7 +118,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             again,
             last,
         } => {
-            let all: Vec<&Record<'_>> = records.iter().collect();
+            let all: Vec<&Classified<'_>> = records.iter().collect();
             let said = summary(&all, any_targeted);
             let always: HashSet<&str> = every.iter().copied().collect();
             let alone_then_together = format!(
@@ -164,7 +164,7 @@ fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> V
     let records = &sequence.records;
     let any_targeted = sequence.any_targeted;
     let evidence = sequence.evidence();
-    let all: Vec<&Record<'_>> = records.iter().collect();
+    let all: Vec<&Classified<'_>> = records.iter().collect();
     let mut reason = Reason::new();
     reason.names(every, |_| String::new());
     let always: HashSet<&str> = every.iter().copied().collect();

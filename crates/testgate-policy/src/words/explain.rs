@@ -4,16 +4,16 @@
 
 use crate::attempt::Attempt;
 use crate::findings::tally;
-use crate::history::{Record, Stop};
+use crate::history::{Classified, Stop};
 use crate::verdict::{Cause, Verdict};
 use crate::words;
 use crate::words::{MAX_NAME, Reason, cut_end};
 
 /// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
 /// long sequence.
-pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
+pub(crate) fn summary(records: &[&Classified<'_>], any_targeted: bool) -> String {
     const SHOWN: usize = 10;
-    let phrase = |r: &&Record<'_>| {
+    let phrase = |r: &&Classified<'_>| {
         format!(
             "{} {}",
             words::label(r.attempt, r.number, any_targeted),
@@ -36,7 +36,7 @@ pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
 /// driver's notes.
 pub(crate) fn closing_lines(
     reason: &mut Reason,
-    records: &[Record<'_>],
+    records: &[Classified<'_>],
     current: Option<(&Attempt, usize)>,
 ) {
     let mut leaked: Vec<String> = records
@@ -76,7 +76,7 @@ const MAX_CRASHES_SHOWN: usize = 5;
 /// binary a goroutine's panic ended), each once, with the attempts that
 /// showed it when there were several: without them a Fail names only the
 /// tests of other binaries, or nothing.
-pub(crate) fn crash_lines(reason: &mut Reason, records: &[Record<'_>]) {
+pub(crate) fn crash_lines(reason: &mut Reason, records: &[Classified<'_>]) {
     let mut crashes: Vec<(&str, Vec<String>)> = Vec::new();
     for record in records {
         for crash in &record.attempt.crashes {
@@ -144,10 +144,10 @@ pub(crate) fn stopped(
     stop: Stop<'_>,
     attempt: &Attempt,
     number: usize,
-    records: &[Record<'_>],
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
-    let before: Vec<&Record<'_>> = records.iter().collect();
+    let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
         sentence.push_str(", ");
@@ -213,13 +213,13 @@ pub(crate) fn stopped(
 }
 
 pub(crate) fn different_suites(
-    earlier: &Record<'_>,
-    record: &Record<'_>,
-    records: &[Record<'_>],
+    earlier: &Classified<'_>,
+    record: &Classified<'_>,
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
-    let ran = |r: &Record<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
-    let before: Vec<&Record<'_>> = records.iter().collect();
+    let ran = |r: &Classified<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
+    let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
         sentence.push_str(", ");
@@ -246,12 +246,12 @@ pub(crate) fn different_suites(
     inconclusive(Cause::DifferentSuites, reason)
 }
 
-pub(crate) fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict {
+pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Verdict {
     let mut reason = Reason::new();
     if records.is_empty() {
         reason.line("no attempt ran: nothing was proved");
     } else {
-        let all: Vec<&Record<'_>> = records.iter().collect();
+        let all: Vec<&Classified<'_>> = records.iter().collect();
         reason.line(&format!(
             "{}: no attempt showed that its tests ran, so nothing was proved",
             summary(&all, any_targeted)
@@ -265,8 +265,8 @@ pub(crate) fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict
 }
 
 pub(crate) fn pass(
-    evidence: &[&Record<'_>],
-    records: &[Record<'_>],
+    evidence: &[&Classified<'_>],
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
     let mut reason = Reason::new();

@@ -2,7 +2,7 @@
 //! sequence or is not evidence, and what its exit code usually means.
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::history::{Kind, NotEvidence, Record, Stop};
+use crate::history::{Classified, CountsAs, NotEvidence, Stop};
 use crate::signal;
 use crate::words::reason::{MAX_NAME, cut_end, tests};
 
@@ -41,34 +41,34 @@ fn exit_code(attempt: &Attempt) -> String {
 }
 
 /// What an attempt did, after its label: `failed 3 tests (exit code 101)`.
-pub(crate) fn phrase(record: &Record<'_>) -> String {
+pub(crate) fn phrase(record: &Classified<'_>) -> String {
     let attempt = record.attempt;
     let named = attempt.failing.len();
-    match &record.kind {
-        Kind::Pass => match attempt.counts.and_then(|c| c.ran()) {
+    match &record.counts_as {
+        CountsAs::Pass => match attempt.counts.and_then(|c| c.ran()) {
             Some(ran) => format!(
                 "passed ({} ran)",
                 tests(usize::try_from(ran).unwrap_or(usize::MAX))
             ),
             None => "passed".to_owned(),
         },
-        Kind::Fail {
+        CountsAs::Fail {
             crash: Some(signal),
         } if named > 0 => format!(
             "crashed with {} after failing {}",
             signal::describe(*signal),
             tests(named)
         ),
-        Kind::Fail {
+        CountsAs::Fail {
             crash: Some(signal),
         } => format!("crashed with {}", signal::describe(*signal)),
-        Kind::Fail { crash: None } if named > 0 => {
+        CountsAs::Fail { crash: None } if named > 0 => {
             format!("failed {} ({})", tests(named), exit_code(attempt))
         }
-        Kind::Fail { crash: None } => {
+        CountsAs::Fail { crash: None } => {
             format!("failed without naming a test ({})", exit_code(attempt))
         }
-        Kind::Ignored { why } => format!(
+        CountsAs::Ignored { why } => format!(
             "did not show that its tests ran ({})",
             not_evidence_words(*why)
         ),
