@@ -11,7 +11,7 @@ use crate::attempt::{Attempt, TestResult};
 /// What to make of a listed test that never ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Missing {
-    /// Nothing was proved: Inconclusive [`Cause::NotRun`] (the default).
+    /// Nothing was proved: Inconclusive [`Cause::NotRun`](crate::Cause::NotRun) (the default).
     #[default]
     Inconclusive,
     /// The change fails, as SWE-bench grades a test missing from the log.

@@ -66,7 +66,7 @@ pub enum Step {
 }
 
 /// What the driver wants next, with the note the caller attaches to the
-/// attempt it runs ([`Attempt::with_note`]).
+/// attempt it runs ([`Attempt::with_note`](crate::Attempt::with_note)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Plan {
