@@ -43,6 +43,7 @@
 mod attempt;
 mod decide;
 mod decide_grade;
+mod decide_stress;
 mod driver;
 mod findings;
 mod grade;
@@ -54,6 +55,7 @@ mod retry;
 mod signal;
 mod stress;
 mod tree;
+mod variation;
 mod verdict;
 mod words;
 
@@ -66,7 +68,8 @@ pub use crate::grading::{
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
-pub use crate::stress::{Stress, Varied};
+pub use crate::stress::Stress;
 pub use crate::tree::AfterTreeChange;
+pub use crate::variation::Varied;
 pub use crate::verdict::{Cause, Verdict};
 pub use crate::words::{MAX_NAMES, MAX_REASON};

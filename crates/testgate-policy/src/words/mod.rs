@@ -7,10 +7,11 @@ mod explain;
 mod grade;
 mod phrase;
 mod reason;
+mod stress;
 
 pub(crate) use decision::plan;
-pub(crate) use explain::push_tail;
 pub(crate) use grade::grade_plan;
 pub(crate) use phrase::{exit_hint, label, phrase, stop_phrase};
-pub(crate) use reason::{MAX_NAME, Reason, cut_end, tests};
+pub(crate) use reason::{MAX_NAME, Reason, cut_end};
 pub use reason::{MAX_NAMES, MAX_REASON};
+pub(crate) use stress::stress_verdict;
