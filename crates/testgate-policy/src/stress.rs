@@ -87,10 +87,10 @@ impl Stress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attempt::TestResult;
-    use crate::verdict::Cause;
     use crate::attempt::Ending;
+    use crate::attempt::TestResult;
     use crate::grade::testing::run;
+    use crate::verdict::Cause;
 
     use TestResult::{Failed as F, Passed as P};
 
