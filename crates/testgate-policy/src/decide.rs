@@ -401,6 +401,65 @@ mod tests {
     use crate::verdict::Cause;
     use crate::words::MAX_REASON;
 
+    fn exited(code: i32, failing: &[&str], ran: u64) -> Attempt {
+        Attempt::new(Ending::Exited { code })
+            .with_failing(failing.iter().copied())
+            .with_counts(Counts::new(Some(ran), Some(failing.len() as u64), None))
+            .with_recognised(true)
+    }
+
+    /// The decision is data: each shape of sequence gives its conclusion
+    /// (or the retry and why) with what it rests on, before any word.
+    #[test]
+    fn each_sequence_gets_its_typed_conclusion() {
+        let (pass, a) = (exited(0, &[], 3), exited(1, &["a"], 3));
+        let known =
+            |policy: Policy, attempts: &[Attempt]| match decide(&policy, attempts, true).decision {
+                Decision::Known(conclusion) => format!("{conclusion:?}"),
+                Decision::Need { .. } => "need".to_owned(),
+            };
+        assert!(known(Policy::new(0), std::slice::from_ref(&pass)).starts_with("Passed"));
+        assert!(known(Policy::new(0), &[]).starts_with("NothingRan"));
+        let timed_out = Attempt::new(Ending::TimedOut {
+            after: std::time::Duration::from_secs(1),
+        });
+        assert!(known(Policy::new(2), &[a.clone(), timed_out]).starts_with("Stopped"));
+        let failed = known(Policy::new(1), &[a.clone(), exited(1, &["a", "b"], 3)]);
+        assert!(failed.starts_with("Failed { every: [\"a\"]"), "{failed}");
+        let flaky = known(Policy::new(1), &[a.clone(), pass.clone()]);
+        assert!(flaky.starts_with("Disagreed { why: NotOrder"), "{flaky}");
+        let none_common = known(Policy::new(1), &[a.clone(), exited(1, &["b"], 3)]);
+        assert!(none_common.starts_with("NoCommonFailure"), "{none_common}");
+        let suites = known(Policy::new(1), &[pass.clone(), exited(0, &[], 4)]);
+        assert!(suites.starts_with("DifferentSuites"), "{suites}");
+        // A retry, and why it runs what it runs.
+        fn need(attempts: &[Attempt]) -> (Selection, Option<WhyRetry<'_>>) {
+            let Decision::Need { selection, why } =
+                decide(&Policy::new(2).with_rerun(Rerun::Failed), attempts, false).decision
+            else {
+                panic!("no retry after {attempts:?}");
+            };
+            (selection, why)
+        }
+        let (selection, why) = need(std::slice::from_ref(&a));
+        assert_eq!(selection, Selection::Only(vec!["a".into()]));
+        assert!(why.is_none());
+        let alone = exited(0, &[], 1).with_selection(Selection::Only(vec!["a".into()]));
+        let confirming = [a.clone(), alone];
+        let (selection, why) = need(&confirming);
+        assert_eq!(selection, Selection::Full);
+        assert!(matches!(why, Some(WhyRetry::ConfirmOrder { alone: 2 })));
+        let many: Vec<String> = (0..=MAX_TARGETED).map(|i| format!("t{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let too_many = [exited(1, &many, 20)];
+        let (selection, why) = need(&too_many);
+        assert_eq!(selection, Selection::Full);
+        assert!(
+            matches!(why, Some(WhyRetry::TooMany { failed }) if failed == MAX_TARGETED + 1),
+            "{why:?}"
+        );
+    }
+
     /// fuzz/policy_driver: a confirming full run that fails many more tests
     /// than the first filled the reason with "failed only sometimes" names
     /// and cut the sentence that says the tests passed when run alone.
