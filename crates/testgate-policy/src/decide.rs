@@ -491,4 +491,38 @@ mod tests {
         assert!(reason.contains("passed when run alone"), "{reason}");
         assert!(reason.contains(" more\n"), "{reason}");
     }
+
+    /// A Fail's reason: the names, then each failing test's own output
+    /// (bounded, the start kept), then the tail; the whole within
+    /// MAX_REASON however large the excerpts and the tail.
+    #[test]
+    fn a_fails_reason_shows_each_failing_tests_output_before_the_tail() {
+        let huge = format!("panic: boom\n{}", "x".repeat(20_000));
+        let attempt = Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["TestA", "TestB"])
+            .with_excerpts([
+                ("TestA", "    a_test.go:5: got 1, want 2".to_owned()),
+                ("TestB", huge),
+                ("TestNotFailing", "printed by a passing test".to_owned()),
+            ])
+            .with_recognised(true)
+            .with_tail(format!("{}\nok  \tlater/pkg\t0.1s", "y".repeat(20_000)));
+        let verdict = Policy::new(0).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["TestA", "TestB"]);
+        let reason = verdict.reason();
+        assert!(reason.len() <= MAX_REASON, "{} bytes", reason.len());
+        let at = |needle: &str| reason.find(needle).unwrap_or(usize::MAX);
+        assert!(reason.starts_with("TestA\nTestB\n"), "{reason}");
+        assert!(
+            at("the output of TestA in attempt 1:\n    a_test.go:5: got 1, want 2")
+                < at("the output of TestB in attempt 1:\npanic: boom"),
+            "{reason}"
+        );
+        assert!(
+            at("panic: boom") < at("the end of the output of attempt 1:"),
+            "{reason}"
+        );
+        assert!(reason.ends_with("later/pkg\t0.1s"), "{reason}");
+        assert!(!reason.contains("printed by a passing test"), "{reason}");
+    }
 }

@@ -124,7 +124,8 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
             | Cause::Environment
             | Cause::Truncated
             | Cause::PrepareFailed
-            | Cause::TreeChanged,
+            | Cause::TreeChanged
+            | Cause::TreeUnreadable,
         ) => false,
     };
     let mut stopped_by = None;

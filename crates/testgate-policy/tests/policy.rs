@@ -1618,6 +1618,7 @@ proptest! {
                 | Cause::DifferentSuites
                 | Cause::PrepareFailed
                 | Cause::TreeChanged
+                | Cause::TreeUnreadable
                 | Cause::NotRun,
             ) => {}
         }

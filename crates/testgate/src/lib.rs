@@ -31,12 +31,15 @@
 
 mod capture;
 mod config;
+mod project;
 mod rerun;
+mod scan;
 mod suite;
 pub mod tree;
 pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
+pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
@@ -51,8 +54,8 @@ pub use testgate_policy::{
     Verdict, compare,
 };
 pub use testgate_run::{
-    BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,
-    read_project_file,
+    BwrapOptions, Cancel, ProjectDir, ProjectFileError, Sandbox, append_file, cancel_on_signals,
+    home_directories, read_project_file, replace_file,
 };
 
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the

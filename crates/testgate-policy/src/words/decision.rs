@@ -8,8 +8,8 @@ use crate::history::{self, Classified};
 use crate::policy::{Plan, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words::explain::{
-    closing_lines, crash_lines, different_suites, inconclusive, nothing_ran, pass, push_tail,
-    stopped, summary, tally_lines,
+    closing_lines, crash_lines, different_suites, excerpt_lines, inconclusive, nothing_ran, pass,
+    push_tail, stopped, summary, tally_lines,
 };
 use crate::words::phrase::{exit_hint, phrase};
 use crate::words::reason::{Reason, tests};
@@ -214,6 +214,7 @@ fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> V
     }
     closing_lines(&mut reason, records, None);
     if let Some(last) = last {
+        excerpt_lines(&mut reason, last.attempt, last.number, every);
         push_tail(&mut reason, last.attempt, last.number);
     }
     Verdict::Fail {

@@ -99,6 +99,9 @@ pub(super) struct Attack {
     stdin: Option<fs::File>,
     own_group: bool,
     command: Vec<OsString>,
+    /// Whether MARKER and OUTSIDE follow the command (not for a runner
+    /// that would take them for test paths).
+    marker_args: bool,
     session_key: Option<SessionKey>,
     /// testgate's peak RSS may not exceed this ([`RSS_LIMIT_KB`] unless
     /// the attack's output holds data testgate must keep).
@@ -154,6 +157,7 @@ impl Attack {
             stdin: None,
             own_group: false,
             command: vec!["sh".into(), "run.sh".into()],
+            marker_args: true,
             session_key: None,
             rss_limit_kb: RSS_LIMIT_KB,
         }
@@ -162,6 +166,14 @@ impl Attack {
     /// Run `words` instead of `sh run.sh` (then MARKER, OUTSIDE, ARGS…).
     pub(super) fn command(mut self, words: &[&str]) -> Self {
         self.command = words.iter().map(OsString::from).collect();
+        self
+    }
+
+    /// Run `words` alone, without MARKER and OUTSIDE after them: for a
+    /// suite run by its real runner (pytest would take them for paths).
+    pub(super) fn runner_command(mut self, words: &[&str]) -> Self {
+        self.command = words.iter().map(OsString::from).collect();
+        self.marker_args = false;
         self
     }
 
@@ -274,8 +286,11 @@ impl Attack {
             .args(&self.args)
             .arg("--")
             .args(&self.command)
-            .arg(marker)
-            .arg(self.outside.path())
+            .args(
+                [OsStr::new(marker), self.outside.path().as_os_str()]
+                    .into_iter()
+                    .filter(|_| self.marker_args),
+            )
             .args(&self.script_args)
             .envs(self.env.iter().map(|(n, v)| (n, v)))
             .stdin(match &self.stdin {
