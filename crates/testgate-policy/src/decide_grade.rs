@@ -2,13 +2,13 @@
 //! proved nothing of any test, a retry of the listed failures, or a
 //! conclusion on the grading. It writes no English: `words/` renders it.
 
-use crate::attempt::{Attempt, TestResult};
+use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decided, decide};
 use crate::grading::{
     Expectations, Grade, GradedTest, Grading, Missing, graded, near_misses, unnamed_passes,
 };
 use crate::history::{self, AttemptClass};
-use crate::policy::Policy;
+use crate::policy::{MAX_TARGETED, Policy, Rerun};
 
 /// The grader's decision on a sequence.
 #[derive(Debug, Clone)]
@@ -17,8 +17,8 @@ pub(crate) enum GradeDecision<'a> {
     /// decision on the attempts up to it.
     Stopped(Decided<'a>),
     /// A listed test failed in every attempt that ran it and retries are
-    /// left: retry these.
-    Need { failed: Vec<GradedTest> },
+    /// left: the retry runs this selection.
+    Need { selection: Selection },
     /// The answer, on this grading.
     Known {
         grading: Grading,
@@ -96,12 +96,11 @@ pub(crate) fn decide_grade<'a>(
     }
     if any(Grade::Failed) {
         if !finished {
-            let failed = tests
-                .iter()
-                .filter(|t| t.grade == Grade::Failed)
-                .cloned()
-                .collect();
-            return GradeDecision::Need { failed };
+            let failed: Vec<&GradedTest> =
+                tests.iter().filter(|t| t.grade == Grade::Failed).collect();
+            return GradeDecision::Need {
+                selection: retry_selection(policy, &failed),
+            };
         }
         return known(GradeConclusion::Failed);
     }
@@ -155,4 +154,15 @@ pub(crate) fn decide_grade<'a>(
         .cloned()
         .collect();
     known(GradeConclusion::Passed { quarantined })
+}
+
+/// A retry of the listed tests that failed: only them where the policy
+/// reruns failed tests and there are few enough, else the full suite.
+fn retry_selection(policy: &Policy, failed: &[&GradedTest]) -> Selection {
+    match policy.rerun {
+        Rerun::Failed if failed.len() <= MAX_TARGETED => {
+            Selection::Only(failed.iter().map(|t| t.name.clone()).collect())
+        }
+        Rerun::Failed | Rerun::All => Selection::Full,
+    }
 }

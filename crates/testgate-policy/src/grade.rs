@@ -13,10 +13,10 @@
 //! other that ran it, the change passes. Tests not on the lists are
 //! reported and do not gate, unless [`Expectations::strict`].
 
-use crate::attempt::{Attempt, Selection};
-use crate::decide_grade::{GradeDecision, decide_grade};
-use crate::grading::{Expectations, GradedTest, Grading, graded};
-use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step};
+use crate::attempt::Attempt;
+use crate::decide_grade::decide_grade;
+use crate::grading::{Expectations, Grading, graded};
+use crate::policy::{Plan, Policy, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words;
 
@@ -80,26 +80,7 @@ impl Grader {
 
     fn decide(&self, attempts: &[Attempt], finished: bool) -> Plan {
         let decision = decide_grade(&self.policy, &self.expectations, attempts, finished);
-        match decision {
-            GradeDecision::Need { failed } => Plan {
-                step: Step::Run(self.retry_selection(&failed)),
-                note: None,
-            },
-            GradeDecision::Stopped(_) | GradeDecision::Known { .. } => {
-                words::grade_plan(&decision, attempts)
-            }
-        }
-    }
-
-    /// A retry of the listed tests that failed: only them where the policy
-    /// reruns failed tests and there are few enough, else the full suite.
-    fn retry_selection(&self, failed: &[GradedTest]) -> Selection {
-        match self.policy.rerun {
-            Rerun::Failed if failed.len() <= MAX_TARGETED => {
-                Selection::Only(failed.iter().map(|t| t.name.clone()).collect())
-            }
-            Rerun::Failed | Rerun::All => Selection::Full,
-        }
+        words::grade_plan(&decision, attempts)
     }
 }
 
@@ -129,8 +110,10 @@ mod tests {
     use super::testing::run;
     use super::*;
     use crate::attempt::Ending;
+    use crate::attempt::Selection;
     use crate::attempt::TestResult;
     use crate::grading::{Grade, List, Missing};
+    use crate::policy::Rerun;
 
     fn grader(retries: u32) -> Grader {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))

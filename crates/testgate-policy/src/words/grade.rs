@@ -10,8 +10,7 @@ use crate::words::decision::plan;
 use crate::words::explain::push_tail;
 use crate::words::reason::{Reason, tests};
 
-/// The grader's decision in words: the verdict, or the full retry it asks
-/// for first. A retry of the listed failures is the driver's own selection.
+/// The grader's decision in words: the verdict, or the retry it asks for.
 pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> Plan {
     let done = |verdict| Plan {
         step: Step::Done(verdict),
@@ -26,8 +25,8 @@ pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> 
     let number = attempts.len();
     match decision {
         GradeDecision::Stopped(decided) => plan(decided),
-        GradeDecision::Need { .. } => Plan {
-            step: Step::Run(crate::attempt::Selection::Full),
+        GradeDecision::Need { selection } => Plan {
+            step: Step::Run(selection.clone()),
             note: None,
         },
         GradeDecision::Known {
