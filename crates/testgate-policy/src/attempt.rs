@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use crate::grade::TestResult;
-
 /// How an attempt ended.
 ///
 /// The facade builds this from the runner's report. Matched exhaustively in
@@ -146,6 +144,36 @@ impl Environment {
         Environment {
             what: what.into(),
             fix: fix.into(),
+        }
+    }
+}
+
+/// How one test ended in one attempt, as grading reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestResult {
+    /// It passed (an expected failure, pytest's `XFAIL`, counts as passed,
+    /// as SWE-bench counts it).
+    Passed,
+    /// It failed or errored.
+    Failed,
+    /// It was skipped, or passed although expected to fail: it ran nothing
+    /// that proves it either way.
+    Skipped,
+    /// It failed and then passed within the attempt.
+    Flaky,
+    /// It had started and not ended when the output stopped.
+    Running,
+}
+
+impl TestResult {
+    /// The lowercase name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TestResult::Passed => "passed",
+            TestResult::Failed => "failed",
+            TestResult::Skipped => "skipped",
+            TestResult::Flaky => "flaky",
+            TestResult::Running => "running",
         }
     }
 }
