@@ -26,9 +26,13 @@ use crate::verdict::{Cause, Verdict};
 /// How one test ended in one attempt, as grading reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TestResult {
-    /// It passed (an expected failure, pytest's `XFAIL`, counts as passed,
-    /// as SWE-bench counts it).
+    /// It passed.
     Passed,
+    /// It failed as it was marked to (pytest's `XFAIL`, also a test that
+    /// called `pytest.xfail()`): no failure of a test that must keep
+    /// passing, as SWE-bench counts it, and never a pass of a test that
+    /// must pass ([`Grade::of_listed`]).
+    XFailed,
     /// It failed or errored.
     Failed,
     /// It was skipped, or passed although expected to fail: it ran nothing
@@ -45,6 +49,7 @@ impl TestResult {
     pub const fn name(self) -> &'static str {
         match self {
             TestResult::Passed => "passed",
+            TestResult::XFailed => "xfailed",
             TestResult::Failed => "failed",
             TestResult::Skipped => "skipped",
             TestResult::Flaky => "flaky",
@@ -209,7 +214,8 @@ pub enum Grade {
     Failed,
     /// Its outcome changed between attempts, or within one.
     Flaky,
-    /// No attempt ran it (or every one skipped it).
+    /// No attempt ran it (or every one skipped it; or, for a test that
+    /// must pass, every one that ran it saw it fail as marked expected to).
     NotRun,
 }
 
@@ -343,7 +349,7 @@ impl Grader {
                 GradedTest {
                     name: name.to_owned(),
                     list,
-                    grade: grade_of(&results),
+                    grade: Grade::of_listed(list, &results),
                     results,
                 }
             })
@@ -452,9 +458,24 @@ impl Grader {
             let mut reason = Reason::new();
             let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
             reason.names(&names, |name| {
-                let list = not_run.iter().find(|t| t.name == name).map(|t| t.list);
-                list.map_or_else(String::new, |l| format!(" ({}, {unseen})", l.mark()))
+                let test = not_run.iter().find(|t| t.name == name);
+                test.map_or_else(String::new, |t| {
+                    let how = if xfailed(t) {
+                        "failed as marked expected to (xfail)"
+                    } else {
+                        unseen
+                    };
+                    format!(" ({}, {how})", t.list.mark())
+                })
             });
+            let expected_failures = not_run.iter().filter(|t| xfailed(t)).count();
+            if expected_failures > 0 {
+                reason.line(&format!(
+                    "{} that must pass failed as marked expected to (xfail): an expected \
+                     failure is no pass of a test that must pass",
+                    tests_listed(expected_failures)
+                ));
+            }
             if tests.is_empty() && self.expectations.strict {
                 reason.line("no test passed in the first attempt, so nothing was proved");
             } else if tests.is_empty() {
@@ -559,7 +580,30 @@ impl Grade {
     /// assert_eq!(Grade::of(&[None, Some(TestResult::Skipped)]), Grade::NotRun);
     /// ```
     pub fn of(results: &[Option<TestResult>]) -> Grade {
-        grade_of(results)
+        grade_of(results, true)
+    }
+
+    /// [`of`](Grade::of) for a test on `list`. An expected failure
+    /// ([`TestResult::XFailed`]) is a pass of a test that must keep passing
+    /// (SWE-bench's convention: it is no failure) and of one on no list,
+    /// but never of a test that must pass: that must have *passed*, and
+    /// the code under test can call `pytest.xfail()`. There it proves
+    /// nothing, as a skip does, and beside a pass in another attempt it
+    /// is a changed outcome (flaky).
+    ///
+    /// ```
+    /// use testgate_policy::{Grade, List, TestResult};
+    ///
+    /// let xfailed = [Some(TestResult::XFailed)];
+    /// assert_eq!(Grade::of_listed(List::MustPass, &xfailed), Grade::NotRun);
+    /// assert_eq!(Grade::of_listed(List::KeepPassing, &xfailed), Grade::Passed);
+    /// ```
+    pub fn of_listed(list: List, results: &[Option<TestResult>]) -> Grade {
+        let xfail_passes = match list {
+            List::MustPass => false,
+            List::KeepPassing | List::Unlisted => true,
+        };
+        grade_of(results, xfail_passes)
     }
 }
 
@@ -670,18 +714,39 @@ pub(crate) fn unnamed_passes_in(attempt: &Attempt) -> u64 {
     counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX))
 }
 
-fn grade_of(results: &[Option<TestResult>]) -> Grade {
-    let ran = |r: &&TestResult| matches!(r, TestResult::Passed | TestResult::Failed);
-    let evidence: Vec<&TestResult> = results.iter().flatten().filter(ran).collect();
-    let flaky = results.iter().flatten().any(|r| *r == TestResult::Flaky);
-    let passed = evidence.iter().any(|r| **r == TestResult::Passed);
-    let failed = evidence.iter().any(|r| **r == TestResult::Failed);
+fn grade_of(results: &[Option<TestResult>], xfail_passes: bool) -> Grade {
+    let mut flaky = false;
+    let mut passed = false;
+    let mut failed = false;
+    let mut no_pass = false;
+    for result in results.iter().flatten() {
+        match result {
+            TestResult::Passed => passed = true,
+            TestResult::XFailed if xfail_passes => passed = true,
+            TestResult::XFailed => no_pass = true,
+            TestResult::Failed => failed = true,
+            TestResult::Flaky => flaky = true,
+            TestResult::Skipped | TestResult::Running => {}
+        }
+    }
+    // A test that must pass, passing in one attempt and failing as
+    // expected in another, changed outcome.
+    flaky |= passed && no_pass;
     match (flaky, passed, failed) {
         (true, _, _) | (false, true, true) => Grade::Flaky,
         (false, false, true) => Grade::Failed,
         (false, true, false) => Grade::Passed,
         (false, false, false) => Grade::NotRun,
     }
+}
+
+/// Whether a test graded [`Grade::NotRun`] was seen to fail as marked
+/// expected to: what made a test that must pass not pass.
+fn xfailed(test: &GradedTest) -> bool {
+    test.results
+        .iter()
+        .flatten()
+        .any(|r| *r == TestResult::XFailed)
 }
 
 /// `failed in attempt 1, passed in attempt 2`.
@@ -840,7 +905,7 @@ mod tests {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))
     }
 
-    use TestResult::{Failed as F, Passed as P, Skipped as S};
+    use TestResult::{Failed as F, Passed as P, Skipped as S, XFailed as X};
 
     #[test]
     fn a_listed_name_that_never_ran_gets_the_nearest_that_did() {
@@ -962,6 +1027,33 @@ mod tests {
                 1,
             ),
             (
+                "a must-pass test that failed as expected did not pass",
+                2,
+                vec![run(0, &[("fixed", X), ("kept", P)])],
+                "inconclusive",
+                Some(Cause::NotRun),
+                1,
+            ),
+            (
+                "a keep-passing test that failed as expected is no failure",
+                0,
+                vec![run(0, &[("fixed", P), ("kept", X)])],
+                "pass",
+                None,
+                1,
+            ),
+            (
+                "a must-pass test that failed as expected, then passed, changed outcome",
+                2,
+                vec![
+                    run(1, &[("fixed", X), ("kept", F)]),
+                    run(0, &[("fixed", P), ("kept", F)]),
+                ],
+                "inconclusive",
+                Some(Cause::Flaky),
+                2,
+            ),
+            (
                 "the runner's own retry of a listed test",
                 0,
                 vec![run(0, &[("fixed", TestResult::Flaky), ("kept", P)])],
@@ -1044,6 +1136,28 @@ mod tests {
         );
     }
 
+    /// The code under test called `pytest.xfail()` in a test that must
+    /// pass: no pass, and a Fail under `--missing fail`, whose reason says
+    /// why.
+    #[test]
+    fn an_expected_failure_is_never_a_pass_of_a_must_pass_test() {
+        let attempt = run(0, &[("fixed", X), ("kept", P)]);
+        let verdict = grader(0).verdict(std::slice::from_ref(&attempt));
+        assert_eq!(verdict.cause(), Some(Cause::NotRun), "{}", verdict.reason());
+        let reason = verdict.reason();
+        assert!(
+            reason.starts_with("fixed (must pass, failed as marked expected to (xfail))\n"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("an expected failure is no pass of a test that must pass"),
+            "{reason}"
+        );
+        let expect = Expectations::new(["fixed"], ["kept"]).with_missing(Missing::Fail);
+        let verdict = Grader::new(Policy::new(0), expect).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["fixed"], "{}", verdict.reason());
+    }
+
     #[test]
     fn strict_makes_an_unlisted_failure_gate() {
         let expect = Expectations::new(["fixed"], ["kept"]).with_strict(true);
@@ -1116,7 +1230,7 @@ mod tests {
         #[test]
         fn laws(
             runs in proptest::collection::vec(
-                proptest::collection::vec(0u8..5, 4),
+                proptest::collection::vec(0u8..6, 4),
                 1..4,
             ),
             retries in 0u32..3,
@@ -1127,6 +1241,7 @@ mod tests {
                 1 => Some(F),
                 2 => Some(S),
                 3 => Some(TestResult::Flaky),
+                4 => Some(X),
                 _ => None,
             };
             let attempt = |row: &Vec<u8>, drop_unlisted: bool| {
@@ -1158,6 +1273,18 @@ mod tests {
             });
             if listed_failed {
                 proptest::prop_assert!(!verdict.is_pass(), "{}", verdict.reason());
+            }
+            // A must-pass test passes only by passing: never by an
+            // expected failure, in any attempt.
+            if verdict.is_pass() {
+                let fixed: Vec<Option<TestResult>> = used
+                    .iter()
+                    .map(|a| a.tests.iter().find(|(n, _)| n == "fixed").map(|(_, r)| *r))
+                    .collect();
+                proptest::prop_assert!(
+                    fixed.contains(&Some(P)) && !fixed.contains(&Some(X)),
+                    "a Pass with the must-pass test {:?}", fixed
+                );
             }
             for name in verdict.failing() {
                 for attempt in used {

@@ -109,7 +109,10 @@ impl Stress {
                     .filter(|r| {
                         matches!(
                             r,
-                            TestResult::Passed | TestResult::Failed | TestResult::Flaky
+                            TestResult::Passed
+                                | TestResult::XFailed
+                                | TestResult::Failed
+                                | TestResult::Flaky
                         )
                     })
                     .count();
