@@ -9,6 +9,7 @@ mod harness;
 
 mod caches;
 mod escape;
+mod grading;
 mod integrity;
 mod itself;
 mod kernel;
