@@ -390,11 +390,10 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
             (None, None) => None,
         };
-        // A benchmark's instance record: what was not read is said once.
+        // A benchmark's instance record: what was not read is said once,
+        // also under --quiet (it is about the input, not the run).
         if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
-            if !args.quiet {
-                let _ = writeln!(io::stderr(), "testgate: {note}");
-            }
+            let _ = writeln!(io::stderr(), "testgate: {note}");
         }
         let mut expectations = match expected {
             Some(expected) => expected.expectations,
