@@ -135,8 +135,8 @@ def check(
     a name to its value, or to None to pass the host's value through (a
     list of names passes each through). `expect` grades the change against
     listed tests only (`check --expect`): the path of such a file, a dict
-    (`{"must_pass": [...], "keep_passing": [...]}` or SWE-bench's
-    `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
+    (`{"must_pass": [...], "keep_passing": [...]}`, or a whole SWE-bench or
+    Multi-SWE-bench instance record), or a list of names that must pass;
     `baseline` the base commit's check (`--baseline`: what passed there must
     keep passing); `quarantine` a file of tests that never gate
     (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`. With

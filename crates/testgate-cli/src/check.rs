@@ -384,11 +384,22 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
-        let mut expectations = match (&args.expect_text, &args.expect) {
-            (Some(text), _) => crate::expect::parse(text)
-                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
-            (None, Some(path)) => crate::expect::read(path).map_err(Error::Expect)?,
-            (None, None) => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+        let expected = match (&args.expect_text, &args.expect) {
+            (Some(text), _) => Some(
+                crate::expect::parse(text)
+                    .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            ),
+            (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
+            (None, None) => None,
+        };
+        // A benchmark's instance record: what was not read is said once,
+        // also under --quiet (it is about the input, not the run).
+        if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
+            let _ = writeln!(io::stderr(), "testgate: {note}");
+        }
+        let mut expectations = match expected {
+            Some(expected) => expected.expectations,
+            None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
         };
         if let Some(path) = &args.baseline {
             // What passed on the base commit must keep passing.

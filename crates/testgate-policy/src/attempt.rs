@@ -151,9 +151,13 @@ impl Environment {
 /// How one test ended in one attempt, as grading reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TestResult {
-    /// It passed (an expected failure, pytest's `XFAIL`, counts as passed,
-    /// as SWE-bench counts it).
+    /// It passed.
     Passed,
+    /// It failed as it was marked to (pytest\'s `XFAIL`, also a test that
+    /// called `pytest.xfail()`): no failure of a test that must keep
+    /// passing, as SWE-bench counts it, and never a pass of a test that
+    /// must pass ([`Grade::of_listed`](crate::Grade::of_listed)).
+    XFailed,
     /// It failed or errored.
     Failed,
     /// It was skipped, or passed although expected to fail: it ran nothing
@@ -170,6 +174,7 @@ impl TestResult {
     pub const fn name(self) -> &'static str {
         match self {
             TestResult::Passed => "passed",
+            TestResult::XFailed => "xfailed",
             TestResult::Failed => "failed",
             TestResult::Skipped => "skipped",
             TestResult::Flaky => "flaky",

@@ -119,7 +119,7 @@ mod tests {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))
     }
 
-    use TestResult::{Failed as F, Passed as P, Skipped as S};
+    use TestResult::{Failed as F, Passed as P, Skipped as S, XFailed as X};
 
     /// Runs the driver over `runs` (one per attempt it asks for), as a
     /// caller would, and gives the verdict and how many attempts ran.
@@ -198,6 +198,33 @@ mod tests {
                 "inconclusive",
                 Some(Cause::NotRun),
                 1,
+            ),
+            (
+                "a must-pass test that failed as expected did not pass",
+                2,
+                vec![run(0, &[("fixed", X), ("kept", P)])],
+                "inconclusive",
+                Some(Cause::NotRun),
+                1,
+            ),
+            (
+                "a keep-passing test that failed as expected is no failure",
+                0,
+                vec![run(0, &[("fixed", P), ("kept", X)])],
+                "pass",
+                None,
+                1,
+            ),
+            (
+                "a must-pass test that failed as expected, then passed, changed outcome",
+                2,
+                vec![
+                    run(1, &[("fixed", X), ("kept", F)]),
+                    run(0, &[("fixed", P), ("kept", F)]),
+                ],
+                "inconclusive",
+                Some(Cause::Flaky),
+                2,
             ),
             (
                 "the runner's own retry of a listed test",
@@ -282,6 +309,28 @@ mod tests {
         );
     }
 
+    /// The code under test called `pytest.xfail()` in a test that must
+    /// pass: no pass, and a Fail under `--missing fail`, whose reason says
+    /// why.
+    #[test]
+    fn an_expected_failure_is_never_a_pass_of_a_must_pass_test() {
+        let attempt = run(0, &[("fixed", X), ("kept", P)]);
+        let verdict = grader(0).verdict(std::slice::from_ref(&attempt));
+        assert_eq!(verdict.cause(), Some(Cause::NotRun), "{}", verdict.reason());
+        let reason = verdict.reason();
+        assert!(
+            reason.starts_with("fixed (must pass, failed as marked expected to (xfail))\n"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("an expected failure is no pass of a test that must pass"),
+            "{reason}"
+        );
+        let expect = Expectations::new(["fixed"], ["kept"]).with_missing(Missing::Fail);
+        let verdict = Grader::new(Policy::new(0), expect).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["fixed"], "{}", verdict.reason());
+    }
+
     #[test]
     fn strict_makes_an_unlisted_failure_gate() {
         let expect = Expectations::new(["fixed"], ["kept"]).with_strict(true);
@@ -354,7 +403,7 @@ mod tests {
         #[test]
         fn laws(
             runs in proptest::collection::vec(
-                proptest::collection::vec(0u8..5, 4),
+                proptest::collection::vec(0u8..6, 4),
                 1..4,
             ),
             retries in 0u32..3,
@@ -365,6 +414,7 @@ mod tests {
                 1 => Some(F),
                 2 => Some(S),
                 3 => Some(TestResult::Flaky),
+                4 => Some(X),
                 _ => None,
             };
             let attempt = |row: &Vec<u8>, drop_unlisted: bool| {
@@ -396,6 +446,18 @@ mod tests {
             });
             if listed_failed {
                 proptest::prop_assert!(!verdict.is_pass(), "{}", verdict.reason());
+            }
+            // A must-pass test passes only by passing: never by an
+            // expected failure, in any attempt.
+            if verdict.is_pass() {
+                let fixed: Vec<Option<TestResult>> = used
+                    .iter()
+                    .map(|a| a.tests.iter().find(|(n, _)| n == "fixed").map(|(_, r)| *r))
+                    .collect();
+                proptest::prop_assert!(
+                    fixed.contains(&Some(P)) && !fixed.contains(&Some(X)),
+                    "a Pass with the must-pass test {:?}", fixed
+                );
             }
             for name in verdict.failing() {
                 for attempt in used {

@@ -155,7 +155,8 @@ pub enum Grade {
     Failed,
     /// Its outcome changed between attempts, or within one.
     Flaky,
-    /// No attempt ran it (or every one skipped it).
+    /// No attempt ran it (or every one skipped it; or, for a test that
+    /// must pass, every one that ran it saw it fail as marked expected to).
     NotRun,
 }
 
@@ -230,7 +231,7 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
             GradedTest {
                 name: name.to_owned(),
                 list,
-                grade: grade_of(&results),
+                grade: Grade::of_listed(list, &results),
                 results,
             }
         })
@@ -253,7 +254,30 @@ impl Grade {
     /// assert_eq!(Grade::of(&[None, Some(TestResult::Skipped)]), Grade::NotRun);
     /// ```
     pub fn of(results: &[Option<TestResult>]) -> Grade {
-        grade_of(results)
+        grade_of(results, true)
+    }
+
+    /// [`of`](Grade::of) for a test on `list`. An expected failure
+    /// ([`TestResult::XFailed`]) is a pass of a test that must keep passing
+    /// (SWE-bench's convention: it is no failure) and of one on no list,
+    /// but never of a test that must pass: that must have *passed*, and
+    /// the code under test can call `pytest.xfail()`. There it proves
+    /// nothing, as a skip does, and beside a pass in another attempt it
+    /// is a changed outcome (flaky).
+    ///
+    /// ```
+    /// use testgate_policy::{Grade, List, TestResult};
+    ///
+    /// let xfailed = [Some(TestResult::XFailed)];
+    /// assert_eq!(Grade::of_listed(List::MustPass, &xfailed), Grade::NotRun);
+    /// assert_eq!(Grade::of_listed(List::KeepPassing, &xfailed), Grade::Passed);
+    /// ```
+    pub fn of_listed(list: List, results: &[Option<TestResult>]) -> Grade {
+        let xfail_passes = match list {
+            List::MustPass => false,
+            List::KeepPassing | List::Unlisted => true,
+        };
+        grade_of(results, xfail_passes)
     }
 }
 
@@ -364,12 +388,33 @@ pub(crate) fn unnamed_passes_in(attempt: &Attempt) -> u64 {
     counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX))
 }
 
-pub(crate) fn grade_of(results: &[Option<TestResult>]) -> Grade {
-    let ran = |r: &&TestResult| matches!(r, TestResult::Passed | TestResult::Failed);
-    let evidence: Vec<&TestResult> = results.iter().flatten().filter(ran).collect();
-    let flaky = results.iter().flatten().any(|r| *r == TestResult::Flaky);
-    let passed = evidence.iter().any(|r| **r == TestResult::Passed);
-    let failed = evidence.iter().any(|r| **r == TestResult::Failed);
+/// Whether a test graded [`Grade::NotRun`] was seen to fail as marked
+/// expected to: what made a test that must pass not pass.
+pub(crate) fn xfailed(test: &GradedTest) -> bool {
+    test.results
+        .iter()
+        .flatten()
+        .any(|r| *r == TestResult::XFailed)
+}
+
+pub(crate) fn grade_of(results: &[Option<TestResult>], xfail_passes: bool) -> Grade {
+    let mut flaky = false;
+    let mut passed = false;
+    let mut failed = false;
+    let mut no_pass = false;
+    for result in results.iter().flatten() {
+        match result {
+            TestResult::Passed => passed = true,
+            TestResult::XFailed if xfail_passes => passed = true,
+            TestResult::XFailed => no_pass = true,
+            TestResult::Failed => failed = true,
+            TestResult::Flaky => flaky = true,
+            TestResult::Skipped | TestResult::Running => {}
+        }
+    }
+    // A test that must pass, passing in one attempt and failing as
+    // expected in another, changed outcome.
+    flaky |= passed && no_pass;
     match (flaky, passed, failed) {
         (true, _, _) | (false, true, true) => Grade::Flaky,
         (false, false, true) => Grade::Failed,

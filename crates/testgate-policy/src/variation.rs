@@ -52,7 +52,10 @@ pub(crate) fn varied(attempts: &[Attempt]) -> Vec<Varied> {
                 .filter(|r| {
                     matches!(
                         r,
-                        TestResult::Passed | TestResult::Failed | TestResult::Flaky
+                        TestResult::Passed
+                            | TestResult::XFailed
+                            | TestResult::Failed
+                            | TestResult::Flaky
                     )
                 })
                 .count();

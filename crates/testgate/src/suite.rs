@@ -1062,12 +1062,14 @@ impl Judge {
     }
 }
 
-/// A parsed outcome as grading reads it: an expected failure passed (as
-/// SWE-bench counts it), an unexpected pass proves nothing either way.
+/// A parsed outcome as grading reads it: an expected failure is one (the
+/// grader decides for which list it counts as passed: never a test that
+/// must pass), an unexpected pass proves nothing either way.
 fn graded(outcome: testgate_parse::Outcome) -> TestResult {
     use testgate_parse::Outcome;
     match outcome {
-        Outcome::Passed | Outcome::XFailed => TestResult::Passed,
+        Outcome::Passed => TestResult::Passed,
+        Outcome::XFailed => TestResult::XFailed,
         Outcome::Failed | Outcome::Error => TestResult::Failed,
         Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
         Outcome::Flaky => TestResult::Flaky,

@@ -10,6 +10,7 @@ mod harness;
 mod caches;
 mod escape;
 mod excerpts;
+mod grading;
 mod held_secrets;
 mod host_side;
 mod integrity;

@@ -103,6 +103,16 @@ fn ran(seen: &super::Seen, name: &str) -> bool {
     name.starts_with("Benchmark") || seen.is_full() || seen.get(name).is_some()
 }
 
+/// The parents of subtest `name`, nearest first: `A/B` and `A` of `A/B/C`.
+/// A top-level test has none.
+fn parents(name: &str) -> impl Iterator<Item = &str> {
+    name.char_indices()
+        .rev()
+        .filter(|(_, c)| *c == '/')
+        .map(|(at, _)| &name[..at])
+        .filter(|parent| !parent.is_empty())
+}
+
 /// The most names kept from one `running tests:` list.
 const MAX_LISTED_RUNNING: usize = 1024;
 
@@ -244,6 +254,23 @@ impl Go {
                     self.findings
                         .seen
                         .note(line.index, name, None, Outcome::Failed);
+                    // A failed subtest fails its parents, whatever their own
+                    // lines say (go prints a parent's `--- FAIL` first, so
+                    // this adds nothing to go's own output).
+                    // (A name that only looks like a parent, `t.Run("a/b")`'s
+                    // `TestX/a`, never had a line of its own: left alone.)
+                    for parent in parents(name) {
+                        if self.findings.seen.get(parent).is_none() {
+                            continue;
+                        }
+                        scope
+                            .failures
+                            .candidate(line.index, parent, None, Kind::Test);
+                        scope.failed_lengths |= length_bit(parent);
+                        self.findings
+                            .seen
+                            .note(line.index, parent, None, Outcome::Failed);
+                    }
                 }
                 TestOutcome::Pass => {
                     scope.passed += 1;
@@ -746,6 +773,31 @@ pub(super) mod tests {
 
     fn names(format: impl Into<crate::Format>, log: &str) -> Vec<String> {
         parse(format, log).names().map(str::to_owned).collect()
+    }
+
+    /// go prints a parent's line before its subtests' and never PASS over
+    /// a failed subtest; a log that does (a test printed the line) still
+    /// fails the parent, and a name that only looks like a parent is none.
+    #[test]
+    fn a_failed_subtest_fails_its_parent_whatever_its_line_says() {
+        let log = "=== RUN   TestX
+=== RUN   TestX/sub
+=== RUN   TestX/a/b
+--- PASS: TestX (0.00s)
+    --- FAIL: TestX/sub (0.00s)
+    --- FAIL: TestX/a/b (0.00s)
+FAIL
+FAIL\texample.com/m\t0.01s
+";
+        let report = crate::parse(Runner::Go, log);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["TestX/sub", "TestX", "TestX/a/b"]
+        );
+        let parent = report.tests.iter().find(|t| t.name == "TestX").unwrap();
+        assert_eq!(parent.outcome, Outcome::Failed);
+        assert_eq!(parents("A/B/C").collect::<Vec<_>>(), ["A/B", "A"]);
+        assert_eq!(parents("TestTop").count(), 0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::attempt::Attempt;
 use crate::decide_grade::{GradeConclusion, GradeDecision, Unseen};
-use crate::grading::{Grade, GradedTest, List};
+use crate::grading::{Grade, GradedTest, List, xfailed};
 use crate::policy::{Plan, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words::decision::plan;
@@ -102,9 +102,24 @@ pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> 
                     let mut reason = Reason::new();
                     let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
                     reason.names(&names, |name| {
-                        let list = not_run.iter().find(|t| t.name == name).map(|t| t.list);
-                        list.map_or_else(String::new, |l| format!(" ({}, {unseen})", mark(l)))
+                        let test = not_run.iter().find(|t| t.name == name);
+                        test.map_or_else(String::new, |t| {
+                            let how = if xfailed(t) {
+                                "failed as marked expected to (xfail)"
+                            } else {
+                                unseen
+                            };
+                            format!(" ({}, {how})", mark(t.list))
+                        })
                     });
+                    let expected_failures = not_run.iter().filter(|t| xfailed(t)).count();
+                    if expected_failures > 0 {
+                        reason.line(&format!(
+                            "{} that must pass failed as marked expected to (xfail): an \
+                             expected failure is no pass of a test that must pass",
+                            tests_listed(expected_failures)
+                        ));
+                    }
                     match why {
                         Unseen::NothingPassedFirst => reason
                             .line("no test passed in the first attempt, so nothing was proved"),

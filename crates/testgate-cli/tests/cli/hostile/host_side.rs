@@ -25,7 +25,9 @@ fn a_repository_planted_with_a_filter_runs_nothing_on_the_host() {
     // second check's own git is what this attack is about.
     first.assert_verdict("inconclusive", Some("tree_changed"), 125);
     assert!(
-        first.reason().contains(".git (added, runs later on the host)"),
+        first
+            .reason()
+            .contains(".git (added, runs later on the host)"),
         "the suite did not plant its repository: {}",
         first.reason()
     );
