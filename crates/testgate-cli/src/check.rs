@@ -322,6 +322,21 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
 pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
+    execute_observed(args, cancel, |max_attempts| {
+        Box::new(Announcer {
+            quiet: args.quiet,
+            max_attempts,
+        })
+    })
+}
+
+/// [`execute`], shown to the observer `observe` makes from the most
+/// attempts the check may run (`testgate mcp` sends progress with it).
+pub(crate) fn execute_observed<'o>(
+    args: &CheckArgs,
+    cancel: &Cancel,
+    observe: impl FnOnce(u64) -> Box<dyn Observer + 'o>,
+) -> Result<Record, Error> {
     let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
         path: args.dir.clone(),
         source,
@@ -426,11 +441,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
     // The driver's own bound (`--stress N` runs N, whatever `-k` says).
-    let max_attempts = tests.max_attempts();
-    let mut announcer = Announcer {
-        quiet: args.quiet,
-        max_attempts,
-    };
+    let mut observer = observe(tests.max_attempts());
     // The version is read before the first attempt: what the attempts do
     // to the tree is the tree digest's business, not the version's.
     let version = args.record.as_ref().map(|_| match &args.suite_version {
@@ -449,7 +460,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         }
     });
     let started = unix_seconds();
-    let record = tests.run_observed(&mut announcer);
+    let record = tests.run_observed(observer.as_mut());
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
@@ -583,10 +594,10 @@ fn watch_word(words: &[String]) -> Option<&str> {
     let vitest = words
         .iter()
         .position(|w| w == "vitest" || w.ends_with("/vitest"));
-    if let Some(at) = vitest {
-        if let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev") {
-            return Some(next.as_str());
-        }
+    if let Some(at) = vitest
+        && let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev")
+    {
+        return Some(next.as_str());
     }
     words.iter().map(String::as_str).find(|w| {
         let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
@@ -621,13 +632,12 @@ fn git_head(dir: &std::path::Path) -> Option<String> {
         if let Ok(id) = std::fs::read_to_string(base.join(reference)) {
             return Some(id.trim().to_owned());
         }
-        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs")) {
-            if let Some(line) = packed
+        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs"))
+            && let Some(line) = packed
                 .lines()
                 .find(|l| l.ends_with(&format!(" {reference}")))
-            {
-                return line.split_whitespace().next().map(str::to_owned);
-            }
+        {
+            return line.split_whitespace().next().map(str::to_owned);
         }
     }
     None
@@ -717,7 +727,8 @@ impl Observer for Announcer {
     }
 }
 
-fn describe_ending(ending: &Ending) -> String {
+/// How an attempt or a preparation ended, in a few words.
+pub(crate) fn describe_ending(ending: &Ending) -> String {
     match ending {
         Ending::Exited { code: 0 } => "exited 0".to_owned(),
         Ending::Exited { code } => format!("exited {code}"),
