@@ -128,6 +128,17 @@ def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
     assert str(caught.value) == caught.value.message
 
 
+def test_the_root_or_a_home_is_never_the_project():
+    for folder, why in [("/", "it is the root directory"), ("/root", "it is the home directory /root")]:
+        with pytest.raises(testgate.TestgateError) as caught:
+            testgate.check(folder, PYTEST)
+        assert caught.value.exit_code == testgate.EXIT_TROUBLE
+        assert caught.value.message.startswith(
+            f"refusing {folder} as the project directory: {why}"
+        ), caught.value.message
+        assert "\n" not in caught.value.message
+
+
 def test_a_bad_option_value_raises_with_the_parsers_message(project):
     with pytest.raises(testgate.TestgateError) as caught:
         testgate.check(project, PYTEST, timeout="soon")

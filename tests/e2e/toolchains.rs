@@ -101,17 +101,10 @@ fn go_builds_into_a_private_cache_that_is_warm_the_second_time() {
     );
 }
 
-/// A venv under `/tmp`, outside the project, activated as users do (its
-/// `bin` first on `PATH`, `VIRTUAL_ENV` set): the sandbox's private `/tmp`
-/// hid it, `PATH` fell through to another python, and the import of what
-/// only the venv holds failed — a Fail naming the test files.
-#[test]
-fn an_activated_venv_under_tmp_is_the_one_the_tests_see() {
-    let venvs = tempfile::Builder::new()
-        .prefix("testgate-venvs-")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let venv = venvs.path().join("project-venv");
+/// A venv under `/tmp` (in the directory `venvs`), outside the project,
+/// with a module only it holds, and a pytest project that imports it.
+fn venv_and_project(venvs: &Path) -> (PathBuf, tempfile::TempDir, PathBuf) {
+    let venv = venvs.join("project-venv");
     // The system site-packages give it pytest without a download.
     let made = Command::new("python3")
         .args(["-m", "venv", "--system-site-packages"])
@@ -135,6 +128,20 @@ fn an_activated_venv_under_tmp_is_the_one_the_tests_see() {
         &dir.join("tests/test_venv.py"),
         "import only_in_the_venv\n\n\ndef test_the_venv_is_seen():\n    assert only_in_the_venv.ANSWER == 42\n",
     );
+    (venv, tmp, dir)
+}
+
+/// A venv under `/tmp`, outside the project, activated as users do (its
+/// `bin` first on `PATH`, `VIRTUAL_ENV` set): the sandbox's private `/tmp`
+/// hid it, `PATH` fell through to another python, and the import of what
+/// only the venv holds failed — a Fail naming the test files.
+#[test]
+fn an_activated_venv_under_tmp_is_the_one_the_tests_see() {
+    let venvs = tempfile::Builder::new()
+        .prefix("testgate-venvs-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let (venv, _tmp, dir) = venv_and_project(venvs.path());
     let mut path = venv.join("bin").into_os_string();
     path.push(":");
     path.push(std::env::var_os("PATH").unwrap_or_default());
@@ -148,6 +155,29 @@ fn an_activated_venv_under_tmp_is_the_one_the_tests_see() {
     .env("PATH", path);
     let record = run(Sandbox::default(), config);
     assert_pass(&record, "pytest from a venv under /tmp");
+    assert_eq!(record.attempts[0].report.counts.passed, Some(1));
+}
+
+/// The same venv's python called by its path, not activated (no
+/// `VIRTUAL_ENV`, `PATH` as the host has it), as harnesses do: only its
+/// `bin` was shown, so Python did not find `pyvenv.cfg`, ran as the base
+/// interpreter without the venv's packages, and the import failed — a
+/// false Fail where the bare run passes.
+#[test]
+fn a_venvs_python_called_by_path_is_the_venv() {
+    let venvs = tempfile::Builder::new()
+        .prefix("testgate-venvs-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let (venv, _tmp, dir) = venv_and_project(venvs.path());
+    let config = TestConfig::new(
+        &dir,
+        venv.join("bin/python"),
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    )
+    .format(Runner::Pytest);
+    let record = run(Sandbox::default(), config);
+    assert_pass(&record, "a venv's python by path");
     assert_eq!(record.attempts[0].report.counts.passed, Some(1));
 }
 

@@ -7,7 +7,7 @@
 //! hash per check already in `--out`.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, BufReader, IsTerminal, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
@@ -183,8 +183,18 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
             source,
         })
     };
-    let done = match &args.out {
-        Some(path) => done_ids(path)?,
+    // --out is opened once, to resume from and append to: a link a suite
+    // planted there since the last run is refused, not followed.
+    let mut out_file = match &args.out {
+        Some(path) => Some((
+            testgate::append_file(path)
+                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
+            path,
+        )),
+        None => None,
+    };
+    let done = match &mut out_file {
+        Some((file, path)) => done_ids(file, path)?,
         None => HashSet::new(),
     };
     let to_run =
@@ -192,14 +202,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
             path: args.manifest.clone(),
             source,
         })?;
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| Error::Batch(format!("cannot open {}: {e}", path.display())))?,
-        ),
+    let mut out: Box<dyn Write> = match out_file {
+        Some((file, _)) => Box::new(file),
         None => Box::new(io::stdout()),
     };
     let manifest = open_manifest()?;
@@ -377,16 +381,11 @@ fn id_hash(id: &Value) -> u64 {
 /// The ids already in `path`, whose checks a resumed batch skips. A last
 /// line without its newline (the writer was killed mid-line) is cut off,
 /// so the file stays one complete result per line.
-fn done_ids(path: &Path) -> Result<HashSet<u64>, Error> {
+fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Error> {
     let trouble =
         |why: String| Error::Batch(format!("cannot resume from {}: {why}", path.display()));
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(HashSet::new()),
-        Err(e) => return Err(trouble(e.to_string())),
-    };
     let mut done = HashSet::new();
-    let mut reader = BufReader::new(&mut file);
+    let mut reader = BufReader::new(&mut *file);
     let mut complete: u64 = 0;
     let mut number = 0;
     loop {

@@ -1,7 +1,7 @@
 //! `testgate check`: run a test command in the sandbox and print the verdict.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -89,9 +89,10 @@ pub(crate) struct CheckArgs {
     format: FormatArg,
 
     /// When an attempt changed the tree it was judging (verdict
-    /// `tree_changed`), put the changed, deleted and planted files back to
-    /// the state recorded before the first attempt. Without it they are left
-    /// for you to inspect.
+    /// `tree_changed`, or a Fail the first attempt proved), put the changed,
+    /// deleted and planted files back to the state recorded before the
+    /// first attempt. Without it they are left for you to inspect. The
+    /// files testgate's own output goes to are never touched.
     #[arg(long)]
     restore: bool,
 
@@ -301,6 +302,12 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
             .map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
+        if io::stdout().is_terminal() {
+            // Whatever state the terminal was left in, the verdict is seen.
+            stdout
+                .write_all(crate::terminal::RESET)
+                .map_err(Error::Write)?;
+        }
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)?;
@@ -326,6 +333,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         Box::new(Announcer {
             quiet: args.quiet,
             max_attempts,
+            terminal: io::stderr()
+                .is_terminal()
+                .then(crate::terminal::TerminalFilter::new),
         })
     })
 }
@@ -337,16 +347,8 @@ pub(crate) fn execute_observed<'o>(
     cancel: &Cancel,
     observe: impl FnOnce(u64) -> Box<dyn Observer + 'o>,
 ) -> Result<Record, Error> {
-    let dir = std::fs::canonicalize(&args.dir).map_err(|source| Error::Dir {
-        path: args.dir.clone(),
-        source,
-    })?;
-    if !dir.is_dir() {
-        return Err(Error::Dir {
-            path: args.dir.clone(),
-            source: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
-        });
-    }
+    // Not the host's root, a home, or a folder holding one.
+    let dir = testgate::project_dir(&args.dir)?;
     let writable = args
         .writable
         .iter()
@@ -380,7 +382,8 @@ pub(crate) fn execute_observed<'o>(
         .retrying(args.retries)
         .rerun(args.rerun)
         .format(args.format.0)
-        .restore(args.restore);
+        .restore(args.restore)
+        .own_output(own_output());
     for step in &args.prepare {
         config = config.prepare(step.clone());
     }
@@ -436,6 +439,9 @@ pub(crate) fn execute_observed<'o>(
             allow_network: args.allow_network,
             writable,
             tmpfs_size: args.tmpfs_size,
+            // The signing key is testgate's, not the tests': unreadable
+            // inside wherever it lies.
+            hidden_files: args.sign.iter().cloned().collect(),
             ..BwrapOptions::default()
         }),
     };
@@ -447,12 +453,12 @@ pub(crate) fn execute_observed<'o>(
     let version = args.record.as_ref().map(|_| match &args.suite_version {
         Some(version) => (Some(version.clone()), None),
         None => {
-            let head = git_head(&dir);
-            let dirty = head
+            let repository = crate::record::repository(&dir);
+            let dirty = repository
                 .as_ref()
-                .and_then(|_| crate::record::git_dirty(&dir))
+                .and_then(|repository| crate::record::git_dirty(repository, &dir))
                 .flatten();
-            let head = match (head, &dirty) {
+            let head = match (repository.map(|r| r.head), &dirty) {
                 (Some(head), Some(_)) => Some(format!("{head}-dirty")),
                 (head, _) => head,
             };
@@ -464,9 +470,8 @@ pub(crate) fn execute_observed<'o>(
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
-        let report = dir.join(STRUCTURED_PYTEST);
-        if std::fs::symlink_metadata(&report).is_ok_and(|m| !m.is_dir()) {
-            let _ = std::fs::remove_file(&report);
+        if let Ok(project) = testgate::ProjectDir::open(&dir) {
+            let _ = project.remove(std::path::Path::new(STRUCTURED_PYTEST));
         }
     }
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
@@ -506,7 +511,7 @@ pub(crate) fn execute_observed<'o>(
             "environment": tests.environment_names(),
             "toolchain": toolchain,
             "host": {
-                "kernel": std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default().trim(),
+                "kernel": kernel_release(),
                 "bwrap": bwrap,
             },
             "started_at": started,
@@ -517,6 +522,23 @@ pub(crate) fn execute_observed<'o>(
         crate::record::write(path, document, args.sign.as_deref())?;
     }
     Ok(record)
+}
+
+/// The files testgate's own standard output and error write to, when they
+/// are files (`testgate check -- cargo test > tg.log`): what testgate
+/// writes there is no change the suite made, and `--restore` must never
+/// replace the file testgate is writing its verdict to.
+fn own_output() -> Vec<testgate::tree::OwnFile> {
+    use std::os::fd::AsFd;
+    [
+        io::stdout().as_fd().try_clone_to_owned(),
+        io::stderr().as_fd().try_clone_to_owned(),
+    ]
+    .into_iter()
+    .filter_map(Result::ok)
+    .filter_map(|fd| std::fs::File::from(fd).metadata().ok())
+    .filter_map(|meta| testgate::tree::OwnFile::of(&meta))
+    .collect()
 }
 
 /// The canonical form of a `--writable` path, or the usage error: it must
@@ -531,24 +553,10 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
         why,
     };
     let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
-    if canonical == std::path::Path::new("/") {
-        return Err(refuse("it is the root directory".to_owned()));
+    match testgate::host_folder(&canonical) {
+        Some(why) => Err(refuse(why)),
+        None => Ok(canonical),
     }
-    for home in testgate::home_directories() {
-        let Ok(home) = std::fs::canonicalize(&home) else {
-            continue;
-        };
-        if home == canonical {
-            return Err(refuse("it is the home directory".to_owned()));
-        }
-        if home.starts_with(&canonical) {
-            return Err(refuse(format!(
-                "it holds the home directory {}",
-                home.display()
-            )));
-        }
-    }
-    Ok(canonical)
 }
 
 /// Why `command` would wait for changes instead of ending, if it would: a
@@ -612,41 +620,39 @@ fn unix_seconds() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The commit checked out in `dir`, read from `.git` (no git is run: the
-/// project's `.git` is untrusted); None outside git.
-fn git_head(dir: &std::path::Path) -> Option<String> {
-    let mut git = dir.join(".git");
-    if git.is_file() {
-        let text = std::fs::read_to_string(&git).ok()?;
-        git = dir.join(text.strip_prefix("gitdir:")?.trim());
-    }
-    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
-    let head = head.trim();
-    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
-        return Some(head.to_owned());
-    };
-    let common = std::fs::read_to_string(git.join("commondir"))
-        .map(|c| git.join(c.trim()))
-        .unwrap_or_else(|_| git.clone());
-    for base in [&git, &common] {
-        if let Ok(id) = std::fs::read_to_string(base.join(reference)) {
-            return Some(id.trim().to_owned());
-        }
-        if let Ok(packed) = std::fs::read_to_string(base.join("packed-refs"))
-            && let Some(line) = packed
-                .lines()
-                .find(|l| l.ends_with(&format!(" {reference}")))
-        {
-            return line.split_whitespace().next().map(str::to_owned);
-        }
-    }
-    None
+/// The host kernel's release, for a record.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a file of the kernel's, not under the project"
+)]
+fn kernel_release() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
 }
 
 /// Shows each attempt on stderr: its start, its output live, its end.
 struct Announcer {
     quiet: bool,
     max_attempts: u64,
+    /// On a terminal, what filters the output (`terminal.rs`); None off a
+    /// terminal, where the bytes pass unchanged.
+    terminal: Option<crate::terminal::TerminalFilter>,
+}
+
+impl Announcer {
+    /// Ends the stream of one attempt or preparation on a terminal: what
+    /// the filter held back shown, then every attribute off and the cursor
+    /// shown, so that testgate's own lines (and the verdict) are seen.
+    fn end_stream(&mut self) {
+        if let Some(filter) = &mut self.terminal {
+            let mut out = Vec::new();
+            filter.finish(&mut out);
+            out.extend_from_slice(crate::terminal::RESET);
+            let _ = io::stderr().write_all(&out);
+        }
+    }
 }
 
 impl Observer for Announcer {
@@ -682,6 +688,7 @@ impl Observer for Announcer {
 
     fn preparation_finished(&mut self, record: &PreparationRecord) {
         if !self.quiet {
+            self.end_stream();
             let _ = writeln!(
                 io::stderr(),
                 "\ntestgate: preparation {} {} after {:.2}s",
@@ -693,8 +700,18 @@ impl Observer for Announcer {
     }
 
     fn output(&mut self, chunk: &[u8]) {
-        if !self.quiet {
-            let _ = io::stderr().write_all(chunk);
+        if self.quiet {
+            return;
+        }
+        match &mut self.terminal {
+            Some(filter) => {
+                let mut out = Vec::with_capacity(chunk.len() + 16);
+                filter.feed(chunk, &mut out);
+                let _ = io::stderr().write_all(&out);
+            }
+            None => {
+                let _ = io::stderr().write_all(chunk);
+            }
         }
     }
 
@@ -702,6 +719,7 @@ impl Observer for Announcer {
         if self.quiet {
             return;
         }
+        self.end_stream();
         if record.number == 1 {
             for note in &record.sandbox_notes {
                 let _ = writeln!(

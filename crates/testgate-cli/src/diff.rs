@@ -146,14 +146,27 @@ pub(crate) fn summary(document: &DiffDocument<'_>) -> String {
     }
 }
 
+/// The most of a check's JSON document read (100,000 failing names take
+/// about 8 MiB).
+const MAX_DOCUMENT: u64 = 256 << 20;
+
 /// Every test of the check in `path` (a `check --json` document, or a
 /// `--record` file holding one), with what its attempts add up to.
 pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
     let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // The document may lie in a project a suite wrote: no link followed,
+    // no FIFO waited on, capped.
+    let bytes = match testgate::read_project_file(path, MAX_DOCUMENT) {
+        Ok(bytes) => bytes,
+        Err(testgate::ProjectFileError::Open { source, .. }) => {
+            return Err(Error::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+        Err(e) => return Err(Error::Baseline(e.to_string())),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
     grades_of(&value, &path.display().to_string())
 }

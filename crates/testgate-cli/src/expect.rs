@@ -30,7 +30,11 @@ fn read_list(path: &Path, what: &str) -> Result<String, String> {
             path.display()
         ));
     }
-    std::fs::read_to_string(path).map_err(cannot)
+    // The list may lie in a project a suite wrote: no link followed, no
+    // FIFO waited on, capped.
+    let bytes = testgate::read_project_file(path, MAX_BYTES)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{what} in {} are not UTF-8", path.display()))
 }
 
 /// The names of a quarantine file: one per line (`#` comments), or the

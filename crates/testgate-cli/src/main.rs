@@ -10,6 +10,7 @@ mod json;
 mod mcp;
 mod parse;
 mod record;
+mod terminal;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -83,14 +84,10 @@ enum Error {
     /// Standard output could not be written.
     #[error("cannot write to standard output: {0}")]
     Write(#[source] io::Error),
-    /// `check -C DIR` names no directory.
-    #[error("cannot use {} as the project directory: {source}", path.display())]
-    Dir {
-        /// The path as given.
-        path: PathBuf,
-        /// What the OS said.
-        source: io::Error,
-    },
+    /// `check -C DIR` (or a manifest's `workspace`) names no directory, or
+    /// one that would open the whole host or a home directory to the tests.
+    #[error("{0}")]
+    Project(#[from] testgate::ProjectRefused),
     /// `check --writable PATH` names no directory or file, or one that
     /// would open the whole host or the home directory to the tests.
     #[error("cannot make {} writable: {why}", path.display())]
@@ -209,7 +206,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
         Err(
             e @ (Error::Read { .. }
             | Error::Write(_)
-            | Error::Dir { .. }
+            | Error::Project(_)
             | Error::Writable { .. }
             | Error::EmptyCommand
             | Error::BadEnv(_)

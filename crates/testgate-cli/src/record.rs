@@ -33,8 +33,8 @@ pub(crate) struct VerifyArgs {
     /// The record written by `check --record`.
     #[arg(value_name = "RECORD")]
     record: PathBuf,
-    /// The trusted public key (KEY.pub from `keygen`). Without it the
-    /// record's own key is used, which proves integrity, not origin.
+    /// The trusted public key (KEY.pub from `keygen`). Required to pass a
+    /// signed record: without it the signature is not checked (exit 1).
     #[arg(long, value_name = "PUB")]
     key: Option<PathBuf>,
     /// Also check that the tree of DIR matches the recorded digest.
@@ -63,7 +63,23 @@ fn unhex<const N: usize>(text: &str, what: &str) -> Result<[u8; N], Error> {
     Ok(out)
 }
 
+/// The most of a record read: a record is a few kilobytes.
+const MAX_RECORD: u64 = 16 << 20;
+
+/// Reads a record, which may lie in a project a suite wrote: no link
+/// followed, no FIFO waited on, at most [`MAX_RECORD`] bytes.
 fn read(path: &Path) -> Result<String, Error> {
+    let bytes = testgate::read_project_file(path, MAX_RECORD).map_err(bad)?;
+    String::from_utf8(bytes).map_err(|_| bad(format!("{} is not UTF-8 text", path.display())))
+}
+
+/// Reads a key file: the user's, kept outside any project (a secrets mount
+/// may well make it a symbolic link).
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a key is the user's file, outside the project"
+)]
+fn read_key(path: &Path) -> Result<String, Error> {
     fs::read_to_string(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))
 }
 
@@ -104,7 +120,7 @@ pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<()
     let signature = match key {
         None => Value::Null,
         Some(key) => {
-            let seed: [u8; 32] = unhex(&read(key)?, &format!("the key {}", key.display()))?;
+            let seed: [u8; 32] = unhex(&read_key(key)?, &format!("the key {}", key.display()))?;
             let key = SigningKey::from_bytes(&seed);
             let signature = key.sign(record.to_string().as_bytes());
             json!({
@@ -115,8 +131,10 @@ pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<()
         }
     };
     let document = json!({"record": record, "signature": signature});
-    fs::write(path, format!("{document:#}\n"))
-        .map_err(|e| bad(format!("cannot write {}: {e}", path.display())))
+    // The path may lie in the project the suite just wrote: a link planted
+    // there is replaced, never written through.
+    testgate::replace_file(path, format!("{document:#}\n").as_bytes(), 0o644)
+        .map_err(|e| bad(format!("cannot write the record: {e}")))
 }
 
 /// Checks a record; Ok(true) when every check held.
@@ -142,7 +160,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
             "the record's public key",
         )?;
         let trusted = match &args.key {
-            Some(path) => unhex(&read(path)?, &format!("the key {}", path.display()))?,
+            Some(path) => unhex(&read_key(path)?, &format!("the key {}", path.display()))?,
             None => embedded,
         };
         let value: [u8; 64] = unhex(signature["value"].as_str().unwrap_or(""), "the signature")?;
@@ -157,9 +175,16 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
         let whose = if args.key.is_some() {
             "the given key"
         } else {
-            "the record's own key (not a trusted one: pass --key)"
+            "the record's own key"
         };
-        if good {
+        if good && args.key.is_none() {
+            // Anyone can re-sign an edited record with a key of their own:
+            // a signature checked against the key it carries proves nothing.
+            println!(
+                "FAIL: the signature was not checked: it matches the record's own key, which anyone can make; pass --key KEY.pub"
+            );
+            ok = false;
+        } else if good {
             println!("signature: ok, by {whose}");
         } else {
             println!(
@@ -193,35 +218,178 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     Ok(ok)
 }
 
-/// The uncommitted state of the git work tree `dir`, read before the first
-/// attempt: None outside git (or without a usable git), Some(None) when the
-/// tree is clean, Some(Some(dirty)) with the changed paths' count and a
-/// SHA-256 over `git status` and `git diff HEAD --binary` otherwise.
+/// The largest `.git` file, `HEAD`, `commondir` or loose ref read.
+const GIT_FILE_LIMIT: u64 = 64 << 10;
+/// The largest `packed-refs` read.
+const PACKED_REFS_LIMIT: u64 = 16 << 20;
+
+/// The repository whose work tree is the project, found before the first
+/// attempt: its git directory and the commit checked out.
+pub(crate) struct Repository {
+    git_dir: PathBuf,
+    /// The commit `HEAD` names, as read from the git directory.
+    pub(crate) head: String,
+}
+
+/// A small file of the git directory, read with the project's reader (no
+/// final symlink followed, no FIFO waited on, capped), as text.
+fn git_file(path: &Path, limit: u64) -> Option<String> {
+    let bytes = testgate::read_project_file(path, limit).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The repository of `dir` when `dir` is a work tree's top (`dir/.git` a
+/// directory, or a file naming one): read from `.git`, no git is run.
+/// None outside git, for an unborn branch, or when `.git` is a symbolic
+/// link.
+pub(crate) fn repository(dir: &Path) -> Option<Repository> {
+    let dot_git = dir.join(".git");
+    let meta = fs::symlink_metadata(&dot_git).ok()?;
+    let git_dir = if meta.is_dir() {
+        dot_git
+    } else if meta.is_file() {
+        let text = git_file(&dot_git, GIT_FILE_LIMIT)?;
+        dir.join(text.strip_prefix("gitdir:")?.trim())
+    } else {
+        return None;
+    };
+    let head = git_file(&git_dir.join("HEAD"), GIT_FILE_LIMIT)?;
+    let head = head.trim();
+    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
+        return Some(Repository {
+            head: head.to_owned(),
+            git_dir,
+        });
+    };
+    // A ref is a path under the git directory: never one that leaves it.
+    if !reference.starts_with("refs/") || reference.split('/').any(|c| c == "..") {
+        return None;
+    }
+    let common = git_file(&git_dir.join("commondir"), GIT_FILE_LIMIT)
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|| git_dir.clone());
+    let found = [&git_dir, &common].into_iter().find_map(|base| {
+        if let Some(id) = git_file(&base.join(reference), GIT_FILE_LIMIT) {
+            return Some(id.trim().to_owned());
+        }
+        let packed = git_file(&base.join("packed-refs"), PACKED_REFS_LIMIT)?;
+        let suffix = format!(" {reference}");
+        let line = packed.lines().find(|l| l.ends_with(&suffix))?;
+        line.split_whitespace().next().map(str::to_owned)
+    });
+    found.map(|head| Repository { head, git_dir })
+}
+
+/// The configuration keys (as `git config --list` prints them: section and
+/// name lowercased) that make `git status` or `git diff` run a command or
+/// reach beyond the repository: filter drivers, diff drivers (textconv,
+/// external diff), an external diff, a partial clone's lazy fetch. A
+/// repository whose own configuration holds one is not given to git at all.
+fn runs_a_command(key: &str) -> bool {
+    let mut parts = key.splitn(2, '.');
+    let section = parts.next().unwrap_or_default();
+    let rest = parts.next().unwrap_or_default();
+    match section {
+        "filter" => true,
+        // `diff.<driver>.*`: a driver (a dot in what follows the section);
+        // `diff.external` is a command too.
+        "diff" => rest.contains('.') || rest == "external",
+        "extensions" => rest == "partialclone",
+        "remote" => rest.ends_with(".promisor") || rest.ends_with(".partialclonefilter"),
+        // `core.fsmonitor`, `core.pager`, `core.sshCommand` run commands
+        // too, but the command line overrides the first, `--no-pager` the
+        // second, and no transport is allowed for the third; the listing
+        // holds the command line's own `core.fsmonitor=false`.
+        _ => false,
+    }
+}
+
+/// The uncommitted state of the work tree `dir` of `repository`, read
+/// before the first attempt: None without a usable git, Some(None) when
+/// the tree is clean, Some(Some(dirty)) with the changed paths' count and a
+/// SHA-256 over `git status` and `git diff HEAD --binary` otherwise, or
+/// with `{"unchecked": WHY}` when git was not run.
 ///
-/// git runs on the host, so it is run as a gate must run it on a tree it
-/// does not trust: no fsmonitor, no hooks, no external diff or textconv
-/// drivers, no optional locks, no system configuration. (A test cannot have
-/// planted any of these: `.git` is read-only in the sandbox.)
-pub(crate) fn git_dirty(dir: &Path) -> Option<Option<Value>> {
+/// The repository may have been made by a previous check's tests (the
+/// project was a subfolder of a repository, or had none), so git is run as
+/// a gate must run it on a tree it does not trust: the git directory and
+/// the work tree given (no discovery, no `GIT_DIR` of the caller's), no
+/// system or global configuration, no attributes file, no fsmonitor, no
+/// hooks, no submodules, no transport (no lazy fetch), no external diff
+/// or textconv, no optional locks; and not at all when the repository's
+/// own configuration defines a filter, a diff driver or anything else that
+/// runs a command ([`runs_a_command`]).
+pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Value>> {
+    let git_dir = format!("--git-dir={}", repository.git_dir.to_str()?);
+    let work_tree = format!("--work-tree={}", dir.to_str()?);
     let git = |args: &[&str]| -> Option<Vec<u8>> {
+        // `env` sets what git reads from its environment; the variables
+        // name no path of the project's.
         let mut all = vec![
+            "GIT_CONFIG_NOSYSTEM=1",
+            "GIT_CONFIG_GLOBAL=/dev/null",
+            "GIT_ATTR_NOSYSTEM=1",
+            "GIT_NO_LAZY_FETCH=1",
+            "GIT_NO_REPLACE_OBJECTS=1",
+            "GIT_TERMINAL_PROMPT=0",
+            "GIT_OPTIONAL_LOCKS=0",
+            "GIT_PAGER=cat",
+            "git",
+            "--no-pager",
+            &git_dir,
+            &work_tree,
             "-c",
             "core.fsmonitor=false",
             "-c",
             "core.hooksPath=/dev/null",
             "-c",
+            "core.attributesFile=/dev/null",
+            "-c",
+            "core.excludesFile=/dev/null",
+            "-c",
             "core.untrackedCache=false",
+            "-c",
+            "protocol.allow=never",
             "--no-optional-locks",
         ];
         all.extend_from_slice(args);
-        testgate::host_output("git", &all, dir, std::time::Duration::from_secs(60))
+        testgate::host_output("env", &all, dir, std::time::Duration::from_secs(60))
     };
-    let status = git(&["status", "--porcelain=v1", "-z", "--untracked-files=all"])?;
+    let config = git(&["config", "--list", "-z", "--includes"])?;
+    let refused = config
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let key = entry.split(|&b| b == b'\n').next()?;
+            let key = String::from_utf8_lossy(key).into_owned();
+            runs_a_command(&key.to_ascii_lowercase()).then_some(key)
+        })
+        .next();
+    if let Some(key) = refused {
+        let why = format!(
+            "git was not run: the repository's configuration sets {}, which runs a command",
+            testgate::printable(key.as_bytes())
+        );
+        return Some(Some(json!({"unchecked": why})));
+    }
+    let status = git(&[
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignore-submodules=all",
+    ])?;
     if status.is_empty() {
         return Some(None);
     }
-    let diff =
-        git(&["diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv"]).unwrap_or_default();
+    let diff = git(&[
+        "diff",
+        "HEAD",
+        "--binary",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--ignore-submodules=all",
+    ])
+    .unwrap_or_default();
     let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
     sha2::Digest::update(&mut hasher, &status);
     sha2::Digest::update(&mut hasher, &diff);
@@ -240,4 +408,78 @@ pub(crate) fn bwrap_version() -> Option<String> {
     )?;
     let text = String::from_utf8_lossy(&out).trim().to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_runs_a_command_is_refused() {
+        for key in [
+            "filter.lfs.clean",
+            "filter.x.process",
+            "filter.x.required",
+            "diff.x.textconv",
+            "diff.x.command",
+            "diff.external",
+            "extensions.partialclone",
+            "remote.origin.promisor",
+        ] {
+            assert!(runs_a_command(key), "{key}");
+        }
+    }
+
+    /// What an ordinary repository's configuration holds is not refused.
+    #[test]
+    fn an_ordinary_configuration_is_not_refused() {
+        for key in [
+            "core.repositoryformatversion",
+            "core.filemode",
+            "core.bare",
+            "core.logallrefupdates",
+            "remote.origin.url",
+            "remote.origin.fetch",
+            "branch.main.remote",
+            "branch.main.merge",
+            "user.name",
+            "diff.renames",
+            "diff.algorithm",
+            "pull.rebase",
+            "extensions.worktreeconfig",
+            "alias.st",
+            "core.fsmonitor",
+            "",
+            "filterx.y",
+        ] {
+            assert!(!runs_a_command(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_head_is_read_without_git_and_a_planted_ref_path_is_not_followed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let git = dir.path().join(".git");
+        fs::create_dir_all(git.join("refs/heads")).expect("refs");
+        fs::write(git.join("HEAD"), "ref: refs/heads/main\n").expect("HEAD");
+        fs::write(git.join("refs/heads/main"), "abc123\n").expect("ref");
+        let repo = repository(dir.path()).expect("a repository");
+        assert_eq!(repo.head, "abc123");
+        assert_eq!(repo.git_dir, git);
+        fs::write(git.join("HEAD"), "ref: ../../../etc/passwd\n").expect("HEAD");
+        assert!(repository(dir.path()).is_none());
+        fs::write(git.join("HEAD"), "ref: refs/../../x\n").expect("HEAD");
+        assert!(repository(dir.path()).is_none());
+        // A FIFO for HEAD is refused, not waited on.
+        fs::remove_file(git.join("HEAD")).expect("rm");
+        let fifo = std::ffi::CString::new(git.join("HEAD").into_os_string().into_encoded_bytes())
+            .expect("path");
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        assert!(repository(dir.path()).is_none());
+    }
 }

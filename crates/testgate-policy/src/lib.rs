@@ -52,6 +52,7 @@ mod prepare;
 mod reason;
 mod signal;
 mod stress;
+mod tree;
 mod verdict;
 
 pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
@@ -64,4 +65,5 @@ pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::reason::{MAX_NAMES, MAX_REASON};
 pub use crate::stress::{Stress, Varied};
+pub use crate::tree::AfterTreeChange;
 pub use crate::verdict::{Cause, Verdict};

@@ -4,6 +4,7 @@
 use crate::attempt::{Attempt, Selection};
 use crate::decide::{Decision, decide};
 use crate::findings::Findings;
+use crate::tree::AfterTreeChange;
 use crate::verdict::Verdict;
 
 /// The most names a targeted retry runs; more failures than this and the
@@ -151,6 +152,19 @@ impl Policy {
         let verdict = self.verdict(attempts);
         let findings = crate::findings::findings(attempts, &verdict);
         (verdict, findings)
+    }
+
+    /// What `attempts` prove when the last of them changed the tree it was
+    /// judging, with `left_host_run_files` when the change left files that
+    /// run later on the host in place (not restored): the Fail the first
+    /// attempt proved on the tree as submitted, or why the verdict is
+    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
+    pub fn after_tree_change(
+        &self,
+        attempts: &[Attempt],
+        left_host_run_files: bool,
+    ) -> AfterTreeChange {
+        crate::tree::after_tree_change(self, attempts, left_host_run_files)
     }
 
     /// The verdict of a finished sequence: the one [`step`](Policy::step)

@@ -45,11 +45,16 @@ pub enum Cause {
     /// A test the change is graded against never ran (renamed, deselected,
     /// not collected) or was skipped in every attempt.
     NotRun,
+    /// The tree could not be recorded before the preparations and the first
+    /// attempt (an unreadable entry, a folder too deep, too many entries or
+    /// bytes, over the time budget), so no change to it could have been
+    /// seen: nothing ran.
+    TreeUnreadable,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 15] = [
+    pub const ALL: [Cause; 16] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -65,6 +70,7 @@ impl Cause {
         Cause::PrepareFailed,
         Cause::TreeChanged,
         Cause::NotRun,
+        Cause::TreeUnreadable,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -85,6 +91,7 @@ impl Cause {
             Cause::PrepareFailed => "prepare_failed",
             Cause::TreeChanged => "tree_changed",
             Cause::NotRun => "not_run",
+            Cause::TreeUnreadable => "tree_unreadable",
         }
     }
 }

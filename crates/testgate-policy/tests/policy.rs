@@ -1628,3 +1628,90 @@ fn thousands_of_failing_names() {
     assert!(verdict.reason().starts_with("tests::case_2\n"));
     assert!(verdict.reason().len() <= MAX_REASON);
 }
+
+// ---------------------------------------------------------------------------
+// The tree changed (docs/policy.md, "The tree changed").
+
+#[test]
+fn a_tree_change_keeps_a_proven_failure_and_nothing_else() {
+    use testgate_policy::AfterTreeChange;
+    let proven = |names: &[&str]| AfterTreeChange::ProvenFailure {
+        failing: names.iter().map(|n| (*n).to_owned()).collect(),
+    };
+    // A failing test that wrote a tracked file: the Fail and its names.
+    assert_eq!(
+        once().after_tree_change(&[fail(&["a"])], false),
+        proven(&["a"])
+    );
+    assert_eq!(
+        retries(2).after_tree_change(&[fail(&["a", "b"]), fail(&["b"])], false),
+        proven(&["b"])
+    );
+    // Where it must not fire.
+    assert_eq!(
+        once().after_tree_change(&[pass()], false),
+        AfterTreeChange::FirstProvedNoFailure
+    );
+    assert_eq!(
+        once().after_tree_change(&[run(101, &[])], false),
+        AfterTreeChange::FirstProvedNoFailure
+    );
+    assert_eq!(
+        retries(1).after_tree_change(&[fail(&["a"]), pass()], false),
+        AfterTreeChange::AttemptsDisagree
+    );
+    assert_eq!(
+        retries(1).after_tree_change(&[fail(&["a"]), fail(&["b"])], false),
+        AfterTreeChange::AttemptsDisagree
+    );
+    assert_eq!(
+        targeted(1).after_tree_change(&[fail(&["a"]), only(&["a"], &[])], false),
+        AfterTreeChange::AttemptsDisagree
+    );
+    assert_eq!(
+        once().after_tree_change(&[fail(&["a"])], true),
+        AfterTreeChange::LeftHostRunFiles
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Whatever the attempts and whichever of them changed the tree, the
+    /// rule keeps only a Fail the first attempt proved and every attempt
+    /// agrees with: never after a pass, never a name the first attempt did
+    /// not fail, never with host-run files left in place.
+    #[test]
+    fn a_tree_change_never_keeps_more_than_a_proven_failure(
+        policy in policy_strategy(),
+        attempts in prop::collection::vec(attempt_strategy(), 1..6),
+        left in any::<bool>(),
+    ) {
+        use testgate_policy::AfterTreeChange;
+        let rule = policy.after_tree_change(&attempts, left);
+        let first = &attempts[0];
+        match &rule {
+            AfterTreeChange::ProvenFailure { failing } => {
+                prop_assert!(!left);
+                prop_assert!(failed(first) && !first.failing.is_empty(), "{first:?}");
+                prop_assert!(!attempts.iter().any(passed), "{attempts:#?}");
+                prop_assert!(!failing.is_empty());
+                prop_assert!(failing.iter().all(|n| first.failing.contains(n)));
+                let verdict = policy.verdict(&attempts);
+                prop_assert_eq!(verdict.failing(), failing.as_slice());
+            }
+            AfterTreeChange::FirstProvedNoFailure => {
+                prop_assert!(!(failed(first) && !first.failing.is_empty() && selected(first).is_none()));
+            }
+            AfterTreeChange::AttemptsDisagree => {
+                prop_assert!(!left);
+                let verdict = policy.verdict(&attempts);
+                prop_assert!(verdict.failing().is_empty());
+            }
+            AfterTreeChange::LeftHostRunFiles => prop_assert!(left),
+        }
+        if passed(first) {
+            prop_assert_eq!(rule, AfterTreeChange::FirstProvedNoFailure);
+        }
+    }
+}

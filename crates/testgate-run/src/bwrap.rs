@@ -41,13 +41,16 @@ pub(crate) fn find(dirs: &[PathBuf]) -> Option<PathBuf> {
 pub(crate) fn secrets_in(home: &Path) -> Vec<(PathBuf, bool)> {
     SECRETS
         .iter()
-        .filter_map(|rel| {
-            let path = home.join(rel);
-            let real = path.canonicalize().ok()?;
-            let is_dir = real.metadata().ok()?.is_dir();
-            Some((real, is_dir))
-        })
+        .filter_map(|rel| hidden(&home.join(rel)))
         .collect()
+}
+
+/// `path` as a secret to hide: (its real path, whether it is a directory),
+/// or None when it does not exist.
+pub(crate) fn hidden(path: &Path) -> Option<(PathBuf, bool)> {
+    let real = path.canonicalize().ok()?;
+    let is_dir = real.metadata().ok()?.is_dir();
+    Some((real, is_dir))
 }
 
 /// bwrap's arguments (after the program name) to run `program args` in

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Variables passed by default, by exact name. Each is read by a shell, a
 /// runner or a package manager and holds no secret by design; a name here
 /// is passed whatever its words (`GOPRIVATE` lists module paths), but a
-/// value that is a URL with a user or password in it is still held back.
+/// value holding a URL that carries a credential is still held back.
 /// docs/cli.md prints this list: keep the two in step.
 pub(crate) const EXACT: &[&str] = &[
     // The shell and the terminal.
@@ -162,8 +162,10 @@ const SECRET_PARTS: &[&str] = &[
 /// `PYTEST_` and `NPM_CONFIG_` (any case) — minus a prefixed name that looks
 /// like a secret (it holds `TOKEN`, `SECRET`, `PASS`, `CRED`, `AUTH`,
 /// `PRIVATE`, `SESSION`, `COOKIE` or `BEARER`, or has `PAT` or a `…KEY` as a
-/// word) and minus any value that holds a URL with a user or password in it
-/// (`GOPROXY=https://user:pass@host`). A name given to
+/// word) and minus any value that holds a URL carrying a credential: a
+/// user or password (`GOPROXY=https://user:pass@host`), a query parameter
+/// such as `token=` or `key=`, or a path segment that looks like a token
+/// (`PIP_EXTRA_INDEX_URL=https://host/TOKEN/simple`). A name given to
 /// [`pass`](EnvPolicy::pass) is passed whatever it looks like or holds; a
 /// variable given to [`set`](EnvPolicy::set) is added whatever the host has.
 ///
@@ -268,24 +270,102 @@ pub(crate) fn looks_secret(name: &str) -> bool {
             .any(|word| word == "PAT" || word.ends_with("KEY") || word == "KEYS")
 }
 
-/// Whether `value` holds a URL with userinfo (`scheme://user:pass@host`,
-/// `https://TOKEN@host`) anywhere: lists such as `GOPROXY`'s
-/// `a,b|c` and pip's space-separated index URLs included.
+/// The bytes that end a URL inside a list of them: `GOPROXY`'s `a,b|c`,
+/// pip's space-separated index URLs, `;`-separated lists.
+const URL_ENDS: &[u8] = b",|; \t\n\r";
+
+/// Whether `value` holds a URL that carries a credential, anywhere in it
+/// (lists such as `GOPROXY`'s `a,b|c` and pip's space-separated index URLs
+/// included): userinfo (`scheme://user:pass@host`, `https://TOKEN@host`), a
+/// query parameter named for a secret (`?token=`, `&api_key=`,
+/// `?X-Amz-Signature=`, [`secret_parameter`]) or whose value looks like a
+/// token, or a path segment that looks like one
+/// (`https://host/AbC9dE…/simple`, [`looks_like_token`]).
 fn holds_url_credentials(value: &OsStr) -> bool {
     let bytes = value.as_encoded_bytes();
     let mut rest = bytes;
     while let Some(at) = find(rest, b"://") {
-        let authority = &rest[at + 3..];
-        let end = authority
+        let after = &rest[at + 3..];
+        let end = after
             .iter()
-            .position(|b| b"/?#,|; \t\n\r".contains(b))
-            .unwrap_or(authority.len());
-        if authority[..end].contains(&b'@') {
+            .position(|b| URL_ENDS.contains(b))
+            .unwrap_or(after.len());
+        let url = &after[..end];
+        let authority_end = url
+            .iter()
+            .position(|b| b"/?#".contains(b))
+            .unwrap_or(url.len());
+        if url[..authority_end].contains(&b'@') {
             return true;
         }
-        rest = authority;
+        let url = &url[authority_end..];
+        let url = url.split(|&b| b == b'#').next().unwrap_or_default();
+        let (path, query) = match url.iter().position(|&b| b == b'?') {
+            Some(q) => (&url[..q], &url[q + 1..]),
+            None => (url, &b""[..]),
+        };
+        if path.split(|&b| b == b'/').any(looks_like_token) {
+            return true;
+        }
+        let secret_query = query.split(|&b| b == b'&').any(|pair| {
+            let (name, value) = match pair.iter().position(|&b| b == b'=') {
+                Some(eq) => (&pair[..eq], &pair[eq + 1..]),
+                None => (pair, &b""[..]),
+            };
+            secret_parameter(name) || looks_like_token(value)
+        });
+        if secret_query {
+            return true;
+        }
+        rest = &after[end..];
     }
     false
+}
+
+/// Words of a URL query parameter's name that mark a credential:
+/// `token=`, `access_token=`, `key=`, `api_key=`, `secret=`, `password=`,
+/// `auth=`, `sig=` (signed URLs), `credential=`, `session=`.
+const SECRET_PARAMETER_PARTS: &[&str] = &[
+    "token",
+    "key",
+    "secret",
+    "pass",
+    "auth",
+    "sig",
+    "credential",
+    "session",
+];
+
+/// Whether a query parameter's name names a credential (any case).
+fn secret_parameter(name: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+    SECRET_PARAMETER_PARTS
+        .iter()
+        .any(|part| name.contains(part))
+}
+
+/// Whether a URL's path segment or query value looks like a token: it
+/// holds a run of at least 16 letters and digits with a digit and a
+/// letter in it, whose characters change class (digit, lower, upper) at
+/// least once every four characters — as random text does (`ghp_…`,
+/// `pypi-AgEI…`, a 16-character lower-case Cloudsmith token) and words do
+/// not (`simple`, `pypi-remote`, `artifactory2024`, `node-v20.11.1`).
+fn looks_like_token(segment: &[u8]) -> bool {
+    segment.split(|b| !b.is_ascii_alphanumeric()).any(|run| {
+        let class = |b: &u8| match b {
+            b'0'..=b'9' => 0u8,
+            b'a'..=b'z' => 1,
+            _ => 2,
+        };
+        let changes = run
+            .windows(2)
+            .filter(|w| class(&w[0]) != class(&w[1]))
+            .count();
+        run.len() >= 16
+            && run.iter().any(u8::is_ascii_digit)
+            && run.iter().any(u8::is_ascii_alphabetic)
+            && changes * 4 >= run.len()
+    })
 }
 
 /// What the command's environment gets when the sandbox has no network:
@@ -478,6 +558,135 @@ mod tests {
                 "{name}={value} must be {}",
                 if *passes { "passed" } else { "held back" }
             );
+        }
+    }
+
+    /// URLs that carry a credential, in the variables that hold index and
+    /// registry URLs, and where the check must not fire.
+    #[test]
+    fn credentials_in_urls_by_table() {
+        let token = "AbC9dEf3GhI7jKl1MnO5pQr";
+        let held: &[(&str, String)] = &[
+            (
+                "PIP_EXTRA_INDEX_URL",
+                format!("https://host.example/{token}/simple"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                format!("https://dl.cloudsmith.io/{token}/org/repo/python/simple/"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://dl.cloudsmith.io/1a2b3c4d5e6f7a8b/org/repo/python/simple/".into(),
+            ),
+            (
+                "NPM_CONFIG_REGISTRY",
+                "https://registry.example/?token=abc".into(),
+            ),
+            (
+                "npm_config_registry",
+                "https://registry.example/npm/?foo=1&access_token=x".into(),
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                format!("sparse+https://reg.example/{token}/index/"),
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "sparse+https://reg.example/index/?key=k".into(),
+            ),
+            (
+                "GOPROXY",
+                format!("https://proxy.golang.org,https://goproxy.example/{token}|direct"),
+            ),
+            ("GOPROXY", "https://proxy.example/?Password=p,direct".into()),
+            (
+                "PIP_FIND_LINKS",
+                "https://bucket.example/wheels/?X-Amz-Signature=abc&X-Amz-Credential=c".into(),
+            ),
+            ("HTTPS_PROXY", "http://proxy:3128/?auth=x".into()),
+            (
+                "PIP_INDEX_URL",
+                format!("https://host.example/simple?v={token}"),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://host.example/simple/ghp_16C7e42F292c6912E7710c838347Ae178B4a".into(),
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://host.example/pypi-AgEIcHlwaS5vcmcCJDk2ZTY4/simple".into(),
+            ),
+        ];
+        for (name, value) in held {
+            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            assert!(env.is_empty(), "{name}={value} must be held back");
+        }
+        let passed = [
+            ("PIP_INDEX_URL", "https://pypi.org/simple"),
+            ("PIP_INDEX_URL", "https://pypi.org/simple/"),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://download.pytorch.org/whl/cu121",
+            ),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://artifactory.example.com/artifactory/api/pypi/pypi-remote-virtual/simple",
+            ),
+            (
+                "PIP_EXTRA_INDEX_URL",
+                "https://gitlab.example.com/api/v4/projects/12345678/packages/pypi/simple",
+            ),
+            (
+                "PIP_FIND_LINKS",
+                "https://nodejs.org/dist/node-v20.11.1-linux-x64.tar.xz",
+            ),
+            (
+                "PIP_INDEX_URL",
+                "https://mirror.example/artifactory2024mirror/simple",
+            ),
+            ("npm_config_registry", "https://registry.npmjs.org/"),
+            ("npm_config_registry", "https://registry.npmjs.org/?foo=bar"),
+            ("CARGO_REGISTRIES_CRATES_IO_PROTOCOL", "sparse"),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "sparse+https://index.crates.io/",
+            ),
+            (
+                "CARGO_REGISTRIES_MINE_INDEX",
+                "https://github.com/rust-lang/crates.io-index",
+            ),
+            ("GOPROXY", "https://proxy.golang.org,direct"),
+            ("GOPROXY", "off"),
+            ("GOFLAGS", "-mod=mod -tags=integration"),
+            ("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"),
+            ("HTTPS_PROXY", "http://proxy.example:3128"),
+            ("NO_PROXY", "localhost,127.0.0.1,.example.com"),
+        ];
+        for (name, value) in passed {
+            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            assert_eq!(names(&env), [name], "{name}={value} must be passed");
+        }
+    }
+
+    #[test]
+    fn what_looks_like_a_token_by_table() {
+        for (segment, token) in [
+            ("AbC9dEf3GhI7jKl1MnO5pQr", true),
+            ("1a2b3c4d5e6f7a8b", true),
+            ("da39a3ee5e6b4b0d3255bfef95601890afd80709", true),
+            ("glpat-x9Yz3AbC7dEf1GhI2jK", true),
+            ("simple", false),
+            ("pypi-remote-virtual", false),
+            ("artifactory2024mirror", false),
+            ("node-v20.11.1-linux-x64.tar.xz", false),
+            ("12345678901234567890", false),
+            ("abcdefghijklmnopqrstuvwxyz", false),
+            ("123e4567-e89b-12d3-a456-426614174000", false),
+            ("", false),
+            ("a1b2c3d4e5f6a7b", false),
+        ] {
+            assert_eq!(looks_like_token(segment.as_bytes()), token, "{segment}");
         }
     }
 

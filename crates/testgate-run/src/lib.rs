@@ -25,13 +25,21 @@
 //!
 //! [`read_project_file`] reads a file the code under test may have replaced
 //! (a FIFO, a symlink to `/dev/zero`) without following, blocking or
-//! reading without bound.
+//! reading without bound; [`ProjectDir`] reads, writes and removes beneath
+//! a project without following any link the code under test planted, and
+//! [`replace_file`] and [`append_file`] open the user's own paths (a record,
+//! batch results) without following a link at the last component.
+//!
+//! [`Dir`] walks a tree the code under test may have changed by descriptor
+//! (`openat` with `O_NOFOLLOW`, `fstatat`, `readlinkat`): no link followed,
+//! no path longer than one name.
 //!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
 
 mod bwrap;
 mod cancel;
+mod dir;
 mod env;
 mod gitconfig;
 mod outcome;
@@ -47,8 +55,11 @@ mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
 pub use crate::env::{EnvPolicy, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
-pub use crate::project_file::{ProjectFileError, read_project_file};
+pub use crate::project_file::{
+    ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,
+};
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, RunSpec, Sandbox};

@@ -126,7 +126,13 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 .iter()
                 .find(|(k, _)| k == "HOME")
                 .map(|(_, v)| PathBuf::from(v));
-            let secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
+            let mut secrets = home.as_deref().map(bwrap::secrets_in).unwrap_or_default();
+            secrets.extend(
+                options
+                    .hidden_files
+                    .iter()
+                    .filter_map(|path| bwrap::hidden(path)),
+            );
             let protected = protect::protected(&dir);
             let homes = crate::env::home_directories();
             let cache_root = cache_root(&homes);
@@ -270,7 +276,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// A pipe holding the seccomp filter, write end closed: its read end.
 fn seccomp_pipe(allow_unix_sockets: bool) -> io::Result<OwnedFd> {
-    // The filter (about 200 bytes) fits in the pipe's buffer.
+    // The filter (under 1 KiB) fits in the pipe's buffer.
     data_pipe(&crate::seccomp::filter_bytes(allow_unix_sockets))
 }
 

@@ -1,5 +1,6 @@
 //! The seccomp filter handed to bwrap: socket families by allowlist, no
-//! kernel keyrings, no io_uring.
+//! kernel keyrings, no io_uring, no tampering with other processes, no
+//! set-user-ID or set-group-ID modes.
 //!
 //! `socket()` is allowed for AF_INET, AF_INET6 and AF_NETLINK (and AF_UNIX
 //! when the caller allows Unix sockets); every other family fails with
@@ -16,6 +17,15 @@
 //! namespaced by bwrap, and a session keyring inherited from the caller
 //! would be readable and writable inside. io_uring is denied because its
 //! socket operation would bypass the filter.
+//!
+//! `ptrace`, `process_vm_readv`, `process_vm_writev` and `pidfd_getfd` fail
+//! with EPERM: the runner that judges the tests runs in the same sandbox as
+//! the same user, and a test could otherwise attach to it and rewrite its
+//! report or exit status. `chmod`, `fchmod`, `fchmodat`, `fchmodat2` (and
+//! `open`, `creat`, `openat`, `mknod`, `mknodat`, which set the mode of
+//! what they create) fail with EPERM when the mode has `S_ISUID` or
+//! `S_ISGID`; `openat2`, whose mode the filter cannot read, fails with
+//! ENOSYS.
 
 /// One classic-BPF instruction, as the kernel reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +40,7 @@ struct Instruction {
 const LD_W_ABS: u16 = 0x20;
 const JEQ_K: u16 = 0x05 | 0x10;
 const JGE_K: u16 = 0x05 | 0x30;
+const JSET_K: u16 = 0x05 | 0x40;
 const RET_K: u16 = 0x06;
 const RET_ALLOW: u32 = 0x7fff_0000;
 const RET_ERRNO: u32 = 0x0005_0000;
@@ -53,62 +64,187 @@ const FAMILIES: [libc::c_int; 3] = [libc::AF_INET, libc::AF_INET6, libc::AF_NETL
 const KEYRING_CALLS: [libc::c_long; 3] =
     [libc::SYS_add_key, libc::SYS_request_key, libc::SYS_keyctl];
 
+/// The syscalls that reach into another process's memory or descriptors,
+/// refused with EPERM: a test could otherwise attach to the runner that
+/// judges it (its parent, in the same sandbox and as the same user) and
+/// rewrite its report, its counters or its exit status.
+const TAMPERING_CALLS: [libc::c_long; 4] = [
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_pidfd_getfd,
+];
+
+/// `fchmodat2(2)` (Linux 6.6), the same number on every architecture;
+/// libc does not name it everywhere yet.
+const SYS_FCHMODAT2: libc::c_long = 452;
+
+/// The set-user-ID and set-group-ID bits of a file mode.
+const SETID_BITS: u32 = libc::S_ISUID | libc::S_ISGID;
+
+/// The syscalls that set a file's mode, with the index of their mode
+/// argument: a mode with [`SETID_BITS`] fails with EPERM, so a test cannot
+/// leave a set-user-ID copy of a shell in the project (as root in the
+/// sandbox its owner is root on the host). `open` and `mknod` apply their
+/// mode to the file they create, so they are checked too; `openat2` takes
+/// its mode in a structure the filter cannot read, and fails with ENOSYS
+/// (C libraries fall back to `openat`).
+#[cfg(target_arch = "x86_64")]
+const MODE_CALLS: [(libc::c_long, u32); 9] = [
+    (libc::SYS_chmod, 1),
+    (libc::SYS_fchmod, 1),
+    (libc::SYS_fchmodat, 2),
+    (SYS_FCHMODAT2, 2),
+    (libc::SYS_open, 2),
+    (libc::SYS_creat, 1),
+    (libc::SYS_openat, 3),
+    (libc::SYS_mknod, 1),
+    (libc::SYS_mknodat, 2),
+];
+#[cfg(not(target_arch = "x86_64"))]
+const MODE_CALLS: [(libc::c_long, u32); 5] = [
+    (libc::SYS_fchmod, 1),
+    (libc::SYS_fchmodat, 2),
+    (SYS_FCHMODAT2, 2),
+    (libc::SYS_openat, 3),
+    (libc::SYS_mknodat, 2),
+];
+
+/// The offset in `struct seccomp_data` of the low 32 bits of argument
+/// `index` (every supported architecture is little-endian).
+const fn argument(index: u32) -> u32 {
+    16 + 8 * index
+}
+
+/// The shared return instructions that close the program, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Return {
+    AfNoSupport,
+    Acces,
+    Perm,
+    NoSys,
+    Allow,
+}
+
+impl Return {
+    const ALL: [Return; 5] = [
+        Return::AfNoSupport,
+        Return::Acces,
+        Return::Perm,
+        Return::NoSys,
+        Return::Allow,
+    ];
+
+    fn instruction(self) -> Instruction {
+        let k = match self {
+            Return::AfNoSupport => RET_ERRNO | libc::EAFNOSUPPORT as u32,
+            Return::Acces => RET_ERRNO | libc::EACCES as u32,
+            Return::Perm => RET_ERRNO | libc::EPERM as u32,
+            Return::NoSys => RET_ERRNO | libc::ENOSYS as u32,
+            Return::Allow => RET_ALLOW,
+        };
+        Instruction {
+            code: RET_K,
+            jt: 0,
+            jf: 0,
+            k,
+        }
+    }
+}
+
+/// Where a conditional jump goes: the next instruction, over `n` of them,
+/// or to one of the shared returns.
+#[derive(Debug, Clone, Copy)]
+enum To {
+    Next,
+    Over(u8),
+    Ret(Return),
+}
+
 /// The filter program; a process of a foreign architecture (32-bit x86 on
 /// x86_64) gets EACCES from every syscall rather than dodging the filter.
-/// Jumps are relative, so the program is laid out from fixed return
-/// instructions at its end.
+/// Jumps are relative: the body names its targets ([`To`]) and they are
+/// resolved once the body's length, and so the returns' place, is known.
 fn program(allow_unix_sockets: bool) -> Vec<Instruction> {
-    let ins = |code, jt, jf, k| Instruction { code, jt, jf, k };
-    let ret_errno = |errno: i32| ins(RET_K, 0, 0, RET_ERRNO | errno as u32);
     let mut families: Vec<u32> = FAMILIES.iter().map(|&f| f as u32).collect();
     if allow_unix_sockets {
         families.push(libc::AF_UNIX as u32);
     }
-    // The shared returns, in this order, close the program.
-    let tail = [
-        ret_errno(libc::EAFNOSUPPORT),
-        ret_errno(libc::EACCES),
-        ret_errno(libc::EPERM),
-        ins(RET_K, 0, 0, RET_ALLOW),
-    ];
-    let mut body = vec![
-        ins(LD_W_ABS, 0, 0, 4), // arch
-        ins(JEQ_K, 1, 0, NATIVE_ARCH),
-        ret_errno(libc::EACCES),
-        ins(LD_W_ABS, 0, 0, 0), // syscall number
-        ins(JGE_K, 0, 1, X32_BIT),
-        ret_errno(libc::EACCES),
-    ];
-    // Each conditional is placed knowing how many instructions follow it
-    // up to the tail; `to(target, at)` is the jump from instruction `at`.
-    let checks = 1 + KEYRING_CALLS.len() + 2 + families.len() + usize::from(!allow_unix_sockets);
-    let first_tail = body.len() + checks;
-    // The program is under 30 instructions: every jump fits in a u8.
-    let to = |target: usize, at: usize| (first_tail + target - at - 1) as u8;
-    const ACCES: usize = 1;
-    const PERM: usize = 2;
-    const ALLOW: usize = 3;
-    let at = body.len();
-    body.push(ins(JEQ_K, to(PERM, at), 0, libc::SYS_io_uring_setup as u32));
-    for call in KEYRING_CALLS {
-        let at = body.len();
-        body.push(ins(JEQ_K, to(PERM, at), 0, call as u32));
+    let mut body: Vec<(u16, To, To, u32)> = Vec::new();
+    let mut op = |code, jt, jf, k| body.push((code, jt, jf, k));
+    let load = |offset| (LD_W_ABS, To::Next, To::Next, offset);
+    op(LD_W_ABS, To::Next, To::Next, 4); // arch
+    op(JEQ_K, To::Next, To::Ret(Return::Acces), NATIVE_ARCH);
+    op(LD_W_ABS, To::Next, To::Next, 0); // syscall number
+    op(JGE_K, To::Ret(Return::Acces), To::Next, X32_BIT);
+    let refused = [libc::SYS_io_uring_setup]
+        .into_iter()
+        .chain(KEYRING_CALLS)
+        .chain(TAMPERING_CALLS);
+    for call in refused {
+        op(JEQ_K, To::Ret(Return::Perm), To::Next, call as u32);
     }
-    let at = body.len();
-    body.push(ins(JEQ_K, 0, to(ALLOW, at), libc::SYS_socket as u32));
-    body.push(ins(LD_W_ABS, 0, 0, 16)); // low half of args[0], the domain
+    op(
+        JEQ_K,
+        To::Ret(Return::NoSys),
+        To::Next,
+        libc::SYS_openat2 as u32,
+    );
+    for (call, mode) in MODE_CALLS {
+        // The number matched: the mode decides, and nothing else applies.
+        op(JEQ_K, To::Next, To::Over(2), call as u32);
+        let (code, jt, jf, k) = load(argument(mode));
+        op(code, jt, jf, k);
+        op(
+            JSET_K,
+            To::Ret(Return::Perm),
+            To::Ret(Return::Allow),
+            SETID_BITS,
+        );
+    }
+    op(
+        JEQ_K,
+        To::Next,
+        To::Ret(Return::Allow),
+        libc::SYS_socket as u32,
+    );
+    op(LD_W_ABS, To::Next, To::Next, argument(0)); // the domain
     for family in families {
-        let at = body.len();
-        body.push(ins(JEQ_K, to(ALLOW, at), 0, family));
+        op(JEQ_K, To::Ret(Return::Allow), To::Next, family);
     }
     if !allow_unix_sockets {
-        let at = body.len();
-        body.push(ins(JEQ_K, to(ACCES, at), 0, libc::AF_UNIX as u32));
+        op(
+            JEQ_K,
+            To::Ret(Return::Acces),
+            To::Next,
+            libc::AF_UNIX as u32,
+        );
     }
     // Any other family falls through to the first return: EAFNOSUPPORT.
-    debug_assert_eq!(body.len(), first_tail);
-    body.extend(tail);
-    body
+    let first_return = body.len();
+    let resolve = |to: To, at: usize| -> u8 {
+        let distance = match to {
+            To::Next => 0,
+            To::Over(n) => usize::from(n),
+            // Return::ALL is in declaration order.
+            To::Ret(ret) => first_return + ret as usize - at - 1,
+        };
+        // The program is well under 255 instructions (a unit test holds
+        // it there): every jump fits.
+        u8::try_from(distance).unwrap_or(u8::MAX)
+    };
+    let mut program: Vec<Instruction> = body
+        .iter()
+        .enumerate()
+        .map(|(at, &(code, jt, jf, k))| Instruction {
+            code,
+            jt: resolve(jt, at),
+            jf: resolve(jf, at),
+            k,
+        })
+        .collect();
+    program.extend(Return::ALL.map(Return::instruction));
+    program
 }
 
 /// The filter as the bytes bwrap's `--seccomp FD` reads.
@@ -130,8 +266,8 @@ pub(crate) fn filter_bytes(allow_unix_sockets: bool) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    /// Runs the filter on (arch, nr, domain) the way the kernel would.
-    fn verdict_of(allow_unix_sockets: bool, arch: u32, nr: u32, domain: u32) -> u32 {
+    /// Runs the filter on (arch, nr, args) the way the kernel would.
+    fn verdict_with(allow_unix_sockets: bool, arch: u32, nr: u32, args: [u64; 6]) -> u32 {
         let program = program(allow_unix_sockets);
         let mut acc = 0u32;
         let mut pc = 0usize;
@@ -142,16 +278,23 @@ mod tests {
                     acc = match i.k {
                         0 => nr,
                         4 => arch,
-                        16 => domain,
+                        k if (16..64).contains(&k) && k % 4 == 0 => {
+                            let arg = args[(k as usize - 16) / 8];
+                            if k % 8 == 0 {
+                                arg as u32
+                            } else {
+                                (arg >> 32) as u32
+                            }
+                        }
                         other => panic!("load of offset {other}"),
                     };
                     pc += 1;
                 }
-                JEQ_K | JGE_K => {
-                    let taken = if i.code == JEQ_K {
-                        acc == i.k
-                    } else {
-                        acc >= i.k
+                JEQ_K | JGE_K | JSET_K => {
+                    let taken = match i.code {
+                        JEQ_K => acc == i.k,
+                        JGE_K => acc >= i.k,
+                        _ => acc & i.k != 0,
                     };
                     pc += 1 + usize::from(if taken { i.jt } else { i.jf });
                 }
@@ -159,6 +302,16 @@ mod tests {
                 other => panic!("unknown op {other}"),
             }
         }
+    }
+
+    /// Runs the filter on (arch, nr, domain as the first argument).
+    fn verdict_of(allow_unix_sockets: bool, arch: u32, nr: u32, domain: u32) -> u32 {
+        verdict_with(
+            allow_unix_sockets,
+            arch,
+            nr,
+            [u64::from(domain), 0, 0, 0, 0, 0],
+        )
     }
 
     fn verdict(arch: u32, nr: u32, domain: u32) -> u32 {
@@ -261,6 +414,78 @@ mod tests {
                 filter_bytes(allow_unix).len(),
                 program(allow_unix).len() * 8
             );
+        }
+    }
+
+    #[test]
+    fn tampering_with_other_processes_is_refused_whatever_the_options() {
+        for allow_unix in [false, true] {
+            for call in TAMPERING_CALLS {
+                assert_eq!(verdict_of(allow_unix, NATIVE_ARCH, call as u32, 0), EPERM);
+            }
+        }
+        // Their neighbours stay allowed: waiting on and signalling a pidfd.
+        for call in [
+            libc::SYS_pidfd_open,
+            libc::SYS_pidfd_send_signal,
+            libc::SYS_kill,
+        ] {
+            assert_eq!(verdict(NATIVE_ARCH, call as u32, 1), RET_ALLOW);
+        }
+    }
+
+    /// Every mode from 0 to 0o7777 on every mode-setting call: refused
+    /// exactly when a set-ID bit is there, whatever else the high half of
+    /// the argument holds.
+    #[test]
+    fn set_id_modes_are_refused_and_every_other_mode_allowed() {
+        for (call, index) in MODE_CALLS {
+            for mode in 0..=0o7777u64 {
+                for high in [0u64, 0xffff_ffff_0000_0000] {
+                    let mut args = [0u64; 6];
+                    args[index as usize] = mode | high;
+                    // The other arguments must not matter.
+                    for (i, arg) in args.iter_mut().enumerate() {
+                        if i != index as usize {
+                            *arg = 0o6777;
+                        }
+                    }
+                    let expected = if mode & 0o6000 != 0 { EPERM } else { RET_ALLOW };
+                    assert_eq!(
+                        verdict_with(false, NATIVE_ARCH, call as u32, args),
+                        expected,
+                        "call {call}, mode {mode:o}"
+                    );
+                }
+            }
+        }
+        // A set-ID mode elsewhere (chown's, write's) is not a mode.
+        let args = [0o4755u64; 6];
+        for call in [libc::SYS_fchown, libc::SYS_write, libc::SYS_mkdirat] {
+            assert_eq!(
+                verdict_with(false, NATIVE_ARCH, call as u32, args),
+                RET_ALLOW
+            );
+        }
+    }
+
+    #[test]
+    fn openat2_says_it_is_not_there() {
+        let enosys = RET_ERRNO | libc::ENOSYS as u32;
+        assert_eq!(verdict(NATIVE_ARCH, libc::SYS_openat2 as u32, 0), enosys);
+    }
+
+    #[test]
+    fn every_jump_stays_inside_the_program() {
+        for allow_unix in [false, true] {
+            let program = program(allow_unix);
+            assert!(program.len() < 200, "{} instructions", program.len());
+            for (at, i) in program.iter().enumerate() {
+                if i.code != RET_K && i.code != LD_W_ABS {
+                    assert!(at + 1 + usize::from(i.jt.max(i.jf)) < program.len());
+                }
+            }
+            assert_eq!(program.last().map(|i| i.k), Some(RET_ALLOW));
         }
     }
 }

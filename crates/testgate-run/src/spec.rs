@@ -35,6 +35,12 @@ pub struct BwrapOptions {
     /// (`/tmp`, `/run`, `/dev/shm`); tmpfs pages are the host's memory.
     /// Default [`BwrapOptions::DEFAULT_TMPFS_SIZE`].
     pub tmpfs_size: u64,
+    /// Host files shown empty inside (`/dev/null` bound over each, after
+    /// every other mount, so that no writable path uncovers one), wherever
+    /// they lie: secrets testgate itself holds during the run, such as the
+    /// key `check --sign` signs the record with. Symbolic links are
+    /// resolved; a path that does not exist is skipped.
+    pub hidden_files: Vec<PathBuf>,
 }
 
 impl BwrapOptions {
@@ -55,6 +61,7 @@ impl Default for BwrapOptions {
                 .map(PathBuf::from)
                 .collect(),
             tmpfs_size: BwrapOptions::DEFAULT_TMPFS_SIZE,
+            hidden_files: Vec::new(),
         }
     }
 }

@@ -181,6 +181,17 @@ fn mounts(host: &Host<'_>) -> View {
             }
         }
     }
+    // The other projects' private caches: their root is hidden wherever
+    // it lies (`XDG_CACHE_HOME` outside the homes), the project's own
+    // bound back below.
+    if let Some(root) = host.cache_root {
+        if root.is_absolute() && !host.dir.starts_with(root) {
+            hidden.push(root.to_path_buf());
+            if let Ok(real) = root.canonicalize() {
+                hidden.push(real);
+            }
+        }
+    }
     hidden.retain(|dir| dir.is_dir());
     // The sandbox's own tmpfs mounts hide too; a path under them is shown
     // like one under a home.
@@ -211,6 +222,13 @@ fn mounts(host: &Host<'_>) -> View {
     let program = Path::new(host.program);
     if program.is_absolute() {
         wanted.extend(program.parent().map(Path::to_path_buf));
+        // A venv's interpreter called by path, not activated: Python finds
+        // its venv by the `pyvenv.cfg` beside its `bin`, and without it
+        // runs as the base interpreter, without the venv's packages.
+        if let Some(venv) = venv_of_program(program) {
+            wanted.extend(venv_interpreter(&venv));
+            wanted.push(venv);
+        }
     }
     for name in TOOLCHAIN_VARIABLES {
         wanted.extend(value(host.env, name).map(PathBuf::from));
@@ -563,6 +581,18 @@ fn base36(mut n: u32) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The venv whose `bin` holds `program` (`VENV/bin/python`): the folder
+/// above, when it holds a regular `pyvenv.cfg`.
+fn venv_of_program(program: &Path) -> Option<PathBuf> {
+    let bin = program.parent()?;
+    if bin.file_name()? != "bin" {
+        return None;
+    }
+    let venv = bin.parent()?;
+    let cfg = std::fs::symlink_metadata(venv.join("pyvenv.cfg")).ok()?;
+    cfg.is_file().then(|| venv.to_path_buf())
+}
+
 /// The installation a venv's interpreter comes from: `pyvenv.cfg`'s
 /// `home = <prefix>/bin`, as its prefix.
 fn venv_interpreter(venv: &Path) -> Option<PathBuf> {
@@ -700,6 +730,44 @@ mod tests {
         assert!(!name.contains('/'), "{name}");
         assert!(view.notes.is_empty(), "{:?}", view.notes);
         assert_eq!(view.git_config, Some(home.join(".gitconfig")));
+    }
+
+    /// The root of every project's private caches, outside the homes (as
+    /// with `XDG_CACHE_HOME=/var/cache`), is hidden; the project's own
+    /// cache is bound back over it.
+    #[test]
+    fn other_projects_caches_are_hidden_wherever_their_root_lies() {
+        let f = Fixture::new();
+        let home = f.dir("home");
+        let project = f.dir("project");
+        let root = f.dir("var-cache/testgate/sandbox");
+        fs::create_dir_all(root.join("+other+project/home-cache")).expect("mkdir");
+        let env = env(&[("HOME", &home)]);
+        fn host<'a>(dir: &'a Path, env: &'a [(OsString, OsString)], root: &'a Path) -> Host<'a> {
+            Host {
+                homes: &[],
+                env,
+                program: OsStr::new("cargo"),
+                dir,
+                writable: &[],
+                cache_root: Some(root),
+                uid: 0,
+                seed_cap: crate::seed::SEED_CAP,
+            }
+        }
+        let view = view(&host(&project, &env, &root));
+        assert!(view.hidden_dirs.contains(&root), "{view:?}");
+        let own = root.join(cache_name(&project)).join("home-cache");
+        assert!(
+            view.writable
+                .iter()
+                .any(|(at_host, inside)| *at_host == own && *inside == home.join(".cache")),
+            "{view:?}"
+        );
+        // A project inside the root (never so by default) stays visible.
+        let inside = f.dir("var-cache/testgate/sandbox/project");
+        let view = super::view(&host(&inside, &env, &root));
+        assert!(!view.hidden_dirs.contains(&root), "{view:?}");
     }
 
     /// The sandbox's git configuration goes only into a home that is a

@@ -10,6 +10,10 @@
 //! each test sleeps SECONDS / 2,000 (one test thread for cargo, so the time
 //! is the sum). `--bwrap` runs in the default sandbox instead of on the host.
 //! The suites are generated under `target/rerun-bench/`.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a benchmark writes the projects it generates before any test runs"
+)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

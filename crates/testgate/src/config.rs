@@ -45,6 +45,9 @@ pub struct TestConfig {
     /// The runner's JUnit report, relative to the workspace: each
     /// attempt's primary source of outcomes.
     pub(crate) report: Option<PathBuf>,
+    /// Files the caller writes to (its stdout and stderr): never tree
+    /// changes.
+    pub(crate) own_files: Vec<crate::tree::OwnFile>,
 }
 
 /// The variables testgate sets for a runner's command: the one preset
@@ -92,6 +95,7 @@ impl TestConfig {
             expect: None,
             stress: None,
             report: None,
+            own_files: Vec::new(),
         }
     }
 
@@ -294,11 +298,39 @@ impl TestConfig {
     }
 
     /// Puts the files an attempt changed, deleted or planted back to the
-    /// recorded state when the verdict is `tree_changed` (the files are
-    /// otherwise left for the user to inspect).
+    /// recorded state when it changed the tree (the verdict is
+    /// `tree_changed`, or a Fail its first attempt proved); the files are
+    /// otherwise left for the user to inspect.
     pub fn restore(mut self, restore: bool) -> Self {
         self.restore = restore;
         self
+    }
+
+    /// The caller's own files: where its standard output and error go when
+    /// that is a file in the project (`testgate check -- cargo test >
+    /// tg.log`). Taken before the first attempt, they are not tree changes
+    /// and `--restore` never touches them ([`Snapshot::leave_out`](crate::tree::Snapshot::leave_out)).
+    ///
+    /// ```
+    /// use std::os::fd::AsFd;
+    /// use testgate::TestConfig;
+    /// use testgate::tree::OwnFile;
+    ///
+    /// let stdout = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
+    /// let config = TestConfig::cargo(".").own_output(OwnFile::of(&stdout.metadata()?));
+    /// assert!(config.own_files().len() <= 1);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn own_output(mut self, files: impl IntoIterator<Item = crate::tree::OwnFile>) -> Self {
+        self.own_files.extend(files);
+        self.own_files.sort_unstable();
+        self.own_files.dedup();
+        self
+    }
+
+    /// The caller's own files given with [`TestConfig::own_output`].
+    pub fn own_files(&self) -> &[crate::tree::OwnFile] {
+        &self.own_files
     }
 
     /// The snapshot-update flag in the command or its environment, if any

@@ -31,12 +31,15 @@
 
 mod capture;
 mod config;
+mod project;
 mod rerun;
+mod scan;
 mod suite;
 pub mod tree;
 pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
+pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
@@ -45,13 +48,14 @@ pub use testgate_parse::{
     Format, Kind, Outcome, Report, Runner, TestOutcome, failing_tests, is_hidden, printable, tail,
 };
 pub use testgate_policy::{
-    Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade, GradedTest, Grader,
-    Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence, Policy, Preparation,
-    Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied, Verdict, compare,
+    AfterTreeChange, Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade,
+    GradedTest, Grader, Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence,
+    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied,
+    Verdict, compare,
 };
 pub use testgate_run::{
-    BwrapOptions, Cancel, ProjectFileError, Sandbox, cancel_on_signals, home_directories,
-    read_project_file,
+    BwrapOptions, Cancel, ProjectDir, ProjectFileError, Sandbox, append_file, cancel_on_signals,
+    home_directories, read_project_file, replace_file,
 };
 
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the

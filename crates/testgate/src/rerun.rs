@@ -263,6 +263,10 @@ fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     #[test]
     fn stress_runs_go_uncached_unless_the_command_counts() {
@@ -879,6 +883,44 @@ mod tests {
             why().ends_with("package.json is larger than 1048576 bytes"),
             "{}",
             why()
+        );
+    }
+
+    /// A FIFO at `path` (this crate forbids the unsafe of libc's).
+    fn mkfifo(path: &std::path::Path) -> std::process::ExitStatus {
+        std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap()
+    }
+
+    /// A pytest configuration file the tests replaced (a FIFO without a
+    /// writer, a link to /dev/zero) is the reason the retry is not
+    /// targeted, said at once: never a hang, never a read without bound
+    /// (issue 24).
+    #[test]
+    fn an_odd_pytest_configuration_is_a_reason_not_a_hang() {
+        let targets = [t("test_a.py::test_one", None)];
+        let dir = tempfile::tempdir().unwrap();
+        let args = || targeted_args(OsStr::new("pytest"), &["-q".into()], &targets, dir.path());
+        assert!(args().is_ok(), "no configuration at all: {:?}", args());
+        let path = dir.path().join("setup.cfg");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let why = args().unwrap_err();
+        assert!(
+            why.ends_with("setup.cfg is a symbolic link, not a regular file"),
+            "{why}"
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert!(mkfifo(&path).success());
+        let why = args().unwrap_err();
+        assert!(
+            why.ends_with("setup.cfg is a FIFO, not a regular file"),
+            "{why}"
+        );
+        assert!(
+            why.starts_with("cannot tell whether pytest-cov is in use: "),
+            "{why}"
         );
     }
 

@@ -7,15 +7,16 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
 use testgate_policy::{
-    Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings, Grader, Grading,
-    Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied, Verdict,
+    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
+    Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
+    Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
-use crate::tree::{Snapshot, TreeChange};
+use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -292,6 +293,34 @@ impl SandboxedTests {
     /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
     /// it runs, and returning every attempt's record with the verdict.
     pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
+        if let Err(refused) = crate::project::project_dir(&self.config.workspace) {
+            // Nothing runs in, snapshots or restores the host's root or a
+            // home: the caller gets the reason instead.
+            return Record {
+                suite: self.suite.clone(),
+                verdict: Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    reason: refused.to_string(),
+                },
+                findings: Findings::default(),
+                preparations: Vec::new(),
+                attempts: Vec::new(),
+                tree_digest: None,
+                tree: None,
+                grading: None,
+                stress: None,
+            };
+        }
+        // Recorded before anything runs: a preparation is judged too.
+        let snapshot = match Snapshot::take_within(
+            &self.config.workspace,
+            self.config.restore,
+            Limits::default(),
+            self.cancel.clone(),
+        ) {
+            Ok(snapshot) => snapshot.leave_out(&self.config.own_files),
+            Err(error) => return self.unrecorded(&error, Vec::new()),
+        };
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -316,11 +345,50 @@ impl SandboxedTests {
                     stress: None,
                 };
             }
+            let mut change = snapshot.compare_preparation();
+            if !change.is_empty() {
+                let verdict = if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                    Verdict::Inconclusive {
+                        cause: Cause::Cancelled,
+                        reason: format!(
+                            "testgate was interrupted while it compared the tree after the preparation `{command}`"
+                        ),
+                    }
+                } else {
+                    if self.config.restore {
+                        change.restored = Some(snapshot.restore(&change));
+                    }
+                    Verdict::Inconclusive {
+                        cause: Cause::TreeChanged,
+                        reason: change.preparation_reason(command),
+                    }
+                };
+                return Record {
+                    suite: self.suite.clone(),
+                    verdict,
+                    findings: Findings::default(),
+                    preparations,
+                    attempts: Vec::new(),
+                    tree_digest: Some(snapshot.digest()),
+                    tree: Some(change),
+                    grading: None,
+                    stress: None,
+                };
+            }
         }
+        let snapshot = if preparations.is_empty() {
+            snapshot
+        } else {
+            // What the preparations wrote where runners write is the tree
+            // the attempts run on.
+            match snapshot.retake() {
+                Ok(snapshot) => snapshot,
+                Err(error) => return self.unrecorded(&error, preparations),
+            }
+        };
         let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
-        let snapshot = Snapshot::take(&self.config.workspace, self.config.restore).ok();
         let mut tree = None;
         let verdict = loop {
             let Plan { step, note, .. } = judge.plan(&attempts);
@@ -352,19 +420,25 @@ impl SandboxedTests {
             observer.attempt_finished(&record);
             attempts.push(record.attempt.clone());
             records.push(record);
-            if let Some(snapshot) = &snapshot {
-                let mut change = snapshot.compare();
-                if !change.is_empty() {
-                    if self.config.restore {
-                        change.restored = Some(snapshot.restore(&change));
-                    }
-                    let reason = change.reason(number);
-                    tree = Some(change);
+            let mut change = snapshot.compare();
+            if !change.is_empty() {
+                if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                    // The comparison may have stopped half-way: unproved.
                     break Verdict::Inconclusive {
-                        cause: Cause::TreeChanged,
-                        reason,
+                        cause: Cause::Cancelled,
+                        reason: format!(
+                            "testgate was interrupted while it compared the tree after attempt {number}"
+                        ),
                     };
                 }
+                // Restored first, whatever the verdict: a Fail the first
+                // attempt proved does not keep a plant in place.
+                if self.config.restore {
+                    change.restored = Some(snapshot.restore(&change));
+                }
+                let verdict = judge.after_tree_change(&change, number, &mut attempts, &mut records);
+                tree = Some(change);
+                break verdict;
             }
         };
         // The findings of the verdict given, whoever gave it (the driver,
@@ -376,7 +450,7 @@ impl SandboxedTests {
             findings,
             preparations,
             attempts: records,
-            tree_digest: snapshot.as_ref().map(Snapshot::digest),
+            tree_digest: Some(snapshot.digest()),
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
@@ -500,7 +574,7 @@ impl SandboxedTests {
 
     /// Where the runner's report is: `rel` under the workspace, refused when
     /// it leaves it (`..`, an absolute path, a symbolic link on the way).
-    fn report_path(&self, rel: &Path) -> Result<PathBuf, String> {
+    fn report_path(&self, rel: &Path) -> Result<(PathBuf, PathBuf), String> {
         let plain = rel
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -514,18 +588,62 @@ impl SandboxedTests {
         let path = root.join(rel);
         let parent = path.parent().unwrap_or(&root);
         match std::fs::canonicalize(parent) {
-            Ok(real) if real.starts_with(&root) => Ok(path),
+            Ok(real) if real.starts_with(&root) => Ok((root, rel.to_path_buf())),
             Ok(_) => Err(format!("{} leads out of the project", rel.display())),
             // The folder does not exist yet: the runner may make it.
-            Err(_) => Ok(path),
+            Err(_) => Ok((root, rel.to_path_buf())),
         }
     }
 
+    /// The record of a check that ran nothing because the tree could not be
+    /// recorded: Inconclusive `tree_unreadable` (or `cancelled`), with why.
+    fn unrecorded(&self, error: &SnapshotError, preparations: Vec<PreparationRecord>) -> Record {
+        let when = if preparations.is_empty() {
+            "before the first attempt"
+        } else {
+            "after the preparations"
+        };
+        let verdict = match error {
+            SnapshotError::Cancelled => Verdict::Inconclusive {
+                cause: Cause::Cancelled,
+                reason: format!(
+                    "testgate was interrupted while it recorded the tree {when}; no attempt ran"
+                ),
+            },
+            SnapshotError::Unreadable { .. }
+            | SnapshotError::TooDeep { .. }
+            | SnapshotError::TooManyEntries { .. }
+            | SnapshotError::TooLarge { .. }
+            | SnapshotError::OverTime { .. } => Verdict::Inconclusive {
+                cause: Cause::TreeUnreadable,
+                reason: format!(
+                    "the tree could not be recorded {when}, so a change to it could not have been seen, and no attempt ran: {error}"
+                ),
+            },
+        };
+        Record {
+            suite: self.suite.clone(),
+            verdict,
+            findings: Findings::default(),
+            preparations,
+            attempts: Vec::new(),
+            tree_digest: None,
+            tree: None,
+            grading: None,
+            stress: None,
+        }
+    }
+
+    /// The environment of every command: the config's variables over the
+    /// default policy, and no bytecode written into the project (a new or
+    /// changed `__pycache__` entry is then a tree change; see
+    /// docs/sandbox.md).
     fn env_policy(&self) -> EnvPolicy {
+        let base = EnvPolicy::new().set("PYTHONDONTWRITEBYTECODE", "1");
         self.config
             .env
             .iter()
-            .fold(EnvPolicy::new(), |policy, (name, value)| match value {
+            .fold(base, |policy, (name, value)| match value {
                 Some(value) => policy.set(name.clone(), value.clone()),
                 None => policy.pass(name.clone()),
             })
@@ -548,9 +666,12 @@ impl SandboxedTests {
             spec = spec.cancel(cancel.clone());
         }
         let report_path = self.config.report.as_ref().map(|rel| self.report_path(rel));
-        if let Some(Ok(path)) = &report_path {
-            // A stale report must not stand for this attempt.
-            let _ = std::fs::remove_file(path);
+        if let Some(Ok((root, rel))) = &report_path {
+            // A stale report must not stand for this attempt (removed
+            // beneath the project: a link on the way is not followed).
+            if let Ok(project) = testgate_run::ProjectDir::open(root) {
+                let _ = project.remove(rel);
+            }
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         let started = Instant::now();
@@ -702,15 +823,21 @@ fn refusal_of(error: &RunError) -> Ending {
     }
 }
 
-/// The largest runner report read.
-const MAX_REPORT: u64 = 256 << 20;
+/// The largest runner report read. Its bytes and its parse take about
+/// four times its size (a 64 MiB JUnit report of 790,000 tests: testgate
+/// peaked at 272 MiB), so the cap is what bounds testgate's memory here; a
+/// larger report is a note, and the console is read instead.
+const MAX_REPORT: u64 = 64 << 20;
 
 /// `console`, or the runner's JUnit report at `path` as the primary source
 /// of the attempt's outcomes with the console as the cross-check, and the
 /// note that says what happened when that is not the obvious.
-fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report, Option<String>) {
-    let path = match path {
-        Ok(path) => path,
+fn with_runner_report(
+    console: Report,
+    at: Result<(PathBuf, PathBuf), String>,
+) -> (Report, Option<String>) {
+    let (root, rel) = match at {
+        Ok(at) => at,
         Err(why) => {
             return (
                 console,
@@ -718,9 +845,20 @@ fn with_runner_report(console: Report, path: Result<PathBuf, String>) -> (Report
             );
         }
     };
+    let path = root.join(&rel);
     let shown = path.display();
-    let bytes = match testgate_run::read_project_file(&path, MAX_REPORT) {
+    // Read beneath the project, no link followed, capped, never blocking.
+    let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
+    let bytes = match read {
         Ok(bytes) => bytes,
+        Err(testgate_run::ProjectFileError::TooLarge { limit, .. }) => {
+            let note = format!(
+                "the runner's report at {shown} is larger than the {} MiB testgate reads: \
+                 its console was read",
+                limit >> 20
+            );
+            return (console, Some(note));
+        }
         Err(why) => {
             let note =
                 format!("the runner wrote no report at {shown} ({why}): its console was read");
@@ -813,6 +951,48 @@ impl Judge {
         self.driver().verdict(attempts)
     }
 
+    /// The verdict when attempt `number`, the last of `attempts`, made
+    /// `change` to the tree: the Fail the first attempt proved on the tree
+    /// as submitted (the last attempt then notes what changed), or
+    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
+    /// Graded and stress runs judge tests one by one across attempts: a
+    /// change to the tree leaves them nothing to stand on.
+    fn after_tree_change(
+        &self,
+        change: &TreeChange,
+        number: usize,
+        attempts: &mut [Attempt],
+        records: &mut [AttemptRecord],
+    ) -> Verdict {
+        let not_evidence = || Verdict::Inconclusive {
+            cause: Cause::TreeChanged,
+            reason: change.reason(number),
+        };
+        let policy = match self {
+            Judge::Suite(policy) => policy,
+            Judge::Graded(_) | Judge::Stress(_) => return not_evidence(),
+        };
+        match policy.after_tree_change(attempts, change.may_leave_host_run_files()) {
+            AfterTreeChange::ProvenFailure { .. } => {
+                let note = change.failure_stands_note();
+                for attempt in attempts
+                    .last_mut()
+                    .into_iter()
+                    .chain(records.last_mut().map(|record| &mut record.attempt))
+                {
+                    attempt.note = Some(match attempt.note.take() {
+                        Some(own) => format!("{own}; {note}"),
+                        None => note.clone(),
+                    });
+                }
+                policy.verdict(attempts)
+            }
+            AfterTreeChange::FirstProvedNoFailure
+            | AfterTreeChange::AttemptsDisagree
+            | AfterTreeChange::LeftHostRunFiles => not_evidence(),
+        }
+    }
+
     fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
         match self {
             Judge::Suite(_) | Judge::Stress(_) => None,
@@ -842,6 +1022,10 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
 
@@ -864,14 +1048,41 @@ mod tests {
         );
     }
 
+    /// The library refuses the host's root as a project before anything
+    /// runs in it, snapshots it or restores it: the caller gets the reason.
+    #[test]
+    fn the_root_is_never_a_project_even_through_the_library() {
+        let tests = SandboxedTests::new(
+            Sandbox::Host,
+            TestConfig::new("/", "true", Vec::<OsString>::new()),
+        );
+        let record = tests.run_observed(&mut Silent);
+        assert!(record.attempts.is_empty() && record.tree_digest.is_none());
+        assert!(
+            matches!(
+                record.verdict,
+                Verdict::Inconclusive {
+                    cause: Cause::SandboxRefused,
+                    ..
+                }
+            ),
+            "{:?}",
+            record.verdict
+        );
+        assert_eq!(
+            record.verdict.reason(),
+            "refusing / as the project directory: it is the root directory, which the tests \
+             would be free to write"
+        );
+    }
+
     /// A console that names one failure, and a report file that names
     /// another: the report is believed and the note says where they differ.
     #[test]
     fn a_report_that_disagrees_with_the_console_is_believed_and_said() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("junit.xml");
         std::fs::write(
-            &path,
+            dir.path().join("junit.xml"),
             r#"<testsuites name="nextest-run"><testsuite name="demo">
 <testcase name="tests::real" classname="demo"><failure/></testcase>
 <testcase name="tests::printed" classname="demo"/>
@@ -882,7 +1093,8 @@ mod tests {
             Runner::Nextest,
             "        FAIL [   0.001s] demo tests::printed\n",
         );
-        let (report, note) = with_runner_report(console, Ok(path));
+        let (report, note) =
+            with_runner_report(console, Ok((dir.path().into(), "junit.xml".into())));
         assert_eq!(report.names().collect::<Vec<_>>(), ["tests::real"]);
         let note = note.expect("a note");
         assert!(
@@ -891,9 +1103,32 @@ mod tests {
             ),
             "{note}"
         );
-        let missing = dir.path().join("none.xml");
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok(missing));
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "none.xml".into())));
+        assert!(
+            note.unwrap_or_default()
+                .starts_with("the runner wrote no report at ")
+        );
+        // Over the cap: a note, never the whole file in memory.
+        let huge = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.path().join("huge.xml"))
+            .unwrap();
+        huge.set_len(MAX_REPORT + 1).unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "huge.xml".into())));
+        assert!(
+            note.as_deref().unwrap_or_default().ends_with(
+                "huge.xml is larger than the 64 MiB testgate reads: its console was read"
+            ),
+            "{note:?}"
+        );
+        // A report behind a link the attempt planted is not followed.
+        std::os::unix::fs::symlink(dir.path().join("junit.xml"), dir.path().join("link.xml"))
+            .unwrap();
+        let console = testgate_parse::parse(Runner::Nextest, "");
+        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "link.xml".into())));
         assert!(
             note.unwrap_or_default()
                 .starts_with("the runner wrote no report at ")

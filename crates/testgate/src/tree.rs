@@ -1,67 +1,50 @@
 //! The tree an attempt judges, and whether the attempt changed it.
 //!
-//! Before the first attempt [`Snapshot::take`] records, for every file of
-//! the workspace that is not ignored by a runner-typical ignore list
-//! ([`IGNORED`]), its kind, mode and SHA-256 digest, plus the files that run
-//! later on the host by convention ([`crate::watch`]) even where they are
-//! ignored (`node_modules/.bin`, `.git/hooks`). After each attempt
-//! [`Snapshot::compare`] names what changed: a file recorded that changed or
-//! vanished, or a test file or watched file that appeared.
+//! Before any preparation and the first attempt [`Snapshot::take`] records
+//! every entry of the workspace by descriptor (never following a link, at
+//! any depth): files (kind, mode, `user.*` xattrs, SHA-256 of the content,
+//! or for a file over [`Limits::hashed_file_bytes`] its size and status
+//! stamp), symlinks, folders (mode, xattrs) — except inside folders runners
+//! write at their usual place (`target/` beside a `Cargo.toml`,
+//! `node_modules/` beside a `package.json`, `.venv/` at the top, …), where
+//! only what runs on the host is walked (`node_modules/.bin` and the files
+//! its shims point at, `.git/hooks`). A snapshot that cannot be taken within
+//! [`Limits`] is an error, never a weaker snapshot. After each attempt
+//! [`Snapshot::compare`] names what changed: a recorded entry that changed
+//! or vanished, or a new entry that runs later or is judged wherever it
+//! appears (set-id and executable files, outward links, bytecode, any `.git`,
+//! tool configuration at any depth: docs/sandbox.md).
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+use testgate_run::{Cancel, EntryKind};
 
+use crate::scan::{Content, Entry, Kind, Scan, inside};
+pub use crate::scan::{Limits, SnapshotError};
 use crate::watch;
-
-/// Directories never walked: build output, dependency and cache folders
-/// that runners write on every run.
-pub const IGNORED: &[&str] = &[
-    ".git",
-    "target",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    ".tox",
-    ".nox",
-    ".gradle",
-    ".cache",
-    "coverage",
-    ".nyc_output",
-];
 
 /// How many paths a reason names before it gives a count.
 pub const NAMED_PATHS: usize = 10;
 
+/// How a changed "path" that says the tree could not be walked begins.
+const WALK_FAILED: &str = "(walk failed: ";
+
 /// Files at most this large in total are kept to restore from.
 const COPY_BUDGET: u64 = 512 * 1024 * 1024;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Kind {
-    File { mode: u32, digest: [u8; 32] },
-    Symlink(PathBuf),
-}
-
-#[derive(Debug, Clone)]
-struct Entry {
-    kind: Kind,
-    copy: Option<Vec<u8>>,
-}
 
 /// The recorded state of a workspace.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     root: PathBuf,
     files: BTreeMap<PathBuf, Entry>,
+    /// The caller's own files ([`Snapshot::leave_out`]).
+    own: OwnFiles,
+    limits: Limits,
+    cancel: Option<Cancel>,
+    keep_copies: bool,
 }
 
 /// What an attempt did to the tree; empty when nothing it judges changed.
@@ -77,7 +60,6 @@ pub struct TreeChange {
     /// What `--restore` did, when it was asked for.
     pub restored: Option<Result<usize, String>>,
 }
-
 impl TreeChange {
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
@@ -97,8 +79,54 @@ impl TreeChange {
         all
     }
 
+    /// Whether files that run later on the host may be left changed or
+    /// planted: one of the paths runs on the host, or the tree could not be
+    /// walked (what it holds is unknown), and `--restore` did not put
+    /// everything back.
+    pub fn may_leave_host_run_files(&self) -> bool {
+        let unknown = self.changed.iter().any(|p| {
+            p.as_os_str()
+                .as_encoded_bytes()
+                .starts_with(WALK_FAILED.as_bytes())
+        });
+        let host = self.paths().iter().any(|p| watch::runs_on_host(p));
+        let restored = matches!(self.restored, Some(Ok(_)));
+        (unknown || host) && !restored
+    }
+
     /// One sentence for the verdict's reason.
     pub fn reason(&self, attempt: usize) -> String {
+        self.reason_for(&format!("attempt {attempt}"))
+    }
+
+    /// One sentence for the verdict's reason when the preparation
+    /// `command` (`--prepare`) changed the tree the attempts were to judge.
+    pub fn preparation_reason(&self, command: &str) -> String {
+        self.reason_for(&format!("the preparation `{command}`"))
+    }
+
+    fn reason_for(&self, who: &str) -> String {
+        format!(
+            "{who} changed the tree it was judging, so its result is not evidence: {}.{}",
+            self.named(),
+            self.restored_sentence()
+        )
+    }
+
+    /// The note of the attempt that changed the tree when the Fail the
+    /// first attempt proved stands ([`testgate_policy::AfterTreeChange`]).
+    pub fn failure_stands_note(&self) -> String {
+        format!(
+            "it changed the tree it was judging: {}; the failures stand, as the attempts started \
+             from the tree as submitted.{}",
+            self.named(),
+            self.restored_sentence()
+        )
+    }
+
+    /// The paths, each with what happened to it, the first
+    /// [`NAMED_PATHS`] of them.
+    fn named(&self) -> String {
         let paths = self.paths();
         let mut named: Vec<String> = paths
             .iter()
@@ -122,135 +150,225 @@ impl TreeChange {
         if paths.len() > NAMED_PATHS {
             named.push(format!("and {} more", paths.len() - NAMED_PATHS));
         }
-        let restored = match &self.restored {
+        named.join(", ")
+    }
+
+    /// What `--restore` did, as a sentence after the paths.
+    fn restored_sentence(&self) -> String {
+        match &self.restored {
             None => {
                 " The files are left as the attempt left them; --restore puts them back.".to_owned()
             }
             Some(Ok(n)) => format!(" Restored {n} file(s) to the recorded state."),
             Some(Err(why)) => format!(" Restoring failed: {why}."),
-        };
-        format!(
-            "attempt {attempt} changed the tree it was judging, so its result is not evidence: {}.{restored}",
-            named.join(", ")
-        )
+        }
     }
 }
 
 impl Snapshot {
-    /// Records `root`; with `keep_copies`, keeps the files' bytes (up to a
-    /// budget) so that [`Snapshot::restore`] can put them back.
-    pub fn take(root: &Path, keep_copies: bool) -> io::Result<Snapshot> {
-        let mut files = BTreeMap::new();
-        let mut budget = if keep_copies { COPY_BUDGET } else { 0 };
-        walk(root, Path::new(""), &mut |rel, entry| {
-            let kind = kind_of(&root.join(rel), entry)?;
-            let copy = match (&kind, entry.len() <= budget) {
-                (Kind::File { .. }, true) => {
-                    budget = budget.saturating_sub(entry.len());
-                    Some(fs::read(root.join(rel))?)
-                }
-                _ => None,
-            };
-            files.insert(rel.to_path_buf(), Entry { kind, copy });
-            Ok(())
-        })?;
+    /// Records `root` within the default [`Limits`]; with `keep_copies`,
+    /// keeps the files' bytes (up to a budget) so that
+    /// [`Snapshot::restore`] can put them back.
+    pub fn take(root: &Path, keep_copies: bool) -> Result<Snapshot, SnapshotError> {
+        Snapshot::take_within(root, keep_copies, Limits::default(), None)
+    }
+
+    /// [`take`](Snapshot::take) within `limits`, stopping with
+    /// [`SnapshotError::Cancelled`] as soon as `cancel` is tripped (checked
+    /// between entries and between chunks of a file). The limits and the
+    /// handle also bound every later [`compare`](Snapshot::compare).
+    pub fn take_within(
+        root: &Path,
+        keep_copies: bool,
+        limits: Limits,
+        cancel: Option<Cancel>,
+    ) -> Result<Snapshot, SnapshotError> {
+        let budget = if keep_copies { COPY_BUDGET } else { 0 };
+        let files = Scan::new(&limits, cancel.as_ref(), None, budget).run(root)?;
         Ok(Snapshot {
             root: root.to_path_buf(),
             files,
+            limits,
+            cancel,
+            keep_copies,
+            own: OwnFiles::default(),
         })
     }
 
-    /// How many files were recorded.
+    /// Records the tree again, as it is now (after the preparations), with
+    /// the same limits; files whose status did not move are not read again.
+    pub fn retake(&self) -> Result<Snapshot, SnapshotError> {
+        let budget = if self.keep_copies { COPY_BUDGET } else { 0 };
+        let files = Scan::new(
+            &self.limits,
+            self.cancel.as_ref(),
+            Some(&self.files),
+            budget,
+        )
+        .run(&self.root)?;
+        Ok(Snapshot {
+            files,
+            ..self.clone()
+        })
+    }
+
+    /// How many entries (files, links, folders) were recorded.
     pub fn len(&self) -> usize {
         self.files.len()
     }
 
-    /// Whether no file was recorded.
+    /// Whether nothing was recorded.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
 
-    /// One SHA-256 over every recorded path, kind, mode and content digest.
+    /// One SHA-256 over every recorded file's and link's path, kind, mode
+    /// and content digest (a file over [`Limits::hashed_file_bytes`]: its
+    /// size): the same for the same content wherever it is checked out.
+    /// Folders, xattrs and bytecode caches are compared after each attempt
+    /// but left out of it.
     pub fn digest(&self) -> String {
         let mut hasher = Sha256::new();
         for (path, entry) in &self.files {
-            hasher.update(path.as_os_str().as_encoded_bytes());
-            hasher.update([0]);
+            if path.iter().any(|c| c == "__pycache__") {
+                continue;
+            }
             match &entry.kind {
-                Kind::File { mode, digest } => {
+                Kind::File { mode, content, .. } => {
+                    hasher.update(path.as_os_str().as_encoded_bytes());
+                    hasher.update([0]);
                     hasher.update(b"f");
                     hasher.update(mode.to_le_bytes());
-                    hasher.update(digest);
+                    match content {
+                        Content::Digest(digest) => hasher.update(digest),
+                        Content::Large { size, .. } => {
+                            hasher.update(b"large");
+                            hasher.update(size.to_le_bytes());
+                        }
+                    }
                 }
                 Kind::Symlink(target) => {
+                    hasher.update(path.as_os_str().as_encoded_bytes());
+                    hasher.update([0]);
                     hasher.update(b"l");
                     hasher.update(target.as_os_str().as_encoded_bytes());
                     hasher.update([0]);
                 }
+                Kind::Dir { .. } | Kind::Special { .. } => {}
             }
         }
         hex(&hasher.finalize())
     }
 
-    /// What changed since the snapshot was taken. An unreadable tree counts
-    /// as changed at the path that could not be read.
+    /// What changed since the snapshot was taken. A tree that cannot be
+    /// read again within the limits counts as changed, the reason named.
     pub fn compare(&self) -> TreeChange {
+        self.compare_judging(false)
+    }
+
+    /// What a preparation step changed: as [`compare`](Snapshot::compare),
+    /// except inside `node_modules/` (its `.bin` and the shims' targets) and
+    /// inside new folders the preparation made (a `CARGO_HOME` in the
+    /// project, `*.egg-info`): filling those is what preparations are for.
+    pub fn compare_preparation(&self) -> TreeChange {
+        self.compare_judging(true)
+    }
+
+    /// Whether `rel` lies at the top or in a folder recorded before: a
+    /// preparation's own new folders (a `CARGO_HOME` or a registry inside
+    /// the project, `*.egg-info`, a venv) hold what it is for, and are
+    /// judged by their top entry only.
+    fn beside_recorded(&self, rel: &Path) -> bool {
+        match rel.parent() {
+            None => true,
+            Some(parent) if parent.as_os_str().is_empty() => true,
+            Some(parent) => self
+                .files
+                .get(parent)
+                .is_some_and(|e| matches!(e.kind, Kind::Dir { .. })),
+        }
+    }
+
+    fn compare_judging(&self, preparation: bool) -> TreeChange {
         let mut change = TreeChange::default();
-        let mut seen = std::collections::BTreeSet::new();
-        let walked = walk(&self.root, Path::new(""), &mut |rel, meta| {
-            seen.insert(rel.to_path_buf());
-            let now = kind_of(&self.root.join(rel), meta);
-            match (self.files.get(rel), now) {
-                (Some(before), Ok(now)) if before.kind == now => {}
-                (Some(_), _) => change.changed.push(rel.to_path_buf()),
-                (None, _) if is_test_file(rel) || watch::runs_on_host(rel) => {
-                    change.added.push(rel.to_path_buf())
-                }
-                (None, _) => {}
+        let now = match Scan::new(&self.limits, self.cancel.as_ref(), Some(&self.files), 0)
+            .leaving_new_files_unread()
+            .run(&self.root)
+        {
+            Ok(now) => now,
+            Err(error) => {
+                change
+                    .changed
+                    .push(PathBuf::from(format!("{WALK_FAILED}{error})")));
+                return change;
             }
-            Ok(())
-        });
-        if let Err(error) = walked {
-            change
-                .changed
-                .push(PathBuf::from(format!("(walk failed: {error})")));
+        };
+        let judged = |entry: &Entry| !(preparation && entry.in_ignored);
+        for (rel, entry) in &now {
+            match self.files.get(rel) {
+                Some(before) if before.kind == entry.kind => {}
+                Some(before) if judged(before) || judged(entry) => change.changed.push(rel.clone()),
+                Some(_) => {}
+                None if judged(entry)
+                    && judged_when_new(rel, entry)
+                    && (!preparation || self.beside_recorded(rel)) =>
+                {
+                    change.added.push(rel.clone())
+                }
+                None => {}
+            }
         }
         change.deleted = self
             .files
-            .keys()
-            .filter(|p| !seen.contains(*p))
-            .cloned()
+            .iter()
+            .filter(|(p, e)| !now.contains_key(*p) && judged(e))
+            .map(|(p, _)| p.clone())
             .collect();
+        self.own.leave_out_of(&self.root, &mut change);
         change
     }
 
     /// Puts changed and deleted files back from the recorded copies and
-    /// removes added ones. Returns how many files it restored.
+    /// removes added ones. Returns how many files it restored. Every write
+    /// goes through [`testgate_run::ProjectDir`]: a link the attempt planted
+    /// on the way (`tests -> /etc/cron.d`) or at the file is removed and
+    /// replaced, never written through.
     pub fn restore(&self, change: &TreeChange) -> Result<usize, String> {
+        let project = testgate_run::ProjectDir::open(&self.root).map_err(|e| e.to_string())?;
         let mut restored = 0usize;
         let mut missing = Vec::new();
+        // Added files first: a link the attempt put where a recorded folder
+        // was goes before the folder is made again in its place.
+        for rel in &change.added {
+            match project.remove(rel) {
+                Ok(true) => restored = restored.saturating_add(1),
+                Ok(false) => {}
+                Err(e) => missing.push(format!("{} ({e})", rel.display())),
+            }
+        }
         for rel in change.changed.iter().chain(&change.deleted) {
             let Some(entry) = self.files.get(rel) else {
                 continue;
             };
-            let path = self.root.join(rel);
             let result = match (&entry.kind, &entry.copy) {
-                (Kind::File { mode, .. }, Some(bytes)) => put_file(&path, bytes, *mode),
-                (Kind::Symlink(target), _) => put_symlink(&path, target),
+                (Kind::File { mode, .. }, Some(bytes)) => project.write(rel, bytes, *mode),
+                (Kind::Symlink(target), _) => project.symlink(rel, target),
                 (Kind::File { .. }, None) => {
                     missing.push(rel.display().to_string());
+                    continue;
+                }
+                // A folder the attempt replaced (by a link to a host
+                // folder) or whose mode it changed: made again in place,
+                // its recorded files restored after it (paths sort parents
+                // first). A folder's other contents are not restored.
+                (Kind::Dir { mode, .. }, _) => project.make_dir(rel, *mode),
+                (Kind::Special { .. }, _) => {
+                    missing.push(format!("{} (not a file)", rel.display()));
                     continue;
                 }
             };
             match result {
                 Ok(()) => restored = restored.saturating_add(1),
-                Err(e) => missing.push(format!("{} ({e})", rel.display())),
-            }
-        }
-        for rel in &change.added {
-            match fs::remove_file(self.root.join(rel)) {
-                Ok(()) => restored = restored.saturating_add(1),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => missing.push(format!("{} ({e})", rel.display())),
             }
         }
@@ -265,84 +383,109 @@ impl Snapshot {
     }
 }
 
-fn put_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)?;
-    }
-    if fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        remove_any(path)?;
-    }
-    // Never write through a symlink the attempt planted.
-    let _ = fs::remove_file(path);
-    fs::write(path, bytes)?;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+// ---------------------------------------------------------------------------
+// The caller's own files: what testgate's stdout and stderr write to.
+
+/// A file the caller itself writes to (testgate's own stdout or stderr sent
+/// to a file in the project: `testgate check -- cargo test > tg.log`), by
+/// device and inode number ([`OwnFile::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OwnFile {
+    /// The device the file is on (`st_dev`).
+    pub device: u64,
+    /// Its inode number (`st_ino`).
+    pub inode: u64,
 }
 
-fn put_symlink(path: &Path, target: &Path) -> io::Result<()> {
-    if fs::symlink_metadata(path).is_ok() {
-        remove_any(path)?;
-    }
-    std::os::unix::fs::symlink(target, path)
-}
-
-fn remove_any(path: &Path) -> io::Result<()> {
-    if fs::symlink_metadata(path)?.is_dir() {
-        fs::remove_dir_all(path)
-    } else {
-        fs::remove_file(path)
+impl OwnFile {
+    /// The file `metadata` describes (of an open descriptor: `File::metadata`
+    /// of a duplicate of fd 1), when it is a regular file; a pipe, a
+    /// terminal or `/dev/null` is no file of any tree.
+    pub fn of(metadata: &fs::Metadata) -> Option<OwnFile> {
+        use std::os::unix::fs::MetadataExt;
+        metadata.is_file().then(|| OwnFile {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+        })
     }
 }
 
-fn kind_of(path: &Path, meta: &fs::Metadata) -> io::Result<Kind> {
-    if meta.file_type().is_symlink() {
-        return Ok(Kind::Symlink(fs::read_link(path)?));
-    }
-    let mut hasher = Sha256::new();
-    let mut file = fs::File::open(path)?;
-    io::copy(&mut file, &mut hasher)?;
-    Ok(Kind::File {
-        mode: meta.permissions().mode() & 0o7777,
-        digest: hasher.finalize().into(),
-    })
+/// The recorded paths that were, when the snapshot was taken, one of the
+/// caller's own files.
+#[derive(Debug, Clone, Default)]
+struct OwnFiles {
+    paths: BTreeMap<PathBuf, OwnFile>,
 }
 
-/// Calls `visit` with every regular file and symlink under `root/rel`, not
-/// descending into [`IGNORED`] folders except where files there run on the
-/// host by convention.
-fn walk(
-    root: &Path,
-    rel: &Path,
-    visit: &mut dyn FnMut(&Path, &fs::Metadata) -> io::Result<()>,
-) -> io::Result<()> {
-    let dir = root.join(rel);
-    let mut entries: Vec<_> = match fs::read_dir(&dir) {
-        Ok(entries) => entries.collect::<Result<_, _>>()?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !rel.as_os_str().is_empty() => {
-            return Ok(());
+impl OwnFiles {
+    /// Drops from `change` each path that was one of the caller's own files
+    /// when the snapshot was taken and still is the same file: a path that
+    /// now holds another file (a rename or a hard link onto it), or that
+    /// was deleted, is a change like any other. A path is never left out by
+    /// its inode alone: a test could link the caller's file to a new path.
+    fn leave_out_of(&self, root: &Path, change: &mut TreeChange) {
+        if self.paths.is_empty() {
+            return;
         }
-        Err(e) => return Err(e),
-    };
-    entries.sort_by_key(fs::DirEntry::file_name);
-    for entry in entries {
-        let name = entry.file_name();
-        let child = rel.join(&name);
-        let meta = fs::symlink_metadata(entry.path())?;
-        if meta.is_dir() {
-            if IGNORED.iter().any(|i| name == *i) {
-                for inner in watch::WATCHED_INSIDE_IGNORED {
-                    let (top, sub) = inner.split_once('/').unwrap_or((inner, ""));
-                    if name == top {
-                        walk(root, &child.join(sub), visit)?;
-                    }
-                }
-            } else {
-                walk(root, &child, visit)?;
+        change.changed.retain(|rel| {
+            let still_own = self.paths.get(rel).is_some_and(|own| {
+                fs::symlink_metadata(root.join(rel))
+                    .ok()
+                    .and_then(|m| OwnFile::of(&m))
+                    == Some(*own)
+            });
+            !still_own
+        });
+    }
+}
+
+impl Snapshot {
+    /// Leaves the caller's own files out of what [`Snapshot::compare`]
+    /// reports, and so out of what [`Snapshot::restore`] puts back: the
+    /// recorded paths that are one of `own` now (testgate's stdout or
+    /// stderr sent to a file in the project), and stay that file. Their
+    /// recorded copies are dropped. Call it right after
+    /// [`Snapshot::take`]; it reads the metadata of each recorded file
+    /// once, and nothing when `own` is empty.
+    pub fn leave_out(mut self, own: &[OwnFile]) -> Snapshot {
+        if own.is_empty() {
+            return self;
+        }
+        for (rel, entry) in &mut self.files {
+            let Ok(meta) = fs::symlink_metadata(self.root.join(rel)) else {
+                continue;
+            };
+            if let Some(file) = OwnFile::of(&meta).filter(|f| own.contains(f)) {
+                entry.copy = None;
+                self.own.paths.insert(rel.clone(), file);
             }
-        } else if meta.is_file() || meta.file_type().is_symlink() {
-            visit(&child, &meta)?;
         }
+        self
     }
-    Ok(())
+}
+
+/// Whether a new entry at `rel` is a change to judge: a test file, a file
+/// that runs later on the host or shadows a runner ([`watch::runs_on_host`]),
+/// anything in a bytecode cache or named `.git`, a file with a set-id or an
+/// execute bit, a FIFO or device, a symlink that leads outside the project,
+/// a folder left empty, world-writable or with set-id bits. Other new files
+/// (build output, logs) are not judged.
+fn judged_when_new(rel: &Path, entry: &Entry) -> bool {
+    let by_path = is_test_file(rel)
+        || watch::runs_on_host(rel)
+        || rel.iter().any(|c| c == "__pycache__" || c == ".git");
+    by_path
+        || match &entry.kind {
+            Kind::File { mode, .. } => mode & 0o6111 != 0,
+            Kind::Symlink(target) => {
+                inside(rel.parent().unwrap_or(Path::new("")), target).is_none()
+            }
+            Kind::Dir { mode, .. } => entry.empty || mode & 0o7002 != 0,
+            Kind::Special { what, .. } => match what {
+                EntryKind::Fifo | EntryKind::Device => true,
+                EntryKind::Socket | EntryKind::File | EntryKind::Dir | EntryKind::Symlink => false,
+            },
+        }
 }
 
 /// Whether a path looks like a test, or an expectation a test reads: test
@@ -372,17 +515,30 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use std::io;
+    use std::os::unix::fs::PermissionsExt;
 
     fn tree() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("tests")).unwrap();
         fs::write(dir.path().join("tests/a_test.py"), "assert 1 == 2\n").unwrap();
         fs::write(dir.path().join("lib.py"), "x = 1\n").unwrap();
+        fs::write(dir.path().join("Cargo.toml"), "[package]\n").unwrap();
         fs::create_dir_all(dir.path().join("target")).unwrap();
         fs::write(dir.path().join("target/out"), "build").unwrap();
         dir
+    }
+
+    fn paths(list: &[PathBuf]) -> Vec<&str> {
+        list.iter().map(|p| p.to_str().unwrap()).collect()
     }
 
     #[test]
@@ -392,7 +548,8 @@ mod tests {
         fs::write(dir.path().join("target/out"), "rebuilt").unwrap();
         fs::write(dir.path().join("scratch.log"), "log").unwrap();
         assert!(snap.compare().is_empty(), "{:?}", snap.compare());
-        assert_eq!(snap.len(), 2);
+        // lib.py, Cargo.toml, tests/ and tests/a_test.py; not target/.
+        assert_eq!(snap.len(), 4);
     }
 
     #[test]
@@ -424,7 +581,71 @@ mod tests {
             "attempt 1 changed the tree it was judging, so its result is not evidence: .cargo/config.toml (added, runs later on the host)"
         ));
         assert_eq!(snap.restore(&change), Ok(3));
-        assert!(snap.compare().is_empty());
+        // The folder the planted file was in stays, empty.
+        let after = snap.compare();
+        assert_eq!(paths(&after.added), [".cargo"]);
+        assert!(after.changed.is_empty() && after.deleted.is_empty());
+    }
+
+    fn own(path: &Path) -> Vec<OwnFile> {
+        OwnFile::of(&fs::metadata(path).unwrap())
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn the_callers_own_output_file_is_left_out_and_never_restored() {
+        let dir = tree();
+        let log = dir.path().join("tests/tg.log");
+        fs::write(&log, "attempt 1\n").unwrap();
+        let mut writer = fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let snap = Snapshot::take(dir.path(), true)
+            .unwrap()
+            .leave_out(&own(&log));
+        io::Write::write_all(&mut writer, b"verdict: pass\n").unwrap();
+        fs::write(dir.path().join("lib.py"), "x = 2\n").unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("lib.py")]);
+        assert_eq!(snap.restore(&change), Ok(1));
+        assert_eq!(
+            fs::read_to_string(&log).unwrap(),
+            "attempt 1\nverdict: pass\n"
+        );
+        // Without the hook, the log is a change, and restoring it replaces
+        // the file the writer still writes to.
+        let plain = Snapshot::take(dir.path(), true).unwrap();
+        io::Write::write_all(&mut writer, b"more\n").unwrap();
+        assert_eq!(plain.compare().changed, vec![PathBuf::from("tests/tg.log")]);
+    }
+
+    #[test]
+    fn the_callers_file_linked_or_moved_elsewhere_is_a_change() {
+        let dir = tree();
+        let log = dir.path().join("tg.log");
+        fs::write(&log, "").unwrap();
+        let snap = Snapshot::take(dir.path(), true)
+            .unwrap()
+            .leave_out(&own(&log));
+        // The caller's file under a name that runs later, and in place of a
+        // recorded test file: the same inode, other paths.
+        fs::write(&log, "import os\n").unwrap();
+        fs::hard_link(&log, dir.path().join("conftest.py")).unwrap();
+        fs::remove_file(dir.path().join("tests/a_test.py")).unwrap();
+        fs::hard_link(&log, dir.path().join("tests/a_test.py")).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("tests/a_test.py")]);
+        assert_eq!(change.added, vec![PathBuf::from("conftest.py")]);
+        // Another file moved onto the caller's path is a change too.
+        let dir = tree();
+        let log = dir.path().join("tg.log");
+        fs::write(&log, "").unwrap();
+        let snap = Snapshot::take(dir.path(), false)
+            .unwrap()
+            .leave_out(&own(&log));
+        fs::rename(dir.path().join("lib.py"), &log).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from("tg.log")]);
+        assert_eq!(change.deleted, vec![PathBuf::from("lib.py")]);
     }
 
     #[test]
@@ -437,5 +658,324 @@ mod tests {
         let reason = snap.compare().reason(2);
         assert!(reason.contains("and 5 more"), "{reason}");
         assert!(reason.contains("--restore puts them back"), "{reason}");
+        let reason = snap.compare().preparation_reason("npm ci");
+        assert!(
+            reason.starts_with("the preparation `npm ci` changed the tree"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn folders_are_ignored_only_where_runners_write_them() {
+        let dir = tree();
+        let root = dir.path();
+        for (path, body) in [
+            ("lib/coverage/x.js", "code"),
+            ("src/target/y.rs", "code"),
+            ("a/b/.cache/z.py", "code"),
+            ("web/package.json", "{}"),
+            ("web/coverage/report.html", "report"),
+            ("web/node_modules/dep/index.js", "dep"),
+            (".venv/lib/site.py", "venv"),
+            ("sub/venv/code.py", "code"),
+        ] {
+            fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            fs::write(root.join(path), body).unwrap();
+        }
+        let snap = Snapshot::take(root, false).unwrap();
+        for path in [
+            "lib/coverage/x.js",
+            "src/target/y.rs",
+            "a/b/.cache/z.py",
+            "sub/venv/code.py",
+            "web/coverage/report.html",
+            "web/node_modules/dep/index.js",
+            ".venv/lib/site.py",
+            "target/out",
+        ] {
+            fs::write(root.join(path), "rewritten").unwrap();
+        }
+        let change = snap.compare();
+        assert_eq!(
+            paths(&change.changed),
+            [
+                "a/b/.cache/z.py",
+                "lib/coverage/x.js",
+                "src/target/y.rs",
+                "sub/venv/code.py"
+            ]
+        );
+        // A manifest planted beside a folder cannot make it ignored: what
+        // was recorded in it is then deleted from the walk's view.
+        fs::write(root.join("lib/package.json"), "{}").unwrap();
+        let change = snap.compare();
+        assert_eq!(paths(&change.added), ["lib/package.json"]);
+        assert!(paths(&change.deleted).contains(&"lib/coverage/x.js"));
+    }
+
+    #[test]
+    fn what_runs_later_is_judged_wherever_it_appears() {
+        let dir = tree();
+        let root = dir.path();
+        fs::create_dir_all(root.join("src/pkg/__pycache__")).unwrap();
+        fs::write(root.join("src/pkg/mod.py"), "x = 1\n").unwrap();
+        fs::write(root.join("src/pkg/__pycache__/mod.cpython-311.pyc"), "old").unwrap();
+        let snap = Snapshot::take(root, false).unwrap();
+        let plant = |path: &str, body: &str, mode: u32| {
+            let path = root.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, body).unwrap();
+            fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        };
+        plant("tools/sh", "#!/bin/sh\n", 0o4755);
+        plant("tools/run", "#!/bin/sh\n", 0o755);
+        plant("src/deep/er/sitecustomize.py", "import os\n", 0o644);
+        plant("src/x.pth", "import os\n", 0o644);
+        plant("pytest.py", "", 0o644);
+        plant("sub/pytest.ini", "[pytest]\n", 0o644);
+        plant("crates/a/.cargo/config.toml", "[build]\n", 0o644);
+        plant("vendor/dep/.git/config", "[core]\n", 0o644);
+        plant("src/pkg/__pycache__/other.cpython-311.pyc", "forged", 0o644);
+        plant("src/pkg/__pycache__/mod.cpython-311.pyc", "forged", 0o644);
+        plant("web/.npmrc", "script-shell=/tmp/x\n", 0o644);
+        plant("rust-toolchain.toml", "[toolchain]\n", 0o644);
+        plant("notes.txt", "not judged", 0o644);
+        fs::create_dir_all(root.join("test-results")).unwrap();
+        std::os::unix::fs::symlink("/root/.ssh/id_ed25519", root.join("test-results/junit.xml"))
+            .unwrap();
+        std::os::unix::fs::symlink("../lib.py", root.join("test-results/inward")).unwrap();
+        fs::create_dir_all(root.join("empty/inside")).unwrap();
+        fs::create_dir_all(root.join("open")).unwrap();
+        fs::write(root.join("open/file.txt"), "").unwrap();
+        fs::set_permissions(root.join("open"), fs::Permissions::from_mode(0o777)).unwrap();
+        fs::set_permissions(root.join("tests"), fs::Permissions::from_mode(0o777)).unwrap();
+        let change = snap.compare();
+        assert_eq!(
+            paths(&change.changed),
+            ["src/pkg/__pycache__/mod.cpython-311.pyc", "tests"]
+        );
+        assert_eq!(
+            paths(&change.added),
+            [
+                "crates/a/.cargo/config.toml",
+                "empty/inside",
+                "open",
+                "pytest.py",
+                "rust-toolchain.toml",
+                "src/deep/er/sitecustomize.py",
+                "src/pkg/__pycache__/other.cpython-311.pyc",
+                "src/x.pth",
+                "sub/pytest.ini",
+                "test-results/junit.xml",
+                "tools/run",
+                "tools/sh",
+                "vendor/dep/.git",
+                "vendor/dep/.git/config",
+                "web/.npmrc",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_user_xattr_on_a_recorded_file_or_folder_is_a_change() {
+        let dir = tree();
+        let snap = Snapshot::take(dir.path(), false).unwrap();
+        // Where the file system keeps no user xattrs there is nothing to see.
+        if !xattr_set(&dir.path().join("lib.py")) {
+            return;
+        }
+        assert!(xattr_set(&dir.path().join("tests")));
+        assert_eq!(paths(&snap.compare().changed), ["lib.py", "tests"]);
+    }
+
+    /// Sets `user.testgate` on `path` with the host's Python.
+    fn xattr_set(path: &Path) -> bool {
+        crate::host_output(
+            "python3",
+            &[
+                "-c",
+                "import os, sys; os.setxattr(sys.argv[1], 'user.testgate', b'1')",
+                path.to_str().unwrap(),
+            ],
+            Path::new("/"),
+            Duration::from_secs(30),
+        )
+        .is_some()
+    }
+
+    #[test]
+    fn node_modules_shims_and_their_targets_are_watched() {
+        let dir = tree();
+        let root = dir.path();
+        fs::write(root.join("package.json"), "{}").unwrap();
+        fs::create_dir_all(root.join("node_modules/jest/bin")).unwrap();
+        fs::create_dir_all(root.join("node_modules/.pnpm/real/bin")).unwrap();
+        fs::create_dir_all(root.join("node_modules/.bin")).unwrap();
+        fs::write(root.join("node_modules/jest/bin/jest.js"), "jest").unwrap();
+        fs::write(root.join("node_modules/jest/index.js"), "lib").unwrap();
+        fs::write(root.join("node_modules/.pnpm/real/bin/v.js"), "vitest").unwrap();
+        std::os::unix::fs::symlink(".pnpm/real", root.join("node_modules/vitest")).unwrap();
+        std::os::unix::fs::symlink("../jest/bin/jest.js", root.join("node_modules/.bin/jest"))
+            .unwrap();
+        std::os::unix::fs::symlink("../vitest/bin/v.js", root.join("node_modules/.bin/vitest"))
+            .unwrap();
+        let snap = Snapshot::take(root, false).unwrap();
+        fs::write(root.join("node_modules/jest/index.js"), "not watched").unwrap();
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
+        fs::write(root.join("node_modules/jest/bin/jest.js"), "planted").unwrap();
+        fs::write(root.join("node_modules/.pnpm/real/bin/v.js"), "planted").unwrap();
+        let change = snap.compare();
+        assert_eq!(
+            paths(&change.changed),
+            [
+                "node_modules/.pnpm/real/bin/v.js",
+                "node_modules/jest/bin/jest.js"
+            ]
+        );
+        // A preparation (`npm ci`) may rewrite them: that is its job.
+        assert!(snap.compare_preparation().is_empty());
+        let again = snap.retake().unwrap();
+        assert!(again.compare().is_empty());
+    }
+
+    #[test]
+    fn a_tree_deeper_than_path_max_is_recorded_and_beyond_the_limit_refused() {
+        let dir = tree();
+        // 40 levels of 200-byte names (8 KB of path), made bottom-up so that
+        // no path handed to the kernel exceeds PATH_MAX.
+        let mut short = dir.path().join("deep");
+        for _ in 0..40 {
+            short.push("x");
+        }
+        fs::create_dir_all(&short).unwrap();
+        fs::write(short.join("test_deep.py"), "assert False\n").unwrap();
+        let long = "d".repeat(200);
+        for level in (1..=40).rev() {
+            let mut at = dir.path().join("deep");
+            for _ in 0..level {
+                at.push("x");
+            }
+            fs::rename(&at, at.with_file_name(&long)).unwrap();
+        }
+        let snap = Snapshot::take(dir.path(), false).unwrap();
+        let deep = snap
+            .files
+            .keys()
+            .find(|p| p.ends_with("test_deep.py"))
+            .expect("the deep file is recorded");
+        assert!(deep.as_os_str().len() > 4096);
+        let shallow = Limits {
+            depth: 10,
+            ..Limits::default()
+        };
+        let refused = Snapshot::take_within(dir.path(), false, shallow, None).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("lies more than 10 folders deep"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn hashing_is_bounded_and_cancellable() {
+        let dir = tree();
+        // 20 GiB, sparse: compared by its status, never read.
+        let big = fs::File::create(dir.path().join("big.bin")).unwrap();
+        big.set_len(20 << 30).unwrap();
+        let small_budget = Limits {
+            hashed_total_bytes: 1024,
+            ..Limits::default()
+        };
+        let snap = Snapshot::take_within(dir.path(), false, small_budget.clone(), None).unwrap();
+        assert!(snap.compare().is_empty());
+        big.set_len(20 << 30).unwrap();
+        drop(big);
+        fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join("big.bin"))
+            .unwrap();
+        let touched = fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join("big.bin"))
+            .unwrap();
+        touched.set_len((20 << 30) + 1).unwrap();
+        assert_eq!(paths(&snap.compare().changed), ["big.bin"]);
+
+        let tiny = Limits {
+            hashed_total_bytes: 8,
+            ..Limits::default()
+        };
+        let error = Snapshot::take_within(dir.path(), false, tiny, None).unwrap_err();
+        assert!(
+            matches!(error, SnapshotError::TooLarge { limit: 8 }),
+            "{error}"
+        );
+        let few = Limits {
+            entries: 2,
+            ..Limits::default()
+        };
+        let error = Snapshot::take_within(dir.path(), false, few, None).unwrap_err();
+        assert_eq!(error.to_string(), "the tree holds more than 2 entries");
+        let no_time = Limits {
+            time: Duration::ZERO,
+            ..Limits::default()
+        };
+        let error = Snapshot::take_within(dir.path(), false, no_time, None).unwrap_err();
+        assert!(matches!(error, SnapshotError::OverTime { .. }), "{error}");
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let error =
+            Snapshot::take_within(dir.path(), false, Limits::default(), Some(cancel)).unwrap_err();
+        assert!(matches!(error, SnapshotError::Cancelled), "{error}");
+    }
+
+    #[test]
+    fn a_preparation_may_fill_new_folders_but_not_plant_beside_the_tests() {
+        let dir = tree();
+        let snap = Snapshot::take(dir.path(), false).unwrap();
+        let store = dir.path().join("cargo-home/registry/src/itoa-1.0.1");
+        fs::create_dir_all(store.join("tests")).unwrap();
+        fs::write(store.join("tests/test.rs"), "#[test] fn t() {}").unwrap();
+        fs::write(store.join("build.rs"), "fn main() {}").unwrap();
+        assert!(snap.compare_preparation().is_empty());
+        assert!(!snap.compare().is_empty(), "an attempt may not");
+        fs::write(dir.path().join("tests/conftest.py"), "").unwrap();
+        assert_eq!(
+            paths(&snap.compare_preparation().added),
+            ["tests/conftest.py"]
+        );
+    }
+
+    #[test]
+    fn a_file_rewritten_with_its_own_bytes_is_unchanged() {
+        let dir = tree();
+        let snap = Snapshot::take(dir.path(), false).unwrap();
+        fs::write(dir.path().join("lib.py"), "x = 1\n").unwrap();
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
+    }
+
+    #[test]
+    fn a_restore_replaces_a_planted_folder_link_and_writes_nothing_through_it() {
+        let dir = tree();
+        let victim = tempfile::tempdir().unwrap();
+        fs::write(victim.path().join("a_test.py"), "host\n").unwrap();
+        let snap = Snapshot::take(dir.path(), true).unwrap();
+        fs::remove_dir_all(dir.path().join("tests")).unwrap();
+        std::os::unix::fs::symlink(victim.path(), dir.path().join("tests")).unwrap();
+        let change = snap.compare();
+        assert_eq!(change.deleted, vec![PathBuf::from("tests/a_test.py")]);
+        assert_eq!(snap.restore(&change), Ok(2));
+        assert_eq!(
+            fs::read(victim.path().join("a_test.py")).unwrap(),
+            b"host\n"
+        );
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 1);
+        assert!(
+            fs::symlink_metadata(dir.path().join("tests"))
+                .unwrap()
+                .is_dir()
+        );
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
     }
 }

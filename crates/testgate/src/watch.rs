@@ -5,20 +5,26 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-/// Folders under ignored ones that are still walked, because what is in
-/// them runs on the host: `node_modules/.bin` shims and `.git/hooks`.
-pub(crate) const WATCHED_INSIDE_IGNORED: &[&str] = &["node_modules/.bin", ".git/hooks"];
-
-/// Whether `path` (relative to the workspace) runs later on the host by
-/// convention: direnv, editor settings, cargo config and build scripts,
-/// npm shims and scripts, make, pre-commit, git hooks.
+/// Whether `path` (relative to the workspace) runs later, or changes what
+/// runs later, by convention, at any depth: direnv, editor settings, make,
+/// pre-commit, git (any `.git`, its hooks); cargo (its config, build
+/// scripts, a toolchain file); npm and yarn (`package.json`, their rc files,
+/// `node_modules/.bin` shims); Python's start-up and pytest's configuration
+/// (`sitecustomize.py`, `usercustomize.py`, `*.pth`, `conftest.py`,
+/// `pytest.ini`, `tox.ini`, `noxfile.py`, `setup.cfg`, `setup.py`); and
+/// modules that shadow a runner ([`shadows_a_runner`]).
 pub fn runs_on_host(path: &Path) -> bool {
-    let text = path.to_string_lossy();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    matches!(
+    let parent = path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let inside = |folder: &str| path.iter().any(|c| c == folder);
+    let named = matches!(
         name.as_str(),
         ".envrc"
             | "build.rs"
@@ -28,12 +34,49 @@ pub fn runs_on_host(path: &Path) -> bool {
             | "package.json"
             | ".pre-commit-config.yaml"
             | "conftest.py"
-    ) || text.starts_with(".vscode/")
-        || text.starts_with(".idea/")
-        || text == ".cargo/config.toml"
-        || text == ".cargo/config"
-        || text.starts_with("node_modules/.bin/")
-        || text.starts_with(".git/hooks/")
+            | "sitecustomize.py"
+            | "usercustomize.py"
+            | "pytest.ini"
+            | "tox.ini"
+            | "noxfile.py"
+            | "setup.cfg"
+            | "setup.py"
+            | ".npmrc"
+            | ".pnpmfile.cjs"
+            | "rust-toolchain"
+            | "rust-toolchain.toml"
+            | ".git"
+    );
+    named
+        || name.ends_with(".pth")
+        || name.starts_with(".yarnrc")
+        || (parent == ".cargo" && name.starts_with("config"))
+        || inside(".vscode")
+        || inside(".idea")
+        || inside(".git")
+        || (parent == ".bin" && path.iter().any(|c| c == "node_modules"))
+        || shadows_a_runner(path)
+}
+
+/// Whether `path` is a module or package that a runner would import
+/// instead of its own when it runs from the folder holding it: `pytest.py`,
+/// `pytest/`, `_pytest`, `unittest.py`, `pluggy.py`, `py.py`, `site.py`.
+pub fn shadows_a_runner(path: &Path) -> bool {
+    let parts: Vec<_> = path.iter().map(|c| c.to_string_lossy()).collect();
+    parts
+        .iter()
+        .enumerate()
+        .any(|(i, c)| match c.strip_suffix(".py") {
+            Some(module) if i + 1 == parts.len() => matches!(
+                module,
+                "pytest" | "_pytest" | "unittest" | "pluggy" | "py" | "site" | "doctest"
+            ),
+            Some(_) => false,
+            None => {
+                i + 1 < parts.len()
+                    && matches!(c.as_ref(), "pytest" | "_pytest" | "unittest" | "pluggy")
+            }
+        })
 }
 
 /// The snapshot-update flag in a command or its environment, if any: a
@@ -99,10 +142,34 @@ mod tests {
             "package.json",
             ".pre-commit-config.yaml",
             "tests/conftest.py",
+            "a/b/sitecustomize.py",
+            "lib/python3/site-packages/evil.pth",
+            "pytest.py",
+            "pytest/__init__.py",
+            "sub/pytest.ini",
+            "tox.ini",
+            "noxfile.py",
+            "pkg/setup.cfg",
+            "web/.npmrc",
+            "web/.yarnrc.yml",
+            "tools/rust-toolchain.toml",
+            "crates/a/.cargo/config.toml",
+            "vendor/x/.git",
+            "vendor/x/.git/config",
+            "web/node_modules/.bin/jest",
         ] {
             assert!(runs_on_host(Path::new(p)), "{p}");
         }
-        assert!(!runs_on_host(Path::new("src/lib.rs")));
+        for p in [
+            "src/lib.rs",
+            "src/pytest_helpers.py",
+            "docs/unittesting.md",
+            "node_modules/jest/bin/jest.js",
+            "src/config.toml",
+            ".cargo/registry.toml",
+        ] {
+            assert!(!runs_on_host(Path::new(p)), "{p}");
+        }
     }
 
     #[test]

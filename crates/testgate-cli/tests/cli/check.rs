@@ -28,7 +28,7 @@ pub(crate) fn pytest_project() -> (tempfile::TempDir, PathBuf) {
 /// temporary directory that lives as long as it. Beside the repository,
 /// not under /tmp, which the sandbox makes private; target/ need not exist
 /// when CARGO_TARGET_DIR is elsewhere.
-fn fresh_copy(from: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn fresh_copy(from: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     let base = repo().join("target/cli-tests");
     std::fs::create_dir_all(&base).expect("target/cli-tests");
     let tmp = tempfile::tempdir_in(&base).expect("temp dir");
@@ -1095,12 +1095,21 @@ fn a_report_path_a_test_turns_into_a_way_out_is_never_read() {
         ])
         .args(["--", "sh", "-c", &script]);
     let out = run(command, None);
-    assert_eq!(
-        out.code,
-        Some(FAIL),
-        "the console's failures stand: {out:#?}"
-    );
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    // The link the attempt left leads outside the project: a tree change
+    // (docs/sandbox.md). Where the first attempt failed naming tests, the
+    // Fail stands once that rule lands (issue 25 item 4); until then the
+    // verdict is tree_changed naming `out`. Never a Pass from the forgery.
+    match out.code {
+        Some(FAIL) => {}
+        _ => {
+            assert_eq!(doc["cause"], "tree_changed", "{out:#?}");
+            assert!(
+                doc["tree"]["added"].to_string().contains("\"out\""),
+                "{out:#?}"
+            );
+        }
+    }
     let note = doc["attempts"][0]["note"].as_str().unwrap_or_default();
     assert!(note.contains("leads out of the project"), "{note}");
 }

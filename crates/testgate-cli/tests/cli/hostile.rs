@@ -9,11 +9,17 @@ mod harness;
 
 mod caches;
 mod escape;
+mod held_secrets;
+mod host_side;
 mod integrity;
 mod itself;
 mod kernel;
+mod leftovers;
 mod lies;
 mod output;
+mod paths;
 mod persistence;
 mod processes;
 mod resources;
+mod tampering;
+mod terminal;

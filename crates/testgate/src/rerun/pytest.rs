@@ -135,7 +135,7 @@ pub(super) fn pytest(
     if !cache_off {
         out.extend(["-p".to_owned(), "no:cacheprovider".to_owned()]);
     }
-    if uses_coverage(rest, workspace) {
+    if uses_coverage(rest, workspace)? {
         // A subset of the tests can never meet `--cov-fail-under`.
         out.push("--no-cov".to_owned());
     }
@@ -143,21 +143,41 @@ pub(super) fn pytest(
     Ok(out)
 }
 
+/// The most of one pytest configuration file read (`pyproject.toml` and
+/// the like): larger ones are not a plain project's.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
 /// Whether pytest-cov is in use: a `--cov` option in the arguments or in
 /// the project's pytest configuration (`addopts`). `--no-cov` is only
-/// understood where pytest-cov is installed, so it is added only then.
-fn uses_coverage(rest: &[String], workspace: &Path) -> bool {
+/// understood where pytest-cov is installed, so it is added only then. The
+/// tests may have replaced a configuration file (a FIFO, a link to
+/// `/dev/zero`): it is read as a regular file only, never followed, never
+/// waited on, capped, and one that cannot be read so is the reason the
+/// retry is not targeted.
+fn uses_coverage(rest: &[String], workspace: &Path) -> Result<bool, String> {
     let cov = |text: &str| text.split_whitespace().any(|w| w.starts_with("--cov"));
-    rest.iter().any(|arg| cov(arg))
-        || ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]
-            .iter()
-            .filter_map(|name| std::fs::read_to_string(workspace.join(name)).ok())
-            .any(|text| {
-                text.lines().any(|line| {
-                    let line = line.trim_start().trim_start_matches(['"', '\'']);
-                    (line.contains("addopts") && cov(line)) || line.starts_with("--cov")
-                })
-            })
+    if rest.iter().any(|arg| cov(arg)) {
+        return Ok(true);
+    }
+    for name in ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"] {
+        let bytes = match testgate_run::read_project_file(&workspace.join(name), CONFIG_LIMIT) {
+            Ok(bytes) => bytes,
+            Err(testgate_run::ProjectFileError::Open { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                continue;
+            }
+            Err(e) => return Err(format!("cannot tell whether pytest-cov is in use: {e}")),
+        };
+        let found = String::from_utf8_lossy(&bytes).lines().any(|line| {
+            let line = line.trim_start().trim_start_matches(['"', '\'']);
+            (line.contains("addopts") && cov(line)) || line.starts_with("--cov")
+        });
+        if found {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// A positional pytest argument is dropped only when it is surely a path

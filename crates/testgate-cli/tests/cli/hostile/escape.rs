@@ -31,7 +31,16 @@ fn writes_to_etc_home_and_outside_the_project_fail() {
 fn writes_through_symlinks_pointing_outside_fail() {
     let attack = Attack::new("symlink-out");
     let outcome = attack.run();
-    outcome.assert_verdict("pass", None, 0);
+    // Every write failed; the links it left lead outside the project, for
+    // a host tool to follow later: a change to the tree, named.
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    for link in [
+        "etc-link (added)",
+        "outside-link (added)",
+        "victim-link (added)",
+    ] {
+        assert!(outcome.reason().contains(link), "{}", outcome.reason());
+    }
     attack.assert_contained(&outcome);
 }
 

@@ -93,9 +93,15 @@ pub(super) struct Attack {
     json: bool,
     ignore_sigchld: bool,
     inherit_fd: Option<fs::File>,
+    /// A file in the project testgate's standard error goes to, as a
+    /// user's `2> FILE` sends it.
+    stderr_into: Option<PathBuf>,
     stdin: Option<fs::File>,
     own_group: bool,
     command: Vec<OsString>,
+    /// Whether MARKER and OUTSIDE follow the command (not for a runner
+    /// that would take them for test paths).
+    marker_args: bool,
     session_key: Option<SessionKey>,
     /// testgate's peak RSS may not exceed this ([`RSS_LIMIT_KB`] unless
     /// the attack's output holds data testgate must keep).
@@ -147,9 +153,11 @@ impl Attack {
             json: true,
             ignore_sigchld: false,
             inherit_fd: None,
+            stderr_into: None,
             stdin: None,
             own_group: false,
             command: vec!["sh".into(), "run.sh".into()],
+            marker_args: true,
             session_key: None,
             rss_limit_kb: RSS_LIMIT_KB,
         }
@@ -158,6 +166,14 @@ impl Attack {
     /// Run `words` instead of `sh run.sh` (then MARKER, OUTSIDE, ARGS…).
     pub(super) fn command(mut self, words: &[&str]) -> Self {
         self.command = words.iter().map(OsString::from).collect();
+        self
+    }
+
+    /// Run `words` alone, without MARKER and OUTSIDE after them: for a
+    /// suite run by its real runner (pytest would take them for paths).
+    pub(super) fn runner_command(mut self, words: &[&str]) -> Self {
+        self.command = words.iter().map(OsString::from).collect();
+        self.marker_args = false;
         self
     }
 
@@ -220,6 +236,13 @@ impl Attack {
         self
     }
 
+    /// Send testgate's standard error to the project's file `name` (created
+    /// empty before the run, as a shell's `2> name` does) instead of a pipe.
+    pub(super) fn stderr_into(mut self, name: &str) -> Self {
+        self.stderr_into = Some(self.project.path().join(name));
+        self
+    }
+
     /// Start testgate as the leader of its own process group, as a shell
     /// starts a foreground job (so that a signal to the group is Ctrl-C).
     pub(super) fn in_own_group(mut self) -> Self {
@@ -263,8 +286,11 @@ impl Attack {
             .args(&self.args)
             .arg("--")
             .args(&self.command)
-            .arg(marker)
-            .arg(self.outside.path())
+            .args(
+                [OsStr::new(marker), self.outside.path().as_os_str()]
+                    .into_iter()
+                    .filter(|_| self.marker_args),
+            )
             .args(&self.script_args)
             .envs(self.env.iter().map(|(n, v)| (n, v)))
             .stdin(match &self.stdin {
@@ -272,7 +298,10 @@ impl Attack {
                 None => Stdio::null(),
             })
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stderr(match &self.stderr_into {
+                Some(path) => Stdio::from(fs::File::create(path).expect("create the stderr file")),
+                None => Stdio::piped(),
+            });
         let ignore_sigchld = self.ignore_sigchld;
         let own_group = self.own_group;
         let fd = self
@@ -309,7 +338,10 @@ impl Attack {
         let started = Instant::now();
         let mut child = command.spawn().expect("start testgate");
         let stdout = collect(child.stdout.take().expect("piped"));
-        let stderr = collect(child.stderr.take().expect("piped"));
+        let stderr = match child.stderr.take() {
+            Some(pipe) => collect(pipe),
+            None => thread::spawn(Vec::new),
+        };
         Running {
             attack: self,
             child,

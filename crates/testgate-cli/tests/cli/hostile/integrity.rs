@@ -8,6 +8,8 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use serde_json::Value;
+
 use super::harness::Attack;
 
 const ASSERTION: &str = "#!/bin/sh\n# expect 5\n[ $((2 + 2)) -eq 5 ]\n";
@@ -127,6 +129,113 @@ fn a_test_that_rewrites_its_snapshot_is_tree_changed_and_restored() {
         fs::read_to_string(restored.project().join("out.snap")).expect("read"),
         "the old output\n"
     );
+}
+
+/// Runs the `failing-tree-change` suite's attack `what` (it fails naming
+/// `tests::adds` and changes the tree), with `--restore` or not, always
+/// with `--record` (written outside the project); the outcome and the
+/// record's document.
+fn failing_attack(what: &str, restore: bool) -> (Attack, super::harness::Outcome, Value) {
+    let mut attack = Attack::new("failing-tree-change").script_arg(what);
+    let record = attack.outside().join("record.json");
+    attack = attack.arg("--record").arg(&record);
+    if restore {
+        attack = attack.arg("--restore");
+    }
+    let outcome = attack.run();
+    let text = fs::read_to_string(&record).expect("the record is written");
+    let document: Value = serde_json::from_str(&text).expect("the record is JSON");
+    attack.assert_contained(&outcome);
+    (attack, outcome, document)
+}
+
+/// The first attempt failed naming a test, so the Fail stands (docs/policy.md,
+/// "The tree changed"); that rule must not keep the change from `--restore`
+/// nor from the record, which both still name it.
+#[test]
+fn a_failing_suite_that_edits_the_tree_is_a_fail_yet_restored_and_recorded() {
+    for restore in [false, true] {
+        let (attack, outcome, record) = failing_attack("edit", restore);
+        outcome.assert_verdict("fail", None, 1);
+        assert_eq!(outcome.doc()["failing"], serde_json::json!(["tests::adds"]));
+        assert!(
+            outcome
+                .reason()
+                .contains("it changed the tree it was judging: test_math.sh (changed)"),
+            "{}",
+            outcome.reason()
+        );
+        let result = &record["record"]["result"];
+        assert_eq!(record["record"]["verdict"], "fail", "{record:#}");
+        assert_eq!(
+            result["tree"]["changed"],
+            serde_json::json!(["test_math.sh"])
+        );
+        assert!(
+            result["reason"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("test_math.sh")
+        );
+        let left = fs::read_to_string(attack.project().join("test_math.sh")).expect("read");
+        if restore {
+            assert_eq!(left, ASSERTION, "--restore still puts the tree back");
+            assert_eq!(result["tree"]["restored"]["files"], 1, "{result:#}");
+        } else {
+            assert!(left.contains("expect 4"), "left for the user: {left}");
+        }
+    }
+}
+
+/// A Fail tells a gate to reject and move on: a plant that runs later on
+/// the host, left in place, keeps the verdict Inconclusive tree_changed;
+/// once `--restore` removed it, the proven Fail stands.
+#[test]
+fn a_failing_suite_that_plants_a_host_run_file_stays_tree_changed_unless_restored() {
+    let (attack, outcome, record) = failing_attack("plant", false);
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    assert!(
+        outcome
+            .reason()
+            .contains(".cargo/config.toml (added, runs later on the host)"),
+        "{}",
+        outcome.reason()
+    );
+    assert_eq!(record["record"]["verdict"], "inconclusive", "{record:#}");
+    assert!(attack.project().join(".cargo/config.toml").exists());
+
+    let (attack, outcome, record) = failing_attack("plant", true);
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        record["record"]["result"]["tree"]["added"],
+        serde_json::json!([".cargo/config.toml"])
+    );
+    assert!(!attack.project().join(".cargo/config.toml").exists());
+}
+
+/// testgate's own stderr file in the project is left out of the tree
+/// comparison by its path *and* its inode: linked or renamed elsewhere, it
+/// is judged at its new path like any file, and the passing suite that
+/// tried it is Inconclusive `tree_changed` naming that path.
+#[test]
+fn testgates_own_output_file_linked_or_moved_onto_a_judged_path_is_tree_changed() {
+    for (what, path) in [
+        ("link", "conftest.py (added, runs later on the host)"),
+        ("replace", "test_math.sh (changed)"),
+        ("rename", "conftest.py (added, runs later on the host)"),
+    ] {
+        let attack = Attack::new("own-output-link")
+            .script_arg(what)
+            .stderr_into("tg.log");
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+        assert!(
+            outcome.reason().contains(path),
+            "{what}: {}",
+            outcome.reason()
+        );
+        attack.assert_contained(&outcome);
+    }
 }
 
 #[test]

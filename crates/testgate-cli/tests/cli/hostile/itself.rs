@@ -98,7 +98,7 @@ fn a_package_json_replaced_by_a_fifo_does_not_hang_testgate() {
     assert!(
         outcome
             .reason()
-            .contains("package.json (deleted, runs later on the host)"),
+            .contains("package.json (changed, runs later on the host)"),
         "{}",
         outcome.reason()
     );

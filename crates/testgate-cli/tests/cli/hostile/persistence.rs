@@ -54,6 +54,20 @@ fn host_git_runs_nothing_planted(attack: &Attack) {
     assert!(ran.is_empty(), "host git ran planted code: {ran:?}");
 }
 
+/// The suite's own `planted-git/.git` (with a pre-commit hook) is a new
+/// `.git` in the project: Inconclusive `tree_changed`, named first as
+/// running later on the host.
+fn assert_planted_git_is_a_tree_change(outcome: &super::harness::Outcome) {
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    assert!(
+        outcome
+            .reason()
+            .contains("planted-git/.git (added, runs later on the host)"),
+        "{}",
+        outcome.reason()
+    );
+}
+
 #[test]
 fn hooks_fsmonitor_and_aliases_cannot_be_planted_in_git() {
     let attack = Attack::new("git-hooks");
@@ -62,12 +76,9 @@ fn hooks_fsmonitor_and_aliases_cannot_be_planted_in_git() {
     git_ok(project, &["add", "-A"]);
     git_ok(project, &["commit", "-q", "-m", "the suite"]);
     let outcome = attack.run();
-    outcome.assert_verdict("pass", None, 0);
-    assert!(
-        outcome.reason().contains("refused: moving .git"),
-        "{}",
-        outcome.reason()
-    );
+    assert_planted_git_is_a_tree_change(&outcome);
+    // Moving .git aside was refused: the repository is where it was.
+    assert!(project.join(".git/HEAD").is_file(), "the .git was moved");
     host_git_runs_nothing_planted(&attack);
     attack.assert_contained(&outcome);
 }
@@ -100,14 +111,7 @@ fn a_worktrees_git_file_its_git_dir_and_the_main_repository_are_protected() {
     let git_file = fs::read_to_string(attack.project().join(".git")).expect(".git file");
     let attack = attack.arg("--writable").arg(&main);
     let outcome = attack.run();
-    outcome.assert_verdict("pass", None, 0);
-    assert!(
-        outcome
-            .reason()
-            .contains("refused: rewriting the .git file"),
-        "{}",
-        outcome.reason()
-    );
+    assert_planted_git_is_a_tree_change(&outcome);
     assert_eq!(
         fs::read_to_string(attack.project().join(".git")).expect(".git file"),
         git_file

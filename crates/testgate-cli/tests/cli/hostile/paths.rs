@@ -1,0 +1,225 @@
+//! Paths: what testgate itself writes or reads on the host after an attempt
+//! (`--restore`, `--record`, `batch --out`, the configuration `--rerun
+//! failed` reads), in a tree the suite could change, goes through one door
+//! that follows no link the suite planted, never blocks and reads with a
+//! cap; and the project is never the host's root or a home (issue 24).
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::harness::Attack;
+use crate::run;
+
+/// What the project's own `tests/victim` holds; `--restore` puts it back.
+const RECORDED: &str = "the project's own file\n";
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The attempt replaces `tests/` by a link to a host folder; `--restore`
+/// then puts `tests/victim` back. It must remove the link and make the
+/// folder again, never write `victim` through the link (the old
+/// `create_dir_all` + `fs::write` replaced the host's file as root).
+#[test]
+fn a_restore_through_a_planted_folder_link_writes_nothing_outside() {
+    let attack = Attack::new("planted-links")
+        .script_arg("restore")
+        .arg("--restore");
+    fs::create_dir(attack.project().join("tests")).expect("mkdir tests");
+    fs::write(attack.project().join("tests/victim"), RECORDED).expect("write");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    assert!(
+        outcome.reason().contains("Restored"),
+        "{}",
+        outcome.reason()
+    );
+    let tests = attack.project().join("tests");
+    assert!(
+        fs::symlink_metadata(&tests).expect("tests").is_dir(),
+        "the link became a folder again"
+    );
+    assert_eq!(
+        fs::read_to_string(tests.join("victim")).expect("read"),
+        RECORDED
+    );
+    assert_eq!(names_in(attack.outside()), ["victim"]);
+    attack.assert_contained(&outcome);
+}
+
+/// The suite plants `verdict.json -> OUTSIDE/victim`; `check --record
+/// verdict.json` (the README's example, run in the project) must replace
+/// the link by the record, leaving the host file as it was.
+#[test]
+fn a_record_through_a_planted_link_replaces_the_link_not_its_target() {
+    let attack = Attack::new("planted-links").script_arg("record");
+    let record = attack.project().join("verdict.json");
+    let attack = attack.arg("--record").arg(&record);
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    let meta = fs::symlink_metadata(&record).expect("the record");
+    assert!(meta.is_file(), "a regular file, not the link: {meta:?}");
+    let text = fs::read_to_string(&record).expect("read the record");
+    let document: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(document["record"]["verdict"], "pass", "{document:#}");
+    attack.assert_contained(&outcome);
+}
+
+/// `batch --out results.jsonl` with the results inside the checked
+/// project: the suite replaces the file by a link to a host path that does
+/// not exist yet (`/etc/cron.d/x`, say). A resumed batch must refuse the
+/// link in one line, neither creating the host file nor appending to it.
+#[test]
+fn a_resumed_batch_refuses_a_results_file_the_suite_made_a_link() {
+    let attack = Attack::new("planted-links");
+    let project = attack.project();
+    let out = project.join("results.jsonl");
+    let line = json!({
+        "id": "planted",
+        "workspace": project,
+        "command": ["sh", "run.sh", attack.marker(), attack.outside(), "batch"],
+    });
+    let manifest_dir = tempfile::tempdir().expect("tempdir");
+    let manifest_path = manifest_dir.path().join("manifest.jsonl");
+    fs::write(&manifest_path, format!("{line}\n")).expect("manifest");
+    let batch = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command
+            .arg("batch")
+            .arg(&manifest_path)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet");
+        run(command, None)
+    };
+    let first = batch();
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    assert!(
+        fs::symlink_metadata(&out)
+            .expect("out")
+            .file_type()
+            .is_symlink(),
+        "the suite planted its link"
+    );
+    let resumed = batch();
+    assert_eq!(resumed.code, Some(2), "{resumed:#?}");
+    assert_eq!(resumed.stderr.lines().count(), 1, "{}", resumed.stderr);
+    assert!(
+        resumed
+            .stderr
+            .ends_with("results.jsonl is a symbolic link, not a regular file\n"),
+        "{}",
+        resumed.stderr
+    );
+    assert!(
+        fs::symlink_metadata(&out)
+            .expect("out")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(names_in(attack.outside()), ["victim"]);
+    attack.assert_no_survivors();
+    attack.assert_host_unchanged();
+}
+
+/// A failing pytest suite leaves a FIFO with no writer, or a link to
+/// /dev/zero, as `setup.cfg`, which testgate reads to target the retry of
+/// `--rerun failed`. testgate must end (the harness's liveness bound) with
+/// bounded memory: the retry runs the full suite and says why (the old
+/// blocking, unbounded read hung for good on the FIFO and grew past 1 GiB
+/// on /dev/zero).
+#[test]
+fn a_pytest_configuration_made_a_fifo_or_dev_zero_neither_hangs_nor_floods() {
+    for (mode, kind) in [("fifo", "a FIFO"), ("zero", "a symbolic link")] {
+        let attack = Attack::new("pytest-config")
+            .runner_command(&["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .arg("--env")
+            .arg(format!("HOSTILE_CONFIG={mode}"))
+            .arg("-k")
+            .arg("1")
+            .arg("--rerun")
+            .arg("failed")
+            .arg("--timeout")
+            .arg("60s");
+        let outcome = attack.run();
+        outcome.assert_verdict("fail", None, 1);
+        let attempts = outcome.doc()["attempts"].as_array().expect("attempts");
+        assert_eq!(attempts.len(), 2, "{:#}", outcome.doc());
+        let note = attempts[1]["note"].as_str().unwrap_or_default();
+        assert!(
+            note.contains("cannot tell whether pytest-cov is in use: ")
+                && note.contains(&format!("setup.cfg is {kind}, not a regular file")),
+            "{mode}: {note}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
+
+/// `-C /`, `-C $HOME` (and a folder holding a home), and a batch
+/// manifest's `"workspace": "/"`, are refused in one line before anything
+/// runs: the project is writable to the tests, and testgate restores and
+/// records in it as root.
+#[test]
+fn the_root_a_home_or_a_folder_holding_one_is_never_the_project() {
+    let base = tempfile::Builder::new()
+        .prefix("hostile-homes-")
+        .tempdir()
+        .expect("tempdir");
+    let home = base.path().join("user");
+    fs::create_dir(&home).expect("mkdir home");
+    for (dir, why) in [
+        (Path::new("/"), "it is the root directory".to_owned()),
+        (home.as_path(), "it is the home directory ".to_owned()),
+        (base.path(), "it holds the home directory ".to_owned()),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command
+            .arg("check")
+            .arg("-q")
+            .arg("-C")
+            .arg(dir)
+            .args(["--timeout", "5s", "--", "true"])
+            .env("HOME", &home);
+        let out = run(command, None);
+        assert_eq!(out.code, Some(2), "{}: {out:#?}", dir.display());
+        assert_eq!(out.stdout, "");
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr.starts_with(&format!(
+                "testgate: refusing {} as the project directory: {why}",
+                dir.display()
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    let manifest = base.path().join("manifest.jsonl");
+    fs::write(
+        &manifest,
+        format!(
+            "{}\n",
+            json!({"id": "root", "workspace": "/", "command": ["true"]})
+        ),
+    )
+    .expect("manifest");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    command.arg("batch").arg(&manifest).arg("--quiet");
+    let out = run(command, None);
+    let result: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON line");
+    assert_eq!(result["id"], "root", "{result:#}");
+    let error = result["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("refusing / as the project directory: it is the root directory"),
+        "{result:#}"
+    );
+    assert_ne!(out.code, Some(0), "{out:#?}");
+}

@@ -1,0 +1,6 @@
+def test_fine():
+    assert 2 + 2 == 4
+
+
+def test_broken():
+    assert 2 + 2 == 5
