@@ -193,6 +193,21 @@ class Tree:
 
 
 @dataclass(frozen=True)
+class Failure:
+    """A failing test of `check --json` with its own output: `message`,
+    the first line that states the failure, and `excerpt`, the test's own
+    output as its runner showed it (at most 4 KiB, its start and end), from
+    attempt `attempt`; None where no parser kept them. Text the test
+    printed, not evidence: the names come from `failing`."""
+
+    name: str = ""
+    message: str | None = None
+    excerpt: str | None = None
+    attempt: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Result:
     """The verdict of `testgate check` and everything that led to it.
 
@@ -208,6 +223,7 @@ class Result:
     verdict: str = ""
     cause: str | None = None
     failing: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     reason: str = ""
     suite: Suite | None = None
     findings: Findings = field(default_factory=Findings)
@@ -270,11 +286,15 @@ class BatchResult:
 
 @dataclass(frozen=True)
 class FailingTest:
-    """A failing test the parser found, with where it was found."""
+    """A failing test the parser found, with where it was found, its
+    `message` (the first line that states the failure) and `excerpt` (its
+    own output, bounded), where the runner showed them."""
 
     name: str = ""
     format: str = ""
     context: str | None = None
+    message: str | None = None
+    excerpt: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 

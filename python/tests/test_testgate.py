@@ -183,6 +183,36 @@ def test_parse_reads_a_path_and_text_alike():
     assert failed == from_path.failing_names
 
 
+def test_parse_gives_each_failing_tests_message_and_excerpt():
+    report = testgate.parse(FIXTURES / "go" / "verbose.log")
+    by_name = {t.name: t for t in report.failing}
+    test = by_name["TestParse/empty_input"]
+    assert test.message == "failing_test.go:19: empty input rejected"
+    assert test.excerpt == "    failing_test.go:19: empty input rejected"
+    # A parent that printed nothing of its own has neither.
+    assert (by_name["TestParse"].message, by_name["TestParse"].excerpt) == (None, None)
+    assert "message" not in test.extra and "excerpt" not in test.extra
+
+
+def test_check_documents_give_each_failing_tests_output():
+    document = {
+        "schema": 1,
+        "verdict": "fail",
+        "failing": ["a", "b"],
+        "failures": [
+            {"name": "a", "message": "boom", "excerpt": "x\nboom", "attempt": 2},
+            {"name": "b", "message": None, "excerpt": None, "attempt": None},
+        ],
+    }
+    result = testgate.Result.from_json(document, exit_code=1)
+    assert all(isinstance(f, testgate.Failure) for f in result.failures)
+    assert [(f.name, f.message, f.excerpt, f.attempt) for f in result.failures] == [
+        ("a", "boom", "x\nboom", 2),
+        ("b", None, None, None),
+    ]
+    assert testgate.Result.from_json({"schema": 1, "verdict": "pass"}).failures == []
+
+
 def test_parse_says_which_test_binary_died():
     report = testgate.parse(FIXTURES / "go" / "goroutine_panic_verbose.log")
     assert report.failing_names == []

@@ -28,6 +28,8 @@ pub(crate) struct CheckDocument<'a> {
     verdict: &'static str,
     cause: Option<&'static str>,
     failing: &'a [String],
+    /// Each name of `failing` with its own output, where a parser kept it.
+    failures: Vec<Failure<'a>>,
     reason: &'a str,
     suite: Option<Suite<'a>>,
     findings: Findings<'a>,
@@ -41,6 +43,38 @@ pub(crate) struct CheckDocument<'a> {
     grading: Option<GradingDoc<'a>>,
     /// Under `--stress`: the runs and every test whose outcome varied.
     stress: Option<StressDoc<'a>>,
+}
+
+/// One failing test of `check --json` and its own output: the message
+/// and excerpt of the latest attempt whose parser kept one.
+#[derive(Debug, Serialize)]
+struct Failure<'a> {
+    name: &'a str,
+    message: Option<&'a str>,
+    excerpt: Option<&'a str>,
+    /// The attempt the message and excerpt come from.
+    attempt: Option<usize>,
+}
+
+/// Each of `record`'s failing names with its output.
+fn failures(record: &Record) -> Vec<Failure<'_>> {
+    record
+        .verdict
+        .failing()
+        .iter()
+        .map(|name| {
+            let kept = record.attempts.iter().rev().find_map(|attempt| {
+                let test = attempt.report.failing.iter().find(|t| t.name == *name)?;
+                (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
+            });
+            Failure {
+                name,
+                message: kept.and_then(|(_, t)| t.message.as_deref()),
+                excerpt: kept.and_then(|(_, t)| t.excerpt.as_deref()),
+                attempt: kept.map(|(number, _)| number),
+            }
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -273,6 +307,7 @@ impl<'a> CheckDocument<'a> {
             verdict: verdict.name(),
             cause: verdict.cause().map(|c| c.name()),
             failing: verdict.failing(),
+            failures: failures(record),
             reason: verdict.reason(),
             suite: record
                 .suite
@@ -459,6 +494,10 @@ struct FailingTest<'a> {
     format: &'static str,
     context: Option<&'a str>,
     kind: &'static str,
+    /// The first line that states the failure, in the test's own output.
+    message: Option<&'a str>,
+    /// The test's own output, bounded (docs/formats.md).
+    excerpt: Option<&'a str>,
 }
 
 /// A test binary that died naming no failing test.
@@ -513,6 +552,8 @@ impl<'a> ParseDocument<'a> {
                     format: test.format.name(),
                     context: test.context.as_deref(),
                     kind: test.kind.name(),
+                    message: test.message.as_deref(),
+                    excerpt: test.excerpt.as_deref(),
                 })
                 .collect(),
             counts: Counts {

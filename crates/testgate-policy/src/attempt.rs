@@ -216,6 +216,11 @@ pub struct Attempt {
     /// [`Grader`](crate::Grader) grades listed tests by. Empty when the
     /// caller gives only the failing names.
     pub tests: Vec<(String, TestResult)>,
+    /// Failing tests' own output, by name: the excerpt of each block the
+    /// runner showed for it (or its message alone), as the parser kept it.
+    /// A Fail's reason shows them after its names, before the tail. Text
+    /// the tests printed, not evidence: no name is added or removed by it.
+    pub excerpts: Vec<(String, String)>,
 }
 
 impl Attempt {
@@ -241,7 +246,23 @@ impl Attempt {
             running: Vec::new(),
             crashes: Vec::new(),
             tests: Vec::new(),
+            excerpts: Vec::new(),
         }
+    }
+
+    /// Sets failing tests' own output, by name (see
+    /// [`excerpts`](Self::excerpts)).
+    pub fn with_excerpts<I, N, T>(mut self, excerpts: I) -> Self
+    where
+        I: IntoIterator<Item = (N, T)>,
+        N: Into<String>,
+        T: Into<String>,
+    {
+        self.excerpts = excerpts
+            .into_iter()
+            .map(|(name, text)| (name.into(), text.into()))
+            .collect();
+        self
     }
 
     /// Sets every test the output named, with how it ended.

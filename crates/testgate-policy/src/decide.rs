@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
 use crate::explain::{
-    closing_lines, crash_lines, different_suites, every_time, inconclusive, nothing_ran, pass,
-    push_tail, stopped, summary, tally, tally_lines,
+    closing_lines, crash_lines, different_suites, every_time, excerpt_lines, inconclusive,
+    nothing_ran, pass, push_tail, stopped, summary, tally, tally_lines,
 };
 use crate::history::{self, Kind, Outcome, Record, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
@@ -294,6 +294,7 @@ fn all_failed(
         reason.line(&hint);
     }
     closing_lines(&mut reason, records, None);
+    excerpt_lines(&mut reason, last.attempt, last.number, &every);
     push_tail(&mut reason, last.attempt, last.number);
     Decision::Known(Verdict::Fail {
         failing: every.iter().map(|n| (*n).to_owned()).collect(),
@@ -451,5 +452,39 @@ mod tests {
         assert!(reason.starts_with("tests::a\n"), "{reason}");
         assert!(reason.contains("passed when run alone"), "{reason}");
         assert!(reason.contains(" more\n"), "{reason}");
+    }
+
+    /// A Fail's reason: the names, then each failing test's own output
+    /// (bounded, the start kept), then the tail; the whole within
+    /// MAX_REASON however large the excerpts and the tail.
+    #[test]
+    fn a_fails_reason_shows_each_failing_tests_output_before_the_tail() {
+        let huge = format!("panic: boom\n{}", "x".repeat(20_000));
+        let attempt = Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["TestA", "TestB"])
+            .with_excerpts([
+                ("TestA", "    a_test.go:5: got 1, want 2".to_owned()),
+                ("TestB", huge),
+                ("TestNotFailing", "printed by a passing test".to_owned()),
+            ])
+            .with_recognised(true)
+            .with_tail(format!("{}\nok  \tlater/pkg\t0.1s", "y".repeat(20_000)));
+        let verdict = Policy::new(0).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["TestA", "TestB"]);
+        let reason = verdict.reason();
+        assert!(reason.len() <= MAX_REASON, "{} bytes", reason.len());
+        let at = |needle: &str| reason.find(needle).unwrap_or(usize::MAX);
+        assert!(reason.starts_with("TestA\nTestB\n"), "{reason}");
+        assert!(
+            at("the output of TestA in attempt 1:\n    a_test.go:5: got 1, want 2")
+                < at("the output of TestB in attempt 1:\npanic: boom"),
+            "{reason}"
+        );
+        assert!(
+            at("panic: boom") < at("the end of the output of attempt 1:"),
+            "{reason}"
+        );
+        assert!(reason.ends_with("later/pkg\t0.1s"), "{reason}");
+        assert!(!reason.contains("printed by a passing test"), "{reason}");
     }
 }

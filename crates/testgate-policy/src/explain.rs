@@ -150,6 +150,45 @@ pub(crate) fn crash_lines(reason: &mut Reason, records: &[Record<'_>]) {
     }
 }
 
+/// The most bytes of a reason that failing tests' own output takes, all
+/// excerpts together: half of it, so that the tail keeps the rest.
+const MAX_EXCERPTS_SHOWN: usize = crate::MAX_REASON / 2;
+
+/// The most bytes of one test's output in a reason: its start, where the
+/// runner states the failure.
+const MAX_EXCERPT_SHOWN: usize = 1536;
+
+/// Below this many bytes of room an excerpt is left out.
+const MIN_EXCERPT: usize = 48;
+
+/// Each of `names`' own output in `attempt`, where the parser kept it, in
+/// their order: a header line, then the start of the excerpt, within
+/// [`MAX_EXCERPTS_SHOWN`] together.
+pub(crate) fn excerpt_lines(reason: &mut Reason, attempt: &Attempt, number: usize, names: &[&str]) {
+    let mut budget = MAX_EXCERPTS_SHOWN;
+    for name in names {
+        let Some((_, text)) = attempt.excerpts.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        let text = text.trim_end();
+        if text.trim().is_empty() {
+            continue;
+        }
+        let header = format!(
+            "the output of {} in attempt {number}:",
+            cut_end(name, MAX_NAME)
+        );
+        let room = budget.saturating_sub(header.len() + 2);
+        if room < MIN_EXCERPT {
+            break;
+        }
+        let text = cut_end(text, room.min(MAX_EXCERPT_SHOWN));
+        budget = budget.saturating_sub(header.len() + text.len() + 2);
+        reason.line(&header);
+        reason.line(&text);
+    }
+}
+
 pub(crate) fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
     reason.tail(
         &format!("the end of the output of attempt {number}:"),

@@ -723,6 +723,12 @@ impl SandboxedTests {
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_running(report.running.iter().cloned())
             .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
+            // Each failing test's own output for the reason: its excerpt,
+            // or its message where the excerpts' budget was spent.
+            .with_excerpts(report.failing.iter().filter_map(|test| {
+                let text = test.excerpt.as_ref().or(test.message.as_ref())?;
+                Some((test.name.clone(), text.clone()))
+            }))
             // Each test's result, which only grading and stress read: a
             // hundred thousand names are not copied for nothing.
             .with_tests(

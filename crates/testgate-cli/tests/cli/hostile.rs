@@ -9,6 +9,7 @@ mod harness;
 
 mod caches;
 mod escape;
+mod excerpts;
 mod held_secrets;
 mod host_side;
 mod integrity;

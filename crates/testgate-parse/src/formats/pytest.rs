@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::scope::{Confirmed, Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -26,6 +26,12 @@ pub(crate) struct Pytest {
     session: Session,
     /// Inside a `short test summary info` section.
     in_summary: bool,
+    /// Inside the `FAILURES` or `ERRORS` section, whose `____ name ____`
+    /// parts are each test's own output.
+    in_failures: bool,
+    /// Those parts, by the name in their header (pytest's headline:
+    /// `TestClass.test_x[1]`, not the node id).
+    excerpts: Excerpts,
 }
 
 /// What one pytest session (header to closing line) said so far.
@@ -86,6 +92,7 @@ impl Pytest {
             }
         }
         for Confirmed { index, name, .. } in confirmed {
+            let (message, excerpt) = self.excerpts.take(&headline(&name));
             let context = Some(test_file(&name).to_owned());
             // `ERROR tests/test_x.py`: the file did not collect.
             let kind = if name.contains("::") {
@@ -93,9 +100,13 @@ impl Pytest {
             } else {
                 Kind::File
             };
-            let test = FailingTest::new(name, Runner::Pytest, context).with_kind(kind);
+            let test = FailingTest::new(name, Runner::Pytest, context)
+                .with_kind(kind)
+                .with_output(message, excerpt);
             self.findings.fail(index, test);
         }
+        self.excerpts.clear();
+        self.in_failures = false;
     }
 
     /// Reads a short summary entry; false when the line is not one.
@@ -132,12 +143,18 @@ impl Recognizer for Pytest {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let Some(first) = text.bytes().next() else {
+            if self.in_failures {
+                self.excerpts.push(text);
+            }
             return;
         };
         if first == b'=' {
             let Some(title) = separator_title(text) else {
                 return;
             };
+            self.excerpts.end();
+            // `-q` prints no session header: the section counts outside one.
+            self.in_failures = title == "FAILURES" || title == "ERRORS";
             if title == "test session starts" {
                 // A session still open here was cut off before its closing
                 // line (killed, timed out): keep all it named.
@@ -182,6 +199,9 @@ impl Recognizer for Pytest {
             }
             return;
         }
+        if self.in_failures {
+            self.failures_line(text);
+        }
         if !self.session.open {
             return;
         }
@@ -217,7 +237,7 @@ impl Recognizer for Pytest {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.in_summary || self.session.open {
+        if self.in_summary || self.session.open || self.in_failures {
             // A verbose result or a summary entry starts with any byte.
             &Interest::ALL
         } else {
@@ -227,6 +247,30 @@ impl Recognizer for Pytest {
 }
 
 impl Pytest {
+    /// A line of the `FAILURES` or `ERRORS` section: a part's header opens
+    /// its test's block, any other line is the open block's; its first
+    /// `E   ` line is the message.
+    fn failures_line(&mut self, text: &str) {
+        if let Some(title) = part_title(text) {
+            let name = [
+                "ERROR at setup of ",
+                "ERROR at teardown of ",
+                "ERROR collecting ",
+            ]
+            .iter()
+            .find_map(|prefix| title.strip_prefix(prefix))
+            .unwrap_or(title);
+            self.excerpts.open(name);
+            return;
+        }
+        if !self.excerpts.has_message() {
+            if let Some(message) = text.strip_prefix("E ") {
+                self.excerpts.message(message);
+            }
+        }
+        self.excerpts.push(text);
+    }
+
     /// [`verbose_result`], unless the every-test list is full: then the
     /// result would be dropped, so the line is not read for it.
     fn passing_result<'t>(&self, text: &'t str) -> Option<(&'t str, Outcome)> {
@@ -562,6 +606,28 @@ fn verbose_rerun<'t>(text: &'t str, status: &[u8]) -> Option<&'t str> {
         &PLAIN
     };
     Some(regex.captures(text)?.get(1)?.as_str())
+}
+
+/// The title of a part of the `FAILURES` section: `test_x` of `_____
+/// test_x _____`.
+fn part_title(text: &str) -> Option<&str> {
+    let inner = text.trim_start_matches('_').trim_end_matches('_');
+    if inner.len() + 2 > text.len() {
+        return None;
+    }
+    let title = inner.strip_prefix(' ')?.strip_suffix(' ')?;
+    (!title.is_empty()).then_some(title)
+}
+
+/// The name pytest heads a test's part of `FAILURES` with: the node id
+/// past its file, `::` as `.` (`TestC.test_x[1]` of
+/// `t.py::TestC::test_x[1]`); a file's id is its own.
+fn headline(id: &str) -> std::borrow::Cow<'_, str> {
+    match id.split_once("::") {
+        Some((_, rest)) if rest.contains("::") => rest.replace("::", ".").into(),
+        Some((_, rest)) => rest.into(),
+        None => id.into(),
+    }
 }
 
 /// The file part of a node id: `tests/a.py` of `tests/a.py::T::test[1]`.
