@@ -30,6 +30,7 @@ pub(crate) const BATCH_SCHEMA: u32 = 1;
 
 mod manifest;
 
+pub(crate) use manifest::check_args;
 use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 
 /// Run the checks of a manifest, in parallel, results as JSON lines.

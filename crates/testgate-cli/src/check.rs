@@ -333,6 +333,24 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
 pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
+    execute_observed(args, cancel, |max_attempts| {
+        Box::new(Announcer {
+            quiet: args.quiet,
+            max_attempts,
+            terminal: io::stderr()
+                .is_terminal()
+                .then(crate::terminal::TerminalFilter::new),
+        })
+    })
+}
+
+/// [`execute`], shown to the observer `observe` makes from the most
+/// attempts the check may run (`testgate mcp` sends progress with it).
+pub(crate) fn execute_observed<'o>(
+    args: &CheckArgs,
+    cancel: &Cancel,
+    observe: impl FnOnce(u64) -> Box<dyn Observer + 'o>,
+) -> Result<Record, Error> {
     // Not the host's root, a home, or a folder holding one.
     let dir = testgate::project_dir(&args.dir)?;
     let writable = args
@@ -460,14 +478,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         );
     }
     // The driver's own bound (`--stress N` runs N, whatever `-k` says).
-    let max_attempts = tests.max_attempts();
-    let mut announcer = Announcer {
-        quiet: args.quiet,
-        max_attempts,
-        terminal: io::stderr()
-            .is_terminal()
-            .then(crate::terminal::TerminalFilter::new),
-    };
+    let mut observer = observe(tests.max_attempts());
     // The version is read before the first attempt: what the attempts do
     // to the tree is the tree digest's business, not the version's.
     let version = args.record.as_ref().map(|_| match &args.suite_version {
@@ -486,7 +497,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         }
     });
     let started = unix_seconds();
-    let record = tests.run_observed(&mut announcer);
+    let record = tests.run_observed(observer.as_mut());
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
@@ -624,10 +635,10 @@ fn watch_word(words: &[String]) -> Option<&str> {
     let vitest = words
         .iter()
         .position(|w| w == "vitest" || w.ends_with("/vitest"));
-    if let Some(at) = vitest {
-        if let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev") {
-            return Some(next.as_str());
-        }
+    if let Some(at) = vitest
+        && let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev")
+    {
+        return Some(next.as_str());
     }
     words.iter().map(String::as_str).find(|w| {
         let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
@@ -767,7 +778,8 @@ impl Observer for Announcer {
     }
 }
 
-fn describe_ending(ending: &Ending) -> String {
+/// How an attempt or a preparation ended, in a few words.
+pub(crate) fn describe_ending(ending: &Ending) -> String {
     match ending {
         Ending::Exited { code: 0 } => "exited 0".to_owned(),
         Ending::Exited { code } => format!("exited {code}"),

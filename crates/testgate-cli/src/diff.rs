@@ -47,8 +47,9 @@ const ORDER: [&str; 8] = [
     "still_passing",
 ];
 
+/// `diff --json`'s document.
 #[derive(Debug, Serialize)]
-struct DiffDocument<'a> {
+pub(crate) struct DiffDocument<'a> {
     schema: u32,
     tests: Vec<DiffEntry<'a>>,
     counts: std::collections::BTreeMap<&'static str, usize>,
@@ -68,43 +69,14 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
     let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
     let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
     let changes = compare(&before_ref, &after_ref);
-    let grade_in = |list: &[(&str, Grade)], name: &str| {
-        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
-    };
     let mut stdout = io::stdout().lock();
     if args.json {
-        let mut counts = std::collections::BTreeMap::new();
-        let tests = changes
-            .iter()
-            .map(|&(name, change)| {
-                *counts.entry(change.name()).or_insert(0) += 1;
-                DiffEntry {
-                    name,
-                    change: change.name(),
-                    before: grade_in(&before_ref, name),
-                    after: grade_in(&after_ref, name),
-                }
-            })
-            .collect();
-        let document = DiffDocument {
-            schema: DIFF_SCHEMA,
-            tests,
-            counts,
-        };
+        let document = document(&before, &after);
         crate::json::write_printable(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
-        let mut summary = Vec::new();
         for group in ORDER {
-            let names: Vec<(&str, Change)> = changes
-                .iter()
-                .copied()
-                .filter(|(_, c)| c.name() == group)
-                .collect();
-            if names.is_empty() {
-                continue;
-            }
-            summary.push(format!("{} {}", names.len(), group.replace('_', " ")));
+            let names = changes.iter().copied().filter(|(_, c)| c.name() == group);
             for (name, change) in names {
                 let detail = match change {
                     Change::New(grade) | Change::Gone(grade) => format!(" ({})", grade.name()),
@@ -120,14 +92,58 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
                     .map_err(Error::Write)?;
             }
         }
-        let summary = if summary.is_empty() {
-            "no test in either check".to_owned()
-        } else {
-            summary.join(", ")
-        };
-        writeln!(stdout, "{summary}").map_err(Error::Write)?;
+        writeln!(stdout, "{}", summary(&document(&before, &after))).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)
+}
+
+/// The document of how each test changed from `before` to `after` (two
+/// checks' tests, as [`grades_in`] reads them): `diff --json`'s, and
+/// `testgate mcp`'s `diff` tool's.
+pub(crate) fn document<'a>(
+    before: &'a [(String, Grade)],
+    after: &'a [(String, Grade)],
+) -> DiffDocument<'a> {
+    let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let grade_in = |list: &[(&str, Grade)], name: &str| {
+        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    let tests = compare(&before_ref, &after_ref)
+        .iter()
+        .map(|&(name, change)| {
+            *counts.entry(change.name()).or_insert(0) += 1;
+            DiffEntry {
+                name,
+                change: change.name(),
+                before: grade_in(&before_ref, name),
+                after: grade_in(&after_ref, name),
+            }
+        })
+        .collect();
+    DiffDocument {
+        schema: DIFF_SCHEMA,
+        tests,
+        counts,
+    }
+}
+
+/// The closing line of `diff`'s text: how many tests changed how, in
+/// [`ORDER`] (`1 broken, 2 still passing`).
+pub(crate) fn summary(document: &DiffDocument<'_>) -> String {
+    let groups: Vec<String> = ORDER
+        .iter()
+        .filter_map(|group| {
+            let count = document.counts.get(group).copied().unwrap_or(0);
+            (count > 0).then(|| format!("{count} {}", group.replace('_', " ")))
+        })
+        .collect();
+    if groups.is_empty() {
+        "no test in either check".to_owned()
+    } else {
+        groups.join(", ")
+    }
 }
 
 /// The most of a check's JSON document read (100,000 failing names take
@@ -152,11 +168,18 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    grades_of(&value, &path.display().to_string())
+}
+
+/// Every test of the check `value` (a `check --json` document, or a
+/// `--record` holding one), named `label` in errors.
+pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+    let bad = |why: String| Error::Baseline(format!("{label}: {why}"));
     // A record file holds the check's document as `record.result`.
     let document = value
         .get("record")
         .and_then(|r| r.get("result"))
-        .unwrap_or(&value);
+        .unwrap_or(value);
     let Some(tests) = document.get("tests").and_then(Value::as_array) else {
         return Err(bad(
             "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"

@@ -196,12 +196,12 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
     let entry: Entry = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict {
-        if !matches!(v.as_str(), "pass" | "fail" | "inconclusive") {
-            return Err(format!(
-                "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
-            ));
-        }
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict
+        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
+    {
+        return Err(format!(
+            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
+        ));
     }
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
     let mut push = |flag: &str, value: String| {
@@ -300,6 +300,14 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
         args: Box::new(args),
         expect_verdict: entry.expect_verdict,
     })
+}
+
+/// `check`'s options from `bytes`, a JSON object with a manifest line's
+/// keys (`id` and `expect_verdict` aside), paths relative to `dir`: what
+/// `testgate mcp`'s `check` tool runs, through the same parser and with
+/// the same one-line messages.
+pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
+    job(bytes, 0, Value::Null, dir).map(|job| *job.args)
 }
 
 /// `check`'s options, parsed from a manifest line's words.
