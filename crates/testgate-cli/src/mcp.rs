@@ -664,7 +664,8 @@ mod tests {
             "allow_network: true",
             "json: true",
             "quiet: true",
-            "sandbox: \"bwrap\"",
+            // The default sandbox, never the host.
+            "sandbox: \"auto\"",
             r#"expect_text: Some("{\"FAIL_TO_PASS\":[\"t\"]}")"#,
         ] {
             assert!(args.contains(wanted), "{wanted}: {args}");
