@@ -33,6 +33,7 @@ mod capture;
 mod config;
 mod project;
 mod rerun;
+mod runners;
 mod scan;
 mod suite;
 pub mod tree;

@@ -14,18 +14,8 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
-mod cargo;
-mod go;
-mod js;
-mod pytest;
-
-/// One test a targeted retry must run: its canonical name and, when the
-/// parser knew it, where it lives (the binary id, the file, the package).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Target<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) context: Option<&'a str>,
-}
+pub(crate) use crate::runners::Target;
+use crate::runners::{self, recognise};
 
 /// The arguments of `program args` that run only `targets`, or why that
 /// cannot be done exactly (then the full command must run). `workspace` is
@@ -97,43 +87,6 @@ fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// The runner `program args` starts, and how many of `args` come before
-/// the runner's own arguments (`test` of `cargo test`, `-m pytest`, …).
-fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize)> {
-    let arg = |i: usize| args.get(i).map(String::as_str);
-    match program {
-        "cargo" => {
-            let at = usize::from(arg(0).is_some_and(|a| a.starts_with('+')));
-            match (arg(at), arg(at + 1)) {
-                (Some("test"), _) => Some((Runner::Cargo, at + 1)),
-                (Some("nextest"), Some("run")) => Some((Runner::Nextest, at + 2)),
-                _ => None,
-            }
-        }
-        "pytest" | "py.test" => Some((Runner::Pytest, 0)),
-        "go" => (arg(0) == Some("test")).then_some((Runner::Go, 1)),
-        "jest" => Some((Runner::Jest, 0)),
-        "vitest" => Some((Runner::Vitest, usize::from(arg(0) == Some("run")))),
-        "npx" => {
-            let at = args
-                .iter()
-                .position(|a| !matches!(a.as_str(), "--no-install" | "--no" | "-y" | "--yes"))?;
-            match arg(at) {
-                Some("jest") => Some((Runner::Jest, at + 1)),
-                Some("vitest") => Some((
-                    Runner::Vitest,
-                    at + 1 + usize::from(arg(at + 1) == Some("run")),
-                )),
-                _ => None,
-            }
-        }
-        python if is_python(python) => {
-            (arg(0) == Some("-m") && arg(1) == Some("pytest")).then_some((Runner::Pytest, 2))
-        }
-        _ => None,
-    }
-}
-
 /// `go test ARGS` with `-count=1` added after `test` when ARGS set no
 /// `-count`: go replays a passing package's cached result instead of
 /// running it (`ok pkg (cached)`), so every run of a stress sequence after
@@ -159,13 +112,6 @@ pub(crate) fn uncached_go(program: &OsStr, args: &[OsString]) -> Option<Vec<OsSt
     Some(out)
 }
 
-/// `python`, `python3`, `python3.12`.
-fn is_python(program: &str) -> bool {
-    program
-        .strip_prefix("python")
-        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
-}
-
 /// The runner's own arguments `rest`, rewritten to run only `targets`.
 fn select(
     runner: Runner,
@@ -173,25 +119,7 @@ fn select(
     targets: &[Target<'_>],
     workspace: &Path,
 ) -> Result<Vec<String>, String> {
-    match runner {
-        Runner::Cargo => cargo::cargo(rest, targets),
-        Runner::Nextest => Ok(cargo::nextest(rest, targets)),
-        Runner::Pytest => pytest::pytest(rest, targets, workspace),
-        Runner::Go => go::go(rest, targets),
-        Runner::Jest => Ok(js::jest(rest, targets)),
-        Runner::Vitest => Ok(js::vitest(rest, targets)),
-    }
-}
-
-/// Each name once, in the order given.
-fn names<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::with_capacity(targets.len());
-    for target in targets {
-        if !names.contains(&target.name) {
-            names.push(target.name);
-        }
-    }
-    names
+    runners::profile(runner).select(rest, targets, workspace)
 }
 
 /// `npm test` / `npm run NAME` whose script is a plain runner command:
@@ -302,10 +230,11 @@ mod tests {
         );
     }
 
-    use super::cargo::{is_doctest, is_whole_target, nextest_escape};
-    use super::go::{go_quote_meta, go_run_pattern};
-    use super::js::js_escape;
     use super::*;
+    use crate::runners::{
+        go_quote_meta, go_run_pattern, is_doctest, is_python, is_whole_target, js_escape,
+        nextest_escape,
+    };
 
     fn t<'a>(name: &'a str, context: Option<&'a str>) -> Target<'a> {
         Target { name, context }

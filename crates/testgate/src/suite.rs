@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
 use testgate_policy::{
     AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
     Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
@@ -199,43 +199,7 @@ impl SandboxedTests {
             return Vec::new();
         };
         let program = self.config.program.to_string_lossy().into_owned();
-        let python = if program.contains("python") {
-            program.clone()
-        } else {
-            "python3".to_owned()
-        };
-        let pytest: Vec<String> = if program.contains("python") {
-            vec![
-                program.clone(),
-                "-m".into(),
-                "pytest".into(),
-                "--version".into(),
-            ]
-        } else {
-            vec!["pytest".into(), "--version".into()]
-        };
-        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
-        let questions: Vec<Vec<String>> = match runner {
-            Runner::Cargo => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-            ],
-            Runner::Nextest => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-                words(&["cargo", "nextest", "--version"]),
-            ],
-            Runner::Pytest => vec![vec![python, "--version".into()], pytest],
-            Runner::Go => vec![words(&["go", "version"])],
-            Runner::Jest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "jest", "--version"]),
-            ],
-            Runner::Vitest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "vitest", "--version"]),
-            ],
-        };
+        let questions = crate::runners::profile(runner).version_questions(&program);
         questions
             .into_iter()
             .filter_map(|question| {
@@ -1028,6 +992,7 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 )]
 mod tests {
     use super::*;
+    use testgate_parse::Runner;
 
     /// A target without libtest's harness that printed cargo's failure
     /// lines for itself and passed (crates/testgate-parse's fixture project
