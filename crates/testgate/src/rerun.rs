@@ -15,7 +15,7 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 pub(crate) use crate::runners::Target;
-use crate::runners::{self, recognise};
+use crate::runners::{self, npm, recognise};
 
 /// The arguments of `program args` that run only `targets`, or why that
 /// cannot be done exactly (then the full command must run). `workspace` is
@@ -63,12 +63,8 @@ pub(crate) fn runner_of(program: &OsStr, args: &[OsString], workspace: &Path) ->
     if program != "npm" {
         return recognise(program, &args).map(|(runner, _)| runner);
     }
-    let script_name = match args.first().map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script" | "rum" | "urn") => args.get(1)?.as_str(),
-        Some(_) | None => return None,
-    };
-    let script = npm_script(workspace, script_name).ok()?;
+    let script_name = npm::script_name(&args).ok()?;
+    let script = npm::script(workspace, script_name).ok()?;
     let words: Vec<String> = script
         .split_whitespace()
         .skip_while(|w| w.contains('='))
@@ -126,15 +122,8 @@ fn select(
 /// the selectors go after `--`, which npm appends to the script. Only a
 /// rewrite that appends to the script's own arguments can be done so.
 fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<String>, String> {
-    let script_name = match args.first().map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script" | "rum" | "urn") => match args.get(1) {
-            Some(name) if !name.starts_with('-') => name.as_str(),
-            Some(_) | None => return Err("the npm command names no script".to_owned()),
-        },
-        Some(_) | None => return Err("the npm command runs no script".to_owned()),
-    };
-    let script = npm_script(workspace, script_name)?;
+    let script_name = npm::script_name(args)?;
+    let script = npm::script(workspace, script_name)?;
     if let Some(c) = script
         .chars()
         .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
@@ -169,25 +158,6 @@ fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<
     }
     out.extend(extra.iter().cloned());
     Ok(out)
-}
-
-/// The most of `package.json` read: larger ones are not a plain project's.
-const PACKAGE_JSON_LIMIT: u64 = 1 << 20;
-
-/// The script `name` of the workspace's `package.json`. The tests may have
-/// replaced the file (a FIFO, a symlink to `/dev/zero`), so it is read as
-/// a regular file only, never followed, never waited on, capped.
-fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
-    let path = workspace.join("package.json");
-    let bytes =
-        testgate_run::read_project_file(&path, PACKAGE_JSON_LIMIT).map_err(|e| e.to_string())?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
-    json.get("scripts")
-        .and_then(|scripts| scripts.get(name))
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{} has no script `{name}`", path.display()))
 }
 
 #[cfg(test)]

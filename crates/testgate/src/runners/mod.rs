@@ -17,6 +17,7 @@ mod go;
 mod jest;
 mod js;
 mod nextest;
+pub(crate) mod npm;
 mod pytest;
 mod vitest;
 
