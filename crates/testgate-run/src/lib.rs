@@ -63,3 +63,4 @@ pub use crate::project_file::{
 };
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, RunSpec, Sandbox};
+pub use crate::view::PRIVATE_CACHES;

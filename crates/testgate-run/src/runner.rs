@@ -142,6 +142,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 homes: &homes,
                 env: &env,
                 program: &spec.program,
+                caches: spec.caches.as_deref(),
                 dir: &dir,
                 writable: &options.writable,
                 cache_root: cache_root.as_deref(),

@@ -101,6 +101,7 @@ pub struct RunSpec {
     pub(crate) drain: Duration,
     pub(crate) sandbox: Sandbox,
     pub(crate) cancel: Option<Cancel>,
+    pub(crate) caches: Option<Vec<String>>,
 }
 
 impl RunSpec {
@@ -123,6 +124,7 @@ impl RunSpec {
             drain: Duration::from_secs(1),
             sandbox: Sandbox::default(),
             cancel: None,
+            caches: None,
         }
     }
 
@@ -163,6 +165,16 @@ impl RunSpec {
     /// Where the command runs (default: [`Sandbox::Bubblewrap`]).
     pub fn sandbox(mut self, sandbox: Sandbox) -> RunSpec {
         self.sandbox = sandbox;
+        self
+    }
+
+    /// Which of the project's private toolchain caches the command uses,
+    /// by name ([`PRIVATE_CACHES`]): under bubblewrap only those are seeded
+    /// from the host's on a project's first run (a copy costs time). `None`
+    /// (the default): all of them, as for a shell or a script. The caller
+    /// knows its tools; this crate knows none.
+    pub fn caches(mut self, names: Option<Vec<String>>) -> RunSpec {
+        self.caches = names;
         self
     }
 

@@ -118,6 +118,9 @@ pub(crate) struct Host<'a> {
     pub(crate) env: &'a [(OsString, OsString)],
     /// The program as given (a path, or a name looked up in `PATH`).
     pub(crate) program: &'a OsStr,
+    /// The private caches (by [`HostCache::private`]) the command uses, as
+    /// its caller knows them ([`crate::RunSpec::caches`]); `None`: all.
+    pub(crate) caches: Option<&'a [String]>,
     /// The run's directory (absolute, canonical).
     pub(crate) dir: &'a Path,
     /// The paths bound writable by the user's choice (absolute).
@@ -324,6 +327,16 @@ fn mounts(host: &Host<'_>) -> View {
     view
 }
 
+/// The names of the project's private toolchain caches a command may use
+/// ([`crate::RunSpec::caches`]), each a folder under the project's cache
+/// directory: Go's build cache, pip's, npm's `_cacache` and jest's.
+pub const PRIVATE_CACHES: [&str; 4] = [
+    "home-cache/go-build",
+    "home-cache/pip",
+    "npm/_cacache",
+    "jest",
+];
+
 /// A host cache a private one is seeded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct HostCache {
@@ -399,34 +412,10 @@ fn host_caches(
         host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
         private: "jest",
     });
-    let program = Path::new(host.program)
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some(used) = caches_used_by(&program) {
-        out.retain(|cache| used.contains(&cache.private));
+    if let Some(used) = host.caches {
+        out.retain(|cache| used.iter().any(|name| name == cache.private));
     }
     out
-}
-
-/// The private caches (by [`HostCache::private`]) the program `program`
-/// (a file name) may use, `None` for any other (a shell, `make`, a
-/// script), which may use all of them. A copy costs time on a project's
-/// first check (the host's npm cache is often hundreds of megabytes), so a
-/// `go test` does not pay for npm's, a test runner for a package manager's,
-/// and cargo (whose registry is the host's, read-only) for none.
-fn caches_used_by(program: &str) -> Option<&'static [&'static str]> {
-    let python_tool = program.starts_with("python")
-        || program.starts_with("pip")
-        || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
-    match program {
-        "go" | "gotestsum" => Some(&["home-cache/go-build"]),
-        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" => Some(&[]),
-        "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
-        "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
-        _ if python_tool => Some(&["home-cache/pip"]),
-        _ => None,
-    }
 }
 
 /// The private cache directories of the project, created under the cache
@@ -707,6 +696,7 @@ mod tests {
             homes: &[],
             env: &env,
             program: OsStr::new("cargo"),
+            caches: None,
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -748,6 +738,7 @@ mod tests {
                 homes: &[],
                 env,
                 program: OsStr::new("cargo"),
+                caches: None,
                 dir,
                 writable: &[],
                 cache_root: Some(root),
@@ -784,6 +775,7 @@ mod tests {
                 homes: &[],
                 env: &env,
                 program: OsStr::new("git"),
+                caches: None,
                 dir: &project,
                 writable: std::slice::from_ref(&writable),
                 cache_root: None,
@@ -805,6 +797,7 @@ mod tests {
             homes: &[f.root.join("other")],
             env: &vars,
             program: OsStr::new("git"),
+            caches: None,
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -820,6 +813,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("cargo"),
+            caches: None,
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -865,6 +859,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("pytest"),
+            caches: None,
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -896,6 +891,7 @@ mod tests {
     #[test]
     fn the_private_caches_are_seeded_from_the_hosts_once() {
         let f = Fixture::new();
+        let go_build = ["home-cache/go-build".to_owned()];
         let home = f.dir("home");
         fs::create_dir_all(home.join(".cache/go-build/ab")).expect("mkdir");
         fs::write(home.join(".cache/go-build/ab/entry-d"), "object").expect("write");
@@ -909,6 +905,7 @@ mod tests {
                 homes: &[],
                 env: vars,
                 program: OsStr::new("make"),
+                caches: None,
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -923,6 +920,7 @@ mod tests {
                 homes: &[],
                 env: &vars,
                 program: OsStr::new("make"),
+                caches: None,
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -932,6 +930,8 @@ mod tests {
             &home,
             &|path: &Path| path.starts_with(&project),
         );
+        let names: Vec<&str> = seeds.iter().map(|s| s.private).collect();
+        assert_eq!(names, PRIVATE_CACHES);
         let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
         assert_eq!(
             hosts,
@@ -979,6 +979,7 @@ mod tests {
                 homes: &[],
                 env: &in_project,
                 program: OsStr::new("go"),
+                caches: Some(&go_build),
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -997,6 +998,7 @@ mod tests {
     #[test]
     fn a_host_cache_over_the_cap_is_copied_in_part_and_said() {
         let f = Fixture::new();
+        let go_build = ["home-cache/go-build".to_owned()];
         let home = f.dir("home");
         let gocache = f.dir("home/.cache/go-build/ab");
         fs::write(gocache.join("one-d"), "123456").expect("write");
@@ -1008,6 +1010,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("go"),
+            caches: Some(&go_build),
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -1031,26 +1034,6 @@ mod tests {
 
     fn entries_in(dir: &Path) -> usize {
         fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
-    }
-
-    #[test]
-    fn a_runner_gets_only_its_toolchains_caches_a_script_all() {
-        let go: &[&str] = &["home-cache/go-build"];
-        let none: &[&str] = &[];
-        for (program, expected) in [
-            ("go", Some(go)),
-            ("python3.12", Some(&["home-cache/pip"][..])),
-            ("tox", Some(&["home-cache/pip"][..])),
-            ("pytest", Some(none)),
-            ("cargo", Some(none)),
-            ("npx", Some(&["jest"][..])),
-            ("npm", Some(&["npm/_cacache", "jest"][..])),
-            ("make", None),
-            ("sh", None),
-            ("gofmt", None),
-        ] {
-            assert_eq!(caches_used_by(program), expected, "{program}");
-        }
     }
 
     #[test]

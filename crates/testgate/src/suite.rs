@@ -1,7 +1,7 @@
 //! [`SandboxedTests`]: the loop that runs attempts until the policy knows
 //! the verdict.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -217,7 +217,8 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(OsStr::new(program)));
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
             if out.len() < 64 * 1024 {
@@ -625,7 +626,8 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(program));
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }

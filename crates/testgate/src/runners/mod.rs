@@ -12,6 +12,7 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
+mod caches;
 mod cargo;
 mod go;
 mod jest;
@@ -21,6 +22,7 @@ pub(crate) mod npm;
 mod pytest;
 mod vitest;
 
+pub(crate) use caches::caches_used_by;
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
 #[cfg(test)]
