@@ -143,6 +143,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 env: &env,
                 program: &spec.program,
                 caches: spec.caches.as_deref(),
+                tool_caches: &spec.tool_caches,
                 dir: &dir,
                 writable: &options.writable,
                 cache_root: cache_root.as_deref(),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
+use crate::view::ToolCache;
 
 /// Durations are capped here (about 136 years) so that adding one to an
 /// `Instant` cannot overflow: `Duration::MAX` means "never".
@@ -102,6 +103,7 @@ pub struct RunSpec {
     pub(crate) sandbox: Sandbox,
     pub(crate) cancel: Option<Cancel>,
     pub(crate) caches: Option<Vec<String>>,
+    pub(crate) tool_caches: Vec<ToolCache>,
 }
 
 impl RunSpec {
@@ -125,6 +127,7 @@ impl RunSpec {
             sandbox: Sandbox::default(),
             cancel: None,
             caches: None,
+            tool_caches: Vec::new(),
         }
     }
 
@@ -169,12 +172,20 @@ impl RunSpec {
     }
 
     /// Which of the project's private toolchain caches the command uses,
-    /// by name ([`PRIVATE_CACHES`]): under bubblewrap only those are seeded
+    /// by name ([`PRIVATE_CACHES`](crate::PRIVATE_CACHES), [`ToolCache::private`]): under bubblewrap only those are seeded
     /// from the host's on a project's first run (a copy costs time). `None`
     /// (the default): all of them, as for a shell or a script. The caller
     /// knows its tools; this crate knows none.
     pub fn caches(mut self, names: Option<Vec<String>>) -> RunSpec {
         self.caches = names;
+        self
+    }
+
+    /// The caches tools keep at a fixed path outside the homes: under
+    /// bubblewrap each is the project's private one, bound at that path
+    /// (default: none).
+    pub fn tool_caches(mut self, caches: Vec<ToolCache>) -> RunSpec {
+        self.tool_caches = caches;
         self
     }
 

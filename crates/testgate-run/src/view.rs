@@ -121,6 +121,9 @@ pub(crate) struct Host<'a> {
     /// The private caches (by [`HostCache::private`]) the command uses, as
     /// its caller knows them ([`crate::RunSpec::caches`]); `None`: all.
     pub(crate) caches: Option<&'a [String]>,
+    /// The caches tools keep at a fixed path outside the homes, as the
+    /// caller knows them ([`crate::RunSpec::tool_caches`]).
+    pub(crate) tool_caches: &'a [ToolCache],
     /// The run's directory (absolute, canonical).
     pub(crate) dir: &'a Path,
     /// The paths bound writable by the user's choice (absolute).
@@ -128,7 +131,7 @@ pub(crate) struct Host<'a> {
     /// Where testgate keeps its private caches, `None` for none (the
     /// caches are then in the sandbox's memory, cold in each attempt).
     pub(crate) cache_root: Option<&'a Path>,
-    /// The effective uid (jest names its cache after it).
+    /// The effective uid (only a host cache it owns is copied).
     pub(crate) uid: u32,
     /// How much of each host cache is copied into a new private one
     /// ([`crate::seed::SEED_CAP`]).
@@ -329,27 +332,39 @@ fn mounts(host: &Host<'_>) -> View {
 
 /// The names of the project's private toolchain caches a command may use
 /// ([`crate::RunSpec::caches`]), each a folder under the project's cache
-/// directory: Go's build cache, pip's, npm's `_cacache` and jest's.
-pub const PRIVATE_CACHES: [&str; 4] = [
-    "home-cache/go-build",
-    "home-cache/pip",
-    "npm/_cacache",
-    "jest",
-];
+/// directory: Go's build cache, pip's, and npm's `_cacache`; besides these,
+/// the [`ToolCache::private`] names the caller hands over.
+pub const PRIVATE_CACHES: [&str; 3] = ["home-cache/go-build", "home-cache/pip", "npm/_cacache"];
+
+/// A cache a tool keeps at a fixed path outside the homes (a test runner's
+/// under `/tmp`, named after the user): the sandbox gives the project a
+/// private, persistent one bound at that same path, seeded from the host's
+/// on the project's first run. The caller, who knows its tools, names
+/// them ([`crate::RunSpec::tool_caches`]); this crate knows none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCache {
+    /// What it is, for a note (`jest cache`).
+    pub what: String,
+    /// Where the tool keeps it, on the host and inside alike (absolute).
+    pub path: PathBuf,
+    /// Its folder under the project's private caches: one plain name
+    /// (no `/`), distinct from [`PRIVATE_CACHES`]'s.
+    pub private: String,
+}
 
 /// A host cache a private one is seeded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct HostCache {
     /// What it is, for a note.
-    what: &'static str,
+    what: String,
     /// Where the host's toolchain keeps it.
     host: PathBuf,
     /// Where its copy goes, under the project's private caches.
-    private: &'static str,
+    private: String,
 }
 
 /// The host caches whose contents the sandbox sees, copied: Go's build
-/// cache, pip's cache, npm's `_cacache` and jest's cache, where the host's
+/// cache, pip's cache, npm's `_cacache` and the caller's tool caches, where the host's
 /// toolchain keeps them (its cache variable, else `XDG_CACHE_HOME`, else the
 /// home), unless the command's own variable points somewhere writable
 /// (the toolchain then uses that directly).
@@ -367,7 +382,7 @@ fn host_caches(
     let xdg_kept = xdg.as_deref().is_some_and(is_writable);
     let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
     let mut out = Vec::new();
-    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
+    let mut cache = |what: &str, variable: &[&str], default: PathBuf, private: &str| {
         let named = variable.iter().find_map(|name| value(host.env, name));
         let host = match named {
             Some(named) if is_writable(Path::new(named)) => return,
@@ -378,9 +393,9 @@ fn host_caches(
             None => default,
         };
         out.push(HostCache {
-            what,
+            what: what.to_owned(),
             host,
-            private,
+            private: private.to_owned(),
         });
     };
     cache(
@@ -402,18 +417,18 @@ fn host_caches(
         .unwrap_or_else(|| home.join(".npm"));
     if !is_writable(&npm_cache) {
         out.push(HostCache {
-            what: "npm cache",
+            what: "npm cache".to_owned(),
             host: npm_cache.join("_cacache"),
-            private: "npm/_cacache",
+            private: "npm/_cacache".to_owned(),
         });
     }
-    out.push(HostCache {
-        what: "jest cache",
-        host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
-        private: "jest",
-    });
+    out.extend(host.tool_caches.iter().map(|tool| HostCache {
+        what: tool.what.clone(),
+        host: tool.path.clone(),
+        private: tool.private.clone(),
+    }));
     if let Some(used) = host.caches {
-        out.retain(|cache| used.iter().any(|name| name == cache.private));
+        out.retain(|cache| used.iter().any(|name| *name == cache.private));
     }
     out
 }
@@ -421,7 +436,7 @@ fn host_caches(
 /// The private cache directories of the project, created under the cache
 /// root (each seeded from the host's the first time, [`crate::seed`]), as
 /// (host path, path inside) pairs: `~/.cache` (Go's build cache, pip's,
-/// XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
+/// XDG's), `~/.npm`, and each of the caller's [`ToolCache`]s at its path.
 fn private_caches(
     host: &Host<'_>,
     home: &Path,
@@ -441,7 +456,7 @@ fn private_caches(
         // Beside the private caches, in no bind: the sandbox never sees
         // the copy before it is complete.
         let work = project.join(format!("seeding-{}", cache.private.replace('/', "-")));
-        let target = project.join(cache.private);
+        let target = project.join(&cache.private);
         let megabytes = crate::seed::mib(host.seed_cap);
         match crate::seed::seed(&cache.host, &target, &work, host.uid, host.seed_cap) {
             Ok(Some(seeded)) if seeded.skipped_files > 0 => notes.push(format!(
@@ -459,14 +474,15 @@ fn private_caches(
             )),
         }
     }
-    let pairs = [
+    let mut pairs = vec![
         ("home-cache", home.join(".cache")),
         ("npm", home.join(".npm")),
-        (
-            "jest",
-            PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
-        ),
     ];
+    pairs.extend(
+        host.tool_caches
+            .iter()
+            .map(|tool| (tool.private.as_str(), tool.path.clone())),
+    );
     let mut out = Vec::new();
     for (sub, inside) in pairs {
         let path = project.join(sub);
@@ -553,21 +569,6 @@ fn project_of(name: &[u8]) -> Option<PathBuf> {
         }
     }
     Some(PathBuf::from(OsStr::from_bytes(&out)))
-}
-
-/// `n` in base 36, as jest names its cache directory (`jest_` and the uid).
-fn base36(mut n: u32) -> String {
-    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut out = Vec::new();
-    loop {
-        out.push(digits[(n % 36) as usize]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The venv whose `bin` holds `program` (`VENV/bin/python`): the folder
@@ -696,7 +697,12 @@ mod tests {
             homes: &[],
             env: &env,
             program: OsStr::new("cargo"),
-            caches: None,
+            caches: Some(&[]),
+            tool_caches: &[ToolCache {
+                what: "runner cache".to_owned(),
+                path: PathBuf::from("/tmp/runner_0"),
+                private: "runner".to_owned(),
+            }],
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -712,7 +718,7 @@ mod tests {
             [
                 &home.join(".cache"),
                 &home.join(".npm"),
-                &PathBuf::from("/tmp/jest_0")
+                &PathBuf::from("/tmp/runner_0")
             ]
         );
         let name = cache_name(&project);
@@ -738,7 +744,8 @@ mod tests {
                 homes: &[],
                 env,
                 program: OsStr::new("cargo"),
-                caches: None,
+                caches: Some(&[]),
+                tool_caches: &[],
                 dir,
                 writable: &[],
                 cache_root: Some(root),
@@ -776,6 +783,7 @@ mod tests {
                 env: &env,
                 program: OsStr::new("git"),
                 caches: None,
+                tool_caches: &[],
                 dir: &project,
                 writable: std::slice::from_ref(&writable),
                 cache_root: None,
@@ -798,6 +806,7 @@ mod tests {
             env: &vars,
             program: OsStr::new("git"),
             caches: None,
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -813,7 +822,8 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("cargo"),
-            caches: None,
+            caches: Some(&[]),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -859,7 +869,8 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("pytest"),
-            caches: None,
+            caches: Some(&[]),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -892,6 +903,11 @@ mod tests {
     fn the_private_caches_are_seeded_from_the_hosts_once() {
         let f = Fixture::new();
         let go_build = ["home-cache/go-build".to_owned()];
+        let runner = [ToolCache {
+            what: "runner cache".to_owned(),
+            path: PathBuf::from("/tmp/runner_7"),
+            private: "runner".to_owned(),
+        }];
         let home = f.dir("home");
         fs::create_dir_all(home.join(".cache/go-build/ab")).expect("mkdir");
         fs::write(home.join(".cache/go-build/ab/entry-d"), "object").expect("write");
@@ -906,6 +922,7 @@ mod tests {
                 env: vars,
                 program: OsStr::new("make"),
                 caches: None,
+                tool_caches: &[],
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -921,6 +938,7 @@ mod tests {
                 env: &vars,
                 program: OsStr::new("make"),
                 caches: None,
+                tool_caches: &runner,
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -930,8 +948,8 @@ mod tests {
             &home,
             &|path: &Path| path.starts_with(&project),
         );
-        let names: Vec<&str> = seeds.iter().map(|s| s.private).collect();
-        assert_eq!(names, PRIVATE_CACHES);
+        let names: Vec<&str> = seeds.iter().map(|s| s.private.as_str()).collect();
+        assert_eq!(names, [&PRIVATE_CACHES[..], &["runner"]].concat());
         let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
         assert_eq!(
             hosts,
@@ -939,7 +957,7 @@ mod tests {
                 &*home.join(".cache/go-build"),
                 &*home.join(".cache/pip"),
                 &*npm.join("_cacache"),
-                Path::new("/tmp/jest_7"),
+                Path::new("/tmp/runner_7"),
             ]
         );
         let first = host_view(&vars);
@@ -980,6 +998,7 @@ mod tests {
                 env: &in_project,
                 program: OsStr::new("go"),
                 caches: Some(&go_build),
+                tool_caches: &[],
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -1011,6 +1030,7 @@ mod tests {
             env: &vars,
             program: OsStr::new("go"),
             caches: Some(&go_build),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -1073,12 +1093,5 @@ mod tests {
         assert!(root.join(cache_name(&alive)).is_dir());
         assert!(!root.join(cache_name(&gone)).exists());
         assert!(root.join("kept-by-name").is_dir());
-    }
-
-    #[test]
-    fn jest_names_its_cache_in_base_36() {
-        assert_eq!(base36(0), "0");
-        assert_eq!(base36(1000), "rs");
-        assert_eq!(base36(u32::MAX), "1z141z3");
     }
 }

@@ -218,7 +218,8 @@ impl SandboxedTests {
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
             .sandbox(self.sandbox.clone())
-            .caches(crate::runners::caches_used_by(OsStr::new(program)));
+            .caches(crate::runners::caches_used_by(OsStr::new(program)))
+            .tool_caches(crate::runners::tool_caches());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
             if out.len() < 64 * 1024 {
@@ -449,7 +450,8 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(sandbox);
+            .sandbox(sandbox)
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -627,7 +629,8 @@ impl SandboxedTests {
             .env(self.env_policy())
             .timeout(self.config.timeout)
             .sandbox(self.sandbox.clone())
-            .caches(crate::runners::caches_used_by(program));
+            .caches(crate::runners::caches_used_by(program))
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }

@@ -5,7 +5,8 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
-/// The private caches (by [`testgate_run::PRIVATE_CACHES`]) the program
+/// The private caches (by [`testgate_run::PRIVATE_CACHES`] and
+/// [`tool_caches`]' names) the program
 /// `program` (a path or a name) may use, `None` for any other (a shell,
 /// `make`, a script), which may use all of them. A copy costs time on a
 /// project's first check (the host's npm cache is often hundreds of
@@ -18,6 +19,12 @@ pub(crate) fn caches_used_by(program: &OsStr) -> Option<Vec<String>> {
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     used_by(&program).map(|names| names.iter().map(|&name| name.to_owned()).collect())
+}
+
+/// The caches tools keep at a fixed path outside the homes, handed to
+/// every sandboxed run ([`testgate_run::RunSpec::tool_caches`]): jest's.
+pub(crate) fn tool_caches() -> Vec<testgate_run::ToolCache> {
+    vec![super::jest::cache(testgate_run::effective_uid())]
 }
 
 /// [`caches_used_by`] of a file name.
@@ -69,7 +76,11 @@ mod tests {
     fn every_cache_named_is_one_testgate_run_keeps() {
         for program in ["go", "python3", "npm", "npx", "cargo"] {
             for name in used_by(program).unwrap_or_default() {
-                assert!(testgate_run::PRIVATE_CACHES.contains(name), "{name}");
+                let tool = tool_caches().iter().any(|tool| tool.private == *name);
+                assert!(
+                    testgate_run::PRIVATE_CACHES.contains(name) || tool,
+                    "{name}"
+                );
             }
         }
     }

@@ -56,3 +56,42 @@ impl RunnerProfile for Jest {
         ]
     }
 }
+
+/// jest's cache, `/tmp/jest_<uid in base 36>`: outside the homes, so the
+/// sandbox gives it its own private, persistent place
+/// ([`testgate_run::ToolCache`]), named `jest` among the project's caches.
+pub(crate) fn cache(uid: u32) -> testgate_run::ToolCache {
+    testgate_run::ToolCache {
+        what: "jest cache".to_owned(),
+        path: std::path::PathBuf::from(format!("/tmp/jest_{}", base36(uid))),
+        private: "jest".to_owned(),
+    }
+}
+
+/// `n` in base 36, as jest names its cache directory (`jest_` and the uid).
+fn base36(mut n: u32) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jest_names_its_cache_in_base_36() {
+        assert_eq!(base36(0), "0");
+        assert_eq!(base36(1000), "rs");
+        assert_eq!(base36(u32::MAX), "1z141z3");
+        assert_eq!(cache(7).path, std::path::Path::new("/tmp/jest_7"));
+    }
+}
