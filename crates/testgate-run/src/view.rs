@@ -428,7 +428,7 @@ fn host_caches(
         private: tool.private.clone(),
     }));
     if let Some(used) = host.caches {
-        out.retain(|cache| used.iter().any(|name| *name == cache.private));
+        out.retain(|cache| used.contains(&cache.private));
     }
     out
 }
