@@ -83,28 +83,20 @@ fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// `go test ARGS` with `-count=1` added after `test` when ARGS set no
-/// `-count`: go replays a passing package's cached result instead of
-/// running it (`ok pkg (cached)`), so every run of a stress sequence after
-/// the first would run nothing. `None` for any other command, or one that
-/// chose its own count.
-pub(crate) fn uncached_go(program: &OsStr, args: &[OsString]) -> Option<Vec<OsString>> {
+/// `program args` for a run that replays no cached result, when the
+/// runner's profile says it would (`go test` without `-count`: go replays a
+/// passing package's cached result, `ok pkg (cached)`, so every run of a
+/// stress sequence after the first would run nothing). `None` for any other
+/// command, or one that already runs afresh.
+pub(crate) fn uncached(program: &OsStr, args: &[OsString]) -> Option<Vec<OsString>> {
     let words = args
         .iter()
         .map(|a| a.to_str().map(str::to_owned))
         .collect::<Option<Vec<String>>>()?;
-    let (Runner::Go, prefix) = recognise(basename(program.to_str()?), &words)? else {
-        return None;
-    };
-    let counted = words[prefix..]
-        .iter()
-        .take_while(|w| *w != "-args")
-        .any(|w| w.starts_with("-count") || w.starts_with("--count"));
-    if counted {
-        return None;
-    }
-    let mut out = args.to_vec();
-    out.insert(prefix, OsString::from("-count=1"));
+    let (runner, prefix) = recognise(basename(program.to_str()?), &words)?;
+    let rest = runners::profile(runner).uncached(&words[prefix..])?;
+    let mut out = args[..prefix].to_vec();
+    out.extend(rest.into_iter().map(OsString::from));
     Some(out)
 }
 
@@ -170,29 +162,26 @@ mod tests {
     fn stress_runs_go_uncached_unless_the_command_counts() {
         let os = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["test", "-v", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["test", "-v", "./..."])),
             Some(os(&["test", "-count=1", "-v", "./..."]))
         );
         assert_eq!(
-            super::uncached_go(OsStr::new("/usr/bin/go"), &os(&["test", "./..."])),
+            super::uncached(OsStr::new("/usr/bin/go"), &os(&["test", "./..."])),
             Some(os(&["test", "-count=1", "./..."]))
         );
         // Where it must not fire: the user's own count, go vet, another
         // runner, and a `-count` meant for the test binary after -args.
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["test", "-count=3", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["test", "-count=3", "./..."])),
             None
         );
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["vet", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["vet", "./..."])),
             None
         );
+        assert_eq!(super::uncached(OsStr::new("cargo"), &os(&["test"])), None);
         assert_eq!(
-            super::uncached_go(OsStr::new("cargo"), &os(&["test"])),
-            None
-        );
-        assert_eq!(
-            super::uncached_go(
+            super::uncached(
                 OsStr::new("go"),
                 &os(&["test", ".", "-args", "-count", "2"])
             ),

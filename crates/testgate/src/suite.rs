@@ -497,7 +497,7 @@ impl SandboxedTests {
         let program = self.config.program.clone();
         let Selection::Only(names) = &selection else {
             if self.config.stress.is_some()
-                && let Some(args) = rerun::uncached_go(&program, &self.config.args)
+                && let Some(args) = rerun::uncached(&program, &self.config.args)
             {
                 let note = records.is_empty().then(|| {
                     "added -count=1: go would replay its cached results instead of running \

@@ -68,6 +68,10 @@ impl RunnerProfile for Cargo {
         cargo(rest, targets)
     }
 
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }

@@ -172,6 +172,21 @@ impl RunnerProfile for Go {
         go(rest, targets)
     }
 
+    /// `-count=1` first when `rest` set no `-count` (a `-count` after
+    /// `-args` is the test binary's).
+    fn uncached(&self, rest: &[String]) -> Option<Vec<String>> {
+        let counted = rest
+            .iter()
+            .take_while(|w| *w != "-args")
+            .any(|w| w.starts_with("-count") || w.starts_with("--count"));
+        if counted {
+            return None;
+        }
+        let mut out = vec!["-count=1".to_owned()];
+        out.extend(rest.iter().cloned());
+        Some(out)
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }

@@ -45,6 +45,10 @@ impl RunnerProfile for Jest {
         Ok(jest(rest, targets))
     }
 
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[("CI", "true")]
     }

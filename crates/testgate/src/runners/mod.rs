@@ -51,6 +51,11 @@ pub(crate) trait RunnerProfile: Sync {
         workspace: &Path,
     ) -> Result<Vec<String>, String>;
 
+    /// The runner's own arguments `rest` for a run that replays no cached
+    /// result (each run of a stress sequence), `None` when `rest` already
+    /// runs afresh.
+    fn uncached(&self, rest: &[String]) -> Option<Vec<String>>;
+
     /// The environment the runner's preset sets (docs/policy.md).
     fn preset_env(&self) -> &'static [(&'static str, &'static str)];
 

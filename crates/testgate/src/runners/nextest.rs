@@ -73,6 +73,10 @@ impl RunnerProfile for Nextest {
         Ok(nextest(rest, targets))
     }
 
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }

@@ -220,6 +220,10 @@ impl RunnerProfile for Pytest {
         pytest(rest, targets, workspace)
     }
 
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }

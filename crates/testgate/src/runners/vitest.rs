@@ -42,6 +42,10 @@ impl RunnerProfile for Vitest {
         Ok(vitest(rest, targets))
     }
 
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[("CI", "true")]
     }
