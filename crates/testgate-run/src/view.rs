@@ -343,7 +343,7 @@ pub const PRIVATE_CACHES: [&str; 3] = ["home-cache/go-build", "home-cache/pip", 
 /// them ([`crate::RunSpec::tool_caches`]); this crate knows none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCache {
-    /// What it is, for a note (`jest cache`).
+    /// What it is, for a note (`Go build cache`).
     pub what: String,
     /// Where the tool keeps it, on the host and inside alike (absolute).
     pub path: PathBuf,
