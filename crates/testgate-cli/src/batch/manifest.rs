@@ -104,11 +104,11 @@ pub(super) struct Job {
     pub(super) expect_verdict: Option<Expect>,
 }
 
-/// A manifest line: its bytes and whether a newline ended it, or a line
-/// too long to hold (skipped to its end).
+/// A manifest line: its bytes, or a line too long to hold (skipped to its
+/// end).
 pub(super) enum Line {
-    /// The line's bytes without the newline, and whether one ended it.
-    Text(Vec<u8>, bool),
+    /// The line's bytes without the newline.
+    Text(Vec<u8>),
     /// Longer than [`MAX_LINE`]; skipped to its end.
     TooLong,
 }
@@ -126,10 +126,10 @@ pub(super) fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
     let ended = bytes.last() == Some(&b'\n');
     if ended {
         bytes.pop();
-        return Ok(Some(Line::Text(bytes, true)));
+        return Ok(Some(Line::Text(bytes)));
     }
     if bytes.len() <= MAX_LINE {
-        return Ok(Some(Line::Text(bytes, false)));
+        return Ok(Some(Line::Text(bytes)));
     }
     // Skip the rest of the line without holding it.
     loop {
@@ -155,7 +155,7 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 }
 
 pub(super) fn is_blank(line: &Line) -> bool {
-    matches!(line, Line::Text(bytes, _) if bytes.iter().all(u8::is_ascii_whitespace))
+    matches!(line, Line::Text(bytes) if bytes.iter().all(u8::is_ascii_whitespace))
 }
 
 /// The id of a manifest line: its `id`, else its line number.
@@ -432,10 +432,8 @@ mod tests {
             next_line(&mut reader).unwrap(),
             Some(Line::TooLong)
         ));
-        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, true)) if b == b"{}"));
-        assert!(
-            matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, false)) if b == b"last")
-        );
+        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b)) if b == b"{}"));
+        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b)) if b == b"last"));
         assert!(next_line(&mut reader).unwrap().is_none());
     }
 
