@@ -42,8 +42,9 @@ use resume::{done_ids, id_hash};
 /// `command` (an array of words), and optionally `id`, `retries`,
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
 /// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
-/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`
-/// (as `check`'s options) and
+/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`,
+/// `report`, `structured`, `record`, `sign`, `name`, `version` (as
+/// `check`'s options) and
 /// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
 /// paths are
 /// relative to the manifest's directory. Each result is one JSON line

@@ -42,6 +42,12 @@ pub(super) struct Entry {
     stress: Option<u32>,
     missing: Option<String>,
     strict: Option<bool>,
+    report: Option<PathBuf>,
+    structured: Option<bool>,
+    record: Option<PathBuf>,
+    sign: Option<PathBuf>,
+    name: Option<String>,
+    version: Option<String>,
     expect_verdict: Option<Expect>,
 }
 
@@ -286,6 +292,29 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if entry.strict == Some(true) {
         words.push("--strict".into());
     }
+    // A path inside the project, as `check --report` takes it.
+    if let Some(report) = &entry.report {
+        push_flag(
+            &mut words,
+            "--report",
+            report.to_string_lossy().into_owned(),
+        );
+    }
+    if entry.structured == Some(true) {
+        words.push("--structured".into());
+    }
+    if let Some(record) = &entry.record {
+        push_flag(&mut words, "--record", path_word(dir, record));
+    }
+    if let Some(key) = &entry.sign {
+        push_flag(&mut words, "--sign", path_word(dir, key));
+    }
+    if let Some(name) = entry.name {
+        push_flag(&mut words, "--name", name);
+    }
+    if let Some(version) = entry.version {
+        push_flag(&mut words, "--version", version);
+    }
     words.push("--".into());
     words.extend(entry.command);
     let CheckLine::Check(mut args) =
@@ -372,6 +401,20 @@ mod tests {
             args.contains(r#"expect_text: Some("{\"must_pass\":[\"a\"]}")"#),
             "{args}"
         );
+        let recorded = entry(r#"{"workspace": "p", "command": ["x"], "report": "t/j.xml", "record": "r.json", "sign": "k", "name": "n", "version": "v1"}"#).unwrap();
+        let args = format!("{:?}", recorded.args);
+        for wanted in [
+            "report: Some(\"t/j.xml\")",
+            "record: Some(\"/m/r.json\")",
+            "sign: Some(\"/m/k\")",
+            "name: Some(\"n\")",
+            "suite_version: Some(\"v1\")",
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let structured =
+            entry(r#"{"workspace": "p", "command": ["x"], "structured": true}"#).unwrap();
+        assert!(format!("{:?}", structured.args).contains("structured: true"));
         let stress = entry(r#"{"workspace": "p", "command": ["x"], "stress": 3}"#).unwrap();
         assert!(format!("{:?}", stress.args).contains("stress: Some(3)"));
         // check's own rules hold: its range, and what conflicts with what.

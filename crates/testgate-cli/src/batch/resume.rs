@@ -159,21 +159,19 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    /// The ids of `text` as `--out`, and what the file holds afterwards.
+    /// The ids of `text` as `--out`, and what the file holds afterwards;
+    /// opened as `run` opens it.
     fn resume(text: &[u8]) -> Result<(HashSet<u64>, Vec<u8>), String> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
-        std::fs::File::create(&path)
-            .unwrap()
-            .write_all(text)
-            .unwrap();
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&path)
-            .unwrap();
+        let mut file = testgate::append_file(&path).unwrap();
+        file.write_all(text).unwrap();
+        file.seek(SeekFrom::Start(0)).unwrap();
         let done = done_ids(&mut file, &path).map_err(|e| e.to_string())?;
-        Ok((done, std::fs::read(&path).unwrap()))
+        let mut kept = Vec::new();
+        file.seek(SeekFrom::Start(0)).unwrap();
+        file.read_to_end(&mut kept).unwrap();
+        Ok((done, kept))
     }
 
     fn hashes(ids: &[Value]) -> HashSet<u64> {
