@@ -124,6 +124,12 @@ def check(
     quarantine: StrPath | None = None,
     missing: str = "not-run",
     strict: bool = False,
+    stress: int | None = None,
+    report: StrPath | None = None,
+    structured: bool = False,
+    sign: StrPath | None = None,
+    name: str | None = None,
+    version: str | None = None,
     stream: bool = False,
     expect_verdict: str | Expectation | None = None,
 ) -> Result:
@@ -139,7 +145,12 @@ def check(
     `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
     `baseline` the base commit's check (`--baseline`: what passed there must
     keep passing); `quarantine` a file of tests that never gate
-    (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`. With
+    (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`.
+    `stress` runs the suite that many times to find flaky tests
+    (`--stress N`); `report` is the JUnit XML report the runner writes (a
+    path inside the project, `--report`), `structured=True` asks the runner
+    for one (`--structured`); `record` writes the verdict record, `sign`
+    signs it with that key, `name` and `version` name the suite in it. With
     `stream=True` the test output goes to this process's stderr as it runs.
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
@@ -162,6 +173,18 @@ def check(
         argv += ["--tmpfs-size", str(tmpfs_size)]
     if record is not None:
         argv += ["--record", os.fspath(record)]
+    if sign is not None:
+        argv += ["--sign", os.fspath(sign)]
+    if name is not None:
+        argv += ["--name", name]
+    if version is not None:
+        argv += ["--version", version]
+    if stress is not None:
+        argv += ["--stress", str(int(stress))]
+    if report is not None:
+        argv += ["--report", os.fspath(report)]
+    if structured:
+        argv.append("--structured")
     for path in writable:
         argv += ["--writable", os.fspath(path)]
     for entry in _env_entries(env):
@@ -182,6 +205,8 @@ def check(
         argv.append("--")
         argv += words
         code, stdout, stderr = _run(argv, stdin=None, stream=stream)
+        given_inline = expect is not None and not isinstance(expect, (str, os.PathLike))
+        stand_in = expect_path if given_inline else None
     if code in (EXIT_PASS, EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED):
         try:
             result = Result.from_json(_one_document(stdout), exit_code=code)
@@ -199,7 +224,12 @@ def check(
             )
             result = dataclasses.replace(result, as_expected=wanted.met_by(result))
         return result
-    raise TestgateError(_message(stderr, code), code, stderr)
+    message = _message(stderr, code)
+    if stand_in is not None:
+        # The temporary file is ours, not the caller's: name what they gave.
+        given = "the `expect` dict" if isinstance(expect, Mapping) else "the `expect` list"
+        message = message.replace(stand_in, given)
+    raise TestgateError(message, code, stderr)
 
 
 def parse(text_or_path: str | bytes | os.PathLike[str], *, format: str = "auto") -> Report:

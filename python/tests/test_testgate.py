@@ -118,6 +118,31 @@ def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp
     assert testgate.check(project, VERBOSE, env=fail).grading is None
 
 
+def test_an_expect_error_names_the_callers_dict_not_a_temporary_file(project):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, PYTEST, expect={"must_pass": "tests/test_calc.py::test_adds"})
+    message = caught.value.message
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert message.startswith("the expected tests in the `expect` dict: "), message
+    assert "`must_pass` is not a list" in message and "testgate-expect-" not in message
+
+
+def test_every_check_option_reaches_the_binary(project, tmp_path):
+    stressed = testgate.check(project, PYTEST, stress=2)
+    assert stressed.verdict == "pass", stressed.reason
+    assert stressed.extra["stress"]["runs"] == 2, stressed.extra
+    structured = testgate.check(project, PYTEST, structured=True)
+    assert structured.verdict == "pass", structured.reason
+    record = tmp_path / "record.json"
+    named = testgate.check(project, PYTEST, record=record, name="calc", version="v9")
+    assert named.verdict == "pass", named.reason
+    suite = json.loads(record.read_text())["record"]["suite"]
+    assert (suite["name"], suite["version"]) == ("calc", "v9")
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, PYTEST, report="junit.xml", structured=True)
+    assert "cannot be used with" in caught.value.message
+
+
 def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
     missing = tmp_path / "no-such-project"
     with pytest.raises(testgate.TestgateError) as caught:
