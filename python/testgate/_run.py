@@ -161,7 +161,10 @@ def check(
     """
     words = shlex.split(command) if isinstance(command, str) else [str(w) for w in command]
     argv = [binary(), "check", "--json", "-C", os.fspath(workspace)]
-    argv += ["--retries", str(int(retries)), "--timeout", _duration(timeout)]
+    # --stress takes no --retries: given only when asked for (or not stressed).
+    if stress is None or retries:
+        argv += ["--retries", str(int(retries))]
+    argv += ["--timeout", _duration(timeout)]
     argv += ["--sandbox", sandbox, "--rerun", rerun, "--format", format]
     if not stream:
         argv.append("--quiet")

@@ -128,7 +128,7 @@ def test_an_expect_error_names_the_callers_dict_not_a_temporary_file(project):
 
 
 def test_every_check_option_reaches_the_binary(project, tmp_path):
-    stressed = testgate.check(project, PYTEST, stress=2)
+    stressed = testgate.check(project, VERBOSE, stress=2)
     assert stressed.verdict == "pass", stressed.reason
     assert stressed.extra["stress"]["runs"] == 2, stressed.extra
     structured = testgate.check(project, PYTEST, structured=True)
