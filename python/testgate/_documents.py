@@ -13,7 +13,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, List, Optional, Union
 
 #: The `schema` of `check --json` this module reads.
 CHECK_SCHEMA = 1
@@ -193,6 +193,40 @@ class Tree:
 
 
 @dataclass(frozen=True)
+class GradedTest:
+    """One test listed under `expect`: the list it is on ("must_pass" or
+    "keep_passing"), its grade, and its result in each attempt (None where
+    an attempt's output did not name it)."""
+
+    name: str = ""
+    # `List`, not `list`: the field named `list` shadows the builtin here.
+    results: List[Optional[str]] = field(default_factory=lambda: [])
+    list: str = ""
+    grade: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Grading:
+    """How the tests listed under `expect` graded, and the failing tests
+    that no list names."""
+
+    tests: List[GradedTest] = field(default_factory=lambda: [])
+    unlisted_failed: List[str] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Stress:
+    """Under `stress=N`: how many runs there were, and every test whose
+    outcome varied between them."""
+
+    runs: int = 0
+    varied: List[SometimesFailed] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Result:
     """The verdict of `testgate check` and everything that led to it.
 
@@ -200,7 +234,8 @@ class Result:
     inconclusive verdict is one; `failing` lists a Fail's tests. `exit_code`
     is the command's (0, 1 or 125); `tests` holds the per-test outcomes
     when the binary reports them, else None; `grading` how the listed
-    tests graded under `expect` (docs/cli.md), else None; `as_expected`
+    tests graded under `expect` (docs/cli.md), else None; `stress` the runs
+    and varied tests under `stress=N`, else None; `as_expected`
     whether the verdict met `expect_verdict`, None without one.
     """
 
@@ -216,7 +251,8 @@ class Result:
     tree_digest: str | None = None
     tree: Tree | None = None
     tests: list[TestOutcome] | None = None
-    grading: dict[str, Any] | None = None
+    grading: Grading | None = None
+    stress: Stress | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

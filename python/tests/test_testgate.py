@@ -104,7 +104,12 @@ def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp
         project, VERBOSE, env=fail, expect={"FAIL_TO_PASS": ["tests/test_calc.py::test_adds"]}
     )
     assert graded.verdict == "pass", graded.reason
-    assert graded.grading is not None and graded.grading["tests"][0]["grade"] == "passed"
+    assert isinstance(graded.grading, testgate.Grading)
+    (test,) = graded.grading.tests
+    assert isinstance(test, testgate.GradedTest)
+    assert (test.name, test.list, test.grade) == ("tests/test_calc.py::test_adds", "must_pass", "passed")
+    assert test.results == ["passed"]
+    assert "tests/test_calc.py::test_adds_negative" in graded.grading.unlisted_failed
     listed = testgate.check(project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds_negative"])
     assert listed.verdict == "fail" and listed.failing == ["tests/test_calc.py::test_adds_negative"]
     strict = testgate.check(
@@ -130,7 +135,8 @@ def test_an_expect_error_names_the_callers_dict_not_a_temporary_file(project):
 def test_every_check_option_reaches_the_binary(project, tmp_path):
     stressed = testgate.check(project, VERBOSE, stress=2)
     assert stressed.verdict == "pass", stressed.reason
-    assert stressed.extra["stress"]["runs"] == 2, stressed.extra
+    assert isinstance(stressed.stress, testgate.Stress) and stressed.stress.runs == 2
+    assert stressed.stress.varied == [] and "stress" not in stressed.extra
     structured = testgate.check(project, PYTEST, structured=True)
     assert structured.verdict == "pass", structured.reason
     record = tmp_path / "record.json"
