@@ -46,6 +46,7 @@ from ._run import (
     EXIT_INTERRUPTED,
     EXIT_PASS,
     EXIT_TROUBLE,
+    AttemptProgress,
     Expectation,
     Interrupted,
     TestgateError,
@@ -56,6 +57,7 @@ from ._run import (
 )
 
 __all__ = [
+    "AttemptProgress",
     "BATCH_SCHEMA",
     "CHECK_SCHEMA",
     "EXIT_FAIL",

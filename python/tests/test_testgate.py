@@ -149,6 +149,28 @@ def test_every_check_option_reaches_the_binary(project, tmp_path):
     assert "cannot be used with" in caught.value.message
 
 
+def test_on_attempt_hears_each_attempt_start_and_end(project):
+    heard: list[testgate.AttemptProgress] = []
+    result = testgate.check(
+        project, PYTEST, env={"TESTGATE_FIXTURE": "fail"}, retries=1, on_attempt=heard.append
+    )
+    assert result.verdict == "fail", result.reason
+    assert [(p.number, p.outcome is None) for p in heard] == [
+        (1, True), (1, False), (2, True), (2, False)
+    ], heard
+    first_end = heard[1]
+    assert first_end.outcome == "exited 1" and first_end.failing == len(FAILING), heard
+    assert first_end.seconds is not None and "pytest" in first_end.command
+
+
+def test_an_exception_in_on_attempt_is_raised_after_the_check(project):
+    def refuse(progress: testgate.AttemptProgress) -> None:
+        raise ValueError(f"no thanks: {progress.number}")
+
+    with pytest.raises(ValueError, match="no thanks: 1"):
+        testgate.check(project, PYTEST, on_attempt=refuse)
+
+
 def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
     missing = tmp_path / "no-such-project"
     with pytest.raises(testgate.TestgateError) as caught:
