@@ -13,7 +13,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, List, Optional, Union
 
 #: The `schema` of `check --json` this module reads.
 CHECK_SCHEMA = 1
@@ -208,6 +208,20 @@ class Failure:
 
 
 @dataclass(frozen=True)
+class GradedTest:
+    """One test listed under `expect`: the list it is on ("must_pass" or
+    "keep_passing"), its grade, and its result in each attempt (None where
+    an attempt's output did not name it)."""
+
+    name: str = ""
+    # `List`, not `list`: the field named `list` shadows the builtin here.
+    results: List[Optional[str]] = field(default_factory=lambda: [])
+    list: str = ""
+    grade: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class SandboxUsed:
     """The sandbox the attempts ran in: `kind` is "bwrap", "landlock",
     "none", or "auto" when neither bubblewrap nor Landlock could start (every
@@ -220,6 +234,26 @@ class SandboxUsed:
 
 
 @dataclass(frozen=True)
+class Grading:
+    """How the tests listed under `expect` graded, and the failing tests
+    that no list names."""
+
+    tests: List[GradedTest] = field(default_factory=lambda: [])
+    unlisted_failed: List[str] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Stress:
+    """Under `stress=N`: how many runs there were, and every test whose
+    outcome varied between them."""
+
+    runs: int = 0
+    varied: List[SometimesFailed] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Result:
     """The verdict of `testgate check` and everything that led to it.
 
@@ -227,7 +261,8 @@ class Result:
     inconclusive verdict is one; `failing` lists a Fail's tests. `exit_code`
     is the command's (0, 1 or 125); `tests` holds the per-test outcomes
     when the binary reports them, else None; `grading` how the listed
-    tests graded under `expect` (docs/cli.md), else None; `as_expected`
+    tests graded under `expect` (docs/cli.md), else None; `stress` the runs
+    and varied tests under `stress=N`, else None; `as_expected`
     whether the verdict met `expect_verdict`, None without one; `sandbox`
     which sandbox the attempts ran in and why.
     """
@@ -246,7 +281,8 @@ class Result:
     tree: Tree | None = None
     sandbox: SandboxUsed | None = None
     tests: list[TestOutcome] | None = None
-    grading: dict[str, Any] | None = None
+    grading: Grading | None = None
+    stress: Stress | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -608,20 +608,10 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
              drop `{flag}`; testgate runs the tests once"
         ));
     }
-    let program = words.first().map(|p| p.rsplit('/').next().unwrap_or(p));
-    if program != Some("npm") {
-        return None;
-    }
-    let script = match words.get(1).map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script") => words.get(2)?.as_str(),
-        _ => return None,
-    };
-    // The tests control package.json: read it as a regular file only,
-    // never followed or waited on, capped (a FIFO must not hang testgate).
-    let package = testgate::read_project_file(&dir.join("package.json"), 1 << 20).ok()?;
-    let package: Value = serde_json::from_slice(&package).ok()?;
-    let text = package.get("scripts")?.get(script)?.as_str()?;
+    // The tests control package.json: the facade reads it as a regular
+    // file only, never followed or waited on, capped.
+    let (script, text) = testgate::npm_script(command, dir)?;
+    let text = text.as_str();
     let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
     let flag = watch_word(&script_words)?;
     Some(format!(
@@ -821,6 +811,54 @@ mod tests {
         assert_eq!(watch_word(&words("npx jest --watch=false")), None);
         assert_eq!(watch_word(&words("npx vitest run")), None);
         assert_eq!(watch_word(&words("cargo test watch")), None);
+    }
+
+    /// Every alias npm accepts for running a script is read for a watch
+    /// flag, the ones the retry knew and this check did not (`rum`, `urn`).
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own fixture, in a folder no test command ran in"
+    )]
+    fn npm_script_aliases_are_read_for_watch_flags() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "vitest", "dev": "vitest watch", "unit": "vitest run"}}"#,
+        )
+        .expect("package.json");
+        let command = |s: &str| {
+            s.split(' ')
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
+        for watching in [
+            "npm run dev",
+            "npm run-script dev",
+            "npm rum dev",
+            "npm urn dev",
+        ] {
+            let why = super::watch_mode(&command(watching), dir.path());
+            assert!(
+                why.as_deref()
+                    .is_some_and(|w| w.contains("`dev` (`vitest watch`)")),
+                "{watching}: {why:?}"
+            );
+        }
+        for once in [
+            "npm test",
+            "npm t",
+            "npm run unit",
+            "npm rum unit",
+            "npm run",
+            "npm ci",
+        ] {
+            assert_eq!(
+                super::watch_mode(&command(once), dir.path()),
+                None,
+                "{once}"
+            );
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
+use crate::view::ToolCache;
 
 /// Durations are capped here (about 136 years) so that adding one to an
 /// `Instant` cannot overflow: `Duration::MAX` means "never".
@@ -149,6 +150,8 @@ pub struct RunSpec {
     pub(crate) drain: Duration,
     pub(crate) sandbox: Sandbox,
     pub(crate) cancel: Option<Cancel>,
+    pub(crate) caches: Option<Vec<String>>,
+    pub(crate) tool_caches: Vec<ToolCache>,
 }
 
 impl RunSpec {
@@ -172,6 +175,8 @@ impl RunSpec {
             drain: Duration::from_secs(1),
             sandbox: Sandbox::default(),
             cancel: None,
+            caches: None,
+            tool_caches: Vec::new(),
         }
     }
 
@@ -212,6 +217,24 @@ impl RunSpec {
     /// Where the command runs (default: [`Sandbox::Auto`]).
     pub fn sandbox(mut self, sandbox: Sandbox) -> RunSpec {
         self.sandbox = sandbox;
+        self
+    }
+
+    /// Which of the project's private toolchain caches the command uses,
+    /// by name ([`PRIVATE_CACHES`](crate::PRIVATE_CACHES), [`ToolCache::private`]): under bubblewrap only those are seeded
+    /// from the host's on a project's first run (a copy costs time). `None`
+    /// (the default): all of them, as for a shell or a script. The caller
+    /// knows its tools; this crate knows none.
+    pub fn caches(mut self, names: Option<Vec<String>>) -> RunSpec {
+        self.caches = names;
+        self
+    }
+
+    /// The caches tools keep at a fixed path outside the homes: under
+    /// bubblewrap each is the project's private one, bound at that path
+    /// (default: none).
+    pub fn tool_caches(mut self, caches: Vec<ToolCache>) -> RunSpec {
+        self.tool_caches = caches;
         self
     }
 

@@ -33,6 +33,7 @@ mod capture;
 mod config;
 mod project;
 mod rerun;
+mod runners;
 mod scan;
 mod suite;
 pub mod tree;
@@ -40,6 +41,7 @@ pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
+pub use crate::runners::npm::npm_script;
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };

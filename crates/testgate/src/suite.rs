@@ -1,11 +1,11 @@
 //! [`SandboxedTests`]: the loop that runs attempts until the policy knows
 //! the verdict.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
 use testgate_policy::{
     AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
     Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
@@ -234,43 +234,7 @@ impl SandboxedTests {
             return Vec::new();
         };
         let program = self.config.program.to_string_lossy().into_owned();
-        let python = if program.contains("python") {
-            program.clone()
-        } else {
-            "python3".to_owned()
-        };
-        let pytest: Vec<String> = if program.contains("python") {
-            vec![
-                program.clone(),
-                "-m".into(),
-                "pytest".into(),
-                "--version".into(),
-            ]
-        } else {
-            vec!["pytest".into(), "--version".into()]
-        };
-        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
-        let questions: Vec<Vec<String>> = match runner {
-            Runner::Cargo => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-            ],
-            Runner::Nextest => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-                words(&["cargo", "nextest", "--version"]),
-            ],
-            Runner::Pytest => vec![vec![python, "--version".into()], pytest],
-            Runner::Go => vec![words(&["go", "version"])],
-            Runner::Jest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "jest", "--version"]),
-            ],
-            Runner::Vitest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "vitest", "--version"]),
-            ],
-        };
+        let questions = crate::runners::profile(runner).version_questions(&program);
         questions
             .into_iter()
             .filter_map(|question| {
@@ -288,7 +252,9 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(OsStr::new(program)))
+            .tool_caches(crate::runners::tool_caches());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
             if out.len() < 64 * 1024 {
@@ -531,7 +497,8 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(sandbox);
+            .sandbox(sandbox)
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -577,7 +544,7 @@ impl SandboxedTests {
         let program = self.config.program.clone();
         let Selection::Only(names) = &selection else {
             if self.config.stress.is_some()
-                && let Some(args) = rerun::uncached_go(&program, &self.config.args)
+                && let Some(args) = rerun::uncached(&program, &self.config.args)
             {
                 let note = records.is_empty().then(|| {
                     "added -count=1: go would replay its cached results instead of running \
@@ -709,7 +676,9 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(program))
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -1084,6 +1053,7 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 )]
 mod tests {
     use super::*;
+    use testgate_parse::Runner;
 
     /// A target without libtest's harness that printed cargo's failure
     /// lines for itself and passed (crates/testgate-parse's fixture project
