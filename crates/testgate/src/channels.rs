@@ -25,6 +25,9 @@ pub(crate) const MAX_REPORT: u64 = 64 << 20;
 pub(crate) struct Asked {
     /// The directory the reports are written to.
     dir: tempfile::TempDir,
+    /// Where the command runs: the paths of jest's and vitest's reports are
+    /// made relative to it, as their consoles print them.
+    root: PathBuf,
     /// The runner the command line starts, when one is recognised.
     recognised: Option<Runner>,
     /// The program's arguments with the recognised runner's request applied.
@@ -43,13 +46,16 @@ impl std::fmt::Debug for Asked {
     }
 }
 
-/// What asking `program args` for its report takes: for a runner the
-/// command line starts, its profile's request (none where the profile has
-/// none); for a command no runner is recognised in (`bash -c`, `tox`,
-/// `make`, `npm test`), every request made through the environment alone,
-/// since the environment reaches a runner behind the wrapper. `Err` when
-/// no place could be made for the reports.
-pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
+/// What asking `program args`, run in `workspace`, for its report takes:
+/// for a runner the command line starts, its profile's request (none where
+/// the profile has none); behind `npm test` / `npm run NAME` whose script
+/// is a plain runner command, that runner's request by arguments, appended
+/// after the command's `--` (as a targeted retry's selectors are); for a
+/// command no runner is recognised in (`bash -c`, `tox`, `make`, `npm
+/// test`), every request made through the environment alone, since the
+/// environment reaches a runner behind the wrapper. `Err` when no place
+/// could be made for the reports.
+pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Result<Asked, String> {
     let dir = tempfile::Builder::new()
         .prefix("testgate-report-")
         .tempdir()
@@ -85,6 +91,23 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
             }
         }
         None => {
+            if base == "npm"
+                && let Some(words) = &utf8
+                && let Ok((runner, script_args)) = runners::npm::script_runner(words, workspace)
+            {
+                let profile = runners::profile(runner);
+                if let Some(probe) = profile.report(&script_args, dir.path()) {
+                    let at = place(runner, probe.format);
+                    if let Some(request) = profile.report(&script_args, &at)
+                        && !request.through_environment
+                        && let Some(extra) = request.args.strip_prefix(script_args.as_slice())
+                    {
+                        let all = runners::npm::appended(words, extra);
+                        out_args = all.into_iter().map(OsString::from).collect();
+                        requests.push((runner, rel(&at), request));
+                    }
+                }
+            }
             for runner in Runner::ALL {
                 let profile = runners::profile(runner);
                 let Some(probe) = profile.report(&[], dir.path()) else {
@@ -101,6 +124,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
     }
     Ok(Asked {
         dir,
+        root: workspace.to_path_buf(),
         recognised: recognised.map(|((runner, _), _)| runner),
         args: out_args,
         requests,
@@ -209,7 +233,8 @@ impl Asked {
         let shown = self.dir.path().join(rel);
         let read = testgate_run::ProjectDir::open(self.dir.path())
             .and_then(|dir| dir.read(rel, MAX_REPORT));
-        beside(console, read, request.format, &shown.display().to_string())
+        let shown = shown.display().to_string();
+        beside_under(console, read, request.format, &shown, &self.root)
     }
 }
 
@@ -257,6 +282,18 @@ pub(crate) fn beside(
     format: ReportFormat,
     shown: &str,
 ) -> Judged {
+    beside_under(console, read, format, shown, Path::new(""))
+}
+
+/// [`beside`], with the paths of a jest or vitest report made relative to
+/// `root`, where the runner ran (an empty `root` keeps them).
+fn beside_under(
+    console: Report,
+    read: Result<Vec<u8>, testgate_run::ProjectFileError>,
+    format: ReportFormat,
+    shown: &str,
+    root: &Path,
+) -> Judged {
     let missing = |console: Report, note: String| Judged {
         report: console,
         evidence: Evidence::ReportMissing,
@@ -282,7 +319,7 @@ pub(crate) fn beside(
     let parsed = match format {
         ReportFormat::JUnit => testgate_parse::parse_junit(&bytes),
         ReportFormat::JestJson | ReportFormat::VitestJson => {
-            testgate_parse::parse_json_report(&bytes)
+            testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
         }
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
             let note = format!(
@@ -292,6 +329,15 @@ pub(crate) fn beside(
         }
     };
     let report = match parsed {
+        // A report that says it is not the whole run's (jest's
+        // `wasInterrupted`, fewer tests listed than counted) is no report.
+        Ok(report) if report.unclosed.is_some() => {
+            let why = report.unclosed.unwrap_or_default();
+            return missing(
+                console,
+                format!("the runner's report at {shown} is not a complete report ({why})"),
+            );
+        }
         Ok(report) => report,
         Err(why) => {
             return missing(
