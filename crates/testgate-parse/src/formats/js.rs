@@ -40,34 +40,6 @@ pub(super) fn tests_counts(list: &str, separator: char) -> Counts {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn both_runners_lists() {
-        let jest = tests_counts(" 1 failed, 1 skipped, 1 todo, 2 passed, 5 total", ',');
-        assert_eq!(
-            (jest.passed, jest.failed, jest.skipped),
-            (Some(2), Some(1), Some(2))
-        );
-        let vitest = tests_counts("  8 failed | 5 passed | 3 skipped | 1 todo (17)", '|');
-        assert_eq!(
-            (vitest.passed, vitest.failed, vitest.skipped),
-            (Some(5), Some(8), Some(4))
-        );
-        assert_eq!(summary_count("2 passed (2)", '|', "failed"), None);
-    }
-
-    #[test]
-    fn file_names_and_titles() {
-        assert!(has_file_extension("src/calc.test.js"));
-        assert!(has_file_extension("a\\b.spec.tsx"));
-        assert!(!has_file_extension("adds two numbers"));
-        assert!(!has_file_extension("v1.0 release notes are long words"));
-    }
-}
-
 /// What joins a jest or vitest test's file to its name where the name
 /// carries it ([`shared_titles`]): the runner's own level separator, as
 /// vitest's console prints `src/a.test.js > adds`.
@@ -109,4 +81,32 @@ pub(crate) fn shared_titles<'a>(
         }
     }
     shared
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_runners_lists() {
+        let jest = tests_counts(" 1 failed, 1 skipped, 1 todo, 2 passed, 5 total", ',');
+        assert_eq!(
+            (jest.passed, jest.failed, jest.skipped),
+            (Some(2), Some(1), Some(2))
+        );
+        let vitest = tests_counts("  8 failed | 5 passed | 3 skipped | 1 todo (17)", '|');
+        assert_eq!(
+            (vitest.passed, vitest.failed, vitest.skipped),
+            (Some(5), Some(8), Some(4))
+        );
+        assert_eq!(summary_count("2 passed (2)", '|', "failed"), None);
+    }
+
+    #[test]
+    fn file_names_and_titles() {
+        assert!(has_file_extension("src/calc.test.js"));
+        assert!(has_file_extension("a\\b.spec.tsx"));
+        assert!(!has_file_extension("adds two numbers"));
+        assert!(!has_file_extension("v1.0 release notes are long words"));
+    }
 }
