@@ -358,9 +358,21 @@ fn beside_under(
 }
 
 /// The report, with what only the console can say: how the output ended,
-/// and retries a report may not record (vitest's junit calls a retried pass
-/// a pass).
+/// retries a report may not record (vitest's junit calls a retried pass a
+/// pass), and each failing test's own output as the runner showed it (its
+/// excerpt and message: attributed text, never a name, docs/formats.md,
+/// "Each failing test's own output").
 pub(crate) fn merged(mut report: Report, console: Report) -> Report {
+    for test in &mut report.failing {
+        if let Some(shown) = console.failing.iter().find(|c| c.name == test.name) {
+            if shown.excerpt.is_some() {
+                test.excerpt.clone_from(&shown.excerpt);
+            }
+            if shown.message.is_some() {
+                test.message.clone_from(&shown.message);
+            }
+        }
+    }
     for name in &console.flaky {
         if !report.flaky.contains(name) {
             report.flaky.push(name.clone());
@@ -376,4 +388,118 @@ pub(crate) fn merged(mut report: Report, console: Report) -> Report {
     report.long_lines = console.long_lines;
     report.format = report.format.or(console.format);
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    /// The variables `asked` adds, resolved over an environment holding
+    /// only `own`.
+    fn added(asked: &Asked, own: Option<&str>) -> Vec<(String, String)> {
+        let base = match own {
+            Some(value) => EnvPolicy::empty().set("PYTEST_ADDOPTS", value),
+            None => EnvPolicy::empty(),
+        };
+        asked
+            .env(base)
+            .resolve(std::iter::empty::<(OsString, OsString)>())
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    /// pytest's report is asked for through `PYTEST_ADDOPTS`, appended to
+    /// the user's own, for pytest in the argv and behind a wrapper; not
+    /// where the command line names its own report or turns the plugin
+    /// off, and not for a runner whose profile has no request.
+    #[test]
+    fn pytest_is_asked_through_its_environment_where_it_may_run() {
+        for (program, args) in [
+            ("python3", &["-m", "pytest", "-q"][..]),
+            ("pytest", &[][..]),
+            ("sh", &["-c", "make test"][..]),
+            ("tox", &["-e", "py"][..]),
+        ] {
+            let asked = ask(OsStr::new(program), &os(args)).expect("a place");
+            assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
+            let place = asked.dir.path().join("pytest.xml");
+            let ours = format!("--junitxml={}", place.display());
+            assert_eq!(
+                added(&asked, None),
+                [("PYTEST_ADDOPTS".to_owned(), ours.clone())],
+                "{program}"
+            );
+            assert_eq!(
+                added(&asked, Some("-x -rA")),
+                [("PYTEST_ADDOPTS".to_owned(), format!("-x -rA {ours}"))],
+                "{program}: the user's own kept first"
+            );
+        }
+        for args in [
+            &["-m", "pytest", "--junitxml=out.xml"][..],
+            &["-m", "pytest", "--junit-xml", "out.xml"][..],
+            &["-m", "pytest", "-p", "no:junitxml"][..],
+            &["-m", "pytest", "-pno:junitxml"][..],
+        ] {
+            let asked = ask(OsStr::new("python3"), &os(args)).expect("a place");
+            assert!(asked.requests.is_empty(), "{args:?}");
+            assert!(added(&asked, None).is_empty(), "{args:?}");
+        }
+        let cargo = ask(OsStr::new("cargo"), &os(&["test"])).expect("a place");
+        assert!(cargo.requests.is_empty());
+    }
+
+    /// A place pytest would split (a space, a quote) is quoted as one word.
+    #[test]
+    fn a_place_is_one_word_of_pytest_addopts() {
+        let request = runners::profile(Runner::Pytest)
+            .report(&[], Path::new("/tmp/a b/it's.xml"))
+            .expect("a request");
+        assert_eq!(request.env[0].value, r#"--junitxml='/tmp/a b/it'\''s.xml'"#);
+    }
+
+    /// A report read beside the console: its outcomes, the console's
+    /// names kept for the policy; an unparsable one is missing, never the
+    /// console's word alone.
+    #[test]
+    fn a_report_stands_beside_the_console() {
+        let console = testgate_parse::parse(
+            Runner::Pytest,
+            "test_x.py F.\n\
+             =========================== short test summary info ============================\n\
+             FAILED test_x.py::test_printed - assert 0\n\
+             ========================= 1 failed, 1 passed in 0.01s ==========================\n",
+        );
+        let junit =
+            br#"<?xml version="1.0"?><testsuites name="pytest tests"><testsuite name="pytest">
+<testcase classname="test_x" name="test_printed"/><testcase classname="test_x" name="test_b"/>
+</testsuite></testsuites>"#;
+        let judged = beside(
+            console.clone(),
+            Ok(junit.to_vec()),
+            ReportFormat::JUnit,
+            "r",
+        );
+        assert_eq!(judged.report.names().count(), 0);
+        assert_eq!(judged.report.tests.len(), 2);
+        assert_eq!(
+            judged.evidence,
+            Evidence::Report {
+                console_failing: vec!["test_x.py::test_printed".to_owned()],
+                console_counts: Some(Counts::new(Some(1), Some(1), Some(0))),
+            }
+        );
+        let cut = beside(console, Ok(junit[..60].to_vec()), ReportFormat::JUnit, "r");
+        assert_eq!(cut.evidence, Evidence::ReportMissing);
+    }
 }

@@ -870,10 +870,12 @@ fn refusal_of(error: &RunError) -> Ending {
 }
 
 /// The user's own report (`--report`, a path in the project), read where
-/// testgate obtained none of the runner's itself: then it is the report
-/// beside the console, under the same rule (docs/policy.md, "Three channels
-/// must agree"). Where testgate read the runner's report, a file the
-/// suite's tree holds is not read for the verdict.
+/// testgate read none of the runner's itself (it could not ask, or the
+/// command line's own `--junitxml` replaced testgate's behind a wrapper):
+/// then it is the report beside the console, under the same rule
+/// (docs/policy.md, "Three channels must agree"). Where testgate read the
+/// runner's report, a file the suite's tree holds is not read for the
+/// verdict.
 fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) -> Judged {
     let (root, rel) = match at {
         Ok(at) => at,
@@ -888,7 +890,7 @@ fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) ->
     let path = root.join(&rel);
     let shown = path.display().to_string();
     match judged.evidence {
-        Evidence::Report { .. } | Evidence::ReportMissing => {
+        Evidence::Report { .. } => {
             let note = format!(
                 "the report at {shown} was not read: testgate asked the runner for its own, \
                  outside the project"
@@ -898,7 +900,7 @@ fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) ->
                 ..judged
             };
         }
-        Evidence::ConsoleAlone => {}
+        Evidence::ConsoleAlone | Evidence::ReportMissing => {}
     }
     // Read beneath the project, no link followed, capped, never blocking.
     let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
