@@ -16,6 +16,7 @@ mod held_secrets;
 mod host_side;
 mod integrity;
 mod itself;
+mod jest_forgery;
 mod kernel;
 mod landlock;
 mod leftovers;
