@@ -93,8 +93,16 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         None => {
             if base == "npm"
                 && let Some(words) = &utf8
-                && let Ok((runner, script_args)) = runners::npm::script_runner(words, workspace)
+                && let Ok((runner, mut script_args)) = runners::npm::script_runner(words, workspace)
             {
+                // npm appends what follows the command's `--` to the script.
+                let dashes = words.iter().position(|w| w == "--");
+                script_args.extend(
+                    dashes
+                        .map_or(&[][..], |at| &words[at + 1..])
+                        .iter()
+                        .cloned(),
+                );
                 let profile = runners::profile(runner);
                 if let Some(probe) = profile.report(&script_args, dir.path()) {
                     let at = place(runner, probe.format);
@@ -430,7 +438,7 @@ mod tests {
             ("sh", &["-c", "make test"][..]),
             ("tox", &["-e", "py"][..]),
         ] {
-            let asked = ask(OsStr::new(program), &os(args)).expect("a place");
+            let asked = ask(OsStr::new(program), &os(args), Path::new("/p")).expect("a place");
             assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
             let place = asked.dir.path().join("pytest.xml");
             let ours = format!("--junitxml={}", place.display());
@@ -451,11 +459,11 @@ mod tests {
             &["-m", "pytest", "-p", "no:junitxml"][..],
             &["-m", "pytest", "-pno:junitxml"][..],
         ] {
-            let asked = ask(OsStr::new("python3"), &os(args)).expect("a place");
+            let asked = ask(OsStr::new("python3"), &os(args), Path::new("/p")).expect("a place");
             assert!(asked.requests.is_empty(), "{args:?}");
             assert!(added(&asked, None).is_empty(), "{args:?}");
         }
-        let cargo = ask(OsStr::new("cargo"), &os(&["test"])).expect("a place");
+        let cargo = ask(OsStr::new("cargo"), &os(&["test"]), Path::new("/p")).expect("a place");
         assert!(cargo.requests.is_empty());
     }
 
@@ -501,5 +509,74 @@ mod tests {
         );
         let cut = beside(console, Ok(junit[..60].to_vec()), ReportFormat::JUnit, "r");
         assert_eq!(cut.evidence, Evidence::ReportMissing);
+    }
+
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own package.json, in a folder no test command ran in"
+    )]
+    fn jest_behind_a_plain_npm_script_is_asked_after_the_dashes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "jest --ci", "unit": "vitest run", "both": "jest && true"}}"#,
+        )
+        .expect("package.json");
+        let asked = ask(OsStr::new("npm"), &os(&["test"]), dir.path()).expect("a place");
+        let place = asked.dir.path().join("jest.json");
+        let file = format!("--outputFile={}", place.display());
+        assert_eq!(asked.args(), os(&["test", "--", "--json", &file]));
+        let asked = ask(
+            OsStr::new("npm"),
+            &os(&["run", "unit", "--", "-t", "x"]),
+            dir.path(),
+        )
+        .expect("a place");
+        let place = asked.dir.path().join("vitest.json");
+        let file = format!("--outputFile.json={}", place.display());
+        assert_eq!(
+            asked.args(),
+            os(&[
+                "run",
+                "unit",
+                "--",
+                "-t",
+                "x",
+                "--reporter=default",
+                "--reporter=json",
+                &file
+            ])
+        );
+        // The user's reporter after `--` is kept, ours added beside it.
+        let asked = ask(
+            OsStr::new("npm"),
+            &os(&["run", "unit", "--", "--reporter=dot"]),
+            dir.path(),
+        )
+        .expect("a place");
+        let place = asked.dir.path().join("vitest.json");
+        let file = format!("--outputFile.json={}", place.display());
+        assert_eq!(
+            asked.args(),
+            os(&[
+                "run",
+                "unit",
+                "--",
+                "--reporter=dot",
+                "--reporter=json",
+                &file
+            ])
+        );
+        // Where it must not fire: a script that is a shell command, which
+        // arguments cannot reach safely; the console judges alone there.
+        let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
+        assert_eq!(asked.args(), os(&["run", "both"]));
+        assert!(
+            asked
+                .requests
+                .iter()
+                .all(|(runner, _, _)| *runner == Runner::Pytest)
+        );
     }
 }
