@@ -456,4 +456,40 @@ mod tests {
         let cut = beside(console, Ok(junit[..60].to_vec()), ReportFormat::JUnit, "r");
         assert_eq!(cut.evidence, Evidence::ReportMissing);
     }
+
+    /// What the attempt left at the report's place is read as a regular
+    /// file only: a symbolic link (to a green report elsewhere) or a FIFO
+    /// (which would block testgate) is a report missing, at once; the
+    /// place is removed with the `Asked`.
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test plants what a hostile attempt would, with mkfifo"
+    )]
+    fn a_link_or_a_fifo_at_the_place_is_no_report() {
+        let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("green.xml"), green).unwrap();
+        let console = || testgate_parse::parse(Runner::Pytest, "");
+        let asked = ask(OsStr::new("pytest"), &[]).expect("a place");
+        let place = asked.dir.path().join("pytest.xml");
+        std::os::unix::fs::symlink(elsewhere.path().join("green.xml"), &place).unwrap();
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
+        std::fs::remove_file(&place).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&place)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
+        std::fs::remove_file(&place).unwrap();
+        std::fs::write(&place, green).unwrap();
+        assert!(matches!(
+            asked.read(console()).evidence,
+            Evidence::Report { .. }
+        ));
+        let dir = asked.dir.path().to_path_buf();
+        drop(asked);
+        assert!(!dir.exists(), "the place is removed after the attempt");
+    }
 }
