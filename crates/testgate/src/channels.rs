@@ -175,19 +175,19 @@ impl Asked {
 
     /// The report that judges beside `console`: the recognised runner's,
     /// or, behind a wrapper, the one of the runner whose output the console
-    /// shows (or any that was written); `None` when none was asked for.
+    /// shows (where the console shows no runner's, one that was written);
+    /// `None` when none was asked for, or the console shows another
+    /// runner's output (a wrapper that runs two runners: the report would
+    /// hide the other's failures).
     fn judging(&self, console: &Report) -> Option<&(Runner, PathBuf, ReportRequest)> {
-        match self.recognised {
-            Some(runner) => self.requests.iter().find(|(r, _, _)| *r == runner),
-            None => self
+        match (self.recognised, console.format) {
+            (Some(runner), _) | (None, Some(runner)) => {
+                self.requests.iter().find(|(r, _, _)| *r == runner)
+            }
+            (None, None) => self
                 .requests
                 .iter()
-                .find(|(r, _, _)| console.format == Some(*r))
-                .or_else(|| {
-                    self.requests.iter().find(|(_, rel, _)| {
-                        std::fs::symlink_metadata(self.dir.path().join(rel)).is_ok()
-                    })
-                }),
+                .find(|(_, rel, _)| std::fs::symlink_metadata(self.dir.path().join(rel)).is_ok()),
         }
     }
 
@@ -491,5 +491,33 @@ mod tests {
         let dir = asked.dir.path().to_path_buf();
         drop(asked);
         assert!(!dir.exists(), "the place is removed after the attempt");
+    }
+
+    /// Behind a wrapper the report judges when the console shows its
+    /// runner's output, or no runner's; never beside another runner's
+    /// console, whose failures it would hide.
+    #[test]
+    fn behind_a_wrapper_the_report_judges_only_its_runners_console() {
+        let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
+        let asked = ask(OsStr::new("sh"), &os(&["-c", "make test"])).expect("a place");
+        std::fs::write(asked.dir.path().join("pytest.xml"), green).unwrap();
+        let pytest = testgate_parse::parse(Runner::Pytest, "1 passed in 0.01s\n");
+        let nothing = testgate_parse::parse(Runner::Pytest, "");
+        let cargo = testgate_parse::parse(
+            Runner::Cargo,
+            "running 1 test\ntest t ... FAILED\n\nfailures:\n    t\n\n\
+             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        );
+        assert!(matches!(
+            asked.read(pytest).evidence,
+            Evidence::Report { .. }
+        ));
+        assert!(matches!(
+            asked.read(nothing).evidence,
+            Evidence::Report { .. }
+        ));
+        let beside_cargo = asked.read(cargo);
+        assert_eq!(beside_cargo.evidence, Evidence::ConsoleAlone);
+        assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
     }
 }
