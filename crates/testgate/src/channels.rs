@@ -49,10 +49,10 @@ impl std::fmt::Debug for Asked {
 /// `make`, `npm test`), every request made through the environment alone,
 /// since the environment reaches a runner behind the wrapper. `Err` when
 /// no place could be made for the reports.
-pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
+pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Result<Asked, String> {
     let dir = tempfile::Builder::new()
         .prefix("testgate-report-")
-        .tempdir()
+        .tempdir_in(outside(workspace)?)
         .map_err(|e| format!("no directory for the runner's report: {e}"))?;
     let place = |runner: Runner, format: ReportFormat| {
         dir.path()
@@ -104,6 +104,27 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
         recognised: recognised.map(|((runner, _), _)| runner),
         args: out_args,
         requests,
+    })
+}
+
+/// A temporary directory of the host's outside `workspace` (a `TMPDIR`
+/// inside the project would put the report where the tree check sees it
+/// and the tests may read it as the tree).
+fn outside(workspace: &Path) -> Result<PathBuf, String> {
+    let project = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf());
+    [
+        std::env::temp_dir(),
+        PathBuf::from("/var/tmp"),
+        PathBuf::from("/tmp"),
+    ]
+    .into_iter()
+    .filter_map(|dir| std::fs::canonicalize(dir).ok())
+    .find(|dir| !dir.starts_with(&project))
+    .ok_or_else(|| {
+        format!(
+            "no temporary directory outside the project {} for the runner's report",
+            workspace.display()
+        )
     })
 }
 
@@ -384,7 +405,8 @@ mod tests {
             ("sh", &["-c", "make test"][..]),
             ("tox", &["-e", "py"][..]),
         ] {
-            let asked = ask(OsStr::new(program), &os(args)).expect("a place");
+            let asked =
+                ask(OsStr::new(program), &os(args), Path::new("/nonexistent")).expect("a place");
             assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
             let place = asked.dir.path().join("pytest.xml");
             let ours = format!("--junitxml={}", place.display());
@@ -405,11 +427,17 @@ mod tests {
             &["-m", "pytest", "-p", "no:junitxml"][..],
             &["-m", "pytest", "-pno:junitxml"][..],
         ] {
-            let asked = ask(OsStr::new("python3"), &os(args)).expect("a place");
+            let asked =
+                ask(OsStr::new("python3"), &os(args), Path::new("/nonexistent")).expect("a place");
             assert!(asked.requests.is_empty(), "{args:?}");
             assert!(added(&asked, None).is_empty(), "{args:?}");
         }
-        let cargo = ask(OsStr::new("cargo"), &os(&["test"])).expect("a place");
+        let cargo = ask(
+            OsStr::new("cargo"),
+            &os(&["test"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
         assert!(cargo.requests.is_empty());
     }
 
@@ -471,7 +499,7 @@ mod tests {
         let elsewhere = tempfile::tempdir().unwrap();
         std::fs::write(elsewhere.path().join("green.xml"), green).unwrap();
         let console = || testgate_parse::parse(Runner::Pytest, "");
-        let asked = ask(OsStr::new("pytest"), &[]).expect("a place");
+        let asked = ask(OsStr::new("pytest"), &[], Path::new("/nonexistent")).expect("a place");
         let place = asked.dir.path().join("pytest.xml");
         std::os::unix::fs::symlink(elsewhere.path().join("green.xml"), &place).unwrap();
         assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
@@ -499,7 +527,12 @@ mod tests {
     #[test]
     fn behind_a_wrapper_the_report_judges_only_its_runners_console() {
         let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
-        let asked = ask(OsStr::new("sh"), &os(&["-c", "make test"])).expect("a place");
+        let asked = ask(
+            OsStr::new("sh"),
+            &os(&["-c", "make test"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
         std::fs::write(asked.dir.path().join("pytest.xml"), green).unwrap();
         let pytest = testgate_parse::parse(Runner::Pytest, "1 passed in 0.01s\n");
         let nothing = testgate_parse::parse(Runner::Pytest, "");
@@ -519,5 +552,15 @@ mod tests {
         let beside_cargo = asked.read(cargo);
         assert_eq!(beside_cargo.evidence, Evidence::ConsoleAlone);
         assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
+    }
+
+    /// A `TMPDIR` inside the project is passed over: the report's place is
+    /// never where the tree check looks.
+    #[test]
+    fn the_place_is_never_inside_the_project() {
+        let temp = std::fs::canonicalize(std::env::temp_dir()).unwrap();
+        let dir = outside(&temp).expect("another temporary directory");
+        assert!(!dir.starts_with(&temp), "{}", dir.display());
+        assert_eq!(outside(Path::new("/nonexistent")).unwrap(), temp);
     }
 }
