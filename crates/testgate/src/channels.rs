@@ -366,6 +366,10 @@ pub(crate) fn merged(mut report: Report, console: Report) -> Report {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests plant what a hostile attempt would (files, a FIFO) in folders of their own"
+)]
 mod tests {
     use super::*;
 
@@ -490,10 +494,6 @@ mod tests {
     /// (which would block testgate) is a report missing, at once; the
     /// place is removed with the `Asked`.
     #[test]
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the test plants what a hostile attempt would, with mkfifo"
-    )]
     fn a_link_or_a_fifo_at_the_place_is_no_report() {
         let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
         let elsewhere = tempfile::tempdir().unwrap();
