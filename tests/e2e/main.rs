@@ -9,6 +9,7 @@ use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod grading;
 mod projects;
+mod reports;
 mod rerun;
 mod sandbox;
 mod toolchains;

@@ -335,6 +335,28 @@ fn report_of_cases(
         format,
         ..Report::default()
     };
+    // jest's and vitest's failing tests of two files that share a title
+    // carry their file, as their console parsers name them.
+    let shared = match format {
+        Some(Runner::Jest | Runner::Vitest) => crate::formats::js::shared_titles(
+            cases
+                .iter()
+                .filter(|(_, outcome, kind, _)| outcome.is_failure() && *kind == Kind::Test)
+                .map(|(name, _, _, context)| (name.as_str(), context.as_deref())),
+        ),
+        Some(Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go) | None => {
+            std::collections::HashSet::new()
+        }
+    };
+    let cases = cases.into_iter().map(|(name, outcome, kind, context)| {
+        if outcome.is_failure() && kind == Kind::Test && shared.contains(&name) {
+            let file = context.as_deref().unwrap_or_default();
+            let name = crate::formats::js::with_file(runner, file, &name);
+            (name, outcome, kind, context)
+        } else {
+            (name, outcome, kind, context)
+        }
+    });
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
     let mut seen = std::collections::HashSet::new();
     for (name, outcome, kind, context) in cases {
@@ -413,12 +435,20 @@ pub fn is_json_report(bytes: &[u8]) -> bool {
 
 /// Everything a jest `--json` or vitest `--reporter=json` report says:
 /// every test with its outcome (passed, failed, skipped for pending, skipped
-/// and todo; flaky for a jest test that passed after more than one
-/// invocation), named as their consoles name them (jest's titles joined by
-/// ` › `, vitest's by ` > `), the file as context; a file that failed as a
-/// whole (jest's `Test suite failed to run`, a vitest file with no test
-/// that failed) by its path, kind `file`. jest's report has keys vitest's
-/// lacks (`wasInterrupted`, `openHandles`): that tells them apart.
+/// and todo; flaky for a test that passed after a failed try within the
+/// run: jest's `retryTimes`, more than one `invocations` or a
+/// `retryReasons`; vitest's `--retry`, a passed test with
+/// `failureMessages`), named as their consoles name them (jest's titles
+/// joined by ` › `, vitest's by ` > `; a failing test whose title a failing
+/// test of another file shares carries its file first), the file as
+/// context; a file that failed as a whole (jest's `Test suite failed to
+/// run`, a vitest file with no test that failed) by its path, kind `file`.
+/// A report that lists fewer tests than its `numTotalTests`, fewer failed
+/// ones than its `numFailedTests`, or says `wasInterrupted` is incomplete
+/// ([`Report::unclosed`]). jest's report has keys vitest's lacks
+/// (`wasInterrupted`, `openHandles`): that tells them apart. Paths stay
+/// as the report gives them (absolute); [`parse_json_report_in`] makes
+/// them relative, as the consoles print them.
 ///
 /// ```
 /// let json = br#"{"numTotalTests":2,"wasInterrupted":false,"testResults":[{"name":"/p/a.test.js","status":"failed","message":"","assertionResults":[
@@ -427,8 +457,26 @@ pub fn is_json_report(bytes: &[u8]) -> bool {
 /// let report = testgate_parse::parse_json_report(json).unwrap();
 /// assert_eq!(report.names().collect::<Vec<_>>(), ["math › subtracts"]);
 /// assert_eq!(report.format, Some(testgate_parse::Runner::Jest));
+/// assert_eq!(report.unclosed, None);
 /// ```
 pub fn parse_json_report(bytes: &[u8]) -> Result<Report, ReportError> {
+    parse_json_report_in(bytes, "")
+}
+
+/// [`parse_json_report`], with each file's path made relative to `root`
+/// (the directory the runner ran in, where jest and vitest print paths
+/// from), as the consoles print them: the names and contexts of the report
+/// and of the console then agree. A path outside `root`, or any path when
+/// `root` is empty, stays as the report gives it.
+///
+/// ```
+/// let json = br#"{"numTotalTests":1,"testResults":[{"name":"/p/src/a.test.js","status":"failed","message":"","assertionResults":[
+///   {"ancestorTitles":[],"title":"adds","status":"failed"}]}]}"#;
+/// let report = testgate_parse::parse_json_report_in(json, "/p").unwrap();
+/// assert_eq!(report.failing[0].context.as_deref(), Some("src/a.test.js"));
+/// assert_eq!(report.format, Some(testgate_parse::Runner::Vitest));
+/// ```
+pub fn parse_json_report_in(bytes: &[u8], root: &str) -> Result<Report, ReportError> {
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| ReportError {
         message: format!("not a JSON report: {e}"),
     })?;
@@ -452,9 +500,17 @@ pub fn parse_json_report(bytes: &[u8]) -> Result<Report, ReportError> {
             .unwrap_or_default()
             .to_owned()
     };
+    let listed = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|list| !list.is_empty())
+    };
+    let root = root.trim_end_matches('/');
     let mut cases: Vec<(String, Outcome, Kind, Option<String>)> = Vec::new();
+    let (mut tests_listed, mut failed_listed) = (0u64, 0u64);
     for suite in suites {
-        let file = text(suite, "name");
+        let path = text(suite, "name");
+        let file = relative(&path, root).to_owned();
         let context = (!file.is_empty()).then(|| file.clone());
         let assertions = suite
             .get("assertionResults")
@@ -477,13 +533,20 @@ pub fn parse_json_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 .get("invocations")
                 .and_then(serde_json::Value::as_u64)
                 .unwrap_or(1);
+            // A failed try the runner retried into a pass: jest counts its
+            // invocations and keeps `retryReasons`; vitest keeps the failed
+            // tries' `failureMessages` on the passed test.
+            let retried =
+                invocations > 1 || listed(test, "retryReasons") || listed(test, "failureMessages");
             let outcome = match text(test, "status").as_str() {
-                "passed" if invocations > 1 => Outcome::Flaky,
+                "passed" if retried => Outcome::Flaky,
                 "passed" => Outcome::Passed,
                 "failed" => Outcome::Failed,
                 _ => Outcome::Skipped,
             };
             any_failed |= outcome == Outcome::Failed;
+            tests_listed = tests_listed.saturating_add(1);
+            failed_listed = failed_listed.saturating_add(u64::from(outcome == Outcome::Failed));
             cases.push((titles.join(join), outcome, Kind::Test, context.clone()));
         }
         // A file that failed with no test failing in it failed as a whole.
@@ -491,7 +554,46 @@ pub fn parse_json_report(bytes: &[u8]) -> Result<Report, ReportError> {
             cases.push((file.clone(), Outcome::Failed, Kind::File, context));
         }
     }
-    Ok(report_of_cases(Some(runner), cases))
+    let mut report = report_of_cases(Some(runner), cases);
+    report.unclosed = incomplete(&value, tests_listed, failed_listed);
+    Ok(report)
+}
+
+/// `path` relative to `root`, when it lies beneath it.
+fn relative<'a>(path: &'a str, root: &str) -> &'a str {
+    if root.is_empty() {
+        return path;
+    }
+    path.strip_prefix(root)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(path)
+}
+
+/// Why a jest or vitest JSON report is not the whole run's, if it is not:
+/// jest says it was interrupted, or the report counts more tests (failed
+/// tests) than it lists. A run that ended early writes no report at all;
+/// this catches one cut or written by someone else.
+fn incomplete(value: &serde_json::Value, tests: u64, failed: u64) -> Option<String> {
+    let count = |key: &str| value.get(key).and_then(serde_json::Value::as_u64);
+    if value
+        .get("wasInterrupted")
+        .and_then(serde_json::Value::as_bool)
+        == Some(true)
+    {
+        return Some("the jest report says the run was interrupted".to_owned());
+    }
+    if let Some(total) = count("numTotalTests").filter(|total| *total > tests) {
+        return Some(format!(
+            "the JSON report counts {total} tests and lists {tests}"
+        ));
+    }
+    if let Some(total) = count("numFailedTests").filter(|total| *total > failed) {
+        return Some(format!(
+            "the JSON report counts {total} failed tests and lists {failed}"
+        ));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -569,5 +671,118 @@ mod tests {
         );
         assert_eq!(report.flaky, ["t.py::test_rerun"]);
         assert_eq!(report.format, Some(Runner::Pytest));
+    }
+
+    fn json_report(json: &str) -> Report {
+        parse_json_report_in(json.as_bytes(), "/p").unwrap()
+    }
+
+    #[test]
+    fn retries_within_the_run_are_flaky() {
+        // jest: more than one invocation, or retry reasons; vitest: a
+        // passed test that kept a retried try's failure message.
+        let jest = json_report(
+            r#"{"numTotalTests":3,"wasInterrupted":false,"testResults":[{"name":"/p/a.test.js","status":"passed","assertionResults":[
+              {"ancestorTitles":["n"],"title":"twice","status":"passed","invocations":2},
+              {"ancestorTitles":[],"title":"reasons","status":"passed","invocations":1,"retryReasons":["boom"]},
+              {"ancestorTitles":[],"title":"steady","status":"passed","invocations":1,"retryReasons":[],"failureMessages":[]}]}]}"#,
+        );
+        assert_eq!(jest.flaky, ["n › twice", "reasons"]);
+        assert!(jest.failing.is_empty());
+        let vitest = json_report(
+            r#"{"numTotalTests":2,"testResults":[{"name":"/p/a.test.js","status":"passed","assertionResults":[
+              {"ancestorTitles":[],"title":"once","status":"passed","failureMessages":["AssertionError"]},
+              {"ancestorTitles":[],"title":"steady","status":"passed","failureMessages":[]}]}]}"#,
+        );
+        assert_eq!(vitest.flaky, ["once"]);
+        // Where it must not fire: a failed test keeps its failure messages.
+        let failed = json_report(
+            r#"{"numTotalTests":1,"testResults":[{"name":"/p/a.test.js","status":"failed","assertionResults":[
+              {"ancestorTitles":[],"title":"fails","status":"failed","failureMessages":["x"]}]}]}"#,
+        );
+        assert!(failed.flaky.is_empty());
+        assert_eq!(failed.names().collect::<Vec<_>>(), ["fails"]);
+    }
+
+    #[test]
+    fn an_incomplete_report_is_unclosed() {
+        let interrupted =
+            json_report(r#"{"numTotalTests":0,"wasInterrupted":true,"testResults":[]}"#);
+        assert_eq!(
+            interrupted.unclosed.as_deref(),
+            Some("the jest report says the run was interrupted")
+        );
+        let short = json_report(
+            r#"{"numTotalTests":3,"numFailedTests":0,"testResults":[{"name":"/p/a.test.js","status":"passed","assertionResults":[
+              {"ancestorTitles":[],"title":"a","status":"passed"}]}]}"#,
+        );
+        assert_eq!(
+            short.unclosed.as_deref(),
+            Some("the JSON report counts 3 tests and lists 1")
+        );
+        let unnamed = json_report(
+            r#"{"numTotalTests":1,"numFailedTests":2,"testResults":[{"name":"/p/a.test.js","status":"failed","assertionResults":[
+              {"ancestorTitles":[],"title":"a","status":"failed"}]}]}"#,
+        );
+        assert_eq!(
+            unnamed.unclosed.as_deref(),
+            Some("the JSON report counts 2 failed tests and lists 1")
+        );
+        // Where it must not fire: a report that lists what it counts, and
+        // a file that failed to run (jest counts no test of it).
+        let whole = json_report(
+            r#"{"numTotalTests":1,"numFailedTests":0,"wasInterrupted":false,"testResults":[
+              {"name":"/p/a.test.js","status":"passed","assertionResults":[{"ancestorTitles":[],"title":"a","status":"passed"}]},
+              {"name":"/p/b.test.js","status":"failed","message":"Test suite failed to run","assertionResults":[]}]}"#,
+        );
+        assert_eq!(whole.unclosed, None);
+        assert_eq!(whole.names().collect::<Vec<_>>(), ["b.test.js"]);
+    }
+
+    #[test]
+    fn a_failing_title_two_files_share_carries_the_file() {
+        let report = json_report(
+            r#"{"numTotalTests":6,"wasInterrupted":false,"testResults":[
+              {"name":"/p/src/a.test.js","status":"failed","assertionResults":[
+                {"ancestorTitles":[],"title":"adds","status":"failed"},
+                {"ancestorTitles":[],"title":"zero","status":"passed"},
+                {"ancestorTitles":["m"],"title":"once","status":"failed"}]},
+              {"name":"/p/src/b.test.js","status":"failed","assertionResults":[
+                {"ancestorTitles":[],"title":"adds","status":"failed"},
+                {"ancestorTitles":[],"title":"zero","status":"passed"},
+                {"ancestorTitles":[],"title":"once","status":"failed"}]}]}"#,
+        );
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            [
+                "src/a.test.js › adds",
+                "m › once",
+                "src/b.test.js › adds",
+                "once"
+            ]
+        );
+        assert_eq!(report.failing[0].context.as_deref(), Some("src/a.test.js"));
+        // Where it must not fire: one title twice in one file (a
+        // `test.each` that names its cases alike) stays one name.
+        let same_file = json_report(
+            r#"{"numTotalTests":2,"testResults":[{"name":"/p/a.test.js","status":"failed","assertionResults":[
+              {"ancestorTitles":[],"title":"case","status":"failed"},
+              {"ancestorTitles":[],"title":"case","status":"failed"}]}]}"#,
+        );
+        assert_eq!(same_file.names().collect::<Vec<_>>(), ["case"]);
+    }
+
+    #[test]
+    fn paths_relative_to_the_root_only_beneath_it() {
+        assert_eq!(relative("/p/src/a.test.js", "/p"), "src/a.test.js");
+        assert_eq!(relative("/p/a.test.js", ""), "/p/a.test.js");
+        // Where it must not fire: a sibling that shares the prefix, the
+        // root itself, another tree.
+        assert_eq!(relative("/pq/a.test.js", "/p"), "/pq/a.test.js");
+        assert_eq!(relative("/p/", "/p"), "/p/");
+        assert_eq!(
+            relative("/elsewhere/a.test.js", "/p"),
+            "/elsewhere/a.test.js"
+        );
     }
 }

@@ -114,42 +114,15 @@ fn select(
 /// the selectors go after `--`, which npm appends to the script. Only a
 /// rewrite that appends to the script's own arguments can be done so.
 fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<String>, String> {
-    let script_name = npm::script_name(args)?;
-    let script = npm::script(workspace, script_name)?;
-    if let Some(c) = script
-        .chars()
-        .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
-    {
-        return Err(format!(
-            "the npm script `{script_name}` is a shell command (it holds `{c}`)"
-        ));
-    }
-    let words: Vec<String> = script.split_whitespace().map(str::to_owned).collect();
-    let Some((program, script_args)) = words.split_first() else {
-        return Err(format!("the npm script `{script_name}` is empty"));
-    };
-    if program.contains('=') {
-        return Err(format!(
-            "the npm script `{script_name}` sets variables before its command"
-        ));
-    }
-    let Some((runner, prefix)) = recognise(basename(program), script_args) else {
-        return Err(format!(
-            "the npm script `{script_name}` runs `{program}`, not a test runner testgate can select tests of"
-        ));
-    };
-    let rewritten = select(runner, &script_args[prefix..], targets, workspace)?;
-    let Some(extra) = rewritten.strip_prefix(&script_args[prefix..]) else {
+    let (runner, script_args) = npm::script_runner(args, workspace)?;
+    let rewritten = select(runner, &script_args, targets, workspace)?;
+    let Some(extra) = rewritten.strip_prefix(script_args.as_slice()) else {
+        let script_name = npm::script_name(args)?;
         return Err(format!(
             "the npm script `{script_name}` holds arguments a targeted retry must replace"
         ));
     };
-    let mut out = args.to_vec();
-    if !args.iter().any(|a| a == "--") {
-        out.push("--".to_owned());
-    }
-    out.extend(extra.iter().cloned());
-    Ok(out)
+    Ok(npm::appended(args, extra))
 }
 
 #[cfg(test)]
@@ -619,6 +592,48 @@ mod tests {
             r"a\.b\*\(c\)\[d\]\{e\}\|f\/g\^h\$i\+j\?k\\l"
         );
         assert_eq!(js_escape("x - y, z #1 ünï ✓"), "x - y, z #1 ünï ✓");
+    }
+
+    #[test]
+    fn a_name_that_carries_its_file_selects_by_its_title() {
+        // Two files failed `adds` (docs/formats.md: their names carry the
+        // file); the pattern holds the title once, the files select.
+        let jest = [
+            t("src/a.test.js › adds", Some("src/a.test.js")),
+            t("src/b.test.js › adds", Some("src/b.test.js")),
+        ];
+        assert_eq!(
+            ok(&["jest"], &jest),
+            [
+                r"/src\/a\.test\.js$",
+                r"/src\/b\.test\.js$",
+                "--coverage=false",
+                "-t",
+                "^(?:adds)$"
+            ]
+        );
+        let vitest = [
+            t("src/a.test.js > m > adds", Some("src/a.test.js")),
+            t("src/b.test.js > adds", Some("src/b.test.js")),
+        ];
+        assert_eq!(
+            ok(&["vitest", "run"], &vitest),
+            [
+                "run",
+                "src/a.test.js",
+                "src/b.test.js",
+                "--coverage.enabled=false",
+                "-t",
+                "^(?:m adds|adds)$"
+            ]
+        );
+        // Where it must not fire: a title that only starts like a path, in
+        // another file.
+        let other = [t("src/a.test.js › adds", Some("src/b.test.js"))];
+        assert_eq!(
+            ok(&["jest"], &other)[2..],
+            ["-t", r"^(?:src\/a\.test\.js adds)$"]
+        );
     }
 
     #[test]

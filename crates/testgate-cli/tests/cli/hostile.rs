@@ -8,6 +8,7 @@
 mod harness;
 
 mod caches;
+mod channels;
 mod escape;
 mod excerpts;
 mod grading;
@@ -15,6 +16,7 @@ mod held_secrets;
 mod host_side;
 mod integrity;
 mod itself;
+mod jest_forgery;
 mod kernel;
 mod landlock;
 mod leftovers;

@@ -294,10 +294,21 @@ impl Jest {
         };
         let tests = run.tests.close(judgement(run.failed_tests));
         let suites = run.suites.close(judgement(run.failed_suites));
+        let shared = super::js::shared_titles(
+            tests
+                .iter()
+                .filter(|t| t.kind == Kind::Test)
+                .map(|t| (t.name.as_str(), t.context.as_deref())),
+        );
         for confirmed in tests.into_iter().chain(suites) {
             let file = confirmed.context.as_deref().unwrap_or_default();
             let (message, excerpt) = self.excerpts.take(&excerpt_key(file, &confirmed.name));
-            let test = FailingTest::new(confirmed.name, Runner::Jest, confirmed.context)
+            let name = if confirmed.kind == Kind::Test && shared.contains(&confirmed.name) {
+                super::js::with_file(Runner::Jest, file, &confirmed.name)
+            } else {
+                confirmed.name
+            };
+            let test = FailingTest::new(name, Runner::Jest, confirmed.context)
                 .with_kind(confirmed.kind)
                 .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
@@ -668,6 +679,38 @@ Test Suites: 1 passed, 1 total
 Tests:       1 passed, 1 total
 ";
         assert_eq!(names(log), ["real"]);
+    }
+
+    #[test]
+    fn a_title_two_files_fail_carries_the_file() {
+        let log = "\
+FAIL src/b.test.js
+  ● adds
+
+FAIL src/a.test.js
+  ● adds
+
+  ● only here
+
+Test Suites: 2 failed, 2 total
+Tests:       3 failed, 3 total
+";
+        assert_eq!(
+            names(log),
+            ["src/b.test.js › adds", "src/a.test.js › adds", "only here"]
+        );
+        // Where it must not fire: the title fails in one file, and passes
+        // (unseen) in the other.
+        let log = "\
+FAIL src/a.test.js
+  ● adds
+
+PASS src/b.test.js
+
+Test Suites: 1 failed, 1 passed, 2 total
+Tests:       1 failed, 1 passed, 2 total
+";
+        assert_eq!(names(log), ["adds"]);
     }
 
     proptest::proptest! {

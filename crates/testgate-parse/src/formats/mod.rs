@@ -19,7 +19,7 @@ mod cargo;
 mod excerpt;
 mod go;
 mod jest;
-mod js;
+pub(crate) mod js;
 mod nextest;
 mod pytest;
 mod scope;

@@ -7,7 +7,10 @@
 # .expected, whose names come from jest's own JSON (python3), never from our
 # parser. Needs node >= 20, npm and python3; installs the locked jest with
 # `npm ci`.
+#
+# `jest.sh CASE...` recaptures only the cases named (all without one).
 set -euo pipefail
+only=" $* "
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
@@ -30,10 +33,19 @@ names_from_json() {
 import json, os, sys
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
+failing = []
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         if test["status"] == "failed":
-            print(" › ".join(test["ancestorTitles"] + [test["title"]]))
+            failing.append((" › ".join(test["ancestorTitles"] + [test["title"]]), os.path.relpath(suite["name"], sys.argv[2])))
+# A title that failing tests of two files share carries the file
+# (docs/formats.md).
+files = {}
+for name, file in failing:
+    files.setdefault(name, set()).add(file)
+for name, file in failing:
+    print(f"{file} › {name}" if len(files[name]) > 1 else name)
+for suite in report["testResults"]:
     if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
         print(os.path.relpath(suite["name"], sys.argv[2]))
 PY
@@ -49,14 +61,22 @@ import json, os, sys
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
+files = {}
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "failed":
+            name = " › ".join(test["ancestorTitles"] + [test["title"]])
+            files.setdefault(name, set()).add(suite["name"])
 result = {}
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         name = " › ".join(test["ancestorTitles"] + [test["title"]])
+        if test["status"] == "failed" and len(files[name]) > 1:
+            name = os.path.relpath(suite["name"], sys.argv[2]) + " › " + name
         if result.get(name) != "failed":
             result[name] = words[test["status"]]
             # jest.retryTimes: passed after a failed invocation.
-            if test["status"] == "passed" and (test.get("invocations") or 1) > 1:
+            if test["status"] == "passed" and ((test.get("invocations") or 1) > 1 or test.get("retryReasons")):
                 result[name] = "flaky"
     if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
         result[os.path.relpath(suite["name"], sys.argv[2])] = "failed"
@@ -98,6 +118,7 @@ PY
 capture() {
     local case=$1 project=$2
     shift 2
+    if [[ $only != "  " && $only != *" $case "* ]]; then return; fi
     local vars=()
     while [[ $1 != -- ]]; do
         vars+=("$1")
@@ -147,14 +168,14 @@ import json, sys
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
-        if test["status"] == "passed" and (test.get("invocations") or 1) > 1:
+        if test["status"] == "passed" and ((test.get("invocations") or 1) > 1 or test.get("retryReasons")):
             print(" › ".join(test["ancestorTitles"] + [test["title"]]))
 PY
 }
 
 capture failing jest-failing --
 capture failing-verbose jest-failing -- --verbose
-cut_before_headers
+[[ $only == "  " ]] && cut_before_headers
 capture failing-color jest-failing FORCE_COLOR=1 --
 capture suite-failed-to-run jest-broken --
 capture no-tests jest-empty --
@@ -164,3 +185,12 @@ capture all-pass jest-pass --
 # jest.retryTimes with logErrorsBeforeRetry: a test that fails once, then
 # passes on its retry (jest exits 0).
 capture retry jest-retry --
+# jest.retryTimes without logErrorsBeforeRetry: the console shows no trace
+# of the failed try; jest's --json report counts its invocations.
+capture retry-quiet jest-retry-quiet --
+if [[ -f $out/retry-quiet.flaky ]]; then
+    sed -i '1a # report only: the console shows no failed try without logErrorsBeforeRetry' "$out/retry-quiet.flaky"
+fi
+# Two files whose failing tests share a title: each name carries its file.
+capture shared jest-shared --
+capture shared-verbose jest-shared -- --verbose

@@ -7,7 +7,10 @@
 # junit reporters for the .expected, whose names come from those reports
 # (python3), never from our parser. Needs node >= 20, npm and python3;
 # installs the locked vitest with `npm ci`.
+#
+# `vitest.sh CASE...` recaptures only the cases named (all without one).
 set -euo pipefail
+only=" $* "
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
@@ -28,20 +31,43 @@ mkdir -p "$out"
 # file that failed to load (by its path relative to the root). Every name
 # json gives must be among junit's, or the script stops.
 names_from_reports() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, os, sys
 import xml.etree.ElementTree as ET
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
-from_json = []
-for suite in report["testResults"]:
-    for test in suite["assertionResults"]:
-        if test["status"] == "failed":
-            from_json.append(" > ".join(test["ancestorTitles"] + [test["title"]]))
-from_junit = [
-    case.get("name")
+root = sys.argv[3]
+
+# A title that failing tests of two files share carries the file
+# (docs/formats.md): `src/a.test.js > adds`.
+def qualified(failing):
+    files = {}
+    for name, file in failing:
+        files.setdefault(name, set()).add(file)
+    return [f"{file} > {name}" if len(files[name]) > 1 else name for name, file in failing]
+
+from_json = qualified([
+    (" > ".join(test["ancestorTitles"] + [test["title"]]), os.path.relpath(suite["name"], root))
+    for suite in report["testResults"]
+    for test in suite["assertionResults"]
+    if test["status"] == "failed"
+])
+cases = [
+    case
     for case in ET.parse(sys.argv[2]).getroot().iter("testcase")
     if case.find("failure") is not None or case.find("error") is not None
+]
+files = {}
+for name, file in [
+    (" > ".join(test["ancestorTitles"] + [test["title"]]), suite["name"])
+    for suite in report["testResults"]
+    for test in suite["assertionResults"]
+    if test["status"] == "failed"
+]:
+    files.setdefault(name, set()).add(file)
+from_junit = [
+    c.get("classname") + " > " + c.get("name") if len(files.get(c.get("name"), ())) > 1 else c.get("name")
+    for c in cases
 ]
 missing = set(from_json) - set(from_junit)
 if missing:
@@ -52,27 +78,57 @@ PY
 }
 
 # Every test's outcome, `OUTCOME NAME` per line: the json reporter's
-# statuses (passed, failed, skipped for skipped, pending and todo), then
-# junit's failures and errors json does not name (a suite whose hook failed,
-# a file that failed to load) as failed.
+# statuses (passed, failed, skipped for skipped, pending and todo; flaky for
+# a passed test with the failure messages of a retried try), then junit's
+# failures and errors json does not name (a suite whose hook failed, a file
+# that failed to load) as failed; a failing title shared by two files
+# carries the file.
 outcomes_from_reports() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, os, sys
 import xml.etree.ElementTree as ET
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
+root = sys.argv[3]
 words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
+files = {}
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "failed":
+            files.setdefault(" > ".join(test["ancestorTitles"] + [test["title"]]), set()).add(suite["name"])
 result = {}
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         name = " > ".join(test["ancestorTitles"] + [test["title"]])
+        shared = test["status"] == "failed" and len(files[name]) > 1
+        if shared:
+            name = os.path.relpath(suite["name"], root) + " > " + name
         if result.get(name) != "failed":
             result[name] = words[test["status"]]
+            if test["status"] == "passed" and test.get("failureMessages"):
+                result[name] = "flaky"
 for case in ET.parse(sys.argv[2]).getroot().iter("testcase"):
     if case.find("failure") is not None or case.find("error") is not None:
-        result[case.get("name")] = "failed"
+        name = case.get("name")
+        if len(files.get(name, ())) > 1:
+            name = case.get("classname") + " > " + name
+        result[name] = "failed"
 for name, what in result.items():
     print(what, name)
+PY
+}
+
+# The flaky tests of the json reporter's report: passed, with the failure
+# messages of the tries vitest --retry retried.
+flaky_from_report() {
+    python3 - "$1" <<'PY'
+import json, sys
+
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+for suite in report["testResults"]:
+    for test in suite["assertionResults"]:
+        if test["status"] == "passed" and test.get("failureMessages"):
+            print(" > ".join(test["ancestorTitles"] + [test["title"]]))
 PY
 }
 
@@ -110,6 +166,7 @@ capture() {
         shift
     done
     shift
+    if [[ $only != "  " && $only != *" $case "* ]]; then return; fi
     local args=(run --root "$project" "$@")
     env -u FORCE_COLOR -u NO_COLOR CI=true "${vars[@]}" "$vitest" "${args[@]}" \
         </dev/null >"$out/$case.log" 2>&1 || true
@@ -126,7 +183,7 @@ capture() {
     {
         echo "# source: $("$vitest" --version | sed 's/ .*//') json + junit reporters, an identical second run of: ${vars[*]:+${vars[*]} }vitest ${args[*]}"
         if [[ -s $scratch/report.json && -s $scratch/report.xml ]]; then
-            names_from_reports "$scratch/report.json" "$scratch/report.xml"
+            names_from_reports "$scratch/report.json" "$scratch/report.xml" "$node_dir/$project"
         fi
     } >"$out/$case.expected"
     {
@@ -134,15 +191,22 @@ capture() {
         # The verbose reporter prints every test's line, passing ones included.
         [[ " $* " == *" --reporter=verbose "* ]] && echo "# complete"
         if [[ -s $scratch/report.json && -s $scratch/report.xml ]]; then
-            outcomes_from_reports "$scratch/report.json" "$scratch/report.xml"
+            outcomes_from_reports "$scratch/report.json" "$scratch/report.xml" "$node_dir/$project"
         fi
     } >"$out/$case.outcomes"
+    rm -f "$out/$case.flaky"
+    if [[ -s $scratch/report.json && -n "$(flaky_from_report "$scratch/report.json")" ]]; then
+        {
+            echo "# source: the same json run: passed, with the failure messages of a retried try"
+            flaky_from_report "$scratch/report.json"
+        } >"$out/$case.flaky"
+    fi
     echo "vitest/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
 }
 
 capture failing vitest-failing --
 capture failing-verbose vitest-failing -- --reporter=verbose
-cut_before_sections
+[[ $only == "  " ]] && cut_before_sections
 capture failing-no-color vitest-failing NO_COLOR=1 --
 capture failing-color vitest-failing FORCE_COLOR=1 --
 capture load-failure vitest-broken --
@@ -150,16 +214,15 @@ capture no-tests vitest-empty --
 capture no-tests-pass vitest-empty -- --passWithNoTests
 capture lies vitest-lies --
 capture all-pass vitest-pass --
-# --retry under the verbose reporter: a test that fails once, then passes on
-# its retry (vitest exits 0). Neither the json nor the junit reporter
-# records a retry, so the .flaky oracle is the fixture's own design: the
-# test fails exactly on its first try (hand-made oracle, real log).
+# --retry under the verbose reporter and the default one: a test that fails
+# once, then passes on its retry (vitest exits 0). vitest 4 prints `(retry
+# x1)` under the verbose reporter only; the json reporter keeps the failed
+# try's message on the passed test.
 capture retry-verbose vitest-retry -- --retry 2 --reporter=verbose
-{
-    echo "# hand-made oracle: vitest's json and junit reporters do not record retries;"
-    echo "# tests/projects/parse/node/vitest-retry/retry.test.js fails exactly on its first try"
-    echo "fails once"
-} >"$out/retry-verbose.flaky"
-# The same oracle in the outcomes: the reporters call the retried test passed.
-sed -i 's/^passed fails once$/flaky fails once/; 1a # hand-made: "fails once" is flaky by the fixture'"'"'s design (see retry-verbose.flaky)' \
-    "$out/retry-verbose.outcomes"
+capture retry vitest-retry -- --retry 2
+if [[ -f $out/retry.flaky ]]; then
+    sed -i '1a # report only: the default reporter shows no retry' "$out/retry.flaky"
+fi
+# Two files whose failing tests share a title: each name carries its file.
+capture shared vitest-shared --
+capture shared-verbose vitest-shared -- --reporter=verbose

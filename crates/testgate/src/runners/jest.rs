@@ -1,11 +1,13 @@
 //! jest: how testgate recognises it (also through `npx`), its preset
-//! environment, its versions, and retrying only the failed tests by file and
-//! anchored name pattern.
+//! environment, its versions, its `--json` report, and retrying only the
+//! failed tests by file and anchored name pattern.
 
-use super::js::{files, js_escape, js_name_pattern, without_coverage, without_name_pattern};
+use super::js::{
+    files, js_escape, js_name_pattern, titles, without_coverage, without_name_pattern,
+};
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names, npx_package, words};
+use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
 
 /// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's
 /// path arguments are regular expressions over absolute paths, so each
@@ -17,8 +19,36 @@ fn jest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
         out.push(format!("/{}$", js_escape(file.trim_start_matches('/'))));
     }
     out.push("--coverage=false".to_owned());
-    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " › ")]);
+    out.extend([
+        "-t".to_owned(),
+        js_name_pattern(&titles(targets, " › "), " › "),
+    ]);
     out
+}
+
+/// `jest ARGS --json --outputFile=PLACE`: jest writes its JSON report to
+/// the file and keeps its console as it was (on stderr), adding one line,
+/// `Test results written to: …`. Where `rest` already asks for JSON (its
+/// console would be the JSON) or names an output file, the user chose, and
+/// the console judges alone.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let owns_report = rest.iter().any(|arg| {
+        let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+        matches!(option, "--json" | "--outputFile" | "--output-file")
+    });
+    if owns_report {
+        return None;
+    }
+    let mut args = rest.to_vec();
+    args.push("--json".to_owned());
+    args.push(format!("--outputFile={}", place.to_str()?));
+    Some(ReportRequest {
+        args,
+        env: Vec::new(),
+        format: ReportFormat::JestJson,
+        written_to: ReportTarget::File,
+        through_environment: false,
+    })
 }
 
 /// `jest`, also through `npx`.
@@ -59,6 +89,10 @@ impl RunnerProfile for Jest {
             words(&["npx", "--no-install", "jest", "--version"]),
         ]
     }
+
+    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
 }
 
 /// jest's cache, `/tmp/jest_<uid in base 36>`: outside the homes, so the
@@ -90,6 +124,35 @@ fn base36(mut n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn jest_writes_its_json_report_to_the_place() {
+        let place = Path::new("/tmp/testgate-report-x/jest.json");
+        let request = report(&words(&["--ci", "--verbose"]), place).unwrap();
+        assert_eq!(
+            request.args,
+            words(&[
+                "--ci",
+                "--verbose",
+                "--json",
+                "--outputFile=/tmp/testgate-report-x/jest.json"
+            ])
+        );
+        assert_eq!(request.format, ReportFormat::JestJson);
+        assert!(!request.through_environment);
+        // Where it must not fire: the user's own JSON or output file.
+        for own in [
+            &["--json"][..],
+            &["--outputFile=r.json"],
+            &["--outputFile", "r.json"],
+        ] {
+            assert_eq!(report(&words(own), place), None, "{own:?}");
+        }
+    }
 
     #[test]
     fn jest_names_its_cache_in_base_36() {

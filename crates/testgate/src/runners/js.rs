@@ -67,6 +67,25 @@ pub(super) fn without_name_pattern(rest: &[String]) -> Vec<String> {
     out
 }
 
+/// Each target's title once, in the order given: its name without the
+/// file a name carries where two files share a title (`src/a.test.js ›
+/// adds`, docs/formats.md), which the name pattern must not hold (the
+/// file is selected by path).
+pub(super) fn titles<'a>(targets: &[Target<'a>], separator: &str) -> Vec<&'a str> {
+    let mut titles: Vec<&str> = Vec::with_capacity(targets.len());
+    for target in targets {
+        let title = target
+            .context
+            .and_then(|file| target.name.strip_prefix(file))
+            .and_then(|rest| rest.strip_prefix(separator))
+            .unwrap_or(target.name);
+        if !titles.contains(&title) {
+            titles.push(title);
+        }
+    }
+    titles
+}
+
 /// The failing files, each once, when the parser knew every one.
 pub(super) fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
     let mut files: Vec<&str> = Vec::new();

@@ -5,6 +5,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use testgate_parse::Runner;
+
 /// The script the npm command `npm args` runs: `test` for `npm test` (and
 /// `t`, `tst`), `NAME` for `npm run NAME` (and `run-script`, `rum`, `urn`);
 /// otherwise why it runs none.
@@ -36,6 +38,55 @@ pub(crate) fn script(workspace: &Path, name: &str) -> Result<String, String> {
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
         .ok_or_else(|| format!("{} has no script `{name}`", path.display()))
+}
+
+/// The runner the plain npm script of `npm args` starts in `workspace`,
+/// with the script's arguments for that runner: the words after the
+/// runner's own prefix (`jest --ci` gives jest and `["--ci"]`), to which
+/// npm appends whatever follows the command's `--`. `Err` says why not: the
+/// script is a shell command, sets variables, is empty, or starts no runner
+/// testgate knows.
+pub(crate) fn script_runner(
+    args: &[String],
+    workspace: &Path,
+) -> Result<(Runner, Vec<String>), String> {
+    let script_name = script_name(args)?;
+    let script = script(workspace, script_name)?;
+    if let Some(c) = script
+        .chars()
+        .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
+    {
+        return Err(format!(
+            "the npm script `{script_name}` is a shell command (it holds `{c}`)"
+        ));
+    }
+    let words: Vec<String> = script.split_whitespace().map(str::to_owned).collect();
+    let Some((program, script_args)) = words.split_first() else {
+        return Err(format!("the npm script `{script_name}` is empty"));
+    };
+    if program.contains('=') {
+        return Err(format!(
+            "the npm script `{script_name}` sets variables before its command"
+        ));
+    }
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let Some((runner, prefix)) = super::recognise(base, script_args) else {
+        return Err(format!(
+            "the npm script `{script_name}` runs `{program}`, not a test runner testgate can select tests of"
+        ));
+    };
+    Ok((runner, script_args[prefix..].to_vec()))
+}
+
+/// `npm args` with `extra` appended to its script's arguments: after the
+/// command's `--`, which is added where it has none.
+pub(crate) fn appended(args: &[String], extra: &[String]) -> Vec<String> {
+    let mut out = args.to_vec();
+    if !args.iter().any(|a| a == "--") {
+        out.push("--".to_owned());
+    }
+    out.extend(extra.iter().cloned());
+    out
 }
 
 /// The npm script `command` (a whole argv, program first) runs in

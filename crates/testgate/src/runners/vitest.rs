@@ -1,11 +1,11 @@
 //! vitest: how testgate recognises it (also through `npx`), its preset
-//! environment, its versions, and retrying only the failed tests by file and
-//! anchored name pattern.
+//! environment, its versions, its JSON reporter's report, and retrying only
+//! the failed tests by file and anchored name pattern.
 
-use super::js::{files, js_name_pattern, without_coverage, without_name_pattern};
+use super::js::{files, js_name_pattern, titles, without_coverage, without_name_pattern};
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names, npx_package, words};
+use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
 
 /// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe
 /// test)$'`: vitest's file filters are parts of the path.
@@ -13,8 +13,54 @@ fn vitest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
     let mut out = without_coverage(without_name_pattern(rest));
     out.extend(files(targets).into_iter().map(str::to_owned));
     out.push("--coverage.enabled=false".to_owned());
-    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " > ")]);
+    out.extend([
+        "-t".to_owned(),
+        js_name_pattern(&titles(targets, " > "), " > "),
+    ]);
     out
+}
+
+/// vitest's JSON reporter beside the console's: `--reporter=json
+/// --outputFile.json=PLACE` after the user's own `--reporter`s, else after
+/// `--reporter=default`. vitest's command-line reporters replace the
+/// configuration's (vitest 4.1 `resolveConfig`), so a project whose
+/// configuration chose its reporters shows vitest's default console under
+/// testgate; there is no other way to add a reporter from outside the
+/// project (docs/formats.md). Where `rest` names an output file, or the JSON
+/// reporter itself (its console would be the JSON), the user chose, and the
+/// console judges alone.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let mut reporters = false;
+    let mut values = rest.iter().skip(1).map(Some).chain(std::iter::once(None));
+    for arg in rest {
+        let next = values.next().flatten();
+        let (option, value) = match arg.split_once('=') {
+            Some((option, value)) => (option, Some(value)),
+            None => (arg.as_str(), next.map(String::as_str)),
+        };
+        if option == "--outputFile" || option.starts_with("--outputFile.") {
+            return None;
+        }
+        if option == "--reporter" || option == "--reporters" {
+            reporters = true;
+            if value == Some("json") {
+                return None;
+            }
+        }
+    }
+    let mut args = rest.to_vec();
+    if !reporters {
+        args.push("--reporter=default".to_owned());
+    }
+    args.push("--reporter=json".to_owned());
+    args.push(format!("--outputFile.json={}", place.to_str()?));
+    Some(ReportRequest {
+        args,
+        env: Vec::new(),
+        format: ReportFormat::VitestJson,
+        written_to: ReportTarget::File,
+        through_environment: false,
+    })
 }
 
 /// `vitest` and `vitest run`, also through `npx`.
@@ -55,5 +101,64 @@ impl RunnerProfile for Vitest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "vitest", "--version"]),
         ]
+    }
+
+    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn vitest_adds_its_json_reporter_beside_the_console() {
+        let place = Path::new("/tmp/r/vitest.json");
+        let args = |rest: &[&str]| report(&words(rest), place).map(|r| r.args);
+        assert_eq!(
+            args(&["--retry", "2"]),
+            Some(words(&[
+                "--retry",
+                "2",
+                "--reporter=default",
+                "--reporter=json",
+                "--outputFile.json=/tmp/r/vitest.json"
+            ]))
+        );
+        // The user's reporters are kept, ours added beside them.
+        assert_eq!(
+            args(&["--reporter=verbose"]),
+            Some(words(&[
+                "--reporter=verbose",
+                "--reporter=json",
+                "--outputFile.json=/tmp/r/vitest.json"
+            ]))
+        );
+        assert_eq!(
+            args(&["--reporter", "dot"]),
+            Some(words(&[
+                "--reporter",
+                "dot",
+                "--reporter=json",
+                "--outputFile.json=/tmp/r/vitest.json"
+            ]))
+        );
+        let request = report(&[], place).unwrap();
+        assert_eq!(request.format, ReportFormat::VitestJson);
+        // Where it must not fire: the user's own output file or JSON
+        // reporter.
+        for own in [
+            &["--outputFile=r.json"][..],
+            &["--outputFile.json", "r.json"],
+            &["--reporter=json"],
+            &["--reporter", "json"],
+        ] {
+            assert_eq!(args(own), None, "{own:?}");
+        }
     }
 }

@@ -12,6 +12,11 @@ function oddRun() {
 
 const add = (a, b) => a + b;
 
+// `retried`: jest retries a failed test itself, without logging the
+// failure (no logErrorsBeforeRetry), and "once" fails on its first try.
+if (MODE === "retried") jest.retryTimes(2);
+let tries = 0;
+
 describe("calc", () => {
   test("adds", () => {
     expect(add(2, 2)).toBe(4);
@@ -25,6 +30,11 @@ describe("calc", () => {
     test("millions", () => {
       expect(add(1e6, 1e6)).toBe(MODE === "fail" ? 1 : 2e6);
     });
+  });
+
+  test("once", () => {
+    tries += 1;
+    if (MODE === "retried") expect(tries).toBeGreaterThan(1);
   });
 
   test("sometimes", () => {

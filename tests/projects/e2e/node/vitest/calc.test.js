@@ -13,6 +13,9 @@ function oddRun() {
 
 const add = (a, b) => a + b;
 
+// `retried` (run with `--retry 2`): "once" fails on its first try.
+let tries = 0;
+
 describe("calc", () => {
   test("adds", () => {
     expect(add(2, 2)).toBe(4);
@@ -26,6 +29,11 @@ describe("calc", () => {
     test("millions", () => {
       expect(add(1e6, 1e6)).toBe(MODE === "fail" ? 1 : 2e6);
     });
+  });
+
+  test("once", () => {
+    tries += 1;
+    if (MODE === "retried") expect(tries).toBeGreaterThan(1);
   });
 
   test("sometimes", () => {

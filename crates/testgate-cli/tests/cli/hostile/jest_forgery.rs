@@ -1,0 +1,66 @@
+//! A jest test that forges jest's closing summary and ends jest with
+//! status 0 (issue 28): testgate asks jest for its `--json` report, which a
+//! run ended so never writes.
+
+use std::path::PathBuf;
+
+use super::harness::Attack;
+
+/// The node_modules of the e2e node projects, which the suite links to.
+fn node_modules() -> PathBuf {
+    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/projects/e2e/node/node_modules");
+    assert!(
+        modules.is_dir(),
+        "{} is missing: run scripts/setup (npm ci)",
+        modules.display()
+    );
+    modules
+}
+
+/// `tests/hostile/jest-forgery`: a test fails, the next prints jest's green
+/// summary (under `--verbose` with the tree of passes) and calls
+/// `process.reallyExit(0)`. The console is a closed, passing jest run and
+/// jest exits 0, under `npx jest`, `npx jest --verbose` and `npm test`
+/// alike: PASS on the code before testgate asked for jest's report (run
+/// through that binary by hand, see the report of branch `jsreports`). jest
+/// writes its report when the run ends, so a run ended by a test leaves
+/// none: Inconclusive `truncated`, never a Pass.
+#[test]
+fn a_forged_jest_summary_and_exit_0_is_truncated_not_pass() {
+    let modules = node_modules();
+    for command in [
+        &["npx", "--no-install", "jest"][..],
+        &["npx", "--no-install", "jest", "--verbose"],
+        &["npm", "test"],
+    ] {
+        let attack = Attack::new("jest-forgery")
+            .runner_command(command)
+            .arg("--writable")
+            .arg(&modules);
+        std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
+            .expect("link node_modules");
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+        let attempt = outcome.attempt();
+        assert_eq!(
+            (attempt["outcome"].as_str(), attempt["exit_code"].as_i64()),
+            (Some("exited"), Some(0)),
+            "{command:?}: {attempt:#}"
+        );
+        // jest was asked for its report: by argument, also through npm.
+        let asked = attempt["command"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|word| word == "--json");
+        assert!(asked, "{command:?}: {attempt:#}");
+        assert!(
+            attempt["note"]
+                .as_str()
+                .is_some_and(|note| note.contains("the runner wrote no complete report")),
+            "{command:?}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
