@@ -42,6 +42,7 @@ mod cancel;
 mod choose;
 mod dir;
 mod env;
+mod evict;
 mod gitconfig;
 mod landlocked;
 mod outcome;

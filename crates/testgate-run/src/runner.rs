@@ -73,6 +73,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     // The Landlock sandbox's temporary directory, removed once every
     // process of the run is gone.
     let mut _attempt_tmp: Option<AttemptTmp> = None;
+    // The run's hold on its project's private caches: no eviction removes
+    // them while it runs.
+    let mut _cache_claim = None;
     let (child, status_read) = match &spec.sandbox {
         Sandbox::Host => {
             let launch = Launch {
@@ -101,9 +104,11 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             return Ok(finished);
         }
         Sandbox::Landlock(options) => {
-            let (child, tmp, view_notes) = start_landlocked(spec, options, &dir, &mut env, &token)?;
+            let (child, tmp, view_notes, claim) =
+                start_landlocked(spec, options, &dir, &mut env, &token)?;
             notes = view_notes;
             _attempt_tmp = Some(tmp);
+            _cache_claim = claim;
             (child, None)
         }
         Sandbox::Bubblewrap(options) => {
@@ -160,6 +165,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             let protected = protect::protected(&dir);
             let homes = crate::env::home_directories();
             let cache_root = cache_root(&homes);
+            let (cap, cap_note) = cache_cap();
             // SAFETY: geteuid cannot fail.
             let uid = unsafe { libc::geteuid() };
             let view = view::view(&view::Host {
@@ -173,6 +179,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 cache_root: cache_root.as_deref(),
                 uid,
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: cap,
             });
             for (name, value) in &view.env {
                 env.retain(|(k, _)| k != name);
@@ -182,6 +189,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 crate::env::stay_offline(&mut env);
             }
             notes = view.notes.clone();
+            notes.extend(cap_note);
+            // The hold on the project's private caches lasts the run.
+            _cache_claim = view.cache_claim.clone();
             let args = bwrap::arguments(
                 &options,
                 &dir,
@@ -277,6 +287,16 @@ impl Drop for AttemptTmp {
     }
 }
 
+/// A command started under Landlock: the child, the temporary directory to
+/// remove after the run, the view's notes, and the hold on the project's
+/// private caches that lasts the run.
+type Landlocked = (
+    std::process::Child,
+    AttemptTmp,
+    Vec<String>,
+    Option<std::sync::Arc<crate::evict::InUse>>,
+);
+
 /// Starts the command under Landlock ([`crate::landlocked`]): the view
 /// bubblewrap would show turned into grants, the environment pointed at
 /// the private caches and temporary directory, the child confined before
@@ -288,7 +308,7 @@ fn start_landlocked(
     dir: &Path,
     env: &mut Vec<(std::ffi::OsString, std::ffi::OsString)>,
     token: &str,
-) -> Result<(std::process::Child, AttemptTmp, Vec<String>), RunError> {
+) -> Result<Landlocked, RunError> {
     let program = spec.program_name();
     let refuse = |message: String| RunError::SandboxRefused {
         program: program.clone(),
@@ -329,6 +349,7 @@ fn start_landlocked(
         .map(|(_, v)| PathBuf::from(v));
     let homes = crate::env::home_directories();
     let cache_root = cache_root(&homes);
+    let (cap, cap_note) = cache_cap();
     let view = view::view(&view::Host {
         homes: &homes,
         env,
@@ -340,6 +361,7 @@ fn start_landlocked(
         cache_root: cache_root.as_deref(),
         uid,
         seed_cap: crate::seed::SEED_CAP,
+        cache_cap: cap,
     });
     for (name, value) in &view.env {
         env.retain(|(k, _)| k != name);
@@ -410,7 +432,9 @@ fn start_landlocked(
         confine: Some(&confinement),
     };
     let child = spawn::start(&launch).map_err(would_not_start)?;
-    Ok((child, tmp, view.notes))
+    let mut notes = view.notes;
+    notes.extend(cap_note);
+    Ok((child, tmp, notes, view.cache_claim))
 }
 
 /// Where testgate keeps the projects' private toolchain caches:
@@ -422,6 +446,27 @@ pub(crate) fn cache_root(homes: &[PathBuf]) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .or_else(|| homes.first().map(|home| home.join(".cache")))?;
     Some(base.join("testgate").join("sandbox"))
+}
+
+/// The cap on the private caches' root: [`crate::evict::CAP_VARIABLE`]'s
+/// value, else [`crate::evict::DEFAULT_CAP`] (with a note when the value
+/// is not a size).
+fn cache_cap() -> (u64, Option<String>) {
+    let default = crate::evict::DEFAULT_CAP;
+    match std::env::var(crate::evict::CAP_VARIABLE) {
+        Err(_) => (default, None),
+        Ok(value) => match crate::evict::parse_cap(&value) {
+            Some(cap) => (cap, None),
+            None => (
+                default,
+                Some(format!(
+                    "{}={value:?} is not a size (such as 8G or 500M): the private caches keep to {} MiB",
+                    crate::evict::CAP_VARIABLE,
+                    crate::seed::mib(default)
+                )),
+            ),
+        },
+    }
 }
 
 /// The io::ErrorKind for an exec failure reason as strerror words it.

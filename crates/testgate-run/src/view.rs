@@ -108,6 +108,9 @@ pub(crate) struct View {
     pub(crate) git_config: Option<PathBuf>,
     /// What testgate decided on the user's behalf, one line each.
     pub(crate) notes: Vec<String>,
+    /// The run's hold on its project's private caches against eviction
+    /// ([`crate::evict`]): kept until the run ends.
+    pub(crate) cache_claim: Option<std::sync::Arc<crate::evict::InUse>>,
 }
 
 /// The inputs of [`view`], apart so that tests can give their own.
@@ -136,6 +139,9 @@ pub(crate) struct Host<'a> {
     /// How much of each host cache is copied into a new private one
     /// ([`crate::seed::SEED_CAP`]).
     pub(crate) seed_cap: u64,
+    /// The cap on the root of every project's private caches
+    /// ([`crate::evict::DEFAULT_CAP`]).
+    pub(crate) cache_cap: u64,
 }
 
 /// The view for a run. Reads only metadata and a venv's `pyvenv.cfg`;
@@ -307,7 +313,10 @@ fn mounts(host: &Host<'_>) -> View {
     let seeds = host_caches(host, &home, &is_writable);
     let caches = private_caches(host, &home, &seeds, &mut view.notes);
     match caches {
-        Ok(caches) => view.writable.extend(caches),
+        Ok((caches, claim)) => {
+            view.writable.extend(caches);
+            view.cache_claim = Some(std::sync::Arc::new(claim));
+        }
         Err(error) => view.notes.push(format!(
             "no private cache for this project ({error}): toolchain caches are cold in each attempt"
         )),
@@ -436,22 +445,26 @@ fn host_caches(
 /// The private cache directories of the project, created under the cache
 /// root (each seeded from the host's the first time, [`crate::seed`]), as
 /// (host path, path inside) pairs: `~/.cache` (Go's build cache, pip's,
-/// XDG's), `~/.npm`, and each of the caller's [`ToolCache`]s at its path.
+/// XDG's), `~/.npm`, and each of the caller's [`ToolCache`]s at its path;
+/// and the run's claim on them. Other projects' caches are removed when
+/// their project is gone, or when the root holds more than its cap.
 fn private_caches(
     host: &Host<'_>,
     home: &Path,
     seeds: &[HostCache],
     notes: &mut Vec<String>,
-) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+) -> std::io::Result<(Vec<(PathBuf, PathBuf)>, crate::evict::InUse)> {
     let Some(root) = host.cache_root else {
         return Err(std::io::Error::other("no cache directory"));
     };
     prune(root);
     let project = root.join(cache_name(host.dir));
+    let fresh = project.symlink_metadata().is_err();
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&project)?;
+    let claim = crate::evict::claim(&project)?;
     for cache in seeds {
         // Beside the private caches, in no bind: the sandbox never sees
         // the copy before it is complete.
@@ -474,6 +487,25 @@ fn private_caches(
             )),
         }
     }
+    // After the seed, which is most of what a new project's cache adds.
+    if let Some(evicted) = crate::evict::evict(
+        root,
+        &project,
+        host.cache_cap,
+        std::time::SystemTime::now(),
+        fresh,
+    ) {
+        if evicted.projects > 0 {
+            notes.push(format!(
+                "the private caches of {} project(s) checked least recently were removed ({} MiB), to keep {} under {} MiB ({} sets another cap)",
+                evicted.projects,
+                crate::seed::mib(evicted.bytes),
+                root.display(),
+                crate::seed::mib(host.cache_cap),
+                crate::evict::CAP_VARIABLE,
+            ));
+        }
+    }
     let mut pairs = vec![
         ("home-cache", home.join(".cache")),
         ("npm", home.join(".npm")),
@@ -492,7 +524,7 @@ fn private_caches(
             .create(&path)?;
         out.push((path.canonicalize()?, inside));
     }
-    Ok(out)
+    Ok((out, claim))
 }
 
 /// The directory name of a project's caches: its path, readable, `/` as `+`,
@@ -708,6 +740,7 @@ mod tests {
             cache_root: Some(&cache),
             uid: 0,
             seed_cap: crate::seed::SEED_CAP,
+            cache_cap: crate::evict::DEFAULT_CAP,
         });
         assert!(view.hidden_dirs.contains(&home), "{view:?}");
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
@@ -751,6 +784,7 @@ mod tests {
                 cache_root: Some(root),
                 uid: 0,
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: crate::evict::DEFAULT_CAP,
             }
         }
         let view = view(&host(&project, &env, &root));
@@ -789,6 +823,7 @@ mod tests {
                 cache_root: None,
                 uid: 0,
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: crate::evict::DEFAULT_CAP,
             })
             .git_config
         };
@@ -812,6 +847,7 @@ mod tests {
             cache_root: None,
             uid: 0,
             seed_cap: crate::seed::SEED_CAP,
+            cache_cap: crate::evict::DEFAULT_CAP,
         });
         assert_eq!(shown.git_config, None, "{shown:?}");
         // A build output bound writable at the home (the host's own
@@ -829,6 +865,7 @@ mod tests {
             cache_root: None,
             uid: 0,
             seed_cap: crate::seed::SEED_CAP,
+            cache_cap: crate::evict::DEFAULT_CAP,
         });
         assert_eq!(output.writable, [(target.clone(), target)], "{output:?}");
         assert_eq!(output.git_config, None, "{output:?}");
@@ -876,6 +913,7 @@ mod tests {
             cache_root: None,
             uid: 1000,
             seed_cap: crate::seed::SEED_CAP,
+            cache_cap: crate::evict::DEFAULT_CAP,
         });
         let inside: Vec<&PathBuf> = view.read_only.iter().map(|(_, at)| at).collect();
         // The venv (with its bin/) and the interpreter's prefix, inside
@@ -929,6 +967,7 @@ mod tests {
                 // SAFETY: geteuid cannot fail.
                 uid: unsafe { libc::geteuid() },
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: crate::evict::DEFAULT_CAP,
             })
         };
         let vars = env(&[("HOME", &home), ("npm_config_cache", &npm)]);
@@ -944,6 +983,7 @@ mod tests {
                 cache_root: Some(&cache),
                 uid: 7,
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: crate::evict::DEFAULT_CAP,
             },
             &home,
             &|path: &Path| path.starts_with(&project),
@@ -1004,6 +1044,7 @@ mod tests {
                 cache_root: Some(&cache),
                 uid: 7,
                 seed_cap: crate::seed::SEED_CAP,
+                cache_cap: crate::evict::DEFAULT_CAP,
             },
             &home,
             &|path: &Path| path.starts_with(&project),
@@ -1037,6 +1078,7 @@ mod tests {
             // SAFETY: geteuid cannot fail.
             uid: unsafe { libc::geteuid() },
             seed_cap: 10,
+            cache_cap: crate::evict::DEFAULT_CAP,
         });
         let copied = cache
             .join(cache_name(&project))
