@@ -158,9 +158,11 @@ pub(super) fn the_hosts_caches_are_readable_and_nothing_can_be_planted_in_them_i
     }
     assert_eq!(before.len(), after.len(), "a host cache entry went missing");
     // The writes landed in the project's private copies.
+    // One project's caches (beside them the eviction's `.evicted` stamp).
     let projects: Vec<PathBuf> = fs::read_dir(private_root.join("sandbox"))
         .expect("the private caches")
         .flatten()
+        .filter(|e| !e.file_name().as_encoded_bytes().starts_with(b"."))
         .map(|e| e.path())
         .collect();
     assert_eq!(projects.len(), 1, "{projects:?}");

@@ -398,9 +398,11 @@ pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
     assert!(!home.join(".cache/go-build/planted").exists());
     assert!(!home.join(".npm/planted").exists());
     let private = home.join(".cache/testgate/sandbox");
+    // One project's caches (beside them the eviction's `.evicted` stamp).
     let caches: Vec<_> = fs::read_dir(&private)
         .expect("the private caches")
         .flatten()
+        .filter(|e| !e.file_name().as_encoded_bytes().starts_with(b"."))
         .map(|e| e.path())
         .collect();
     assert_eq!(caches.len(), 1, "{caches:?}");
