@@ -11,7 +11,14 @@ export HOSTILE_MARKER="$1"
 shift 2
 : > dump.bin
 for rel in "$@"; do
-    f="$HOME/$rel"
+    # Where the toolchain looks: its cache variable where the sandbox set
+    # one (Landlock points them at the private copies), else the home.
+    case "$rel" in
+    .cache/go-build/*) f="${GOCACHE:-$HOME/.cache/go-build}/${rel#.cache/go-build/}" ;;
+    .npm/*) f="${npm_config_cache:-$HOME/.npm}/${rel#.npm/}" ;;
+    .cache/pip/*) f="${PIP_CACHE_DIR:-$HOME/.cache/pip}/${rel#.cache/pip/}" ;;
+    *) f="$HOME/$rel" ;;
+    esac
     dir=$(dirname "$f")
     {
         echo "== $rel"

@@ -6,6 +6,10 @@
 # stay readable, and that every write landed in testgate's private cache,
 # not in the host's.
 export HOSTILE_MARKER="$1"
+# Where Go and npm look for their caches: the variable where the sandbox
+# set one (Landlock points them at the private copies), else the home.
+gocache="${GOCACHE:-$HOME/.cache/go-build}"
+npmcache="${npm_config_cache:-$HOME/.npm}"
 {
     echo "== home"; ls -la "$HOME"
     for f in .git-credentials .config/rclone/rclone.conf .bash_history \
@@ -16,12 +20,12 @@ export HOSTILE_MARKER="$1"
     ls -la /root /home
     echo "== shadow"; cat /etc/shadow /etc/gshadow
     echo "== toolchain"; cat "$HOME/.cargo/bin/tool"
-    echo "== host go cache"; cat "$HOME/.cache/go-build/00/object"
+    echo "== host go cache"; cat "$gocache/00/object"
 } > dump.bin 2>&1
 # Writes: each into the cache where its toolchain writes.
-mkdir -p "$HOME/.cache/go-build" "$HOME/.npm" && \
-    echo planted > "$HOME/.cache/go-build/planted" && \
-    echo planted > "$HOME/.npm/planted" && \
+mkdir -p "$gocache" "$npmcache" && \
+    echo planted > "$gocache/planted" && \
+    echo planted > "$npmcache/planted" && \
     echo wrote-private-caches >> dump.bin
 echo planted > "$HOME/.cargo/registry/planted" 2>/dev/null && echo "WROTE registry" >> dump.bin
 echo planted > "$HOME/.cargo/bin/tool" 2>/dev/null && echo "WROTE cargo bin" >> dump.bin

@@ -10,11 +10,11 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
-const ASSERTION: &str = "#!/bin/sh\n# expect 5\n[ $((2 + 2)) -eq 5 ]\n";
+pub(super) const ASSERTION: &str = "#!/bin/sh\n# expect 5\n[ $((2 + 2)) -eq 5 ]\n";
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(super) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -31,7 +31,12 @@ fn git(dir: &Path, args: &[&str]) -> String {
 /// Runs the `tree-changes` suite's attack `what`, with `--restore` or not,
 /// and asserts tree_changed naming `path`.
 fn attack(what: &str, restore: bool, path: &str) -> Attack {
-    let mut attack = Attack::new("tree-changes").script_arg(what);
+    attack_in(Place::Bwrap, what, restore, path)
+}
+
+/// [`attack`] in the sandbox `place`.
+pub(super) fn attack_in(place: Place, what: &str, restore: bool, path: &str) -> Attack {
+    let mut attack = Attack::new_in("tree-changes", place).script_arg(what);
     if restore {
         attack = attack.arg("--restore");
     }
@@ -136,7 +141,16 @@ fn a_test_that_rewrites_its_snapshot_is_tree_changed_and_restored() {
 /// with `--record` (written outside the project); the outcome and the
 /// record's document.
 fn failing_attack(what: &str, restore: bool) -> (Attack, super::harness::Outcome, Value) {
-    let mut attack = Attack::new("failing-tree-change").script_arg(what);
+    failing_attack_in(Place::Bwrap, what, restore)
+}
+
+/// [`failing_attack`] in the sandbox `place`.
+pub(super) fn failing_attack_in(
+    place: Place,
+    what: &str,
+    restore: bool,
+) -> (Attack, super::harness::Outcome, Value) {
+    let mut attack = Attack::new_in("failing-tree-change", place).script_arg(what);
     let record = attack.outside().join("record.json");
     attack = attack.arg("--record").arg(&record);
     if restore {

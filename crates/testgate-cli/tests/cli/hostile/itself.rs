@@ -3,15 +3,22 @@
 
 use std::time::Duration;
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
 /// Interrupts testgate with `signal` once the suite's tree is up: sent to
 /// testgate alone, or to its whole process group as Ctrl-C in a terminal
 /// does.
 fn interrupted_by(signal: libc::c_int, to_group: bool) {
-    let attack = Attack::new("interrupt").in_own_group();
+    interrupted_in(Place::Bwrap, signal, to_group);
+}
+
+/// [`interrupted_by`] in the sandbox `place`.
+pub(super) fn interrupted_in(place: Place, signal: libc::c_int, to_group: bool) {
+    let attack = Attack::new_in("interrupt", place).in_own_group();
     let mut running = attack.start();
-    running.wait_for_file("ready", Duration::from_secs(30));
+    // A liveness bound: under Landlock on two loaded cores the suite took
+    // over 30 s to say it was ready (10 s alone, measured).
+    running.wait_for_file("ready", Duration::from_secs(120));
     // SAFETY: kill on the pid (and group) of a child not yet reaped.
     let sent = unsafe {
         if to_group {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
 #[test]
 fn another_runners_failure_lines_are_ignored_when_the_format_is_named() {
@@ -27,7 +27,11 @@ fn another_runners_failure_lines_make_an_exit_zero_inconclusive_under_auto() {
 
 #[test]
 fn a_failing_suite_claiming_success_fails() {
-    let attack = Attack::new("lying-summary");
+    a_failing_suite_claiming_success_fails_in(Place::Bwrap);
+}
+
+pub(super) fn a_failing_suite_claiming_success_fails_in(place: Place) {
+    let attack = Attack::new_in("lying-summary", place);
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     assert_eq!(outcome.attempt()["exit_code"], 1);
@@ -36,7 +40,11 @@ fn a_failing_suite_claiming_success_fails() {
 
 #[test]
 fn exit_zero_with_failed_lines_is_a_contradiction() {
-    let attack = Attack::new("exit0-failed");
+    exit_zero_with_failed_lines_is_a_contradiction_in(Place::Bwrap);
+}
+
+pub(super) fn exit_zero_with_failed_lines_is_a_contradiction_in(place: Place) {
+    let attack = Attack::new_in("exit0-failed", place);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
     assert_eq!(outcome.attempt()["failing"], serde_json::json!(["bad"]));
@@ -50,8 +58,12 @@ fn exit_zero_with_failed_lines_is_a_contradiction() {
 /// status proves nothing: Inconclusive `truncated`. Both were PASS before.
 #[test]
 fn a_test_that_exits_the_runner_early_is_truncated_not_pass() {
+    a_test_that_exits_the_runner_early_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_test_that_exits_the_runner_early_is_truncated_not_pass_in(place: Place) {
     for suite in ["exits-early-pytest", "exits-early-cargo"] {
-        let attack = Attack::new(suite);
+        let attack = Attack::new_in(suite, place);
         let outcome = attack.run();
         outcome.assert_verdict("inconclusive", Some("truncated"), 125);
         let attempt = outcome.attempt();

@@ -1,7 +1,7 @@
 //! Attacks through the output: floods, an endless line, control bytes,
 //! output closed while the command runs on.
 
-use super::harness::{Attack, RSS_LIMIT_KB, has_control, heavy};
+use super::harness::{Attack, Place, RSS_LIMIT_KB, has_control, heavy};
 
 /// MiB per stream for the flood; 2560 (5 GiB in all) was measured once and
 /// takes about 45 s on the 2-core machine, too long for every CI run.
@@ -19,9 +19,13 @@ const REASON_LIMIT: usize = 64 * 1024;
 
 #[test]
 fn a_flood_on_both_streams_keeps_testgate_small() {
+    a_flood_on_both_streams_keeps_testgate_small_in(Place::Bwrap);
+}
+
+pub(super) fn a_flood_on_both_streams_keeps_testgate_small_in(place: Place) {
     let _heavy = heavy();
     let mib = flood_mib();
-    let attack = Attack::new("flood").script_arg(&mib);
+    let attack = Attack::new_in("flood", place).script_arg(&mib);
     let outcome = attack.run();
     // A pass proves every byte was read: `head` blocks on a full pipe.
     // (The last line is not asserted: the order of the last bytes of two
@@ -37,8 +41,12 @@ fn a_flood_on_both_streams_keeps_testgate_small() {
 
 #[test]
 fn one_endless_line_keeps_testgate_small() {
+    one_endless_line_keeps_testgate_small_in(Place::Bwrap);
+}
+
+pub(super) fn one_endless_line_keeps_testgate_small_in(place: Place) {
     let _heavy = heavy();
-    let attack = Attack::new("long-line").script_arg(line_mib());
+    let attack = Attack::new_in("long-line", place).script_arg(line_mib());
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     assert!(
@@ -66,7 +74,11 @@ fn control_bytes_never_reach_the_text_verdict() {
 
 #[test]
 fn control_bytes_leave_the_json_valid_and_printable() {
-    let attack = Attack::new("control-bytes");
+    control_bytes_leave_the_json_valid_and_printable_in(Place::Bwrap);
+}
+
+pub(super) fn control_bytes_leave_the_json_valid_and_printable_in(place: Place) {
+    let attack = Attack::new_in("control-bytes", place);
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     let line = outcome.stdout.strip_suffix(b"\n").expect("one line");
@@ -97,7 +109,11 @@ fn control_bytes_leave_the_json_valid_and_printable() {
 
 #[test]
 fn output_closed_early_is_not_the_end_of_the_command() {
-    let attack = Attack::new("closes-output");
+    output_closed_early_is_not_the_end_of_the_command_in(Place::Bwrap);
+}
+
+pub(super) fn output_closed_early_is_not_the_end_of_the_command_in(place: Place) {
+    let attack = Attack::new_in("closes-output", place);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     assert!(

@@ -1,7 +1,7 @@
 //! Resource attacks: filling /tmp and the other tmpfs mounts, a memory
 //! bomb.
 
-use super::harness::{Attack, heavy};
+use super::harness::{Attack, Place, heavy};
 
 #[test]
 fn filling_tmp_fills_only_the_sandboxs_own() {
@@ -68,8 +68,12 @@ fn every_tmpfs_mount_stops_at_the_chosen_cap() {
 
 #[test]
 fn a_capped_memory_bomb_is_a_failure_by_exit_not_a_timeout() {
+    a_capped_memory_bomb_is_a_failure_by_exit_not_a_timeout_in(Place::Bwrap);
+}
+
+pub(super) fn a_capped_memory_bomb_is_a_failure_by_exit_not_a_timeout_in(place: Place) {
     let _heavy = heavy();
-    let attack = Attack::new("memory-bomb");
+    let attack = Attack::new_in("memory-bomb", place);
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     let attempt = outcome.attempt();
