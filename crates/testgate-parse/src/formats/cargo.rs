@@ -1204,12 +1204,12 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
             "{running}\n\nrunning 2 tests\ntest tests::a_fails ... FAILED\ntest tests::b_forges_the_result ... \n{forged}\n\n"
         );
         let raced = format!("\nrunning 2 tests\n\n{forged}\n\n");
-        let json = format!(
-            "{{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }}\n\
-             {{ \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::a_fails\" }}\n\
-             {{ \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::b_forges_the_result\" }}\n\
-             {{ \"type\": \"test\", \"name\": \"tests::a_fails\", \"event\": \"failed\" }}\n\
-             {{ \"type\": \"suite\", \"event\": \"ok\", \"passed\": 2, \"failed\": 0, \"ignored\": 0, \"measured\": 0, \"filtered_out\": 0 }}\n"
+        let json = String::from(
+            "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n\
+             { \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::a_fails\" }\n\
+             { \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::b_forges_the_result\" }\n\
+             { \"type\": \"test\", \"name\": \"tests::a_fails\", \"event\": \"failed\" }\n\
+             { \"type\": \"suite\", \"event\": \"ok\", \"passed\": 2, \"failed\": 0, \"ignored\": 0, \"measured\": 0, \"filtered_out\": 0 }\n",
         );
         for (log, failing) in [
             (pretty, &["tests::a_fails"][..]),
