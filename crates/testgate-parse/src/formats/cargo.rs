@@ -128,7 +128,10 @@ impl Recognizer for Cargo {
             return;
         }
         if self.scope.open && !self.under_nextest {
-            self.scope.tally(text);
+            // A `test ` line is tallied where it is read, below: parsed once.
+            if !text.starts_with("test ") {
+                self.scope.tally(text);
+            }
             self.block_line(text);
         }
         match text.as_bytes().first() {
@@ -144,8 +147,14 @@ impl Recognizer for Cargo {
                 if text.starts_with("test result: ") {
                     self.binary_result(text, line.index);
                 } else if let Some((name, status)) = test_line(text) {
+                    if self.scope.open {
+                        self.scope.tally_result(text, status);
+                    }
                     self.test_line(name, status, line.index);
                 } else {
+                    if self.scope.open && text.starts_with("test ") {
+                        self.scope.tally(text);
+                    }
                     self.other_line(text, line.index);
                 }
             }
@@ -498,13 +507,31 @@ impl Binary {
             self.results = Tally::Unbounded;
             return;
         }
-        match results_shown(text) {
+        match results_shown(text, self.pretty) {
             Shown::Results { count, pretty } => {
                 self.seen = self.seen.saturating_add(count);
                 self.pretty |= pretty;
             }
             Shown::Marks(marks) => self.marks = self.marks.saturating_add(marks),
         }
+    }
+
+    /// Counts `text`, a pretty `test NAME ... ` line whose status is
+    /// `status`: one result, unless it is still to come (`--test-threads=1`
+    /// prints the name first), when it is counted as it comes
+    /// ([`Cargo::other_line`]).
+    fn tally_result(&mut self, text: &str, status: TestStatus) {
+        if self.results == Tally::Unbounded {
+            return;
+        }
+        if text.len() >= crate::line::MAX_LINE {
+            self.results = Tally::Unbounded;
+            return;
+        }
+        self.seen = self
+            .seen
+            .saturating_add(u64::from(status != TestStatus::Pending));
+        self.pretty = true;
     }
 
     /// At most how many results the run showed: libtest's pretty format
@@ -559,25 +586,30 @@ enum Shown {
     Marks(u64),
 }
 
-/// What `text`, a line of libtest's run, shows of its tests' results.
-fn results_shown(text: &str) -> Shown {
-    let trimmed = super::trim_start(text);
-    if text.is_empty()
-        || text.starts_with("test result: ")
-        || running_count(text).is_some()
-        || trimmed.starts_with("Running ")
-        || trimmed.starts_with("Doc-tests ")
-    {
+/// What `text`, a line of libtest's run, shows of its tests' results;
+/// `pretty`: the run already showed a pretty line, so its marks are not
+/// counted (nor looked for).
+fn results_shown(text: &str, pretty: bool) -> Shown {
+    if text.starts_with("test ") {
+        if text.starts_with("test result: ") {
+            return Shown::Marks(0);
+        }
+        if let Some((_, status)) = test_line(text) {
+            // A result still to come (`--test-threads=1` prints the name
+            // first) is counted when it comes ([`Cargo::other_line`]).
+            let count = u64::from(status != TestStatus::Pending);
+            return Shown::Results {
+                count,
+                pretty: true,
+            };
+        }
+    }
+    if text.is_empty() || text.starts_with("running ") {
         return Shown::Marks(0);
     }
-    if let Some((_, status)) = test_line(text) {
-        // A result still to come (`--test-threads=1` prints the name
-        // first) is counted when it comes ([`Cargo::other_line`]).
-        let count = u64::from(status != TestStatus::Pending);
-        return Shown::Results {
-            count,
-            pretty: true,
-        };
+    let trimmed = super::trim_start(text);
+    if trimmed.starts_with("Running ") || trimmed.starts_with("Doc-tests ") {
+        return Shown::Marks(0);
     }
     let pretty_behind_output = super::find(text, "test ")
         .and_then(|at| text.get(at..))
@@ -601,6 +633,9 @@ fn results_shown(text: &str) -> Shown {
             count: u64::from(result && test),
             pretty: false,
         };
+    }
+    if pretty {
+        return Shown::Marks(0);
     }
     let marks = text
         .bytes()
