@@ -676,7 +676,7 @@ impl SandboxedTests {
     ) -> AttemptRecord {
         // The runner's own report, asked for at a fresh place outside the
         // project (docs/policy.md, "Three channels must agree").
-        let asked = crate::channels::ask(program, args);
+        let asked = crate::channels::ask(program, args, &self.config.workspace);
         let (run_args, env, sandbox) = match &asked {
             Ok(asked) => (
                 asked.args().to_vec(),
