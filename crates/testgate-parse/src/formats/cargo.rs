@@ -7,6 +7,13 @@
 //! candidates), the `failures:` list, then `test result:`. The result
 //! decides: `ok` drops every candidate (a passing test printed a fake
 //! line), `FAILED` with a `failures:` list keeps exactly the listed names.
+//!
+//! A result is libtest's only if the run it closes agrees with it
+//! ([`Binary::tally`]): its counts add up to the `running N tests`, and at
+//! least as many results were printed before it. A test that prints `test
+//! result: ok. …` itself and ends the process with status 0 (issue 28)
+//! leaves its own test, and any still running, without a result: its line
+//! does not close the run, which then ends without its result (`unclosed`).
 
 mod targets;
 
@@ -70,13 +77,46 @@ struct Binary {
     /// binary's run was open: cargo's if the binary died (no result came),
     /// else printed by one of its tests.
     failed_targets: Vec<FailedTarget>,
+    /// The tests its `running N tests` (or JSON `test_count`) announced.
+    announced: u64,
+    /// Whether [`seen`](Binary::seen) still bounds the results shown.
+    results: Tally,
+    /// How many results libtest's own lines showed ([`Shown::Results`]).
+    seen: u64,
+    /// How many `-q` marks its other lines held ([`Shown::Marks`]).
+    marks: u64,
+    /// A line of libtest's pretty format was read: every result has one.
+    pretty: bool,
+    /// The first `test result:` line that disagreed with the run it claimed
+    /// to close, which was then left open.
+    disowned: Option<Disowned>,
+}
+
+/// At most how many test results a binary's lines showed so far.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Tally {
+    /// Each result libtest prints is counted, and some lines that are not.
+    #[default]
+    Counted,
+    /// A line was cut at the length cap: what it held is unknown.
+    Unbounded,
+}
+
+/// A `test result:` line that was not the binary's own
+/// ([`Cargo::binary_result`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Disowned {
+    /// The tests it counted (passed, failed, ignored, measured).
+    stated: u64,
+    /// At most how many results had been printed before it.
+    seen: u64,
 }
 
 static RUNNING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^running (\d+) tests?$").expect("valid regex"));
 static RESULT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; (\d+) filtered out",
+        r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out",
     )
     .expect("valid regex")
 });
@@ -88,6 +128,10 @@ impl Recognizer for Cargo {
             return;
         }
         if self.scope.open && !self.under_nextest {
+            // A `test ` line is tallied where it is read, below: parsed once.
+            if !text.starts_with("test ") {
+                self.scope.tally(text);
+            }
             self.block_line(text);
         }
         match text.as_bytes().first() {
@@ -103,8 +147,14 @@ impl Recognizer for Cargo {
                 if text.starts_with("test result: ") {
                     self.binary_result(text, line.index);
                 } else if let Some((name, status)) = test_line(text) {
+                    if self.scope.open {
+                        self.scope.tally_result(text, status);
+                    }
                     self.test_line(name, status, line.index);
                 } else {
+                    if self.scope.open && text.starts_with("test ") {
+                        self.scope.tally(text);
+                    }
                     self.other_line(text, line.index);
                 }
             }
@@ -137,8 +187,11 @@ impl Recognizer for Cargo {
             || self.scope.pending.is_some()
             || self.targets.in_closing_list()
             || self.excerpts.is_open()
+            || (self.scope.open && !self.under_nextest)
         {
-            // A list ends at, and a late result is, any line.
+            // A list ends at, and a late result is, any line; an open
+            // binary's results are tallied from every line (`-q`'s dots may
+            // land inside a test's own output).
             &Interest::ALL
         } else if self.under_nextest {
             &UNDER_NEXTEST
@@ -213,6 +266,9 @@ impl Cargo {
             return;
         }
         if let Some((first, name)) = self.scope.pending.take() {
+            if !matches!(late_result(text), Some(TestStatus::Pending) | None) {
+                self.scope.seen = self.scope.seen.saturating_add(1);
+            }
             match late_result(text) {
                 Some(TestStatus::Failed) => self.candidate(first, &name),
                 Some(TestStatus::Passed) => self.note(first, &name, Outcome::Passed),
@@ -225,6 +281,7 @@ impl Cargo {
     fn start_binary(&mut self, index: u64, count: u64) {
         self.close_binary(BinaryResult::Unknown);
         self.scope.open = true;
+        self.scope.announced = count;
         self.scope.binary.clone_from(&self.context);
         self.detect(index);
         if count == 0 {
@@ -277,6 +334,12 @@ impl Cargo {
         };
         self.detect(index);
         let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+        if !self
+            .scope
+            .owns([number(2), number(3), number(4), number(5)])
+        {
+            return;
+        }
         self.findings.counts.add(Counts {
             passed: number(2),
             failed: number(3),
@@ -299,6 +362,10 @@ impl Cargo {
             }
             (Some("suite"), Some(end @ ("ok" | "failed"))) => {
                 self.detect(index);
+                let counted = ["passed", "failed", "ignored", "measured"].map(number);
+                if !self.scope.owns(counted) {
+                    return;
+                }
                 self.findings.counts.add(Counts {
                     passed: number("passed"),
                     failed: number("failed"),
@@ -346,17 +413,25 @@ impl Cargo {
             // A binary that exits 0 in the middle of its run (a test calling
             // `std::process::exit(0)`) leaves cargo's exit status 0: only
             // the missing result line tells.
-            self.findings
-                .unclosed
-                .get_or_insert_with(|| match &scope.binary {
-                    Some(binary) => {
-                        format!("libtest's run of {binary} ended without its `test result:` line")
+            self.findings.unclosed.get_or_insert_with(|| {
+                let run = match &scope.binary {
+                    Some(binary) => format!("libtest's run of {binary}"),
+                    None => "libtest's run".to_owned(),
+                };
+                match scope.disowned {
+                    Some(Disowned { stated, seen }) => format!(
+                        "{run} ended without its own `test result:` line (one counting \
+                             {stated} tests came after at most {seen} of its {} results)",
+                        scope.announced
+                    ),
+                    None if scope.binary.is_some() => {
+                        format!("{run} ended without its `test result:` line")
                     }
-                    None => {
-                        "libtest's `running N tests` was not followed by its `test result:` line"
-                            .to_owned()
-                    }
-                });
+                    None => "libtest's `running N tests` was not followed by its `test result:` \
+                             line"
+                        .to_owned(),
+                }
+            });
         }
         if result == BinaryResult::Unknown {
             let unended: Vec<(u64, String)> = scope
@@ -418,6 +493,155 @@ impl Cargo {
             self.other_line(text, index);
         }
     }
+}
+
+impl Binary {
+    /// Counts the results `text`, a line of this run, may show, never fewer
+    /// than it shows ([`results_shown`]). A line cut at the length cap
+    /// leaves the count unknown.
+    fn tally(&mut self, text: &str) {
+        if self.results == Tally::Unbounded {
+            return;
+        }
+        if text.len() >= crate::line::MAX_LINE {
+            self.results = Tally::Unbounded;
+            return;
+        }
+        match results_shown(text, self.pretty) {
+            Shown::Results { count, pretty } => {
+                self.seen = self.seen.saturating_add(count);
+                self.pretty |= pretty;
+            }
+            Shown::Marks(marks) => self.marks = self.marks.saturating_add(marks),
+        }
+    }
+
+    /// Counts `text`, a pretty `test NAME ... ` line whose status is
+    /// `status`: one result, unless it is still to come (`--test-threads=1`
+    /// prints the name first), when it is counted as it comes
+    /// ([`Cargo::other_line`]).
+    fn tally_result(&mut self, text: &str, status: TestStatus) {
+        if self.results == Tally::Unbounded {
+            return;
+        }
+        if text.len() >= crate::line::MAX_LINE {
+            self.results = Tally::Unbounded;
+            return;
+        }
+        self.seen = self
+            .seen
+            .saturating_add(u64::from(status != TestStatus::Pending));
+        self.pretty = true;
+    }
+
+    /// At most how many results the run showed: libtest's pretty format
+    /// prints a line for every result, `-q` a mark that other output may
+    /// surround.
+    fn results_seen(&self) -> u64 {
+        if self.pretty {
+            self.seen
+        } else {
+            self.seen.saturating_add(self.marks)
+        }
+    }
+
+    /// Whether a `test result:` (or JSON suite end) counting `counted`
+    /// (passed, failed, ignored, measured) is this run's own: its counts add
+    /// up to the tests the run announced, and the run showed at least as
+    /// many results before it. libtest prints every test's result before
+    /// its own line; a test that printed the line and ended the process
+    /// left its own test without one. A line that is not the run's own is
+    /// noted and leaves the run open.
+    fn owns(&mut self, counted: [Option<u64>; 4]) -> bool {
+        if !self.open {
+            return true;
+        }
+        let stated = counted
+            .iter()
+            .try_fold(0u64, |sum, n| sum.checked_add((*n)?));
+        let seen = self.results_seen();
+        let agrees = stated.is_some_and(|stated| {
+            stated == self.announced && (self.results == Tally::Unbounded || seen >= stated)
+        });
+        if !agrees && self.disowned.is_none() {
+            self.disowned = Some(Disowned {
+                stated: stated.unwrap_or(u64::MAX),
+                seen,
+            });
+        }
+        agrees
+    }
+}
+
+/// What one line of libtest's run shows of its tests' results
+/// ([`Binary::tally`]), never less than it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    /// libtest's own lines: a `test NAME ... RESULT` line (`pretty`: the
+    /// line is libtest's pretty format, which prints every result so),
+    /// `-q`'s `NAME --- FAILED`, a JSON test result.
+    Results { count: u64, pretty: bool },
+    /// Any other line: each `.`, `i` and `F` in it, which `-q` prints for
+    /// a result and a test's own output (`--nocapture`) can surround.
+    Marks(u64),
+}
+
+/// What `text`, a line of libtest's run, shows of its tests' results;
+/// `pretty`: the run already showed a pretty line, so its marks are not
+/// counted (nor looked for).
+fn results_shown(text: &str, pretty: bool) -> Shown {
+    if text.starts_with("test ") {
+        if text.starts_with("test result: ") {
+            return Shown::Marks(0);
+        }
+        if let Some((_, status)) = test_line(text) {
+            // A result still to come (`--test-threads=1` prints the name
+            // first) is counted when it comes ([`Cargo::other_line`]).
+            let count = u64::from(status != TestStatus::Pending);
+            return Shown::Results {
+                count,
+                pretty: true,
+            };
+        }
+    }
+    if text.is_empty() || text.starts_with("running ") {
+        return Shown::Marks(0);
+    }
+    let trimmed = super::trim_start(text);
+    if trimmed.starts_with("Running ") || trimmed.starts_with("Doc-tests ") {
+        return Shown::Marks(0);
+    }
+    let pretty_behind_output = super::find(text, "test ")
+        .and_then(|at| text.get(at..))
+        .is_some_and(|rest| super::find(rest, " ... ").is_some());
+    if pretty_behind_output || text.ends_with(" --- FAILED") {
+        return Shown::Results {
+            count: 1,
+            pretty: false,
+        };
+    }
+    if text.ends_with('}') && super::find(text, "\"type\": \"").is_some() {
+        let result = [
+            "\"event\": \"ok\"",
+            "\"event\": \"failed\"",
+            "\"event\": \"ignored\"",
+        ]
+        .iter()
+        .any(|event| super::find(text, event).is_some());
+        let test = super::find(text, "\"type\": \"test\"").is_some();
+        return Shown::Results {
+            count: u64::from(result && test),
+            pretty: false,
+        };
+    }
+    if pretty {
+        return Shown::Marks(0);
+    }
+    let marks = text
+        .bytes()
+        .filter(|b| matches!(b, b'.' | b'i' | b'F'))
+        .count();
+    Shown::Marks(u64::try_from(marks).unwrap_or(u64::MAX))
 }
 
 impl Cargo {
@@ -751,7 +975,7 @@ mod tests {
     #[test]
     fn failures_list_drops_a_liar() {
         let log = "\
-running 3 tests
+running 2 tests
 test tests::liar ... --- FAIL: TestFake
 test fake ... FAILED
 ok
@@ -795,8 +1019,11 @@ error: test failed, to rerun pass `--test signals`
 "#;
         assert_eq!(names(json), ["aborts"]);
         // Where the binary ends with a result, a test without one is no failure.
-        let ended = "running 1 test\ntest a ... \n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let ended = "running 1 test\ntest a ... \nok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
         assert!(names(ended).is_empty());
+        // A result before the test's own is not libtest's: the test stands.
+        let early = ended.replace("\nok\n", "\n");
+        assert_eq!(names(&early), ["a"]);
     }
 
     /// A binary that dies while its tests run in parallel names no test
@@ -821,7 +1048,7 @@ error: test failed, to rerun pass `--test signals`
         // and its binary then gave its result.
         let printed = died.replace(
             "\n\nCaused by:",
-            "\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nCaused by:",
+            "\ntest slow ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nCaused by:",
         );
         assert!(names(&printed).is_empty());
     }
@@ -994,6 +1221,106 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         // Every binary closed: nothing to say.
         let closed = log.replace("running 2 tests\n", "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
         assert_eq!(crate::parse(Runner::Cargo, closed).unclosed, None);
+    }
+
+    /// The forgery of issue 28 (tests/hostile/forged-result-cargo): a test
+    /// prints `test result: ok. …` through `io::stdout()` and ends the
+    /// process with status 0 while its sibling fails. Real output, in each
+    /// console mode: the line is not the run's own, the failing test stands
+    /// where libtest named it, and no count is taken from the forged line.
+    #[test]
+    fn a_printed_result_before_the_runs_own_is_not_its_result() {
+        let forged = "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.30s";
+        let running = "     Running unittests lib.rs (target/debug/deps/forged_result-1b50)";
+        let pretty =
+            format!("{running}\n\nrunning 2 tests\ntest tests::a_fails ... FAILED\n\n{forged}\n\n");
+        let quiet = format!("\nrunning 2 tests\ntests::a_fails --- FAILED\n\n{forged}\n\n");
+        let one_thread = format!(
+            "{running}\n\nrunning 2 tests\ntest tests::a_fails ... FAILED\ntest tests::b_forges_the_result ... \n{forged}\n\n"
+        );
+        let raced = format!("\nrunning 2 tests\n\n{forged}\n\n");
+        let json = String::from(
+            "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n\
+             { \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::a_fails\" }\n\
+             { \"type\": \"test\", \"event\": \"started\", \"name\": \"tests::b_forges_the_result\" }\n\
+             { \"type\": \"test\", \"name\": \"tests::a_fails\", \"event\": \"failed\" }\n\
+             { \"type\": \"suite\", \"event\": \"ok\", \"passed\": 2, \"failed\": 0, \"ignored\": 0, \"measured\": 0, \"filtered_out\": 0 }\n",
+        );
+        for (log, failing) in [
+            (pretty, &["tests::a_fails"][..]),
+            (quiet, &[]),
+            (
+                one_thread,
+                &["tests::a_fails", "tests::b_forges_the_result"],
+            ),
+            (raced, &[]),
+            (json, &["tests::b_forges_the_result", "tests::a_fails"]),
+        ] {
+            let report = crate::parse(Runner::Cargo, &log);
+            assert!(
+                report
+                    .unclosed
+                    .as_deref()
+                    .is_some_and(|u| u.contains("without its own `test result:` line")),
+                "{log}\n{:?}",
+                report.unclosed
+            );
+            assert_eq!(report.names().collect::<Vec<_>>(), failing, "{log}");
+            assert_eq!(report.counts, Counts::default(), "{log}");
+        }
+    }
+
+    /// A result whose counts do not add up to the run's `running N tests`
+    /// is not the run's own, whatever lines came before it.
+    #[test]
+    fn a_result_that_counts_other_tests_than_the_run_is_not_its_own() {
+        let log = "running 3 tests\ntest a ... ok\ntest b ... ok\ntest c ... FAILED\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let report = crate::parse(Runner::Cargo, log);
+        assert_eq!(
+            report.unclosed.as_deref(),
+            Some(
+                "libtest's run ended without its own `test result:` line (one counting 2 tests \
+                 came after at most 3 of its 3 results)"
+            )
+        );
+        assert_eq!(report.names().collect::<Vec<_>>(), ["c"]);
+        // Where it must not fire: the counts add up (a measured bench too).
+        let honest = log.replace(
+            "ok. 2 passed; 0 failed; 0 ignored; 0 measured",
+            "ok. 2 passed; 0 failed; 0 ignored; 1 measured",
+        );
+        assert_eq!(crate::parse(Runner::Cargo, honest).unclosed, None);
+    }
+
+    /// Honest runs whose results a test's own output surrounds
+    /// (`--nocapture`), from real runs (rust 1.95): `-q`'s marks inside a
+    /// test's printed text, a pretty line behind a test's partial line, a
+    /// result that comes lines after its test's name. None is a forgery.
+    #[test]
+    fn results_inside_a_tests_output_still_count() {
+        let result = |passed: u64, failed: u64, ignored: u64| {
+            format!(
+                "test result: ok. {passed} passed; {failed} failed; {ignored} ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+            )
+        };
+        let quiet = format!(
+            "\nrunning 5 tests\nino newline.line\n.. 4/5\ntests::f1 --- FAILED\n\nfailures:\n\nfailures:\n    tests::f1\n\n{}",
+            result(3, 1, 1).replace("ok.", "FAILED.")
+        );
+        let quiet_output = format!("\nrunning 2 tests\n.partial.\n{}", result(2, 0, 0));
+        let behind = format!(
+            "running 2 tests\ntest a ... ok\npartialtest b ... ok\n\n{}",
+            result(2, 0, 0)
+        );
+        let late = format!(
+            "running 2 tests\ntest a ... \nsome output\nok\ntest b ... printed textok\n\n{}",
+            result(2, 0, 0)
+        );
+        for log in [quiet, quiet_output, behind, late] {
+            let report = crate::parse(Runner::Cargo, &log);
+            assert_eq!(report.unclosed, None, "{log}");
+            assert!(report.counts.passed.is_some(), "{log}");
+        }
     }
 
     /// cargo's `Running` (stderr) may arrive after the binary's first

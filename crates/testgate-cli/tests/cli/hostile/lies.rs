@@ -76,6 +76,45 @@ pub(super) fn a_test_that_exits_the_runner_early_is_truncated_not_pass_in(place:
     }
 }
 
+/// A failing test, then a test that writes libtest's green `test result:
+/// ok. 2 passed; …` through `io::stdout()` and calls
+/// `std::process::exit(0)` (issue 28), in each console mode of cargo test,
+/// also with retries: the forged line is not the run's own (it follows
+/// fewer results than it counts), so the run never closed: Inconclusive
+/// `truncated`, or `contradiction` where libtest had already printed the
+/// failure (the race is the attacker's: a panic's backtrace can take longer
+/// than its sibling's sleep). Each was PASS before.
+#[test]
+fn a_test_that_prints_libtests_result_and_exits_is_not_pass() {
+    for (mode, retries) in [
+        ("default", "0"),
+        ("quiet", "0"),
+        ("terse", "0"),
+        ("quiet", "2"),
+    ] {
+        let attack = Attack::new("forged-result-cargo")
+            .arg("-k")
+            .arg(retries)
+            .script_arg(mode);
+        let outcome = attack.run();
+        let failing = outcome.attempt()["failing"].clone();
+        let cause = if failing == serde_json::json!([]) {
+            "truncated"
+        } else {
+            assert_eq!(failing, serde_json::json!(["tests::a_fails"]), "{mode}");
+            "contradiction"
+        };
+        outcome.assert_verdict("inconclusive", Some(cause), 125);
+        let attempt = outcome.attempt();
+        assert_eq!(
+            (attempt["outcome"].as_str(), attempt["exit_code"].as_i64()),
+            (Some("exited"), Some(0)),
+            "{mode}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
+
 #[test]
 fn exit_codes_that_look_like_something_else_are_exits_or_a_runner_that_never_started() {
     for code in [124, 125, 126, 127, 137] {

@@ -38,6 +38,28 @@ fn a_test_cannot_ptrace_read_write_or_steal_from_its_runner() {
     attack.assert_contained(&outcome);
 }
 
+/// nextest writes the JUnit report a Pass can rest on (issue 28): a test
+/// run by real nextest starts a helper that tries to reach nextest itself
+/// (its parent, whose name it checks is `cargo-nextest`) with ptrace,
+/// process_vm_readv/writev and pidfd_getfd, as it would to rewrite the
+/// report at nextest's exit and set its status to 0. The test passes only
+/// if every way in was refused with EPERM (nextest shows no passing test's
+/// output here, so the one test passing is the proof); on the host, each
+/// works and the test fails.
+#[test]
+fn a_test_cannot_reach_into_nextest() {
+    let attack = Attack::new("tampering-nextest");
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert_eq!(
+        outcome.attempt()["counts"]["passed"],
+        1,
+        "{:#}",
+        outcome.attempt()
+    );
+    attack.assert_contained(&outcome);
+}
+
 #[test]
 fn a_test_cannot_leave_a_set_id_file_in_the_project() {
     let attack = Attack::new("setuid");
