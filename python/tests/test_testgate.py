@@ -241,8 +241,8 @@ def test_a_bad_option_value_raises_with_the_parsers_message(project):
     assert "`soon` is not a duration" in caught.value.message
     # A message over several lines arrives as one, without the usage.
     with pytest.raises(testgate.TestgateError) as caught:
-        testgate.check(project, [])
-    assert caught.value.message.startswith("the following required arguments were not provided: <CMD>")
+        testgate.check(project, PYTEST, sandbox="docker")
+    assert caught.value.message.startswith("invalid value 'docker' for '--sandbox <SANDBOX>'")
     assert "\n" not in caught.value.message and "Usage" not in caught.value.message
 
 

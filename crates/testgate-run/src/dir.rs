@@ -402,4 +402,22 @@ mod tests {
         );
         assert!(root.open_file("pipe".as_ref()).is_err());
     }
+
+    #[test]
+    fn a_listing_stops_at_its_limit() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        for name in ["a", "b", "c", "d", "e"] {
+            std::fs::write(tmp.path().join(name), "").expect("write");
+        }
+        let root = Dir::open(tmp.path()).expect("open");
+        assert_eq!(root.names().expect("names").len(), 5);
+        let some = root.names_at_most(3).expect("names");
+        assert_eq!(some.len(), 3);
+        assert!(some.windows(2).all(|w| w[0] < w[1]), "sorted: {some:?}");
+        assert_eq!(
+            root.names_at_most(0).expect("names"),
+            Vec::<OsString>::new()
+        );
+        assert_eq!(root.names_at_most(99).expect("names").len(), 5);
+    }
 }
