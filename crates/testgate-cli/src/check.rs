@@ -7,11 +7,10 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
-use testgate::Detected;
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, LandlockOptions, Missing,
-    Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection,
-    TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Detected, Ending, Expectations, Grade, LandlockOptions,
+    Missing, Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests,
+    Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -557,7 +556,7 @@ pub(crate) fn execute_observed<'o>(
             .into_iter()
             .map(|(question, answer)| json!({"question": question, "answer": answer}))
             .collect();
-        let document = json!({
+        let mut document = json!({
             "schema": "testgate-record/1",
             "testgate": env!("CARGO_PKG_VERSION"),
             "suite": {"name": name, "version": version, "dirty": dirty},
@@ -590,7 +589,6 @@ pub(crate) fn execute_observed<'o>(
             "verdict": record.verdict.name(),
             "result": crate::json::printable_value(&CheckDocument::new(&record).detected(detected.as_ref())).map_err(|e| Error::Record(e.to_string()))?,
         });
-        let mut document = document;
         if let (Some(detected), Some(fields)) = (&detected, document.as_object_mut()) {
             // How the command was chosen: no one typed it.
             fields.insert(

@@ -161,7 +161,7 @@ pub enum DetectError {
         "found no test runner at the root of {}, but in its folders: {}; check each \
          with -C FOLDER, or pass the command to run here after `--`",
         dir.display(),
-        packages.iter().map(|(folder, found)| format!("{}/ ({found})", folder.display()))
+        packages.iter().map(|(folder, found)| format!("{}/ ({found})", one_line(folder.as_os_str().as_encoded_bytes())))
             .collect::<Vec<_>>().join(", ")
     )]
     Monorepo {
@@ -170,6 +170,15 @@ pub enum DetectError {
         /// Each folder (relative to `dir`) and what was found there.
         packages: Vec<(PathBuf, Detected)>,
     },
+}
+
+/// `text` from the project (a script, a folder's name) as one line safe to
+/// print: control characters, escapes and bidi controls shown as visible
+/// escapes ([`printable`](crate::printable)), newlines and tabs too.
+pub(crate) fn one_line(text: &[u8]) -> String {
+    crate::printable(text)
+        .replace('\n', "\\u{a}")
+        .replace('\t', "\\u{9}")
 }
 
 fn list(candidates: &[Detected]) -> String {

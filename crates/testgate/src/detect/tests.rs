@@ -289,3 +289,27 @@ fn planted_links_and_fifos_are_ignored_never_followed_or_waited_on() {
     )]);
     assert!(refusal(big.path(), &host()).starts_with("found no test runner in "));
 }
+
+#[test]
+fn the_projects_text_is_shown_on_one_line_inert() {
+    let dir = tree(&[(
+        "package.json",
+        r#"{"scripts": {"test": "jest \u001b]52;c;ZWNobyBvd25lZA==\u0007\nPASS \u202e"}}"#,
+    )]);
+    let detected = detect_with(dir.path(), &host()).expect("found");
+    let why = detected.why();
+    assert!(
+        !why.contains(['\n', '\u{1b}', '\u{7}', '\u{202e}']),
+        "{why}"
+    );
+    assert!(why.contains("\\u{a}PASS \\u{202e}"), "{why}");
+
+    let folder = "web\u{1b}[2J\nFAIL";
+    let monorepo = tree(&[(&format!("{folder}/go.mod"), "module web\n")]);
+    let message = refusal(monorepo.path(), &host());
+    assert!(!message.contains('\u{1b}'), "{message}");
+    assert!(
+        message.contains("\\u{a}FAIL/ (`go test ./...`"),
+        "{message}"
+    );
+}

@@ -117,7 +117,11 @@ pub(super) fn detect_script(project: &ProjectView<'_>, runner: Runner) -> Option
     if script_runner(script)? != runner {
         return None;
     }
-    let mut found = vec![format!("package.json's test script `{script}`")];
+    // The script is the project's text: shown on one line, inert.
+    let mut found = vec![format!(
+        "package.json's test script `{}`",
+        crate::detect::one_line(script.as_bytes())
+    )];
     let (lockfile, command) = MANAGERS
         .iter()
         .find(|(lockfile, _)| project.is_file(lockfile))
