@@ -156,8 +156,11 @@ def test_parse_gives_the_document_of_parse_json():
 
 
 def test_bad_arguments_are_a_one_line_tool_error(project, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+
     async def body(session):
-        unknown = await session.call_tool("check", {"workspace": str(tmp_path)})
+        unknown = await session.call_tool("check", {"workspace": str(empty)})
         loosened = await session.call_tool(
             "check", {"workspace": str(project), "command": PYTEST, "sandbox": "none"}
         )
