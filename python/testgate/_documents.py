@@ -243,6 +243,18 @@ class SandboxUsed:
 
 
 @dataclass(frozen=True)
+class Detected:
+    """The test command testgate chose from the project's files when
+    `check` was given none: `command` (program first), the `runner` it
+    starts, and `why` ("found Cargo.toml")."""
+
+    command: list[str] = field(default_factory=list)
+    runner: str = ""
+    why: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Grading:
     """How the tests listed under `expect` graded, and the failing tests
     that no list names."""
@@ -276,7 +288,8 @@ class Result:
     which sandbox the attempts ran in and why; `evidence` the channels
     that judged every attempt (["exit", "report", "console"], or ["exit",
     "console"] when the console judged alone in any; docs/policy.md, "Three
-    channels must agree").
+    channels must agree"); `detected` the command
+    testgate chose when it was given none, else None.
     """
 
     schema: int = CHECK_SCHEMA
@@ -296,6 +309,7 @@ class Result:
     grading: Grading | None = None
     stress: Stress | None = None
     evidence: list[str] = field(default_factory=list)
+    detected: Detected | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -50,6 +50,10 @@ pub(crate) struct CheckDocument<'a> {
     /// in any (docs/policy.md, "Three channels must agree"); empty when no
     /// attempt ran.
     evidence: &'static [&'static str],
+    /// The command testgate chose from the project's files, when none was
+    /// given; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detected: Option<DetectedDoc>,
 }
 
 /// The channels that judged every attempt of `record`.
@@ -62,6 +66,14 @@ fn evidence(record: &Record) -> &'static [&'static str] {
         }
     }
     channels
+}
+
+/// `detected`: the command `check` chose with no command given, and why.
+#[derive(Debug, Serialize)]
+struct DetectedDoc {
+    command: Vec<String>,
+    runner: &'static str,
+    why: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -419,7 +431,23 @@ impl<'a> CheckDocument<'a> {
                 why: record.sandbox.1.as_deref(),
             },
             evidence: evidence(record),
+            detected: None,
         }
+    }
+
+    /// The same, saying the command was `detected` from the project's
+    /// files (`check` with no command), when it was.
+    pub(crate) fn detected(mut self, detected: Option<&testgate::Detected>) -> Self {
+        self.detected = detected.map(|detected| DetectedDoc {
+            command: detected
+                .command
+                .iter()
+                .map(|word| word.to_string_lossy().into_owned())
+                .collect(),
+            runner: detected.runner.name(),
+            why: detected.why(),
+        });
+        self
     }
 }
 

@@ -8,6 +8,8 @@ use super::js::{
 use std::path::Path;
 
 use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's
 /// path arguments are regular expressions over absolute paths, so each
@@ -88,6 +90,18 @@ impl RunnerProfile for Jest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "jest", "--version"]),
         ]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Jest).or_else(|| {
+            super::npm::detect_config(
+                project,
+                Runner::Jest,
+                "jest",
+                &["js", "ts", "mjs", "cjs", "mts", "cts", "json"],
+                &["npx", "jest"],
+            )
+        })
     }
 
     fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {

@@ -6,6 +6,8 @@ use super::js::{files, js_name_pattern, titles, without_coverage, without_name_p
 use std::path::Path;
 
 use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe
 /// test)$'`: vitest's file filters are parts of the path.
@@ -101,6 +103,18 @@ impl RunnerProfile for Vitest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "vitest", "--version"]),
         ]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Vitest).or_else(|| {
+            super::npm::detect_config(
+                project,
+                Runner::Vitest,
+                "vitest",
+                &["js", "ts", "mjs", "cjs", "mts", "cts"],
+                &["npx", "vitest", "run"],
+            )
+        })
     }
 
     fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
