@@ -249,7 +249,10 @@ impl Case {
                 self.name.clone(),
                 some(&self.classname).or_else(|| some(&self.suite)),
             ),
-            Producer::Unknown => (self.name.clone(), some(&self.classname)),
+            // No report of theirs is recognised as theirs yet.
+            Producer::Known(Runner::Mocha | Runner::Node) | Producer::Unknown => {
+                (self.name.clone(), some(&self.classname))
+            }
         }
     }
 }
