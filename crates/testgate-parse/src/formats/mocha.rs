@@ -21,7 +21,7 @@
 //! is printed as passed.
 
 use super::scope::{Judgement, Scope};
-use super::{Excerpts, Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer, Seen};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -40,6 +40,9 @@ pub(crate) struct Mocha {
     suites: Vec<(usize, String)>,
     /// Something of mocha's (a result line) was read.
     started: bool,
+    /// The tests the spec reporter's lines gave a result (the tap
+    /// reporter's are [`Tap::seen`]).
+    seen: Seen,
     /// The last epilogue, if one came.
     epilogue: Option<Epilogue>,
     /// The list entry whose title lines are being read.
@@ -54,6 +57,8 @@ pub(crate) struct Mocha {
 /// after it.
 #[derive(Debug, Default)]
 struct Epilogue {
+    /// The line of its `N passing`.
+    at: u64,
     passing: u64,
     pending: Option<u64>,
     failing: Option<u64>,
@@ -71,12 +76,19 @@ struct Entry {
 /// What mocha's tap reporter said.
 #[derive(Debug, Default)]
 struct Tap {
-    /// The number the next `ok`/`not ok` line must carry.
+    /// The number the next `ok`/`not ok` line must carry (or the last
+    /// again); 0 before the first.
     next: u64,
     /// `# pass N`, `# fail N`.
     pass: Option<u64>,
     fail: Option<u64>,
+    /// The line of `# fail N`.
+    fail_at: Option<u64>,
     skipped: u64,
+    /// Its `not ok` lines.
+    failures: Scope,
+    /// The tests it gave a result.
+    seen: Seen,
 }
 
 impl Recognizer for Mocha {
@@ -87,7 +99,11 @@ impl Recognizer for Mocha {
             return;
         }
         if self.excerpts.is_open() {
-            if list_entry(text).is_some() {
+            if list_entry(text).is_some()
+                || text.starts_with("ok ")
+                || text.starts_with("not ok ")
+                || text.starts_with("# ")
+            {
                 self.excerpts.end();
             } else {
                 if !self.excerpts.has_message() {
@@ -116,48 +132,48 @@ impl Recognizer for Mocha {
                 }
             }
         }
-        if self.epilogue.is_none() {
-            self.spec_line(text, index);
-        }
+        // After an epilogue too: a test may have printed it. Only its
+        // `- ` lines are left out there, where the list's diffs hold them.
+        // Both reporters are read apart; the run's is chosen at the end (a
+        // spec run's tests may print tap lines, a tap run's messages are
+        // indented as a tree is).
+        self.spec_line(text, index, self.epilogue.is_some());
         self.tap_line(text, index);
     }
 
     fn finish(&mut self) -> Findings {
         self.end_entry();
-        let failures = std::mem::take(&mut self.failures);
         let tap = std::mem::take(&mut self.tap);
-        let judgement = match &self.epilogue {
-            Some(epilogue) => {
-                self.findings.counts.add(Counts {
-                    passed: Some(epilogue.passing),
-                    failed: Some(epilogue.failing.unwrap_or(0)),
-                    skipped: epilogue.pending,
-                });
-                match epilogue.failing {
-                    None | Some(0) => Judgement::Passed,
-                    Some(n) if epilogue.listed == n => Judgement::Listed,
-                    Some(_) => Judgement::Unjudged,
-                }
-            }
-            None if tap.fail.is_some() => {
-                self.findings.counts.add(Counts {
-                    passed: tap.pass,
-                    failed: tap.fail,
-                    skipped: Some(tap.skipped),
-                });
-                match tap.fail {
-                    Some(0) => Judgement::Passed,
-                    Some(_) | None => Judgement::Unjudged,
-                }
-            }
-            None => {
-                if self.started {
-                    self.findings.unclosed.get_or_insert_with(|| {
-                        "a mocha run ended without its `N passing` epilogue".to_owned()
+        // The reporter whose closing words came last is the run's: the
+        // other's were printed by a test. Without either, the one whose
+        // results came (tap's only in sequence from 1).
+        let spec = match (&self.epilogue, tap.fail_at) {
+            (Some(epilogue), Some(tap_at)) => epilogue.at > tap_at,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => tap.next == 0,
+        };
+        let (failures, judgement) = if spec {
+            self.findings.seen = std::mem::take(&mut self.seen);
+            (std::mem::take(&mut self.failures), self.spec_judgement())
+        } else {
+            self.findings.seen = tap.seen;
+            let judgement = match tap.fail {
+                Some(fail) => {
+                    self.findings.counts.add(Counts {
+                        passed: tap.pass,
+                        failed: Some(fail),
+                        skipped: Some(tap.skipped),
                     });
+                    if fail == 0 {
+                        Judgement::Passed
+                    } else {
+                        Judgement::Unjudged
+                    }
                 }
-                Judgement::Unjudged
-            }
+                None => self.unclosed(),
+            };
+            (tap.failures, judgement)
         };
         for confirmed in failures.close(judgement) {
             let (message, excerpt) = self.excerpts.take(&confirmed.name);
@@ -180,8 +196,36 @@ impl Mocha {
         self.findings.detected_at.get_or_insert(index);
     }
 
-    /// A line of the spec reporter's tree, before the epilogue.
-    fn spec_line(&mut self, text: &str, index: u64) {
+    /// The spec (or dot) reporter's judgement: its last epilogue's.
+    fn spec_judgement(&mut self) -> Judgement {
+        let Some(epilogue) = &self.epilogue else {
+            return self.unclosed();
+        };
+        self.findings.counts.add(Counts {
+            passed: Some(epilogue.passing),
+            failed: Some(epilogue.failing.unwrap_or(0)),
+            skipped: epilogue.pending,
+        });
+        match epilogue.failing {
+            None | Some(0) => Judgement::Passed,
+            Some(n) if epilogue.listed == n => Judgement::Listed,
+            Some(_) => Judgement::Unjudged,
+        }
+    }
+
+    /// A run without its closing words: unjudged.
+    fn unclosed(&mut self) -> Judgement {
+        if self.started {
+            self.findings.unclosed.get_or_insert_with(|| {
+                "a mocha run ended without its `N passing` epilogue".to_owned()
+            });
+        }
+        Judgement::Unjudged
+    }
+
+    /// A line of the spec reporter's tree; `after_epilogue`, a line after
+    /// an epilogue (a forged one's, or the list's).
+    fn spec_line(&mut self, text: &str, index: u64, after_epilogue: bool) {
         let body = text.trim_start_matches(' ');
         let indent = text.len() - body.len();
         if indent < 2 || body.is_empty() {
@@ -199,22 +243,16 @@ impl Mocha {
         if let Some(title) = body.strip_prefix("✔ ").or_else(|| body.strip_prefix("✓ ")) {
             self.started = true;
             let name = parents(&self.suites, strip_duration(title));
-            self.findings
-                .seen
-                .note(index, &name, None, Outcome::Passed);
-        } else if let Some(title) = body.strip_prefix("- ") {
+            self.seen.note(index, &name, None, Outcome::Passed);
+        } else if let Some(title) = body.strip_prefix("- ").filter(|_| !after_epilogue) {
             let name = parents(&self.suites, title);
-            self.findings
-                .seen
-                .note(index, &name, None, Outcome::Skipped);
+            self.seen.note(index, &name, None, Outcome::Skipped);
         } else if let Some((_, title)) = numbered(body) {
             self.started = true;
             let name = parents(&self.suites, title);
             self.failures.candidate(index, &name, None, kind_of(&name));
-            self.findings
-                .seen
-                .note(index, &name, None, Outcome::Failed);
-        } else if !body.starts_with(['․', '.', ',', '!']) {
+            self.seen.note(index, &name, None, Outcome::Failed);
+        } else if !body.starts_with(['․', '.', ',', '!', '-']) {
             // A suite's title: it holds the lines indented deeper.
             self.suites.retain(|(at, _)| *at < indent);
             if self.suites.len() < MAX_DEPTH {
@@ -234,6 +272,7 @@ impl Mocha {
                 self.excerpts.clear();
                 self.failures.start_list();
                 self.epilogue = Some(Epilogue {
+                    at: index,
                     passing: n,
                     ..Epilogue::default()
                 });
@@ -317,6 +356,7 @@ impl Mocha {
                 ("fail", Some(n)) => {
                     self.detect(index);
                     self.tap.fail = Some(n);
+                    self.tap.fail_at = Some(index);
                 }
                 _ => {}
             }
@@ -332,26 +372,29 @@ impl Mocha {
         let Some((number, title)) = rest.split_once(' ') else {
             return;
         };
-        // node's tap writes `ok 1 - title`; mocha's has no dash.
-        if title.starts_with("- ") || number.parse::<u64>().ok() != Some(self.tap.next.max(1)) {
+        // node's tap writes `ok 1 - title`; mocha's has no dash. mocha
+        // numbers the test after a failed hook as the hook: the number
+        // again is in sequence too.
+        let next = self.tap.next.max(1);
+        let Ok(number) = number.parse::<u64>() else {
+            return;
+        };
+        if title.starts_with("- ") || (number != next && number + 1 != next) {
             return;
         }
-        self.tap.next = self.tap.next.max(1) + 1;
+        self.tap.next = number + 1;
         self.started = true;
         if let Some(title) = title.strip_suffix(" # SKIP -") {
             self.tap.skipped += 1;
-            self.findings
-                .seen
-                .note(index, title, None, Outcome::Skipped);
+            self.tap.seen.note(index, title, None, Outcome::Skipped);
         } else if failed {
-            self.failures.candidate(index, title, None, kind_of(title));
-            self.findings
-                .seen
-                .note(index, title, None, Outcome::Failed);
+            self.tap
+                .failures
+                .candidate(index, title, None, kind_of(title));
+            self.excerpts.open(title);
+            self.tap.seen.note(index, title, None, Outcome::Failed);
         } else {
-            self.findings
-                .seen
-                .note(index, title, None, Outcome::Passed);
+            self.tap.seen.note(index, title, None, Outcome::Passed);
         }
     }
 }

@@ -124,7 +124,14 @@ impl Recognizer for Node {
             self.run.started = true;
             return;
         }
-        if let Some(count) = text.strip_prefix("# ").or_else(|| text.strip_prefix("ℹ ")) {
+        // tap's `# tests` is node's only in a run of node's (mocha's tap
+        // counts so too).
+        let count = match text.strip_prefix("# ") {
+            Some(count) if self.run.started => Some(count),
+            Some(_) => None,
+            None => text.strip_prefix("ℹ "),
+        };
+        if let Some(count) = count {
             if self.summary_line(count, index) {
                 return;
             }
