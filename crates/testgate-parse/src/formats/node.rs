@@ -70,6 +70,8 @@ struct Open {
     title: String,
     /// Failures below it, with their line and kind.
     failures: Vec<(u64, String, Kind)>,
+    /// A result below it came: it is a suite or a test with subtests.
+    parent: bool,
 }
 
 /// A tap `not ok` line waiting for its YAML block's `type` and
@@ -187,6 +189,7 @@ impl Node {
             self.run.open.push(Open {
                 title: title.to_owned(),
                 failures: Vec::new(),
+                parent: false,
             });
         }
     }
@@ -259,8 +262,11 @@ impl Node {
         }
         self.detect(index);
         let name = self.name(depth, title);
-        let had_children = self.run.open.len() > depth + 1;
         self.close_to(depth + 1);
+        if let Some(parent) = depth.checked_sub(1).and_then(|d| self.run.open.get_mut(d)) {
+            parent.parent = true;
+        }
+        let had_children = self.run.open.get(depth).is_some_and(|open| open.parent);
         let outcome = match (failed, directive) {
             (_, Some(_)) => Outcome::Skipped,
             (true, None) => Outcome::Failed,
