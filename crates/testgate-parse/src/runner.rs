@@ -208,6 +208,15 @@ mod tests {
     }
 
     #[test]
+    fn every_name_is_its_variant_in_lowercase() {
+        // fuzz/seed.sh reads `Runner::ALL` from this file and names each
+        // runner so.
+        for runner in Runner::ALL {
+            assert_eq!(runner.name(), format!("{runner:?}").to_lowercase());
+        }
+    }
+
+    #[test]
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
