@@ -35,10 +35,10 @@ impl Where {
     fn sandbox_for(self, runner: Option<Runner>) -> Sandbox {
         match self {
             Where::Bwrap => {
-                projects::bwrap_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
+                projects::bwrap_for(runner.is_some_and(projects::uses_node_modules))
             }
             Where::Landlock => {
-                projects::landlock_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
+                projects::landlock_for(runner.is_some_and(projects::uses_node_modules))
             }
             Where::Host => Sandbox::Host,
         }

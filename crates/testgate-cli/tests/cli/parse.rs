@@ -143,7 +143,7 @@ fn help_and_version_exit_0_on_stdout() {
     assert!(run.stdout.contains("--format <FORMAT>"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("[possible values: auto, cargo, nextest, pytest, go, jest, vitest]")
+            .contains("[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node]")
     );
 }
 
