@@ -34,9 +34,7 @@ impl Where {
     /// node_modules visible).
     fn sandbox_for(self, runner: Option<Runner>) -> Sandbox {
         match self {
-            Where::Bwrap => {
-                projects::bwrap_for(runner.is_some_and(projects::uses_node_modules))
-            }
+            Where::Bwrap => projects::bwrap_for(runner.is_some_and(projects::uses_node_modules)),
             Where::Landlock => {
                 projects::landlock_for(runner.is_some_and(projects::uses_node_modules))
             }

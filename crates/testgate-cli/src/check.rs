@@ -632,9 +632,7 @@ fn watch_word(words: &[String]) -> Option<&str> {
         return Some(next.as_str());
     }
     // mocha's short `-w`.
-    let mocha = words
-        .iter()
-        .any(|w| w == "mocha" || w.ends_with("/mocha"));
+    let mocha = words.iter().any(|w| w == "mocha" || w.ends_with("/mocha"));
     if let Some(short) = words.iter().find(|w| mocha && *w == "-w") {
         return Some(short.as_str());
     }

@@ -660,7 +660,10 @@ not ok 2 - hooks
         let findings = parsed(TAP);
         assert_eq!(findings.counts.failed, Some(2));
         assert_eq!(
-            findings.seen.get("calc > big > todo one").map(|n| n.outcome),
+            findings
+                .seen
+                .get("calc > big > todo one")
+                .map(|n| n.outcome),
             Some(Outcome::Skipped)
         );
     }

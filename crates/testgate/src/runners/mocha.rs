@@ -25,9 +25,7 @@ pub(crate) fn mocha_grep(names: &[&str]) -> Result<String, String> {
     let mut alternatives = Vec::with_capacity(names.len());
     for name in names {
         let hook = HOOKS.iter().find_map(|hook| Some(name.split_once(hook)?.0));
-        let root_hook = HOOKS
-            .iter()
-            .any(|hook| name.starts_with(hook.trim_start()));
+        let root_hook = HOOKS.iter().any(|hook| name.starts_with(hook.trim_start()));
         match hook {
             _ if root_hook => {
                 return Err(format!("`{name}` is a hook of mocha's root suite"));
