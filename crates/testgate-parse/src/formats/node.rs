@@ -350,7 +350,7 @@ impl Node {
             .is_some_and(|open| !open.failures.is_empty());
         // A suite whose `before` hook failed fails its tests too (node
         // cancels them): they are named, as node's junit names them.
-        let own_failure = !pending.rollup && !pending.todo && !(pending.suite && children_failed);
+        let own_failure = !(pending.rollup || pending.todo || (pending.suite && children_failed));
         let kind = if pending.suite {
             Kind::Suite
         } else {
