@@ -12,6 +12,9 @@ code.
     >>> result = testgate.check("path/to/project", "cargo test", retries=2)  # doctest: +SKIP
     >>> result.verdict, result.failing  # doctest: +SKIP
     ('fail', ['tests::mean_of_nothing_is_none'])
+
+Without a command, testgate finds the project's runner from its files
+(`result.detected` says which command it chose, and why).
 """
 
 from ._documents import (
@@ -22,6 +25,7 @@ from ._documents import (
     BatchResult,
     Counts,
     Crash,
+    Detected,
     Environment,
     FailingTest,
     Failure,
@@ -72,6 +76,7 @@ __all__ = [
     "BatchResult",
     "Counts",
     "Crash",
+    "Detected",
     "Environment",
     "Expectation",
     "FailingTest",

@@ -234,6 +234,18 @@ class SandboxUsed:
 
 
 @dataclass(frozen=True)
+class Detected:
+    """The test command testgate chose from the project's files when
+    `check` was given none: `command` (program first), the `runner` it
+    starts, and `why` ("found Cargo.toml")."""
+
+    command: list[str] = field(default_factory=list)
+    runner: str = ""
+    why: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Grading:
     """How the tests listed under `expect` graded, and the failing tests
     that no list names."""
@@ -264,7 +276,8 @@ class Result:
     tests graded under `expect` (docs/cli.md), else None; `stress` the runs
     and varied tests under `stress=N`, else None; `as_expected`
     whether the verdict met `expect_verdict`, None without one; `sandbox`
-    which sandbox the attempts ran in and why.
+    which sandbox the attempts ran in and why; `detected` the command
+    testgate chose when it was given none, else None.
     """
 
     schema: int = CHECK_SCHEMA
@@ -283,6 +296,7 @@ class Result:
     tests: list[TestOutcome] | None = None
     grading: Grading | None = None
     stress: Stress | None = None
+    detected: Detected | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

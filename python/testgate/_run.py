@@ -164,7 +164,7 @@ def binary() -> str:
 
 def check(
     workspace: StrPath,
-    command: str | Sequence[str],
+    command: str | Sequence[str] | None = None,
     *,
     retries: int = 0,
     timeout: float | datetime.timedelta | str = "10m",
@@ -196,7 +196,11 @@ def check(
     """Run `command` in `workspace` under testgate and return its verdict.
 
     `command` is a list of words, or a string split as a shell would
-    (`shlex.split`, no shell runs). `timeout` bounds one attempt: seconds,
+    (`shlex.split`, no shell runs); without one (None, the default),
+    testgate finds the project's runner from its files, as `testgate check`
+    with no command does, and `Result.detected` says what it chose (a
+    project where it finds none, or several, raises `TestgateError`).
+    `timeout` bounds one attempt: seconds,
     a `timedelta`, or testgate's own spelling (`"90s"`, `"5m"`). `env` maps
     a name to its value, or to None to pass the host's value through (a
     list of names passes each through). `expect` grades the change against
@@ -222,7 +226,12 @@ def check(
     `Interrupted` when testgate was interrupted and `TestgateError` when it
     could not run the check (with its one-line message and exit code 2).
     """
-    words = shlex.split(command) if isinstance(command, str) else [str(w) for w in command]
+    if command is None:
+        words: list[str] = []
+    elif isinstance(command, str):
+        words = shlex.split(command)
+    else:
+        words = [str(w) for w in command]
     argv = [binary(), "check", "--json", "-C", os.fspath(workspace)]
     # --stress takes no --retries: given only when asked for (or not stressed).
     if stress is None or retries:

@@ -74,7 +74,8 @@ def test_the_server_lists_its_three_tools():
 
     tools = {tool.name: tool for tool in session_run(body)}
     assert set(tools) == {"check", "parse", "diff"}
-    assert tools["check"].input_schema["required"] == ["workspace", "command"]
+    # `command` may be left out: testgate finds the project's runner.
+    assert tools["check"].input_schema["required"] == ["workspace"]
     assert tools["parse"].input_schema["required"] == ["text"]
     assert tools["diff"].input_schema["required"] == ["before", "after"]
 
@@ -154,19 +155,37 @@ def test_parse_gives_the_document_of_parse_json():
     assert summary.startswith(f"{len(names)} failing test"), summary
 
 
-def test_bad_arguments_are_a_one_line_tool_error(project):
+def test_bad_arguments_are_a_one_line_tool_error(project, tmp_path):
     async def body(session):
-        no_command = await session.call_tool("check", {"workspace": str(project)})
+        unknown = await session.call_tool("check", {"workspace": str(tmp_path)})
         loosened = await session.call_tool(
             "check", {"workspace": str(project), "command": PYTEST, "sandbox": "none"}
         )
-        return no_command, loosened
+        return unknown, loosened
 
-    no_command, loosened = session_run(body)
-    for result, wanted in [(no_command, "no test command given"), (loosened, "no argument `sandbox`")]:
+    unknown, loosened = session_run(body)
+    for result, wanted in [(unknown, "found no test runner in"), (loosened, "no argument `sandbox`")]:
         assert result.is_error
         [text] = result.content
         assert wanted in text.text and "\n" not in text.text, text.text
+
+
+def test_check_without_a_command_finds_the_projects_runner(project, monkeypatch):
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+
+    async def body(session):
+        arguments = {"workspace": str(project), "env": {"TESTGATE_FIXTURE": "fail"}}
+        return await session.call_tool("check", arguments)
+
+    summary, document = summary_and_document(session_run(body))
+    assert document["verdict"] == "fail", document["reason"]
+    assert document["failing"] == FAILING
+    assert document["detected"] == {
+        "command": ["python3", "-m", "pytest"],
+        "runner": "pytest",
+        "why": "found conftest.py",
+    }
+    assert document["attempts"][0]["command"] == ["python3", "-m", "pytest"]
 
 
 def processes_marked(marker):

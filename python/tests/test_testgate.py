@@ -87,6 +87,36 @@ def test_a_command_string_is_split_as_a_shell_would(project):
     assert result.verdict == "pass", result.reason
 
 
+def test_without_a_command_the_projects_runner_is_found(project, tmp_path, monkeypatch):
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    result = testgate.check(project, env={"TESTGATE_FIXTURE": "fail"})
+    assert result.verdict == "fail", result.reason
+    assert result.failing == FAILING
+    assert result.detected == testgate.Detected(
+        command=["python3", "-m", "pytest"], runner="pytest", why="found conftest.py"
+    )
+    assert result.attempts[0].command == ["python3", "-m", "pytest"]
+    given = testgate.check(project, PYTEST)
+    assert given.detected is None
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(empty)
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert caught.value.message.startswith(f"found no test runner in {empty}")
+    assert "\n" not in caught.value.message
+
+
+def test_a_batch_line_without_a_command_finds_the_runner(project, tmp_path, monkeypatch):
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"id": "found", "workspace": str(project)}) + "\n")
+    [only] = testgate.batch(manifest)
+    assert only.result is not None and only.result.verdict == "pass", only
+    assert only.result.detected is not None
+    assert only.result.detected.command == ["python3", "-m", "pytest"]
+
+
 def test_a_hung_suite_is_inconclusive_at_the_timeout(project):
     result = testgate.check(project, PYTEST, timeout=3, env={"TESTGATE_FIXTURE": "hang"})
     assert result.verdict == "inconclusive"
@@ -211,8 +241,8 @@ def test_a_bad_option_value_raises_with_the_parsers_message(project):
     assert "`soon` is not a duration" in caught.value.message
     # A message over several lines arrives as one, without the usage.
     with pytest.raises(testgate.TestgateError) as caught:
-        testgate.check(project, [])
-    assert caught.value.message.startswith("the following required arguments were not provided: <CMD>")
+        testgate.check(project, PYTEST, sandbox="docker")
+    assert caught.value.message.startswith("invalid value 'docker' for '--sandbox <SANDBOX>'")
     assert "\n" not in caught.value.message and "Usage" not in caught.value.message
 
 

@@ -22,7 +22,6 @@ use serde_json::Value;
 use testgate::Cancel;
 
 use crate::check::{self, Outcome};
-use crate::json::CheckDocument;
 use crate::{Error, exit};
 
 /// The `schema` of each line `batch` writes; by the rule of `check --json`.
@@ -534,14 +533,15 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
         });
         let started = Instant::now();
         let finished = match check::execute(&job.args, cancel) {
-            Ok(record) => {
+            Ok(checked) => {
+                let record = &checked.record;
                 let outcome = check::outcome(&record.verdict, cancel);
                 match outcome {
                     // Ended by the interruption: not a result, not written,
                     // so a resumed batch runs it again.
                     Outcome::Interrupted => None,
                     Outcome::Pass | Outcome::Fail | Outcome::Inconclusive => {
-                        Some(verdict_line(&job, &record, outcome, started.elapsed()))
+                        Some(verdict_line(&job, &checked, outcome, started.elapsed()))
                     }
                 }
             }
@@ -555,12 +555,8 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
     }
 }
 
-fn verdict_line(
-    job: &Job,
-    record: &testgate::Record,
-    outcome: Outcome,
-    took: Duration,
-) -> Finished {
+fn verdict_line(job: &Job, checked: &check::Checked, outcome: Outcome, took: Duration) -> Finished {
+    let record = &checked.record;
     let (exit_code, tally) = match outcome {
         Outcome::Pass => (exit::SUCCESS, Tally::Pass),
         Outcome::Fail => (exit::FAIL, Tally::Fail),
@@ -568,7 +564,7 @@ fn verdict_line(
         Outcome::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
     };
     let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
-    let result = match crate::json::printable_value(&CheckDocument::new(record)) {
+    let result = match crate::json::printable_value(&checked.document()) {
         Ok(value) => value,
         Err(e) => {
             return error_line(

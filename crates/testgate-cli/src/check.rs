@@ -8,9 +8,9 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, LandlockOptions, Missing,
-    Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection,
-    TestConfig, Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Detected, Ending, Expectations, Grade, LandlockOptions,
+    Missing, Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests,
+    Selection, TestConfig, Verdict,
 };
 
 use crate::json::CheckDocument;
@@ -188,8 +188,11 @@ pub(crate) struct CheckArgs {
     #[arg(short, long)]
     quiet: bool,
 
-    /// The test command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "CMD")]
+    /// The test command and its arguments, after `--`. Without one,
+    /// testgate finds the project's runner from its files (Cargo.toml,
+    /// go.mod, pytest's configuration, package.json's test script, …) and
+    /// says on stderr which command it chose and why.
+    #[arg(last = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
 
@@ -297,12 +300,29 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// A check that ran: its record, and the command detection chose when
+/// none was given.
+pub(crate) struct Checked {
+    /// What the attempts showed and the verdict.
+    pub(crate) record: Record,
+    /// The command testgate chose from the project's files, and why.
+    pub(crate) detected: Option<Detected>,
+}
+
+impl Checked {
+    /// The `check --json` document of this check.
+    pub(crate) fn document(&self) -> CheckDocument<'_> {
+        CheckDocument::new(&self.record).detected(self.detected.as_ref())
+    }
+}
+
 pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     let cancel = testgate::cancel_on_signals();
-    let record = execute(&args, &cancel)?;
+    let checked = execute(&args, &cancel)?;
+    let record = &checked.record;
     let mut stdout = io::stdout().lock();
     if args.json {
-        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
+        crate::json::write_printable(&mut stdout, &checked.document())
             .map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
@@ -332,7 +352,7 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// Runs the check `args` describes, cancelled by `cancel`, and writes its
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
-pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
+pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Checked, Error> {
     execute_observed(args, cancel, |max_attempts| {
         Box::new(Announcer {
             quiet: args.quiet,
@@ -350,7 +370,7 @@ pub(crate) fn execute_observed<'o>(
     args: &CheckArgs,
     cancel: &Cancel,
     observe: impl FnOnce(u64) -> Box<dyn Observer + 'o>,
-) -> Result<Record, Error> {
+) -> Result<Checked, Error> {
     // Not the host's root, a home, or a folder holding one.
     let dir = testgate::project_dir(&args.dir)?;
     let writable = args
@@ -358,13 +378,30 @@ pub(crate) fn execute_observed<'o>(
         .iter()
         .map(|path| writable_path(path))
         .collect::<Result<Vec<_>, _>>()?;
-    let Some((program, rest)) = args.command.split_first() else {
+    // No command: the project's files name its runner, or the user is
+    // told what was found (none, several, folders below).
+    let detected = if args.command.is_empty() {
+        let detected = testgate::detect_command(&dir)?;
+        if !args.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "testgate: running `{}` ({})",
+                detected.shown_command(),
+                detected.why()
+            );
+        }
+        Some(detected)
+    } else {
+        None
+    };
+    let command: &[OsString] = detected.as_ref().map_or(&args.command, |d| &d.command);
+    let Some((program, rest)) = command.split_first() else {
         return Err(Error::EmptyCommand);
     };
     if program.is_empty() {
         return Err(Error::EmptyCommand);
     }
-    if let Some(why) = watch_mode(&args.command, &dir) {
+    if let Some(why) = watch_mode(command, &dir) {
         return Err(Error::WatchMode(why));
     }
     // --structured asks the runner for its report: an argument more.
@@ -519,12 +556,12 @@ pub(crate) fn execute_observed<'o>(
             .into_iter()
             .map(|(question, answer)| json!({"question": question, "answer": answer}))
             .collect();
-        let document = json!({
+        let mut document = json!({
             "schema": "testgate-record/1",
             "testgate": env!("CARGO_PKG_VERSION"),
             "suite": {"name": name, "version": version, "dirty": dirty},
             "tree_digest": record.tree_digest,
-            "command": args.command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
+            "command": command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "options": {
                 "timeout_ms": u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
                 "retries": args.retries,
@@ -550,11 +587,18 @@ pub(crate) fn execute_observed<'o>(
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),
-            "result": crate::json::printable_value(&CheckDocument::new(&record)).map_err(|e| Error::Record(e.to_string()))?,
+            "result": crate::json::printable_value(&CheckDocument::new(&record).detected(detected.as_ref())).map_err(|e| Error::Record(e.to_string()))?,
         });
+        if let (Some(detected), Some(fields)) = (&detected, document.as_object_mut()) {
+            // How the command was chosen: no one typed it.
+            fields.insert(
+                "command_detected".to_owned(),
+                json!({"runner": detected.runner.name(), "why": detected.why()}),
+            );
+        }
         crate::record::write(path, document, args.sign.as_deref())?;
     }
-    Ok(record)
+    Ok(Checked { record, detected })
 }
 
 /// The files testgate's own standard output and error write to, when they

@@ -45,6 +45,18 @@ pub(crate) struct CheckDocument<'a> {
     stress: Option<StressDoc<'a>>,
     /// The sandbox the attempts ran in, and why `auto` chose it.
     sandbox: SandboxDoc<'a>,
+    /// The command testgate chose from the project's files, when none was
+    /// given; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detected: Option<DetectedDoc>,
+}
+
+/// `detected`: the command `check` chose with no command given, and why.
+#[derive(Debug, Serialize)]
+struct DetectedDoc {
+    command: Vec<String>,
+    runner: &'static str,
+    why: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -392,7 +404,23 @@ impl<'a> CheckDocument<'a> {
                 kind: record.sandbox.0,
                 why: record.sandbox.1.as_deref(),
             },
+            detected: None,
         }
+    }
+
+    /// The same, saying the command was `detected` from the project's
+    /// files (`check` with no command), when it was.
+    pub(crate) fn detected(mut self, detected: Option<&testgate::Detected>) -> Self {
+        self.detected = detected.map(|detected| DetectedDoc {
+            command: detected
+                .command
+                .iter()
+                .map(|word| word.to_string_lossy().into_owned())
+                .collect(),
+            runner: detected.runner.name(),
+            why: detected.why(),
+        });
+        self
     }
 }
 

@@ -97,9 +97,13 @@ enum Error {
         /// Why not, in a few words.
         why: String,
     },
-    /// `check` was given no command, or an empty program name.
+    /// `check` was given an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
     EmptyCommand,
+    /// `check` was given no command, and the project's files name no one
+    /// runner (none, several, or only in folders below).
+    #[error("{0}")]
+    Detect(#[from] testgate::DetectError),
     /// `check --env` was given an empty name.
     #[error("`--env {0}` names no variable: use NAME to pass it through or NAME=VALUE to set it")]
     BadEnv(String),
@@ -209,6 +213,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Project(_)
             | Error::Writable { .. }
             | Error::EmptyCommand
+            | Error::Detect(_)
             | Error::BadEnv(_)
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)

@@ -19,7 +19,7 @@ use testgate_parse::Format;
 use tokio::sync::mpsc;
 
 use crate::Error;
-use crate::json::{CheckDocument, ParseDocument};
+use crate::json::ParseDocument;
 
 /// Serve testgate's tools to an agent over the Model Context Protocol.
 ///
@@ -167,9 +167,9 @@ impl Server {
             let _ = forwarder.await;
         }
         match run {
-            Ok((Ok(record), _)) => {
-                let summary = check_summary(&record.verdict);
-                document_result(&CheckDocument::new(&record), summary)
+            Ok((Ok(checked), _)) => {
+                let summary = check_summary(&checked.record.verdict);
+                document_result(&checked.document(), summary)
             }
             Ok((Err(e), _)) => tool_error(&e.to_string()),
             Err(e) => tool_error(&format!("the check stopped: {e}")),
@@ -332,15 +332,9 @@ fn check_arguments(
             ));
         }
     }
+    // Missing or empty: detected from the workspace's files.
     match entry.get("command") {
-        None => {
-            return Err(
-                "no test command given: pass `command` as an array of words, \
-                 e.g. [\"cargo\", \"test\"] (testgate does not guess it yet)"
-                    .to_owned(),
-            );
-        }
-        Some(Value::Array(_)) => {}
+        None | Some(Value::Array(_)) => {}
         Some(other) => {
             return Err(format!(
                 "`command` is {other}: give an array of words, e.g. [\"cargo\", \"test\"]"
@@ -529,7 +523,7 @@ fn tools() -> Vec<Tool> {
         "type": "object",
         "properties": {
             "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory."},
-            "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]."},
+            "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]. Leave it out to have testgate find the project's runner from its files (Cargo.toml, go.mod, pytest's configuration, package.json's test script); the result's `detected` says what it chose and why."},
             "retries": {"type": "integer", "minimum": 0, "description": "Further attempts after a failing one (detect flakiness; never turn a failure into a pass). Default 0."},
             "k": {"type": "integer", "minimum": 0, "description": "Another name for retries."},
             "timeout": {"type": ["string", "integer"], "description": "The time limit of one attempt: 90s, 5m, 1h30m, or seconds. Default 10m."},
@@ -544,7 +538,7 @@ fn tools() -> Vec<Tool> {
             "strict": {"type": "boolean", "description": "With expect: tests on no list gate too."},
             "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."}
         },
-        "required": ["workspace", "command"],
+        "required": ["workspace"],
         "additionalProperties": false
     });
     let parse = json!({
@@ -595,7 +589,8 @@ impl ServerHandler for Server {
             .with_server_info(Implementation::new("testgate", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "testgate runs a project's own tests in a sandbox and gives one verdict. \
-                 Call `check` with the workspace and the test command.",
+                 Call `check` with the workspace and the test command (or without one: \
+                 testgate finds the project's runner).",
             )
     }
 
@@ -678,6 +673,18 @@ mod tests {
     }
 
     #[test]
+    fn a_check_without_a_command_leaves_it_to_detection() {
+        for arguments in [
+            json!({"workspace": "p"}),
+            json!({"workspace": "p", "command": []}),
+            json!({"workspace": "p", "command": null}),
+        ] {
+            let args = check(arguments.clone()).unwrap();
+            assert!(args.contains("command: []"), "{arguments}: {args}");
+        }
+    }
+
+    #[test]
     fn bad_check_arguments_are_one_line_errors() {
         let cases = [
             (json!({"command": ["x"]}), "`workspace` is missing"),
@@ -685,12 +692,10 @@ mod tests {
                 json!({"workspace": 3, "command": ["x"]}),
                 "`workspace` is 3",
             ),
-            (json!({"workspace": "p"}), "no test command given"),
             (
                 json!({"workspace": "p", "command": "cargo test"}),
                 "give an array of words",
             ),
-            (json!({"workspace": "p", "command": []}), "<CMD>"),
             (
                 json!({"workspace": "p", "command": ["x"], "retires": 1}),
                 "no argument `retires`",

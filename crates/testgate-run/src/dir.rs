@@ -198,6 +198,13 @@ impl Dir {
 
     /// The names of the entries, without `.` and `..`, sorted bytewise.
     pub fn names(&self) -> io::Result<Vec<OsString>> {
+        self.names_at_most(usize::MAX)
+    }
+
+    /// At most `limit` names of the entries (the first the kernel lists,
+    /// then sorted bytewise), without `.` and `..`: a folder the code under
+    /// test filled with millions of entries costs no more than `limit`.
+    pub fn names_at_most(&self, limit: usize) -> io::Result<Vec<OsString>> {
         let dup = self.fd.try_clone()?;
         // SAFETY: `dup` is an owned directory descriptor; fdopendir takes it
         // over (closedir closes it), so it is released from `OwnedFd`.
@@ -224,6 +231,9 @@ impl Dir {
             // SAFETY: d_name is NUL-terminated within the entry.
             let name = unsafe { CStr::from_ptr((*entry).d_name.as_ptr()) }.to_bytes();
             if name != b"." && name != b".." {
+                if names.len() >= limit {
+                    break Ok(());
+                }
                 names.push(OsString::from_vec(name.to_vec()));
             }
         };
@@ -391,5 +401,23 @@ mod tests {
             EntryKind::Fifo
         );
         assert!(root.open_file("pipe".as_ref()).is_err());
+    }
+
+    #[test]
+    fn a_listing_stops_at_its_limit() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        for name in ["a", "b", "c", "d", "e"] {
+            std::fs::write(tmp.path().join(name), "").expect("write");
+        }
+        let root = Dir::open(tmp.path()).expect("open");
+        assert_eq!(root.names().expect("names").len(), 5);
+        let some = root.names_at_most(3).expect("names");
+        assert_eq!(some.len(), 3);
+        assert!(some.windows(2).all(|w| w[0] < w[1]), "sorted: {some:?}");
+        assert_eq!(
+            root.names_at_most(0).expect("names"),
+            Vec::<OsString>::new()
+        );
+        assert_eq!(root.names_at_most(99).expect("names").len(), 5);
     }
 }

@@ -31,6 +31,7 @@
 
 mod capture;
 mod config;
+mod detect;
 mod project;
 mod rerun;
 mod runners;
@@ -40,6 +41,7 @@ pub mod tree;
 pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
+pub use crate::detect::{DetectError, Detected, detect_command};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::runners::npm::npm_script;
 pub use crate::suite::{

@@ -24,6 +24,9 @@ pub(super) struct Entry {
     )]
     id: Option<Value>,
     workspace: PathBuf,
+    /// Missing or empty: detected from the workspace's files, as `check`
+    /// with no command does.
+    #[serde(default)]
     command: Vec<String>,
     retries: Option<u32>,
     timeout: Option<Scalar>,
@@ -442,9 +445,20 @@ mod tests {
     }
 
     #[test]
+    fn a_line_without_a_command_leaves_it_to_detection() {
+        for line in [
+            r#"{"workspace": "p"}"#,
+            r#"{"workspace": "p", "command": []}"#,
+        ] {
+            let job = entry(line).unwrap();
+            assert!(format!("{:?}", job.args).contains("command: []"), "{line}");
+        }
+    }
+
+    #[test]
     fn bad_lines_say_what_is_wrong_in_one_line() {
         let cases = [
-            (r#"{"workspace": "p"}"#, "missing field `command`"),
+            (r#"{"command": ["x"]}"#, "missing field `workspace`"),
             (
                 r#"{"workspace": "p", "command": ["x"], "retires": 2}"#,
                 "unknown field `retires`",
@@ -452,10 +466,6 @@ mod tests {
             (
                 r#"{"workspace": "p", "command": ["x"], "timeout": "soon"}"#,
                 "`soon` is not a duration",
-            ),
-            (
-                r#"{"workspace": "p", "command": []}"#,
-                "required arguments were not provided: <CMD>",
             ),
             (
                 r#"{"workspace": "p", "command": ["x"], "expect_verdict": "green"}"#,

@@ -15,6 +15,7 @@ use wait_timeout::ChildExt;
 
 mod batch;
 mod check;
+mod detect;
 mod honest_runs;
 mod hostile;
 mod json;

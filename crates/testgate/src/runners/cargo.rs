@@ -4,6 +4,8 @@
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// A doctest's name, `src/lib.rs - add (line 5)`: libtest's filter can
 /// match it, but the line number moves with every edit above it, so
@@ -82,6 +84,27 @@ impl RunnerProfile for Cargo {
             words(&["rustc", "--version"]),
         ]
     }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        if !project.is_file("Cargo.toml") || super::nextest::configured(project) {
+            return None;
+        }
+        let mut command = words(&["cargo", "test"]);
+        if is_workspace(project) {
+            command.push("--workspace".to_owned());
+        }
+        Some(Detected::new(
+            Runner::Cargo,
+            command,
+            vec!["Cargo.toml".to_owned()],
+        ))
+    }
+}
+
+/// Whether the project's `Cargo.toml` is a workspace's root, whose every
+/// member a run without a command tests (`--workspace`).
+pub(super) fn is_workspace(project: &ProjectView<'_>) -> bool {
+    project.has_section("Cargo.toml", &["[workspace]"])
 }
 
 /// How many of `args` a `cargo` command spends before its subcommand (the

@@ -3,6 +3,8 @@
 //! packages.
 
 use super::{RunnerProfile, Target, names, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// `regexp.QuoteMeta` of Go: a backslash before each of `\.+*?()|[]{}^$`.
 pub(crate) fn go_quote_meta(s: &str) -> String {
@@ -193,5 +195,15 @@ impl RunnerProfile for Go {
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         vec![words(&["go", "version"])]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        project.is_file("go.mod").then(|| {
+            Detected::new(
+                Runner::Go,
+                words(&["go", "test", "./..."]),
+                vec!["go.mod".to_owned()],
+            )
+        })
     }
 }

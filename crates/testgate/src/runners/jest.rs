@@ -6,6 +6,8 @@ use super::js::{files, js_escape, js_name_pattern, without_coverage, without_nam
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names, npx_package, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's
 /// path arguments are regular expressions over absolute paths, so each
@@ -58,6 +60,18 @@ impl RunnerProfile for Jest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "jest", "--version"]),
         ]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Jest).or_else(|| {
+            super::npm::detect_config(
+                project,
+                Runner::Jest,
+                "jest",
+                &["js", "ts", "mjs", "cjs", "mts", "cts", "json"],
+                &["npx", "jest"],
+            )
+        })
     }
 }
 

@@ -4,8 +4,11 @@
 
 use std::path::Path;
 
+use testgate_parse::Runner;
+
 use super::js::js_escape;
 use super::{RunnerProfile, Target, names, npx_package, words};
+use crate::detect::{Detected, ProjectView};
 
 /// The titles mocha gives a failing hook: `suite "before all" hook for
 /// "test"` (or `in "{root}"` at the root).
@@ -98,6 +101,12 @@ impl RunnerProfile for Mocha {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "mocha", "--version"]),
         ]
+    }
+
+    /// `npm test` whose script calls mocha. A `.mocharc.*` alone does not
+    /// name the command (its `spec` may need the script's arguments).
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Mocha)
     }
 }
 

@@ -12,6 +12,8 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
+use crate::detect::{Detected, ProjectView};
+
 mod caches;
 mod cargo;
 mod go;
@@ -64,6 +66,11 @@ pub(crate) trait RunnerProfile: Sync {
     /// The commands whose first line `check --record` keeps as the
     /// toolchain's versions; `program` is the test command's program.
     fn version_questions(&self, program: &str) -> Vec<Vec<String>>;
+
+    /// The command that runs this runner in `project`, and what showed
+    /// it, when the files at the project's root name this runner (`testgate
+    /// check` with no command, docs/cli.md); `None` when they do not.
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected>;
 }
 
 /// The profile of `runner`.

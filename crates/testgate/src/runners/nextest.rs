@@ -4,6 +4,8 @@
 use std::path::Path;
 
 use super::{RunnerProfile, Target, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// A string for nextest's `=` (equality) name matcher, escaped as its
 /// filterset reference says: `\`, `)`, `,`, `/` and control characters.
@@ -88,4 +90,28 @@ impl RunnerProfile for Nextest {
             words(&["cargo", "nextest", "--version"]),
         ]
     }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        if !configured(project) {
+            return None;
+        }
+        let mut command = words(&["cargo", "nextest", "run"]);
+        if super::cargo::is_workspace(project) {
+            command.push("--workspace".to_owned());
+        }
+        Some(Detected::new(
+            Runner::Nextest,
+            command,
+            vec!["Cargo.toml".to_owned(), ".config/nextest.toml".to_owned()],
+        ))
+    }
+}
+
+/// Whether the project runs its tests with nextest: a `Cargo.toml` and
+/// nextest's configuration (`.config/nextest.toml`) at its root, and
+/// `cargo-nextest` installed on the host (else `cargo test` runs them).
+pub(super) fn configured(project: &ProjectView<'_>) -> bool {
+    project.host().nextest
+        && project.is_file("Cargo.toml")
+        && project.is_file(".config/nextest.toml")
 }

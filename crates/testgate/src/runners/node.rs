@@ -4,8 +4,11 @@
 
 use std::path::Path;
 
+use testgate_parse::Runner;
+
 use super::js::js_escape;
 use super::{RunnerProfile, Target, names};
+use crate::detect::{Detected, ProjectView};
 
 /// How the parser joins a suite's title and its tests'.
 const SEPARATOR: &str = " > ";
@@ -90,6 +93,12 @@ impl RunnerProfile for Node {
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         vec![vec![program.to_owned(), "--version".to_owned()]]
+    }
+
+    /// `npm test` whose script calls `node --test`: node's runner has no
+    /// configuration file to find it by.
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Node)
     }
 }
 

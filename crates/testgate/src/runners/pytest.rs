@@ -5,6 +5,9 @@
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
+use testgate_run::EntryKind;
 
 /// pytest options that take their value as the next argument.
 const PYTEST_VALUE_OPTIONS: &[&str] = &[
@@ -246,6 +249,85 @@ impl RunnerProfile for Pytest {
         };
         vec![vec![python, "--version".into()], pytest]
     }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        let (marker, layout_only) = pytest_marker(project)?;
+        let (python, from) = interpreter(project);
+        let mut found = vec![marker];
+        found.extend(from);
+        let detected = Detected::new(
+            Runner::Pytest,
+            [python, "-m".into(), "pytest".into()],
+            found,
+        );
+        Some(if layout_only {
+            detected.layout_only()
+        } else {
+            detected
+        })
+    }
+}
+
+/// What shows the project runs pytest, and whether only its layout does: a
+/// configuration file with pytest's section, `conftest.py`, or else a
+/// `tests/` (or `test/`) folder of `test_*.py` / `*_test.py` files.
+fn pytest_marker(project: &ProjectView<'_>) -> Option<(String, bool)> {
+    let sections: [(&str, &[&str]); 4] = [
+        ("pytest.ini", &[]),
+        (
+            "pyproject.toml",
+            &["[tool.pytest.ini_options]", "[tool.pytest]"],
+        ),
+        ("setup.cfg", &["[tool:pytest]"]),
+        ("tox.ini", &["[pytest]"]),
+    ];
+    for (file, headers) in sections {
+        let named = if headers.is_empty() {
+            project.is_file(file)
+        } else {
+            project.has_section(file, headers)
+        };
+        if named {
+            let marker = match headers.first() {
+                Some(header) => format!("{file}'s {header}"),
+                None => file.to_owned(),
+            };
+            return Some((marker, false));
+        }
+    }
+    if project.is_file("conftest.py") {
+        return Some(("conftest.py".to_owned(), false));
+    }
+    ["tests", "test"].into_iter().find_map(|folder| {
+        let test_file = project.names_in(folder).into_iter().any(|name| {
+            let name = name.to_string_lossy();
+            name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
+        });
+        test_file.then(|| (format!("{folder}/test_*.py"), true))
+    })
+}
+
+/// The Python that runs pytest, and where it comes from: the project's own
+/// virtual environment (`.venv/`, `venv/`), else the active one
+/// (`VIRTUAL_ENV`), else `python3` on `PATH`. The interpreter is only
+/// named here, never run: it runs inside the sandbox, whatever it links to.
+fn interpreter(project: &ProjectView<'_>) -> (std::ffi::OsString, Option<String>) {
+    for venv in [".venv", "venv"] {
+        let rel = format!("{venv}/bin/python");
+        if matches!(
+            project.kind(Path::new(&rel)),
+            Some(EntryKind::File | EntryKind::Symlink)
+        ) {
+            return (project.root().join(&rel).into_os_string(), Some(rel));
+        }
+    }
+    if let Some(venv) = &project.host().virtual_env {
+        return (
+            venv.join("bin/python").into_os_string(),
+            Some(format!("the active virtual environment {}", venv.display())),
+        );
+    }
+    ("python3".into(), None)
 }
 
 /// `python`, `python3`, `python3.12`.

@@ -6,6 +6,8 @@ use super::js::{files, js_name_pattern, without_coverage, without_name_pattern};
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names, npx_package, words};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
 
 /// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe
 /// test)$'`: vitest's file filters are parts of the path.
@@ -55,5 +57,17 @@ impl RunnerProfile for Vitest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "vitest", "--version"]),
         ]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        super::npm::detect_script(project, Runner::Vitest).or_else(|| {
+            super::npm::detect_config(
+                project,
+                Runner::Vitest,
+                "vitest",
+                &["js", "ts", "mjs", "cjs", "mts", "cts"],
+                &["npx", "vitest", "run"],
+            )
+        })
     }
 }

@@ -240,3 +240,55 @@ fn the_root_a_home_or_a_folder_holding_one_is_never_the_project() {
     );
     assert_ne!(out.code, Some(0), "{out:#?}");
 }
+
+/// `testgate check` with no command, on a project that plants its own
+/// `.venv/bin/python` (a script attacking the host) and `go.mod` and
+/// `package.json` as links out (tests/hostile/detect-venv). Detection runs
+/// nothing on the host and follows no link: pytest through the project's
+/// python is the one runner found, and that python runs only inside the
+/// sandbox, where the host is out of its reach.
+#[test]
+fn a_detected_venv_python_runs_only_inside_the_sandbox() {
+    let attack = Attack::new("detect-venv").runner_command(&[]);
+    let project = attack.project();
+    let bin = project.join(".venv/bin");
+    fs::create_dir_all(&bin).expect("mkdir");
+    let python = bin.join("python");
+    let marker = attack.marker();
+    let victim = attack.outside().join("victim");
+    fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\n\
+             export HOSTILE_MARKER={marker}\n\
+             echo owned > {victim} 2>/dev/null\n\
+             touch /tmp/{marker}-venv 2>/dev/null\n\
+             echo 'FAILED tests/test_venv.py::test_ran_in_the_sandbox - assert False'\n\
+             echo '=========================== 1 failed in 0.01s ==========================='\n\
+             exit 1\n",
+            victim = victim.display()
+        ),
+    )
+    .expect("write the venv's python");
+    fs::set_permissions(&python, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    std::os::unix::fs::symlink(&victim, project.join("go.mod")).expect("symlink");
+    std::os::unix::fs::symlink("/dev/zero", project.join("package.json")).expect("symlink");
+    let outcome = attack.run();
+    let document = outcome.doc();
+    assert_eq!(
+        document["detected"],
+        json!({
+            "command": [python.to_str().expect("UTF-8 path"), "-m", "pytest"],
+            "runner": "pytest",
+            "why": "found conftest.py, .venv/bin/python",
+        }),
+        "{document:#}"
+    );
+    assert_eq!(
+        document["attempts"][0]["exit_code"],
+        Value::from(1),
+        "the venv's python ran, in the sandbox: {document:#}"
+    );
+    attack.assert_contained(&outcome);
+}

@@ -1,0 +1,391 @@
+//! `testgate check` with no command: the project's test command, found from
+//! its files by each runner's profile ([`RunnerProfile::detect`]).
+//!
+//! The files are the code under test's (an untrusted pull request, an agent
+//! rewarded for a Pass), read before anything runs, as root, on the host.
+//! So [`ProjectView`] reads them only through `testgate-run`'s door for
+//! untrusted trees: no link is followed (a planted `package.json ->
+//! /etc/shadow` is not read, a `.venv` linked out is not entered), a FIFO
+//! or device is never opened for a wait, every read and listing is capped,
+//! and nothing is executed: the command chosen (a project's
+//! `.venv/bin/python` included) runs only inside the sandbox.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use testgate_parse::Runner;
+use testgate_run::{Dir, EntryKind, ProjectDir, ProjectFileError};
+
+use crate::runners::profile;
+
+/// The most bytes of a configuration file detection reads (`package.json`,
+/// `Cargo.toml`, `pyproject.toml`, …); a larger one is not read.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
+/// The most entries of a folder detection lists: a folder the tests filled
+/// with millions costs no more.
+const LISTING_LIMIT: usize = 10_000;
+
+/// The most sub-folders of the root a monorepo's search looks into.
+const FOLDERS_LIMIT: usize = 64;
+
+/// Folders a monorepo's search skips: dependencies, build output, caches.
+const NOT_PACKAGES: &[&str] = &[
+    "node_modules",
+    "target",
+    "vendor",
+    "dist",
+    "build",
+    "venv",
+    "__pycache__",
+];
+
+/// What detection looks for, for the message of a project where it found
+/// nothing (docs/cli.md lists the same, with what each file means).
+const LOOKED_FOR: &str = "Cargo.toml (cargo test, or cargo nextest run with \
+    .config/nextest.toml), go.mod, pytest's configuration (pytest.ini, \
+    pyproject.toml's [tool.pytest.ini_options], setup.cfg's [tool:pytest], \
+    tox.ini's [pytest], conftest.py, tests/test_*.py), package.json's test \
+    script calling a known runner, jest.config.*, vitest.config.*";
+
+/// The test command detection chose for a project, and what showed it.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("go.mod"), "module calc\n").unwrap();
+/// let detected = testgate::detect_command(dir.path()).unwrap();
+/// assert_eq!(detected.runner, testgate::Runner::Go);
+/// assert_eq!(detected.to_string(), "`go test ./...` (found go.mod)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Detected {
+    /// The runner the command starts.
+    pub runner: Runner,
+    /// The command, program first.
+    pub command: Vec<OsString>,
+    /// What in the project showed it, in a few words each: `Cargo.toml`,
+    /// `.config/nextest.toml`, `package.json's test script \`jest\``.
+    pub found: Vec<String>,
+    /// Whether only the layout showed it (a `tests/` folder of
+    /// `test_*.py`), which yields to any file that names a runner.
+    layout_only: bool,
+}
+
+impl Detected {
+    /// A command `command` for `runner`, shown by the files `found`.
+    pub(crate) fn new<I, S>(runner: Runner, command: I, found: Vec<String>) -> Detected
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        Detected {
+            runner,
+            command: command.into_iter().map(Into::into).collect(),
+            found,
+            layout_only: false,
+        }
+    }
+
+    /// The same, shown only by the project's layout: any candidate a file
+    /// names wins over it.
+    pub(crate) fn layout_only(mut self) -> Detected {
+        self.layout_only = true;
+        self
+    }
+
+    /// The command as one line, a word with a blank in quotes.
+    pub fn shown_command(&self) -> String {
+        let words: Vec<String> = self
+            .command
+            .iter()
+            .map(|word| {
+                let word = word.to_string_lossy();
+                if word.is_empty() || word.contains(char::is_whitespace) {
+                    format!("'{word}'")
+                } else {
+                    word.into_owned()
+                }
+            })
+            .collect();
+        words.join(" ")
+    }
+
+    /// Why it was chosen, `found Cargo.toml, .config/nextest.toml`.
+    pub fn why(&self) -> String {
+        format!("found {}", self.found.join(", "))
+    }
+}
+
+impl fmt::Display for Detected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` ({})", self.shown_command(), self.why())
+    }
+}
+
+/// Why detection chose no command.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DetectError {
+    /// The project folder could not be opened.
+    #[error("cannot look for the test runner: {0}")]
+    Unreadable(#[from] ProjectFileError),
+    /// Nothing in the project names a runner.
+    #[error(
+        "found no test runner in {}: looked for {LOOKED_FOR}; pass the test command after `--`",
+        dir.display()
+    )]
+    Unknown {
+        /// The project folder.
+        dir: PathBuf,
+    },
+    /// More than one runner's files lie at the root, and none is clearly
+    /// the project's.
+    #[error(
+        "found more than one test runner in {}: {}; pass the one to run after `--` \
+         (e.g. `testgate check -- {}`)",
+        dir.display(),
+        list(candidates),
+        candidates.first().map(Detected::shown_command).unwrap_or_default()
+    )]
+    Ambiguous {
+        /// The project folder.
+        dir: PathBuf,
+        /// Each runner found, in [`Runner::ALL`]'s order.
+        candidates: Vec<Detected>,
+    },
+    /// Nothing at the root names a runner, but folders below it do: a
+    /// monorepo, whose packages are checked one by one.
+    #[error(
+        "found no test runner at the root of {}, but in its folders: {}; check each \
+         with -C FOLDER, or pass the command to run here after `--`",
+        dir.display(),
+        packages.iter().map(|(folder, found)| format!("{}/ ({found})", one_line(folder.as_os_str().as_encoded_bytes())))
+            .collect::<Vec<_>>().join(", ")
+    )]
+    Monorepo {
+        /// The project folder.
+        dir: PathBuf,
+        /// Each folder (relative to `dir`) and what was found there.
+        packages: Vec<(PathBuf, Detected)>,
+    },
+}
+
+/// `text` from the project (a script, a folder's name) as one line safe to
+/// print: control characters, escapes and bidi controls shown as visible
+/// escapes ([`printable`](crate::printable)), newlines and tabs too.
+pub(crate) fn one_line(text: &[u8]) -> String {
+    crate::printable(text)
+        .replace('\n', "\\u{a}")
+        .replace('\t', "\\u{9}")
+}
+
+fn list(candidates: &[Detected]) -> String {
+    candidates
+        .iter()
+        .map(Detected::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The test command of the project `dir` (a folder
+/// [`project_dir`](crate::project_dir) accepted): the one runner whose
+/// files lie at its root, or why there is none to choose (docs/cli.md, "check
+/// without a command"). Nothing is executed; no link is followed.
+pub fn detect_command(dir: &Path) -> Result<Detected, DetectError> {
+    detect_with(dir, &HostFacts::current())
+}
+
+/// [`detect_command`] with the host's answers given.
+pub(crate) fn detect_with(dir: &Path, host: &HostFacts) -> Result<Detected, DetectError> {
+    let view = ProjectView::open(dir, host)?;
+    let mut candidates = candidates(&view);
+    if candidates.len() == 1 {
+        return Ok(candidates.remove(0));
+    }
+    if !candidates.is_empty() {
+        return Err(DetectError::Ambiguous {
+            dir: dir.to_owned(),
+            candidates,
+        });
+    }
+    let packages = packages(&view, host);
+    if packages.is_empty() {
+        Err(DetectError::Unknown {
+            dir: dir.to_owned(),
+        })
+    } else {
+        Err(DetectError::Monorepo {
+            dir: dir.to_owned(),
+            packages,
+        })
+    }
+}
+
+/// What each runner's profile found at the root of `view`; a candidate only
+/// the layout showed counts only when no file names a runner.
+fn candidates(view: &ProjectView<'_>) -> Vec<Detected> {
+    let all: Vec<Detected> = Runner::ALL
+        .into_iter()
+        .filter_map(|runner| profile(runner).detect(view))
+        .collect();
+    if all.iter().any(|c| !c.layout_only) {
+        all.into_iter().filter(|c| !c.layout_only).collect()
+    } else {
+        all
+    }
+}
+
+/// The folders just below the root of `view` where exactly one runner was
+/// found, by name.
+fn packages(view: &ProjectView<'_>, host: &HostFacts) -> Vec<(PathBuf, Detected)> {
+    let mut packages = Vec::new();
+    let folders = view
+        .names()
+        .into_iter()
+        .filter(|name| {
+            let text = name.to_string_lossy();
+            !text.starts_with('.') && !NOT_PACKAGES.contains(&text.as_ref())
+        })
+        .filter(|name| view.kind(Path::new(name)) == Some(EntryKind::Dir))
+        .take(FOLDERS_LIMIT);
+    for name in folders {
+        // Reached by a name the root's listing gave and a stat that did not
+        // follow: the folder itself is the project's.
+        let Ok(sub) = ProjectView::open(&view.root().join(&name), host) else {
+            continue;
+        };
+        let mut found = candidates(&sub);
+        if found.len() == 1 {
+            packages.push((PathBuf::from(name), found.remove(0)));
+        }
+    }
+    packages
+}
+
+/// What detection asks of the host, never of the project: answered once,
+/// given to the profiles as data (and made up in tests).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HostFacts {
+    /// The active virtual environment (`VIRTUAL_ENV`), when it holds
+    /// `bin/python`.
+    pub(crate) virtual_env: Option<PathBuf>,
+    /// Whether `cargo-nextest` is installed (on `PATH` or in cargo's bin).
+    pub(crate) nextest: bool,
+}
+
+impl HostFacts {
+    /// The host's answers, by looking at files: nothing is run.
+    pub(crate) fn current() -> HostFacts {
+        let virtual_env = std::env::var_os("VIRTUAL_ENV")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|v| v.is_absolute() && v.join("bin/python").exists());
+        let mut bins: Vec<PathBuf> = std::env::var_os("PATH")
+            .map(|path| std::env::split_paths(&path).collect())
+            .unwrap_or_default();
+        if let Some(cargo_home) = std::env::var_os("CARGO_HOME") {
+            bins.push(PathBuf::from(cargo_home).join("bin"));
+        }
+        bins.extend(
+            crate::home_directories()
+                .into_iter()
+                .map(|home| home.join(".cargo/bin")),
+        );
+        let nextest = bins
+            .iter()
+            .filter(|bin| bin.is_absolute())
+            .any(|bin| bin.join("cargo-nextest").is_file());
+        HostFacts {
+            virtual_env,
+            nextest,
+        }
+    }
+}
+
+/// The project's root as detection sees it: entries looked at without
+/// following a link, files read capped through [`ProjectDir`], folders
+/// listed capped, and the host's facts beside.
+pub(crate) struct ProjectView<'h> {
+    files: ProjectDir,
+    host: &'h HostFacts,
+}
+
+impl<'h> ProjectView<'h> {
+    /// Opens the folder `root` (the user's path: its own links followed).
+    pub(crate) fn open(root: &Path, host: &'h HostFacts) -> Result<Self, ProjectFileError> {
+        let files = ProjectDir::open(root)?;
+        Ok(ProjectView { files, host })
+    }
+
+    /// The project folder.
+    pub(crate) fn root(&self) -> &Path {
+        self.files.root()
+    }
+
+    /// The host's answers.
+    pub(crate) fn host(&self) -> &HostFacts {
+        self.host
+    }
+
+    /// What `rel` (a plain relative path) is, as `fstatat` without
+    /// following says, every folder on the way reached without following a
+    /// link; `None` when it is missing or a folder on the way is a link.
+    pub(crate) fn kind(&self, rel: &Path) -> Option<EntryKind> {
+        let name = rel.file_name()?;
+        let folder = self.folder(rel.parent()?)?;
+        folder.stat(name).ok().map(|stat| stat.kind)
+    }
+
+    /// Whether `rel` is a regular file (a link, a FIFO, a folder is not).
+    pub(crate) fn is_file(&self, rel: &str) -> bool {
+        self.kind(Path::new(rel)) == Some(EntryKind::File)
+    }
+
+    /// The text of the regular file `rel`, read capped; `None` when it is
+    /// missing, not a regular file, behind a link, or too large.
+    pub(crate) fn text(&self, rel: &str) -> Option<String> {
+        let bytes = self.files.read(Path::new(rel), CONFIG_LIMIT).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Whether the regular file `rel` has a line that is, trimmed, one of
+    /// `headers` (a TOML table or INI section: `[tool.pytest.ini_options]`).
+    pub(crate) fn has_section(&self, rel: &str, headers: &[&str]) -> bool {
+        self.text(rel)
+            .is_some_and(|text| text.lines().any(|line| headers.contains(&line.trim())))
+    }
+
+    /// The names at the root (at most [`LISTING_LIMIT`]), sorted.
+    pub(crate) fn names(&self) -> Vec<OsString> {
+        self.names_in("")
+    }
+
+    /// The names in the folder `rel` (reached without following a link; at
+    /// most [`LISTING_LIMIT`]), sorted; none when it cannot be reached.
+    pub(crate) fn names_in(&self, rel: &str) -> Vec<OsString> {
+        self.folder(Path::new(rel))
+            .and_then(|folder| folder.names_at_most(LISTING_LIMIT).ok())
+            .unwrap_or_default()
+    }
+
+    /// The folder `rel`, one component at a time, never through a link.
+    fn folder(&self, rel: &Path) -> Option<Dir> {
+        let mut folder = Dir::open(self.root()).ok()?;
+        for name in rel.iter() {
+            if name == OsStr::new(".") {
+                continue;
+            }
+            folder = folder.open_dir(name).ok()?;
+        }
+        Some(folder)
+    }
+}
+
+#[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures (a FIFO), in folders no test command ran in"
+)]
+mod tests;
