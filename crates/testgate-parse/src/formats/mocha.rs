@@ -36,8 +36,11 @@ pub(crate) struct Mocha {
     /// The inline `N) title` failures and the epilogue's lists.
     failures: Scope,
     /// The spec reporter's suites above the present line: indentation and
-    /// title.
+    /// title, the first `depth` of them (the rest are buffers kept for
+    /// reuse: any indented line may be a suite's title, and most are not
+    /// mocha's, so pushing one must not allocate).
     suites: Vec<(usize, String)>,
+    depth: usize,
     /// Something of mocha's (a result line) was read.
     started: bool,
     /// The tests the spec reporter's lines gave a result (the tap
@@ -187,11 +190,25 @@ impl Recognizer for Mocha {
     }
 
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.entry.is_some() || self.excerpts.is_open() {
+            &Interest::ALL
+        } else {
+            &MOCHA_LINES
+        }
     }
 }
 
+/// The lines read outside a list entry's lines: the spec and dot reporters'
+/// (indented: the tree, the epilogue, the list) and the tap reporter's
+/// (`ok`, `not ok`, `# …`).
+static MOCHA_LINES: Interest = Interest::NONE.indented_any().first(b"on#");
+
 impl Mocha {
+    /// The suites open at the present line.
+    fn open_suites(&self) -> &[(usize, String)] {
+        self.suites.get(..self.depth).unwrap_or_default()
+    }
+
     fn detect(&mut self, index: u64) {
         self.findings.detected_at.get_or_insert(index);
     }
@@ -242,21 +259,32 @@ impl Mocha {
         };
         if let Some(title) = body.strip_prefix("✔ ").or_else(|| body.strip_prefix("✓ ")) {
             self.started = true;
-            let name = parents(&self.suites, strip_duration(title));
+            let name = parents(self.open_suites(), strip_duration(title));
             self.seen.note(index, &name, None, Outcome::Passed);
         } else if let Some(title) = body.strip_prefix("- ").filter(|_| !after_epilogue) {
-            let name = parents(&self.suites, title);
+            let name = parents(self.open_suites(), title);
             self.seen.note(index, &name, None, Outcome::Skipped);
         } else if let Some((_, title)) = numbered(body) {
             self.started = true;
-            let name = parents(&self.suites, title);
+            let name = parents(self.open_suites(), title);
             self.failures.candidate(index, &name, None, kind_of(&name));
             self.seen.note(index, &name, None, Outcome::Failed);
         } else if !body.starts_with(['․', '.', ',', '!', '-']) {
             // A suite's title: it holds the lines indented deeper.
-            self.suites.retain(|(at, _)| *at < indent);
-            if self.suites.len() < MAX_DEPTH {
-                self.suites.push((indent, body.to_owned()));
+            // The open suites are indented less, in order: those at or
+            // past this one's indentation are closed.
+            let keep = self.open_suites().iter().take_while(|(at, _)| *at < indent).count();
+            self.depth = keep;
+            if keep < MAX_DEPTH {
+                match self.suites.get_mut(keep) {
+                    Some((at, title)) => {
+                        *at = indent;
+                        title.clear();
+                        title.push_str(body);
+                    }
+                    None => self.suites.push((indent, body.to_owned())),
+                }
+                self.depth = keep + 1;
             }
         }
     }

@@ -171,9 +171,23 @@ impl Recognizer for Node {
     }
 
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.run.pending.is_some() || self.excerpts.is_open() {
+            &Interest::ALL
+        } else {
+            &NODE_LINES
+        }
     }
 }
+
+/// The lines read outside a YAML block or a failure's output: `TAP
+/// version 13`, `# …` (subtests, the summary), `ok`/`not ok`, `test at`,
+/// and the spec reporter's marks (`ℹ`, `▶`, `✔`, `✖`: first byte 0xE2;
+/// `﹣`: 0xEF), at the left or indented.
+static NODE_LINES: Interest = Interest::NONE
+    .first(b"T#ont")
+    .first(&[0xE2, 0xEF])
+    .indented(b"#on")
+    .indented(&[0xE2, 0xEF]);
 
 impl Node {
     fn detect(&mut self, index: u64) {
