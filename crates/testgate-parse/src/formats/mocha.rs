@@ -273,7 +273,11 @@ impl Mocha {
             // A suite's title: it holds the lines indented deeper.
             // The open suites are indented less, in order: those at or
             // past this one's indentation are closed.
-            let keep = self.open_suites().iter().take_while(|(at, _)| *at < indent).count();
+            let keep = self
+                .open_suites()
+                .iter()
+                .take_while(|(at, _)| *at < indent)
+                .count();
             self.depth = keep;
             if keep < MAX_DEPTH {
                 match self.suites.get_mut(keep) {
