@@ -32,17 +32,22 @@ for xml in "$fixtures"/*/*.junit.xml "$fixtures"/*/*.report.json; do
     cp "$xml" "$corpus/parse_junit/$(basename "$(dirname "$xml")")_$(basename "$xml")"
 done
 
-# Header: format byte (0 = auto, 1 cargo, 2 nextest, 3 pytest, 4 go, 5 jest,
-# 6 vitest: the index in `Format::ALL`; a runner not named here is seeded
-# as auto), a count of chunk sizes, the sizes.
+# Header: format byte (0 = auto, then each runner at its index in
+# `Format::ALL`: 1 + its place in `Runner::ALL`, read from runner.rs; each
+# runner's name is its variant's in lowercase), a count of chunk sizes, the
+# sizes.
+runners=$(sed -n '/pub const ALL: \[Runner;/,/\];/p' "$here/../crates/testgate-parse/src/runner.rs" |
+    grep -o 'Runner::[A-Za-z]*' | sed 's/Runner:://' | tr 'A-Z' 'a-z')
 mkdir -p "$corpus/stream_chunks"
 for log in "$fixtures"/*/*.log; do
     [ -e "$log" ] || continue
     format=$(basename "$(dirname "$log")")
-    case "$format" in
-        cargo) f='\001' ;; nextest) f='\002' ;; pytest) f='\003' ;;
-        go) f='\004' ;; jest) f='\005' ;; vitest) f='\006' ;; *) f='\000' ;;
-    esac
+    f='\000'
+    i=1
+    for runner in $runners; do
+        [ "$runner" = "$format" ] && f=$(printf '\\%03o' "$i")
+        i=$((i + 1))
+    done
     name="${format}_$(basename "$log" .log)"
     { printf '\000\003\001\007\100'; cat "$log"; } >"$corpus/stream_chunks/auto_$name"
     { printf "$f"'\002\003\021'; cat "$log"; } >"$corpus/stream_chunks/own_$name"

@@ -331,9 +331,9 @@ def test_parse_of_an_unreadable_file_raises(tmp_path):
 
 def test_parse_of_an_unknown_format_raises():
     with pytest.raises(testgate.TestgateError) as caught:
-        testgate.parse("", format="mocha")
+        testgate.parse("", format="surefire")
     assert caught.value.exit_code == testgate.EXIT_TROUBLE
-    assert "mocha" in caught.value.message
+    assert "surefire" in caught.value.message
 
 
 def test_documents_keep_unknown_fields_and_read_per_test_outcomes():

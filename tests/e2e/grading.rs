@@ -19,6 +19,8 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Go => "TestAdd",
         Runner::Jest => "calc › adds",
         Runner::Vitest => "calc > adds",
+        Runner::Mocha => "calc adds",
+        Runner::Node => "calc > adds",
     }
 }
 
@@ -30,6 +32,8 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Go => "TestSometimes",
         Runner::Jest => "calc › sometimes",
         Runner::Vitest => "calc > sometimes",
+        Runner::Mocha => "calc sometimes",
+        Runner::Node => "calc > sometimes",
     }
 }
 
@@ -52,7 +56,10 @@ fn verbose(project: &Project) -> TestConfig {
         Runner::Jest => TestConfig::new(dir, "npx", ["--no-install", "jest", "--verbose"])
             .format(Runner::Jest)
             .preset(),
-        Runner::Cargo | Runner::Nextest | Runner::Vitest => project.config(),
+        // mocha's spec and node's tap reporters name every test.
+        Runner::Cargo | Runner::Nextest | Runner::Vitest | Runner::Mocha | Runner::Node => {
+            project.config()
+        }
     }
 }
 
@@ -60,7 +67,7 @@ fn check(project: &Project, config: TestConfig, mode: &str) -> testgate::Record 
     let config = config
         .env("TESTGATE_FIXTURE", mode)
         .within(Duration::from_secs(120));
-    let node = matches!(project.runner, Runner::Jest | Runner::Vitest);
+    let node = projects::uses_node_modules(project.runner);
     SandboxedTests::new(projects::bwrap_for(node), config).run_observed(&mut NoObserver)
 }
 

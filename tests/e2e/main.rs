@@ -35,11 +35,9 @@ impl Where {
     /// node_modules visible).
     fn sandbox_for(self, runner: Option<Runner>) -> Sandbox {
         match self {
-            Where::Bwrap => {
-                projects::bwrap_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
-            }
+            Where::Bwrap => projects::bwrap_for(runner.is_some_and(projects::uses_node_modules)),
             Where::Landlock => {
-                projects::landlock_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
+                projects::landlock_for(runner.is_some_and(projects::uses_node_modules))
             }
             Where::Host => Sandbox::Host,
         }

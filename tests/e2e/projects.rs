@@ -9,12 +9,14 @@ use crate::repo_root;
 
 /// The runners with a fixture project of their own; nextest runs cargo's,
 /// and its fail-fast makes the names a failing run reports depend on timing.
-pub(crate) const PROJECTS: [Runner; 5] = [
+pub(crate) const PROJECTS: [Runner; 7] = [
     Runner::Cargo,
     Runner::Pytest,
     Runner::Go,
     Runner::Jest,
     Runner::Vitest,
+    Runner::Mocha,
+    Runner::Node,
 ];
 
 /// The fixture project `runner` runs.
@@ -23,7 +25,9 @@ fn source(runner: Runner) -> PathBuf {
     match runner {
         Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
-        Runner::Jest | Runner::Vitest => e2e.join("node").join(runner.name()),
+        Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
+            e2e.join("node").join(runner.name())
+        }
     }
 }
 
@@ -41,6 +45,8 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Go => &["TestAddNegative", "TestBig", "TestBig/millions"],
         Runner::Jest => &["calc › adds negative", "calc › big › millions"],
         Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
+        Runner::Mocha => &["calc adds negative", "calc big millions"],
+        Runner::Node => &["calc > adds negative", "calc > big > millions"],
     }
 }
 
@@ -61,7 +67,7 @@ impl Project {
         let tmp = tempfile::tempdir_in(&base).unwrap();
         let dir = tmp.path().join(runner.name());
         copy_dir(&source(runner), &dir);
-        if matches!(runner, Runner::Jest | Runner::Vitest) {
+        if uses_node_modules(runner) {
             let modules = node_modules();
             assert!(
                 modules.is_dir(),
@@ -91,7 +97,18 @@ impl Project {
             Runner::Go => TestConfig::go(&self.dir),
             Runner::Jest => TestConfig::jest(&self.dir),
             Runner::Vitest => TestConfig::vitest(&self.dir),
+            Runner::Mocha => TestConfig::mocha(&self.dir),
+            Runner::Node => TestConfig::node_test(&self.dir),
         }
+    }
+}
+
+/// Whether `runner`'s project links the shared node_modules (`node --test`
+/// needs no package).
+pub(crate) fn uses_node_modules(runner: Runner) -> bool {
+    match runner {
+        Runner::Jest | Runner::Vitest | Runner::Mocha => true,
+        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go | Runner::Node => false,
     }
 }
 

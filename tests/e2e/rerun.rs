@@ -21,6 +21,13 @@ enum Kind {
     /// jest behind `npm test`, whose script is `jest --ci`.
     NpmJest,
     Vitest,
+    Mocha,
+    /// mocha behind `npm test`, whose script is `mocha`.
+    NpmMocha,
+    /// `node --test`.
+    Node,
+    /// `node --test` behind `npm test`, whose script is `node --test`.
+    NpmNode,
 }
 
 impl Kind {
@@ -32,6 +39,8 @@ impl Kind {
             Kind::Go => "go",
             Kind::Jest | Kind::NpmJest => "node/jest",
             Kind::Vitest => "node/vitest",
+            Kind::Mocha | Kind::NpmMocha => "node/mocha",
+            Kind::Node | Kind::NpmNode => "node/node",
         }
     }
 
@@ -55,6 +64,10 @@ impl Kind {
             }
             // One name: see the fixture's `fails` test.
             Kind::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
+            Kind::Mocha | Kind::NpmMocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
+            Kind::Node | Kind::NpmNode => {
+                &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"]
+            }
         }
     }
 
@@ -66,6 +79,8 @@ impl Kind {
             Kind::Go => "TestBVictim",
             Kind::Jest | Kind::NpmJest => "calc › b victim",
             Kind::Vitest => "calc > b victim",
+            Kind::Mocha | Kind::NpmMocha => "calc b victim",
+            Kind::Node | Kind::NpmNode => "calc > b victim",
         }
     }
 }
@@ -87,7 +102,10 @@ fn copy(kind: Kind) -> Copy {
             .join(kind.project()),
         &dir,
     );
-    if matches!(kind, Kind::Jest | Kind::NpmJest | Kind::Vitest) {
+    if matches!(
+        kind,
+        Kind::Jest | Kind::NpmJest | Kind::Vitest | Kind::Mocha | Kind::NpmMocha
+    ) {
         let modules = repo_root().join("tests/projects/e2e/node/node_modules");
         assert!(
             modules.is_dir(),
@@ -118,6 +136,14 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
             .format(testgate::Runner::Jest)
             .env("CI", "true"),
         Kind::Vitest => TestConfig::vitest(dir),
+        Kind::Mocha => TestConfig::mocha(dir),
+        Kind::NpmMocha => TestConfig::new(dir, "npm", ["test"])
+            .format(testgate::Runner::Mocha)
+            .preset(),
+        Kind::Node => TestConfig::node_test(dir),
+        Kind::NpmNode => TestConfig::new(dir, "npm", ["test"])
+            .format(testgate::Runner::Node)
+            .preset(),
     }
 }
 
@@ -138,8 +164,12 @@ fn check(kind: Kind, mode: &str, retries: u32) -> Record {
             Sandbox::Host,
             config.env("GOCACHE", repo_root().join("target/e2e/go-cache")),
         ),
-        Kind::Jest | Kind::NpmJest | Kind::Vitest => (crate::projects::bwrap_for(true), config),
-        Kind::Cargo | Kind::Nextest | Kind::Pytest => (Sandbox::default(), config),
+        Kind::Jest | Kind::NpmJest | Kind::Vitest | Kind::Mocha | Kind::NpmMocha => {
+            (crate::projects::bwrap_for(true), config)
+        }
+        Kind::Cargo | Kind::Nextest | Kind::Pytest | Kind::Node | Kind::NpmNode => {
+            (Sandbox::default(), config)
+        }
     };
     SandboxedTests::new(sandbox, config).run_observed(&mut NoObserver)
 }
@@ -267,6 +297,22 @@ fn jest_reruns_only_the_failed_tests() {
 fn vitest_reruns_only_the_failed_tests() {
     consistent_failure(Kind::Vitest);
     flaky(Kind::Vitest);
+}
+
+#[test]
+fn mocha_reruns_only_the_failed_tests() {
+    consistent_failure(Kind::Mocha);
+    flaky(Kind::Mocha);
+    order_dependent(Kind::Mocha);
+    consistent_failure(Kind::NpmMocha);
+}
+
+#[test]
+fn node_test_reruns_only_the_failed_tests() {
+    consistent_failure(Kind::Node);
+    flaky(Kind::Node);
+    order_dependent(Kind::Node);
+    consistent_failure(Kind::NpmNode);
 }
 
 #[test]

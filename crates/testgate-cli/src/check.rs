@@ -626,7 +626,8 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
 }
 
 /// Why `command` would wait for changes instead of ending, if it would: a
-/// watch flag (`--watch`, `--watchAll`, jest's and vitest's), vitest's
+/// watch flag (`--watch`, `--watchAll`, jest's, vitest's, mocha's and
+/// node's; mocha's `-w`), vitest's
 /// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
 /// that holds one. Left to run, it would sit until the timeout; the user
 /// gets one line instead.
@@ -662,6 +663,11 @@ fn watch_word(words: &[String]) -> Option<&str> {
         && let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev")
     {
         return Some(next.as_str());
+    }
+    // mocha's short `-w`.
+    let mocha = words.iter().any(|w| w == "mocha" || w.ends_with("/mocha"));
+    if let Some(short) = words.iter().find(|w| mocha && *w == "-w") {
+        return Some(short.as_str());
     }
     words.iter().map(String::as_str).find(|w| {
         let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
@@ -843,6 +849,9 @@ mod tests {
         assert_eq!(watch_word(&words("npx vitest watch")), Some("watch"));
         assert_eq!(watch_word(&words("npx jest --watch=false")), None);
         assert_eq!(watch_word(&words("npx vitest run")), None);
+        assert_eq!(watch_word(&words("npx mocha -w")), Some("-w"));
+        assert_eq!(watch_word(&words("node --test --watch")), Some("--watch"));
+        assert_eq!(watch_word(&words("grep -w x")), None);
         assert_eq!(watch_word(&words("cargo test watch")), None);
     }
 

@@ -571,7 +571,7 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "parse",
             "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \
-             jest, vitest, or a JUnit/JSON report): `testgate parse --json`'s document.",
+             jest, vitest, mocha, node --test, or a JUnit/JSON report): `testgate parse --json`'s document.",
             object(parse),
         ),
         Tool::new(
@@ -761,8 +761,8 @@ mod tests {
                 "--expect",
             ),
             (
-                json!({"workspace": "p", "command": ["x"], "format": "mocha"}),
-                "mocha",
+                json!({"workspace": "p", "command": ["x"], "format": "surefire"}),
+                "surefire",
             ),
         ];
         for (arguments, wanted) in cases {
@@ -779,7 +779,7 @@ mod tests {
         let parse = |v: Value| parse_tool(Some(&object(v))).map(|_| ()).unwrap_err();
         assert!(parse(json!({})).contains("`text` is missing"));
         assert!(parse(json!({"text": 3})).contains("`text` is 3"));
-        assert!(parse(json!({"text": "", "format": "mocha"})).contains("give one of auto"));
+        assert!(parse(json!({"text": "", "format": "surefire"})).contains("give one of auto"));
         assert!(parse(json!({"text": "", "lines": 3})).contains("no argument `lines`"));
         let diff = |v: Value| diff_tool(Some(&object(v))).map(|_| ()).unwrap_err();
         assert!(diff(json!({"after": {}})).contains("`before` is missing"));

@@ -182,6 +182,8 @@ mod tests {
             Runner::Pytest => PYTEST,
             Runner::Jest => JEST,
             Runner::Vitest => VITEST,
+            Runner::Mocha => MOCHA,
+            Runner::Node => NODE,
         }
     }
     const CARGO: &[&str] = &[
@@ -293,6 +295,44 @@ mod tests {
         " Test Files  1 failed | 1 passed (2)\n",
         "      Tests  1 failed | 1 passed (2)\n",
         "No test files found, exiting with code 1\n",
+    ];
+    const MOCHA: &[&str] = &[
+        "  calc\n",
+        "    ✔ adds\n",
+        "    ✔ slow (120ms)\n",
+        "    1) adds negative\n",
+        "    - pending\n",
+        "  2 passing (12ms)\n",
+        "  1 pending\n",
+        "  1 failing\n",
+        "  1) calc\n",
+        "       adds negative:\n",
+        "     Error: x\n",
+        "ok 1 calc adds\n",
+        "not ok 2 calc adds negative\n",
+        "# pass 1\n",
+        "# fail 1\n",
+    ];
+    const NODE: &[&str] = &[
+        "TAP version 13\n",
+        "# Subtest: calc\n",
+        "    # Subtest: adds\n",
+        "    not ok 1 - adds\n",
+        "      ---\n",
+        "      type: 'suite'\n",
+        "      failureType: 'subtestsFailed'\n",
+        "      error: 'x'\n",
+        "      ...\n",
+        "ok 1 - calc\n",
+        "▶ calc\n",
+        "  ✖ adds (1.2ms)\n",
+        "  ✔ ok (1.2ms)\n",
+        "✖ calc (2ms)\n",
+        "ℹ tests 2\n",
+        "ℹ fail 1\n",
+        "# fail 1\n",
+        "✖ failing tests:\n",
+        "test at a.test.js:1:1\n",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

@@ -249,7 +249,10 @@ impl Case {
                 self.name.clone(),
                 some(&self.classname).or_else(|| some(&self.suite)),
             ),
-            Producer::Unknown => (self.name.clone(), some(&self.classname)),
+            // No report of theirs is recognised as theirs yet.
+            Producer::Known(Runner::Mocha | Runner::Node) | Producer::Unknown => {
+                (self.name.clone(), some(&self.classname))
+            }
         }
     }
 }
@@ -344,9 +347,15 @@ fn report_of_cases(
                 .filter(|(_, outcome, kind, _)| outcome.is_failure() && *kind == Kind::Test)
                 .map(|(name, _, _, context)| (name.as_str(), context.as_deref())),
         ),
-        Some(Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go) | None => {
-            std::collections::HashSet::new()
-        }
+        Some(
+            Runner::Cargo
+            | Runner::Nextest
+            | Runner::Pytest
+            | Runner::Go
+            | Runner::Mocha
+            | Runner::Node,
+        )
+        | None => std::collections::HashSet::new(),
     };
     let cases = cases.into_iter().map(|(name, outcome, kind, context)| {
         if outcome.is_failure() && kind == Kind::Test && shared.contains(&name) {

@@ -25,17 +25,23 @@ pub enum Runner {
     Jest,
     /// vitest.
     Vitest,
+    /// mocha: its spec (default), dot and tap reporters.
+    Mocha,
+    /// `node --test`: its tap and spec reporters.
+    Node,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 6] = [
+    pub const ALL: [Runner; 8] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
         Runner::Go,
         Runner::Jest,
         Runner::Vitest,
+        Runner::Mocha,
+        Runner::Node,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -47,6 +53,8 @@ impl Runner {
             Runner::Go => "go",
             Runner::Jest => "jest",
             Runner::Vitest => "vitest",
+            Runner::Mocha => "mocha",
+            Runner::Node => "node",
         }
     }
 }
@@ -191,6 +199,8 @@ mod tests {
             Runner::Go => 3,
             Runner::Jest => 4,
             Runner::Vitest => 5,
+            Runner::Mocha => 6,
+            Runner::Node => 7,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -198,10 +208,19 @@ mod tests {
     }
 
     #[test]
+    fn every_name_is_its_variant_in_lowercase() {
+        // fuzz/seed.sh reads `Runner::ALL` from this file and names each
+        // runner so.
+        for runner in Runner::ALL {
+            assert_eq!(runner.name(), format!("{runner:?}").to_lowercase());
+        }
+    }
+
+    #[test]
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
-            "mocha".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `mocha` (expected auto, cargo, nextest, pytest, go, jest or vitest)"
+            "surefire".parse::<Format>().unwrap_err().to_string(),
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha or node)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

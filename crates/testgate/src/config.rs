@@ -142,10 +142,26 @@ impl TestConfig {
             .preset()
     }
 
+    /// `npx --no-install mocha` in `dir`, with the runner's
+    /// [preset](TestConfig::preset) (`CI=true`).
+    pub fn mocha(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "npx", ["--no-install", "mocha"])
+            .format(Runner::Mocha)
+            .preset()
+    }
+
+    /// `node --test` in `dir`, with the runner's
+    /// [preset](TestConfig::preset) (`CI=true`).
+    pub fn node_test(dir: impl Into<PathBuf>) -> Self {
+        Self::new(dir, "node", ["--test"])
+            .format(Runner::Node)
+            .preset()
+    }
+
     /// The runner this config's command starts, recognised from the command
     /// line as `--rerun failed` recognises it (`go test`, `cargo test`,
     /// `cargo nextest run`, `pytest`, `python -m pytest`, `npx jest`,
-    /// `npx vitest`, and `npm test`/`npm run NAME` through the script in
+    /// `npx vitest`, `mocha`, `node --test`, and `npm test`/`npm run NAME` through the script in
     /// `package.json`, read as a file the tests control); else the runner of
     /// an explicit [`format`](TestConfig::format); else None.
     pub fn runner(&self) -> Option<Runner> {

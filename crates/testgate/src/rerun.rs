@@ -240,6 +240,62 @@ mod tests {
     }
 
     #[test]
+    fn mocha_and_node_test_are_recognised_also_behind_npm() {
+        assert_eq!(runner(&["mocha"], None), Some(Runner::Mocha));
+        assert_eq!(
+            runner(&["npx", "--no-install", "mocha", "test/"], None),
+            Some(Runner::Mocha)
+        );
+        assert_eq!(runner(&["node", "--test"], None), Some(Runner::Node));
+        assert_eq!(runner(&["node", "app.js", "--test"], None), None);
+        let scripts = r#"{"scripts": {"test": "mocha --reporter dot", "unit": "node --test"}}"#;
+        assert_eq!(runner(&["npm", "test"], Some(scripts)), Some(Runner::Mocha));
+        assert_eq!(
+            runner(&["npm", "run", "unit"], Some(scripts)),
+            Some(Runner::Node)
+        );
+    }
+
+    #[test]
+    fn mocha_and_node_test_select_by_anchored_patterns() {
+        let targets = [t("calc big (1+1) [x]? millions $ ^", None)];
+        assert_eq!(
+            ok(&["npx", "mocha", "test/", "--grep", "old"], &targets),
+            [
+                "mocha",
+                "test/",
+                "--grep",
+                r"^(?:calc big \(1\+1\) \[x\]\? millions \$ \^$)"
+            ]
+        );
+        let targets = [t("calc > big (1+1) > millions $", None)];
+        assert_eq!(
+            ok(&["node", "--test", "a.test.js"], &targets),
+            [
+                "--test",
+                r"--test-name-pattern=^(?:millions \$|calc big \(1\+1\) millions \$)$",
+                "a.test.js"
+            ]
+        );
+        // Behind npm, the pattern is appended to the script's command:
+        // node takes it only where the script names no file.
+        let node = [("package.json", r#"{"scripts": {"test": "node --test"}}"#)];
+        assert_eq!(
+            rewrite(&["npm", "test"], &targets, &node).unwrap(),
+            [
+                "test",
+                "--",
+                r"--test-name-pattern=^(?:millions \$|calc big \(1\+1\) millions \$)$"
+            ]
+        );
+        let files = [("package.json", r#"{"scripts": {"test": "node --test t/"}}"#)];
+        assert_eq!(
+            refused(&["npm", "test"], &targets, &files),
+            "the npm script `test` holds arguments a targeted retry must replace"
+        );
+    }
+
+    #[test]
     fn cargo_test_appends_exact_names() {
         let targets = [
             t("tests::adds", Some("unittests src/lib.rs")),
@@ -701,7 +757,7 @@ mod tests {
 
     #[test]
     fn npm_scripts_of_a_runner_get_the_selectors_after_dashes() {
-        let package = r#"{"scripts": {"test": "jest --ci", "unit": "vitest run", "sh": "jest && echo ok", "env": "CI=1 jest", "mocha": "mocha", "go": "go test ./..."}}"#;
+        let package = r#"{"scripts": {"test": "jest --ci", "unit": "vitest run", "sh": "jest && echo ok", "env": "CI=1 jest", "ava": "ava", "go": "go test ./..."}}"#;
         let files = [("package.json", package)];
         let targets = [t("a › b", Some("a.test.js"))];
         assert_eq!(
@@ -739,8 +795,8 @@ mod tests {
             "the npm script `env` sets variables before its command"
         );
         assert_eq!(
-            why("mocha"),
-            "the npm script `mocha` runs `mocha`, not a test runner testgate can select tests of"
+            why("ava"),
+            "the npm script `ava` runs `ava`, not a test runner testgate can select tests of"
         );
         assert_eq!(
             why("go"),
@@ -842,7 +898,7 @@ mod tests {
             "there are no names to select"
         );
         assert_eq!(
-            refused(&["npx", "mocha"], &[t("a", None)], &[]),
+            refused(&["npx", "ava"], &[t("a", None)], &[]),
             "`npx` is not a test runner testgate can select tests of"
         );
     }

@@ -96,6 +96,7 @@ pub fn snapshot_update(args: &[OsString], env: &[(OsString, Option<OsString>)]) 
                 | "--snapshot-update"
                 | "--snapshot-update-all"
                 | "--insta-update"
+                | "--test-update-snapshots"
         ) || a.starts_with("--updateSnapshot=")
             || (is_js && matches!(a.as_ref(), "-u" | "--update" | "-ci=false"));
         if flagged {
@@ -178,6 +179,10 @@ mod tests {
         assert!(snapshot_update(&args(&["npx", "vitest", "run", "-u"]), &[]).is_some());
         assert!(snapshot_update(&args(&["npx", "jest", "--updateSnapshot"]), &[]).is_some());
         assert!(snapshot_update(&args(&["pytest", "--snapshot-update"]), &[]).is_some());
+        // node 22's snapshot tests.
+        assert!(
+            snapshot_update(&args(&["node", "--test", "--test-update-snapshots"]), &[]).is_some()
+        );
         assert!(
             snapshot_update(
                 &args(&["cargo", "test"]),

@@ -35,7 +35,7 @@ fn node_modules() -> PathBuf {
     modules
 }
 
-/// A copy of the e2e node project `name` (`jest`, `vitest`) with the
+/// A copy of the e2e node project `name` (`jest`, `vitest`, `mocha`) with the
 /// shared node_modules linked in.
 fn node_project(name: &str) -> (tempfile::TempDir, PathBuf) {
     let (tmp, dir) = fresh_copy(&format!("tests/projects/e2e/node/{name}"), name);
@@ -235,6 +235,40 @@ fn jest_by_its_config_and_vitest_by_the_test_script() {
         true,
         None,
         &writable,
+    );
+}
+
+#[test]
+fn mocha_and_node_test_by_the_test_script() {
+    let modules = node_modules();
+    let writable = ["--writable", modules.to_str().expect("UTF-8 path")];
+    let (_mocha_tmp, mocha) = node_project("mocha");
+    std::fs::write(
+        mocha.join("package.json"),
+        r#"{"private": true, "scripts": {"test": "mocha"}}"#,
+    )
+    .expect("write");
+    fails_as_detected(
+        &mocha,
+        "`npm test` (found package.json's test script `mocha`)",
+        &["calc adds negative", "calc big millions"],
+        true,
+        None,
+        &writable,
+    );
+    let (_node_tmp, node) = fresh_copy("tests/projects/e2e/node/node", "node");
+    std::fs::write(
+        node.join("package.json"),
+        r#"{"private": true, "scripts": {"test": "node --test"}}"#,
+    )
+    .expect("write");
+    fails_as_detected(
+        &node,
+        "`npm test` (found package.json's test script `node --test`)",
+        &["calc > adds negative", "calc > big > millions"],
+        true,
+        None,
+        &[],
     );
 }
 

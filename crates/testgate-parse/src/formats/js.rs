@@ -47,7 +47,12 @@ pub(crate) fn file_separator(runner: Runner) -> &'static str {
     match runner {
         Runner::Jest => " › ",
         Runner::Vitest => " > ",
-        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go => " ",
+        Runner::Cargo
+        | Runner::Nextest
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Mocha
+        | Runner::Node => " ",
     }
 }
 

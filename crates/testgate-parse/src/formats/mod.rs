@@ -20,7 +20,9 @@ mod excerpt;
 mod go;
 mod jest;
 pub(crate) mod js;
+mod mocha;
 mod nextest;
+mod node;
 mod pytest;
 mod scope;
 mod vitest;
@@ -512,6 +514,8 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Go => Box::new(go::Go::default()),
         Runner::Jest => Box::new(jest::Jest::default()),
         Runner::Vitest => Box::new(vitest::Vitest::default()),
+        Runner::Mocha => Box::new(mocha::Mocha::default()),
+        Runner::Node => Box::new(node::Node::default()),
     }
 }
 

@@ -44,10 +44,22 @@ fn tricky_bytes() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-/// Real marker lines of all six runners (text and JSON forms), and noise
-/// that resembles them.
-const VOCABULARY: &[&str] = &[
-    // libtest, text and JSON
+/// Real marker lines of each runner (text and JSON forms): the exhaustive
+/// match makes a new runner bring its own.
+fn vocabulary(runner: Runner) -> &'static [&'static str] {
+    match runner {
+        Runner::Cargo => CARGO,
+        Runner::Nextest => NEXTEST,
+        Runner::Pytest => PYTEST,
+        Runner::Go => GO,
+        Runner::Jest => JEST,
+        Runner::Vitest => VITEST,
+        Runner::Mocha => MOCHA,
+        Runner::Node => NODE,
+    }
+}
+
+const CARGO: &[&str] = &[
     "running 3 tests",
     "running 0 tests",
     "test tests::adds ... ok",
@@ -66,7 +78,8 @@ const VOCABULARY: &[&str] = &[
     r#"{ "type": "test", "event": "failed", "name": "tests::parses_empty", "stdout": "boom\n" }"#,
     r#"{ "type": "test", "event": "ok", "name": "tests::adds" }"#,
     r#"{ "type": "suite", "event": "failed", "passed": 1, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.001 }"#,
-    // nextest
+];
+const NEXTEST: &[&str] = &[
     "    Starting 3 tests across 1 binary",
     "        PASS [   0.004s] demo tests::adds",
     "        FAIL [   0.005s] demo tests::parses_empty",
@@ -74,7 +87,8 @@ const VOCABULARY: &[&str] = &[
     "     SIGSEGV [   0.010s] demo::integration tests::crashes",
     "     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 0 skipped",
     "error: test run failed",
-    // pytest
+];
+const PYTEST: &[&str] = &[
     "============================= test session starts ==============================",
     "collected 3 items",
     "collecting ... collected 0 items",
@@ -89,7 +103,8 @@ const VOCABULARY: &[&str] = &[
     "=========================== short test summary info ============================",
     "========================= 1 failed, 2 passed in 0.03s ==========================",
     "============================ no tests ran in 0.01s =============================",
-    // go, text and test2json
+];
+const GO: &[&str] = &[
     "=== RUN   TestParse",
     "=== RUN   TestParse/empty_input",
     "    parse_test.go:12: got 1, want 2",
@@ -106,7 +121,8 @@ const VOCABULARY: &[&str] = &[
     r#"{"Time":"2024-05-01T10:00:00.2Z","Action":"output","Package":"example.com/m","Test":"TestParse","Output":"--- FAIL: TestParse (0.00s)\n"}"#,
     r#"{"Time":"2024-05-01T10:00:00.3Z","Action":"fail","Package":"example.com/m","Test":"TestParse","Elapsed":0}"#,
     r#"{"Time":"2024-05-01T10:00:00.4Z","Action":"fail","Package":"example.com/m","Elapsed":0.01}"#,
-    // jest
+];
+const JEST: &[&str] = &[
     "PASS src/add.test.js",
     "FAIL src/parse.test.js",
     "  ● parse › rejects empty input",
@@ -116,7 +132,8 @@ const VOCABULARY: &[&str] = &[
     "Tests:       1 failed, 2 passed, 3 total",
     "Test Suites: 1 failed, 1 passed, 2 total",
     "No tests found, exiting with code 1",
-    // vitest
+];
+const VITEST: &[&str] = &[
     " RUN  v3.2.4 /src/demo",
     " ❯ src/parse.test.ts (2 tests | 1 failed) 5ms",
     "   × parse > rejects empty input 3ms",
@@ -126,7 +143,51 @@ const VOCABULARY: &[&str] = &[
     " Test Files  1 failed | 1 passed (2)",
     "      Tests  1 failed | 2 passed (3)",
     "No test files found, exiting with code 1",
-    // noise
+];
+const MOCHA: &[&str] = &[
+    "  calc",
+    "    ✔ adds",
+    "    ✔ slow (120ms)",
+    "    1) rejects empty input",
+    "    - pending",
+    "  2 passing (12ms)",
+    "  1 pending",
+    "  1 failing",
+    "  1) calc",
+    "       rejects empty input:",
+    "     Error: boom",
+    "ok 1 calc adds",
+    "not ok 2 calc rejects empty input",
+    "# tests 2",
+    "# pass 1",
+    "# fail 1",
+];
+const NODE: &[&str] = &[
+    "TAP version 13",
+    "# Subtest: parse",
+    "    # Subtest: rejects empty input",
+    "    not ok 1 - rejects empty input",
+    "      ---",
+    "      failureType: 'testCodeFailure'",
+    "      error: 'boom'",
+    "      ...",
+    "not ok 1 - parse",
+    "  type: 'suite'",
+    "  failureType: 'subtestsFailed'",
+    "ok 2 - adds",
+    "# fail 1",
+    "▶ parse",
+    "  ✖ rejects empty input (1.2ms)",
+    "  ✔ adds (0.3ms)",
+    "✖ parse (2.1ms)",
+    "ℹ tests 2",
+    "ℹ pass 1",
+    "ℹ fail 1",
+    "✖ failing tests:",
+    "test at parse.test.js:3:3",
+];
+/// Noise that resembles the runners' lines.
+const NOISE: &[&str] = &[
     "",
     "   Compiling demo v0.1.0 (/src/demo)",
     "+ cargo test --workspace",
@@ -140,10 +201,20 @@ const VOCABULARY: &[&str] = &[
     "📦 done in 3.2s",
 ];
 
+/// Every runner's vocabulary and the noise, as one list.
+fn every_line() -> Vec<&'static str> {
+    Runner::ALL
+        .into_iter()
+        .flat_map(vocabulary)
+        .chain(NOISE)
+        .copied()
+        .collect()
+}
+
 /// One line of runner-ish output, possibly dressed as CI logs dress lines.
 fn soup_line() -> impl Strategy<Value = Vec<u8>> {
     (
-        prop::sample::select(VOCABULARY),
+        prop::sample::select(every_line()),
         any::<Index>(),
         0u8..12,
         prop::collection::vec(any::<u8>(), 0..8),

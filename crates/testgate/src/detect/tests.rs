@@ -77,6 +77,20 @@ fn each_runner_is_found_by_its_files() {
             "npx jest",
         ),
         (&[("vitest.config.ts", "")], "npx vitest run"),
+        (
+            &[(
+                "package.json",
+                r#"{"scripts": {"test": "mocha --reporter dot"}}"#,
+            )],
+            "npm test",
+        ),
+        (
+            &[(
+                "package.json",
+                r#"{"scripts": {"test": "node --test test/"}}"#,
+            )],
+            "npm test",
+        ),
         // The script is the project's command, whatever config lies beside.
         (
             &[
@@ -152,6 +166,13 @@ fn npm_placeholder_and_unknown_runners_are_not_runners() {
     );
     assert_eq!(npm::runner_in_script("turbo run test"), None);
     assert_eq!(npm::runner_in_script("tsc && jest"), Some(Runner::Jest));
+    assert_eq!(npm::runner_in_script("tsc && mocha"), Some(Runner::Mocha));
+    assert_eq!(
+        npm::runner_in_script("node --test --test-reporter=spec"),
+        Some(Runner::Node)
+    );
+    // Where it must not fire: node running a script.
+    assert_eq!(npm::runner_in_script("node scripts/test.js"), None);
     assert_eq!(
         npm::runner_in_script("node_modules/.bin/vitest run"),
         Some(Runner::Vitest)

@@ -34,7 +34,7 @@ fn used_by(program: &str) -> Option<&'static [&'static str]> {
         || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
     match program {
         "go" | "gotestsum" => Some(&["home-cache/go-build"]),
-        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" => Some(&[]),
+        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" | "mocha" => Some(&[]),
         "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
         "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
         _ if python_tool => Some(&["home-cache/pip"]),

@@ -20,7 +20,9 @@ mod cargo;
 mod go;
 mod jest;
 mod js;
+mod mocha;
 mod nextest;
+mod node;
 pub(crate) mod npm;
 mod pytest;
 mod vitest;
@@ -174,6 +176,8 @@ pub(crate) fn profile(runner: Runner) -> &'static dyn RunnerProfile {
         Runner::Go => &go::Go,
         Runner::Jest => &jest::Jest,
         Runner::Vitest => &vitest::Vitest,
+        Runner::Mocha => &mocha::Mocha,
+        Runner::Node => &node::Node,
     }
 }
 

@@ -1,0 +1,1 @@
+it("other passes", function () {});
