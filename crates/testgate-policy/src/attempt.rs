@@ -254,6 +254,56 @@ pub struct Attempt {
     /// A Fail's reason shows them after its names, before the tail. Text
     /// the tests printed, not evidence: no name is added or removed by it.
     pub excerpts: Vec<(String, String)>,
+    /// Which channels judged the attempt beside its exit status: the
+    /// console alone, or the runner's own report with the console as the
+    /// cross-check (docs/policy.md, "Three channels must agree").
+    pub evidence: Evidence,
+}
+
+/// Which channels judged an attempt beside its exit status
+/// (docs/policy.md, "Three channels must agree"). Where the runner's report
+/// was read, the attempt's [`failing`](Attempt::failing) and
+/// [`counts`](Attempt::counts) are the report's, and this holds what the
+/// console said.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Evidence {
+    /// No report: the runner could not be asked for one without changing
+    /// what the tests do, or no runner was recognised. The exit status and
+    /// the console judged alone.
+    #[default]
+    ConsoleAlone,
+    /// The runner was asked for its report and no complete one was read
+    /// (the run ended before its session did, or what lies at the report's
+    /// place is not a report): a Pass cannot stand on it.
+    ReportMissing,
+    /// The runner's report was read; the console is the cross-check.
+    Report {
+        /// The failing tests the console named, in order, each once.
+        console_failing: Vec<String>,
+        /// The counts the console's summary stated, if any.
+        console_counts: Option<Counts>,
+    },
+}
+
+impl Evidence {
+    /// The channels that judged: `["exit", "report", "console"]`, or
+    /// `["exit", "console"]` when no report was read.
+    pub fn channels(&self) -> &'static [&'static str] {
+        match self {
+            Evidence::Report { .. } => &["exit", "report", "console"],
+            Evidence::ConsoleAlone | Evidence::ReportMissing => &["exit", "console"],
+        }
+    }
+
+    /// The report's state as one word: `read`, `missing` (asked for, none
+    /// complete), or `none` (not asked for).
+    pub fn report_name(&self) -> &'static str {
+        match self {
+            Evidence::Report { .. } => "read",
+            Evidence::ReportMissing => "missing",
+            Evidence::ConsoleAlone => "none",
+        }
+    }
 }
 
 impl Attempt {
@@ -280,7 +330,15 @@ impl Attempt {
             crashes: Vec::new(),
             tests: Vec::new(),
             excerpts: Vec::new(),
+            evidence: Evidence::ConsoleAlone,
         }
+    }
+
+    /// Sets which channels judged the attempt (see
+    /// [`evidence`](Self::evidence)).
+    pub fn with_evidence(mut self, evidence: Evidence) -> Self {
+        self.evidence = evidence;
+        self
     }
 
     /// Sets failing tests' own output, by name (see

@@ -59,7 +59,7 @@ mod variation;
 mod verdict;
 mod words;
 
-pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection, TestResult};
+pub use crate::attempt::{Attempt, Counts, Ending, Environment, Evidence, Selection, TestResult};
 pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::grade::Grader;

@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 mod capture;
+mod channels;
 mod config;
 mod project;
 mod rerun;

@@ -7,15 +7,17 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
-    Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
-    Verdict,
+    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Evidence, Expectations,
+    Findings, Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult,
+    Varied, Verdict,
 };
 use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
+use crate::channels::{Judged, MAX_REPORT};
 use crate::config::TestConfig;
 use crate::rerun::{self, Target};
+use crate::runners::ReportFormat;
 use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
@@ -672,11 +674,22 @@ impl SandboxedTests {
         selection: Selection,
         observer: &mut dyn Observer,
     ) -> AttemptRecord {
-        let mut spec = RunSpec::new(program, args)
+        // The runner's own report, asked for at a fresh place outside the
+        // project (docs/policy.md, "Three channels must agree").
+        let asked = crate::channels::ask(program, args);
+        let (run_args, env, sandbox) = match &asked {
+            Ok(asked) => (
+                asked.args().to_vec(),
+                asked.env(self.env_policy()),
+                asked.sandbox(self.sandbox.clone()),
+            ),
+            Err(_) => (args.to_vec(), self.env_policy(), self.sandbox.clone()),
+        };
+        let mut spec = RunSpec::new(program, &run_args)
             .dir(self.config.workspace.clone())
-            .env(self.env_policy())
+            .env(env)
             .timeout(self.config.timeout)
-            .sandbox(self.sandbox.clone())
+            .sandbox(sandbox)
             .caches(crate::runners::caches_used_by(program))
             .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
@@ -699,13 +712,22 @@ impl SandboxedTests {
             environment,
             coverage_below_threshold,
         } = sink.finish();
-        // Where the report is, decided again: the attempt may have made a
-        // folder on the way a symbolic link out of the project.
+        let judged = match &asked {
+            Ok(asked) => asked.read(report),
+            Err(why) => crate::channels::Judged::console_alone_because(report, why),
+        };
+        drop(asked);
+        // Where the user's report is, decided again: the attempt may have
+        // made a folder on the way a symbolic link out of the project.
         let report_path =
             report_path.and(self.config.report.as_ref().map(|rel| self.report_path(rel)));
-        let (report, report_note) = match report_path {
-            Some(path) => with_runner_report(report, path),
-            None => (report, None),
+        let crate::channels::Judged {
+            report,
+            evidence,
+            note: report_note,
+        } = match report_path {
+            Some(path) => with_runner_report(judged, path),
+            None => judged,
         };
         let (ending, duration, leaked, sandbox_notes) = match result {
             Ok(finished) => (
@@ -764,13 +786,14 @@ impl SandboxedTests {
             .with_leaked_processes(leaked)
             .with_duration(duration)
             .with_environment(environment)
-            .with_coverage_below_threshold(coverage_below_threshold);
+            .with_coverage_below_threshold(coverage_below_threshold)
+            .with_evidence(evidence);
         let attempt = match report_note {
             Some(note) => attempt.with_note(note),
             None => attempt,
         };
         let mut command = vec![program.to_string_lossy().into_owned()];
-        command.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
+        command.extend(run_args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
             number,
             command,
@@ -846,98 +869,60 @@ fn refusal_of(error: &RunError) -> Ending {
     }
 }
 
-/// The largest runner report read. Its bytes and its parse take about
-/// four times its size (a 64 MiB JUnit report of 790,000 tests: testgate
-/// peaked at 272 MiB), so the cap is what bounds testgate's memory here; a
-/// larger report is a note, and the console is read instead.
-const MAX_REPORT: u64 = 64 << 20;
-
-/// `console`, or the runner's JUnit report at `path` as the primary source
-/// of the attempt's outcomes with the console as the cross-check, and the
-/// note that says what happened when that is not the obvious.
-fn with_runner_report(
-    console: Report,
-    at: Result<(PathBuf, PathBuf), String>,
-) -> (Report, Option<String>) {
+/// The user's own report (`--report`, a path in the project), read where
+/// testgate obtained none of the runner's itself: then it is the report
+/// beside the console, under the same rule (docs/policy.md, "Three channels
+/// must agree"). Where testgate read the runner's report, a file the
+/// suite's tree holds is not read for the verdict.
+fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) -> Judged {
     let (root, rel) = match at {
         Ok(at) => at,
         Err(why) => {
-            return (
-                console,
-                Some(format!("the runner's report was not read: {why}")),
-            );
+            let note = format!("the runner's report was not read: {why}");
+            return Judged {
+                note: Some(join_notes(judged.note, note)),
+                ..judged
+            };
         }
     };
     let path = root.join(&rel);
-    let shown = path.display();
+    let shown = path.display().to_string();
+    match judged.evidence {
+        Evidence::Report { .. } | Evidence::ReportMissing => {
+            let note = format!(
+                "the report at {shown} was not read: testgate asked the runner for its own, \
+                 outside the project"
+            );
+            return Judged {
+                note: Some(join_notes(judged.note, note)),
+                ..judged
+            };
+        }
+        Evidence::ConsoleAlone => {}
+    }
     // Read beneath the project, no link followed, capped, never blocking.
     let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
-    let bytes = match read {
-        Ok(bytes) => bytes,
-        Err(testgate_run::ProjectFileError::TooLarge { limit, .. }) => {
-            let note = format!(
-                "the runner's report at {shown} is larger than the {} MiB testgate reads: \
-                 its console was read",
-                limit >> 20
-            );
-            return (console, Some(note));
-        }
-        Err(why) => {
-            let note =
-                format!("the runner wrote no report at {shown} ({why}): its console was read");
-            return (console, Some(note));
-        }
+    let format = match &read {
+        Ok(bytes) if testgate_parse::is_json_report(bytes) => ReportFormat::JestJson,
+        Ok(_) | Err(_) => ReportFormat::JUnit,
     };
-    let parsed = if testgate_parse::is_json_report(&bytes) {
-        testgate_parse::parse_json_report(&bytes)
-    } else {
-        testgate_parse::parse_junit(&bytes)
-    };
-    let mut report = match parsed {
-        Ok(report) => report,
-        Err(why) => {
-            let note = format!(
-                "the runner's report at {shown} is neither JUnit XML nor a jest or vitest JSON \
-                 report ({why}): its console was read"
-            );
-            return (console, Some(note));
-        }
-    };
-    // What only the console can say: how the output ended, and retries a
-    // report may not record (vitest's junit calls a retried pass a pass).
-    for name in &console.flaky {
-        if !report.flaky.contains(name) {
-            report.flaky.push(name.clone());
-            if let Some(test) = report.tests.iter_mut().find(|t| t.name == *name) {
-                test.outcome = testgate_parse::Outcome::Flaky;
-            }
-        }
+    let earlier = judged.note;
+    let judged = crate::channels::beside(judged.report, read, format, &shown);
+    Judged {
+        note: match (earlier, judged.note) {
+            (Some(a), Some(b)) => Some(join_notes(Some(a), b)),
+            (a, b) => a.or(b),
+        },
+        ..judged
     }
-    report.unclosed = console.unclosed.clone();
-    report.running = console.running.clone();
-    report.reruns = console.reruns;
-    report.lines = console.lines;
-    report.long_lines = console.long_lines;
-    report.format = report.format.or(console.format);
-    let ours: std::collections::BTreeSet<&str> = report.names().collect();
-    let printed: std::collections::BTreeSet<&str> = console.names().collect();
-    let note = (ours != printed).then(|| {
-        let list = |names: Vec<&&str>| {
-            let shown: Vec<&str> = names.iter().take(5).map(|n| **n).collect();
-            match names.len() {
-                0 => "none".to_owned(),
-                n if n > 5 => format!("{} and {} more", shown.join(", "), n - 5),
-                _ => shown.join(", "),
-            }
-        };
-        format!(
-            "the runner's report ({shown}) and its console disagree: only the report fails {}; \
-             only the console fails {}; the report was believed",
-            list(ours.difference(&printed).collect()),
-            list(printed.difference(&ours).collect()),
-        )
-    });
-    (report, note)
+}
+
+/// `earlier; note`.
+fn join_notes(earlier: Option<String>, note: String) -> String {
+    match earlier {
+        Some(earlier) => format!("{earlier}; {note}"),
+        None => note,
+    }
 }
 
 /// The suite policy, or the grader when the caller listed the tests that
@@ -1102,10 +1087,17 @@ mod tests {
         );
     }
 
-    /// A console that names one failure, and a report file that names
-    /// another: the report is believed and the note says where they differ.
+    /// The console alone, as an attempt judged without a report of its own.
+    fn alone(console: Report) -> Judged {
+        crate::channels::Judged::console_alone_because(console, "no place")
+    }
+
+    /// A console that names one failure, and the user's report file that
+    /// names another: the report's outcomes are read, and the console's
+    /// names are kept beside them for the policy to compare (never believed
+    /// over it, docs/policy.md, "Three channels must agree").
     #[test]
-    fn a_report_that_disagrees_with_the_console_is_believed_and_said() {
+    fn a_users_report_is_read_beside_the_console_not_believed_over_it() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("junit.xml"),
@@ -1119,21 +1111,28 @@ mod tests {
             Runner::Nextest,
             "        FAIL [   0.001s] demo tests::printed\n",
         );
-        let (report, note) =
-            with_runner_report(console, Ok((dir.path().into(), "junit.xml".into())));
-        assert_eq!(report.names().collect::<Vec<_>>(), ["tests::real"]);
-        let note = note.expect("a note");
-        assert!(
-            note.contains(
-                "only the report fails tests::real; only the console fails tests::printed"
-            ),
-            "{note}"
-        );
+        let judged =
+            with_runner_report(alone(console), Ok((dir.path().into(), "junit.xml".into())));
+        assert_eq!(judged.report.names().collect::<Vec<_>>(), ["tests::real"]);
+        match &judged.evidence {
+            Evidence::Report {
+                console_failing, ..
+            } => assert_eq!(console_failing, &["tests::printed"]),
+            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing) => {
+                panic!("{other:?}")
+            }
+        }
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "none.xml".into())));
+        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "none.xml".into())));
+        assert_eq!(judged.evidence, Evidence::ReportMissing);
         assert!(
-            note.unwrap_or_default()
-                .starts_with("the runner wrote no report at ")
+            judged
+                .note
+                .as_deref()
+                .unwrap_or_default()
+                .contains("the runner wrote no complete report at "),
+            "{:?}",
+            judged.note
         );
         // Over the cap: a note, never the whole file in memory.
         let huge = std::fs::OpenOptions::new()
@@ -1143,21 +1142,20 @@ mod tests {
             .unwrap();
         huge.set_len(MAX_REPORT + 1).unwrap();
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "huge.xml".into())));
+        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "huge.xml".into())));
+        assert_eq!(judged.evidence, Evidence::ConsoleAlone);
         assert!(
-            note.as_deref().unwrap_or_default().ends_with(
-                "huge.xml is larger than the 64 MiB testgate reads: its console was read"
+            judged.note.as_deref().unwrap_or_default().ends_with(
+                "huge.xml is larger than the 64 MiB testgate reads: its console judged alone"
             ),
-            "{note:?}"
+            "{:?}",
+            judged.note
         );
         // A report behind a link the attempt planted is not followed.
         std::os::unix::fs::symlink(dir.path().join("junit.xml"), dir.path().join("link.xml"))
             .unwrap();
         let console = testgate_parse::parse(Runner::Nextest, "");
-        let (_, note) = with_runner_report(console, Ok((dir.path().into(), "link.xml".into())));
-        assert!(
-            note.unwrap_or_default()
-                .starts_with("the runner wrote no report at ")
-        );
+        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "link.xml".into())));
+        assert_eq!(judged.evidence, Evidence::ReportMissing);
     }
 }

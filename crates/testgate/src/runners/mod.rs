@@ -4,7 +4,8 @@
 //! The parser (`testgate-parse`) reads a runner's output; a profile holds
 //! the rest: how the runner is recognised in an argv, how a retry selects
 //! only the failed tests, the environment its preset sets, and which
-//! versions `check --record` asks for. [`profile`] is the one lookup from a
+//! versions `check --record` asks for, and how it is asked for its own
+//! machine-readable report. [`profile`] is the one lookup from a
 //! [`Runner`]: adding a runner makes its `match` fail to compile until the
 //! new runner has a profile.
 
@@ -62,6 +63,99 @@ pub(crate) trait RunnerProfile: Sync {
     /// The commands whose first line `check --record` keeps as the
     /// toolchain's versions; `program` is the test command's program.
     fn version_questions(&self, program: &str) -> Vec<Vec<String>>;
+
+    /// How the runner, started with its own arguments `rest`, is asked to
+    /// write its machine-readable report to `place` (a fresh path outside
+    /// the project, writable inside the sandbox, read after the runner
+    /// exited); `None` where that cannot be done without changing what the
+    /// tests do: the exit status and the console then judge alone
+    /// (docs/formats.md, "Where the outcomes come from"). Data, not code:
+    /// the arguments, the environment, the format and where it is written.
+    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+        let _ = (rest, place);
+        None
+    }
+}
+
+/// How a runner is asked for its machine-readable report
+/// ([`RunnerProfile::report`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ReportRequest {
+    /// The runner's own arguments to use instead of `rest`.
+    pub(crate) args: Vec<String>,
+    /// Variables to add to the runner's environment.
+    pub(crate) env: Vec<ReportEnv>,
+    /// What the report is written as.
+    pub(crate) format: ReportFormat,
+    /// Where the report is written.
+    pub(crate) written_to: ReportTarget,
+    /// Whether the environment alone asks for the report (`args` is then
+    /// `rest` unchanged): it is then also set for a command that may start
+    /// the runner behind a wrapper (`tox`, `make`, `bash -c`, `npm test`).
+    pub(crate) through_environment: bool,
+}
+
+/// One variable of a [`ReportRequest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ReportEnv {
+    /// The variable's name.
+    pub(crate) name: &'static str,
+    /// Its value, or what is appended to the value the command would see.
+    pub(crate) value: String,
+    /// Whether `value` replaces or extends the command's own value.
+    pub(crate) join: EnvJoin,
+}
+
+/// How a [`ReportEnv`] meets a value the command already has (the user's
+/// own `PYTEST_ADDOPTS`, say).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[expect(
+    dead_code,
+    reason = "the variables of the runners still to come replace"
+)]
+pub(crate) enum EnvJoin {
+    /// The value replaces the command's own.
+    Set,
+    /// The value is appended to the command's own, after a space.
+    AppendWords,
+}
+
+/// The format of a runner's report, which says the parser that reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[expect(dead_code, reason = "the formats of the runners still to come")]
+pub(crate) enum ReportFormat {
+    /// JUnit XML (pytest `--junitxml`, nextest's JUnit).
+    JUnit,
+    /// jest's `--json` report.
+    JestJson,
+    /// vitest's JSON reporter.
+    VitestJson,
+    /// `go test -json` events (test2json).
+    GoTestJson,
+    /// libtest's JSON lines (`--format json`).
+    LibtestJson,
+}
+
+impl ReportFormat {
+    /// The file name extension of a report of this format.
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            ReportFormat::JUnit => "xml",
+            ReportFormat::JestJson | ReportFormat::VitestJson => "json",
+            ReportFormat::GoTestJson | ReportFormat::LibtestJson => "jsonl",
+        }
+    }
+}
+
+/// Where a runner writes the report it was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[expect(dead_code, reason = "go's `-json` is written to stdout")]
+pub(crate) enum ReportTarget {
+    /// A file at the `place` given to [`RunnerProfile::report`].
+    File,
+    /// The runner's standard output itself (`go test -json`): the console
+    /// is then rendered back from the report's events.
+    Stdout,
 }
 
 /// The profile of `runner`.

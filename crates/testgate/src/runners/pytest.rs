@@ -1,10 +1,12 @@
 //! pytest: how testgate recognises it (also as `python -m pytest`), asks its
-//! versions, and retries only the failed tests by node id in place of the
-//! path arguments.
+//! versions, asks for its JUnit report, and retries only the failed tests by
+//! node id in place of the path arguments.
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names};
+use super::{
+    EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
+};
 
 /// pytest options that take their value as the next argument.
 const PYTEST_VALUE_OPTIONS: &[&str] = &[
@@ -228,6 +230,10 @@ impl RunnerProfile for Pytest {
         &[]
     }
 
+    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         let python = if program.contains("python") {
             program.to_owned()
@@ -246,6 +252,55 @@ impl RunnerProfile for Pytest {
         };
         vec![vec![python, "--version".into()], pytest]
     }
+}
+
+/// pytest's JUnit report through `PYTEST_ADDOPTS`, appended to the user's
+/// own: the environment reaches pytest behind `tox`, `npm test`, `make` and
+/// `bash -c` too, and pytest reads it after the configuration's `addopts`,
+/// so our `--junitxml` replaces a configured one (a configuration's `-p
+/// no:junitxml` leaves no report: `-p junitxml` cannot undo it, pytest then
+/// registers the plugin twice). The command line comes last: where
+/// `rest` names its own `--junitxml` (or turns the plugin off), the user chose
+/// where the report goes, and the console judges alone (their `--report`
+/// then reads it).
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let owns_report = rest.iter().enumerate().any(|(i, arg)| {
+        let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+        let plugin_off = |value: &str| value == "no:junitxml";
+        matches!(option, "--junitxml" | "--junit-xml")
+            || arg == "-pno:junitxml"
+            || (option == "-p" && rest.get(i + 1).is_some_and(|v| plugin_off(v)))
+            || (option == "-p" && arg.split_once('=').is_some_and(|(_, v)| plugin_off(v)))
+    });
+    if owns_report {
+        return None;
+    }
+    Some(ReportRequest {
+        args: rest.to_vec(),
+        env: vec![ReportEnv {
+            name: "PYTEST_ADDOPTS",
+            value: format!("--junitxml={}", shell_quoted(place)?),
+            join: EnvJoin::AppendWords,
+        }],
+        format: ReportFormat::JUnit,
+        written_to: ReportTarget::File,
+        through_environment: true,
+    })
+}
+
+/// `path` as one word of a POSIX shell (pytest splits `PYTEST_ADDOPTS` with
+/// `shlex`); `None` when it is not UTF-8.
+fn shell_quoted(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%,".contains(&b));
+    Some(if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    })
 }
 
 /// `python`, `python3`, `python3.12`.
