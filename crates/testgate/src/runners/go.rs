@@ -2,7 +2,9 @@
 //! the failed tests with an anchored `-run` pattern per name and the failing
 //! packages.
 
-use super::{RunnerProfile, Target, names, words};
+use std::path::Path;
+
+use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names, words};
 
 /// `regexp.QuoteMeta` of Go: a backslash before each of `\.+*?()|[]{}^$`.
 pub(crate) fn go_quote_meta(s: &str) -> String {
@@ -193,5 +195,64 @@ impl RunnerProfile for Go {
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         vec![words(&["go", "version"])]
+    }
+
+    fn report(&self, rest: &[String], _place: &Path) -> Option<ReportRequest> {
+        Some(report(rest))
+    }
+}
+
+/// go's report is its test2json event stream on stdout: `-json` first
+/// among the arguments (before any `-args`, whose words are the test
+/// binary's), unless the command already asks for it. With `-v` too, go
+/// prints the same events. Only a `go test` the argv starts is rewritten:
+/// behind `make`, `bash -c` or `npm test` nothing reaches go, and its
+/// console judges alone (docs/formats.md). The console is rendered back
+/// from the events (`testgate_parse::GoEvents`): each event's `Output`, as
+/// `go test -v` prints it.
+fn report(rest: &[String]) -> ReportRequest {
+    let json = rest
+        .iter()
+        .take_while(|w| *w != "-args" && *w != "--args")
+        .any(|w| w == "-json" || w == "--json" || w == "-json=true" || w == "--json=true");
+    let args = if json {
+        rest.to_vec()
+    } else {
+        let mut args = Vec::with_capacity(rest.len() + 1);
+        args.push("-json".to_owned());
+        args.extend(rest.iter().cloned());
+        args
+    };
+    ReportRequest {
+        args,
+        env: Vec::new(),
+        format: ReportFormat::GoTestJson,
+        written_to: ReportTarget::Stdout,
+        through_environment: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::report;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        report(&super::words(words)).args
+    }
+
+    #[test]
+    fn json_is_asked_for_first_unless_the_command_asks_already() {
+        assert_eq!(args(&["./..."]), ["-json", "./..."]);
+        assert_eq!(
+            args(&["-v", "-count=3", "./..."]),
+            ["-json", "-v", "-count=3", "./..."]
+        );
+        assert_eq!(args(&["-json", "./..."]), ["-json", "./..."]);
+        assert_eq!(args(&["./...", "--json"]), ["./...", "--json"]);
+        // A `-json` after `-args` is the test binary's: go's own is added.
+        assert_eq!(
+            args(&["./x", "-args", "-json"]),
+            ["-json", "./x", "-args", "-json"]
+        );
     }
 }
