@@ -198,7 +198,7 @@ impl RunnerProfile for Go {
     }
 
     fn report(&self, rest: &[String], _place: &Path) -> Option<ReportRequest> {
-        Some(report(rest))
+        report(rest)
     }
 }
 
@@ -209,12 +209,24 @@ impl RunnerProfile for Go {
 /// behind `make`, `bash -c` or `npm test` nothing reaches go, and its
 /// console judges alone (docs/formats.md). The console is rendered back
 /// from the events (`testgate_parse::GoEvents`): each event's `Output`, as
-/// `go test -v` prints it.
-fn report(rest: &[String]) -> ReportRequest {
-    let json = rest
-        .iter()
-        .take_while(|w| *w != "-args" && *w != "--args")
-        .any(|w| w == "-json" || w == "--json" || w == "-json=true" || w == "--json=true");
+/// `go test -v` prints it. A command that turns it off (`-json=false`)
+/// chose plain text: its console judges alone.
+fn report(rest: &[String]) -> Option<ReportRequest> {
+    let go_flags = || rest.iter().take_while(|w| *w != "-args" && *w != "--args");
+    let json_value = |w: &str| match w.trim_start_matches('-').strip_prefix("json")? {
+        "" => Some("true".to_owned()),
+        value => value.strip_prefix('=').map(str::to_owned),
+    };
+    let set: Vec<String> = go_flags()
+        .filter(|w| w.starts_with('-'))
+        .filter_map(|w| json_value(w))
+        .collect();
+    // go's flag package: the last setting wins.
+    match set.last().map(String::as_str) {
+        Some("true" | "1" | "t" | "T" | "TRUE" | "True") | None => {}
+        Some(_) => return None,
+    }
+    let json = !set.is_empty();
     let args = if json {
         rest.to_vec()
     } else {
@@ -223,13 +235,13 @@ fn report(rest: &[String]) -> ReportRequest {
         args.extend(rest.iter().cloned());
         args
     };
-    ReportRequest {
+    Some(ReportRequest {
         args,
         env: Vec::new(),
         format: ReportFormat::GoTestJson,
         written_to: ReportTarget::Stdout,
         through_environment: false,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -237,7 +249,9 @@ mod tests {
     use super::report;
 
     fn args(words: &[&str]) -> Vec<String> {
-        report(&super::words(words)).args
+        report(&super::words(words))
+            .map(|r| r.args)
+            .unwrap_or_default()
     }
 
     #[test]
@@ -249,6 +263,12 @@ mod tests {
         );
         assert_eq!(args(&["-json", "./..."]), ["-json", "./..."]);
         assert_eq!(args(&["./...", "--json"]), ["./...", "--json"]);
+        assert_eq!(args(&["-json=true", "./..."]), ["-json=true", "./..."]);
+        // A command that turns it off chose go's plain text.
+        assert!(report(&super::words(&["-json=false", "./..."])).is_none());
+        assert!(report(&super::words(&["-json", "-json=0", "./..."])).is_none());
+        // Words that only start like the flag are not it.
+        assert_eq!(args(&["-jsonx", "./..."]), ["-json", "-jsonx", "./..."]);
         // A `-json` after `-args` is the test binary's: go's own is added.
         assert_eq!(
             args(&["./x", "-args", "-json"]),
