@@ -177,6 +177,15 @@ class Attempt:
     running: list[str] = field(default_factory=list)
     tests_omitted: int = 0
     crashes: list[Crash] = field(default_factory=list)
+    #: The channels that judged the attempt: ["exit", "report", "console"],
+    #: or ["exit", "console"] when no report of the runner's was read.
+    evidence: list[str] = field(default_factory=list)
+    #: The runner's own report: "read", "missing" (asked for, none
+    #: complete), or "none" (not asked for).
+    report: str | None = None
+    #: Where the report was read, the failing tests the console named
+    #: (`failing` is then the report's); else None.
+    console_failing: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
@@ -264,7 +273,10 @@ class Result:
     tests graded under `expect` (docs/cli.md), else None; `stress` the runs
     and varied tests under `stress=N`, else None; `as_expected`
     whether the verdict met `expect_verdict`, None without one; `sandbox`
-    which sandbox the attempts ran in and why.
+    which sandbox the attempts ran in and why; `evidence` the channels
+    that judged every attempt (["exit", "report", "console"], or ["exit",
+    "console"] when the console judged alone in any; docs/policy.md, "Three
+    channels must agree").
     """
 
     schema: int = CHECK_SCHEMA
@@ -283,6 +295,7 @@ class Result:
     tests: list[TestOutcome] | None = None
     grading: Grading | None = None
     stress: Stress | None = None
+    evidence: list[str] = field(default_factory=list)
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -208,8 +208,10 @@ def check(
     (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`.
     `stress` runs the suite that many times to find flaky tests
     (`--stress N`); `report` is the JUnit XML report the runner writes (a
-    path inside the project, `--report`), `structured=True` asks the runner
-    for one (`--structured`); `record` writes the verdict record, `sign`
+    path inside the project, `--report`), read where testgate obtained no
+    report of its own (pytest's is obtained by default, outside the
+    project), `structured=True` asks the runner for one (`--structured`);
+    `record` writes the verdict record, `sign`
     signs it with that key, `name` and `version` name the suite in it. With
     `stream=True` the test output goes to this process's stderr as it runs.
     `on_attempt` is called (from another thread) with an `AttemptProgress`

@@ -54,6 +54,10 @@ def test_a_passing_suite_passes(project):
     assert attempt.format == "pytest"
     assert isinstance(attempt.counts, testgate.Counts) and attempt.counts.passed == 5
     assert isinstance(result.findings, testgate.Findings)
+    # pytest's own report, obtained by default, judged beside the console.
+    assert result.evidence == ["exit", "report", "console"]
+    assert attempt.evidence == ["exit", "report", "console"] and attempt.report == "read"
+    assert attempt.console_failing == [] and "evidence" not in attempt.extra
 
 
 def test_the_sandbox_used_and_why_are_in_the_result(project):

@@ -132,15 +132,31 @@ fn a_flaky_listed_test_is_inconclusive_and_a_renamed_one_not_run() {
 }
 
 /// `pytest -q` names only its failures: a listed test among its counted
-/// passes is not seen, and under `--missing fail` that all-green run was a
-/// Fail ("never ran") before; now it is `not_run`, and the reason says to
-/// run `pytest -v`.
+/// passes is not seen on the console, and under `--missing fail` that
+/// all-green run was a Fail ("never ran") before; where only the console
+/// judges (here: the command line turns pytest's JUnit plugin off, so no
+/// report can be asked for) it is `not_run`, and the reason says to run
+/// `pytest -v`. By default testgate reads pytest's own report, which names
+/// every test: the listed test passes under `-q` (issue 28).
 #[test]
 fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
     let project = Project::copy(Runner::Pytest);
-    let quiet = pytest_quiet(&project);
+    let console_alone = TestConfig::new(
+        &project.dir,
+        "python3",
+        [
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:junitxml",
+        ],
+    )
+    .format(Runner::Pytest);
     let expect = Expectations::new([steady(Runner::Pytest)], none()).with_missing(Missing::Fail);
-    let record = check(&project, quiet.expect(expect.clone()), "pass");
+    let record = check(&project, console_alone.expect(expect.clone()), "pass");
     assert_eq!(
         record.verdict.cause(),
         Some(Cause::NotRun),
@@ -152,7 +168,14 @@ fn a_runner_that_names_only_failures_cannot_fail_a_listed_test_as_missing() {
         "{}",
         record.verdict.reason()
     );
-    // With -v the pass is named, and the listed test passes.
+    // With pytest's report (the default) the pass is named under -q too.
+    let quiet = check(
+        &project,
+        pytest_quiet(&project).expect(expect.clone()),
+        "pass",
+    );
+    assert!(quiet.verdict.is_pass(), "{}", quiet.verdict.reason());
+    // With -v the pass is named on the console as well.
     let named = check(&project, verbose(&project).expect(expect), "pass");
     assert!(named.verdict.is_pass(), "{}", named.verdict.reason());
 }

@@ -121,15 +121,16 @@ pub(crate) struct CheckArgs {
     baseline: Option<PathBuf>,
 
     /// The JUnit XML report the runner writes (a path inside the project,
-    /// e.g. target/nextest/ci/junit.xml): after each attempt it is the
-    /// primary source of outcomes, the console the cross-check; where they
-    /// disagree the attempt's note says so.
+    /// e.g. target/nextest/ci/junit.xml), read after each attempt where
+    /// testgate could not ask the runner for its report itself: beside the
+    /// console, never believed over it (docs/policy.md, "Three channels
+    /// must agree").
     #[arg(long, value_name = "PATH", conflicts_with = "structured")]
     report: Option<PathBuf>,
 
-    /// Ask the runner for such a report without changing what runs: for
-    /// pytest, `--junitxml=.testgate-junit.xml` is added (docs/formats.md
-    /// says what each runner needs).
+    /// Ask the runner for such a report without changing what runs: pytest's
+    /// is now obtained by default, outside the project, so for pytest this
+    /// adds nothing (docs/formats.md says what each runner needs).
     #[arg(long)]
     structured: bool,
 
@@ -192,9 +193,6 @@ pub(crate) struct CheckArgs {
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
-
-/// Where `--structured` asks pytest to write its JUnit report.
-const STRUCTURED_PYTEST: &str = ".testgate-junit.xml";
 
 /// `--missing`: what a listed test that never ran makes of the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -367,16 +365,14 @@ pub(crate) fn execute_observed<'o>(
     if let Some(why) = watch_mode(&args.command, &dir) {
         return Err(Error::WatchMode(why));
     }
-    // --structured asks the runner for its report: an argument more.
-    let mut command_args: Vec<OsString> = rest.to_vec();
-    let mut report = args.report.clone();
+    // --structured asks the runner for its report: pytest's is obtained by
+    // default, outside the project (docs/formats.md).
+    let command_args: Vec<OsString> = rest.to_vec();
+    let report = args.report.clone();
     if args.structured {
         let probe = TestConfig::new(&dir, program.clone(), rest.iter().cloned());
         match probe.runner() {
-            Some(Runner::Pytest) => {
-                command_args.push(OsString::from(format!("--junitxml={STRUCTURED_PYTEST}")));
-                report = Some(PathBuf::from(STRUCTURED_PYTEST));
-            }
+            Some(Runner::Pytest) => {}
             Some(other) => return Err(Error::Structured(other.name().to_owned())),
             None => return Err(Error::Structured(program.to_string_lossy().into_owned())),
         }
@@ -498,13 +494,6 @@ pub(crate) fn execute_observed<'o>(
     });
     let started = unix_seconds();
     let record = tests.run_observed(observer.as_mut());
-    if args.structured {
-        // testgate asked for the report: it is testgate's to take away (a
-        // symbolic link a test left in its place is removed, not followed).
-        if let Ok(project) = testgate::ProjectDir::open(&dir) {
-            let _ = project.remove(std::path::Path::new(STRUCTURED_PYTEST));
-        }
-    }
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
         let name = args.name.clone().unwrap_or_else(|| {
             dir.file_name()

@@ -12,7 +12,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};
-use testgate::{AttemptRecord, Ending, PreparationRecord, Record, Report, Selection};
+use testgate::{AttemptRecord, Ending, Evidence, PreparationRecord, Record, Report, Selection};
 
 /// The `schema` of `check --json`'s document. A field added keeps it; a
 /// field removed, renamed or given another meaning bumps it.
@@ -45,6 +45,23 @@ pub(crate) struct CheckDocument<'a> {
     stress: Option<StressDoc<'a>>,
     /// The sandbox the attempts ran in, and why `auto` chose it.
     sandbox: SandboxDoc<'a>,
+    /// The channels that judged every attempt: `["exit", "report",
+    /// "console"]`, or `["exit", "console"]` when the console judged alone
+    /// in any (docs/policy.md, "Three channels must agree"); empty when no
+    /// attempt ran.
+    evidence: &'static [&'static str],
+}
+
+/// The channels that judged every attempt of `record`.
+fn evidence(record: &Record) -> &'static [&'static str] {
+    let mut channels: &'static [&'static str] = &[];
+    for attempt in &record.attempts {
+        let these = attempt.attempt.evidence.channels();
+        if channels.is_empty() || these.len() < channels.len() {
+            channels = these;
+        }
+    }
+    channels
 }
 
 #[derive(Debug, Serialize)]
@@ -291,6 +308,15 @@ struct Attempt<'a> {
     /// Test binaries that died naming no failing test (a go panic in a
     /// goroutine, go's `-timeout`).
     crashes: Vec<Crash<'a>>,
+    /// The channels that judged the attempt: `["exit", "report",
+    /// "console"]` or `["exit", "console"]`.
+    evidence: &'static [&'static str],
+    /// The runner's own report: `read`, `missing` (asked for, none
+    /// complete), or `none` (not asked for).
+    report: &'static str,
+    /// Where the report was read, the failing tests the console named
+    /// (`failing` is then the report's).
+    console_failing: Option<&'a [String]>,
 }
 
 #[derive(Debug, Serialize)]
@@ -392,6 +418,7 @@ impl<'a> CheckDocument<'a> {
                 kind: record.sandbox.0,
                 why: record.sandbox.1.as_deref(),
             },
+            evidence: evidence(record),
         }
     }
 }
@@ -469,6 +496,14 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
         running: &attempt.running,
         tests_omitted: record.report.tests_omitted,
         crashes: crashes(&record.report),
+        evidence: attempt.evidence.channels(),
+        report: attempt.evidence.report_name(),
+        console_failing: match &attempt.evidence {
+            Evidence::Report {
+                console_failing, ..
+            } => Some(console_failing),
+            Evidence::ConsoleAlone | Evidence::ReportMissing => None,
+        },
     }
 }
 

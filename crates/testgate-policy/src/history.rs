@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::attempt::{Attempt, Ending, Selection};
+use crate::attempt::{Attempt, Ending, Evidence, Selection};
 use crate::signal::{self, SignalClass};
 use crate::verdict::Cause;
 
@@ -58,12 +58,21 @@ pub(crate) enum Stop<'a> {
         code: i32,
         said: bool,
     },
-    /// Exit 0, but failing tests named.
+    /// Exit 0, but failing tests named: by the runner's report when
+    /// `report`, else by the console.
     Contradiction {
         failing: usize,
+        report: bool,
+    },
+    /// Exit 0, the report names no failure, but the console disagrees.
+    ChannelsDisagree {
+        disagreement: Disagreement<'a>,
     },
     /// Exit 0, but the output ended before the runner's summary.
     Truncated,
+    /// Exit 0, but the runner was asked for its report and wrote no
+    /// complete one: its session never ended.
+    ReportMissing,
     /// Every failure of the attempt passed on a retry within it (the
     /// runner's own retries, or `go test -count=N`): `named` flaky tests,
     /// or only `reruns` counted.
@@ -96,6 +105,8 @@ impl Stop<'_> {
             | Stop::Cancelled
             | Stop::Lost { .. }
             | Stop::Truncated
+            | Stop::ReportMissing
+            | Stop::ChannelsDisagree { .. }
             | Stop::Environment { .. } => true,
             Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => {
                 false
@@ -111,11 +122,64 @@ impl Stop<'_> {
             Stop::KilledFromOutside { .. } => Cause::KilledFromOutside,
             Stop::Cancelled | Stop::Lost { .. } => Cause::Cancelled,
             Stop::NoTestsRan { .. } => Cause::NoTestsRan,
-            Stop::Contradiction { .. } => Cause::Contradiction,
-            Stop::Truncated => Cause::Truncated,
+            Stop::Contradiction { .. } | Stop::ChannelsDisagree { .. } => Cause::Contradiction,
+            Stop::Truncated | Stop::ReportMissing => Cause::Truncated,
             Stop::FlakyWithin { .. } => Cause::Flaky,
             Stop::Environment { .. } => Cause::Environment,
         }
+    }
+}
+
+/// How the console disagrees with an exit status of 0 and a runner's
+/// report that names no failure (docs/policy.md, "Three channels must
+/// agree"). Counts are compared where the runners state them alike: the
+/// failed count (failures and errors), and whether any test ran; the passed
+/// count is not (pytest's console counts subtests and unexpected passes
+/// that its JUnit report does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Disagreement<'a> {
+    /// The console names failing tests the report does not have.
+    ConsoleNamesFailures { names: &'a [String] },
+    /// The console's summary counts failures the report does not.
+    FailedCounts { console: u64, report: u64 },
+    /// The console's summary counts tests run, the report none.
+    RanCounts { console: u64, report: u64 },
+}
+
+/// How the console disagrees with the runner's report that names no
+/// failure, if it does; `None` where no report was read.
+pub(crate) fn disagreement(attempt: &Attempt) -> Option<Disagreement<'_>> {
+    let Evidence::Report {
+        console_failing,
+        console_counts,
+    } = &attempt.evidence
+    else {
+        return None;
+    };
+    if !console_failing.is_empty() {
+        return Some(Disagreement::ConsoleNamesFailures {
+            names: console_failing,
+        });
+    }
+    let console = (*console_counts)?;
+    let report = attempt.counts.unwrap_or_default();
+    let report_failed = report.failed.unwrap_or(0);
+    match console.failed {
+        Some(failed) if failed != report_failed => {
+            return Some(Disagreement::FailedCounts {
+                console: failed,
+                report: report_failed,
+            });
+        }
+        Some(_) | None => {}
+    }
+    let report_ran = report.ran().unwrap_or(0);
+    match console.ran() {
+        Some(ran) if ran > 0 && report_ran == 0 => Some(Disagreement::RanCounts {
+            console: ran,
+            report: report_ran,
+        }),
+        Some(_) | None => None,
     }
 }
 
@@ -242,7 +306,14 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
             if !attempt.failing.is_empty() {
                 AttemptClass::Stop(Stop::Contradiction {
                     failing: attempt.failing.len(),
+                    report: matches!(attempt.evidence, Evidence::Report { .. }),
                 })
+            } else if attempt.evidence == Evidence::ReportMissing {
+                // The report is written at the session's end: a run that
+                // never wrote it never got there, whatever its console says.
+                AttemptClass::Stop(Stop::ReportMissing)
+            } else if let Some(disagreement) = disagreement(attempt) {
+                AttemptClass::Stop(Stop::ChannelsDisagree { disagreement })
             } else if attempt.truncated {
                 // The exit status of a run that never reached its summary
                 // speaks for nothing: a test may have exited the runner.
@@ -348,6 +419,92 @@ mod tests {
             None,
         ));
         assert_eq!(classify(&b), AttemptClass::Failed { crash: None });
+    }
+
+    /// An attempt that exited `code` whose report was read: the report's
+    /// failing names and counts, and the console's beside them.
+    fn beside(code: i32, report: (&[&str], Counts), console: (&[&str], Option<Counts>)) -> Attempt {
+        Attempt::new(Ending::Exited { code })
+            .with_failing(report.0.iter().copied())
+            .with_counts(report.1)
+            .with_recognised(true)
+            .with_evidence(Evidence::Report {
+                console_failing: console.0.iter().map(|n| (*n).to_owned()).collect(),
+                console_counts: console.1,
+            })
+    }
+
+    /// docs/policy.md, "Three channels must agree": each disagreement of
+    /// an exit status of 0, the runner's report and the console is a
+    /// contradiction or truncated, never a pass; where all three agree it
+    /// is a pass, also when the console counts passes the report does not
+    /// (pytest's subtests, unexpected passes).
+    #[test]
+    fn a_pass_needs_the_exit_the_report_and_the_console_to_agree() {
+        let green = Counts::new(Some(2), Some(0), Some(0));
+        let agree = beside(0, (&[], green), (&[], Some(green)));
+        assert_eq!(classify(&agree), AttemptClass::Passed);
+        let more_passes = beside(
+            0,
+            (&[], green),
+            (&[], Some(Counts::new(Some(3), Some(0), None))),
+        );
+        assert_eq!(classify(&more_passes), AttemptClass::Passed);
+        let forged = beside(0, (&[], green), (&["test_x.py::test_a"], Some(green)));
+        assert!(
+            matches!(
+                classify(&forged),
+                AttemptClass::Stop(Stop::ChannelsDisagree {
+                    disagreement: Disagreement::ConsoleNamesFailures { names }
+                }) if names == ["test_x.py::test_a"]
+            ),
+            "{:?}",
+            classify(&forged)
+        );
+        let counted = beside(
+            0,
+            (&[], green),
+            (&[], Some(Counts::new(Some(1), Some(1), None))),
+        );
+        assert_eq!(
+            classify(&counted),
+            AttemptClass::Stop(Stop::ChannelsDisagree {
+                disagreement: Disagreement::FailedCounts {
+                    console: 1,
+                    report: 0
+                }
+            })
+        );
+        let empty = Counts::new(Some(0), Some(0), Some(0));
+        let ran = beside(0, (&[], empty), (&[], Some(green)));
+        assert_eq!(
+            classify(&ran),
+            AttemptClass::Stop(Stop::ChannelsDisagree {
+                disagreement: Disagreement::RanCounts {
+                    console: 2,
+                    report: 0
+                }
+            })
+        );
+        let report_fails = beside(0, (&["r"], green), (&[], Some(green)));
+        assert_eq!(
+            classify(&report_fails),
+            AttemptClass::Stop(Stop::Contradiction {
+                failing: 1,
+                report: true
+            })
+        );
+        let missing = Attempt::new(Ending::Exited { code: 0 })
+            .with_counts(green)
+            .with_recognised(true)
+            .with_evidence(Evidence::ReportMissing);
+        assert_eq!(classify(&missing), AttemptClass::Stop(Stop::ReportMissing));
+        assert_eq!(Stop::ReportMissing.cause(), Cause::Truncated);
+        // Where the exit status says failed, the report's names are the
+        // failures; a name only the console printed is none.
+        let failed = beside(1, (&["r"], green), (&["c"], Some(green)));
+        assert_eq!(classify(&failed), AttemptClass::Failed { crash: None });
+        assert_eq!(failed.failing, ["r"]);
     }
 
     #[test]

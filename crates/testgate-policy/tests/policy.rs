@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use testgate_policy::{
-    Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Grader, MAX_NAMES,
+    Attempt, Cause, Counts, Driver, Ending, Environment, Evidence, Expectations, Grader, MAX_NAMES,
     MAX_REASON, MAX_TARGETED, Policy, Rerun, Selection, Step, Stress, Verdict,
 };
 
@@ -1061,6 +1061,27 @@ fn reasons() {
             .with_recognised(true)
             .with_truncated(true)
             .with_tail("running 2 tests\ntest tests::a ... ok\n")],
+    );
+    snap(
+        "truncated_report_missing",
+        retries(2),
+        &[exited(0)
+            .with_recognised(true)
+            .with_counts(Counts::new(Some(1), Some(0), None))
+            .with_evidence(Evidence::ReportMissing)
+            .with_tail("test_x.py F.\n1 passed in 0.01s\n")],
+    );
+    snap(
+        "contradiction_console_names_failures",
+        retries(2),
+        &[exited(0)
+            .with_recognised(true)
+            .with_counts(Counts::new(Some(2), Some(0), Some(0)))
+            .with_evidence(Evidence::Report {
+                console_failing: vec!["test_x.py::test_a".to_owned()],
+                console_counts: Some(Counts::new(Some(1), Some(1), None)),
+            })
+            .with_tail("FAILED test_x.py::test_a - assert 0\n1 failed, 1 passed in 0.01s\n")],
     );
     snap(
         "different_suites",

@@ -49,10 +49,10 @@ impl std::fmt::Debug for Asked {
 /// `make`, `npm test`), every request made through the environment alone,
 /// since the environment reaches a runner behind the wrapper. `Err` when
 /// no place could be made for the reports.
-pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
+pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Result<Asked, String> {
     let dir = tempfile::Builder::new()
         .prefix("testgate-report-")
-        .tempdir()
+        .tempdir_in(outside(workspace)?)
         .map_err(|e| format!("no directory for the runner's report: {e}"))?;
     let place = |runner: Runner, format: ReportFormat| {
         dir.path()
@@ -104,6 +104,27 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString]) -> Result<Asked, String> {
         recognised: recognised.map(|((runner, _), _)| runner),
         args: out_args,
         requests,
+    })
+}
+
+/// A temporary directory of the host's outside `workspace` (a `TMPDIR`
+/// inside the project would put the report where the tree check sees it
+/// and the tests may read it as the tree).
+fn outside(workspace: &Path) -> Result<PathBuf, String> {
+    let project = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf());
+    [
+        std::env::temp_dir(),
+        PathBuf::from("/var/tmp"),
+        PathBuf::from("/tmp"),
+    ]
+    .into_iter()
+    .filter_map(|dir| std::fs::canonicalize(dir).ok())
+    .find(|dir| !dir.starts_with(&project))
+    .ok_or_else(|| {
+        format!(
+            "no temporary directory outside the project {} for the runner's report",
+            workspace.display()
+        )
     })
 }
 
@@ -190,19 +211,19 @@ impl Asked {
 
     /// The report that judges beside `console`: the recognised runner's,
     /// or, behind a wrapper, the one of the runner whose output the console
-    /// shows (or any that was written); `None` when none was asked for.
+    /// shows (where the console shows no runner's, one that was written);
+    /// `None` when none was asked for, or the console shows another
+    /// runner's output (a wrapper that runs two runners: the report would
+    /// hide the other's failures).
     fn judging(&self, console: &Report) -> Option<&(Runner, PathBuf, ReportRequest)> {
-        match self.recognised {
-            Some(runner) => self.requests.iter().find(|(r, _, _)| *r == runner),
-            None => self
+        match (self.recognised, console.format) {
+            (Some(runner), _) | (None, Some(runner)) => {
+                self.requests.iter().find(|(r, _, _)| *r == runner)
+            }
+            (None, None) => self
                 .requests
                 .iter()
-                .find(|(r, _, _)| console.format == Some(*r))
-                .or_else(|| {
-                    self.requests.iter().find(|(_, rel, _)| {
-                        std::fs::symlink_metadata(self.dir.path().join(rel)).is_ok()
-                    })
-                }),
+                .find(|(_, rel, _)| std::fs::symlink_metadata(self.dir.path().join(rel)).is_ok()),
         }
     }
 
@@ -376,9 +397,21 @@ pub(crate) fn beside_events(console: Report, events: Report) -> Judged {
 }
 
 /// The report, with what only the console can say: how the output ended,
-/// and retries a report may not record (vitest's junit calls a retried pass
-/// a pass).
+/// retries a report may not record (vitest's junit calls a retried pass a
+/// pass), and each failing test's own output as the runner showed it (its
+/// excerpt and message: attributed text, never a name, docs/formats.md,
+/// "Each failing test's own output").
 pub(crate) fn merged(mut report: Report, console: Report) -> Report {
+    for test in &mut report.failing {
+        if let Some(shown) = console.failing.iter().find(|c| c.name == test.name) {
+            if shown.excerpt.is_some() {
+                test.excerpt.clone_from(&shown.excerpt);
+            }
+            if shown.message.is_some() {
+                test.message.clone_from(&shown.message);
+            }
+        }
+    }
     for name in &console.flaky {
         if !report.flaky.contains(name) {
             report.flaky.push(name.clone());
@@ -394,4 +427,204 @@ pub(crate) fn merged(mut report: Report, console: Report) -> Report {
     report.long_lines = console.long_lines;
     report.format = report.format.or(console.format);
     report
+}
+
+#[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests plant what a hostile attempt would (files, a FIFO) in folders of their own"
+)]
+mod tests {
+    use super::*;
+
+    fn os(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    /// The variables `asked` adds, resolved over an environment holding
+    /// only `own`.
+    fn added(asked: &Asked, own: Option<&str>) -> Vec<(String, String)> {
+        let base = match own {
+            Some(value) => EnvPolicy::empty().set("PYTEST_ADDOPTS", value),
+            None => EnvPolicy::empty(),
+        };
+        asked
+            .env(base)
+            .resolve(std::iter::empty::<(OsString, OsString)>())
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    /// pytest's report is asked for through `PYTEST_ADDOPTS`, appended to
+    /// the user's own, for pytest in the argv and behind a wrapper; not
+    /// where the command line names its own report or turns the plugin
+    /// off, and not for a runner whose profile has no request.
+    #[test]
+    fn pytest_is_asked_through_its_environment_where_it_may_run() {
+        for (program, args) in [
+            ("python3", &["-m", "pytest", "-q"][..]),
+            ("pytest", &[][..]),
+            ("sh", &["-c", "make test"][..]),
+            ("tox", &["-e", "py"][..]),
+        ] {
+            let asked =
+                ask(OsStr::new(program), &os(args), Path::new("/nonexistent")).expect("a place");
+            assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
+            let place = asked.dir.path().join("pytest.xml");
+            let ours = format!("--junitxml={}", place.display());
+            assert_eq!(
+                added(&asked, None),
+                [("PYTEST_ADDOPTS".to_owned(), ours.clone())],
+                "{program}"
+            );
+            assert_eq!(
+                added(&asked, Some("-x -rA")),
+                [("PYTEST_ADDOPTS".to_owned(), format!("-x -rA {ours}"))],
+                "{program}: the user's own kept first"
+            );
+        }
+        for args in [
+            &["-m", "pytest", "--junitxml=out.xml"][..],
+            &["-m", "pytest", "--junit-xml", "out.xml"][..],
+            &["-m", "pytest", "-p", "no:junitxml"][..],
+            &["-m", "pytest", "-pno:junitxml"][..],
+        ] {
+            let asked =
+                ask(OsStr::new("python3"), &os(args), Path::new("/nonexistent")).expect("a place");
+            assert!(asked.requests.is_empty(), "{args:?}");
+            assert!(added(&asked, None).is_empty(), "{args:?}");
+        }
+        let cargo = ask(
+            OsStr::new("cargo"),
+            &os(&["test"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        assert!(cargo.requests.is_empty());
+    }
+
+    /// A place pytest would split (a space, a quote) is quoted as one word.
+    #[test]
+    fn a_place_is_one_word_of_pytest_addopts() {
+        let request = runners::profile(Runner::Pytest)
+            .report(&[], Path::new("/tmp/a b/it's.xml"))
+            .expect("a request");
+        assert_eq!(request.env[0].value, r#"--junitxml='/tmp/a b/it'\''s.xml'"#);
+    }
+
+    /// A report read beside the console: its outcomes, the console's
+    /// names kept for the policy; an unparsable one is missing, never the
+    /// console's word alone.
+    #[test]
+    fn a_report_stands_beside_the_console() {
+        let console = testgate_parse::parse(
+            Runner::Pytest,
+            "test_x.py F.\n\
+             =========================== short test summary info ============================\n\
+             FAILED test_x.py::test_printed - assert 0\n\
+             ========================= 1 failed, 1 passed in 0.01s ==========================\n",
+        );
+        let junit =
+            br#"<?xml version="1.0"?><testsuites name="pytest tests"><testsuite name="pytest">
+<testcase classname="test_x" name="test_printed"/><testcase classname="test_x" name="test_b"/>
+</testsuite></testsuites>"#;
+        let judged = beside(
+            console.clone(),
+            Ok(junit.to_vec()),
+            ReportFormat::JUnit,
+            "r",
+        );
+        assert_eq!(judged.report.names().count(), 0);
+        assert_eq!(judged.report.tests.len(), 2);
+        assert_eq!(
+            judged.evidence,
+            Evidence::Report {
+                console_failing: vec!["test_x.py::test_printed".to_owned()],
+                console_counts: Some(Counts::new(Some(1), Some(1), Some(0))),
+            }
+        );
+        let cut = beside(console, Ok(junit[..60].to_vec()), ReportFormat::JUnit, "r");
+        assert_eq!(cut.evidence, Evidence::ReportMissing);
+    }
+
+    /// What the attempt left at the report's place is read as a regular
+    /// file only: a symbolic link (to a green report elsewhere) or a FIFO
+    /// (which would block testgate) is a report missing, at once; the
+    /// place is removed with the `Asked`.
+    #[test]
+    fn a_link_or_a_fifo_at_the_place_is_no_report() {
+        let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("green.xml"), green).unwrap();
+        let console = || testgate_parse::parse(Runner::Pytest, "");
+        let asked = ask(OsStr::new("pytest"), &[], Path::new("/nonexistent")).expect("a place");
+        let place = asked.dir.path().join("pytest.xml");
+        std::os::unix::fs::symlink(elsewhere.path().join("green.xml"), &place).unwrap();
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
+        std::fs::remove_file(&place).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&place)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
+        std::fs::remove_file(&place).unwrap();
+        std::fs::write(&place, green).unwrap();
+        assert!(matches!(
+            asked.read(console()).evidence,
+            Evidence::Report { .. }
+        ));
+        let dir = asked.dir.path().to_path_buf();
+        drop(asked);
+        assert!(!dir.exists(), "the place is removed after the attempt");
+    }
+
+    /// Behind a wrapper the report judges when the console shows its
+    /// runner's output, or no runner's; never beside another runner's
+    /// console, whose failures it would hide.
+    #[test]
+    fn behind_a_wrapper_the_report_judges_only_its_runners_console() {
+        let green = br#"<testsuites name="pytest tests"><testsuite name="pytest"><testcase classname="t" name="test_a"/></testsuite></testsuites>"#;
+        let asked = ask(
+            OsStr::new("sh"),
+            &os(&["-c", "make test"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        std::fs::write(asked.dir.path().join("pytest.xml"), green).unwrap();
+        let pytest = testgate_parse::parse(Runner::Pytest, "1 passed in 0.01s\n");
+        let nothing = testgate_parse::parse(Runner::Pytest, "");
+        let cargo = testgate_parse::parse(
+            Runner::Cargo,
+            "running 1 test\ntest t ... FAILED\n\nfailures:\n    t\n\n\
+             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        );
+        assert!(matches!(
+            asked.read(pytest).evidence,
+            Evidence::Report { .. }
+        ));
+        assert!(matches!(
+            asked.read(nothing).evidence,
+            Evidence::Report { .. }
+        ));
+        let beside_cargo = asked.read(cargo);
+        assert_eq!(beside_cargo.evidence, Evidence::ConsoleAlone);
+        assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
+    }
+
+    /// A `TMPDIR` inside the project is passed over: the report's place is
+    /// never where the tree check looks.
+    #[test]
+    fn the_place_is_never_inside_the_project() {
+        let temp = std::fs::canonicalize(std::env::temp_dir()).unwrap();
+        let dir = outside(&temp).expect("another temporary directory");
+        assert!(!dir.starts_with(&temp), "{}", dir.display());
+        assert_eq!(outside(Path::new("/nonexistent")).unwrap(), temp);
+    }
 }

@@ -51,10 +51,10 @@ pub use testgate_parse::{
     Format, Kind, Outcome, Report, Runner, TestOutcome, failing_tests, is_hidden, printable, tail,
 };
 pub use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Change, Ending, Environment, Expectations, Findings, Grade,
-    GradedTest, Grader, Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence,
-    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied,
-    Verdict, compare,
+    AfterTreeChange, Attempt, Cause, Change, Ending, Environment, Evidence, Expectations, Findings,
+    Grade, GradedTest, Grader, Grading, List, MAX_NAMES, MAX_REASON, Missing, Note,
+    OrderDependence, Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Stress,
+    TestResult, Varied, Verdict, compare,
 };
 pub use testgate_run::{
     BwrapOptions, Cancel, LandlockOptions, ProjectDir, ProjectFileError, Sandbox, append_file,

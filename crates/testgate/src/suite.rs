@@ -676,7 +676,7 @@ impl SandboxedTests {
     ) -> AttemptRecord {
         // The runner's own report, asked for at a fresh place outside the
         // project (docs/policy.md, "Three channels must agree").
-        let asked = crate::channels::ask(program, args);
+        let asked = crate::channels::ask(program, args, &self.config.workspace);
         let (run_args, env, sandbox) = match &asked {
             Ok(asked) => (
                 asked.args().to_vec(),
@@ -878,10 +878,12 @@ fn refusal_of(error: &RunError) -> Ending {
 }
 
 /// The user's own report (`--report`, a path in the project), read where
-/// testgate obtained none of the runner's itself: then it is the report
-/// beside the console, under the same rule (docs/policy.md, "Three channels
-/// must agree"). Where testgate read the runner's report, a file the
-/// suite's tree holds is not read for the verdict.
+/// testgate read none of the runner's itself (it could not ask, or the
+/// command line's own `--junitxml` replaced testgate's behind a wrapper):
+/// then it is the report beside the console, under the same rule
+/// (docs/policy.md, "Three channels must agree"). Where testgate read the
+/// runner's report, a file the suite's tree holds is not read for the
+/// verdict.
 fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) -> Judged {
     let (root, rel) = match at {
         Ok(at) => at,
@@ -896,7 +898,7 @@ fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) ->
     let path = root.join(&rel);
     let shown = path.display().to_string();
     match judged.evidence {
-        Evidence::Report { .. } | Evidence::ReportMissing => {
+        Evidence::Report { .. } => {
             let note = format!(
                 "the report at {shown} was not read: testgate asked the runner for its own, \
                  outside the project"
@@ -906,7 +908,7 @@ fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) ->
                 ..judged
             };
         }
-        Evidence::ConsoleAlone => {}
+        Evidence::ConsoleAlone | Evidence::ReportMissing => {}
     }
     // Read beneath the project, no link followed, capped, never blocking.
     let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));

@@ -753,6 +753,30 @@ fn expect_grades_only_the_listed_tests() {
     );
 }
 
+/// Under `pytest -q` the console names no passing test; the report
+/// testgate asks pytest for by default names every one, so a must-pass
+/// test is graded from it (issue 28 item 4), where it was `not_run`.
+#[test]
+fn expect_grades_passing_tests_from_the_report_under_pytest_q() {
+    let (_tmp, dir) = pytest_project();
+    let file = dir.parent().expect("the copy's parent").join("expect.json");
+    std::fs::write(&file, format!(r#"{{"must_pass": ["{ADDS}", "{BIG}"]}}"#))
+        .expect("write the expectations");
+    let file = file.to_str().expect("UTF-8 path");
+    let out = check_pytest(&dir, "pass", &["--expect", file, "--json", "--quiet"]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let grading = &doc["grading"]["tests"];
+    for (i, name) in [ADDS, BIG].into_iter().enumerate() {
+        assert_eq!(grading[i]["name"], name, "{grading:#}");
+        assert_eq!(grading[i]["grade"], "passed", "{grading:#}");
+    }
+    assert_eq!(
+        doc["attempts"][0]["evidence"],
+        serde_json::json!(["exit", "report", "console"])
+    );
+}
+
 #[test]
 fn expect_fails_a_listed_test_that_failed_in_every_attempt() {
     let expect = format!("# the fix\n{NEGATIVE}\n");
@@ -1117,16 +1141,19 @@ fn structured_reads_pytests_own_report_for_every_tests_outcome() {
         Value::Null,
         "report and console agree"
     );
+    // pytest's report is obtained by default, outside the project: the
+    // command is the user's, and nothing is written into the tree.
     assert_eq!(
         doc["attempts"][0]["command"]
             .as_array()
             .and_then(|c| c.last()),
-        Some(&Value::from("--junitxml=.testgate-junit.xml"))
+        Some(&Value::from("no:cacheprovider"))
     );
-    assert!(
-        !dir.join(".testgate-junit.xml").exists(),
-        "the report testgate asked for is taken away"
+    assert_eq!(
+        doc["attempts"][0]["evidence"],
+        serde_json::json!(["exit", "report", "console"])
     );
+    assert!(!dir.join(".testgate-junit.xml").exists());
 
     // A runner testgate cannot ask is a usage error, one line.
     let out = check_in(&dir, &["--structured", "--", "go", "test", "./..."]);

@@ -8,6 +8,7 @@
 mod harness;
 
 mod caches;
+mod channels;
 mod escape;
 mod excerpts;
 mod grading;

@@ -2,9 +2,9 @@
 //! the name tallies, and the reasons of the verdicts that need no further
 //! decision (a stop, different suites, nothing run, a pass).
 
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Evidence};
 use crate::findings::tally;
-use crate::history::{Classified, Stop};
+use crate::history::{Classified, Disagreement, Stop};
 use crate::verdict::{Cause, Verdict};
 use crate::words;
 use crate::words::{MAX_NAME, MAX_REASON, Reason, cut_end};
@@ -197,7 +197,14 @@ pub(crate) fn stopped(
         words::stop_phrase(stop)
     ));
     sentence.push_str(match stop {
-        Stop::Contradiction { .. } => ": the exit status and the output disagree",
+        Stop::Contradiction { report: false, .. } => ": the exit status and the output disagree",
+        Stop::Contradiction { report: true, .. } => {
+            ": the exit status and the runner's report disagree"
+        }
+        Stop::ChannelsDisagree { .. } => {
+            ": the exit status, the runner's report and its console must agree for a pass"
+        }
+        Stop::ReportMissing => ": a run that never finished proves nothing",
         Stop::Environment { .. } => "; the environment failed, not the code: nothing was proved",
         Stop::Truncated => ": a run that never finished proves nothing",
         Stop::FlakyWithin { .. } => {
@@ -238,7 +245,17 @@ pub(crate) fn stopped(
         | Stop::Cancelled
         | Stop::Lost { .. }
         | Stop::Contradiction { .. }
-        | Stop::Truncated => {}
+        | Stop::Truncated
+        | Stop::ReportMissing => {}
+        Stop::ChannelsDisagree { disagreement } => match disagreement {
+            Disagreement::ConsoleNamesFailures { names } => {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                reason.names(&names, |_| {
+                    " (named failing by the console, not by the runner's report)".to_owned()
+                });
+            }
+            Disagreement::FailedCounts { .. } | Disagreement::RanCounts { .. } => {}
+        },
     }
     reason.line(&sentence);
     let all = records
@@ -344,6 +361,15 @@ pub(crate) fn pass(
         ));
     }
     let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
+    let console_alone = evidence.iter().any(|r| match r.attempt.evidence {
+        Evidence::ConsoleAlone => r.attempt.recognised,
+        Evidence::Report { .. } | Evidence::ReportMissing => false,
+    });
+    if console_alone {
+        reason.line(
+            "no report of the runner's own was read: the exit status and the console judged alone",
+        );
+    }
     if let Some(r) = unrecognised {
         reason.line(&format!(
             "the output of attempt {} was not recognised as any test runner's, \

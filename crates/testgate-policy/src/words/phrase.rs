@@ -2,7 +2,7 @@
 //! sequence or is not evidence, and what its exit code usually means.
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::history::{Classified, CountsAs, NotEvidence, Stop};
+use crate::history::{Classified, CountsAs, Disagreement, NotEvidence, Stop};
 use crate::signal;
 use crate::words::reason::{MAX_NAME, cut_end, tests};
 
@@ -109,13 +109,42 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
         Stop::NoTestsRan { code, said: false } => {
             format!("exited with code {code} and its summary counts no test run")
         }
-        Stop::Contradiction { failing } => format!(
+        Stop::Contradiction {
+            failing,
+            report: false,
+        } => format!(
             "exited with code 0 but its output names {failing} failing {}",
             if failing == 1 { "test" } else { "tests" }
         ),
+        Stop::Contradiction {
+            failing,
+            report: true,
+        } => format!(
+            "exited with code 0 but the runner's report names {failing} failing {}",
+            if failing == 1 { "test" } else { "tests" }
+        ),
+        Stop::ChannelsDisagree { disagreement } => match disagreement {
+            Disagreement::ConsoleNamesFailures { names } => format!(
+                "exited with code 0 and the runner's report names no failing test, but its \
+                 console names {} failing {}",
+                names.len(),
+                if names.len() == 1 { "test" } else { "tests" }
+            ),
+            Disagreement::FailedCounts { console, report } => format!(
+                "exited with code 0 and the runner's report counts {report} failed, but its \
+                 console's summary counts {console} failed"
+            ),
+            Disagreement::RanCounts { console, report } => format!(
+                "exited with code 0 and the runner's report counts {report} tests run, but its \
+                 console's summary counts {console}"
+            ),
+        },
         Stop::Truncated => {
             "exited with code 0, but the runner's output ended before its summary".to_owned()
         }
+        Stop::ReportMissing => "exited with code 0, but the runner never completed the report \
+             testgate asked it for, which it writes at the end of its session"
+            .to_owned(),
         Stop::FlakyWithin {
             code,
             named: 0,

@@ -1,0 +1,88 @@
+//! Forged passes that a Pass of three agreeing channels refuses (issue 28):
+//! the exit status, the runner's own report (obtained by testgate outside
+//! the project) and the console (docs/policy.md, "Three channels must
+//! agree"; docs/security.md, "What an in-process runner still allows").
+
+use serde_json::json;
+
+use super::harness::{Attack, Place};
+
+/// pytest: a failing test, then a test that writes pytest's green closing
+/// line to the real stdout (the capture suspended) and ends pytest with
+/// `os._exit(0)`. The console closes like a green session and the exit
+/// status is 0 (PASS before); pytest writes its report at the session's
+/// end, which never came: Inconclusive `truncated`.
+#[test]
+fn a_forged_pytest_summary_then_exit_zero_is_truncated_not_pass() {
+    let attack = Attack::new("forged-summary-pytest");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"], 0, "{attempt:#}");
+    assert_eq!(attempt["report"], "missing", "{attempt:#}");
+    attack.assert_contained(&outcome);
+}
+
+/// pytest: a failing test, and an atexit handler that rewrites every JUnit
+/// report it can find (the command line's and `PYTEST_ADDOPTS`'s) to say
+/// all passed, then exits 0. The console still names the failure: the
+/// report never overrides it, whether it is testgate's own report
+/// (default), the user's `--report`, or `--structured` (which believed the
+/// report and gave PASS before).
+#[test]
+fn a_rewritten_pytest_report_never_outweighs_a_console_that_names_a_failure() {
+    let default = Attack::new("rewrites-report-pytest");
+    let user_report = Attack::new("rewrites-report-pytest")
+        .arg("--report")
+        .arg("junit.xml")
+        .script_arg("--junitxml=junit.xml");
+    let structured = Attack::new("rewrites-report-pytest")
+        .arg("--structured")
+        .runner_command(&[
+            "python3",
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "test_rewrite.py",
+        ]);
+    for (how, attack) in [
+        ("default", default),
+        ("--report", user_report),
+        ("--structured", structured),
+    ] {
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
+        let attempt = outcome.attempt();
+        assert_eq!(attempt["exit_code"], 0, "{how}: {attempt:#}");
+        assert_eq!(
+            attempt["evidence"],
+            json!(["exit", "report", "console"]),
+            "{how}: {attempt:#}"
+        );
+        assert_eq!(
+            attempt["console_failing"],
+            json!(["test_rewrite.py::test_a_fails"]),
+            "{how}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
+
+/// Under Landlock the report's place is granted writable like the
+/// project: the report is read there too, and the forgery is refused alike.
+#[test]
+fn the_report_is_obtained_under_landlock_too() {
+    let attack = Attack::new_in("rewrites-report-pytest", Place::Landlock);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
+    assert_eq!(
+        outcome.attempt()["evidence"],
+        json!(["exit", "report", "console"])
+    );
+    attack.assert_contained(&outcome);
+    let attack = Attack::new_in("forged-summary-pytest", Place::Landlock);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    attack.assert_contained(&outcome);
+}
