@@ -16,8 +16,8 @@ const MAX_EVENT_LINE: usize = 1 << 20;
 /// the runner's report; this is only how a person, the tail and the
 /// console's parser see them.
 ///
-/// Memory is bounded by [`MAX_EVENT_LINE`] bytes per line, whatever the
-/// input.
+/// Memory is bounded by 1 MiB per line (a longer line passes through as
+/// it comes, never held), whatever the input.
 ///
 /// ```
 /// use testgate_parse::GoEvents;
