@@ -388,6 +388,50 @@ fn go_test_count_with_a_flaky_test_is_flaky() {
     );
 }
 
+/// The same without `-v`, over `./...` (issue 28): go's plain console
+/// prints the one failed run and the package's `FAIL`, the passes are
+/// silent, and this was a Fail. testgate adds `-json` to a recognised `go
+/// test`: the events show the failure the later runs passed over.
+#[test]
+fn go_test_count_without_v_is_flaky_from_its_events() {
+    let project = copy("parse/go/mod");
+    // Only the flaky package (and go.mod): `./...` is then this suite.
+    for entry in std::fs::read_dir(&project.dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.ends_with("flaky") {
+            std::fs::remove_dir_all(&path).unwrap();
+        }
+    }
+    let config = TestConfig::new(&project.dir, "go", ["test", "-count=3", "./..."]).retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::Flaky, "go test -count=3 ./...");
+    assert_eq!(record.attempts.len(), 1, "{}", reason(&record));
+    let attempt = &record.attempts[0];
+    assert_eq!(
+        attempt.attempt.flaky_within,
+        ["TestFailsOnce"],
+        "{}",
+        reason(&record)
+    );
+    // The command that ran is the user's with `-json`; the tail is go's
+    // text rendered back from the events, not JSON.
+    assert!(
+        attempt.command.iter().any(|w| w == "-json"),
+        "{:?}",
+        attempt.command
+    );
+    assert!(
+        attempt.attempt.tail.contains("--- FAIL: TestFailsOnce"),
+        "{}",
+        attempt.attempt.tail
+    );
+    assert!(
+        !attempt.attempt.tail.contains("\"Action\""),
+        "{}",
+        attempt.attempt.tail
+    );
+}
+
 /// A target without libtest's harness that fails beside a failing doctest
 /// (`tests/projects/parse/cargo/harness`, the shape of env_logger's
 /// `regexp_filter`): the Fail names the target by cargo's selector as well

@@ -2,7 +2,8 @@
 //! the last bytes, and the caller's observer (a live view).
 
 use testgate_parse::{
-    CoverageScan, EnvironmentFailure, EnvironmentScan, Format, Report, StreamParser,
+    CoverageScan, EnvironmentFailure, EnvironmentScan, Format, GoEvents, Report, Runner,
+    StreamParser,
 };
 use testgate_run::OutputSink;
 
@@ -53,6 +54,18 @@ pub(crate) struct AttemptSink<'a> {
     pub(crate) coverage: CoverageScan,
     pub(crate) tail: TailBuffer,
     pub(crate) observer: &'a mut dyn Observer,
+    /// The runner's report is its stdout's events (`go test -json`).
+    events: Option<StdoutEvents>,
+}
+
+/// A report written as events on the runner's stdout: the events are
+/// parsed as the report, and everything else (the console's parser, the
+/// scans, the tail, the live view) sees the text rendered back from them.
+struct StdoutEvents {
+    renderer: GoEvents,
+    parser: StreamParser,
+    /// The current chunk's rendered text (one buffer reused).
+    text: Vec<u8>,
 }
 
 impl<'a> AttemptSink<'a> {
@@ -63,23 +76,58 @@ impl<'a> AttemptSink<'a> {
             coverage: CoverageScan::new(),
             tail: TailBuffer::new(tail_bytes),
             observer,
+            events: None,
         }
     }
 
+    /// The output's stdout carries `go test -json`'s events: they are the
+    /// report ([`Finished::events`]), and the rest of the sink sees the
+    /// text rendered back from them.
+    pub(crate) fn with_go_events(mut self) -> Self {
+        self.events = Some(StdoutEvents {
+            renderer: GoEvents::new(),
+            parser: StreamParser::new(Runner::Go),
+            text: Vec::new(),
+        });
+        self
+    }
+
     /// The parser's report, the printable tail, and what the scans saw.
-    pub(crate) fn finish(self) -> Finished {
+    pub(crate) fn finish(mut self) -> Finished {
+        let events = self.events.take().map(|mut events| {
+            events.text.clear();
+            events.renderer.finish(&mut events.text);
+            let text = std::mem::take(&mut events.text);
+            self.shown(&text);
+            events.parser.finish()
+        });
         Finished {
             tail: testgate_parse::printable(self.tail.bytes()),
             report: self.parser.finish(),
+            events,
             environment: self.environment.finish(),
             coverage_below_threshold: self.coverage.finish(),
         }
+    }
+
+    /// Text as the console shows it.
+    fn shown(&mut self, chunk: &[u8]) {
+        self.parser.feed(chunk);
+        self.environment.feed(chunk);
+        self.coverage.feed(chunk);
+        self.tail.push(chunk);
+        self.observer.output(chunk);
     }
 }
 
 /// What one attempt's output showed.
 pub(crate) struct Finished {
+    /// The console's report: what the output (rendered back from events
+    /// where the report is the runner's stdout) shows.
     pub(crate) report: Report,
+    /// The report of the events on stdout, where the runner's report is
+    /// written there ([`AttemptSink::with_go_events`]).
+    pub(crate) events: Option<Report>,
     pub(crate) tail: String,
     pub(crate) environment: Option<EnvironmentFailure>,
     pub(crate) coverage_below_threshold: bool,
@@ -87,11 +135,19 @@ pub(crate) struct Finished {
 
 impl OutputSink for AttemptSink<'_> {
     fn output(&mut self, chunk: &[u8]) {
-        self.parser.feed(chunk);
-        self.environment.feed(chunk);
-        self.coverage.feed(chunk);
-        self.tail.push(chunk);
-        self.observer.output(chunk);
+        match self.events.as_mut() {
+            Some(events) => {
+                events.parser.feed(chunk);
+                events.text.clear();
+                events.renderer.feed(chunk, &mut events.text);
+                let text = std::mem::take(&mut events.text);
+                self.shown(&text);
+                if let Some(events) = self.events.as_mut() {
+                    events.text = text;
+                }
+            }
+            None => self.shown(chunk),
+        }
     }
 }
 

@@ -226,6 +226,21 @@ impl Asked {
         }
     }
 
+    /// Whether the recognised runner writes its report as events on its
+    /// stdout (`go test -json`): the attempt's sink then parses them as the
+    /// report and renders the console back from them
+    /// (`AttemptSink::with_go_events`), and [`beside_events`] sets the two
+    /// side by side.
+    pub(crate) fn events_on_stdout(&self) -> bool {
+        self.recognised.is_some_and(|runner| {
+            self.requests.iter().any(|(r, _, request)| {
+                *r == runner
+                    && request.written_to == ReportTarget::Stdout
+                    && request.format == ReportFormat::GoTestJson
+            })
+        })
+    }
+
     /// The report that judges beside `console`: the recognised runner's,
     /// or, behind a wrapper, the one of the runner whose output the console
     /// shows (where the console shows no runner's, one that was written);
@@ -381,6 +396,55 @@ fn beside_under(
     };
     Judged {
         report: merged(report, console),
+        evidence,
+        note: None,
+    }
+}
+
+/// `console` (the text rendered back from the events) set beside the
+/// report the runner wrote as events on its stdout (`go test -json`). The
+/// events name every test's outcome, a failure a later run passed over
+/// (`-count=N`), and a binary that ended mid-test; the console adds each
+/// failing test's own output (its excerpt), which go prints only as text.
+/// No event at all (go stopped before any package ran: a missing module, a
+/// bad flag) is a missing report.
+pub(crate) fn beside_events(console: Report, events: Report) -> Judged {
+    if events.format.is_none() {
+        return Judged {
+            report: console,
+            evidence: Evidence::ReportMissing,
+            note: Some("go test -json wrote no test2json event".to_owned()),
+        };
+    }
+    let evidence = Evidence::Report {
+        console_failing: console.names().map(str::to_owned).collect(),
+        console_counts: counts_of(&console),
+    };
+    let mut report = events;
+    for test in &mut report.failing {
+        if let Some(shown) = console.failing.iter().find(|c| c.name == test.name) {
+            test.message.clone_from(&shown.message);
+            test.excerpt.clone_from(&shown.excerpt);
+        }
+    }
+    for name in &console.flaky {
+        if !report.flaky.contains(name) {
+            report.flaky.push(name.clone());
+        }
+    }
+    if report.unclosed.is_none() {
+        report.unclosed = console.unclosed;
+    }
+    if report.running.is_empty() {
+        report.running = console.running;
+    }
+    if report.crashes.is_empty() {
+        report.crashes = console.crashes;
+    }
+    report.lines = console.lines;
+    report.long_lines = console.long_lines;
+    Judged {
+        report,
         evidence,
         note: None,
     }

@@ -704,17 +704,25 @@ impl SandboxedTests {
             }
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
+        if asked
+            .as_ref()
+            .is_ok_and(crate::channels::Asked::events_on_stdout)
+        {
+            sink = sink.with_go_events();
+        }
         let started = Instant::now();
         let result = testgate_run::run(&spec, &mut sink);
         let Finished {
             report,
+            events,
             tail,
             environment,
             coverage_below_threshold,
         } = sink.finish();
-        let judged = match &asked {
-            Ok(asked) => asked.read(report),
-            Err(why) => crate::channels::Judged::console_alone_because(report, why),
+        let judged = match (&asked, events) {
+            (Ok(_), Some(events)) => crate::channels::beside_events(report, events),
+            (Ok(asked), None) => asked.read(report),
+            (Err(why), _) => crate::channels::Judged::console_alone_because(report, why),
         };
         drop(asked);
         // Where the user's report is, decided again: the attempt may have

@@ -1286,6 +1286,56 @@ fn expect_names_the_test_a_typo_meant() {
     );
 }
 
+/// `--expect` under plain `go test` (issue 28): go's plain console names
+/// no passing test, so a must-pass test was `not_run` until the user
+/// added `-v`. testgate adds `-json`, and the events give every test's
+/// outcome.
+#[test]
+fn expect_grades_plain_go_test_from_its_events() {
+    let (_tmp, dir) = fresh_copy("tests/projects/e2e/go", "go");
+    let file = dir.parent().expect("the copy's parent").join("expect.json");
+    std::fs::write(
+        &file,
+        r#"{"must_pass": ["TestAdd"], "keep_passing": ["TestBig/millions"]}"#,
+    )
+    .expect("write the expectations");
+    let file = file.to_str().expect("UTF-8 path");
+    let args = [
+        "--json",
+        "--env",
+        "TESTGATE_FIXTURE=fail",
+        "--expect",
+        file,
+        "--",
+    ];
+    let out = check_in(&dir, &[&args[..], &["go", "test", "./..."]].concat());
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    // TestBig/millions fails in this mode: a keep_passing test that broke.
+    assert_eq!(out.code, Some(FAIL), "{doc:#}");
+    let grades: Vec<(&str, &str)> = doc["grading"]["tests"]
+        .as_array()
+        .expect("graded tests")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or(""),
+                t["grade"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        grades,
+        [("TestAdd", "passed"), ("TestBig/millions", "failed")],
+        "{doc:#}"
+    );
+    // The same with the must-pass test alone: graded passed, a Pass.
+    std::fs::write(file, r#"{"must_pass": ["TestAdd"]}"#).expect("rewrite");
+    let out = check_in(&dir, &[&args[..], &["go", "test", "./..."]].concat());
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(out.code, Some(PASS), "{doc:#}");
+    assert_eq!(doc["grading"]["tests"][0]["grade"], "passed", "{doc:#}");
+}
+
 #[test]
 fn stress_runs_go_again_instead_of_replaying_its_cache() {
     // After the first run go replays a passing package's cached result
@@ -1310,16 +1360,19 @@ fn stress_runs_go_again_instead_of_replaying_its_cache() {
         out.stderr
     );
     assert!(!out.stderr.contains("(cached)"), "{}", out.stderr);
-    // Without -v go names no test: the stress verdict says which mode does.
+    // Without -v go's console names no test, but testgate adds -json
+    // (issue 28): the events name every test of each run, uncached.
     args.insert(0, "--json");
     let out = check_in(&dir, &[&args[..], &["go", "test", "./..."]].concat());
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
-    assert_eq!(doc["cause"], "no_tests_ran", "{doc:#}");
-    assert!(
-        doc["reason"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("go test -v"),
-        "{doc:#}"
-    );
+    assert_eq!(doc["verdict"], "pass", "{doc:#}");
+    let attempts = doc["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 3, "{doc:#}");
+    for attempt in attempts {
+        assert_eq!(
+            attempt["command"],
+            serde_json::json!(["go", "test", "-json", "-count=1", "./..."]),
+            "{doc:#}"
+        );
+    }
 }

@@ -10,6 +10,9 @@
 //! turns a printed `--- FAIL:` line into a `fail` event too).
 
 mod crash;
+mod events;
+
+pub use events::GoEvents;
 
 use std::collections::HashSet;
 
@@ -75,6 +78,14 @@ struct Package {
     /// The test binary's own closing `PASS` or `FAIL` line was read (a
     /// binary run directly prints no package line).
     closed: bool,
+    /// `-json`: tests whose `run` event came and whose result has not (at
+    /// most [`MAX_OPEN`]). A package that passes with one still open was
+    /// ended mid-test by its own binary (`syscall.Exit(0)`).
+    open: HashSet<String>,
+    /// `-json`: tests that ran and failed and have not passed since. A
+    /// package that passes with one standing contradicts its test's own
+    /// result: the binary exited 0 after a failure.
+    standing: HashSet<String>,
     /// The first test of the every-test list noted in this block: the
     /// package line that ends it gives them their package.
     first_noted: usize,
@@ -112,6 +123,10 @@ fn parents(name: &str) -> impl Iterator<Item = &str> {
         .map(|(at, _)| &name[..at])
         .filter(|parent| !parent.is_empty())
 }
+
+/// The most open tests (and standing failures) one package's `-json` scope
+/// tracks: a flood of forged `run` events costs no more memory.
+const MAX_OPEN: usize = 4096;
 
 /// The most names kept from one `running tests:` list.
 const MAX_LISTED_RUNNING: usize = 1024;
@@ -378,6 +393,9 @@ impl Go {
                 self.findings
                     .seen
                     .note(line.index, &test, package, Outcome::Running);
+                if scope.open.len() < MAX_OPEN && !test.starts_with("Benchmark") {
+                    scope.open.insert(test.clone());
+                }
                 scope.last_run = (line.index, test);
             }
             (Some(test), "fail") => {
@@ -394,6 +412,10 @@ impl Go {
                 if scope.last_run.1 == test {
                     scope.last_run.1.clear();
                 }
+                scope.open.remove(&test);
+                if scope.standing.len() < MAX_OPEN {
+                    scope.standing.insert(test.clone());
+                }
                 scope.failed += 1;
                 scope.failed_lengths |= length_bit(&test);
                 scope
@@ -405,6 +427,8 @@ impl Go {
                 if scope.last_run.1 == test {
                     scope.last_run.1.clear();
                 }
+                scope.open.remove(&test);
+                scope.standing.remove(&test);
                 scope.passed += 1;
                 scope.passed_after_failing(line.index, &test);
                 let package = Some(event.package.as_str());
@@ -417,6 +441,7 @@ impl Go {
                 if scope.last_run.1 == test {
                     scope.last_run.1.clear();
                 }
+                scope.open.remove(&test);
                 scope.skipped += 1;
                 let package = Some(event.package.as_str());
                 self.findings
@@ -439,7 +464,7 @@ impl Go {
                     }
                     _ => {
                         self.ran = true;
-                        PackageEnd::Passed
+                        self.passed_package(&package, &scope)
                     }
                 };
                 self.close(scope, Some(&package), outcome, false);
@@ -447,6 +472,34 @@ impl Go {
             (None, _) => {}
         }
     }
+}
+
+impl Go {
+    /// How a package whose final `-json` event is `pass` ended. go judged
+    /// it by its binary's exit status alone, so a test that ran and failed
+    /// with no pass since keeps its failure (the status and the test's own
+    /// result contradict each other), and a test that started and never
+    /// ended makes the events unclosed: the binary exited 0 in the middle
+    /// of a test (`syscall.Exit(0)` after printing `PASS`).
+    fn passed_package(&mut self, package: &str, scope: &Package) -> PackageEnd {
+        if let Some(test) = first_name(&scope.open) {
+            self.findings.unclosed.get_or_insert_with(|| {
+                format!(
+                    "go test -json's events of {package} say it passed, but {test} started and never ended: its test binary exited in the middle of a test"
+                )
+            });
+        }
+        if scope.standing.is_empty() {
+            PackageEnd::Passed
+        } else {
+            PackageEnd::Unknown
+        }
+    }
+}
+
+/// The least of `names`: a stable pick from a set.
+fn first_name(names: &HashSet<String>) -> Option<&str> {
+    names.iter().map(String::as_str).min()
 }
 
 /// A line of a panic in `scope`'s output: its `panic:` line, or the
@@ -985,6 +1038,54 @@ FAIL\texample.com/m/real\t0.01s
 "#;
         // TestForged never had a `run` event: a test printed it.
         assert_eq!(names(Runner::Go, log), ["TestReal"]);
+    }
+
+    /// go judges a package by its binary's exit status: a binary that
+    /// exits 0 in the middle of a test (`syscall.Exit(0)` after printing
+    /// `PASS`) gets a final `pass` (fixtures/go/exit0_forged_json.log is
+    /// the real run). The failure that came before stands, and the test
+    /// that never ended leaves the events unclosed.
+    #[test]
+    fn json_a_package_that_passes_over_a_standing_failure_keeps_it() {
+        let log = r#"{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"fail","Package":"p","Test":"TestA","Elapsed":0}
+{"Action":"run","Package":"p","Test":"TestZ"}
+{"Action":"output","Package":"p","Output":"PASS\n"}
+{"Action":"pass","Package":"p","Elapsed":0.01}
+"#;
+        let report = parse(Runner::Go, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["TestA"]);
+        assert_eq!(
+            report.unclosed.as_deref(),
+            Some(
+                "go test -json's events of p say it passed, but TestZ started and never ended: \
+                 its test binary exited in the middle of a test"
+            )
+        );
+    }
+
+    /// Where it must not fire: a failure a later run of the same test
+    /// passed over (`-count=N`: flaky, as before), a passing package whose
+    /// every test ended, and a benchmark (go gives it no result event).
+    #[test]
+    fn json_a_failure_passed_over_or_an_ended_run_is_no_contradiction() {
+        let log = r#"{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"fail","Package":"p","Test":"TestA","Elapsed":0}
+{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"run","Package":"p","Test":"TestB/sub"}
+{"Action":"pass","Package":"p","Test":"TestB","Elapsed":0}
+{"Action":"pass","Package":"p","Test":"TestB/sub","Elapsed":0}
+{"Action":"run","Package":"p","Test":"TestC"}
+{"Action":"skip","Package":"p","Test":"TestC","Elapsed":0}
+{"Action":"run","Package":"p","Test":"BenchmarkX"}
+{"Action":"pass","Package":"p","Elapsed":0.01}
+"#;
+        let report = parse(Runner::Go, log);
+        assert!(report.failing.is_empty(), "{:?}", report.failing);
+        assert_eq!(report.flaky, ["TestA"]);
+        assert_eq!(report.unclosed, None);
     }
 
     /// A panic outside a test's own goroutine (fixtures/go/goroutine_panic*

@@ -14,6 +14,7 @@ use crate::runner::Runner;
 
 pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
+pub use self::go::GoEvents;
 
 mod cargo;
 mod excerpt;

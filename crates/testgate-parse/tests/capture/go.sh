@@ -3,7 +3,8 @@
 # tests/fixtures/go/<case>.log (stdout+stderr as they came) and
 # <case>.expected: the `Test` of every test2json `fail` event of an identical
 # `go test -json` run (the same run for the -json case), kept only where the
-# package's own final event is `fail` too. go 1.19's test2json reads the
+# package's own final event is `fail` too, or where no later `pass` of the
+# test passed over it (go judges a package by its binary's exit status). go 1.19's test2json reads the
 # test binary's text, so a passing test that prints `--- FAIL: TestFake`
 # produces a fail event for TestFake; the package's final `pass` is what
 # go itself decided. <case>.flaky, where there is one: the tests with both a
@@ -31,7 +32,7 @@ export GOCACHE="$work/cache" GOPATH="$work/gopath" GOFLAGS= GOPROXY=off \
 unset GOARCH GOOS || true
 
 extract='import json, sys
-failed, verdict, order, ran = [], {}, [], set()
+failed, verdict, order, ran, standing = [], {}, [], set(), set()
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if not line.startswith("{"):
         continue  # build errors are text even under -json
@@ -45,9 +46,15 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         # go 1.19 test2json turns a printed `--- FAIL:` into a fail event;
         # only a test go ran (its `run` event) can fail.
         failed.append((pkg, test))
+        standing.add((pkg, test))
+    elif test is not None and action == "pass":
+        standing.discard((pkg, test))
 seen = set()
 for pkg, test in failed:
-    if verdict.get(pkg) == "fail" and test not in seen:
+    # go judges a package by its binary exit status: a failure no later
+    # pass of its test passed over stands in a package that "passed" too.
+    kept = verdict.get(pkg) == "fail" or (pkg, test) in standing
+    if kept and test not in seen:
         seen.add(test)
         print(test)'
 
@@ -91,7 +98,7 @@ for pkg in order:
         print(pkg)'
 
 running='import json, sys
-started, ended, verdict, order = {}, set(), {}, []
+started, ended, verdict, order, standing = {}, set(), {}, [], set()
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if not line.startswith("{"):
         continue
@@ -106,14 +113,22 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         order.append((pkg, test))
     elif action in ("pass", "fail", "skip"):
         ended.add((pkg, test))
+        if action == "fail" and (pkg, test) in started:
+            standing.add((pkg, test))
+        elif action == "pass":
+            standing.discard((pkg, test))
+# A package that "passed" over a standing failure did not pass.
+for pkg, _ in standing:
+    verdict[pkg] = "fail"
 for key in order:
     if key not in ended and verdict.get(key[0]) != "pass":
         print(key[1])'
 
 # Every test'"'"'s outcome, `OUTCOME NAME` per line: flaky (a fail and a pass in
 # one package), then running (as above), then failed (a fail event in a
-# package whose final event is fail), then its last pass or skip; a fail
-# event in a package that passed was printed by a test and gives nothing.
+# package whose final event is fail, or that no later pass of the test
+# passed over), then its last pass or skip; a fail event of a test that
+# never ran was printed by a test and gives nothing.
 outcomes='import json, sys
 seen, verdict, order = {}, {}, []
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
@@ -133,6 +148,12 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         seen[(pkg, test)] = []
         order.append((pkg, test))
     seen[(pkg, test)].append(action)
+# A package that "passed" over a standing failure (a fail event of a test
+# that ran, no pass of it since) did not pass: go judged its exit status.
+for (pkg, test), actions in seen.items():
+    ends = [a for a in actions if a in ("pass", "fail")]
+    if ends and ends[-1] == "fail":
+        verdict[pkg] = "fail"
 rank = {"flaky": 4, "running": 3, "failed": 2}
 result = {}
 for key in order:
@@ -246,6 +267,10 @@ capture no_tests_to_run -count=1 -v -run NoSuchTest ./allpass ./notests
 capture goroutine_panic -count=1 ./goroutinepanic
 capture goroutine_panic_verbose -count=1 -v ./goroutinepanic
 capture goroutine_panic_json -count=1 -json ./goroutinepanic
+# A failing test, then one that prints `PASS`/`ok` and calls
+# syscall.Exit(0): plain go says `ok`; the events keep TestA's failure
+# and TestZ's run without a result.
+capture exit0_forged_json -count=1 -json -tags exitearly ./exitearly
 # Warm the cache, then capture the cached run.
 if [[ -z "${ONLY:-}" || "$ONLY" == all_pass_cached ]]; then
     (cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true

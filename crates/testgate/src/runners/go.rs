@@ -2,7 +2,9 @@
 //! the failed tests with an anchored `-run` pattern per name and the failing
 //! packages.
 
-use super::{RunnerProfile, Target, names, words};
+use std::path::Path;
+
+use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names, words};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -205,5 +207,84 @@ impl RunnerProfile for Go {
                 vec!["go.mod".to_owned()],
             )
         })
+    }
+
+    fn report(&self, rest: &[String], _place: &Path) -> Option<ReportRequest> {
+        report(rest)
+    }
+}
+
+/// go's report is its test2json event stream on stdout: `-json` first
+/// among the arguments (before any `-args`, whose words are the test
+/// binary's), unless the command already asks for it. With `-v` too, go
+/// prints the same events. Only a `go test` the argv starts is rewritten:
+/// behind `make`, `bash -c` or `npm test` nothing reaches go, and its
+/// console judges alone (docs/formats.md). The console is rendered back
+/// from the events (`testgate_parse::GoEvents`): each event's `Output`, as
+/// `go test -v` prints it. A command that turns it off (`-json=false`)
+/// chose plain text: its console judges alone.
+fn report(rest: &[String]) -> Option<ReportRequest> {
+    let go_flags = || rest.iter().take_while(|w| *w != "-args" && *w != "--args");
+    let json_value = |w: &str| match w.trim_start_matches('-').strip_prefix("json")? {
+        "" => Some("true".to_owned()),
+        value => value.strip_prefix('=').map(str::to_owned),
+    };
+    let set: Vec<String> = go_flags()
+        .filter(|w| w.starts_with('-'))
+        .filter_map(|w| json_value(w))
+        .collect();
+    // go's flag package: the last setting wins.
+    match set.last().map(String::as_str) {
+        Some("true" | "1" | "t" | "T" | "TRUE" | "True") | None => {}
+        Some(_) => return None,
+    }
+    let json = !set.is_empty();
+    let args = if json {
+        rest.to_vec()
+    } else {
+        let mut args = Vec::with_capacity(rest.len() + 1);
+        args.push("-json".to_owned());
+        args.extend(rest.iter().cloned());
+        args
+    };
+    Some(ReportRequest {
+        args,
+        env: Vec::new(),
+        format: ReportFormat::GoTestJson,
+        written_to: ReportTarget::Stdout,
+        through_environment: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::report;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        report(&super::words(words))
+            .map(|r| r.args)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn json_is_asked_for_first_unless_the_command_asks_already() {
+        assert_eq!(args(&["./..."]), ["-json", "./..."]);
+        assert_eq!(
+            args(&["-v", "-count=3", "./..."]),
+            ["-json", "-v", "-count=3", "./..."]
+        );
+        assert_eq!(args(&["-json", "./..."]), ["-json", "./..."]);
+        assert_eq!(args(&["./...", "--json"]), ["./...", "--json"]);
+        assert_eq!(args(&["-json=true", "./..."]), ["-json=true", "./..."]);
+        // A command that turns it off chose go's plain text.
+        assert!(report(&super::words(&["-json=false", "./..."])).is_none());
+        assert!(report(&super::words(&["-json", "-json=0", "./..."])).is_none());
+        // Words that only start like the flag are not it.
+        assert_eq!(args(&["-jsonx", "./..."]), ["-json", "-jsonx", "./..."]);
+        // A `-json` after `-args` is the test binary's: go's own is added.
+        assert_eq!(
+            args(&["./x", "-args", "-json"]),
+            ["-json", "./x", "-args", "-json"]
+        );
     }
 }

@@ -158,7 +158,6 @@ impl ReportFormat {
 
 /// Where a runner writes the report it was asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[expect(dead_code, reason = "go's `-json` is written to stdout")]
 pub(crate) enum ReportTarget {
     /// A file at the `place` given to [`RunnerProfile::report`].
     File,

@@ -1,0 +1,176 @@
+//! go's test2json event stream rendered back to the text `go test -v` prints.
+
+/// The most bytes of one line held while it is read. test2json cuts a
+/// test's long output into events of a few KiB; a longer line is no event
+/// of go's and passes through as console text, flushed as it comes.
+const MAX_EVENT_LINE: usize = 1 << 20;
+
+/// Renders `go test -json`'s stdout back to readable console text.
+///
+/// Each line that is a test2json event (a JSON object with an `Action`)
+/// gives its `Output` field, exactly as the test binary printed it under
+/// `-v` (`=== RUN`, a test's log, `--- FAIL:`, the package's `ok`/`FAIL`
+/// line); an event without output (`run`, `pass`, `fail`, …) gives
+/// nothing. Any other line (go's build errors, a line that is not JSON) is
+/// console text and passes through unchanged. The events themselves are
+/// the runner's report; this is only how a person, the tail and the
+/// console's parser see them.
+///
+/// Memory is bounded by 1 MiB per line (a longer line passes through as
+/// it comes, never held), whatever the input.
+///
+/// ```
+/// use testgate_parse::GoEvents;
+///
+/// let mut events = GoEvents::new();
+/// let mut text = Vec::new();
+/// events.feed(br#"{"Action":"run","Package":"p","Test":"TestA"}
+/// {"Action":"output","Package":"p","Test":"TestA","Output":"=== RUN   TestA\n"}
+/// {"Action":"output","Package":"p","Test":"TestA","Output":"--- PASS: TestA (0.00s)\n"}
+/// {"Action":"pass","Package":"p","Test":"TestA","Elapsed":0}
+/// go: downloading example.com/dep v1.0.0
+/// "#, &mut text);
+/// events.finish(&mut text);
+/// assert_eq!(text, b"=== RUN   TestA\n--- PASS: TestA (0.00s)\ngo: downloading example.com/dep v1.0.0\n");
+/// ```
+#[derive(Debug, Default)]
+pub struct GoEvents {
+    /// The line being read, up to [`MAX_EVENT_LINE`] bytes.
+    line: Vec<u8>,
+    /// The line passed [`MAX_EVENT_LINE`]: its bytes pass through as they
+    /// come until its newline.
+    passing_through: bool,
+}
+
+impl GoEvents {
+    /// A renderer at the start of a stream.
+    pub fn new() -> Self {
+        GoEvents::default()
+    }
+
+    /// Renders `chunk` (a piece of the stream, cut anywhere), appending the
+    /// text to `out`. A line cut by the chunk's end is rendered once its
+    /// newline comes (or at [`finish`](GoEvents::finish)).
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let (piece, ended) = match rest.iter().position(|&b| b == b'\n') {
+                Some(at) => (&rest[..=at], true),
+                None => (rest, false),
+            };
+            rest = &rest[piece.len()..];
+            if self.passing_through {
+                out.extend_from_slice(piece);
+                self.passing_through = !ended;
+                continue;
+            }
+            if self.line.len() + piece.len() > MAX_EVENT_LINE {
+                out.append(&mut self.line);
+                out.extend_from_slice(piece);
+                self.passing_through = !ended;
+                continue;
+            }
+            self.line.extend_from_slice(piece);
+            if ended {
+                render_line(&self.line, out);
+                self.line.clear();
+            }
+        }
+    }
+
+    /// Renders a last line that had no newline.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        if !self.line.is_empty() {
+            render_line(&self.line, out);
+            self.line.clear();
+        }
+        self.passing_through = false;
+    }
+}
+
+/// Appends what one line (with its newline, if it had one) renders to.
+fn render_line(line: &[u8], out: &mut Vec<u8>) {
+    match event_output(line) {
+        Some(output) => out.extend_from_slice(output.as_bytes()),
+        None => out.extend_from_slice(line),
+    }
+}
+
+/// What a test2json event in `line` printed (`""` for an event without
+/// output); `None` for any other line, JSON or not.
+fn event_output(line: &[u8]) -> Option<String> {
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    if text.first() != Some(&b'{') {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(text).ok()?;
+    value.get("Action")?.as_str()?;
+    Some(
+        value
+            .get("Output")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(stream: &[u8], chunk: usize) -> Vec<u8> {
+        let mut events = GoEvents::new();
+        let mut out = Vec::new();
+        for piece in stream.chunks(chunk.max(1)) {
+            events.feed(piece, &mut out);
+        }
+        events.finish(&mut out);
+        out
+    }
+
+    #[test]
+    fn events_give_their_output_and_other_lines_pass_through() {
+        let stream = b"# example.com/p\n\
+./p_test.go:3:1: syntax error\n\
+{\"Action\":\"output\",\"Package\":\"p\",\"Output\":\"FAIL\\texample.com/p [build failed]\\n\"}\n\
+{\"Action\":\"fail\",\"Package\":\"p\",\"Elapsed\":0}\n\
+{\"numFailedTests\":1}\n\
+{\"Action\": broken\n\
+tail without newline";
+        let want = b"# example.com/p\n\
+./p_test.go:3:1: syntax error\n\
+FAIL\texample.com/p [build failed]\n\
+{\"numFailedTests\":1}\n\
+{\"Action\": broken\n\
+tail without newline";
+        for chunk in [1, 2, 7, 64, 4096] {
+            assert_eq!(render(stream, chunk), want, "chunks of {chunk}");
+        }
+    }
+
+    /// An output event's text is go's, escapes decoded; it need not end a
+    /// line (a test's `fmt.Print` without newline).
+    #[test]
+    fn output_is_decoded_and_joined_as_printed() {
+        let stream = br#"{"Action":"output","Package":"p","Test":"T","Output":"half \u001b[31mred"}
+{"Action":"output","Package":"p","Test":"T","Output":" and\ttab\n"}
+"#;
+        assert_eq!(render(stream, 5), b"half \x1b[31mred and\ttab\n");
+    }
+
+    /// A line longer than any event passes through whole, in bounded memory.
+    #[test]
+    fn an_endless_line_passes_through() {
+        let mut stream = vec![b'{'; MAX_EVENT_LINE + 10];
+        stream.extend_from_slice(b"\nafter\n");
+        let mut events = GoEvents::new();
+        let mut out = Vec::new();
+        for piece in stream.chunks(4096) {
+            events.feed(piece, &mut out);
+            assert!(events.line.len() <= MAX_EVENT_LINE);
+        }
+        events.finish(&mut out);
+        assert_eq!(out, stream);
+    }
+}

@@ -1,0 +1,3 @@
+module example.com/exitsearly
+
+go 1.19
