@@ -22,7 +22,6 @@ use serde_json::Value;
 use testgate::Cancel;
 
 use crate::check::{self, Outcome};
-use crate::json::CheckDocument;
 use crate::{Error, exit};
 
 /// The `schema` of each line `batch` writes; by the rule of `check --json`.
@@ -553,7 +552,7 @@ fn verdict_line(
         Outcome::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
     };
     let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
-    let result = match crate::json::printable_value(&CheckDocument::new(record)) {
+    let result = match crate::json::printable_value(&crate::json::check_document(record)) {
         Ok(value) => value,
         Err(e) => {
             return error_line(

@@ -13,7 +13,6 @@ use testgate::{
     Verdict,
 };
 
-use crate::json::CheckDocument;
 use crate::{Error, FormatArg};
 
 /// Run a test command in a sandbox and gate on its verdict.
@@ -298,7 +297,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
     let record = execute(&args, &cancel)?;
     let mut stdout = io::stdout().lock();
     if args.json {
-        crate::json::write_printable(&mut stdout, &CheckDocument::new(&record))
+        crate::json::write_printable(&mut stdout, &crate::json::check_document(&record))
             .map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
@@ -506,7 +505,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),
-            "result": crate::json::printable_value(&CheckDocument::new(&record)).map_err(|e| Error::Record(e.to_string()))?,
+            "result": crate::json::printable_value(&crate::json::check_document(&record)).map_err(|e| Error::Record(e.to_string()))?,
         });
         crate::record::write(path, document, args.sign.as_deref())?;
     }

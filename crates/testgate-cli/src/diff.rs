@@ -5,9 +5,11 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use testgate::{Change, Grade, TestResult, compare};
+use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome, TestHistory};
 
 use crate::Error;
 
@@ -32,9 +34,6 @@ pub(crate) struct DiffArgs {
     json: bool,
 }
 
-/// The `schema` of `diff --json`'s document.
-const DIFF_SCHEMA: u32 = 1;
-
 /// The order the text groups changes in: what a reader must act on first.
 const ORDER: [&str; 8] = [
     "broken",
@@ -46,21 +45,6 @@ const ORDER: [&str; 8] = [
     "not_run",
     "still_passing",
 ];
-
-#[derive(Debug, Serialize)]
-struct DiffDocument<'a> {
-    schema: u32,
-    tests: Vec<DiffEntry<'a>>,
-    counts: std::collections::BTreeMap<&'static str, usize>,
-}
-
-#[derive(Debug, Serialize)]
-struct DiffEntry<'a> {
-    name: &'a str,
-    change: &'static str,
-    before: Option<&'static str>,
-    after: Option<&'static str>,
-}
 
 pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
     let before = grades_in(&args.before)?;
@@ -77,12 +61,12 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
         let tests = changes
             .iter()
             .map(|&(name, change)| {
-                *counts.entry(change.name()).or_insert(0) += 1;
+                *counts.entry(Cow::Borrowed(change.name())).or_insert(0) += 1;
                 DiffEntry {
-                    name,
-                    change: change.name(),
-                    before: grade_in(&before_ref, name),
-                    after: grade_in(&after_ref, name),
+                    name: Cow::Borrowed(name),
+                    change: Cow::Borrowed(change.name()),
+                    before: grade_in(&before_ref, name).map(Cow::Borrowed),
+                    after: grade_in(&after_ref, name).map(Cow::Borrowed),
                 }
             })
             .collect();
@@ -151,42 +135,66 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
         Err(e) => return Err(Error::Baseline(e.to_string())),
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
     // A record file holds the check's document as `record.result`.
-    let document = value
-        .get("record")
-        .and_then(|r| r.get("result"))
-        .unwrap_or(&value);
-    let Some(tests) = document.get("tests").and_then(Value::as_array) else {
-        return Err(bad(
-            "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
-                .to_owned(),
-        ));
+    let envelope: Envelope =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let tests = match envelope {
+        Envelope {
+            record: Some(Recorded { result }),
+            ..
+        } => result.tests,
+        Envelope {
+            tests: Some(tests), ..
+        } => tests,
+        Envelope {
+            record: None,
+            tests: None,
+        } => {
+            return Err(bad(
+                "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+                    .to_owned(),
+            ));
+        }
     };
-    tests
-        .iter()
+    Ok(tests
+        .into_iter()
         .map(|test| {
-            let name = test
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad("a test without a name".to_owned()))?;
-            let outcomes = test
-                .get("outcomes")
-                .and_then(Value::as_array)
-                .ok_or_else(|| bad(format!("test {name} has no `outcomes`")))?;
-            let results: Vec<Option<TestResult>> = outcomes.iter().map(result_of).collect();
-            Ok((name.to_owned(), Grade::of(&results)))
+            let results: Vec<Option<TestResult>> =
+                test.outcomes.iter().map(|o| o.map(result_of)).collect();
+            (test.name.into_owned(), Grade::of(&results))
         })
-        .collect()
+        .collect())
 }
 
-/// One attempt's outcome of a test in `check --json`, as grading reads it.
-fn result_of(outcome: &Value) -> Option<TestResult> {
-    Some(match outcome.as_str()? {
-        "passed" | "xfailed" => TestResult::Passed,
-        "failed" | "error" => TestResult::Failed,
-        "flaky" => TestResult::Flaky,
-        "running" => TestResult::Running,
-        _ => TestResult::Skipped,
-    })
+/// What `diff` and `--baseline` read of a file: a `check --json` document's
+/// tests, or a `--record` file's check. Typed: an outcome this version does
+/// not know is an error naming it, never read as another.
+#[derive(Debug, Deserialize)]
+struct Envelope {
+    record: Option<Recorded>,
+    tests: Option<Vec<TestHistory<'static>>>,
+}
+
+/// A `--record` file's record: its check's document.
+#[derive(Debug, Deserialize)]
+struct Recorded {
+    result: Tests,
+}
+
+/// The tests of a check's document.
+#[derive(Debug, Deserialize)]
+struct Tests {
+    tests: Vec<TestHistory<'static>>,
+}
+
+/// One attempt's outcome of a test in `check --json`, as grading reads it:
+/// as the live check does (testgate's suite), one arm per outcome.
+fn result_of(outcome: Outcome) -> TestResult {
+    match outcome {
+        Outcome::Passed | Outcome::XFailed => TestResult::Passed,
+        Outcome::Failed | Outcome::Error => TestResult::Failed,
+        Outcome::Flaky => TestResult::Flaky,
+        Outcome::Running => TestResult::Running,
+        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
+    }
 }

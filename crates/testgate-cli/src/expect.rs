@@ -54,23 +54,22 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
             .map(str::to_owned)
             .collect());
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-    let varied = value
-        .get("stress")
-        .and_then(|s| s.get("varied"))
-        .and_then(Value::as_array)
-        .ok_or(
-            "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
-        )?;
-    varied
-        .iter()
-        .map(|test| {
-            test.get("name")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| "a varied test without a name".to_owned())
-        })
-        .collect()
+    /// What a quarantine reads of `check --stress --json`: typed, as
+    /// testgate-documents writes it.
+    #[derive(serde::Deserialize)]
+    struct Stressed {
+        stress: Option<testgate_documents::Stress<'static>>,
+    }
+    let stressed: Stressed =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let stress = stressed.stress.ok_or(
+        "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
+    )?;
+    Ok(stress
+        .varied
+        .into_iter()
+        .map(|test| test.name.into_owned())
+        .collect())
 }
 
 /// The expectations `text` states.
