@@ -217,6 +217,7 @@ class Result:
     tree: Tree | None = None
     tests: list[TestOutcome] | None = None
     grading: dict[str, Any] | None = None
+    stress: dict[str, Any] | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -275,6 +276,7 @@ class FailingTest:
     name: str = ""
     format: str = ""
     context: str | None = None
+    kind: str = ""
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
