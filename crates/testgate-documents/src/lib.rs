@@ -3,7 +3,7 @@
 //! `check --baseline`, your own tools) share. The principal types are
 //! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
 //! and [`DiffDocument`] (`diff --json`); with the `schema` feature,
-//! [`schema_of`] gives each one's JSON Schema, published in docs/schema/.
+//! `schema_of` gives each one's JSON Schema, published in docs/schema/.
 //!
 //! A document's `schema` field is its version: a field added keeps it; a
 //! field removed, renamed or given another meaning bumps it. A reader meets
