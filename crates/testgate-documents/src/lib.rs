@@ -1,6 +1,6 @@
-//! Every JSON document `testgate` writes, as Serialize + Deserialize types
+//! The JSON documents `testgate` writes, as Serialize + Deserialize types
 //! that the producer (the `testgate` command) and its readers (`diff`,
-//! `check --baseline`, your own tools) share. The principal types are
+//! `check --baseline`, `--quarantine`, your own tools) share. The principal types are
 //! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
 //! and [`DiffDocument`] (`diff --json`); with the `schema` feature,
 //! `schema_of` gives each one's JSON Schema, published in docs/schema/.
