@@ -136,8 +136,12 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
     // A record file holds the check's document as `record.result`.
-    let envelope: Envelope =
-        serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let envelope: Envelope = serde_json::from_str(&text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => bad(format!("not a check's document ({e})")),
+        serde_json::error::Category::Io
+        | serde_json::error::Category::Syntax
+        | serde_json::error::Category::Eof => bad(format!("not JSON ({e})")),
+    })?;
     let tests = match envelope {
         Envelope {
             record: Some(Recorded { result }),
