@@ -12,7 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures="$here/../crates/testgate-parse/tests/fixtures"
 corpus="$here/corpus"
 
-for target in parse_cargo parse_nextest parse_pytest parse_go parse_jest parse_vitest; do
+# One parser target per runner (`fuzz_targets/parse_<runner>.rs`), found
+# here rather than listed, so that a new runner's target is seeded too.
+for source in "$here"/fuzz_targets/parse_*.rs; do
+    target=$(basename "$source" .rs)
+    [ "$target" = parse_junit ] && continue
     mkdir -p "$corpus/$target"
     for log in "$fixtures"/*/*.log; do
         [ -e "$log" ] || continue
@@ -29,7 +33,8 @@ for xml in "$fixtures"/*/*.junit.xml "$fixtures"/*/*.report.json; do
 done
 
 # Header: format byte (0 = auto, 1 cargo, 2 nextest, 3 pytest, 4 go, 5 jest,
-# 6 vitest), a count of chunk sizes, the sizes.
+# 6 vitest: the index in `Format::ALL`; a runner not named here is seeded
+# as auto), a count of chunk sizes, the sizes.
 mkdir -p "$corpus/stream_chunks"
 for log in "$fixtures"/*/*.log; do
     [ -e "$log" ] || continue

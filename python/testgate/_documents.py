@@ -13,7 +13,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, List, Optional, Union
 
 #: The `schema` of `check --json` this module reads.
 CHECK_SCHEMA = 1
@@ -193,6 +193,67 @@ class Tree:
 
 
 @dataclass(frozen=True)
+class Failure:
+    """A failing test of `check --json` with its own output: `message`,
+    the first line that states the failure, and `excerpt`, the test's own
+    output as its runner showed it (at most 4 KiB, its start and end), from
+    attempt `attempt`; None where no parser kept them. Text the test
+    printed, not evidence: the names come from `failing`."""
+
+    name: str = ""
+    message: str | None = None
+    excerpt: str | None = None
+    attempt: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class GradedTest:
+    """One test listed under `expect`: the list it is on ("must_pass" or
+    "keep_passing"), its grade, and its result in each attempt (None where
+    an attempt's output did not name it)."""
+
+    name: str = ""
+    # `List`, not `list`: the field named `list` shadows the builtin here.
+    results: List[Optional[str]] = field(default_factory=lambda: [])
+    list: str = ""
+    grade: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class SandboxUsed:
+    """The sandbox the attempts ran in: `kind` is "bwrap", "landlock",
+    "none", or "auto" when neither bubblewrap nor Landlock could start (every
+    attempt was then refused); `why` says why `sandbox="auto"` chose it (None
+    for an explicit choice)."""
+
+    kind: str = ""
+    why: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Grading:
+    """How the tests listed under `expect` graded, and the failing tests
+    that no list names."""
+
+    tests: List[GradedTest] = field(default_factory=lambda: [])
+    unlisted_failed: List[str] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Stress:
+    """Under `stress=N`: how many runs there were, and every test whose
+    outcome varied between them."""
+
+    runs: int = 0
+    varied: List[SometimesFailed] = field(default_factory=lambda: [])
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Result:
     """The verdict of `testgate check` and everything that led to it.
 
@@ -200,14 +261,17 @@ class Result:
     inconclusive verdict is one; `failing` lists a Fail's tests. `exit_code`
     is the command's (0, 1 or 125); `tests` holds the per-test outcomes
     when the binary reports them, else None; `grading` how the listed
-    tests graded under `expect` (docs/cli.md), else None; `as_expected`
-    whether the verdict met `expect_verdict`, None without one.
+    tests graded under `expect` (docs/cli.md), else None; `stress` the runs
+    and varied tests under `stress=N`, else None; `as_expected`
+    whether the verdict met `expect_verdict`, None without one; `sandbox`
+    which sandbox the attempts ran in and why.
     """
 
     schema: int = CHECK_SCHEMA
     verdict: str = ""
     cause: str | None = None
     failing: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     reason: str = ""
     suite: Suite | None = None
     findings: Findings = field(default_factory=Findings)
@@ -215,9 +279,10 @@ class Result:
     attempts: list[Attempt] = field(default_factory=list)
     tree_digest: str | None = None
     tree: Tree | None = None
+    sandbox: SandboxUsed | None = None
     tests: list[TestOutcome] | None = None
-    grading: dict[str, Any] | None = None
-    stress: dict[str, Any] | None = None
+    grading: Grading | None = None
+    stress: Stress | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -271,12 +336,16 @@ class BatchResult:
 
 @dataclass(frozen=True)
 class FailingTest:
-    """A failing test the parser found, with where it was found."""
+    """A failing test the parser found, with where it was found, its
+    `message` (the first line that states the failure) and `excerpt` (its
+    own output, bounded), where the runner showed them."""
 
     name: str = ""
     format: str = ""
     context: str | None = None
     kind: str = ""
+    message: str | None = None
+    excerpt: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 

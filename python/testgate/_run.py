@@ -7,6 +7,7 @@ import contextlib
 import datetime
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -15,7 +16,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,64 @@ class Expectation:
         return True
 
 
+@dataclass(frozen=True)
+class AttemptProgress:
+    """One attempt of a running check, as `check(on_attempt=...)` hears of
+    it: when it starts (`outcome` None) and when it ends (`outcome` such as
+    "exited 0", "exited 1", "timed out"; `seconds` its duration, `failing`
+    how many tests failed in it). Read from testgate's progress lines on
+    stderr, which the tests' own output could imitate: for display only,
+    the verdict is the returned `Result`."""
+
+    number: int
+    command: str
+    outcome: str | None = None
+    seconds: float | None = None
+    failing: int | None = None
+
+
+_STARTED = re.compile(r"testgate: attempt (\d+) of at most \d+(?: \([^)]*\))?: (.*)")
+_ENDED = re.compile(r"testgate: attempt (\d+) (.+) after ([0-9.]+)s(?:, (\d+) failing tests?)?")
+
+
+class _AttemptLines:
+    """Turns testgate's attempt lines into `AttemptProgress` calls; the
+    first exception the callback raises is kept, to raise after the run."""
+
+    def __init__(self, callback: Callable[[AttemptProgress], None]) -> None:
+        self.callback = callback
+        self.commands: dict[int, str] = {}
+        self.error: BaseException | None = None
+
+    def __call__(self, line: str) -> None:
+        if self.error is not None:
+            return
+        text = line.strip()
+        progress: AttemptProgress | None = None
+        started = _STARTED.fullmatch(text)
+        ended = _ENDED.fullmatch(text)
+        if started:
+            number = int(started.group(1))
+            self.commands[number] = started.group(2)
+            progress = AttemptProgress(number, started.group(2))
+        elif ended:
+            number = int(ended.group(1))
+            failing = ended.group(4)
+            progress = AttemptProgress(
+                number,
+                self.commands.get(number, ""),
+                ended.group(2),
+                float(ended.group(3)),
+                int(failing) if failing is not None else 0,
+            )
+        if progress is None:
+            return
+        try:
+            self.callback(progress)
+        except BaseException as e:  # raised in the caller's thread after the run
+            self.error = e
+
+
 def binary() -> str:
     """The path of the `testgate` binary: `$TESTGATE_BIN`, else the one this
     package installed next to its Python (the venv's or the user's scripts
@@ -109,7 +168,7 @@ def check(
     *,
     retries: int = 0,
     timeout: float | datetime.timedelta | str = "10m",
-    sandbox: str = "bwrap",
+    sandbox: str = "auto",
     allow_network: bool = False,
     writable: Iterable[StrPath] = (),
     env: Mapping[str, str | None] | Iterable[str] | None = None,
@@ -124,7 +183,14 @@ def check(
     quarantine: StrPath | None = None,
     missing: str = "not-run",
     strict: bool = False,
+    stress: int | None = None,
+    report: StrPath | None = None,
+    structured: bool = False,
+    sign: StrPath | None = None,
+    name: str | None = None,
+    version: str | None = None,
     stream: bool = False,
+    on_attempt: Callable[[AttemptProgress], None] | None = None,
     expect_verdict: str | Expectation | None = None,
 ) -> Result:
     """Run `command` in `workspace` under testgate and return its verdict.
@@ -135,12 +201,20 @@ def check(
     a name to its value, or to None to pass the host's value through (a
     list of names passes each through). `expect` grades the change against
     listed tests only (`check --expect`): the path of such a file, a dict
-    (`{"must_pass": [...], "keep_passing": [...]}` or SWE-bench's
-    `FAIL_TO_PASS` / `PASS_TO_PASS`), or a list of names that must pass;
+    (`{"must_pass": [...], "keep_passing": [...]}`, or a whole SWE-bench or
+    Multi-SWE-bench instance record), or a list of names that must pass;
     `baseline` the base commit's check (`--baseline`: what passed there must
     keep passing); `quarantine` a file of tests that never gate
-    (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`. With
+    (`--quarantine`); `missing` and `strict` are `--missing` and `--strict`.
+    `stress` runs the suite that many times to find flaky tests
+    (`--stress N`); `report` is the JUnit XML report the runner writes (a
+    path inside the project, `--report`), `structured=True` asks the runner
+    for one (`--structured`); `record` writes the verdict record, `sign`
+    signs it with that key, `name` and `version` name the suite in it. With
     `stream=True` the test output goes to this process's stderr as it runs.
+    `on_attempt` is called (from another thread) with an `AttemptProgress`
+    as each attempt starts and as it ends; an exception it raises is raised
+    once the check is over.
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
 
@@ -150,9 +224,12 @@ def check(
     """
     words = shlex.split(command) if isinstance(command, str) else [str(w) for w in command]
     argv = [binary(), "check", "--json", "-C", os.fspath(workspace)]
-    argv += ["--retries", str(int(retries)), "--timeout", _duration(timeout)]
+    # --stress takes no --retries: given only when asked for (or not stressed).
+    if stress is None or retries:
+        argv += ["--retries", str(int(retries))]
+    argv += ["--timeout", _duration(timeout)]
     argv += ["--sandbox", sandbox, "--rerun", rerun, "--format", format]
-    if not stream:
+    if not stream and on_attempt is None:
         argv.append("--quiet")
     if allow_network:
         argv.append("--allow-network")
@@ -162,6 +239,18 @@ def check(
         argv += ["--tmpfs-size", str(tmpfs_size)]
     if record is not None:
         argv += ["--record", os.fspath(record)]
+    if sign is not None:
+        argv += ["--sign", os.fspath(sign)]
+    if name is not None:
+        argv += ["--name", name]
+    if version is not None:
+        argv += ["--version", version]
+    if stress is not None:
+        argv += ["--stress", str(int(stress))]
+    if report is not None:
+        argv += ["--report", os.fspath(report)]
+    if structured:
+        argv.append("--structured")
     for path in writable:
         argv += ["--writable", os.fspath(path)]
     for entry in _env_entries(env):
@@ -181,7 +270,12 @@ def check(
                 argv.append("--strict")
         argv.append("--")
         argv += words
-        code, stdout, stderr = _run(argv, stdin=None, stream=stream)
+        attempts = _AttemptLines(on_attempt) if on_attempt is not None else None
+        code, stdout, stderr = _run(argv, stdin=None, stream=stream, on_line=attempts)
+        if attempts is not None and attempts.error is not None:
+            raise attempts.error
+        given_inline = expect is not None and not isinstance(expect, (str, os.PathLike))
+        stand_in = expect_path if given_inline else None
     if code in (EXIT_PASS, EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED):
         try:
             result = Result.from_json(_one_document(stdout), exit_code=code)
@@ -199,7 +293,12 @@ def check(
             )
             result = dataclasses.replace(result, as_expected=wanted.met_by(result))
         return result
-    raise TestgateError(_message(stderr, code), code, stderr)
+    message = _message(stderr, code)
+    if stand_in is not None:
+        # The temporary file is ours, not the caller's: name what they gave.
+        given = "the `expect` dict" if isinstance(expect, Mapping) else "the `expect` list"
+        message = message.replace(stand_in, given)
+    raise TestgateError(message, code, stderr)
 
 
 def parse(text_or_path: str | bytes | os.PathLike[str], *, format: str = "auto") -> Report:
@@ -342,7 +441,13 @@ def _message(stderr: str, code: int) -> str:
 _KEPT_LINES = 200
 
 
-def _run(argv: list[str], *, stdin: bytes | None, stream: bool) -> tuple[int, bytes, str]:
+def _run(
+    argv: list[str],
+    *,
+    stdin: bytes | None,
+    stream: bool,
+    on_line: Callable[[str], None] | None = None,
+) -> tuple[int, bytes, str]:
     """Runs testgate; on KeyboardInterrupt, interrupts it too (it then ends
     the whole tree of the check) and waits for it before re-raising."""
     try:
@@ -355,7 +460,9 @@ def _run(argv: list[str], *, stdin: bytes | None, stream: bool) -> tuple[int, by
     except OSError as e:
         raise TestgateError(f"cannot start {argv[0]}: {e.strerror or e}") from e
     kept: collections.deque[str] = collections.deque(maxlen=_KEPT_LINES)
-    threads = [threading.Thread(target=_read_stderr, args=(process.stderr, kept, stream))]
+    threads = [
+        threading.Thread(target=_read_stderr, args=(process.stderr, kept, stream, on_line))
+    ]
     if stdin is not None:
         threads.append(threading.Thread(target=_write_stdin, args=(process.stdin, stdin)))
     for thread in threads:
@@ -389,12 +496,19 @@ def _write_stdin(pipe: IO[bytes] | None, data: bytes) -> None:
             pass
 
 
-def _read_stderr(pipe: IO[bytes] | None, kept: collections.deque[str], stream: bool) -> None:
+def _read_stderr(
+    pipe: IO[bytes] | None,
+    kept: collections.deque[str],
+    stream: bool,
+    on_line: Callable[[str], None] | None = None,
+) -> None:
     if pipe is None:
         return
     for raw in iter(pipe.readline, b""):
         line = raw.decode(errors="replace")
         kept.append(line)
+        if on_line is not None:
+            on_line(line)
         if stream:
             sys.stderr.write(line)
             sys.stderr.flush()

@@ -56,6 +56,18 @@ def test_a_passing_suite_passes(project):
     assert isinstance(result.findings, testgate.Findings)
 
 
+def test_the_sandbox_used_and_why_are_in_the_result(project):
+    chosen = testgate.check(project, PYTEST)
+    assert isinstance(chosen.sandbox, testgate.SandboxUsed)
+    # `auto` (the default) says why; on this machine bubblewrap starts.
+    assert chosen.sandbox.kind in ("bwrap", "landlock"), chosen.sandbox
+    assert chosen.sandbox.why, chosen.sandbox
+    landlock = testgate.check(project, PYTEST, sandbox="landlock", env={"TESTGATE_FIXTURE": "fail"})
+    assert landlock.verdict == "fail", landlock.reason
+    assert landlock.failing == FAILING
+    assert landlock.sandbox == testgate.SandboxUsed(kind="landlock", why=None)
+
+
 def test_a_failing_suite_fails_with_the_names_after_every_retry(project):
     result = testgate.check(project, PYTEST, retries=1, env={"TESTGATE_FIXTURE": "fail"})
     assert result.verdict == "fail", result.reason
@@ -104,7 +116,12 @@ def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp
         project, VERBOSE, env=fail, expect={"FAIL_TO_PASS": ["tests/test_calc.py::test_adds"]}
     )
     assert graded.verdict == "pass", graded.reason
-    assert graded.grading is not None and graded.grading["tests"][0]["grade"] == "passed"
+    assert isinstance(graded.grading, testgate.Grading)
+    (test,) = graded.grading.tests
+    assert isinstance(test, testgate.GradedTest)
+    assert (test.name, test.list, test.grade) == ("tests/test_calc.py::test_adds", "must_pass", "passed")
+    assert test.results == ["passed"]
+    assert "tests/test_calc.py::test_adds_negative" in graded.grading.unlisted_failed
     listed = testgate.check(project, VERBOSE, env=fail, expect=["tests/test_calc.py::test_adds_negative"])
     assert listed.verdict == "fail" and listed.failing == ["tests/test_calc.py::test_adds_negative"]
     strict = testgate.check(
@@ -116,6 +133,54 @@ def test_expected_tests_grade_the_change_as_a_dict_a_list_or_a_file(project, tmp
     missing = testgate.check(project, VERBOSE, env=fail, expect=file, missing="fail")
     assert missing.verdict == "fail", missing.reason
     assert testgate.check(project, VERBOSE, env=fail).grading is None
+
+
+def test_an_expect_error_names_the_callers_dict_not_a_temporary_file(project):
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, PYTEST, expect={"must_pass": "tests/test_calc.py::test_adds"})
+    message = caught.value.message
+    assert caught.value.exit_code == testgate.EXIT_TROUBLE
+    assert message.startswith("the expected tests in the `expect` dict: "), message
+    assert "`must_pass` is not a list" in message and "testgate-expect-" not in message
+
+
+def test_every_check_option_reaches_the_binary(project, tmp_path):
+    stressed = testgate.check(project, VERBOSE, stress=2)
+    assert stressed.verdict == "pass", stressed.reason
+    assert isinstance(stressed.stress, testgate.Stress) and stressed.stress.runs == 2
+    assert stressed.stress.varied == [] and "stress" not in stressed.extra
+    structured = testgate.check(project, PYTEST, structured=True)
+    assert structured.verdict == "pass", structured.reason
+    record = tmp_path / "record.json"
+    named = testgate.check(project, PYTEST, record=record, name="calc", version="v9")
+    assert named.verdict == "pass", named.reason
+    suite = json.loads(record.read_text())["record"]["suite"]
+    assert (suite["name"], suite["version"]) == ("calc", "v9")
+    with pytest.raises(testgate.TestgateError) as caught:
+        testgate.check(project, PYTEST, report="junit.xml", structured=True)
+    assert "cannot be used with" in caught.value.message
+
+
+def test_on_attempt_hears_each_attempt_start_and_end(project):
+    heard: list[testgate.AttemptProgress] = []
+    result = testgate.check(
+        project, PYTEST, env={"TESTGATE_FIXTURE": "fail"}, retries=1, on_attempt=heard.append
+    )
+    assert result.verdict == "fail", result.reason
+    assert [(p.number, p.outcome is None) for p in heard] == [
+        (1, True), (1, False), (2, True), (2, False)
+    ], heard
+    first_end = heard[1]
+    assert first_end.outcome == "exited 1" and first_end.failing == len(FAILING), heard
+    assert first_end.seconds is not None and "pytest" in first_end.command
+
+
+def test_an_exception_in_on_attempt_is_raised_after_the_check(project):
+    def refuse(progress: testgate.AttemptProgress) -> None:
+        raise ValueError(f"no thanks: {progress.number}")
+
+    with pytest.raises(ValueError, match="no thanks: 1"):
+        testgate.check(project, PYTEST, on_attempt=refuse)
 
 
 def test_a_usage_error_raises_with_the_message_and_exit_code(tmp_path):
@@ -181,6 +246,36 @@ def test_parse_reads_a_path_and_text_alike():
     assert from_path.tests is not None
     failed = [t.name for t in from_path.tests if t.outcome in ("failed", "error")]
     assert failed == from_path.failing_names
+
+
+def test_parse_gives_each_failing_tests_message_and_excerpt():
+    report = testgate.parse(FIXTURES / "go" / "verbose.log")
+    by_name = {t.name: t for t in report.failing}
+    test = by_name["TestParse/empty_input"]
+    assert test.message == "failing_test.go:19: empty input rejected"
+    assert test.excerpt == "    failing_test.go:19: empty input rejected"
+    # A parent that printed nothing of its own has neither.
+    assert (by_name["TestParse"].message, by_name["TestParse"].excerpt) == (None, None)
+    assert "message" not in test.extra and "excerpt" not in test.extra
+
+
+def test_check_documents_give_each_failing_tests_output():
+    document = {
+        "schema": 1,
+        "verdict": "fail",
+        "failing": ["a", "b"],
+        "failures": [
+            {"name": "a", "message": "boom", "excerpt": "x\nboom", "attempt": 2},
+            {"name": "b", "message": None, "excerpt": None, "attempt": None},
+        ],
+    }
+    result = testgate.Result.from_json(document, exit_code=1)
+    assert all(isinstance(f, testgate.Failure) for f in result.failures)
+    assert [(f.name, f.message, f.excerpt, f.attempt) for f in result.failures] == [
+        ("a", "boom", "x\nboom", 2),
+        ("b", None, None, None),
+    ]
+    assert testgate.Result.from_json({"schema": 1, "verdict": "pass"}).failures == []
 
 
 def test_parse_says_which_test_binary_died():

@@ -1,5 +1,6 @@
 //! End to end: the real projects of `tests/projects/e2e/` run by the real
-//! runners through `SandboxedTests`, in bubblewrap and on the host.
+//! runners through `SandboxedTests`, in bubblewrap, under Landlock and on
+//! the host.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,6 +21,7 @@ use testgate::Runner;
 #[derive(Debug, Clone, Copy)]
 enum Where {
     Bwrap,
+    Landlock,
     Host,
 }
 
@@ -35,12 +37,15 @@ impl Where {
             Where::Bwrap => {
                 projects::bwrap_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
             }
+            Where::Landlock => {
+                projects::landlock_for(matches!(runner, Some(Runner::Jest | Runner::Vitest)))
+            }
             Where::Host => Sandbox::Host,
         }
     }
 }
 
-const BOTH: [Where; 2] = [Where::Bwrap, Where::Host];
+const EVERY_PLACE: [Where; 3] = [Where::Bwrap, Where::Landlock, Where::Host];
 
 fn check(project: &Project, mode: &str, retries: u32, place: Where) -> testgate::Record {
     let config = project
@@ -102,7 +107,7 @@ fn assert_inconclusive(record: &testgate::Record, cause: Cause, what: &str) {
 
 fn each_runner(f: impl Fn(Runner, Where)) {
     for runner in projects::PROJECTS {
-        for place in BOTH {
+        for place in EVERY_PLACE {
             f(runner, place);
         }
     }
@@ -151,7 +156,7 @@ fn flaky_suites_are_inconclusive() {
 
 #[test]
 fn a_hang_times_out() {
-    for place in BOTH {
+    for place in EVERY_PLACE {
         let project = Project::copy(Runner::Pytest);
         let config = project
             .config()
@@ -166,7 +171,7 @@ fn a_hang_times_out() {
 
 #[test]
 fn a_missing_program_would_not_start() {
-    for place in BOTH {
+    for place in EVERY_PLACE {
         let dir = tempfile::tempdir().unwrap();
         let config = TestConfig::new(dir.path(), "testgate-no-such-runner", ["--x"]);
         let verdict = SandboxedTests::new(place.sandbox(), config).run();
@@ -184,7 +189,7 @@ fn a_missing_program_would_not_start() {
 
 #[test]
 fn no_test_ran_is_inconclusive() {
-    for place in BOTH {
+    for place in EVERY_PLACE {
         // A filter that matches nothing: cargo test exits 0 having run nothing.
         let project = Project::copy(Runner::Cargo);
         let config = TestConfig::new(&project.dir, "cargo", ["test", "no_test_has_this_name"])
@@ -200,7 +205,7 @@ fn no_test_ran_is_inconclusive() {
 
 #[test]
 fn an_exit_status_that_contradicts_the_output_is_inconclusive() {
-    for place in BOTH {
+    for place in EVERY_PLACE {
         let project = Project::copy(Runner::Pytest);
         let config = TestConfig::new(
             &project.dir,

@@ -133,3 +133,13 @@ pub(crate) fn bwrap_for(node: bool) -> testgate::Sandbox {
     }
     testgate::Sandbox::Bubblewrap(options)
 }
+
+/// The Landlock sandbox for a fixture project, the shared node_modules
+/// writable for the node projects as under [`bwrap_for`].
+pub(crate) fn landlock_for(node: bool) -> testgate::Sandbox {
+    let mut options = testgate::LandlockOptions::default();
+    if node {
+        options.writable.push(node_modules());
+    }
+    testgate::Sandbox::Landlock(options)
+}

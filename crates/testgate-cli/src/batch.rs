@@ -4,12 +4,12 @@
 //! Memory stays flat in the manifest's length: the manifest is streamed
 //! (read twice: once to count, once to run), at most `--jobs` checks are in
 //! flight, results are written as they end, and resuming keeps one 64-bit
-//! hash per check already in `--out`.
+//! hash per check already in `--out`, read a line at a time whatever its
+//! length.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{self, BufReader, IsTerminal, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -28,8 +28,13 @@ use crate::{Error, exit};
 pub(crate) const BATCH_SCHEMA: u32 = 1;
 
 mod manifest;
+mod progress;
+mod resume;
 
+pub(crate) use manifest::check_args;
 use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
+use progress::CheckDuration;
+use resume::{done_ids, id_hash};
 
 /// Run the checks of a manifest, in parallel, results as JSON lines.
 ///
@@ -37,13 +42,16 @@ use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 /// `command` (an array of words), and optionally `id`, `retries`,
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
 /// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
-/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`
-/// (as `check`'s options) and
+/// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`,
+/// `report`, `structured`, `record`, `sign`, `name`, `version` (as
+/// `check`'s options) and
 /// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
 /// paths are
 /// relative to the manifest's directory. Each result is one JSON line
 /// (docs/cli.md), written as its check ends; with --out, the checks whose
-/// `id` is already in FILE are skipped, so an interrupted batch resumes.
+/// `id` already has a result in FILE are skipped, so an interrupted batch
+/// resumes (an error line is no result: its check is tried again). Two
+/// lines with one `id` are refused before anything runs.
 ///
 /// Exit status: 0 when every check ran and met its `expect_verdict`, 1 when
 /// one did not meet it, 2 when a manifest line was invalid or a check could
@@ -59,8 +67,8 @@ pub(crate) struct BatchArgs {
     #[arg(short = 'j', long, value_name = "N", default_value = "1")]
     jobs: NonZeroUsize,
 
-    /// Append the results to FILE, skipping the checks already in it
-    /// (default: standard output, nothing skipped).
+    /// Append the results to FILE, skipping the checks already in it, but
+    /// for error lines (default: standard output, nothing skipped).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 
@@ -107,10 +115,16 @@ struct ResultLine<'a> {
 
 /// What the main thread hears from the reader and the workers.
 enum Event {
-    Started,
-    /// A check ended: its line to write, or `None` when the interruption
-    /// ended it.
-    Finished(Option<Finished>),
+    /// The check of a manifest line started; its id as the progress line
+    /// shows it.
+    Started { line: u64, label: String },
+    /// The check of a manifest line ended after `took`: its line to write,
+    /// or `None` when the interruption ended it.
+    Finished {
+        line: u64,
+        took: Duration,
+        finished: Option<Finished>,
+    },
     /// A manifest line that is no check: its error line to write.
     Rejected(Finished),
     /// The manifest could not be read any further.
@@ -144,7 +158,8 @@ struct Counts {
 }
 
 impl Counts {
-    /// The progress line's counts, short enough for 80 columns.
+    /// The progress line's counts, short enough for 80 columns (the
+    /// running checks are named after them: [`progress::line`]).
     fn live(&self) -> String {
         let error = if self.error > 0 {
             format!(" error {}", self.error)
@@ -152,8 +167,8 @@ impl Counts {
             String::new()
         };
         format!(
-            "pass {} fail {} inconclusive {}{error} running {}",
-            self.pass, self.fail, self.inconclusive, self.running
+            "pass {} fail {} inconclusive {}{error}",
+            self.pass, self.fail, self.inconclusive
         )
     }
 
@@ -195,11 +210,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
         Some((file, path)) => done_ids(file, path)?,
         None => HashSet::new(),
     };
-    let to_run =
-        count_to_run(open_manifest()?, &done, args.index).map_err(|source| Error::Read {
-            path: args.manifest.clone(),
-            source,
-        })?;
+    let to_run = count_to_run(open_manifest()?, &args.manifest, &done, args.index)?;
     let mut out: Box<dyn Write> = match out_file {
         Some((file, _)) => Box::new(file),
         None => Box::new(io::stdout()),
@@ -210,6 +221,9 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
     let bar = progress_bar(args.quiet, to_run);
     let started = Instant::now();
     let mut counts = Counts::default();
+    let mut took = CheckDuration::default();
+    // The running checks' ids, by manifest line: at most --jobs of them.
+    let mut running: Vec<(u64, String)> = Vec::new();
     let mut write_error = None;
     let (job_tx, job_rx) = mpsc::sync_channel::<Job>(0);
     let job_rx = Arc::new(Mutex::new(job_rx));
@@ -229,14 +243,30 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
         drop(job_rx);
         for event in event_rx {
             let finished = match event {
-                Event::Started => {
+                Event::Started { line, label } => {
                     counts.running += 1;
+                    running.push((line, label));
                     None
                 }
-                Event::Finished(finished) => {
+                Event::Finished {
+                    line,
+                    took: duration,
+                    finished,
+                } => {
                     counts.running = counts.running.saturating_sub(1);
-                    if finished.is_none() {
-                        counts.interrupted += 1;
+                    running.retain(|(running, _)| *running != line);
+                    match &finished {
+                        None => counts.interrupted += 1,
+                        // A check that could not run says nothing of how
+                        // long checks take.
+                        Some(Finished {
+                            tally: Tally::Error,
+                            ..
+                        }) => {}
+                        Some(Finished {
+                            tally: Tally::Pass | Tally::Fail | Tally::Inconclusive,
+                            ..
+                        }) => took.record(duration),
                     }
                     finished
                 }
@@ -271,14 +301,23 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
                     bar.inc(1);
                 } else if !args.quiet {
                     // No terminal: one line per check, for the log.
+                    let left = to_run.saturating_sub(counts.done());
+                    let eta = if left > 0 {
+                        let left = took.left(left, args.jobs.get());
+                        format!(" · eta {}", progress::eta(left))
+                    } else {
+                        String::new()
+                    };
                     eprintln!(
-                        "testgate: batch: {} of {to_run} done: {}",
+                        "testgate: batch: {} of {to_run} done: {}{eta}",
                         counts.done(),
                         counts.message()
                     );
                 }
             }
-            bar.set_message(counts.live());
+            let left = took.left(to_run.saturating_sub(counts.done()), args.jobs.get());
+            let ids: Vec<String> = running.iter().map(|(_, label)| label.clone()).collect();
+            bar.set_message(progress::line(&counts.live(), left, &ids));
         }
         reader.join().unwrap_or(0)
     });
@@ -318,9 +357,9 @@ fn progress_bar(quiet: bool, length: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:10}] {pos}/{len} {wide_msg} eta {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:10}] {pos}/{len} {wide_msg}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(Duration::from_millis(500));
@@ -369,77 +408,46 @@ fn summary(counts: &Counts, skipped: u64, elapsed: Duration, out: Option<&Path>)
     eprint!("{text}");
 }
 
-/// The hash of an `id` by which resume recognises a check.
-fn id_hash(id: &Value) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    id.to_string().hash(&mut hasher);
-    hasher.finish()
-}
-
-/// The ids already in `path`, whose checks a resumed batch skips. A last
-/// line without its newline (the writer was killed mid-line) is cut off,
-/// so the file stays one complete result per line.
-fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Error> {
-    let trouble =
-        |why: String| Error::Batch(format!("cannot resume from {}: {why}", path.display()));
-    let mut done = HashSet::new();
-    let mut reader = BufReader::new(&mut *file);
-    let mut complete: u64 = 0;
-    let mut number = 0;
-    loop {
-        let line = match next_line(&mut reader) {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => return Err(trouble(e.to_string())),
-        };
-        number += 1;
-        let Line::Text(bytes, ended) = line else {
-            return Err(trouble(format!(
-                "line {number} is longer than {MAX_LINE} bytes"
-            )));
-        };
-        if !ended {
-            break;
-        }
-        complete += bytes.len() as u64 + 1;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let id = serde_json::from_slice::<Value>(&bytes)
-            .ok()
-            .and_then(|v| v.get("id").cloned())
-            .ok_or_else(|| trouble(format!("line {number} is not a batch result with an `id`")))?;
-        done.insert(id_hash(&id));
-    }
-    drop(reader);
-    let length = file
-        .seek(SeekFrom::End(0))
-        .map_err(|e| trouble(e.to_string()))?;
-    if length > complete {
-        file.set_len(complete).map_err(|e| trouble(e.to_string()))?;
-    }
-    Ok(done)
-}
-
 /// How many checks of the manifest a run will start (the progress bar's
 /// length): the non-blank lines not already done, or one with --index.
-fn count_to_run(manifest: File, done: &HashSet<u64>, index: Option<u64>) -> io::Result<u64> {
+/// Two lines with one id are refused here, before anything runs: resume
+/// could not tell their results apart.
+fn count_to_run(
+    manifest: File,
+    path: &Path,
+    done: &HashSet<u64>,
+    index: Option<u64>,
+) -> Result<u64, Error> {
     let mut reader = BufReader::new(manifest);
     let (mut line, mut nonblank, mut count) = (0u64, 0u64, 0u64);
-    while let Some(text) = next_line(&mut reader)? {
+    // The first line of each id, by the id's hash: 16 bytes a line.
+    let mut first_line: HashMap<u64, u64> = HashMap::new();
+    let unreadable = |source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    while let Some(text) = next_line(&mut reader).map_err(unreadable)? {
         line += 1;
         if is_blank(&text) {
             continue;
         }
         nonblank += 1;
+        let id = match &text {
+            Line::Text(bytes) => line_id(bytes, line),
+            Line::TooLong => Value::from(line),
+        };
+        let hash = id_hash(&id);
+        if let Some(first) = first_line.insert(hash, line) {
+            return Err(Error::Batch(format!(
+                "{}: lines {first} and {line} have the same id {}: give each check its own `id`",
+                path.display(),
+                progress::label(&id)
+            )));
+        }
         if index.is_some_and(|i| i + 1 != nonblank) {
             continue;
         }
-        let id = match &text {
-            Line::Text(bytes, _) => line_id(bytes, line),
-            Line::TooLong => Value::from(line),
-        };
-        count += u64::from(!done.contains(&id_hash(&id)));
+        count += u64::from(!done.contains(&hash));
     }
     Ok(count)
 }
@@ -479,7 +487,7 @@ fn dispatch(
             continue;
         }
         let (id, job) = match &text {
-            Line::Text(bytes, _) => {
+            Line::Text(bytes) => {
                 let id = line_id(bytes, line);
                 let job = job(bytes, line, id.clone(), dir);
                 (id, job)
@@ -519,7 +527,10 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
         if cancel.is_cancelled() {
             return;
         }
-        let _ = events.send(Event::Started);
+        let _ = events.send(Event::Started {
+            line: job.line,
+            label: progress::label(&job.id),
+        });
         let started = Instant::now();
         let finished = match check::execute(&job.args, cancel) {
             Ok(record) => {
@@ -535,7 +546,11 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
             }
             Err(e) => Some(error_line(&job.id, job.line, &e.to_string())),
         };
-        let _ = events.send(Event::Finished(finished));
+        let _ = events.send(Event::Finished {
+            line: job.line,
+            took: started.elapsed(),
+            finished,
+        });
     }
 }
 
@@ -602,15 +617,4 @@ fn to_line(line: &ResultLine<'_>) -> String {
     let mut text = serde_json::to_string(line).unwrap_or_default();
     text.push('\n');
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_of_another_type_are_other_ids() {
-        assert_ne!(id_hash(&Value::from("3")), id_hash(&Value::from(3)));
-        assert_eq!(id_hash(&Value::from("a")), id_hash(&Value::from("a")));
-    }
 }

@@ -8,9 +8,9 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, Missing, Observer,
-    PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection, TestConfig,
-    Verdict,
+    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, LandlockOptions, Missing,
+    Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection,
+    TestConfig, Verdict,
 };
 
 use crate::{Error, FormatArg};
@@ -47,13 +47,17 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     timeout: Duration,
 
-    /// Where the command runs: `bwrap` (bubblewrap) or `none` (the host,
-    /// with only the environment policy, the process group and the timeout).
-    #[arg(long, value_name = "SANDBOX", default_value = "bwrap",
-          value_parser = PossibleValuesParser::new(["bwrap", "none"]))]
+    /// Where the command runs: `auto` (bubblewrap where it can start, else
+    /// Landlock where the kernel has it, else refused: never the host),
+    /// `bwrap` (bubblewrap), `landlock` (Landlock, no namespaces: for
+    /// containers) or `none` (the host, with only the environment policy,
+    /// the process group and the timeout). The sandbox used, and why, is
+    /// said on stderr, in --json and in the record.
+    #[arg(long, value_name = "SANDBOX", default_value = "auto",
+          value_parser = PossibleValuesParser::new(["auto", "bwrap", "landlock", "none"]))]
     sandbox: String,
 
-    /// Let the command reach the network (bwrap only).
+    /// Let the command reach the network (bwrap and landlock).
     #[arg(long)]
     allow_network: bool,
 
@@ -328,6 +332,24 @@ pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
 /// `--record`; the caller prints the verdict (`check`) or collects it
 /// (`batch`).
 pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error> {
+    execute_observed(args, cancel, |max_attempts| {
+        Box::new(Announcer {
+            quiet: args.quiet,
+            max_attempts,
+            terminal: io::stderr()
+                .is_terminal()
+                .then(crate::terminal::TerminalFilter::new),
+        })
+    })
+}
+
+/// [`execute`], shown to the observer `observe` makes from the most
+/// attempts the check may run (`testgate mcp` sends progress with it).
+pub(crate) fn execute_observed<'o>(
+    args: &CheckArgs,
+    cancel: &Cancel,
+    observe: impl FnOnce(u64) -> Box<dyn Observer + 'o>,
+) -> Result<Record, Error> {
     // Not the host's root, a home, or a folder holding one.
     let dir = testgate::project_dir(&args.dir)?;
     let writable = args
@@ -379,11 +401,22 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
-        let mut expectations = match (&args.expect_text, &args.expect) {
-            (Some(text), _) => crate::expect::parse(text)
-                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
-            (None, Some(path)) => crate::expect::read(path).map_err(Error::Expect)?,
-            (None, None) => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+        let expected = match (&args.expect_text, &args.expect) {
+            (Some(text), _) => Some(
+                crate::expect::parse(text)
+                    .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            ),
+            (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
+            (None, None) => None,
+        };
+        // A benchmark's instance record: what was not read is said once,
+        // also under --quiet (it is about the input, not the run).
+        if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
+            let _ = writeln!(io::stderr(), "testgate: {note}");
+        }
+        let mut expectations = match expected {
+            Some(expected) => expected.expectations,
+            None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
         };
         if let Some(path) = &args.baseline {
             // What passed on the base commit must keep passing.
@@ -414,28 +447,37 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
     if let Some(why) = config.snapshot_update() {
         return Err(Error::SnapshotUpdate(why));
     }
+    let bwrap = BwrapOptions {
+        allow_network: args.allow_network,
+        writable,
+        tmpfs_size: args.tmpfs_size,
+        // The signing key is testgate's, not the tests': unreadable
+        // inside wherever it lies (under bubblewrap; Landlock grants no
+        // home, see docs/sandbox.md).
+        hidden_files: args.sign.iter().cloned().collect(),
+        ..BwrapOptions::default()
+    };
     let sandbox = match args.sandbox.as_str() {
         "none" => Sandbox::Host,
-        _ => Sandbox::Bubblewrap(BwrapOptions {
-            allow_network: args.allow_network,
-            writable,
-            tmpfs_size: args.tmpfs_size,
-            // The signing key is testgate's, not the tests': unreadable
-            // inside wherever it lies.
-            hidden_files: args.sign.iter().cloned().collect(),
-            ..BwrapOptions::default()
+        "bwrap" => Sandbox::Bubblewrap(bwrap),
+        "landlock" => Sandbox::Landlock(LandlockOptions {
+            allow_network: bwrap.allow_network,
+            allow_unix_sockets: bwrap.allow_unix_sockets,
+            writable: bwrap.writable,
+            max_processes: bwrap.max_processes,
         }),
+        _ => Sandbox::Auto(bwrap),
     };
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
+    if let (Some(why), false) = (tests.sandbox_why(), args.quiet) {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: sandbox: {} ({why})",
+            tests.sandbox().name()
+        );
+    }
     // The driver's own bound (`--stress N` runs N, whatever `-k` says).
-    let max_attempts = tests.max_attempts();
-    let mut announcer = Announcer {
-        quiet: args.quiet,
-        max_attempts,
-        terminal: io::stderr()
-            .is_terminal()
-            .then(crate::terminal::TerminalFilter::new),
-    };
+    let mut observer = observe(tests.max_attempts());
     // The version is read before the first attempt: what the attempts do
     // to the tree is the tree digest's business, not the version's.
     let version = args.record.as_ref().map(|_| match &args.suite_version {
@@ -454,7 +496,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
         }
     });
     let started = unix_seconds();
-    let record = tests.run_observed(&mut announcer);
+    let record = tests.run_observed(observer.as_mut());
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
@@ -468,7 +510,7 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let bwrap = (args.sandbox != "none")
+        let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
             .then(crate::record::bwrap_version)
             .flatten();
         let toolchain: Vec<Value> = tests
@@ -490,7 +532,9 @@ pub(crate) fn execute(args: &CheckArgs, cancel: &Cancel) -> Result<Record, Error
                 "restore": args.restore,
             },
             "sandbox": {
-                "kind": args.sandbox,
+                "kind": record.sandbox.0,
+                "requested": args.sandbox,
+                "why": record.sandbox.1,
                 "allow_network": args.allow_network,
                 "writable": args.writable.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                 "tmpfs_size": args.tmpfs_size,
@@ -563,20 +607,10 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
              drop `{flag}`; testgate runs the tests once"
         ));
     }
-    let program = words.first().map(|p| p.rsplit('/').next().unwrap_or(p));
-    if program != Some("npm") {
-        return None;
-    }
-    let script = match words.get(1).map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script") => words.get(2)?.as_str(),
-        _ => return None,
-    };
-    // The tests control package.json: read it as a regular file only,
-    // never followed or waited on, capped (a FIFO must not hang testgate).
-    let package = testgate::read_project_file(&dir.join("package.json"), 1 << 20).ok()?;
-    let package: Value = serde_json::from_slice(&package).ok()?;
-    let text = package.get("scripts")?.get(script)?.as_str()?;
+    // The tests control package.json: the facade reads it as a regular
+    // file only, never followed or waited on, capped.
+    let (script, text) = testgate::npm_script(command, dir)?;
+    let text = text.as_str();
     let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
     let flag = watch_word(&script_words)?;
     Some(format!(
@@ -590,10 +624,10 @@ fn watch_word(words: &[String]) -> Option<&str> {
     let vitest = words
         .iter()
         .position(|w| w == "vitest" || w.ends_with("/vitest"));
-    if let Some(at) = vitest {
-        if let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev") {
-            return Some(next.as_str());
-        }
+    if let Some(at) = vitest
+        && let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev")
+    {
+        return Some(next.as_str());
     }
     words.iter().map(String::as_str).find(|w| {
         let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
@@ -733,7 +767,8 @@ impl Observer for Announcer {
     }
 }
 
-fn describe_ending(ending: &Ending) -> String {
+/// How an attempt or a preparation ended, in a few words.
+pub(crate) fn describe_ending(ending: &Ending) -> String {
     match ending {
         Ending::Exited { code: 0 } => "exited 0".to_owned(),
         Ending::Exited { code } => format!("exited {code}"),
@@ -775,6 +810,54 @@ mod tests {
         assert_eq!(watch_word(&words("npx jest --watch=false")), None);
         assert_eq!(watch_word(&words("npx vitest run")), None);
         assert_eq!(watch_word(&words("cargo test watch")), None);
+    }
+
+    /// Every alias npm accepts for running a script is read for a watch
+    /// flag, the ones the retry knew and this check did not (`rum`, `urn`).
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own fixture, in a folder no test command ran in"
+    )]
+    fn npm_script_aliases_are_read_for_watch_flags() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "vitest", "dev": "vitest watch", "unit": "vitest run"}}"#,
+        )
+        .expect("package.json");
+        let command = |s: &str| {
+            s.split(' ')
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
+        for watching in [
+            "npm run dev",
+            "npm run-script dev",
+            "npm rum dev",
+            "npm urn dev",
+        ] {
+            let why = super::watch_mode(&command(watching), dir.path());
+            assert!(
+                why.as_deref()
+                    .is_some_and(|w| w.contains("`dev` (`vitest watch`)")),
+                "{watching}: {why:?}"
+            );
+        }
+        for once in [
+            "npm test",
+            "npm t",
+            "npm run unit",
+            "npm rum unit",
+            "npm run",
+            "npm ci",
+        ] {
+            assert_eq!(
+                super::watch_mode(&command(once), dir.path()),
+                None,
+                "{once}"
+            );
+        }
     }
 
     #[test]

@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::borrow::Cow;
 
 use serde::Deserialize;
+use serde_json::Value;
 use testgate::{Change, Grade, TestResult, compare};
-use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome, TestHistory};
+#[cfg(doc)]
+use testgate_documents::TestHistory;
+use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
 
 use crate::Error;
 
@@ -52,43 +55,14 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
     let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
     let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
     let changes = compare(&before_ref, &after_ref);
-    let grade_in = |list: &[(&str, Grade)], name: &str| {
-        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
-    };
     let mut stdout = io::stdout().lock();
     if args.json {
-        let mut counts = std::collections::BTreeMap::new();
-        let tests = changes
-            .iter()
-            .map(|&(name, change)| {
-                *counts.entry(Cow::Borrowed(change.name())).or_insert(0) += 1;
-                DiffEntry {
-                    name: Cow::Borrowed(name),
-                    change: Cow::Borrowed(change.name()),
-                    before: grade_in(&before_ref, name).map(Cow::Borrowed),
-                    after: grade_in(&after_ref, name).map(Cow::Borrowed),
-                }
-            })
-            .collect();
-        let document = DiffDocument {
-            schema: DIFF_SCHEMA,
-            tests,
-            counts,
-        };
+        let document = document(&before, &after);
         crate::json::write_printable(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
-        let mut summary = Vec::new();
         for group in ORDER {
-            let names: Vec<(&str, Change)> = changes
-                .iter()
-                .copied()
-                .filter(|(_, c)| c.name() == group)
-                .collect();
-            if names.is_empty() {
-                continue;
-            }
-            summary.push(format!("{} {}", names.len(), group.replace('_', " ")));
+            let names = changes.iter().copied().filter(|(_, c)| c.name() == group);
             for (name, change) in names {
                 let detail = match change {
                     Change::New(grade) | Change::Gone(grade) => format!(" ({})", grade.name()),
@@ -104,14 +78,58 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
                     .map_err(Error::Write)?;
             }
         }
-        let summary = if summary.is_empty() {
-            "no test in either check".to_owned()
-        } else {
-            summary.join(", ")
-        };
-        writeln!(stdout, "{summary}").map_err(Error::Write)?;
+        writeln!(stdout, "{}", summary(&document(&before, &after))).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)
+}
+
+/// The document of how each test changed from `before` to `after` (two
+/// checks' tests, as [`grades_in`] reads them): `diff --json`'s, and
+/// `testgate mcp`'s `diff` tool's.
+pub(crate) fn document<'a>(
+    before: &'a [(String, Grade)],
+    after: &'a [(String, Grade)],
+) -> DiffDocument<'a> {
+    let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
+    let grade_in = |list: &[(&str, Grade)], name: &str| {
+        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    let tests = compare(&before_ref, &after_ref)
+        .iter()
+        .map(|&(name, change)| {
+            *counts.entry(Cow::Borrowed(change.name())).or_insert(0) += 1;
+            DiffEntry {
+                name: Cow::Borrowed(name),
+                change: Cow::Borrowed(change.name()),
+                before: grade_in(&before_ref, name).map(Cow::Borrowed),
+                after: grade_in(&after_ref, name).map(Cow::Borrowed),
+            }
+        })
+        .collect();
+    DiffDocument {
+        schema: DIFF_SCHEMA,
+        tests,
+        counts,
+    }
+}
+
+/// The closing line of `diff`'s text: how many tests changed how, in
+/// [`ORDER`] (`1 broken, 2 still passing`).
+pub(crate) fn summary(document: &DiffDocument<'_>) -> String {
+    let groups: Vec<String> = ORDER
+        .iter()
+        .filter_map(|group| {
+            let count = document.counts.get(*group).copied().unwrap_or(0);
+            (count > 0).then(|| format!("{count} {}", group.replace('_', " ")))
+        })
+        .collect();
+    if groups.is_empty() {
+        "no test in either check".to_owned()
+    } else {
+        groups.join(", ")
+    }
 }
 
 /// The most of a check's JSON document read (100,000 failing names take
@@ -135,13 +153,27 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
         Err(e) => return Err(Error::Baseline(e.to_string())),
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-    // A record file holds the check's document as `record.result`.
     let envelope: Envelope = serde_json::from_str(&text).map_err(|e| match e.classify() {
         serde_json::error::Category::Data => bad(format!("not a check's document ({e})")),
         serde_json::error::Category::Io
         | serde_json::error::Category::Syntax
         | serde_json::error::Category::Eof => bad(format!("not JSON ({e})")),
     })?;
+    grades_from(envelope, &path.display().to_string())
+}
+
+/// Every test of the check `value` (a `check --json` document, or a
+/// `--record` holding one, already parsed: the MCP `diff` tool's
+/// argument), named `label` in errors.
+pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+    let envelope = Envelope::deserialize(value)
+        .map_err(|e| Error::Baseline(format!("{label}: not a check's document ({e})")))?;
+    grades_from(envelope, label)
+}
+
+/// Every test of the check `envelope` holds, named `label` in errors.
+fn grades_from(envelope: Envelope, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+    // A record file holds the check's document as `record.result`.
     let tests = match envelope {
         Envelope {
             record: Some(Recorded { result }),
@@ -154,10 +186,9 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
             record: None,
             tests: None,
         } => {
-            return Err(bad(
-                "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
-                    .to_owned(),
-            ));
+            return Err(Error::Baseline(format!(
+                "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+            )));
         }
     };
     Ok(tests
@@ -165,7 +196,7 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
         .map(|test| {
             let results: Vec<Option<TestResult>> =
                 test.outcomes.iter().map(|o| o.map(result_of)).collect();
-            (test.name.into_owned(), Grade::of(&results))
+            (test.name, Grade::of(&results))
         })
         .collect())
 }
@@ -176,7 +207,7 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
 #[derive(Debug, Deserialize)]
 struct Envelope {
     record: Option<Recorded>,
-    tests: Option<Vec<TestHistory<'static>>>,
+    tests: Option<Vec<Outcomes>>,
 }
 
 /// A `--record` file's record: its check's document.
@@ -188,7 +219,19 @@ struct Recorded {
 /// The tests of a check's document.
 #[derive(Debug, Deserialize)]
 struct Tests {
-    tests: Vec<TestHistory<'static>>,
+    tests: Vec<Outcomes>,
+}
+
+/// What grading reads of one of a check's tests ([`TestHistory`]): its
+/// name and its outcome in each attempt, typed by the documents' own
+/// [`Outcome`]. Only these: a check's document an MCP client writes by hand
+/// need not carry the history's other fields.
+#[derive(Debug, Deserialize)]
+struct Outcomes {
+    /// [`TestHistory::name`].
+    name: String,
+    /// [`TestHistory::outcomes`].
+    outcomes: Vec<Option<Outcome>>,
 }
 
 /// One attempt's outcome of a test in `check --json`, as grading reads it:

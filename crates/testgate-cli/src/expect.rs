@@ -1,10 +1,13 @@
 //! `check --expect FILE`: the tests a change is graded against.
 //!
-//! The file is JSON, `{"must_pass": [...], "keep_passing": [...]}` (also
-//! with SWE-bench's keys, `FAIL_TO_PASS` and `PASS_TO_PASS`, whose values
-//! may be a list or a string holding a JSON list, as SWE-bench stores
-//! them), or plain lines: one name that must pass per line, `#` comments
-//! and blank lines ignored.
+//! The file is JSON, `{"must_pass": [...], "keep_passing": [...]}`; or a
+//! benchmark's whole instance record: SWE-bench's (`FAIL_TO_PASS` and
+//! `PASS_TO_PASS`, each a list or a string holding a JSON list, as SWE-bench
+//! stores them) or Multi-SWE-bench's (`f2p_tests`, `s2p_tests`, `n2p_tests`
+//! and `p2p_tests`, each an object keyed by test name or a list), whose other
+//! keys (`instance_id`, `repo`, `patch`, …) are ignored with a note; or plain
+//! lines: one name that must pass per line, `#` comments and blank lines
+//! ignored.
 
 use std::path::Path;
 
@@ -14,8 +17,39 @@ use testgate::Expectations;
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
 
+/// Expectations as a file stated them, and what of the file was not read.
+#[derive(Debug)]
+pub(crate) struct Expected {
+    /// The tests graded against.
+    pub(crate) expectations: Expectations,
+    /// The keys of a benchmark's instance record that hold no test list
+    /// and were ignored, sorted; empty for testgate's own forms.
+    pub(crate) ignored: Vec<String>,
+}
+
+impl Expected {
+    /// The one line that says which keys were ignored, if any were.
+    pub(crate) fn note(&self) -> Option<String> {
+        if self.ignored.is_empty() {
+            return None;
+        }
+        let shown: Vec<&str> = self.ignored.iter().take(8).map(String::as_str).collect();
+        let more = self.ignored.len() - shown.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "the expected tests: an instance record; its keys that hold no test list were \
+             ignored: {}{more}",
+            shown.join(", ")
+        ))
+    }
+}
+
 /// The expectations in `path`, or a one-line message of what is wrong.
-pub(crate) fn read(path: &Path) -> Result<Expectations, String> {
+pub(crate) fn read(path: &Path) -> Result<Expected, String> {
     let text = read_list(path, "the expected tests")?;
     parse(&text).map_err(|why| format!("the expected tests in {}: {why}", path.display()))
 }
@@ -72,8 +106,32 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// The keys of a list of tests that must pass, and of tests that must keep
+/// passing: testgate's own, SWE-bench's, Multi-SWE-bench's (whose
+/// skipped-then-passing `s2p_tests` and new-and-passing `n2p_tests` must
+/// pass after the change as its failing-then-passing `f2p_tests` must).
+const MUST_PASS: [&str; 5] = [
+    "must_pass",
+    "FAIL_TO_PASS",
+    "f2p_tests",
+    "s2p_tests",
+    "n2p_tests",
+];
+const KEEP_PASSING: [&str; 3] = ["keep_passing", "PASS_TO_PASS", "p2p_tests"];
+
+/// The keys that make an object a benchmark's instance record, whose other
+/// keys are the record's business, not a list of tests.
+const RECORD: [&str; 6] = [
+    "FAIL_TO_PASS",
+    "PASS_TO_PASS",
+    "f2p_tests",
+    "p2p_tests",
+    "s2p_tests",
+    "n2p_tests",
+];
+
 /// The expectations `text` states.
-pub(crate) fn parse(text: &str) -> Result<Expectations, String> {
+pub(crate) fn parse(text: &str) -> Result<Expected, String> {
     if !text.trim_start().starts_with('{') {
         let names: Vec<&str> = text
             .lines()
@@ -83,36 +141,58 @@ pub(crate) fn parse(text: &str) -> Result<Expectations, String> {
         if names.is_empty() {
             return Err("no test is listed".to_owned());
         }
-        return Ok(Expectations::new(names, Vec::<String>::new()));
+        return Ok(Expected {
+            expectations: Expectations::new(names, Vec::<String>::new()),
+            ignored: Vec::new(),
+        });
     }
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
     let Value::Object(object) = value else {
         return Err("not a JSON object".to_owned());
     };
-    let known = ["must_pass", "keep_passing", "FAIL_TO_PASS", "PASS_TO_PASS"];
-    if let Some(other) = object.keys().find(|k| !known.contains(&k.as_str())) {
+    let known = |key: &str| MUST_PASS.contains(&key) || KEEP_PASSING.contains(&key);
+    // A benchmark's record carries its lists among much else; testgate's
+    // own form holds nothing else, so a stray key there is a typo.
+    let record = object.keys().any(|k| RECORD.contains(&k.as_str()));
+    let mut ignored: Vec<String> = object.keys().filter(|k| !known(k)).cloned().collect();
+    if !record && object.contains_key("instance_id") && !object.keys().any(|k| known(k)) {
+        return Err(
+            "an instance record with no test list: expected FAIL_TO_PASS and \
+             PASS_TO_PASS (SWE-bench), or f2p_tests and p2p_tests (Multi-SWE-bench)"
+                .to_owned(),
+        );
+    }
+    if let (false, Some(other)) = (record, ignored.first()) {
         return Err(format!(
-            "unknown key `{other}` (expected must_pass and keep_passing, or FAIL_TO_PASS and PASS_TO_PASS)"
+            "unknown key `{other}` (expected must_pass and keep_passing; FAIL_TO_PASS and \
+             PASS_TO_PASS; or f2p_tests and p2p_tests)"
         ));
     }
-    let list = |keys: [&str; 2]| -> Result<Vec<String>, String> {
+    ignored.sort();
+    let list = |keys: &[&str]| -> Result<Vec<String>, String> {
         let mut names = Vec::new();
-        for key in keys {
+        for &key in keys {
             if let Some(value) = object.get(key) {
                 names.extend(names_in(key, value)?);
             }
         }
         Ok(names)
     };
-    let must_pass = list(["must_pass", "FAIL_TO_PASS"])?;
-    let keep_passing = list(["keep_passing", "PASS_TO_PASS"])?;
+    let must_pass = list(&MUST_PASS)?;
+    let keep_passing = list(&KEEP_PASSING)?;
     if must_pass.is_empty() && keep_passing.is_empty() {
         return Err("no test is listed".to_owned());
     }
-    Ok(Expectations::new(must_pass, keep_passing))
+    Ok(Expected {
+        expectations: Expectations::new(must_pass, keep_passing),
+        ignored,
+    })
 }
 
-/// The names of one key: a list of strings, or a string holding one.
+/// The names of one key: a list of strings, a string holding one (as
+/// SWE-bench stores them), or an object keyed by test name (as
+/// Multi-SWE-bench stores them, each name's value its outcomes in the
+/// benchmark's runs, not read).
 fn names_in(key: &str, value: &Value) -> Result<Vec<String>, String> {
     let bad = || format!("`{key}` is not a list of test names");
     let items = match value {
@@ -121,7 +201,8 @@ fn names_in(key: &str, value: &Value) -> Result<Vec<String>, String> {
             Ok(Value::Array(items)) => items,
             Ok(_) | Err(_) => return Err(bad()),
         },
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => return Err(bad()),
+        Value::Object(by_name) => by_name.keys().cloned().map(Value::String).collect(),
+        Value::Null | Value::Bool(_) | Value::Number(_) => return Err(bad()),
     };
     items
         .into_iter()
@@ -144,18 +225,97 @@ mod tests {
     #[test]
     fn every_documented_form() {
         let json = parse(r#"{"must_pass": ["a"], "keep_passing": ["b", "c"]}"#).unwrap();
+        assert!(json.ignored.is_empty());
+        let json = json.expectations;
         assert_eq!(json.must_pass, ["a"]);
         assert_eq!(json.keep_passing, ["b", "c"]);
-        let swe = parse(r#"{"FAIL_TO_PASS": "[\"a\"]", "PASS_TO_PASS": ["b"]}"#).unwrap();
+        let swe = parse(r#"{"FAIL_TO_PASS": "[\"a\"]", "PASS_TO_PASS": ["b"]}"#)
+            .unwrap()
+            .expectations;
         assert_eq!(swe.must_pass, ["a"]);
         assert_eq!(swe.keep_passing, ["b"]);
-        let lines =
-            parse("# fixed by the change\ntests/t.py::test_a\n\n  tests/t.py::test_b  \n").unwrap();
+        let lines = parse("# fixed by the change\ntests/t.py::test_a\n\n  tests/t.py::test_b  \n")
+            .unwrap()
+            .expectations;
         assert_eq!(
             lines.must_pass,
             ["tests/t.py::test_a", "tests/t.py::test_b"]
         );
         assert!(lines.keep_passing.is_empty());
+    }
+
+    /// A whole SWE-bench instance record, as the dataset ships it: the
+    /// lists as strings holding JSON, among keys that are no list.
+    #[test]
+    fn a_swe_bench_instance_record_is_read_and_its_other_keys_ignored() {
+        let record = r#"{
+            "repo": "pytest-dev/calc",
+            "instance_id": "pytest-dev__calc-1",
+            "base_commit": "0123abc",
+            "patch": "diff --git a/calc.py b/calc.py",
+            "problem_statement": "adds wrongly",
+            "version": "1.0",
+            "FAIL_TO_PASS": "[\"tests/t.py::test_a\"]",
+            "PASS_TO_PASS": "[\"tests/t.py::test_b\", \"tests/t.py::test_c\"]"
+        }"#;
+        let got = parse(record).unwrap();
+        assert_eq!(got.expectations.must_pass, ["tests/t.py::test_a"]);
+        assert_eq!(
+            got.expectations.keep_passing,
+            ["tests/t.py::test_b", "tests/t.py::test_c"]
+        );
+        assert_eq!(
+            got.ignored,
+            [
+                "base_commit",
+                "instance_id",
+                "patch",
+                "problem_statement",
+                "repo",
+                "version"
+            ]
+        );
+        let note = got.note().unwrap();
+        assert!(
+            note.ends_with(
+                "ignored: base_commit, instance_id, patch, problem_statement, repo, version"
+            ),
+            "{note}"
+        );
+    }
+
+    /// Multi-SWE-bench's record: each list an object keyed by test name
+    /// (its values the benchmark's own runs), or a list; s2p and n2p must
+    /// pass after the change as f2p must.
+    #[test]
+    fn a_multi_swe_bench_record_is_read_by_its_test_names() {
+        let record = r#"{
+            "org": "gin-gonic", "repo": "gin", "number": 4048,
+            "instance_id": "gin-gonic__gin-4048",
+            "base": {"sha": "28e57f58"},
+            "f2p_tests": {"TestFixed": {"run": "NONE", "test": "FAIL", "fix": "PASS"}},
+            "s2p_tests": {"TestWasSkipped": {"run": "SKIP", "test": "SKIP", "fix": "PASS"}},
+            "n2p_tests": ["TestNew"],
+            "p2p_tests": {"TestKept": {"run": "PASS", "test": "PASS", "fix": "PASS"}},
+            "fixed_tests": {"TestFixed": {}}
+        }"#;
+        let got = parse(record).unwrap();
+        assert_eq!(
+            got.expectations.must_pass,
+            ["TestFixed", "TestWasSkipped", "TestNew"]
+        );
+        assert_eq!(got.expectations.keep_passing, ["TestKept"]);
+        assert_eq!(
+            got.ignored,
+            [
+                "base",
+                "fixed_tests",
+                "instance_id",
+                "number",
+                "org",
+                "repo"
+            ]
+        );
     }
 
     #[test]
@@ -194,6 +354,27 @@ mod tests {
                 "`must_pass` is not a list of test names",
             ),
             ("{\"mustpass\": [\"a\"]}", "unknown key `mustpass`"),
+            (
+                "{\"must_pass\": [\"a\"], \"keep_pasing\": [\"b\"]}",
+                "unknown key `keep_pasing`",
+            ),
+            // An instance record without its lists.
+            (
+                "{\"instance_id\": \"x__y-1\", \"repo\": \"x/y\"}",
+                "an instance record with no test list",
+            ),
+            (
+                "{\"instance_id\": \"x\", \"FAIL_TO_PASS\": \"[]\", \"PASS_TO_PASS\": \"[]\"}",
+                "no test is listed",
+            ),
+            (
+                "{\"f2p_tests\": {\"\": {}}}",
+                "`f2p_tests` is not a list of test names",
+            ),
+            (
+                "{\"f2p_tests\": 3}",
+                "`f2p_tests` is not a list of test names",
+            ),
         ] {
             let got = parse(text).unwrap_err();
             assert!(got.starts_with(why), "{text:?}: {got}");

@@ -14,9 +14,10 @@ use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};
 use testgate::{AttemptRecord, Ending, PreparationRecord, Record, Report, Selection};
 use testgate_documents::{
-    Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Environment, FailingTest, Findings,
-    GradedTest, Grading, Note, OrderDependence, Outcome, PARSE_SCHEMA, ParseDocument, Preparation,
-    Restored, SometimesFailed, StoppedBy, Stress, Suite, Test, TestHistory, Tree, Varied,
+    Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Environment, FailingTest, Failure,
+    Findings, GradedTest, Grading, Note, OrderDependence, Outcome, PARSE_SCHEMA, ParseDocument,
+    Preparation, Restored, Sandbox, SometimesFailed, StoppedBy, Stress, Suite, Test, TestHistory,
+    Tree, Varied,
 };
 
 /// `check --json`'s document of `record`: the facade's record, field by
@@ -30,6 +31,7 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
         verdict: Cow::Borrowed(verdict.name()),
         cause: verdict.cause().map(|c| Cow::Borrowed(c.name())),
         failing: Cow::Borrowed(verdict.failing()),
+        failures: failures(record),
         reason: Cow::Borrowed(verdict.reason()),
         suite: record.suite.as_ref().map(|(name, version)| Suite {
             name: Cow::Borrowed(name),
@@ -105,7 +107,33 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
                 })
                 .collect(),
         }),
+        sandbox: Some(Sandbox {
+            kind: Cow::Borrowed(record.sandbox.0),
+            why: record.sandbox.1.as_deref().map(Cow::Borrowed),
+        }),
     }
+}
+
+/// Each of `record`'s failing names with its own output: the message and
+/// excerpt of the latest attempt whose parser kept one.
+fn failures(record: &Record) -> Vec<Failure<'_>> {
+    record
+        .verdict
+        .failing()
+        .iter()
+        .map(|name| {
+            let kept = record.attempts.iter().rev().find_map(|attempt| {
+                let test = attempt.report.failing.iter().find(|t| t.name == *name)?;
+                (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
+            });
+            Failure {
+                name: Cow::Borrowed(name),
+                message: kept.and_then(|(_, t)| t.message.as_deref().map(Cow::Borrowed)),
+                excerpt: kept.and_then(|(_, t)| t.excerpt.as_deref().map(Cow::Borrowed)),
+                attempt: kept.map(|(number, _)| number),
+            }
+        })
+        .collect()
 }
 
 /// Every test of `record`'s attempts, in order of first appearance, with
@@ -283,6 +311,8 @@ pub(crate) fn parse_document<'a>(path: &'a Path, report: &'a Report) -> ParseDoc
                 format: Cow::Borrowed(test.format.name()),
                 context: test.context.as_deref().map(Cow::Borrowed),
                 kind: Cow::Borrowed(test.kind.name()),
+                message: test.message.as_deref().map(Cow::Borrowed),
+                excerpt: test.excerpt.as_deref().map(Cow::Borrowed),
             })
             .collect(),
         counts: Counts {

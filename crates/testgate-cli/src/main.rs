@@ -7,6 +7,7 @@ mod diff;
 mod exit;
 mod expect;
 mod json;
+mod mcp;
 mod parse;
 mod record;
 mod terminal;
@@ -35,6 +36,7 @@ enum Command {
     Diff(diff::DiffArgs),
     Keygen(record::KeygenArgs),
     Verify(record::VerifyArgs),
+    Mcp(mcp::McpArgs),
 }
 
 /// A value of `--format`: `auto` or a runner's name. Its values come from
@@ -120,6 +122,9 @@ enum Error {
     /// A check's JSON (`diff`, `check --baseline`) is not one.
     #[error("{0}")]
     Baseline(String),
+    /// `mcp` could not start or keep its session.
+    #[error("{0}")]
+    Serve(String),
     /// `check --structured` for a runner testgate cannot ask for a report.
     #[error(
         "--structured knows how to ask pytest for its report, not {0}: configure the runner \
@@ -141,6 +146,8 @@ enum Success {
     Verified(bool),
     /// `batch` ran its manifest.
     Batched(batch::Ending),
+    /// `mcp` served until its client left or a signal came.
+    Served,
 }
 
 /// How an input path is named in messages.
@@ -162,6 +169,7 @@ fn main() -> ExitCode {
             Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
+            Command::Mcp(args) => mcp::run(&args).map(|()| Success::Served),
         });
     ExitCode::from(exit_code(result))
 }
@@ -173,6 +181,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
         Ok(
             Success::Parsed
             | Success::Generated
+            | Success::Served
             | Success::Verified(true)
             | Success::Checked(check::Outcome::Pass),
         ) => exit::SUCCESS,
@@ -207,6 +216,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Error::Expect(_)
             | Error::Batch(_)
             | Error::Baseline(_)
+            | Error::Serve(_)
             | Error::Structured(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");

@@ -76,11 +76,27 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), Error> {
 
 /// Streams the input at `path` through a parser, `buf.len()` bytes at a time.
 fn parse_input(format: Format, path: &Path, buf: &mut [u8]) -> io::Result<Report> {
-    let mut input: Box<dyn Read> = if is_stdin(path) {
+    let input: Box<dyn Read> = if is_stdin(path) {
         Box::new(io::stdin().lock())
     } else {
         Box::new(File::open(path)?)
     };
+    parse_stream(format, input, buf)
+}
+
+/// What `text` (a log, or a runner's report) says, read as `parse` reads a
+/// file: `testgate mcp`'s `parse` tool.
+pub(crate) fn parse_text(format: Format, text: &[u8]) -> io::Result<Report> {
+    parse_stream(format, Box::new(text), &mut vec![0; CHUNK])
+}
+
+/// Streams `input` through a parser, `buf.len()` bytes at a time; a
+/// runner's report, recognised by its first bytes, is read whole.
+fn parse_stream(
+    format: Format,
+    mut input: Box<dyn Read + '_>,
+    buf: &mut [u8],
+) -> io::Result<Report> {
     let mut parser = StreamParser::new(format);
     let mut first = true;
     loop {
@@ -112,7 +128,7 @@ const MAX_REPORT: u64 = 256 << 20;
 /// document by `parse`.
 fn whole_report(
     start: &[u8],
-    input: Box<dyn Read>,
+    input: Box<dyn Read + '_>,
     parse: fn(&[u8]) -> Result<Report, testgate_parse::ReportError>,
 ) -> io::Result<Report> {
     let mut xml = start.to_vec();

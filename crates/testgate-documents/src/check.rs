@@ -23,6 +23,11 @@ pub struct CheckDocument<'a> {
     pub cause: Option<Cow<'a, str>>,
     /// A Fail's failing tests.
     pub failing: Cow<'a, [String]>,
+    /// Each name of `failing` with its own output, where a parser kept it.
+    /// Added after the first version of the schema: a document written
+    /// before it reads as none.
+    #[serde(default)]
+    pub failures: Vec<Failure<'a>>,
     /// The verdict in a sentence.
     pub reason: Cow<'a, str>,
     /// The suite's name and version, where the project gives them.
@@ -43,6 +48,38 @@ pub struct CheckDocument<'a> {
     pub grading: Option<Grading<'a>>,
     /// Under `--stress`: the runs and every test whose outcome varied.
     pub stress: Option<Stress<'a>>,
+    /// The sandbox the attempts ran in, and why `auto` chose it. Always
+    /// written; null only in a document written before the field was
+    /// added (a field added keeps the schema's version).
+    #[serde(default)]
+    pub sandbox: Option<Sandbox<'a>>,
+}
+
+/// One failing test of a Fail and its own output: the message and excerpt
+/// of the latest attempt whose parser kept one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Failure<'a> {
+    /// The test, as named in `failing`.
+    pub name: Cow<'a, str>,
+    /// The first line that states the failure, in the test's own output.
+    pub message: Option<Cow<'a, str>>,
+    /// The test's own output, bounded (docs/formats.md).
+    pub excerpt: Option<Cow<'a, str>>,
+    /// The attempt the message and excerpt come from; null where no
+    /// attempt's parser kept either.
+    pub attempt: Option<usize>,
+}
+
+/// The sandbox the attempts ran in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Sandbox<'a> {
+    /// `bwrap`, `landlock`, `none`, or `auto` when none could start.
+    pub kind: Cow<'a, str>,
+    /// Why `auto` chose it, or why none could start; null when the sandbox
+    /// was named.
+    pub why: Option<Cow<'a, str>>,
 }
 
 /// The suite's name and version.

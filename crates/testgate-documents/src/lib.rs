@@ -19,7 +19,8 @@
 //!               "stopped_by":null,"notes":[]},
 //!   "preparations":[],"attempts":[],"tree_digest":null,"tree":null,
 //!   "tests":[{"name":"t","kind":"test","context":null,"outcomes":["passed"]}],
-//!   "grading":null,"stress":null}"#;
+//!   "grading":null,"stress":null,"failures":[],
+//!   "sandbox":{"kind":"bwrap","why":null}}"#;
 //! let check: CheckDocument<'static> = serde_json::from_str(text).unwrap();
 //! assert_eq!(check.tests[0].outcomes, [Some(Outcome::Passed)]);
 //! ```
@@ -35,9 +36,9 @@ mod schema;
 mod shared;
 
 pub use check::{
-    Attempt, CHECK_SCHEMA, CheckDocument, Environment, Findings, GradedTest, Grading, Note,
-    OrderDependence, Preparation, Restored, SometimesFailed, StoppedBy, Stress, Suite, TestHistory,
-    Tree, Varied,
+    Attempt, CHECK_SCHEMA, CheckDocument, Environment, Failure, Findings, GradedTest, Grading,
+    Note, OrderDependence, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy, Stress,
+    Suite, TestHistory, Tree, Varied,
 };
 pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
 pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};

@@ -60,6 +60,10 @@ pub struct FailingTest<'a> {
     pub context: Option<Cow<'a, str>>,
     /// What the name names: a test, a file, a binary...
     pub kind: Cow<'a, str>,
+    /// The first line that states the failure, in the test's own output.
+    pub message: Option<Cow<'a, str>>,
+    /// The test's own output, bounded (docs/formats.md).
+    pub excerpt: Option<Cow<'a, str>>,
 }
 
 /// A test the output named, with its outcome.

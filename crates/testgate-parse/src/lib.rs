@@ -49,6 +49,7 @@ pub use crate::coverage::CoverageScan;
 pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
 };
+pub use crate::formats::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use crate::junit::{ReportError, is_json_report, is_junit, parse_json_report, parse_junit};
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};

@@ -18,6 +18,21 @@ pub struct FailingTest {
     /// A test, or a failure of something larger that a test name does not
     /// cover: a file that did not load, a package that did not build.
     pub kind: Kind,
+    /// The first line that states the failure, where the runner shows one
+    /// in the test's own output: libtest's panic message, pytest's first
+    /// `E` line, go's first `file_test.go:12:` line. Attributed text, not
+    /// evidence: the test itself may have printed it.
+    pub message: Option<String>,
+    /// The test's own output as its runner showed it (libtest's `----
+    /// name stdout ----` block, pytest's section in `FAILURES`, go's lines
+    /// from `=== RUN` to `--- FAIL:`), at most [`MAX_EXCERPT`] bytes: its
+    /// start and its end with a `[… N bytes cut …]` line between. `None`
+    /// where the runner showed none, or once the failures before it had
+    /// spent [`MAX_EXCERPTS`].
+    ///
+    /// [`MAX_EXCERPT`]: crate::MAX_EXCERPT
+    /// [`MAX_EXCERPTS`]: crate::MAX_EXCERPTS
+    pub excerpt: Option<String>,
 }
 
 impl FailingTest {
@@ -28,7 +43,18 @@ impl FailingTest {
             format,
             context,
             kind: Kind::Test,
+            message: None,
+            excerpt: None,
         }
+    }
+
+    /// The same failure, with its message and excerpt (see
+    /// [`message`](Self::message) and [`excerpt`](Self::excerpt)).
+    #[must_use]
+    pub fn with_output(mut self, message: Option<String>, excerpt: Option<String>) -> Self {
+        self.message = message;
+        self.excerpt = excerpt;
+        self
     }
 
     /// The same failure, of `kind`.

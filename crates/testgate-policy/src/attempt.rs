@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use crate::grade::TestResult;
-
 /// How an attempt ended.
 ///
 /// The facade builds this from the runner's report. Matched exhaustively in
@@ -150,6 +148,41 @@ impl Environment {
     }
 }
 
+/// How one test ended in one attempt, as grading reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestResult {
+    /// It passed.
+    Passed,
+    /// It failed as it was marked to (pytest\'s `XFAIL`, also a test that
+    /// called `pytest.xfail()`): no failure of a test that must keep
+    /// passing, as SWE-bench counts it, and never a pass of a test that
+    /// must pass ([`Grade::of_listed`](crate::Grade::of_listed)).
+    XFailed,
+    /// It failed or errored.
+    Failed,
+    /// It was skipped, or passed although expected to fail: it ran nothing
+    /// that proves it either way.
+    Skipped,
+    /// It failed and then passed within the attempt.
+    Flaky,
+    /// It had started and not ended when the output stopped.
+    Running,
+}
+
+impl TestResult {
+    /// The lowercase name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TestResult::Passed => "passed",
+            TestResult::XFailed => "xfailed",
+            TestResult::Failed => "failed",
+            TestResult::Skipped => "skipped",
+            TestResult::Flaky => "flaky",
+            TestResult::Running => "running",
+        }
+    }
+}
+
 /// One run of the test command: the record the policy decides on.
 ///
 /// Build one with [`Attempt::new`] and the `with_*` methods; every field
@@ -216,6 +249,11 @@ pub struct Attempt {
     /// [`Grader`](crate::Grader) grades listed tests by. Empty when the
     /// caller gives only the failing names.
     pub tests: Vec<(String, TestResult)>,
+    /// Failing tests' own output, by name: the excerpt of each block the
+    /// runner showed for it (or its message alone), as the parser kept it.
+    /// A Fail's reason shows them after its names, before the tail. Text
+    /// the tests printed, not evidence: no name is added or removed by it.
+    pub excerpts: Vec<(String, String)>,
 }
 
 impl Attempt {
@@ -241,7 +279,23 @@ impl Attempt {
             running: Vec::new(),
             crashes: Vec::new(),
             tests: Vec::new(),
+            excerpts: Vec::new(),
         }
+    }
+
+    /// Sets failing tests' own output, by name (see
+    /// [`excerpts`](Self::excerpts)).
+    pub fn with_excerpts<I, N, T>(mut self, excerpts: I) -> Self
+    where
+        I: IntoIterator<Item = (N, T)>,
+        N: Into<String>,
+        T: Into<String>,
+    {
+        self.excerpts = excerpts
+            .into_iter()
+            .map(|(name, text)| (name.into(), text.into()))
+            .collect();
+        self
     }
 
     /// Sets every test the output named, with how it ended.

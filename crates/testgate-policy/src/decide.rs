@@ -1,79 +1,179 @@
-//! The decision over a sequence of attempts: a verdict, or the selection
-//! the next attempt should run.
+//! The decision over a sequence of attempts, as data: the conclusion (what
+//! the attempts prove, with what it rests on), or the selection the next
+//! attempt should run and why.
 //!
 //! One function, [`decide`], serves both [`Policy::step`](crate::Policy::step)
 //! (a sequence in progress) and [`Policy::verdict`](crate::Policy::verdict)
-//! (a finished one), so the two can never disagree.
-
-use std::collections::HashSet;
+//! (a finished one), so the two can never disagree. It writes no English:
+//! `words/` renders what it decides.
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::explain::{
-    closing_lines, crash_lines, different_suites, every_time, inconclusive, nothing_ran, pass,
-    push_tail, stopped, summary, tally, tally_lines,
-};
-use crate::history::{self, Kind, Outcome, Record, Stop};
+use crate::findings::{every_time, tally};
+use crate::history::{self, AttemptClass, Classified, CountsAs, NotEvidence, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
-use crate::reason::{Reason, tests};
-use crate::verdict::{Cause, Verdict};
 
-/// What the policy says about a sequence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Decision {
-    Known(Verdict),
+/// The attempts of a sequence as the decision classified them, up to where
+/// it was reached.
+#[derive(Debug, Clone)]
+pub(crate) struct Sequence<'a> {
+    /// Every attempt given.
+    pub(crate) attempts: &'a [Attempt],
+    /// The attempts classified, in order; an attempt that stopped the
+    /// sequence is not among them.
+    pub(crate) records: Vec<Classified<'a>>,
+    /// Whether any attempt given was a targeted retry.
+    pub(crate) any_targeted: bool,
+}
+
+impl<'a> Sequence<'a> {
+    /// The records that are evidence (passes and failures), in order.
+    pub(crate) fn evidence(&self) -> Vec<&Classified<'a>> {
+        self.records.iter().filter(|r| r.is_evidence()).collect()
+    }
+}
+
+/// The policy's decision on a sequence.
+#[derive(Debug, Clone)]
+pub(crate) enum Decision<'a> {
+    /// The answer is known.
+    Known(Conclusion<'a>),
+    /// One more attempt must run this selection.
     Need {
         selection: Selection,
-        note: Option<String>,
+        /// Why it runs what it runs, when that is not the obvious.
+        why: Option<WhyRetry<'a>>,
     },
 }
 
-impl From<Decision> for crate::policy::Plan {
-    fn from(decision: Decision) -> Self {
-        match decision {
-            Decision::Known(verdict) => crate::policy::Plan {
-                step: crate::policy::Step::Done(verdict),
-                note: None,
-            },
-            Decision::Need { selection, note } => crate::policy::Plan {
-                step: crate::policy::Step::Run(selection),
-                note,
-            },
-        }
-    }
+/// Why a retry runs what it runs.
+#[derive(Debug, Clone)]
+pub(crate) enum WhyRetry<'a> {
+    /// This targeted retry was not evidence, so the retry runs the full
+    /// suite.
+    TargetedNotEvidence { ignored: Classified<'a> },
+    /// The failing attempts named no test.
+    NoNames,
+    /// More tests failed than a targeted retry runs.
+    TooMany { failed: usize },
+    /// The failing tests passed alone in attempt `alone`: one more full run
+    /// tells order dependence from flakiness.
+    ConfirmOrder { alone: usize },
+}
+
+/// What a finished (or decided) sequence proves.
+#[derive(Debug, Clone)]
+pub(crate) enum Conclusion<'a> {
+    /// Attempt `at` ended the sequence; the records are those before it.
+    Stopped {
+        stop: Stop<'a>,
+        attempt: &'a Attempt,
+        at: usize,
+    },
+    /// Two attempts ran the same selection, ended the same way, and
+    /// counted different numbers of tests: `at` the later of them, compared
+    /// with the records before it.
+    DifferentSuites {
+        earlier: Classified<'a>,
+        at: Classified<'a>,
+    },
+    /// No attempt was evidence.
+    NothingRan,
+    /// Every evidence attempt passed.
+    Passed,
+    /// Every evidence attempt failed, some named tests, and no name failed
+    /// in all of them. `tally` counts the names over the failures.
+    NoCommonFailure { tally: Vec<(&'a str, usize)> },
+    /// Every evidence attempt failed: `every` failed in all of those that
+    /// named failures; `tally` counts every name.
+    Failed {
+        every: Vec<&'a str>,
+        tally: Vec<(&'a str, usize)>,
+    },
+    /// Some evidence attempts passed and some failed, and order dependence
+    /// was not shown. `tally` counts the names over the failures.
+    Disagreed {
+        why: Disagreement,
+        tally: Vec<(&'a str, usize)>,
+    },
+    /// The failing tests failed in every full run, passed alone in attempt
+    /// `alone`, and failed again in full attempt `again`. `every` and
+    /// `tally` are over the full runs (`out_of` of them); `last` is the
+    /// failure whose output ends the reason.
+    OrderDependent {
+        every: Vec<&'a str>,
+        tally: Vec<(&'a str, usize)>,
+        out_of: usize,
+        alone: usize,
+        again: usize,
+        last: Classified<'a>,
+    },
+}
+
+/// Why a disagreement is flakiness and not order dependence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Disagreement {
+    /// The pattern of order dependence (full runs fail, the failing tests
+    /// pass alone) is not there.
+    NotOrder,
+    /// The failing tests passed alone, but the full suite was not run again.
+    NotConfirmed,
+    /// The full suite ran again, but no test failed in every full run.
+    NoCommonFullFailure,
+}
+
+/// A decision with the classified sequence it rests on.
+#[derive(Debug, Clone)]
+pub(crate) struct Decided<'a> {
+    pub(crate) sequence: Sequence<'a>,
+    pub(crate) decision: Decision<'a>,
 }
 
 /// Decides on `attempts`. With `finished`, the sequence ends here whatever
 /// is left undecided, and the answer is always [`Decision::Known`].
-pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> Decision {
+pub(crate) fn decide<'a>(policy: &Policy, attempts: &'a [Attempt], finished: bool) -> Decided<'a> {
     // The bound holds for any history, not only for ones this driver made.
     let finished = finished || attempts.len() as u64 >= policy.max_attempts();
-    let any_targeted = attempts.iter().any(|a| !history::is_full(a));
-    let mut records: Vec<Record<'_>> = Vec::with_capacity(attempts.len());
+    let mut sequence = Sequence {
+        attempts,
+        records: Vec::with_capacity(attempts.len()),
+        any_targeted: attempts.iter().any(|a| !history::is_full(a)),
+    };
+    let decision = decide_on(policy, &mut sequence, finished);
+    Decided { sequence, decision }
+}
 
+fn decide_on<'a>(policy: &Policy, sequence: &mut Sequence<'a>, finished: bool) -> Decision<'a> {
+    let attempts = sequence.attempts;
     for (index, attempt) in attempts.iter().enumerate() {
         let number = index + 1;
-        let kind = match history::outcome(attempt) {
+        let counts_as = match history::classify(attempt) {
             // A targeted retry where no test ran is a retry that did not
             // select what it meant to: not evidence, not an answer.
-            Outcome::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => Kind::Ignored {
-                why: "the runner said that no test ran".to_owned(),
-            },
-            Outcome::Stop(stop) => {
-                return Decision::Known(stopped(stop, attempt, number, &records, any_targeted));
+            AttemptClass::Stop(Stop::NoTestsRan { .. }) if !history::is_full(attempt) => {
+                CountsAs::Ignored {
+                    why: NotEvidence::NoTestRan,
+                }
             }
-            Outcome::Passed => match history::not_evidence(attempt) {
-                Some(why) => Kind::Ignored { why },
-                None => Kind::Pass,
+            AttemptClass::Stop(stop) => {
+                return Decision::Known(Conclusion::Stopped {
+                    stop,
+                    attempt,
+                    at: number,
+                });
+            }
+            AttemptClass::Passed => match history::not_evidence(attempt) {
+                Some(why) => CountsAs::Ignored { why },
+                None => CountsAs::Pass,
             },
-            Outcome::Failed { crash } => match history::not_evidence(attempt) {
-                Some(why) => Kind::Ignored { why },
-                None => Kind::Fail { crash },
+            AttemptClass::Failed { crash } => match history::not_evidence(attempt) {
+                Some(why) => CountsAs::Ignored { why },
+                None => CountsAs::Fail { crash },
             },
         };
-        let record = Record {
+        let record = Classified {
             number,
             attempt,
-            kind,
+            counts_as,
         };
         // Two passes of one selection that ran different numbers of tests
         // cannot be compared. Failures are compared later, by their names:
@@ -81,39 +181,40 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
         // `pytest -x`, `--lf`, `jest --bail`) run a different number of
         // tests every time, and names that agree still decide.
         if record.is_pass() {
-            if let Some(earlier) = different_suite(&records, &record) {
-                return Decision::Known(different_suites(earlier, &record, &records, any_targeted));
+            if let Some(earlier) = different_suite(&sequence.records, &record) {
+                return Decision::Known(Conclusion::DifferentSuites {
+                    earlier: earlier.clone(),
+                    at: record,
+                });
             }
         }
-        records.push(record);
+        sequence.records.push(record);
     }
 
-    let evidence: Vec<&Record<'_>> = records.iter().filter(|r| r.is_evidence()).collect();
+    let sequence: &Sequence<'a> = sequence;
+    let evidence = sequence.evidence();
     if evidence.is_empty() {
         if !finished {
-            let note = records.last().map(|ignored| {
-                format!(
-                    "attempt {}'s targeted retry {}, so the retry runs the full suite",
-                    ignored.number,
-                    history::phrase(ignored)
-                )
-            });
+            let why = sequence
+                .records
+                .last()
+                .map(|ignored| WhyRetry::TargetedNotEvidence {
+                    ignored: ignored.clone(),
+                });
             return Decision::Need {
                 selection: Selection::Full,
-                note,
+                why,
             };
         }
-        return Decision::Known(nothing_ran(&records, any_targeted));
+        return Decision::Known(Conclusion::NothingRan);
     }
 
     let passed = evidence.iter().any(|r| r.is_pass());
     let failed = evidence.iter().any(|r| r.is_fail());
     match (passed, failed) {
-        (true, false) => Decision::Known(pass(&evidence, &records, any_targeted)),
-        (false, true) | (false, false) => {
-            all_failed(policy, &evidence, &records, any_targeted, finished)
-        }
-        (true, true) => disagreed(&evidence, &records, any_targeted, finished),
+        (true, false) => Decision::Known(Conclusion::Passed),
+        (false, true) | (false, false) => all_failed(policy, &evidence, sequence, finished),
+        (true, true) => disagreed(&evidence, finished),
     }
 }
 
@@ -124,9 +225,9 @@ pub(crate) fn decide(policy: &Policy, attempts: &[Attempt], finished: bool) -> D
 /// one: runners stop early on failure (cargo test at the first failing
 /// binary, `pytest -x`, `jest --bail`), and the two disagree anyway.
 fn different_suite<'r, 'a>(
-    records: &'r [Record<'a>],
-    record: &Record<'a>,
-) -> Option<&'r Record<'a>> {
+    records: &'r [Classified<'a>],
+    record: &Classified<'a>,
+) -> Option<&'r Classified<'a>> {
     records
         .iter()
         .find(|earlier| same_suite_differs(earlier, record))
@@ -134,8 +235,8 @@ fn different_suite<'r, 'a>(
 
 /// Whether two attempts ran the same selection, ended the same way, and
 /// both exited with stated counts that differ.
-fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
-    fn ran_of(record: &Record<'_>) -> Option<u64> {
+fn same_suite_differs(earlier: &Classified<'_>, record: &Classified<'_>) -> bool {
+    fn ran_of(record: &Classified<'_>) -> Option<u64> {
         match record.attempt.ending {
             Ending::Exited { .. } if record.is_evidence() => {
                 record.attempt.counts.and_then(|c| c.ran())
@@ -155,8 +256,8 @@ fn same_suite_differs(earlier: &Record<'_>, record: &Record<'_>) -> bool {
 }
 
 /// The selection of the next retry when every attempt so far failed.
-fn next_retry(policy: &Policy, records: &[Record<'_>], every: &[&str]) -> Decision {
-    let need = |selection, note: Option<String>| Decision::Need { selection, note };
+fn next_retry<'a>(policy: &Policy, records: &[Classified<'a>], every: &[&str]) -> Decision<'a> {
+    let need = |selection, why: Option<WhyRetry<'a>>| Decision::Need { selection, why };
     match policy.rerun {
         Rerun::All => need(Selection::Full, None),
         Rerun::Failed => {
@@ -165,30 +266,20 @@ fn next_retry(policy: &Policy, records: &[Record<'_>], every: &[&str]) -> Decisi
             if let Some(ignored) = records.iter().find(|r| !r.is_evidence()) {
                 return need(
                     Selection::Full,
-                    Some(format!(
-                        "attempt {}'s targeted retry {}, so the retry runs the full suite",
-                        ignored.number,
-                        history::phrase(ignored)
-                    )),
+                    Some(WhyRetry::TargetedNotEvidence {
+                        ignored: ignored.clone(),
+                    }),
                 );
             }
             if every.is_empty() {
-                return need(
-                    Selection::Full,
-                    Some(
-                        "the failing attempts named no test, so the retry runs the full suite"
-                            .to_owned(),
-                    ),
-                );
+                return need(Selection::Full, Some(WhyRetry::NoNames));
             }
             if every.len() > MAX_TARGETED {
                 return need(
                     Selection::Full,
-                    Some(format!(
-                        "{} failed, more than the {MAX_TARGETED} a targeted retry runs, \
-                         so the retry runs the full suite",
-                        tests(every.len())
-                    )),
+                    Some(WhyRetry::TooMany {
+                        failed: every.len(),
+                    }),
                 );
             }
             need(
@@ -200,19 +291,15 @@ fn next_retry(policy: &Policy, records: &[Record<'_>], every: &[&str]) -> Decisi
 }
 
 /// Every evidence attempt failed.
-fn all_failed(
+fn all_failed<'a>(
     policy: &Policy,
-    evidence: &[&Record<'_>],
-    records: &[Record<'_>],
-    any_targeted: bool,
+    evidence: &[&Classified<'a>],
+    sequence: &Sequence<'a>,
     finished: bool,
-) -> Decision {
-    let failures: Vec<&Attempt> = evidence.iter().map(|r| r.attempt).collect();
+) -> Decision<'a> {
+    let failures: Vec<&'a Attempt> = evidence.iter().map(|r| r.attempt).collect();
     let every = every_time(&failures);
     let named = failures.iter().any(|a| !a.failing.is_empty());
-    let tally = tally(failures.iter().copied());
-    let last = evidence[evidence.len() - 1];
-    let all: Vec<&Record<'_>> = records.iter().collect();
 
     if every.is_empty() {
         // No name failed every time, and two failures of one selection ran
@@ -224,104 +311,32 @@ fn all_failed(
                 .map(|earlier| (*earlier, *record))
         });
         if let Some((earlier, record)) = pair {
-            let before: Vec<Record<'_>> = records
-                .iter()
-                .filter(|r| r.number < record.number)
-                .cloned()
-                .collect();
-            return Decision::Known(different_suites(earlier, record, &before, any_targeted));
+            return Decision::Known(Conclusion::DifferentSuites {
+                earlier: earlier.clone(),
+                at: record.clone(),
+            });
         }
     }
+    let tally = tally(failures.iter().copied());
     if named && every.is_empty() {
         // No name can fail every time any more: the answer is known now.
-        let mut reason = Reason::new();
-        reason.line(&format!(
-            "{}, but no test failed in all of them: the suite is flaky",
-            summary(&all, any_targeted)
-        ));
-        tally_lines(&mut reason, &tally, evidence.len());
-        closing_lines(&mut reason, records, None);
-        push_tail(&mut reason, last.attempt, last.number);
-        return Decision::Known(inconclusive(Cause::Flaky, reason));
+        return Decision::Known(Conclusion::NoCommonFailure { tally });
     }
     if !finished && (evidence.len() as u64) <= u64::from(policy.retries) {
-        return next_retry(policy, records, &every);
+        return next_retry(policy, &sequence.records, &every);
     }
-
-    let mut reason = Reason::new();
-    reason.names(&every, |_| String::new());
-    let always: HashSet<&str> = every.iter().copied().collect();
-    let sometimes: Vec<&(&str, usize)> =
-        tally.iter().filter(|(n, _)| !always.contains(n)).collect();
-    let out_of = evidence.len();
-    reason.names(
-        &sometimes.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
-        |name| {
-            let count = tally
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or(0, |(_, c)| *c);
-            format!(" (failed only sometimes: in {count} of {out_of} attempts)")
-        },
-    );
-    crash_lines(&mut reason, records);
-    let attempts = if records.len() == 1 {
-        summary(&all, any_targeted)
-    } else if evidence.len() == records.len() {
-        format!("every attempt failed: {}", summary(&all, any_targeted))
-    } else {
-        format!(
-            "every attempt that ran its tests failed: {}",
-            summary(&all, any_targeted)
-        )
-    };
-    if let Some(passed) =
-        history::coverage_failed_the_run(last.attempt).filter(|_| every.is_empty())
-    {
-        reason.line(&format!(
-            "all {} passed; the runner failed the run: coverage below threshold",
-            tests(usize::try_from(passed).unwrap_or(usize::MAX))
-        ));
-        reason.line(&attempts);
-    } else if every.is_empty() {
-        reason.line(&format!(
-            "{attempts}; the cause is at the end of the output"
-        ));
-    } else {
-        reason.line(&attempts);
-    }
-    if let Some(hint) = history::exit_hint(last.attempt) {
-        reason.line(&hint);
-    }
-    closing_lines(&mut reason, records, None);
-    push_tail(&mut reason, last.attempt, last.number);
-    Decision::Known(Verdict::Fail {
-        failing: every.iter().map(|n| (*n).to_owned()).collect(),
-        reason: reason.finish(),
-    })
+    Decision::Known(Conclusion::Failed { every, tally })
 }
 
 /// Some evidence attempts passed and some failed.
-fn disagreed(
-    evidence: &[&Record<'_>],
-    records: &[Record<'_>],
-    any_targeted: bool,
-    finished: bool,
-) -> Decision {
-    let last_failure = evidence.iter().rev().find(|r| r.is_fail()).copied();
-    let flaky = |sentence: String| {
-        let mut reason = Reason::new();
-        reason.line(&sentence);
+fn disagreed<'a>(evidence: &[&Classified<'a>], finished: bool) -> Decision<'a> {
+    let flaky = |why| {
         let failures = evidence.iter().filter(|r| r.is_fail()).map(|r| r.attempt);
-        tally_lines(&mut reason, &tally(failures), evidence.len());
-        closing_lines(&mut reason, records, None);
-        if let Some(r) = last_failure {
-            push_tail(&mut reason, r.attempt, r.number);
-        }
-        Decision::Known(inconclusive(Cause::Flaky, reason))
+        Decision::Known(Conclusion::Disagreed {
+            why,
+            tally: tally(failures),
+        })
     };
-    let all: Vec<&Record<'_>> = records.iter().collect();
-    let said = summary(&all, any_targeted);
 
     // Order dependence: the failing tests passed when run alone, and every
     // full run failed. Only a full run after the pass tells "they fail
@@ -332,94 +347,118 @@ fn disagreed(
         .filter(|r| !r.is_full())
         .all(|r| r.is_pass());
     let Some(first_pass) = evidence.iter().position(|r| r.is_pass()) else {
-        return flaky(format!("{said}: the suite is flaky"));
+        return flaky(Disagreement::NotOrder);
     };
     let failed_first = evidence[..first_pass]
         .iter()
         .any(|r| r.is_full() && r.is_fail());
     if !(fulls_all_failed && targeted_all_passed && failed_first) {
-        return flaky(format!("{said}: the suite is flaky"));
+        return flaky(Disagreement::NotOrder);
     }
     let alone = evidence[first_pass];
-    let confirmations: Vec<&Record<'_>> = evidence[first_pass + 1..]
+    let confirmations: Vec<&Classified<'_>> = evidence[first_pass + 1..]
         .iter()
         .filter(|r| r.is_full())
         .copied()
         .collect();
-    if confirmations.is_empty() {
+    let Some(again) = confirmations.first() else {
         if !finished {
             return Decision::Need {
                 selection: Selection::Full,
-                note: Some(format!(
-                    "the failing tests passed when run alone (attempt {}); the full suite runs \
-                     once more to tell order dependence from flakiness",
-                    alone.number
-                )),
+                why: Some(WhyRetry::ConfirmOrder {
+                    alone: alone.number,
+                }),
             };
         }
-        return flaky(format!(
-            "{said}; the full suite was not run again, so order dependence cannot be told \
-             from flakiness: the suite is flaky"
-        ));
-    }
+        return flaky(Disagreement::NotConfirmed);
+    };
 
-    let fulls: Vec<&Attempt> = evidence
+    let fulls: Vec<&'a Attempt> = evidence
         .iter()
         .filter(|r| r.is_full())
         .map(|r| r.attempt)
         .collect();
     let every = every_time(&fulls);
     if every.is_empty() {
-        return flaky(format!(
-            "{said}, but no test failed in every full run: the suite is flaky"
-        ));
+        return flaky(Disagreement::NoCommonFullFailure);
     }
-    let tally = tally(fulls.iter().copied());
-    let always: HashSet<&str> = every.iter().copied().collect();
-    let out_of = fulls.len();
-    let alone_then_together = format!(
-        "fails in the full suite, passes alone: these tests passed when run alone \
-         (attempt {}) and failed again in the full suite (attempt {}), so their failure \
-         depends on what runs before or with them; the attempts disagree, so nothing was \
-         proved about the tests themselves",
-        alone.number, confirmations[0].number
-    );
-    // Many names must not crowd out the one sentence that says why a Fail
-    // follows a pass (found by fuzz/policy_driver).
-    let why = [said.as_str(), alone_then_together.as_str()];
-    let mut reason = Reason::new();
-    reason.names_before(&every, |_| String::new(), &why);
-    reason.names_before(
-        &tally
-            .iter()
-            .filter(|(n, _)| !always.contains(n))
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>(),
-        |name| {
-            let count = tally
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or(0, |(_, c)| *c);
-            format!(" (failed only sometimes: in {count} of {out_of} full runs)")
-        },
-        &why,
-    );
-    reason.line(&said);
-    reason.line(&alone_then_together);
-    let last = last_failure.unwrap_or(confirmations[0]);
-    if let Some(hint) = history::exit_hint(last.attempt) {
-        reason.line(&hint);
-    }
-    closing_lines(&mut reason, records, None);
-    push_tail(&mut reason, last.attempt, last.number);
-    Decision::Known(inconclusive(Cause::OrderDependent, reason))
+    let last_failure = evidence.iter().rev().find(|r| r.is_fail()).copied();
+    let last = last_failure.unwrap_or(again);
+    Decision::Known(Conclusion::OrderDependent {
+        every,
+        tally: tally(fulls.iter().copied()),
+        out_of: fulls.len(),
+        alone: alone.number,
+        again: again.number,
+        last: last.clone(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::attempt::Counts;
-    use crate::reason::MAX_REASON;
+    use crate::verdict::Cause;
+    use crate::words::MAX_REASON;
+
+    fn exited(code: i32, failing: &[&str], ran: u64) -> Attempt {
+        Attempt::new(Ending::Exited { code })
+            .with_failing(failing.iter().copied())
+            .with_counts(Counts::new(Some(ran), Some(failing.len() as u64), None))
+            .with_recognised(true)
+    }
+
+    /// The decision is data: each shape of sequence gives its conclusion
+    /// (or the retry and why) with what it rests on, before any word.
+    #[test]
+    fn each_sequence_gets_its_typed_conclusion() {
+        let (pass, a) = (exited(0, &[], 3), exited(1, &["a"], 3));
+        let known =
+            |policy: Policy, attempts: &[Attempt]| match decide(&policy, attempts, true).decision {
+                Decision::Known(conclusion) => format!("{conclusion:?}"),
+                Decision::Need { .. } => "need".to_owned(),
+            };
+        assert!(known(Policy::new(0), std::slice::from_ref(&pass)).starts_with("Passed"));
+        assert!(known(Policy::new(0), &[]).starts_with("NothingRan"));
+        let timed_out = Attempt::new(Ending::TimedOut {
+            after: std::time::Duration::from_secs(1),
+        });
+        assert!(known(Policy::new(2), &[a.clone(), timed_out]).starts_with("Stopped"));
+        let failed = known(Policy::new(1), &[a.clone(), exited(1, &["a", "b"], 3)]);
+        assert!(failed.starts_with("Failed { every: [\"a\"]"), "{failed}");
+        let flaky = known(Policy::new(1), &[a.clone(), pass.clone()]);
+        assert!(flaky.starts_with("Disagreed { why: NotOrder"), "{flaky}");
+        let none_common = known(Policy::new(1), &[a.clone(), exited(1, &["b"], 3)]);
+        assert!(none_common.starts_with("NoCommonFailure"), "{none_common}");
+        let suites = known(Policy::new(1), &[pass.clone(), exited(0, &[], 4)]);
+        assert!(suites.starts_with("DifferentSuites"), "{suites}");
+        // A retry, and why it runs what it runs.
+        fn need(attempts: &[Attempt]) -> (Selection, Option<WhyRetry<'_>>) {
+            let Decision::Need { selection, why } =
+                decide(&Policy::new(2).with_rerun(Rerun::Failed), attempts, false).decision
+            else {
+                panic!("no retry after {attempts:?}");
+            };
+            (selection, why)
+        }
+        let (selection, why) = need(std::slice::from_ref(&a));
+        assert_eq!(selection, Selection::Only(vec!["a".into()]));
+        assert!(why.is_none());
+        let alone = exited(0, &[], 1).with_selection(Selection::Only(vec!["a".into()]));
+        let confirming = [a.clone(), alone];
+        let (selection, why) = need(&confirming);
+        assert_eq!(selection, Selection::Full);
+        assert!(matches!(why, Some(WhyRetry::ConfirmOrder { alone: 2 })));
+        let many: Vec<String> = (0..=MAX_TARGETED).map(|i| format!("t{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let too_many = [exited(1, &many, 20)];
+        let (selection, why) = need(&too_many);
+        assert_eq!(selection, Selection::Full);
+        assert!(
+            matches!(why, Some(WhyRetry::TooMany { failed }) if failed == MAX_TARGETED + 1),
+            "{why:?}"
+        );
+    }
 
     /// fuzz/policy_driver: a confirming full run that fails many more tests
     /// than the first filled the reason with "failed only sometimes" names
@@ -451,5 +490,39 @@ mod tests {
         assert!(reason.starts_with("tests::a\n"), "{reason}");
         assert!(reason.contains("passed when run alone"), "{reason}");
         assert!(reason.contains(" more\n"), "{reason}");
+    }
+
+    /// A Fail's reason: the names, then each failing test's own output
+    /// (bounded, the start kept), then the tail; the whole within
+    /// MAX_REASON however large the excerpts and the tail.
+    #[test]
+    fn a_fails_reason_shows_each_failing_tests_output_before_the_tail() {
+        let huge = format!("panic: boom\n{}", "x".repeat(20_000));
+        let attempt = Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["TestA", "TestB"])
+            .with_excerpts([
+                ("TestA", "    a_test.go:5: got 1, want 2".to_owned()),
+                ("TestB", huge),
+                ("TestNotFailing", "printed by a passing test".to_owned()),
+            ])
+            .with_recognised(true)
+            .with_tail(format!("{}\nok  \tlater/pkg\t0.1s", "y".repeat(20_000)));
+        let verdict = Policy::new(0).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["TestA", "TestB"]);
+        let reason = verdict.reason();
+        assert!(reason.len() <= MAX_REASON, "{} bytes", reason.len());
+        let at = |needle: &str| reason.find(needle).unwrap_or(usize::MAX);
+        assert!(reason.starts_with("TestA\nTestB\n"), "{reason}");
+        assert!(
+            at("the output of TestA in attempt 1:\n    a_test.go:5: got 1, want 2")
+                < at("the output of TestB in attempt 1:\npanic: boom"),
+            "{reason}"
+        );
+        assert!(
+            at("panic: boom") < at("the end of the output of attempt 1:"),
+            "{reason}"
+        );
+        assert!(reason.ends_with("later/pkg\t0.1s"), "{reason}");
+        assert!(!reason.contains("printed by a passing test"), "{reason}");
     }
 }

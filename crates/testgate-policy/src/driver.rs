@@ -1,6 +1,11 @@
 //! The one interface of the three drivers: what to run next, the verdict, the findings and the bound.
 
-use crate::{Attempt, Findings, Grader, Plan, Policy, Stress, Verdict};
+use crate::attempt::Attempt;
+use crate::findings::Findings;
+use crate::grade::Grader;
+use crate::policy::{Plan, Policy};
+use crate::stress::Stress;
+use crate::verdict::Verdict;
 
 /// A driver of a sequence of attempts: [`Policy`] (a plain check),
 /// [`Grader`] (a change graded against listed tests) and [`Stress`] (N full

@@ -3,11 +3,10 @@
 //! evidence, the attempt that stopped the sequence, the driver's notes.
 //! The reason says the same in words; a JSON consumer reads these.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
-use crate::explain::{every_time, tally};
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::verdict::{Cause, Verdict};
 
 /// What a finished sequence showed, beside its [`Verdict`].
@@ -106,26 +105,50 @@ impl Findings {
 
 /// The findings of `attempts`, whose verdict is `verdict`.
 pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
+    // A verdict that rests on the tests' outcomes was reached past any
+    // stop among the attempts: a grader or a stress run goes on after an
+    // attempt that says something of its tests (exit 0 naming failures, no
+    // test run), and that attempt ended nothing.
+    let past_stops = match verdict.cause() {
+        None | Some(Cause::OrderDependent | Cause::NotRun) => true,
+        Some(
+            Cause::Flaky
+            | Cause::TimedOut
+            | Cause::SandboxRefused
+            | Cause::WouldNotStart
+            | Cause::NoTestsRan
+            | Cause::Contradiction
+            | Cause::KilledFromOutside
+            | Cause::DifferentSuites
+            | Cause::Cancelled
+            | Cause::Environment
+            | Cause::Truncated
+            | Cause::PrepareFailed
+            | Cause::TreeChanged
+            | Cause::TreeUnreadable,
+        ) => false,
+    };
     let mut stopped_by = None;
     let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
     for (index, attempt) in attempts.iter().enumerate() {
         let number = index + 1;
         let full = history::is_full(attempt);
-        match history::outcome(attempt) {
-            Outcome::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
-            Outcome::Stop(stop) => {
+        match history::classify(attempt) {
+            AttemptClass::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
+            AttemptClass::Stop(_) if past_stops => {}
+            AttemptClass::Stop(stop) => {
                 stopped_by = Some(StoppedBy {
                     attempt: number,
                     cause: stop.cause(),
                 });
                 break;
             }
-            Outcome::Passed => {
+            AttemptClass::Passed => {
                 if history::not_evidence(attempt).is_none() {
                     evidence.push((number, attempt, true));
                 }
             }
-            Outcome::Failed { .. } => {
+            AttemptClass::Failed { .. } => {
                 if history::not_evidence(attempt).is_none() {
                     evidence.push((number, attempt, false));
                 }
@@ -215,4 +238,70 @@ fn order_dependence(evidence: &[(usize, &Attempt, bool)]) -> Option<OrderDepende
         passed_alone_in: evidence[alone].0,
         failed_again_in: again.0,
     })
+}
+
+/// Every failing name of `attempts` in order of first appearance, with the
+/// number of attempts that named it.
+pub(crate) fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
+    // Suites can fail thousands of tests at once: index by name rather than
+    // search the list.
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for attempt in attempts {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for name in &attempt.failing {
+            if !seen.insert(name) {
+                continue;
+            }
+            match index.get(name.as_str()) {
+                Some(&at) => tally[at].1 += 1,
+                None => {
+                    index.insert(name, tally.len());
+                    tally.push((name, 1));
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// The names that every attempt naming failures named, in order of first
+/// appearance. An attempt that failed without naming a test (a crash, a
+/// build error) neither confirms nor clears a name; one whose tests all
+/// passed and that the runner failed for coverage clears every name.
+pub(crate) fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
+    let named: Vec<&Attempt> = failures
+        .iter()
+        .copied()
+        .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
+        .collect();
+    tally(named.iter().copied())
+        .into_iter()
+        .filter(|(_, count)| *count == named.len())
+        .map(|(name, _)| name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Ending;
+
+    fn failed(names: &[&str]) -> Attempt {
+        Attempt::new(Ending::Exited { code: 1 }).with_failing(names.iter().copied())
+    }
+
+    #[test]
+    fn tallies_count_each_attempt_once_in_order_of_first_appearance() {
+        let attempts = [failed(&["b", "a", "b"]), failed(&["a", "c"])];
+        assert_eq!(tally(&attempts), [("b", 1), ("a", 2), ("c", 1)]);
+    }
+
+    #[test]
+    fn a_nameless_failure_neither_confirms_nor_clears() {
+        let (ab, a, none) = (failed(&["a", "b"]), failed(&["a"]), failed(&[]));
+        assert_eq!(every_time(&[&ab, &none, &a]), ["a"]);
+        assert_eq!(every_time(&[&none, &none]), Vec::<&str>::new());
+        assert_eq!(every_time(&[&ab, &failed(&["c"])]), Vec::<&str>::new());
+    }
 }

@@ -1,18 +1,17 @@
-//! What each attempt of a sequence counts as: a pass, a failure, ignored
-//! (a targeted retry that did not show its tests ran), or the end of the
-//! sequence (a timeout, a refusal, a contradiction...), and the words that
-//! describe it in a reason.
+//! The classification: what each attempt of a sequence counts as (a pass,
+//! a failure, ignored because a targeted retry did not show its tests ran,
+//! or the end of the sequence: a timeout, a refusal, a contradiction...),
+//! as types. The words that describe it are in `words/`.
 
 use std::collections::BTreeSet;
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::reason::{MAX_NAME, cut_end, tests};
 use crate::signal::{self, SignalClass};
 use crate::verdict::Cause;
 
 /// What one attempt says, on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome<'a> {
+pub(crate) enum AttemptClass<'a> {
     /// Exit 0, no failing names, and tests ran.
     Passed,
     /// A non-zero exit or a crash: the code under test failed. `crash` is
@@ -122,44 +121,56 @@ impl Stop<'_> {
 
 /// What one attempt counts as within its sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum CountsAs {
     Pass,
     Fail {
         crash: Option<i32>,
     },
     /// A targeted retry that is not evidence, and why.
     Ignored {
-        why: String,
+        why: NotEvidence,
     },
+}
+
+/// Why a targeted attempt is not evidence: it did not show that it ran the
+/// tests it selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotEvidence {
+    /// The runner said that no test ran, or its summary counts none.
+    NoTestRan,
+    /// Its output stated no test counts.
+    NoCounts,
+    /// It ran fewer tests than it selected.
+    RanFewer { ran: u64, selected: usize },
 }
 
 /// One attempt with its 1-based number and what it counts as.
 #[derive(Debug, Clone)]
-pub(crate) struct Record<'a> {
+pub(crate) struct Classified<'a> {
     pub(crate) number: usize,
     pub(crate) attempt: &'a Attempt,
-    pub(crate) kind: Kind,
+    pub(crate) counts_as: CountsAs,
 }
 
-impl Record<'_> {
+impl Classified<'_> {
     pub(crate) fn is_evidence(&self) -> bool {
-        match self.kind {
-            Kind::Pass | Kind::Fail { .. } => true,
-            Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Pass | CountsAs::Fail { .. } => true,
+            CountsAs::Ignored { .. } => false,
         }
     }
 
     pub(crate) fn is_pass(&self) -> bool {
-        match self.kind {
-            Kind::Pass => true,
-            Kind::Fail { .. } | Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Pass => true,
+            CountsAs::Fail { .. } | CountsAs::Ignored { .. } => false,
         }
     }
 
     pub(crate) fn is_fail(&self) -> bool {
-        match self.kind {
-            Kind::Fail { .. } => true,
-            Kind::Pass | Kind::Ignored { .. } => false,
+        match self.counts_as {
+            CountsAs::Fail { .. } => true,
+            CountsAs::Pass | CountsAs::Ignored { .. } => false,
         }
     }
 
@@ -213,7 +224,7 @@ fn flaky_within(attempt: &Attempt) -> bool {
 }
 
 /// What `attempt` says on its own. This is the table of docs/policy.md.
-pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
+pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
     match &attempt.ending {
         &Ending::Exited { code }
             if flaky_within(attempt) && (code == 0 || !attempt.failing.is_empty()) =>
@@ -221,7 +232,7 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             // Before a contradiction (nextest exits 0 and lists the flaky
             // test failing) and before a failure (go exits 1 when one run
             // of `-count=3` failed).
-            Outcome::Stop(Stop::FlakyWithin {
+            AttemptClass::Stop(Stop::FlakyWithin {
                 code,
                 named: attempt.flaky_within.len(),
                 reruns: attempt.reruns,
@@ -229,20 +240,20 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
         }
         Ending::Exited { code: 0 } => {
             if !attempt.failing.is_empty() {
-                Outcome::Stop(Stop::Contradiction {
+                AttemptClass::Stop(Stop::Contradiction {
                     failing: attempt.failing.len(),
                 })
             } else if attempt.truncated {
                 // The exit status of a run that never reached its summary
                 // speaks for nothing: a test may have exited the runner.
-                Outcome::Stop(Stop::Truncated)
+                AttemptClass::Stop(Stop::Truncated)
             } else if ran_nothing(attempt) {
-                Outcome::Stop(Stop::NoTestsRan {
+                AttemptClass::Stop(Stop::NoTestsRan {
                     code: 0,
                     said: attempt.no_tests_ran,
                 })
             } else {
-                Outcome::Passed
+                AttemptClass::Passed
             }
         }
         &Ending::Exited { code } => {
@@ -251,13 +262,13 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             // said no test ran (pytest's exit 5) or a shell that found no
             // runner explain the exit, and nothing was proved either way.
             if !attempt.failing.is_empty() {
-                Outcome::Failed { crash: None }
+                AttemptClass::Failed { crash: None }
             } else if !is_full(attempt) && coverage_failed_the_run(attempt).is_some() {
                 // A subset of the tests can never meet a global coverage
                 // threshold: the selected tests passed.
-                Outcome::Passed
+                AttemptClass::Passed
             } else if let Some(env) = &attempt.environment {
-                Outcome::Stop(Stop::Environment {
+                AttemptClass::Stop(Stop::Environment {
                     code,
                     what: &env.what,
                     fix: &env.fix,
@@ -265,193 +276,49 @@ pub(crate) fn outcome(attempt: &Attempt) -> Outcome<'_> {
             } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
                 // Before "no test ran": a shell that found no runner says
                 // why nothing ran, targeted attempt or full.
-                Outcome::Stop(Stop::ShellCouldNotRun { code })
+                AttemptClass::Stop(Stop::ShellCouldNotRun { code })
             } else if attempt.no_tests_ran {
-                Outcome::Stop(Stop::NoTestsRan { code, said: true })
+                AttemptClass::Stop(Stop::NoTestsRan { code, said: true })
             } else if attempt.coverage_below_threshold
                 && attempt.counts.and_then(|c| c.ran()) == Some(0)
             {
                 // `jest -t nomatch` under a threshold: the runner failed
                 // the run for coverage, and its summary counts no test run.
-                Outcome::Stop(Stop::NoTestsRan { code, said: false })
+                AttemptClass::Stop(Stop::NoTestsRan { code, said: false })
             } else {
-                Outcome::Failed { crash: None }
+                AttemptClass::Failed { crash: None }
             }
         }
         &Ending::Signalled { signal } => match signal::classify(signal) {
-            SignalClass::Crash => Outcome::Failed {
+            SignalClass::Crash => AttemptClass::Failed {
                 crash: Some(signal),
             },
-            SignalClass::FromOutside => Outcome::Stop(Stop::KilledFromOutside { signal }),
-            SignalClass::Sandbox => Outcome::Stop(Stop::SystemCallForbidden { signal }),
+            SignalClass::FromOutside => AttemptClass::Stop(Stop::KilledFromOutside { signal }),
+            SignalClass::Sandbox => AttemptClass::Stop(Stop::SystemCallForbidden { signal }),
         },
-        &Ending::TimedOut { after } => Outcome::Stop(Stop::TimedOut { after }),
-        Ending::SandboxRefused { why } => Outcome::Stop(Stop::SandboxRefused { why }),
-        Ending::WouldNotStart { why } => Outcome::Stop(Stop::WouldNotStart { why }),
-        Ending::Cancelled => Outcome::Stop(Stop::Cancelled),
-        Ending::Lost { why } => Outcome::Stop(Stop::Lost { why }),
+        &Ending::TimedOut { after } => AttemptClass::Stop(Stop::TimedOut { after }),
+        Ending::SandboxRefused { why } => AttemptClass::Stop(Stop::SandboxRefused { why }),
+        Ending::WouldNotStart { why } => AttemptClass::Stop(Stop::WouldNotStart { why }),
+        Ending::Cancelled => AttemptClass::Stop(Stop::Cancelled),
+        Ending::Lost { why } => AttemptClass::Stop(Stop::Lost { why }),
     }
 }
 
 /// Why a targeted attempt is not evidence, or `None` when it is (and for
 /// full attempts, which always are).
-pub(crate) fn not_evidence(attempt: &Attempt) -> Option<String> {
+pub(crate) fn not_evidence(attempt: &Attempt) -> Option<NotEvidence> {
     let Selection::Only(names) = &attempt.selection else {
         return None;
     };
     let selected = names.iter().collect::<BTreeSet<_>>().len();
     if attempt.no_tests_ran {
-        return Some("the runner said that no test ran".to_owned());
+        return Some(NotEvidence::NoTestRan);
     }
     match attempt.counts.and_then(|c| c.ran()) {
-        None => Some("its output stated no test counts".to_owned()),
-        Some(ran) if ran < selected as u64 => Some(format!(
-            "it ran {ran} of the {} it selected",
-            tests(selected)
-        )),
+        None => Some(NotEvidence::NoCounts),
+        Some(ran) if ran < selected as u64 => Some(NotEvidence::RanFewer { ran, selected }),
         Some(_) => None,
     }
-}
-
-/// `attempt 2`, or `attempt 2 (only 3 tests)` for a targeted one, or
-/// `attempt 3 (the full suite)` in a sequence that had targeted ones.
-pub(crate) fn label(attempt: &Attempt, number: usize, any_targeted: bool) -> String {
-    match &attempt.selection {
-        Selection::Only(names) => format!("attempt {number} (only {})", tests(names.len())),
-        Selection::Full if any_targeted => format!("attempt {number} (the full suite)"),
-        Selection::Full => format!("attempt {number}"),
-    }
-}
-
-fn exit_code(attempt: &Attempt) -> String {
-    match attempt.ending {
-        Ending::Exited { code } => format!("exit code {code}"),
-        Ending::Signalled { signal } => signal::describe(signal),
-        Ending::TimedOut { .. }
-        | Ending::SandboxRefused { .. }
-        | Ending::WouldNotStart { .. }
-        | Ending::Cancelled
-        | Ending::Lost { .. } => "no exit status".to_owned(),
-    }
-}
-
-/// What an attempt did, after its label: `failed 3 tests (exit code 101)`.
-pub(crate) fn phrase(record: &Record<'_>) -> String {
-    let attempt = record.attempt;
-    let named = attempt.failing.len();
-    match &record.kind {
-        Kind::Pass => match attempt.counts.and_then(|c| c.ran()) {
-            Some(ran) => format!(
-                "passed ({} ran)",
-                tests(usize::try_from(ran).unwrap_or(usize::MAX))
-            ),
-            None => "passed".to_owned(),
-        },
-        Kind::Fail {
-            crash: Some(signal),
-        } if named > 0 => format!(
-            "crashed with {} after failing {}",
-            signal::describe(*signal),
-            tests(named)
-        ),
-        Kind::Fail {
-            crash: Some(signal),
-        } => format!("crashed with {}", signal::describe(*signal)),
-        Kind::Fail { crash: None } if named > 0 => {
-            format!("failed {} ({})", tests(named), exit_code(attempt))
-        }
-        Kind::Fail { crash: None } => {
-            format!("failed without naming a test ({})", exit_code(attempt))
-        }
-        Kind::Ignored { why } => format!("did not show that its tests ran ({why})"),
-    }
-}
-
-/// What the attempt that ended the sequence did, after its label.
-pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
-    match stop {
-        Stop::TimedOut { after } => format!("timed out after {after:?}"),
-        Stop::SandboxRefused { why } => format!(
-            "was refused by the sandbox ({})",
-            cut_end(why.trim(), MAX_NAME)
-        ),
-        Stop::SystemCallForbidden { signal } => format!(
-            "was ended by {}: the sandbox forbade a system call it made",
-            signal::describe(signal)
-        ),
-        Stop::WouldNotStart { why } => {
-            format!("would not start ({})", cut_end(why.trim(), MAX_NAME))
-        }
-        Stop::ShellCouldNotRun { code } => format!(
-            "exited with code {code}, {}, and ran no test",
-            shell_code(code)
-        ),
-        Stop::Cancelled => "was interrupted because testgate itself was stopped".to_owned(),
-        Stop::Lost { why } => format!(
-            "was lost after it started: testgate could not follow it ({})",
-            cut_end(why.trim(), MAX_NAME)
-        ),
-        Stop::KilledFromOutside { signal } => format!(
-            "was ended by {} from outside (the OOM killer, a person, a resource limit)",
-            signal::describe(signal)
-        ),
-        Stop::NoTestsRan { code, said: true } => {
-            format!("exited with code {code} and the runner said that no test ran")
-        }
-        Stop::NoTestsRan { code, said: false } => {
-            format!("exited with code {code} and its summary counts no test run")
-        }
-        Stop::Contradiction { failing } => format!(
-            "exited with code 0 but its output names {failing} failing {}",
-            if failing == 1 { "test" } else { "tests" }
-        ),
-        Stop::Truncated => {
-            "exited with code 0, but the runner's output ended before its summary".to_owned()
-        }
-        Stop::FlakyWithin {
-            code,
-            named: 0,
-            reruns,
-        } => format!(
-            "exited with code {code}, but the runner re-ran failed tests {reruns} {} and they passed",
-            if reruns == 1 { "time" } else { "times" }
-        ),
-        Stop::FlakyWithin { code, named, .. } => format!(
-            "exited with code {code}, but {} failed and then passed within it (the runner's own retries or repeated runs)",
-            tests(named)
-        ),
-        Stop::Environment { code, what, .. } => format!(
-            "failed before reaching its tests (exit code {code}): {}",
-            cut_end(what.trim(), MAX_NAME)
-        ),
-    }
-}
-
-/// What a shell means by exit code 126 or 127.
-fn shell_code(code: i32) -> &'static str {
-    if code == 126 {
-        "what a shell reports when a command is found but cannot be executed"
-    } else {
-        "what a shell reports when a command is not found"
-    }
-}
-
-/// A hint for exit codes that look like something else: 124 to 127 and
-/// 128+N are exits, but a reader should know what usually produces them.
-pub(crate) fn exit_hint(attempt: &Attempt) -> Option<String> {
-    let Ending::Exited { code } = attempt.ending else {
-        return None;
-    };
-    let hint = match code {
-        124 => "exit code 124 is what timeout(1) reports when its time ran out".to_owned(),
-        126 | 127 => format!("exit code {code} is {}", shell_code(code)),
-        129..=192 => format!(
-            "exit code {code} is what a shell reports when its child was ended by {}",
-            signal::describe(code - 128)
-        ),
-        _ => return None,
-    };
-    Some(hint)
 }
 
 #[cfg(test)]
@@ -467,8 +334,8 @@ mod tests {
             Some(4),
         ));
         assert_eq!(
-            outcome(&a),
-            Outcome::Stop(Stop::NoTestsRan {
+            classify(&a),
+            AttemptClass::Stop(Stop::NoTestsRan {
                 code: 0,
                 said: false
             })
@@ -480,7 +347,7 @@ mod tests {
             Some(0),
             None,
         ));
-        assert_eq!(outcome(&b), Outcome::Failed { crash: None });
+        assert_eq!(classify(&b), AttemptClass::Failed { crash: None });
     }
 
     #[test]
@@ -490,8 +357,11 @@ mod tests {
         assert!(not_evidence(&base).is_some());
         let short = base.clone().with_counts(Counts::new(Some(1), None, None));
         assert_eq!(
-            not_evidence(&short).as_deref(),
-            Some("it ran 1 of the 2 tests it selected")
+            not_evidence(&short),
+            Some(NotEvidence::RanFewer {
+                ran: 1,
+                selected: 2
+            })
         );
         let enough = base
             .clone()
@@ -503,16 +373,5 @@ mod tests {
             not_evidence(&Attempt::new(Ending::Exited { code: 1 })),
             None
         );
-    }
-
-    #[test]
-    fn hints_only_for_codes_that_look_like_something_else() {
-        let hint = |code| exit_hint(&Attempt::new(Ending::Exited { code }));
-        assert!(hint(137).is_some_and(|h| h.contains("SIGKILL")));
-        assert!(hint(127).is_some());
-        assert_eq!(hint(1), None);
-        assert_eq!(hint(101), None);
-        assert_eq!(hint(128), None);
-        assert_eq!(hint(-1), None);
     }
 }

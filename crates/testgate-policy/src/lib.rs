@@ -42,28 +42,34 @@
 
 mod attempt;
 mod decide;
+mod decide_grade;
+mod decide_stress;
 mod driver;
-mod explain;
 mod findings;
 mod grade;
+mod grading;
 mod history;
 mod policy;
 mod prepare;
-mod reason;
+mod retry;
 mod signal;
 mod stress;
 mod tree;
+mod variation;
 mod verdict;
+mod words;
 
-pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection};
+pub use crate::attempt::{Attempt, Counts, Ending, Environment, Selection, TestResult};
 pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
-pub use crate::grade::{
-    Change, Expectations, Grade, GradedTest, Grader, Grading, List, Missing, TestResult, compare,
+pub use crate::grade::Grader;
+pub use crate::grading::{
+    Change, Expectations, Grade, GradedTest, Grading, List, Missing, compare,
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
-pub use crate::reason::{MAX_NAMES, MAX_REASON};
-pub use crate::stress::{Stress, Varied};
+pub use crate::stress::Stress;
 pub use crate::tree::AfterTreeChange;
+pub use crate::variation::Varied;
 pub use crate::verdict::{Cause, Verdict};
+pub use crate::words::{MAX_NAMES, MAX_REASON};

@@ -1,10 +1,8 @@
-//! The policy: how many retries, what a retry runs, and the driver that
-//! asks for one attempt at a time until the verdict is known.
+//! The policy's settings: how many retries, what a retry runs, and what a
+//! driver answers (a [`Plan`]). Its driving (`Policy::plan`,
+//! `Policy::verdict`) is in `driver.rs`, above the decision and the words.
 
-use crate::attempt::{Attempt, Selection};
-use crate::decide::{Decision, decide};
-use crate::findings::Findings;
-use crate::tree::AfterTreeChange;
+use crate::attempt::Selection;
 use crate::verdict::Verdict;
 
 /// The most names a targeted retry runs; more failures than this and the
@@ -68,7 +66,7 @@ pub enum Step {
 }
 
 /// What the driver wants next, with the note the caller attaches to the
-/// attempt it runs ([`Attempt::with_note`]).
+/// attempt it runs ([`Attempt::with_note`](crate::Attempt::with_note)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Plan {
@@ -123,62 +121,6 @@ impl Policy {
             Rerun::All => counted,
             Rerun::Failed if self.retries == 0 => counted,
             Rerun::Failed => counted + 1,
-        }
-    }
-
-    /// What to do after `attempts`, the attempts run so far in order: run
-    /// one more, or stop with the verdict.
-    ///
-    /// Stops as early as the answer is known, and always by
-    /// [`max_attempts`](Policy::max_attempts), whatever `attempts` holds.
-    pub fn step(&self, attempts: &[Attempt]) -> Step {
-        self.plan(attempts).step
-    }
-
-    /// [`step`](Policy::step) with the note for the attempt it asks for.
-    pub fn plan(&self, attempts: &[Attempt]) -> Plan {
-        decide(self, attempts, false).into()
-    }
-
-    /// The [`Findings`] of a finished sequence: what its
-    /// [`verdict`](Policy::verdict) rests on, as data.
-    pub fn findings(&self, attempts: &[Attempt]) -> Findings {
-        crate::findings::findings(attempts, &self.verdict(attempts))
-    }
-
-    /// The verdict of a finished sequence and its [`Findings`], the same
-    /// facts as data that the reason states in words.
-    pub fn verdict_with_findings(&self, attempts: &[Attempt]) -> (Verdict, Findings) {
-        let verdict = self.verdict(attempts);
-        let findings = crate::findings::findings(attempts, &verdict);
-        (verdict, findings)
-    }
-
-    /// What `attempts` prove when the last of them changed the tree it was
-    /// judging, with `left_host_run_files` when the change left files that
-    /// run later on the host in place (not restored): the Fail the first
-    /// attempt proved on the tree as submitted, or why the verdict is
-    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
-    pub fn after_tree_change(
-        &self,
-        attempts: &[Attempt],
-        left_host_run_files: bool,
-    ) -> AfterTreeChange {
-        crate::tree::after_tree_change(self, attempts, left_host_run_files)
-    }
-
-    /// The verdict of a finished sequence: the one [`step`](Policy::step)
-    /// gives when it stops, and for a sequence cut short (interrupted
-    /// between attempts) the verdict of what did run.
-    pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        match decide(self, attempts, true) {
-            Decision::Known(verdict) => verdict,
-            // `decide` answers every finished sequence; this arm keeps the
-            // library panic-free if that ever changes.
-            Decision::Need { .. } => Verdict::Inconclusive {
-                cause: crate::Cause::NoTestsRan,
-                reason: "the sequence ended before anything was proved".to_owned(),
-            },
         }
     }
 }

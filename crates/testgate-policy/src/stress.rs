@@ -2,28 +2,12 @@
 //! tests whose outcome varies — what a harness runs once per task to
 //! validate the tests it will grade by.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::attempt::{Attempt, Selection};
-use crate::decide::{Decision, decide};
-use crate::explain::push_tail;
-use crate::grade::{Grade, TestResult, unnamed_passes_in};
-use crate::history::{self, Outcome};
-use crate::policy::{Plan, Policy, Step};
-use crate::reason::{Reason, tests};
-use crate::verdict::{Cause, Verdict};
-
-/// One test whose outcome varied across a stress run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Varied {
-    /// The canonical name.
-    pub name: String,
-    /// The attempts in which it failed (or failed and then passed).
-    pub failed_in: usize,
-    /// The attempts that ran it.
-    pub out_of: usize,
-}
+use crate::decide_stress::decide_stress;
+use crate::policy::{Plan, Step};
+use crate::variation::{self, Varied, stopped};
+use crate::verdict::Verdict;
+use crate::words;
 
 /// Runs the full suite `runs` times whatever happens (unless an attempt
 /// proves nothing: a timeout, a refusal), and lists every test whose
@@ -89,201 +73,24 @@ impl Stress {
     /// attempt and unnamed in such a one is a variation, not "failed in
     /// every run".
     pub fn varied(&self, attempts: &[Attempt]) -> Vec<Varied> {
-        let passed: Vec<bool> = attempts.iter().map(named_every_failure).collect();
-        per_test(attempts)
-            .into_iter()
-            .filter_map(|(name, results)| {
-                let failed_in = results
-                    .iter()
-                    .flatten()
-                    .filter(|r| matches!(r, TestResult::Failed | TestResult::Flaky))
-                    .count();
-                let unnamed_in_a_pass = results
-                    .iter()
-                    .zip(&passed)
-                    .filter(|(result, passed)| result.is_none() && **passed)
-                    .count();
-                let named = results
-                    .iter()
-                    .flatten()
-                    .filter(|r| {
-                        matches!(
-                            r,
-                            TestResult::Passed | TestResult::Failed | TestResult::Flaky
-                        )
-                    })
-                    .count();
-                let varied =
-                    Grade::of(&results) == Grade::Flaky || (failed_in > 0 && unnamed_in_a_pass > 0);
-                varied.then(|| Varied {
-                    name: name.to_owned(),
-                    failed_in,
-                    out_of: named + unnamed_in_a_pass,
-                })
-            })
-            .collect()
+        variation::varied(attempts)
     }
 
     /// The verdict: Inconclusive `flaky` naming every test that varied,
     /// else Fail naming those that failed in every attempt, else Pass; an
     /// attempt that proved nothing ends it as the suite policy words it.
     pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        if let Some(index) = stopped(attempts) {
-            return match decide(
-                &Policy::new(0),
-                attempts.get(..=index).unwrap_or(attempts),
-                true,
-            ) {
-                Decision::Known(verdict) => verdict,
-                Decision::Need { .. } => Verdict::Inconclusive {
-                    cause: Cause::NoTestsRan,
-                    reason: "the stress run ended before anything was proved".to_owned(),
-                },
-            };
-        }
-        let Some(last) = attempts.last() else {
-            return Verdict::Inconclusive {
-                cause: Cause::NoTestsRan,
-                reason: "no attempt ran".to_owned(),
-            };
-        };
-        let n = attempts.len();
-        let varied = self.varied(attempts);
-        let mut reason = Reason::new();
-        if !varied.is_empty() {
-            let names: Vec<&str> = varied.iter().map(|v| v.name.as_str()).collect();
-            reason.names(&names, |name| {
-                varied
-                    .iter()
-                    .find(|v| v.name == name)
-                    .map_or_else(String::new, |v| {
-                        format!(" (failed in {} of {})", v.failed_in, v.out_of)
-                    })
-            });
-            reason.line(&format!(
-                "{} varied across {n} runs of the same suite: quarantine {} \
-                 (`--quarantine`) or fix {}",
-                tests(varied.len()),
-                if varied.len() == 1 { "it" } else { "them" },
-                if varied.len() == 1 { "it" } else { "them" },
-            ));
-            push_tail(&mut reason, last, n);
-            return Verdict::Inconclusive {
-                cause: Cause::Flaky,
-                reason: reason.finish(),
-            };
-        }
-        let tests_seen = per_test(attempts);
-        let always: Vec<&str> = tests_seen
-            .iter()
-            .filter(|(_, results)| Grade::of(results) == Grade::Failed)
-            .map(|(name, _)| *name)
-            .collect();
-        if !always.is_empty() {
-            reason.names(&always, |_| String::new());
-            reason.line(&format!(
-                "{} failed in every one of {n} runs",
-                tests(always.len())
-            ));
-            push_tail(&mut reason, last, n);
-            return Verdict::Fail {
-                failing: always.iter().map(|n| (*n).to_owned()).collect(),
-                reason: reason.finish(),
-            };
-        }
-        let failed_unnamed = attempts
-            .iter()
-            .any(|a| matches!(history::outcome(a), Outcome::Failed { .. }));
-        if failed_unnamed || tests_seen.is_empty() {
-            // Failures no test name explains, or no test seen at all: the
-            // suite policy says what that is.
-            return match decide(&Policy::new(0), attempts.get(..1).unwrap_or(attempts), true) {
-                Decision::Known(verdict) if !verdict.is_pass() => verdict,
-                Decision::Known(_) | Decision::Need { .. } => Verdict::Inconclusive {
-                    cause: Cause::NoTestsRan,
-                    reason: "the stress runs named no test, so no test's outcome could be \
-                             compared between runs: run the runner in a mode that names every \
-                             test (go test -v, pytest -v, jest --verbose, vitest \
-                             --reporter=verbose)"
-                        .to_owned(),
-                },
-            };
-        }
-        reason.line(&format!(
-            "{} passed in every one of {n} runs",
-            tests(tests_seen.len())
-        ));
-        Verdict::Pass {
-            reason: reason.finish(),
-        }
+        words::stress_verdict(&decide_stress(attempts), attempts)
     }
-}
-
-/// Whether a test `attempt` did not name did not fail in it: the attempt
-/// passed, or it named its failures and counted passes it did not name.
-fn named_every_failure(attempt: &Attempt) -> bool {
-    match history::outcome(attempt) {
-        Outcome::Passed => true,
-        Outcome::Failed { crash: None } => {
-            !attempt.failing.is_empty() && unnamed_passes_in(attempt) > 0
-        }
-        Outcome::Failed { crash: Some(_) } | Outcome::Stop(_) => false,
-    }
-}
-
-/// The first attempt after which nothing about any test can be read.
-fn stopped(attempts: &[Attempt]) -> Option<usize> {
-    attempts
-        .iter()
-        .position(|attempt| match history::outcome(attempt) {
-            Outcome::Stop(stop) => stop.proves_nothing_of_any_test(),
-            Outcome::Passed | Outcome::Failed { .. } => false,
-        })
-}
-
-/// Every test of `attempts`, in order of first appearance, with its result
-/// in each.
-fn per_test(attempts: &[Attempt]) -> Vec<(&str, Vec<Option<TestResult>>)> {
-    let mut order: Vec<&str> = Vec::new();
-    let mut seen = HashSet::new();
-    let maps: Vec<HashMap<&str, TestResult>> = attempts
-        .iter()
-        .map(|attempt| {
-            let mut map: HashMap<&str, TestResult> = HashMap::new();
-            for (name, result) in &attempt.tests {
-                map.insert(name.as_str(), *result);
-            }
-            for name in &attempt.failing {
-                map.entry(name.as_str()).or_insert(TestResult::Failed);
-            }
-            for name in &attempt.flaky_within {
-                map.insert(name.as_str(), TestResult::Flaky);
-            }
-            let names = attempt
-                .tests
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .chain(attempt.failing.iter().map(String::as_str))
-                .chain(attempt.flaky_within.iter().map(String::as_str));
-            for name in names {
-                if seen.insert(name) {
-                    order.push(name);
-                }
-            }
-            map
-        })
-        .collect();
-    order
-        .into_iter()
-        .map(|name| (name, maps.iter().map(|m| m.get(name).copied()).collect()))
-        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::attempt::Ending;
+    use crate::attempt::TestResult;
     use crate::grade::testing::run;
+    use crate::verdict::Cause;
 
     use TestResult::{Failed as F, Passed as P};
 

@@ -3,7 +3,7 @@
 //! stays a Fail; anything else is Inconclusive `tree_changed`.
 
 use crate::attempt::Attempt;
-use crate::history::{self, Outcome};
+use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
 use crate::verdict::Verdict;
 
@@ -76,6 +76,21 @@ impl AfterTreeChange {
     }
 }
 
+impl Policy {
+    /// What `attempts` prove when the last of them changed the tree it was
+    /// judging, with `left_host_run_files` when the change left files that
+    /// run later on the host in place (not restored): the Fail the first
+    /// attempt proved on the tree as submitted, or why the verdict is
+    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
+    pub fn after_tree_change(
+        &self,
+        attempts: &[Attempt],
+        left_host_run_files: bool,
+    ) -> AfterTreeChange {
+        after_tree_change(self, attempts, left_host_run_files)
+    }
+}
+
 /// The rule of [`Policy::after_tree_change`].
 pub(crate) fn after_tree_change(
     policy: &Policy,
@@ -104,9 +119,9 @@ pub(crate) fn after_tree_change(
 /// Whether `attempt` ran the full suite and failed naming tests, as
 /// evidence (not a contradiction, a timeout, a flaky-within or a stop).
 fn failed_naming_tests(attempt: &Attempt) -> bool {
-    let failed = match history::outcome(attempt) {
-        Outcome::Failed { .. } => true,
-        Outcome::Passed | Outcome::Stop(_) => false,
+    let failed = match history::classify(attempt) {
+        AttemptClass::Failed { .. } => true,
+        AttemptClass::Passed | AttemptClass::Stop(_) => false,
     };
     failed && history::is_full(attempt) && !attempt.failing.is_empty()
 }

@@ -1575,6 +1575,57 @@ proptest! {
             Verdict::Inconclusive { cause: Cause::OrderDependent, .. } => {}
             Verdict::Inconclusive { .. } => prop_assert!(findings.always_failed.is_empty()),
         }
+        // `sometimes_failed` is the rest: never an always-failed name, each
+        // failed in some of the attempts that could have named it, not all.
+        for s in &findings.sometimes_failed {
+            prop_assert!(!findings.always_failed.contains(&s.name), "{:?}", findings);
+            prop_assert!(s.failed_in >= 1 && s.failed_in < s.out_of, "{:?}", s);
+        }
+        // `order_dependence` is there exactly for an order-dependent
+        // verdict, and names its always-failed tests.
+        prop_assert_eq!(
+            verdict.cause() == Some(Cause::OrderDependent),
+            findings.order_dependence.is_some(),
+            "{:?}",
+            findings
+        );
+        if let Some(order) = &findings.order_dependence {
+            prop_assert_eq!(&order.names, &findings.always_failed);
+        }
+        // `stopped_by` names an attempt that ran; a cause only a stopping
+        // attempt gives has it, with that cause; a verdict that rests on
+        // the attempts' tests (a Pass, a Fail, order dependence) has none.
+        if let Some(stop) = findings.stopped_by {
+            prop_assert!(stop.attempt >= 1 && stop.attempt <= attempts.len(), "{:?}", stop);
+        }
+        match verdict.cause() {
+            Some(
+                cause @ (Cause::TimedOut
+                | Cause::SandboxRefused
+                | Cause::WouldNotStart
+                | Cause::KilledFromOutside
+                | Cause::Cancelled
+                | Cause::Truncated
+                | Cause::Environment
+                | Cause::Contradiction),
+            ) => prop_assert_eq!(findings.stopped_by.map(|s| s.cause), Some(cause)),
+            None | Some(Cause::OrderDependent) => {
+                prop_assert!(findings.stopped_by.is_none(), "{:?} {:?}", verdict, findings);
+            }
+            Some(
+                Cause::Flaky
+                | Cause::NoTestsRan
+                | Cause::DifferentSuites
+                | Cause::PrepareFailed
+                | Cause::TreeChanged
+                | Cause::TreeUnreadable
+                | Cause::NotRun,
+            ) => {}
+        }
+        // The notes are the attempts' own, in order.
+        let notes: Vec<usize> = findings.notes.iter().map(|n| n.attempt).collect();
+        let noted: Vec<usize> = (1..=attempts.len()).filter(|&i| attempts[i - 1].note.is_some()).collect();
+        prop_assert_eq!(notes, noted);
     }
 }
 
@@ -1610,6 +1661,36 @@ fn a_graded_pass_names_no_test_as_always_failed() {
     assert_eq!(
         Policy::new(1).findings(&attempts).always_failed,
         ["tests::other"]
+    );
+}
+
+#[test]
+fn a_grade_reached_past_a_contradiction_names_no_stop() {
+    // Attempt 1 exits 0 naming a failing test: a plain check stops there
+    // (Inconclusive `contradiction`); a grader reads each test's outcome
+    // and goes on. Its Fail was reached past that attempt, which ended
+    // nothing: `stopped_by` said it did.
+    let grader = Grader::new(
+        Policy::new(1),
+        Expectations::new(["tests::fixed"], Vec::<String>::new()),
+    );
+    let run = |code| {
+        exited(code)
+            .with_failing(["tests::fixed"])
+            .with_recognised(true)
+            .with_tests([("tests::fixed", testgate_policy::TestResult::Failed)])
+    };
+    let attempts = [run(0), run(1)];
+    let verdict = Driver::verdict(&grader, &attempts);
+    assert_eq!(verdict.failing(), ["tests::fixed"], "{verdict:?}");
+    let findings = Driver::findings(&grader, &attempts);
+    assert_eq!(findings.stopped_by, None, "{findings:?}");
+    assert_eq!(findings.always_failed, ["tests::fixed"]);
+    // The plain check stopped there, and says so.
+    let plain = Policy::new(1).findings(&attempts);
+    assert_eq!(
+        plain.stopped_by.map(|s| (s.attempt, s.cause)),
+        Some((1, Cause::Contradiction))
     );
 }
 

@@ -391,6 +391,13 @@ pub(crate) fn stay_offline(env: &mut Vec<(OsString, OsString)>) {
     }
 }
 
+/// The effective uid of whoever runs testgate (tools name their caches
+/// under `/tmp` after it).
+pub fn effective_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// The home directories of whoever runs testgate: `$HOME` (when it is an
 /// absolute path) and the effective uid's home in the password database,
 /// which `$HOME` cannot hide. Each once, as given (not canonicalised).

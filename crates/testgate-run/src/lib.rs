@@ -39,9 +39,11 @@
 
 mod bwrap;
 mod cancel;
+mod choose;
 mod dir;
 mod env;
 mod gitconfig;
+mod landlocked;
 mod outcome;
 mod project_file;
 mod protect;
@@ -55,11 +57,13 @@ mod view;
 mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
+pub use crate::choose::{SandboxChoice, choose_sandbox};
 pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
-pub use crate::env::{EnvPolicy, home_directories};
+pub use crate::env::{EnvPolicy, effective_uid, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
     ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,
 };
 pub use crate::runner::{OutputSink, run};
-pub use crate::spec::{BwrapOptions, RunSpec, Sandbox};
+pub use crate::spec::{BwrapOptions, LandlockOptions, RunSpec, Sandbox};
+pub use crate::view::{PRIVATE_CACHES, ToolCache};

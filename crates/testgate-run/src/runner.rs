@@ -70,6 +70,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     env.push((tree::MARKER.into(), token.clone().into()));
 
     let mut notes = Vec::new();
+    // The Landlock sandbox's temporary directory, removed once every
+    // process of the run is gone.
+    let mut _attempt_tmp: Option<AttemptTmp> = None;
     let (child, status_read) = match &spec.sandbox {
         Sandbox::Host => {
             let launch = Launch {
@@ -79,8 +82,29 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 env: &env,
                 pass_fds: &[],
                 max_processes: None,
+                confine: None,
             };
             (spawn::start(&launch).map_err(would_not_start)?, None)
+        }
+        Sandbox::Auto(options) => {
+            let choice = crate::choose::choose_sandbox(options).map_err(|message| {
+                RunError::SandboxRefused {
+                    program: program.clone(),
+                    message,
+                }
+            })?;
+            let name = choice.sandbox.name();
+            let mut finished = run(&spec.clone().sandbox(choice.sandbox), sink)?;
+            finished
+                .sandbox_notes
+                .insert(0, format!("auto chose {name}: {}", choice.why));
+            return Ok(finished);
+        }
+        Sandbox::Landlock(options) => {
+            let (child, tmp, view_notes) = start_landlocked(spec, options, &dir, &mut env, &token)?;
+            notes = view_notes;
+            _attempt_tmp = Some(tmp);
+            (child, None)
         }
         Sandbox::Bubblewrap(options) => {
             let refuse = |message: String| RunError::SandboxRefused {
@@ -142,6 +166,8 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 homes: &homes,
                 env: &env,
                 program: &spec.program,
+                caches: spec.caches.as_deref(),
+                tool_caches: &spec.tool_caches,
                 dir: &dir,
                 writable: &options.writable,
                 cache_root: cache_root.as_deref(),
@@ -179,6 +205,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 env: &env,
                 pass_fds: &pass_fds,
                 max_processes: options.max_processes,
+                confine: None,
             };
             let child =
                 spawn::start(&launch).map_err(|e| refuse(format!("could not start bwrap: {e}")))?;
@@ -198,7 +225,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         Some(Stop::TimedOut) => Ending::TimedOut,
         Some(Stop::Cancelled) => Ending::Cancelled,
         Some(Stop::Leaked) | None => match &spec.sandbox {
-            Sandbox::Host => status,
+            Sandbox::Host | Sandbox::Landlock(_) | Sandbox::Auto(_) => status,
             Sandbox::Bubblewrap(_) => match bwrap::exit_code(&watch.status) {
                 Some(code) => Ending::Exited(code),
                 None => {
@@ -226,6 +253,164 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         output_bytes: watch.output_bytes,
         sandbox_notes: notes,
     })
+}
+
+/// A directory of the Landlock sandbox's attempt (its `TMPDIR`), removed
+/// with what the command left in it when dropped.
+struct AttemptTmp(PathBuf);
+
+impl AttemptTmp {
+    /// A new directory, private to the user, under the runner's temporary
+    /// directory.
+    fn new(token: &str) -> io::Result<AttemptTmp> {
+        use std::os::unix::fs::DirBuilderExt;
+        let path = std::env::temp_dir().join(format!("testgate-{token}"));
+        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
+        Ok(AttemptTmp(path.canonicalize()?))
+    }
+}
+
+impl Drop for AttemptTmp {
+    fn drop(&mut self) {
+        // Links are removed, not followed.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Starts the command under Landlock ([`crate::landlocked`]): the view
+/// bubblewrap would show turned into grants, the environment pointed at
+/// the private caches and temporary directory, the child confined before
+/// exec. Returns the child, the temporary directory to remove after the
+/// run, and the view's notes.
+fn start_landlocked(
+    spec: &RunSpec,
+    options: &crate::spec::LandlockOptions,
+    dir: &Path,
+    env: &mut Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    token: &str,
+) -> Result<(std::process::Child, AttemptTmp, Vec<String>), RunError> {
+    let program = spec.program_name();
+    let refuse = |message: String| RunError::SandboxRefused {
+        program: program.clone(),
+        message,
+    };
+    let would_not_start = |source: io::Error| RunError::WouldNotStart {
+        program: program.clone(),
+        dir: dir.to_path_buf(),
+        source,
+    };
+    let dir = match dir.canonicalize() {
+        Ok(dir) if dir.is_dir() => dir,
+        Ok(_) => {
+            return Err(would_not_start(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "not a directory",
+            )));
+        }
+        Err(error) => return Err(would_not_start(error)),
+    };
+    let abi = crate::landlocked::kernel_abi().map_err(|why| refuse(format!("Landlock: {why}")))?;
+    // SAFETY: geteuid cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    if options.max_processes.is_some() && uid == 0 {
+        return Err(refuse(
+            "a cap on processes cannot be applied as root: the kernel exempts uid 0 from RLIMIT_NPROC"
+                .to_owned(),
+        ));
+    }
+    let writable: Vec<PathBuf> = options
+        .writable
+        .iter()
+        .filter_map(|path| std::path::absolute(path).ok())
+        .collect();
+    let home = env
+        .iter()
+        .find(|(k, _)| k == "HOME")
+        .map(|(_, v)| PathBuf::from(v));
+    let homes = crate::env::home_directories();
+    let cache_root = cache_root(&homes);
+    let view = view::view(&view::Host {
+        homes: &homes,
+        env,
+        program: &spec.program,
+        caches: spec.caches.as_deref(),
+        tool_caches: &spec.tool_caches,
+        dir: &dir,
+        writable: &writable,
+        cache_root: cache_root.as_deref(),
+        uid,
+        seed_cap: crate::seed::SEED_CAP,
+    });
+    for (name, value) in &view.env {
+        env.retain(|(k, _)| k != name);
+        env.push((name.clone(), value.clone()));
+    }
+    if !options.allow_network {
+        crate::env::stay_offline(env);
+    }
+    let tmp = AttemptTmp::new(token)
+        .map_err(|e| refuse(format!("no temporary directory for the attempt: {e}")))?;
+    // No mounts: the private caches are used where they are, and jest's
+    // `/tmp/jest_<uid>` is a link in the attempt's temporary directory.
+    let cache_home = home.or_else(|| homes.first().cloned());
+    let variables: Vec<(&str, PathBuf)> = cache_home
+        .map(|home| {
+            view::CACHE_VARIABLES
+                .iter()
+                .map(|(name, rel)| (*name, home.join(rel)))
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::landlocked::caches_in_place(env, &view.writable, &variables);
+    for (host, inside) in &view.writable {
+        if let Some(name) = inside.file_name() {
+            if inside.parent() == Some(Path::new("/tmp")) {
+                let _ = std::os::unix::fs::symlink(host, tmp.0.join(name));
+            }
+        }
+    }
+    let git_config = tmp.0.join("gitconfig");
+    let protected = protect::protected(&dir);
+    let safe = gitconfig::safe_directories(&dir, &protected.git);
+    std::fs::write(&git_config, gitconfig::contents(&safe))
+        .map_err(|e| refuse(format!("could not write {}: {e}", git_config.display())))?;
+    for name in ["TMPDIR", "TEMP", "TMP", "GIT_CONFIG_GLOBAL"] {
+        env.retain(|(k, _)| k != name);
+    }
+    for name in ["TMPDIR", "TEMP", "TMP"] {
+        env.push((name.into(), tmp.0.clone().into_os_string()));
+    }
+    env.push(("GIT_CONFIG_GLOBAL".into(), git_config.into_os_string()));
+
+    let shown: Vec<PathBuf> = view
+        .read_only
+        .iter()
+        .map(|(host, _)| host.clone())
+        .collect();
+    let mut write: Vec<PathBuf> = vec![dir.clone(), tmp.0.clone()];
+    write.extend(writable.iter().cloned());
+    write.extend(view.writable.iter().map(|(host, _)| host.clone()));
+    let mut hidden = view.hidden_dirs.clone();
+    hidden.extend(view.hidden_files.iter().cloned());
+    let grants = crate::landlocked::grants(&hidden, &shown, &write);
+    let ruleset = crate::landlocked::ruleset(&grants, options.allow_network).map_err(refuse)?;
+    let confinement = crate::landlocked::Confinement::new(
+        ruleset,
+        options.allow_unix_sockets,
+        options.allow_network,
+        abi,
+    );
+    let launch = Launch {
+        program: &spec.program,
+        args: &spec.args,
+        dir: &dir,
+        env,
+        pass_fds: &[],
+        max_processes: options.max_processes,
+        confine: Some(&confinement),
+    };
+    let child = spawn::start(&launch).map_err(would_not_start)?;
+    Ok((child, tmp, view.notes))
 }
 
 /// Where testgate keeps the projects' private toolchain caches:

@@ -46,7 +46,7 @@ pub(crate) struct Seeded {
 /// and renamed to `target`. `None` when there is nothing to seed: `target`
 /// exists (seeded before, or made by the toolchain), or `host` is not a
 /// directory owned by `uid` (another user's directory under `/tmp`, named
-/// as jest names its cache, is not trusted).
+/// as a tool names its cache there, is not trusted).
 pub(crate) fn seed(
     host: &Path,
     target: &Path,

@@ -19,6 +19,9 @@ pub(crate) struct Launch<'a> {
     pub(crate) pass_fds: &'a [OwnedFd],
     /// RLIMIT_NPROC for the child.
     pub(crate) max_processes: Option<u32>,
+    /// The Landlock sandbox, applied last before exec. With it `pass_fds`
+    /// must be empty: the ruleset's fd could sit where they are put.
+    pub(crate) confine: Option<&'a crate::landlocked::Confinement>,
 }
 
 /// Starts a child: in its own process group, stdin from /dev/null, stdout and
@@ -49,10 +52,12 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
         .stderr(Stdio::piped())
         .process_group(0);
     let max_processes = launch.max_processes;
+    let confine = launch.confine.map(crate::landlocked::Confinement::in_child);
     // SAFETY: getpid is async-signal-safe and called before fork.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs between fork and exec and only makes
-    // async-signal-safe calls (prctl, getppid, dup2, syscall, setrlimit).
+    // async-signal-safe calls (prctl, getppid, dup2, syscall, setrlimit;
+    // the confinement's prctl and syscalls).
     unsafe {
         command.pre_exec(move || {
             // Die with the spawning thread; if the runner died already, stop.
@@ -89,6 +94,9 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
                 if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
                     return Err(io::Error::last_os_error());
                 }
+            }
+            if let Some(confine) = &confine {
+                confine.apply()?;
             }
             Ok(())
         });

@@ -1,4 +1,5 @@
-//! What to run and how: [`RunSpec`], [`Sandbox`] and [`BwrapOptions`].
+//! What to run and how: [`RunSpec`], [`Sandbox`], [`BwrapOptions`] and
+//! [`LandlockOptions`].
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -6,6 +7,7 @@ use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
+use crate::view::ToolCache;
 
 /// Durations are capped here (about 136 years) so that adding one to an
 /// `Instant` cannot overflow: `Duration::MAX` means "never".
@@ -66,10 +68,27 @@ impl Default for BwrapOptions {
     }
 }
 
+/// The options of the Landlock sandbox.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LandlockOptions {
+    /// Let the command use the host's network (off: sockets of the
+    /// internet families are refused, and so are TCP bind and connect).
+    pub allow_network: bool,
+    /// Let the command create Unix-domain sockets, as
+    /// [`BwrapOptions::allow_unix_sockets`]: without a network namespace a
+    /// socket on a path the command can see would reach a host service.
+    pub allow_unix_sockets: bool,
+    /// Paths writable besides the run's directory.
+    pub writable: Vec<PathBuf>,
+    /// A cap on the number of processes (RLIMIT_NPROC); refused as root,
+    /// as under bubblewrap.
+    pub max_processes: Option<u32>,
+}
+
 /// Where the command runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sandbox {
-    /// Inside bubblewrap (the default): read-only `/`, `/proc/sys` and
+    /// Inside bubblewrap: read-only `/`, `/proc/sys` and
     /// `.git`, the run's directory writable, private size-capped `/tmp` and
     /// `/run`, no network, credential stores in `$HOME` hidden, no
     /// capabilities, no kernel keyrings. git finds a `~/.gitconfig` of the
@@ -78,14 +97,44 @@ pub enum Sandbox {
     /// (`npm_config_offline=true`, unless the command's environment sets
     /// it). See `docs/sandbox.md`.
     Bubblewrap(BwrapOptions),
+    /// Under Landlock, which needs no namespace, capability or root: for
+    /// containers and machines where bubblewrap cannot start. Read and
+    /// execute only what bubblewrap's view shows (an allowlist: the homes,
+    /// `/tmp`, `/run` and `/dev` but a few devices are not granted), write
+    /// only the project, its private caches, the `writable` paths and a
+    /// private temporary directory of the attempt (`TMPDIR`); no
+    /// capabilities, no new privileges, the seccomp filter, no network,
+    /// signals and abstract Unix sockets scoped to the sandbox where the
+    /// kernel has it (Landlock ABI 6). There is no PID namespace and no
+    /// private `/tmp` mount, and `.git` inside the project stays writable
+    /// (changes there are found by the tree check). See `docs/sandbox.md`.
+    Landlock(LandlockOptions),
+    /// The default: [`Sandbox::Bubblewrap`] where bubblewrap can start,
+    /// else [`Sandbox::Landlock`] where the kernel has it (with the options
+    /// it knows of these), else refused, naming both refusals: never the
+    /// host. See [`choose_sandbox`](crate::choose_sandbox).
+    Auto(BwrapOptions),
     /// Directly on the host, with only the environment policy, the process
     /// group and the timeout. Only ever chosen explicitly.
     Host,
 }
 
+impl Sandbox {
+    /// The sandbox's name as `--sandbox` takes it: `bwrap`, `landlock`,
+    /// `auto` or `none`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sandbox::Bubblewrap(_) => "bwrap",
+            Sandbox::Landlock(_) => "landlock",
+            Sandbox::Auto(_) => "auto",
+            Sandbox::Host => "none",
+        }
+    }
+}
+
 impl Default for Sandbox {
     fn default() -> Sandbox {
-        Sandbox::Bubblewrap(BwrapOptions::default())
+        Sandbox::Auto(BwrapOptions::default())
     }
 }
 
@@ -101,11 +150,14 @@ pub struct RunSpec {
     pub(crate) drain: Duration,
     pub(crate) sandbox: Sandbox,
     pub(crate) cancel: Option<Cancel>,
+    pub(crate) caches: Option<Vec<String>>,
+    pub(crate) tool_caches: Vec<ToolCache>,
 }
 
 impl RunSpec {
     /// Runs `program` with `args`, in the current directory, with the default
-    /// environment policy, no timeout, inside the default bubblewrap sandbox.
+    /// environment policy, no timeout, inside the default sandbox
+    /// ([`Sandbox::Auto`]).
     /// A `program` without a `/` is looked up in the command's `PATH`.
     pub fn new<P, I, A>(program: P, args: I) -> RunSpec
     where
@@ -123,6 +175,8 @@ impl RunSpec {
             drain: Duration::from_secs(1),
             sandbox: Sandbox::default(),
             cancel: None,
+            caches: None,
+            tool_caches: Vec::new(),
         }
     }
 
@@ -160,9 +214,27 @@ impl RunSpec {
         self
     }
 
-    /// Where the command runs (default: [`Sandbox::Bubblewrap`]).
+    /// Where the command runs (default: [`Sandbox::Auto`]).
     pub fn sandbox(mut self, sandbox: Sandbox) -> RunSpec {
         self.sandbox = sandbox;
+        self
+    }
+
+    /// Which of the project's private toolchain caches the command uses,
+    /// by name ([`PRIVATE_CACHES`](crate::PRIVATE_CACHES), [`ToolCache::private`]): under bubblewrap only those are seeded
+    /// from the host's on a project's first run (a copy costs time). `None`
+    /// (the default): all of them, as for a shell or a script. The caller
+    /// knows its tools; this crate knows none.
+    pub fn caches(mut self, names: Option<Vec<String>>) -> RunSpec {
+        self.caches = names;
+        self
+    }
+
+    /// The caches tools keep at a fixed path outside the homes: under
+    /// bubblewrap each is the project's private one, bound at that path
+    /// (default: none).
+    pub fn tool_caches(mut self, caches: Vec<ToolCache>) -> RunSpec {
+        self.tool_caches = caches;
         self
     }
 

@@ -78,7 +78,7 @@ const OUTPUT_VARIABLES: &[&str] = &["CARGO_TARGET_DIR"];
 
 /// Cache variables and where, under the command's home, testgate's private
 /// cache for them is: a value outside the writable paths is replaced.
-const CACHE_VARIABLES: &[(&str, &str)] = &[
+pub(crate) const CACHE_VARIABLES: &[(&str, &str)] = &[
     ("XDG_CACHE_HOME", ".cache"),
     ("GOCACHE", ".cache/go-build"),
     ("PIP_CACHE_DIR", ".cache/pip"),
@@ -118,6 +118,12 @@ pub(crate) struct Host<'a> {
     pub(crate) env: &'a [(OsString, OsString)],
     /// The program as given (a path, or a name looked up in `PATH`).
     pub(crate) program: &'a OsStr,
+    /// The private caches (by [`HostCache::private`]) the command uses, as
+    /// its caller knows them ([`crate::RunSpec::caches`]); `None`: all.
+    pub(crate) caches: Option<&'a [String]>,
+    /// The caches tools keep at a fixed path outside the homes, as the
+    /// caller knows them ([`crate::RunSpec::tool_caches`]).
+    pub(crate) tool_caches: &'a [ToolCache],
     /// The run's directory (absolute, canonical).
     pub(crate) dir: &'a Path,
     /// The paths bound writable by the user's choice (absolute).
@@ -125,7 +131,7 @@ pub(crate) struct Host<'a> {
     /// Where testgate keeps its private caches, `None` for none (the
     /// caches are then in the sandbox's memory, cold in each attempt).
     pub(crate) cache_root: Option<&'a Path>,
-    /// The effective uid (jest names its cache after it).
+    /// The effective uid (only a host cache it owns is copied).
     pub(crate) uid: u32,
     /// How much of each host cache is copied into a new private one
     /// ([`crate::seed::SEED_CAP`]).
@@ -324,19 +330,41 @@ fn mounts(host: &Host<'_>) -> View {
     view
 }
 
+/// The names of the project's private toolchain caches a command may use
+/// ([`crate::RunSpec::caches`]), each a folder under the project's cache
+/// directory: Go's build cache, pip's, and npm's `_cacache`; besides these,
+/// the [`ToolCache::private`] names the caller hands over.
+pub const PRIVATE_CACHES: [&str; 3] = ["home-cache/go-build", "home-cache/pip", "npm/_cacache"];
+
+/// A cache a tool keeps at a fixed path outside the homes (a test runner's
+/// under `/tmp`, named after the user): the sandbox gives the project a
+/// private, persistent one bound at that same path, seeded from the host's
+/// on the project's first run. The caller, who knows its tools, names
+/// them ([`crate::RunSpec::tool_caches`]); this crate knows none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCache {
+    /// What it is, for a note (`Go build cache`).
+    pub what: String,
+    /// Where the tool keeps it, on the host and inside alike (absolute).
+    pub path: PathBuf,
+    /// Its folder under the project's private caches: one plain name
+    /// (no `/`), distinct from [`PRIVATE_CACHES`]'s.
+    pub private: String,
+}
+
 /// A host cache a private one is seeded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct HostCache {
     /// What it is, for a note.
-    what: &'static str,
+    what: String,
     /// Where the host's toolchain keeps it.
     host: PathBuf,
     /// Where its copy goes, under the project's private caches.
-    private: &'static str,
+    private: String,
 }
 
 /// The host caches whose contents the sandbox sees, copied: Go's build
-/// cache, pip's cache, npm's `_cacache` and jest's cache, where the host's
+/// cache, pip's cache, npm's `_cacache` and the caller's tool caches, where the host's
 /// toolchain keeps them (its cache variable, else `XDG_CACHE_HOME`, else the
 /// home), unless the command's own variable points somewhere writable
 /// (the toolchain then uses that directly).
@@ -354,7 +382,7 @@ fn host_caches(
     let xdg_kept = xdg.as_deref().is_some_and(is_writable);
     let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
     let mut out = Vec::new();
-    let mut cache = |what, variable: &[&str], default: PathBuf, private| {
+    let mut cache = |what: &str, variable: &[&str], default: PathBuf, private: &str| {
         let named = variable.iter().find_map(|name| value(host.env, name));
         let host = match named {
             Some(named) if is_writable(Path::new(named)) => return,
@@ -365,9 +393,9 @@ fn host_caches(
             None => default,
         };
         out.push(HostCache {
-            what,
+            what: what.to_owned(),
             host,
-            private,
+            private: private.to_owned(),
         });
     };
     cache(
@@ -389,50 +417,26 @@ fn host_caches(
         .unwrap_or_else(|| home.join(".npm"));
     if !is_writable(&npm_cache) {
         out.push(HostCache {
-            what: "npm cache",
+            what: "npm cache".to_owned(),
             host: npm_cache.join("_cacache"),
-            private: "npm/_cacache",
+            private: "npm/_cacache".to_owned(),
         });
     }
-    out.push(HostCache {
-        what: "jest cache",
-        host: PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
-        private: "jest",
-    });
-    let program = Path::new(host.program)
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some(used) = caches_used_by(&program) {
+    out.extend(host.tool_caches.iter().map(|tool| HostCache {
+        what: tool.what.clone(),
+        host: tool.path.clone(),
+        private: tool.private.clone(),
+    }));
+    if let Some(used) = host.caches {
         out.retain(|cache| used.contains(&cache.private));
     }
     out
 }
 
-/// The private caches (by [`HostCache::private`]) the program `program`
-/// (a file name) may use, `None` for any other (a shell, `make`, a
-/// script), which may use all of them. A copy costs time on a project's
-/// first check (the host's npm cache is often hundreds of megabytes), so a
-/// `go test` does not pay for npm's, a test runner for a package manager's,
-/// and cargo (whose registry is the host's, read-only) for none.
-fn caches_used_by(program: &str) -> Option<&'static [&'static str]> {
-    let python_tool = program.starts_with("python")
-        || program.starts_with("pip")
-        || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
-    match program {
-        "go" | "gotestsum" => Some(&["home-cache/go-build"]),
-        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" => Some(&[]),
-        "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
-        "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
-        _ if python_tool => Some(&["home-cache/pip"]),
-        _ => None,
-    }
-}
-
 /// The private cache directories of the project, created under the cache
 /// root (each seeded from the host's the first time, [`crate::seed`]), as
 /// (host path, path inside) pairs: `~/.cache` (Go's build cache, pip's,
-/// XDG's), `~/.npm`, and jest's `/tmp/jest_<uid>`.
+/// XDG's), `~/.npm`, and each of the caller's [`ToolCache`]s at its path.
 fn private_caches(
     host: &Host<'_>,
     home: &Path,
@@ -452,7 +456,7 @@ fn private_caches(
         // Beside the private caches, in no bind: the sandbox never sees
         // the copy before it is complete.
         let work = project.join(format!("seeding-{}", cache.private.replace('/', "-")));
-        let target = project.join(cache.private);
+        let target = project.join(&cache.private);
         let megabytes = crate::seed::mib(host.seed_cap);
         match crate::seed::seed(&cache.host, &target, &work, host.uid, host.seed_cap) {
             Ok(Some(seeded)) if seeded.skipped_files > 0 => notes.push(format!(
@@ -470,14 +474,15 @@ fn private_caches(
             )),
         }
     }
-    let pairs = [
+    let mut pairs = vec![
         ("home-cache", home.join(".cache")),
         ("npm", home.join(".npm")),
-        (
-            "jest",
-            PathBuf::from(format!("/tmp/jest_{}", base36(host.uid))),
-        ),
     ];
+    pairs.extend(
+        host.tool_caches
+            .iter()
+            .map(|tool| (tool.private.as_str(), tool.path.clone())),
+    );
     let mut out = Vec::new();
     for (sub, inside) in pairs {
         let path = project.join(sub);
@@ -564,21 +569,6 @@ fn project_of(name: &[u8]) -> Option<PathBuf> {
         }
     }
     Some(PathBuf::from(OsStr::from_bytes(&out)))
-}
-
-/// `n` in base 36, as jest names its cache directory (`jest_` and the uid).
-fn base36(mut n: u32) -> String {
-    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut out = Vec::new();
-    loop {
-        out.push(digits[(n % 36) as usize]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The venv whose `bin` holds `program` (`VENV/bin/python`): the folder
@@ -707,6 +697,12 @@ mod tests {
             homes: &[],
             env: &env,
             program: OsStr::new("cargo"),
+            caches: Some(&[]),
+            tool_caches: &[ToolCache {
+                what: "runner cache".to_owned(),
+                path: PathBuf::from("/tmp/runner_0"),
+                private: "runner".to_owned(),
+            }],
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -722,7 +718,7 @@ mod tests {
             [
                 &home.join(".cache"),
                 &home.join(".npm"),
-                &PathBuf::from("/tmp/jest_0")
+                &PathBuf::from("/tmp/runner_0")
             ]
         );
         let name = cache_name(&project);
@@ -748,6 +744,8 @@ mod tests {
                 homes: &[],
                 env,
                 program: OsStr::new("cargo"),
+                caches: Some(&[]),
+                tool_caches: &[],
                 dir,
                 writable: &[],
                 cache_root: Some(root),
@@ -784,6 +782,8 @@ mod tests {
                 homes: &[],
                 env: &env,
                 program: OsStr::new("git"),
+                caches: None,
+                tool_caches: &[],
                 dir: &project,
                 writable: std::slice::from_ref(&writable),
                 cache_root: None,
@@ -805,6 +805,8 @@ mod tests {
             homes: &[f.root.join("other")],
             env: &vars,
             program: OsStr::new("git"),
+            caches: None,
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -820,6 +822,8 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("cargo"),
+            caches: Some(&[]),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -865,6 +869,8 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("pytest"),
+            caches: Some(&[]),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: None,
@@ -896,6 +902,12 @@ mod tests {
     #[test]
     fn the_private_caches_are_seeded_from_the_hosts_once() {
         let f = Fixture::new();
+        let go_build = ["home-cache/go-build".to_owned()];
+        let runner = [ToolCache {
+            what: "runner cache".to_owned(),
+            path: PathBuf::from("/tmp/runner_7"),
+            private: "runner".to_owned(),
+        }];
         let home = f.dir("home");
         fs::create_dir_all(home.join(".cache/go-build/ab")).expect("mkdir");
         fs::write(home.join(".cache/go-build/ab/entry-d"), "object").expect("write");
@@ -909,6 +921,8 @@ mod tests {
                 homes: &[],
                 env: vars,
                 program: OsStr::new("make"),
+                caches: None,
+                tool_caches: &[],
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -923,6 +937,8 @@ mod tests {
                 homes: &[],
                 env: &vars,
                 program: OsStr::new("make"),
+                caches: None,
+                tool_caches: &runner,
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -932,6 +948,8 @@ mod tests {
             &home,
             &|path: &Path| path.starts_with(&project),
         );
+        let names: Vec<&str> = seeds.iter().map(|s| s.private.as_str()).collect();
+        assert_eq!(names, [&PRIVATE_CACHES[..], &["runner"]].concat());
         let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
         assert_eq!(
             hosts,
@@ -939,7 +957,7 @@ mod tests {
                 &*home.join(".cache/go-build"),
                 &*home.join(".cache/pip"),
                 &*npm.join("_cacache"),
-                Path::new("/tmp/jest_7"),
+                Path::new("/tmp/runner_7"),
             ]
         );
         let first = host_view(&vars);
@@ -979,6 +997,8 @@ mod tests {
                 homes: &[],
                 env: &in_project,
                 program: OsStr::new("go"),
+                caches: Some(&go_build),
+                tool_caches: &[],
                 dir: &project,
                 writable: &[],
                 cache_root: Some(&cache),
@@ -997,6 +1017,7 @@ mod tests {
     #[test]
     fn a_host_cache_over_the_cap_is_copied_in_part_and_said() {
         let f = Fixture::new();
+        let go_build = ["home-cache/go-build".to_owned()];
         let home = f.dir("home");
         let gocache = f.dir("home/.cache/go-build/ab");
         fs::write(gocache.join("one-d"), "123456").expect("write");
@@ -1008,6 +1029,8 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("go"),
+            caches: Some(&go_build),
+            tool_caches: &[],
             dir: &project,
             writable: &[],
             cache_root: Some(&cache),
@@ -1031,26 +1054,6 @@ mod tests {
 
     fn entries_in(dir: &Path) -> usize {
         fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
-    }
-
-    #[test]
-    fn a_runner_gets_only_its_toolchains_caches_a_script_all() {
-        let go: &[&str] = &["home-cache/go-build"];
-        let none: &[&str] = &[];
-        for (program, expected) in [
-            ("go", Some(go)),
-            ("python3.12", Some(&["home-cache/pip"][..])),
-            ("tox", Some(&["home-cache/pip"][..])),
-            ("pytest", Some(none)),
-            ("cargo", Some(none)),
-            ("npx", Some(&["jest"][..])),
-            ("npm", Some(&["npm/_cacache", "jest"][..])),
-            ("make", None),
-            ("sh", None),
-            ("gofmt", None),
-        ] {
-            assert_eq!(caches_used_by(program), expected, "{program}");
-        }
     }
 
     #[test]
@@ -1090,12 +1093,5 @@ mod tests {
         assert!(root.join(cache_name(&alive)).is_dir());
         assert!(!root.join(cache_name(&gone)).exists());
         assert!(root.join("kept-by-name").is_dir());
-    }
-
-    #[test]
-    fn jest_names_its_cache_in_base_36() {
-        assert_eq!(base36(0), "0");
-        assert_eq!(base36(1000), "rs");
-        assert_eq!(base36(u32::MAX), "1z141z3");
     }
 }

@@ -67,10 +67,7 @@ pub struct TestConfig {
 /// assert!(preset_env(Runner::Cargo).is_empty());
 /// ```
 pub fn preset_env(runner: Runner) -> &'static [(&'static str, &'static str)] {
-    match runner {
-        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go => &[],
-        Runner::Jest | Runner::Vitest => &[("CI", "true")],
-    }
+    crate::runners::profile(runner).preset_env()
 }
 
 impl TestConfig {

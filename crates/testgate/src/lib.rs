@@ -33,6 +33,7 @@ mod capture;
 mod config;
 mod project;
 mod rerun;
+mod runners;
 mod scan;
 mod suite;
 pub mod tree;
@@ -40,6 +41,7 @@ pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
+pub use crate::runners::npm::npm_script;
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
@@ -54,8 +56,8 @@ pub use testgate_policy::{
     Verdict, compare,
 };
 pub use testgate_run::{
-    BwrapOptions, Cancel, ProjectDir, ProjectFileError, Sandbox, append_file, cancel_on_signals,
-    home_directories, read_project_file, replace_file,
+    BwrapOptions, Cancel, LandlockOptions, ProjectDir, ProjectFileError, Sandbox, append_file,
+    cancel_on_signals, home_directories, read_project_file, replace_file,
 };
 
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the

@@ -14,18 +14,8 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
-mod cargo;
-mod go;
-mod js;
-mod pytest;
-
-/// One test a targeted retry must run: its canonical name and, when the
-/// parser knew it, where it lives (the binary id, the file, the package).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Target<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) context: Option<&'a str>,
-}
+pub(crate) use crate::runners::Target;
+use crate::runners::{self, npm, recognise};
 
 /// The arguments of `program args` that run only `targets`, or why that
 /// cannot be done exactly (then the full command must run). `workspace` is
@@ -73,12 +63,8 @@ pub(crate) fn runner_of(program: &OsStr, args: &[OsString], workspace: &Path) ->
     if program != "npm" {
         return recognise(program, &args).map(|(runner, _)| runner);
     }
-    let script_name = match args.first().map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script" | "rum" | "urn") => args.get(1)?.as_str(),
-        Some(_) | None => return None,
-    };
-    let script = npm_script(workspace, script_name).ok()?;
+    let script_name = npm::script_name(&args).ok()?;
+    let script = npm::script(workspace, script_name).ok()?;
     let words: Vec<String> = script
         .split_whitespace()
         .skip_while(|w| w.contains('='))
@@ -97,73 +83,21 @@ fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// The runner `program args` starts, and how many of `args` come before
-/// the runner's own arguments (`test` of `cargo test`, `-m pytest`, …).
-fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize)> {
-    let arg = |i: usize| args.get(i).map(String::as_str);
-    match program {
-        "cargo" => {
-            let at = usize::from(arg(0).is_some_and(|a| a.starts_with('+')));
-            match (arg(at), arg(at + 1)) {
-                (Some("test"), _) => Some((Runner::Cargo, at + 1)),
-                (Some("nextest"), Some("run")) => Some((Runner::Nextest, at + 2)),
-                _ => None,
-            }
-        }
-        "pytest" | "py.test" => Some((Runner::Pytest, 0)),
-        "go" => (arg(0) == Some("test")).then_some((Runner::Go, 1)),
-        "jest" => Some((Runner::Jest, 0)),
-        "vitest" => Some((Runner::Vitest, usize::from(arg(0) == Some("run")))),
-        "npx" => {
-            let at = args
-                .iter()
-                .position(|a| !matches!(a.as_str(), "--no-install" | "--no" | "-y" | "--yes"))?;
-            match arg(at) {
-                Some("jest") => Some((Runner::Jest, at + 1)),
-                Some("vitest") => Some((
-                    Runner::Vitest,
-                    at + 1 + usize::from(arg(at + 1) == Some("run")),
-                )),
-                _ => None,
-            }
-        }
-        python if is_python(python) => {
-            (arg(0) == Some("-m") && arg(1) == Some("pytest")).then_some((Runner::Pytest, 2))
-        }
-        _ => None,
-    }
-}
-
-/// `go test ARGS` with `-count=1` added after `test` when ARGS set no
-/// `-count`: go replays a passing package's cached result instead of
-/// running it (`ok pkg (cached)`), so every run of a stress sequence after
-/// the first would run nothing. `None` for any other command, or one that
-/// chose its own count.
-pub(crate) fn uncached_go(program: &OsStr, args: &[OsString]) -> Option<Vec<OsString>> {
+/// `program args` for a run that replays no cached result, when the
+/// runner's profile says it would (`go test` without `-count`: go replays a
+/// passing package's cached result, `ok pkg (cached)`, so every run of a
+/// stress sequence after the first would run nothing). `None` for any other
+/// command, or one that already runs afresh.
+pub(crate) fn uncached(program: &OsStr, args: &[OsString]) -> Option<Vec<OsString>> {
     let words = args
         .iter()
         .map(|a| a.to_str().map(str::to_owned))
         .collect::<Option<Vec<String>>>()?;
-    let (Runner::Go, prefix) = recognise(basename(program.to_str()?), &words)? else {
-        return None;
-    };
-    let counted = words[prefix..]
-        .iter()
-        .take_while(|w| *w != "-args")
-        .any(|w| w.starts_with("-count") || w.starts_with("--count"));
-    if counted {
-        return None;
-    }
-    let mut out = args.to_vec();
-    out.insert(prefix, OsString::from("-count=1"));
+    let (runner, prefix) = recognise(basename(program.to_str()?), &words)?;
+    let rest = runners::profile(runner).uncached(&words[prefix..])?;
+    let mut out = args[..prefix].to_vec();
+    out.extend(rest.into_iter().map(OsString::from));
     Some(out)
-}
-
-/// `python`, `python3`, `python3.12`.
-fn is_python(program: &str) -> bool {
-    program
-        .strip_prefix("python")
-        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// The runner's own arguments `rest`, rewritten to run only `targets`.
@@ -173,40 +107,15 @@ fn select(
     targets: &[Target<'_>],
     workspace: &Path,
 ) -> Result<Vec<String>, String> {
-    match runner {
-        Runner::Cargo => cargo::cargo(rest, targets),
-        Runner::Nextest => Ok(cargo::nextest(rest, targets)),
-        Runner::Pytest => pytest::pytest(rest, targets, workspace),
-        Runner::Go => go::go(rest, targets),
-        Runner::Jest => Ok(js::jest(rest, targets)),
-        Runner::Vitest => Ok(js::vitest(rest, targets)),
-    }
-}
-
-/// Each name once, in the order given.
-fn names<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::with_capacity(targets.len());
-    for target in targets {
-        if !names.contains(&target.name) {
-            names.push(target.name);
-        }
-    }
-    names
+    runners::profile(runner).select(rest, targets, workspace)
 }
 
 /// `npm test` / `npm run NAME` whose script is a plain runner command:
 /// the selectors go after `--`, which npm appends to the script. Only a
 /// rewrite that appends to the script's own arguments can be done so.
 fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<String>, String> {
-    let script_name = match args.first().map(String::as_str) {
-        Some("test" | "t" | "tst") => "test",
-        Some("run" | "run-script" | "rum" | "urn") => match args.get(1) {
-            Some(name) if !name.starts_with('-') => name.as_str(),
-            Some(_) | None => return Err("the npm command names no script".to_owned()),
-        },
-        Some(_) | None => return Err("the npm command runs no script".to_owned()),
-    };
-    let script = npm_script(workspace, script_name)?;
+    let script_name = npm::script_name(args)?;
+    let script = npm::script(workspace, script_name)?;
     if let Some(c) = script
         .chars()
         .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
@@ -243,25 +152,6 @@ fn npm(args: &[String], targets: &[Target<'_>], workspace: &Path) -> Result<Vec<
     Ok(out)
 }
 
-/// The most of `package.json` read: larger ones are not a plain project's.
-const PACKAGE_JSON_LIMIT: u64 = 1 << 20;
-
-/// The script `name` of the workspace's `package.json`. The tests may have
-/// replaced the file (a FIFO, a symlink to `/dev/zero`), so it is read as
-/// a regular file only, never followed, never waited on, capped.
-fn npm_script(workspace: &Path, name: &str) -> Result<String, String> {
-    let path = workspace.join("package.json");
-    let bytes =
-        testgate_run::read_project_file(&path, PACKAGE_JSON_LIMIT).map_err(|e| e.to_string())?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
-    json.get("scripts")
-        .and_then(|scripts| scripts.get(name))
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{} has no script `{name}`", path.display()))
-}
-
 #[cfg(test)]
 #[expect(
     clippy::disallowed_methods,
@@ -272,29 +162,26 @@ mod tests {
     fn stress_runs_go_uncached_unless_the_command_counts() {
         let os = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["test", "-v", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["test", "-v", "./..."])),
             Some(os(&["test", "-count=1", "-v", "./..."]))
         );
         assert_eq!(
-            super::uncached_go(OsStr::new("/usr/bin/go"), &os(&["test", "./..."])),
+            super::uncached(OsStr::new("/usr/bin/go"), &os(&["test", "./..."])),
             Some(os(&["test", "-count=1", "./..."]))
         );
         // Where it must not fire: the user's own count, go vet, another
         // runner, and a `-count` meant for the test binary after -args.
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["test", "-count=3", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["test", "-count=3", "./..."])),
             None
         );
         assert_eq!(
-            super::uncached_go(OsStr::new("go"), &os(&["vet", "./..."])),
+            super::uncached(OsStr::new("go"), &os(&["vet", "./..."])),
             None
         );
+        assert_eq!(super::uncached(OsStr::new("cargo"), &os(&["test"])), None);
         assert_eq!(
-            super::uncached_go(OsStr::new("cargo"), &os(&["test"])),
-            None
-        );
-        assert_eq!(
-            super::uncached_go(
+            super::uncached(
                 OsStr::new("go"),
                 &os(&["test", ".", "-args", "-count", "2"])
             ),
@@ -302,10 +189,11 @@ mod tests {
         );
     }
 
-    use super::cargo::{is_doctest, is_whole_target, nextest_escape};
-    use super::go::{go_quote_meta, go_run_pattern};
-    use super::js::js_escape;
     use super::*;
+    use crate::runners::{
+        go_quote_meta, go_run_pattern, is_doctest, is_python, is_whole_target, js_escape,
+        nextest_escape,
+    };
 
     fn t<'a>(name: &'a str, context: Option<&'a str>) -> Target<'a> {
         Target { name, context }

@@ -201,7 +201,7 @@ fn place(rel: &Path, name: &OsStr, siblings: &[OsString]) -> Place {
     };
     match (ignored, name) {
         (false, _) => Place::Walked,
-        (true, ".git") => Place::Ignored(&["hooks"]),
+        (true, ".git") => Place::Ignored(&["hooks", "info"]),
         (true, "node_modules") => Place::Ignored(&[".bin"]),
         (true, _) => Place::Ignored(&[]),
     }
@@ -365,6 +365,9 @@ impl<'a> Scan<'a> {
                                     }
                                 }
                             }
+                            if name == ".git" {
+                                self.git_configuration(&sub, &child)?;
+                            }
                         }
                     }
                 }
@@ -396,6 +399,50 @@ impl<'a> Scan<'a> {
             }
         }
         Ok(names.len())
+    }
+
+    /// The files of an ignored `.git` that run on the host: its
+    /// configuration (`core.fsmonitor`, `core.hooksPath`, aliases), which
+    /// only bubblewrap keeps read-only; under Landlock the project's `.git`
+    /// is writable, and a change there is found here.
+    fn git_configuration(&mut self, git: &Dir, rel: &Path) -> Result<(), SnapshotError> {
+        for file in ["config", "config.worktree"] {
+            let name = OsStr::new(file);
+            let child = rel.join(file);
+            let stat = match git.stat(name) {
+                Ok(stat) => stat,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(source) => {
+                    return Err(SnapshotError::Unreadable {
+                        path: child,
+                        source,
+                    });
+                }
+            };
+            match stat.kind {
+                EntryKind::File => self.record_file(git, name, child, &stat, false)?,
+                EntryKind::Symlink
+                | EntryKind::Dir
+                | EntryKind::Fifo
+                | EntryKind::Socket
+                | EntryKind::Device => {
+                    // Not git's own: recorded by kind, so that its
+                    // appearing or changing is seen.
+                    let entry = Entry {
+                        kind: Kind::Special {
+                            what: stat.kind,
+                            mode: stat.mode,
+                        },
+                        stamp: Stamp::of(&stat),
+                        copy: None,
+                        empty: false,
+                        in_ignored: false,
+                    };
+                    self.insert(child, entry)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn record_dir(

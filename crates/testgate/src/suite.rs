@@ -1,17 +1,17 @@
 //! [`SandboxedTests`]: the loop that runs attempts until the policy knows
 //! the verdict.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report, Runner};
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
 use testgate_policy::{
     AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Expectations, Findings,
     Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult, Varied,
     Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, RunError, RunSpec, Sandbox};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
 
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
@@ -116,6 +116,9 @@ pub struct Record {
     /// In stress mode ([`TestConfig::stress`]): every test whose outcome
     /// varied across the runs.
     pub stress: Option<Vec<Varied>>,
+    /// The sandbox the attempts ran in ([`Sandbox::name`]: `auto` when
+    /// none could start) and, when [`Sandbox::Auto`] chose it, why.
+    pub sandbox: (&'static str, Option<String>),
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -130,20 +133,52 @@ pub struct Record {
 #[derive(Debug, Clone)]
 pub struct SandboxedTests {
     sandbox: Sandbox,
+    /// Why [`Sandbox::Auto`] chose the sandbox, or why none could start.
+    sandbox_why: Option<String>,
     config: TestConfig,
     suite: Option<(String, String)>,
     cancel: Option<Cancel>,
 }
 
 impl SandboxedTests {
-    /// `config`'s tests, to run inside `sandbox`.
+    /// `config`'s tests, to run inside `sandbox`. [`Sandbox::Auto`] is
+    /// resolved here, once for every attempt ([`testgate_run::choose_sandbox`]:
+    /// bubblewrap where it starts, else Landlock); when neither can start
+    /// it stays `Auto` and each attempt is refused, naming both reasons.
     pub fn new(sandbox: Sandbox, config: TestConfig) -> Self {
+        let (sandbox, sandbox_why) = match sandbox {
+            Sandbox::Auto(options) => match testgate_run::choose_sandbox(&options) {
+                Ok(choice) => (choice.sandbox, Some(choice.why)),
+                Err(why) => (Sandbox::Auto(options), Some(why)),
+            },
+            explicit @ (Sandbox::Bubblewrap(_) | Sandbox::Landlock(_) | Sandbox::Host) => {
+                (explicit, None)
+            }
+        };
         SandboxedTests {
             sandbox,
+            sandbox_why,
             config,
             suite: None,
             cancel: None,
         }
+    }
+
+    /// The sandbox the attempts run in: as given, or what
+    /// [`Sandbox::Auto`] chose (still `Auto` when neither could start).
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Why [`Sandbox::Auto`] chose [`sandbox`](SandboxedTests::sandbox), or
+    /// why no sandbox can start; `None` for an explicit choice.
+    pub fn sandbox_why(&self) -> Option<&str> {
+        self.sandbox_why.as_deref()
+    }
+
+    /// [`Record::sandbox`].
+    fn sandbox_used(&self) -> (&'static str, Option<String>) {
+        (self.sandbox.name(), self.sandbox_why.clone())
     }
 
     /// Names the suite and its version (a commit, say), so a record says
@@ -199,43 +234,7 @@ impl SandboxedTests {
             return Vec::new();
         };
         let program = self.config.program.to_string_lossy().into_owned();
-        let python = if program.contains("python") {
-            program.clone()
-        } else {
-            "python3".to_owned()
-        };
-        let pytest: Vec<String> = if program.contains("python") {
-            vec![
-                program.clone(),
-                "-m".into(),
-                "pytest".into(),
-                "--version".into(),
-            ]
-        } else {
-            vec!["pytest".into(), "--version".into()]
-        };
-        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
-        let questions: Vec<Vec<String>> = match runner {
-            Runner::Cargo => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-            ],
-            Runner::Nextest => vec![
-                words(&["cargo", "--version"]),
-                words(&["rustc", "--version"]),
-                words(&["cargo", "nextest", "--version"]),
-            ],
-            Runner::Pytest => vec![vec![python, "--version".into()], pytest],
-            Runner::Go => vec![words(&["go", "version"])],
-            Runner::Jest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "jest", "--version"]),
-            ],
-            Runner::Vitest => vec![
-                words(&["node", "--version"]),
-                words(&["npx", "--no-install", "vitest", "--version"]),
-            ],
-        };
+        let questions = crate::runners::profile(runner).version_questions(&program);
         questions
             .into_iter()
             .filter_map(|question| {
@@ -253,7 +252,9 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(OsStr::new(program)))
+            .tool_caches(crate::runners::tool_caches());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
             if out.len() < 64 * 1024 {
@@ -309,6 +310,7 @@ impl SandboxedTests {
                 tree: None,
                 grading: None,
                 stress: None,
+                sandbox: self.sandbox_used(),
             };
         }
         // Recorded before anything runs: a preparation is judged too.
@@ -343,6 +345,7 @@ impl SandboxedTests {
                     tree: None,
                     grading: None,
                     stress: None,
+                    sandbox: self.sandbox_used(),
                 };
             }
             let mut change = snapshot.compare_preparation();
@@ -373,6 +376,7 @@ impl SandboxedTests {
                     tree: Some(change),
                     grading: None,
                     stress: None,
+                    sandbox: self.sandbox_used(),
                 };
             }
         }
@@ -454,6 +458,7 @@ impl SandboxedTests {
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
+            sandbox: self.sandbox_used(),
         }
     }
 
@@ -477,6 +482,14 @@ impl SandboxedTests {
                 // caches that the attempts then read.
                 Sandbox::Bubblewrap(options)
             }
+            Sandbox::Landlock(options) => Sandbox::Landlock(LandlockOptions {
+                allow_network: true,
+                ..options.clone()
+            }),
+            Sandbox::Auto(options) => Sandbox::Auto(BwrapOptions {
+                allow_network: true,
+                ..options.clone()
+            }),
             Sandbox::Host => Sandbox::Host,
         };
         let args = [OsString::from("-c"), OsString::from(command)];
@@ -484,7 +497,8 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(sandbox);
+            .sandbox(sandbox)
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -530,7 +544,7 @@ impl SandboxedTests {
         let program = self.config.program.clone();
         let Selection::Only(names) = &selection else {
             if self.config.stress.is_some()
-                && let Some(args) = rerun::uncached_go(&program, &self.config.args)
+                && let Some(args) = rerun::uncached(&program, &self.config.args)
             {
                 let note = records.is_empty().then(|| {
                     "added -count=1: go would replay its cached results instead of running \
@@ -631,6 +645,7 @@ impl SandboxedTests {
             tree: None,
             grading: None,
             stress: None,
+            sandbox: self.sandbox_used(),
         }
     }
 
@@ -661,7 +676,9 @@ impl SandboxedTests {
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
-            .sandbox(self.sandbox.clone());
+            .sandbox(self.sandbox.clone())
+            .caches(crate::runners::caches_used_by(program))
+            .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -723,6 +740,12 @@ impl SandboxedTests {
             .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
             .with_running(report.running.iter().cloned())
             .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
+            // Each failing test's own output for the reason: its excerpt,
+            // or its message where the excerpts' budget was spent.
+            .with_excerpts(report.failing.iter().filter_map(|test| {
+                let text = test.excerpt.as_ref().or(test.message.as_ref())?;
+                Some((test.name.clone(), text.clone()))
+            }))
             // Each test's result, which only grading and stress read: a
             // hundred thousand names are not copied for nothing.
             .with_tests(
@@ -1008,12 +1031,14 @@ impl Judge {
     }
 }
 
-/// A parsed outcome as grading reads it: an expected failure passed (as
-/// SWE-bench counts it), an unexpected pass proves nothing either way.
+/// A parsed outcome as grading reads it: an expected failure is one (the
+/// grader decides for which list it counts as passed: never a test that
+/// must pass), an unexpected pass proves nothing either way.
 fn graded(outcome: testgate_parse::Outcome) -> TestResult {
     use testgate_parse::Outcome;
     match outcome {
-        Outcome::Passed | Outcome::XFailed => TestResult::Passed,
+        Outcome::Passed => TestResult::Passed,
+        Outcome::XFailed => TestResult::XFailed,
         Outcome::Failed | Outcome::Error => TestResult::Failed,
         Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
         Outcome::Flaky => TestResult::Flaky,
@@ -1028,6 +1053,7 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 )]
 mod tests {
     use super::*;
+    use testgate_parse::Runner;
 
     /// A target without libtest's harness that printed cargo's failure
     /// lines for itself and passed (crates/testgate-parse's fixture project

@@ -648,6 +648,45 @@ mod tests {
         assert_eq!(change.deleted, vec![PathBuf::from("lib.py")]);
     }
 
+    /// Under Landlock the project's `.git` is writable: what host git runs
+    /// from it (hooks, `core.fsmonitor`, `core.hooksPath`, aliases) is
+    /// judged and restored; its objects and index are not.
+    #[test]
+    fn gits_configuration_and_hooks_are_judged_and_restored_its_objects_not() {
+        let dir = tree();
+        fs::create_dir_all(dir.path().join(".git/objects")).unwrap();
+        fs::write(dir.path().join(".git/config"), "[core]\n").unwrap();
+        let snap = Snapshot::take(dir.path(), true).unwrap();
+        fs::write(dir.path().join(".git/objects/ab"), "object").unwrap();
+        fs::write(dir.path().join(".git/index"), "index").unwrap();
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
+        fs::write(
+            dir.path().join(".git/config"),
+            "[core]\n\tfsmonitor = touch /tmp/pwned\n",
+        )
+        .unwrap();
+        fs::write(dir.path().join(".git/config.worktree"), "[alias]\n").unwrap();
+        fs::create_dir_all(dir.path().join(".git/info")).unwrap();
+        fs::write(dir.path().join(".git/info/attributes"), "* filter=x\n").unwrap();
+        let change = snap.compare();
+        assert_eq!(change.changed, vec![PathBuf::from(".git/config")]);
+        assert_eq!(
+            change.added,
+            vec![
+                PathBuf::from(".git/config.worktree"),
+                PathBuf::from(".git/info/attributes")
+            ]
+        );
+        // The config put back, the planted files removed.
+        assert_eq!(snap.restore(&change), Ok(3));
+        assert_eq!(
+            fs::read_to_string(dir.path().join(".git/config")).unwrap(),
+            "[core]\n"
+        );
+        assert!(!dir.path().join(".git/config.worktree").exists());
+        assert!(snap.compare().is_empty(), "{:?}", snap.compare());
+    }
+
     #[test]
     fn many_paths_are_counted() {
         let dir = tree();

@@ -4,7 +4,10 @@
 # fchmodat2, and creating a file set-ID from the start with open(O_CREAT)
 # and mknod. Passes when every one is refused and an ordinary chmod still
 # works.
+# It works in `target/` (beside the suite's Cargo.toml), a build folder
+# the tree check does not judge, so that seccomp alone must hold.
 export HOSTILE_MARKER="$1"
+mkdir -p target && cd target || exit 2
 escaped=0
 shell="./sh-$1"
 cp /bin/sh "$shell" || exit 2

@@ -42,6 +42,12 @@ pub(super) struct Entry {
     stress: Option<u32>,
     missing: Option<String>,
     strict: Option<bool>,
+    report: Option<PathBuf>,
+    structured: Option<bool>,
+    record: Option<PathBuf>,
+    sign: Option<PathBuf>,
+    name: Option<String>,
+    version: Option<String>,
     expect_verdict: Option<Expect>,
 }
 
@@ -104,11 +110,11 @@ pub(super) struct Job {
     pub(super) expect_verdict: Option<Expect>,
 }
 
-/// A manifest line: its bytes and whether a newline ended it, or a line
-/// too long to hold (skipped to its end).
+/// A manifest line: its bytes, or a line too long to hold (skipped to its
+/// end).
 pub(super) enum Line {
-    /// The line's bytes without the newline, and whether one ended it.
-    Text(Vec<u8>, bool),
+    /// The line's bytes without the newline.
+    Text(Vec<u8>),
     /// Longer than [`MAX_LINE`]; skipped to its end.
     TooLong,
 }
@@ -126,10 +132,10 @@ pub(super) fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
     let ended = bytes.last() == Some(&b'\n');
     if ended {
         bytes.pop();
-        return Ok(Some(Line::Text(bytes, true)));
+        return Ok(Some(Line::Text(bytes)));
     }
     if bytes.len() <= MAX_LINE {
-        return Ok(Some(Line::Text(bytes, false)));
+        return Ok(Some(Line::Text(bytes)));
     }
     // Skip the rest of the line without holding it.
     loop {
@@ -155,7 +161,7 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 }
 
 pub(super) fn is_blank(line: &Line) -> bool {
-    matches!(line, Line::Text(bytes, _) if bytes.iter().all(u8::is_ascii_whitespace))
+    matches!(line, Line::Text(bytes) if bytes.iter().all(u8::is_ascii_whitespace))
 }
 
 /// The id of a manifest line: its `id`, else its line number.
@@ -196,12 +202,12 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
     let entry: Entry = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict {
-        if !matches!(v.as_str(), "pass" | "fail" | "inconclusive") {
-            return Err(format!(
-                "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
-            ));
-        }
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict
+        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
+    {
+        return Err(format!(
+            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
+        ));
     }
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
     let mut push = |flag: &str, value: String| {
@@ -286,6 +292,29 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if entry.strict == Some(true) {
         words.push("--strict".into());
     }
+    // A path inside the project, as `check --report` takes it.
+    if let Some(report) = &entry.report {
+        push_flag(
+            &mut words,
+            "--report",
+            report.to_string_lossy().into_owned(),
+        );
+    }
+    if entry.structured == Some(true) {
+        words.push("--structured".into());
+    }
+    if let Some(record) = &entry.record {
+        push_flag(&mut words, "--record", path_word(dir, record));
+    }
+    if let Some(key) = &entry.sign {
+        push_flag(&mut words, "--sign", path_word(dir, key));
+    }
+    if let Some(name) = entry.name {
+        push_flag(&mut words, "--name", name);
+    }
+    if let Some(version) = entry.version {
+        push_flag(&mut words, "--version", version);
+    }
     words.push("--".into());
     words.extend(entry.command);
     let CheckLine::Check(mut args) =
@@ -300,6 +329,14 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
         args: Box::new(args),
         expect_verdict: entry.expect_verdict,
     })
+}
+
+/// `check`'s options from `bytes`, a JSON object with a manifest line's
+/// keys (`id` and `expect_verdict` aside), paths relative to `dir`: what
+/// `testgate mcp`'s `check` tool runs, through the same parser and with
+/// the same one-line messages.
+pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
+    job(bytes, 0, Value::Null, dir).map(|job| *job.args)
 }
 
 /// `check`'s options, parsed from a manifest line's words.
@@ -372,6 +409,20 @@ mod tests {
             args.contains(r#"expect_text: Some("{\"must_pass\":[\"a\"]}")"#),
             "{args}"
         );
+        let recorded = entry(r#"{"workspace": "p", "command": ["x"], "report": "t/j.xml", "record": "r.json", "sign": "k", "name": "n", "version": "v1"}"#).unwrap();
+        let args = format!("{:?}", recorded.args);
+        for wanted in [
+            "report: Some(\"t/j.xml\")",
+            "record: Some(\"/m/r.json\")",
+            "sign: Some(\"/m/k\")",
+            "name: Some(\"n\")",
+            "suite_version: Some(\"v1\")",
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let structured =
+            entry(r#"{"workspace": "p", "command": ["x"], "structured": true}"#).unwrap();
+        assert!(format!("{:?}", structured.args).contains("structured: true"));
         let stress = entry(r#"{"workspace": "p", "command": ["x"], "stress": 3}"#).unwrap();
         assert!(format!("{:?}", stress.args).contains("stress: Some(3)"));
         // check's own rules hold: its range, and what conflicts with what.
@@ -432,10 +483,8 @@ mod tests {
             next_line(&mut reader).unwrap(),
             Some(Line::TooLong)
         ));
-        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, true)) if b == b"{}"));
-        assert!(
-            matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b, false)) if b == b"last")
-        );
+        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b)) if b == b"{}"));
+        assert!(matches!(next_line(&mut reader).unwrap(), Some(Line::Text(b)) if b == b"last"));
         assert!(next_line(&mut reader).unwrap().is_none());
     }
 

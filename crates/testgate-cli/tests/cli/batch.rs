@@ -447,3 +447,84 @@ fn a_baseline_in_a_line_fails_the_tests_that_broke_since() {
     assert_eq!(broke["result"]["verdict"], "fail", "{broke}");
     assert!(broke["result"]["grading"].is_object(), "{broke}");
 }
+
+#[test]
+fn resume_reads_past_a_result_line_of_several_mebibytes_and_retries_error_lines() {
+    let (tmp, pass) = pytest_project();
+    let manifest = write_manifest(
+        tmp.path(),
+        &[
+            line("long", &pass, "pass", json!({})),
+            line("fixed", &pass, "pass", json!({})),
+        ],
+    );
+    let out = tmp.path().join("results.jsonl");
+    // Hand-made, as a previous run would have left it: "long" done with a
+    // 2 MiB result line (a Go suite of ~9,000 subtests under -v writes
+    // such), and "fixed" an error line from when its manifest line had a
+    // typo, since corrected.
+    let long = json!({
+        "schema": 1, "id": "long", "line": 1, "exit_code": 0, "as_expected": null,
+        "error": null, "duration_ms": 1000,
+        "result": {"verdict": "pass", "tail": "ok\n".repeat(700_000)},
+    })
+    .to_string();
+    assert!(long.len() > 2 << 20, "{}", long.len());
+    let error = json!({
+        "schema": 1, "id": "fixed", "line": 2, "exit_code": 2, "as_expected": null,
+        "error": "manifest line 2: unknown field `retires`", "duration_ms": 0, "result": null,
+    })
+    .to_string();
+    std::fs::write(&out, format!("{long}\n{error}\n")).unwrap();
+
+    let run = batch(&manifest, &out, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let results = results(&out);
+    assert_eq!(results.len(), 3, "only the error line's check ran again");
+    assert_eq!(
+        results[0].to_string(),
+        long,
+        "the long line is left as it was"
+    );
+    assert_eq!(results[1].to_string(), error, "the error line is kept");
+    assert_eq!(results[2]["id"], "fixed");
+    assert_eq!(results[2]["result"]["verdict"], "pass");
+    assert!(run.stderr.contains("skipped"), "{}", run.stderr);
+
+    // Now both are done: nothing runs.
+    let run = batch(&manifest, &out, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(self::results(&out).len(), 3);
+}
+
+#[test]
+fn two_lines_with_one_id_are_refused_before_anything_runs() {
+    let (tmp, pass) = pytest_project();
+    let out = tmp.path().join("results.jsonl");
+    for (lines, wanted) in [
+        (
+            vec![
+                line("a", &pass, "pass", json!({})),
+                line("b", &pass, "pass", json!({})),
+                line("a", &pass, "fail", json!({})),
+            ],
+            "lines 1 and 3 have the same id a",
+        ),
+        // A line without an id is its line number; `"id": 1` is the same.
+        (
+            vec![
+                json!({"workspace": pass, "command": ["true"]}),
+                json!({"id": 1, "workspace": pass, "command": ["true"]}),
+            ],
+            "lines 1 and 2 have the same id 1",
+        ),
+    ] {
+        let manifest = write_manifest(tmp.path(), &lines);
+        let run = batch(&manifest, &out, &[]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(run.stderr.contains(wanted), "{}", run.stderr);
+        assert_eq!(run.stderr.trim_end().lines().count(), 1, "{}", run.stderr);
+        let written = std::fs::read_to_string(&out).unwrap_or_default();
+        assert_eq!(written, "", "nothing ran");
+    }
+}

@@ -790,6 +790,114 @@ fn expect_a_listed_test_that_never_ran_is_not_run_or_fail() {
     assert_eq!(out.code, Some(FAIL), "{out:#?}");
 }
 
+/// A whole SWE-bench instance record, as the dataset ships it (the lists as
+/// strings holding JSON, among keys that are no list): read, its other keys
+/// named once on stderr.
+#[test]
+fn expect_reads_a_whole_swe_bench_instance_record() {
+    let record = serde_json::json!({
+        "repo": "example/calc",
+        "instance_id": "example__calc-1",
+        "base_commit": "0123456789abcdef0123456789abcdef01234567",
+        "patch": "diff --git a/calc.py b/calc.py\n",
+        "test_patch": "diff --git a/tests/test_calc.py b/tests/test_calc.py\n",
+        "problem_statement": "adding negative numbers is wrong",
+        "hints_text": "",
+        "created_at": "2024-01-01T00:00:00Z",
+        "version": "1.0",
+        "environment_setup_commit": "0123456789abcdef0123456789abcdef01234567",
+        "FAIL_TO_PASS": serde_json::to_string(&[NEGATIVE]).expect("JSON"),
+        "PASS_TO_PASS": serde_json::to_string(&[ADDS]).expect("JSON"),
+    });
+    let out = check_expecting("fail", &record.to_string(), &[]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["failing"], serde_json::json!([NEGATIVE]));
+    let grades: Vec<(&str, &str, &str)> = doc["grading"]["tests"]
+        .as_array()
+        .expect("graded tests")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or_default(),
+                t["list"].as_str().unwrap_or_default(),
+                t["grade"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        grades,
+        [
+            (NEGATIVE, "must_pass", "failed"),
+            (ADDS, "keep_passing", "passed")
+        ]
+    );
+    let noted: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("were ignored"))
+        .collect();
+    assert_eq!(noted.len(), 1, "{}", out.stderr);
+    assert!(
+        noted[0].ends_with(
+            "ignored: base_commit, created_at, environment_setup_commit, hints_text, \
+             instance_id, patch, problem_statement, repo and 2 more"
+        ),
+        "{}",
+        noted[0]
+    );
+    let passing = record
+        .as_object()
+        .map(|o| {
+            let mut o = o.clone();
+            o.insert(
+                "FAIL_TO_PASS".into(),
+                serde_json::to_string(&[ADDS]).expect("JSON").into(),
+            );
+            o.insert("PASS_TO_PASS".into(), "[]".into());
+            Value::Object(o)
+        })
+        .expect("an object");
+    let out = check_expecting("fail", &passing.to_string(), &[]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+}
+
+/// Multi-SWE-bench's record: its lists objects keyed by test name (the
+/// values the benchmark's own runs), `s2p_tests` and `n2p_tests` beside
+/// `f2p_tests`.
+#[test]
+fn expect_reads_a_multi_swe_bench_record() {
+    let runs = serde_json::json!({"run": "NONE", "test": "FAIL", "fix": "PASS"});
+    let record = serde_json::json!({
+        "org": "example", "repo": "calc", "number": 1,
+        "instance_id": "example__calc-1",
+        "base": {"label": "example:main", "ref": "main", "sha": "0123456"},
+        "fix_patch": "", "test_patch": "",
+        "f2p_tests": {ADDS: runs},
+        "s2p_tests": {},
+        "n2p_tests": {},
+        "p2p_tests": {"tests/test_calc.py::test_sometimes": runs},
+        "fixed_tests": {ADDS: runs},
+    });
+    let out = check_expecting("fail", &record.to_string(), &[]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["grading"]["tests"][0]["name"], ADDS);
+    assert_eq!(doc["grading"]["tests"][0]["list"], "must_pass");
+    assert_eq!(doc["grading"]["tests"][1]["list"], "keep_passing");
+    assert!(
+        out.stderr.contains(
+            "ignored: base, fix_patch, fixed_tests, instance_id, number, org, repo, test_patch"
+        ),
+        "{}",
+        out.stderr
+    );
+    let mut failing = record.clone();
+    failing["f2p_tests"] = serde_json::json!({NEGATIVE: runs});
+    let out = check_expecting("fail", &failing.to_string(), &[]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+}
+
 #[test]
 fn expect_a_flaky_listed_test_is_inconclusive() {
     let expect = r#"{"keep_passing": ["tests/test_calc.py::test_sometimes"]}"#;

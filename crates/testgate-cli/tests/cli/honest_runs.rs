@@ -92,10 +92,11 @@ fn testgate_output_sent_into_the_project_is_no_tree_change_and_never_restored() 
         let (said, streamed) = (read(&out), read(&err));
         assert_eq!(code, Some(0), "--restore {restore}: {said}\n{streamed}");
         assert!(said.starts_with("PASS\n"), "{said}");
-        // The log keeps everything testgate wrote to it, from the first
-        // attempt's header to the runner's summary.
+        // The log keeps everything testgate wrote to it, from the sandbox
+        // it chose and the first attempt's header to the runner's summary.
+        assert!(streamed.starts_with("testgate: sandbox: "), "{streamed}");
         assert!(
-            streamed.starts_with("testgate: attempt 1 of at most 3:"),
+            streamed.contains("\ntestgate: attempt 1 of at most 3:"),
             "{streamed}"
         );
         assert!(streamed.contains("5 passed"), "{streamed}");

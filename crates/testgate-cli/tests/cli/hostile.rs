@@ -9,11 +9,14 @@ mod harness;
 
 mod caches;
 mod escape;
+mod excerpts;
+mod grading;
 mod held_secrets;
 mod host_side;
 mod integrity;
 mod itself;
 mod kernel;
+mod landlock;
 mod leftovers;
 mod lies;
 mod output;

@@ -1,6 +1,7 @@
 //! The two JSON documents, snapshotted whole: `check --json` on the real
 //! pytest project and `parse --json` on a cargo log. Durations, digests,
-//! the reason (which quotes the runner's timings) and paths are redacted.
+//! the reason (which quotes the runner's timings), paths and the sandbox
+//! `auto` chose are redacted.
 
 use serde_json::Value;
 
@@ -17,10 +18,26 @@ fn check_json_of_a_failing_suite() {
     let (_tmp, dir) = pytest_project();
     let out = check_pytest(&dir, "fail", &["--json", "-q", "-k", "1"]);
     assert_eq!(out.code, Some(1), "{out:#?}");
-    insta::assert_json_snapshot!("check_fail", document(&out.stdout), {
+    let document = document(&out.stdout);
+    // The excerpts quote an object's address (`<TestBig object at 0x…>`):
+    // redacted, after checking that each holds its test's own assertion.
+    for (failure, line) in document["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .zip(["assert 1 + -2 ==", "assert 1_000_000 * 2 =="])
+    {
+        let excerpt = failure["excerpt"].as_str().unwrap_or_default();
+        assert!(excerpt.contains(line), "{failure}");
+    }
+    insta::assert_json_snapshot!("check_fail", document, {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
+        ".failures[].excerpt" => "[excerpt]",
+        // Which sandbox `auto` chose is the machine's.
+        ".sandbox.kind" => "[sandbox]",
+        ".sandbox.why" => "[why]",
     });
 }
 
@@ -33,6 +50,9 @@ fn check_json_of_a_passing_suite() {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
+        // Which sandbox `auto` chose is the machine's.
+        ".sandbox.kind" => "[sandbox]",
+        ".sandbox.why" => "[why]",
     });
 }
 

@@ -19,6 +19,7 @@ mod honest_runs;
 mod hostile;
 mod json;
 mod parse;
+mod sandboxes;
 
 /// What a run of the binary gave.
 #[derive(Debug)]

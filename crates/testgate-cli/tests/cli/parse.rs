@@ -80,6 +80,8 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "format": t.format.name(),
             "context": t.context,
             "kind": t.kind.name(),
+            "message": t.message,
+            "excerpt": t.excerpt,
         })).collect::<Vec<_>>(),
         "counts": {
             "passed": report.counts.passed,

@@ -16,7 +16,7 @@ use regex::Regex;
 
 use self::targets::{FailedTarget, Targets};
 use super::scope::{Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -37,6 +37,11 @@ pub(crate) struct Cargo {
     saw_nonempty_run: bool,
     /// cargo's own word on which targets failed.
     targets: Targets,
+    /// The failing tests' `---- name stdout ----` blocks.
+    excerpts: Excerpts,
+    /// The last line of a block was a `thread '…' panicked at file:1:2:`
+    /// line: the next one is the panic's message.
+    after_panic: bool,
 }
 
 /// One test binary's run.
@@ -82,6 +87,9 @@ impl Recognizer for Cargo {
         if self.targets.in_closing_list() && self.targets.closing_list_line(text) {
             return;
         }
+        if self.scope.open && !self.under_nextest {
+            self.block_line(text);
+        }
         match text.as_bytes().first() {
             Some(b' ') => self.indented_line(text, line.index),
             Some(b'r') if !self.under_nextest => {
@@ -125,7 +133,11 @@ impl Recognizer for Cargo {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.scope.in_list || self.scope.pending.is_some() || self.targets.in_closing_list() {
+        if self.scope.in_list
+            || self.scope.pending.is_some()
+            || self.targets.in_closing_list()
+            || self.excerpts.is_open()
+        {
             // A list ends at, and a late result is, any line.
             &Interest::ALL
         } else if self.under_nextest {
@@ -307,7 +319,16 @@ impl Cargo {
                 self.scope.in_flight.retain(|(_, n)| n != name);
                 match what {
                     "started" => self.scope.in_flight.push((index, name.to_owned())),
-                    "failed" => self.candidate(index, name),
+                    "failed" => {
+                        self.candidate(index, name);
+                        if let Some(stdout) = field("stdout") {
+                            self.excerpts.open(name);
+                            for line in stdout.lines() {
+                                self.excerpt_line(line);
+                            }
+                            self.excerpts.end();
+                        }
+                    }
                     "ok" => self.note(index, name, Outcome::Passed),
                     _ => self.note(index, name, Outcome::Skipped),
                 }
@@ -361,9 +382,13 @@ impl Cargo {
         };
         for confirmed in scope.failures.close(judgement) {
             self.targets.named_a_failure();
-            let test = FailingTest::new(confirmed.name, Runner::Cargo, self.context.clone());
+            let (message, excerpt) = self.excerpts.take(&confirmed.name);
+            let test = FailingTest::new(confirmed.name, Runner::Cargo, self.context.clone())
+                .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
         }
+        self.excerpts.clear();
+        self.after_panic = false;
         // cargo speaks of a binary only after it ended: a line that its
         // binary's own result followed was printed by one of its tests.
         if result == BinaryResult::Unknown && !self.under_nextest {
@@ -393,6 +418,78 @@ impl Cargo {
             self.other_line(text, index);
         }
     }
+}
+
+impl Cargo {
+    /// A line of an open binary's run: a `---- name stdout ----` header
+    /// opens that test's block, libtest's markers end it, any other line
+    /// is the open block's.
+    fn block_line(&mut self, text: &str) {
+        if let Some(name) = block_header(text) {
+            self.excerpts.open(name);
+            self.after_panic = false;
+        } else if !self.excerpts.is_open() {
+        } else if text == "failures:" || text.starts_with("test result: ") {
+            self.excerpts.end();
+        } else {
+            self.excerpt_line(text);
+        }
+    }
+
+    /// A line of the open block, its message noted where it states one.
+    fn excerpt_line(&mut self, text: &str) {
+        if !self.excerpts.has_message() {
+            if self.after_panic {
+                self.after_panic = false;
+                self.excerpts.message(text);
+            } else {
+                match panic_message(text) {
+                    Some(PanicMessage::Inline(message)) => self.excerpts.message(message),
+                    Some(PanicMessage::NextLine) => self.after_panic = true,
+                    None => {}
+                }
+            }
+        }
+        self.excerpts.push(text);
+    }
+}
+
+/// The name in libtest's `---- name stdout ----` header.
+fn block_header(text: &str) -> Option<&str> {
+    let name = text.strip_prefix("---- ")?.strip_suffix(" stdout ----")?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// Where a line says a test's failure.
+#[derive(Debug, PartialEq, Eq)]
+enum PanicMessage<'a> {
+    /// On this line: rust before 1.73 (`thread 'x' panicked at 'msg',
+    /// src/lib.rs:5:9`), or a test's `Err` (`Error: …`).
+    Inline(&'a str),
+    /// On the next: rust 1.73+'s `thread 'x' panicked at src/lib.rs:5:9:`.
+    NextLine,
+}
+
+/// The panic (or returned `Err`) a libtest block's line states.
+fn panic_message(text: &str) -> Option<PanicMessage<'_>> {
+    if let Some(error) = text.strip_prefix("Error: ") {
+        return Some(PanicMessage::Inline(error));
+    }
+    // A `#[should_panic]` test that returned.
+    if let Some(note) = text.strip_prefix("note: ") {
+        if note.starts_with("test did not panic as expected") {
+            return Some(PanicMessage::Inline(note));
+        }
+    }
+    // `thread 'x' panicked at`; rust 1.88+ adds the thread's id: `thread
+    // 'x' (1234) panicked at`.
+    let rest = text.strip_prefix("thread '")?;
+    let (_, at) = super::split_once(rest, " panicked at ")?;
+    if let Some(quoted) = at.strip_prefix('\'') {
+        let message = quoted.rsplit_once("', ").map_or(quoted, |(m, _)| m);
+        return Some(PanicMessage::Inline(message));
+    }
+    at.ends_with(':').then_some(PanicMessage::NextLine)
 }
 
 /// The result a libtest test line gives its test.
@@ -524,6 +621,7 @@ fn json_event(text: &str) -> Option<serde_json::Value> {
 /// nextest run's start, and a JSON event at the end of any line.
 static OUTSIDE_LIST: Interest = Interest::NONE
     .first(b"rtfe")
+    .first_ending(b"-", b"-")
     .indented(b"RDNS`")
     .indented_unicode_space()
     .braced();

@@ -14,7 +14,7 @@ mod crash;
 use std::collections::HashSet;
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, Crash, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -31,6 +31,13 @@ pub(crate) struct Go {
     said_none: bool,
     /// A package ran tests or failed.
     ran: bool,
+    /// The text output's blocks of each test's own lines.
+    excerpts: Excerpts,
+    /// The open block holds the lines indented deeper than this, after its
+    /// `--- FAIL:` line (go prints a test's log there without `-v`);
+    /// `None` while it holds every line until the next marker (`-v`'s
+    /// lines after `=== RUN`).
+    block_indent: Option<usize>,
 }
 
 /// One package's results until its package line or final event says
@@ -96,6 +103,16 @@ fn ran(seen: &super::Seen, name: &str) -> bool {
     name.starts_with("Benchmark") || seen.is_full() || seen.get(name).is_some()
 }
 
+/// The parents of subtest `name`, nearest first: `A/B` and `A` of `A/B/C`.
+/// A top-level test has none.
+fn parents(name: &str) -> impl Iterator<Item = &str> {
+    name.char_indices()
+        .rev()
+        .filter(|(_, c)| *c == '/')
+        .map(|(at, _)| &name[..at])
+        .filter(|parent| !parent.is_empty())
+}
+
 /// The most names kept from one `running tests:` list.
 const MAX_LISTED_RUNNING: usize = 1024;
 
@@ -122,7 +139,7 @@ impl Go {
 
     /// Closes a package's scope: confirms or drops its candidates and adds
     /// its counts.
-    fn close(&mut self, scope: Package, package: Option<&str>, outcome: PackageEnd) {
+    fn close(&mut self, scope: Package, package: Option<&str>, outcome: PackageEnd, text: bool) {
         let real_failures = match outcome {
             PackageEnd::Passed => false,
             PackageEnd::Failed | PackageEnd::Unknown => true,
@@ -179,8 +196,18 @@ impl Go {
         };
         for confirmed in scope.failures.close(judgement) {
             let context = package.map(str::to_owned);
-            let test = FailingTest::new(confirmed.name, Runner::Go, context);
+            let (message, excerpt) = if text {
+                self.excerpts.take(&confirmed.name)
+            } else {
+                (None, None)
+            };
+            let test =
+                FailingTest::new(confirmed.name, Runner::Go, context).with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
+        }
+        if text {
+            self.excerpts.clear();
+            self.block_indent = None;
         }
     }
 
@@ -201,6 +228,15 @@ impl Go {
             // A result line alone does not say "go": any program can print
             // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
             // `=== RUN`, a package line or a JSON event claims the log.
+            match outcome {
+                TestOutcome::Fail => {
+                    // Without `-v` go prints the test's log after its
+                    // result, indented one level deeper.
+                    self.excerpts.open(name);
+                    self.block_indent = Some(indent(text));
+                }
+                TestOutcome::Pass | TestOutcome::Skip => self.excerpts.discard(name),
+            }
             let scope = &mut self.text;
             if scope.last_run.1 == name {
                 scope.last_run.1.clear();
@@ -218,6 +254,23 @@ impl Go {
                     self.findings
                         .seen
                         .note(line.index, name, None, Outcome::Failed);
+                    // A failed subtest fails its parents, whatever their own
+                    // lines say (go prints a parent's `--- FAIL` first, so
+                    // this adds nothing to go's own output).
+                    // (A name that only looks like a parent, `t.Run("a/b")`'s
+                    // `TestX/a`, never had a line of its own: left alone.)
+                    for parent in parents(name) {
+                        if self.findings.seen.get(parent).is_none() {
+                            continue;
+                        }
+                        scope
+                            .failures
+                            .candidate(line.index, parent, None, Kind::Test);
+                        scope.failed_lengths |= length_bit(parent);
+                        self.findings
+                            .seen
+                            .note(line.index, parent, None, Outcome::Failed);
+                    }
                 }
                 TestOutcome::Pass => {
                     scope.passed += 1;
@@ -251,9 +304,24 @@ impl Go {
             *index = line.index;
             last.clear();
             last.push_str(name);
+            self.excerpts.open(name);
+            self.block_indent = None;
+            return;
+        }
+        // go 1.14+ says whose lines follow: `=== CONT  X`, go 1.20+ `===
+        // NAME  X`; `=== PAUSE X` ends X's lines.
+        if let Some(rest) = text.strip_prefix("=== ") {
+            match rest.split_once(' ') {
+                Some(("CONT" | "NAME", name)) if !name.trim().is_empty() => {
+                    self.excerpts.open(name.trim());
+                    self.block_indent = None;
+                }
+                Some(_) | None => self.excerpts.end(),
+            }
             return;
         }
         if text == "PASS" || text == "FAIL" {
+            self.excerpts.end();
             self.text.closed = true;
             return;
         }
@@ -286,7 +354,8 @@ impl Go {
                     PackageEnd::Failed
                 }
             };
-            self.close(scope, Some(package.name), outcome);
+            self.excerpts.end();
+            self.close(scope, Some(package.name), outcome, true);
         }
     }
 
@@ -373,7 +442,7 @@ impl Go {
                         PackageEnd::Passed
                     }
                 };
-                self.close(scope, Some(&package), outcome);
+                self.close(scope, Some(&package), outcome, false);
             }
             (None, _) => {}
         }
@@ -416,6 +485,9 @@ impl Go {
 impl Recognizer for Go {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
+        if self.excerpts.is_open() {
+            self.block_line(text);
+        }
         // The list ends at its first line that is not a tab-indented entry
         // (a blank line, then goroutine traces whose lines are tabbed too).
         if self.text.in_running_list && !text.starts_with('\t') {
@@ -460,25 +532,92 @@ impl Recognizer for Go {
                 "go test's output of a package ended without its `ok`/`FAIL` line".to_owned()
             });
         }
-        self.close(text, None, PackageEnd::Unknown);
+        self.close(text, None, PackageEnd::Unknown, true);
         for (package, scope) in std::mem::take(&mut self.json) {
             self.findings.unclosed.get_or_insert_with(|| {
                 format!("go test -json's events of {package} ended without the package's own pass or fail")
             });
-            self.close(scope, Some(&package), PackageEnd::Unknown);
+            self.close(scope, Some(&package), PackageEnd::Unknown, false);
         }
         self.findings.no_tests_ran = self.said_none && !self.ran;
         std::mem::take(&mut self.findings)
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.text.in_running_list {
+        // A test's block takes any line; under `-v` (`counted`) one opens
+        // at every `=== RUN`: staying on ALL spares the dispatch a change
+        // of interest per test.
+        if self.text.in_running_list || self.excerpts.is_open() || self.text.counted {
             // The list ends at the first line that is not an entry.
             &Interest::ALL
         } else {
             &GO_LINES
         }
     }
+}
+
+impl Go {
+    /// A line read while a test's block is open: the block's unless it is
+    /// one of go's markers, or (after a `--- FAIL:` line) not indented
+    /// deeper than it.
+    fn block_line(&mut self, text: &str) {
+        if let Some(deeper_than) = self.block_indent {
+            if text.starts_with("panic: ") {
+                // go prints a test's panic after its `--- FAIL:` lines:
+                // the trace is the last failing test's, up to go's marker.
+                self.block_indent = None;
+            } else if !text.trim().is_empty() && indent(text) <= deeper_than {
+                self.excerpts.end();
+                return;
+            }
+        }
+        if is_marker(text) {
+            return;
+        }
+        if !self.excerpts.has_message() {
+            if let Some(message) = message(text) {
+                self.excerpts.message(message);
+            }
+        }
+        self.excerpts.push(text);
+    }
+}
+
+/// The spaces a line starts with.
+fn indent(text: &str) -> usize {
+    text.len() - text.trim_start_matches(' ').len()
+}
+
+/// A line of go's own that is no test's output: `=== RUN`, a result
+/// line, a package line, the binary's `PASS`/`FAIL`. Read by the first
+/// bytes only (a result line is half of a `-v` log: parsing it twice cost
+/// a tenth of the parse): a test's own line that starts `--- ` after its
+/// indent is left out of its excerpt.
+fn is_marker(text: &str) -> bool {
+    match text.as_bytes().first() {
+        Some(b'=') => text.starts_with("=== "),
+        Some(b' ' | b'-') => text.trim_start_matches(' ').starts_with("--- "),
+        Some(b'P' | b'F') => text == "PASS" || text == "FAIL" || package_line(text).is_some(),
+        Some(b'o' | b'?') => package_line(text).is_some(),
+        Some(_) | None => false,
+    }
+}
+
+/// The line of a test's log that states its failure: `x_test.go:12: got
+/// 1` (what `t.Error` prints), testify's `Error: Not equal`, a `panic:`.
+fn message(text: &str) -> Option<&str> {
+    let text = text.trim();
+    if text.starts_with("panic: ") {
+        return Some(text);
+    }
+    if let Some(rest) = text.strip_prefix("Error:") {
+        return Some(rest.trim()).filter(|rest| !rest.is_empty());
+    }
+    let (place, said) = text.split_once(": ")?;
+    let (file, line) = place.rsplit_once(':')?;
+    let said = said.trim();
+    let is_line = !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit());
+    (file.ends_with(".go") && is_line && !said.is_empty()).then_some(text)
 }
 
 /// A test's result as a `--- PASS/FAIL/SKIP:` line states it.
@@ -634,6 +773,31 @@ pub(super) mod tests {
 
     fn names(format: impl Into<crate::Format>, log: &str) -> Vec<String> {
         parse(format, log).names().map(str::to_owned).collect()
+    }
+
+    /// go prints a parent's line before its subtests' and never PASS over
+    /// a failed subtest; a log that does (a test printed the line) still
+    /// fails the parent, and a name that only looks like a parent is none.
+    #[test]
+    fn a_failed_subtest_fails_its_parent_whatever_its_line_says() {
+        let log = "=== RUN   TestX
+=== RUN   TestX/sub
+=== RUN   TestX/a/b
+--- PASS: TestX (0.00s)
+    --- FAIL: TestX/sub (0.00s)
+    --- FAIL: TestX/a/b (0.00s)
+FAIL
+FAIL\texample.com/m\t0.01s
+";
+        let report = crate::parse(Runner::Go, log);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["TestX/sub", "TestX", "TestX/a/b"]
+        );
+        let parent = report.tests.iter().find(|t| t.name == "TestX").unwrap();
+        assert_eq!(parent.outcome, Outcome::Failed);
+        assert_eq!(parents("A/B/C").collect::<Vec<_>>(), ["A/B", "A"]);
+        assert_eq!(parents("TestTop").count(), 0);
     }
 
     #[test]

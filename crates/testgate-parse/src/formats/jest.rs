@@ -11,7 +11,7 @@
 //! passing test printed them.
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -21,6 +21,13 @@ use crate::runner::Runner;
 pub(crate) struct Jest {
     findings: Findings,
     run: Run,
+    /// Each `●` header's lines, by file and name ([`excerpt_key`]).
+    excerpts: Excerpts,
+}
+
+/// The key of a test's excerpt: jest tells tests apart by file and name.
+fn excerpt_key(file: &str, name: &str) -> String {
+    format!("{file}\u{0}{name}")
 }
 
 /// One jest invocation, from its first suite line to its summary.
@@ -188,6 +195,13 @@ impl Jest {
         }
         if let Some(title) = failure_header(text) {
             block.tree = None;
+            match &title {
+                Header::Console => self.excerpts.end(),
+                Header::SuiteFailedToRun => {
+                    self.excerpts.open(&excerpt_key(&block.file, &block.file));
+                }
+                Header::Test(name) => self.excerpts.open(&excerpt_key(&block.file, name)),
+            }
             match title {
                 Header::Console => {}
                 Header::SuiteFailedToRun => {
@@ -204,6 +218,12 @@ impl Jest {
                 }
             }
             return;
+        }
+        if self.excerpts.is_open() {
+            if !self.excerpts.has_message() {
+                self.excerpts.message(text);
+            }
+            self.excerpts.push(text);
         }
         if block.headers {
             return;
@@ -228,6 +248,7 @@ impl Jest {
     /// Ends the `FAIL` block: its `✕` names stand only if no header named
     /// its failures (the log was cut between the tree and the headers).
     fn end_block(&mut self) {
+        self.excerpts.end();
         if let Some(block) = self.run.block.take().filter(|block| block.failed) {
             let file = Some(block.file.as_str());
             for (index, name) in block.crosses {
@@ -274,10 +295,14 @@ impl Jest {
         let tests = run.tests.close(judgement(run.failed_tests));
         let suites = run.suites.close(judgement(run.failed_suites));
         for confirmed in tests.into_iter().chain(suites) {
+            let file = confirmed.context.as_deref().unwrap_or_default();
+            let (message, excerpt) = self.excerpts.take(&excerpt_key(file, &confirmed.name));
             let test = FailingTest::new(confirmed.name, Runner::Jest, confirmed.context)
-                .with_kind(confirmed.kind);
+                .with_kind(confirmed.kind)
+                .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
         }
+        self.excerpts.clear();
     }
 }
 

@@ -12,7 +12,11 @@ use crate::line::Line;
 use crate::report::{Counts, Crash, FailingTest, MAX_TESTS, Outcome};
 use crate::runner::Runner;
 
+pub(crate) use self::excerpt::Excerpts;
+pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
+
 mod cargo;
+mod excerpt;
 mod go;
 mod jest;
 mod js;

@@ -7,6 +7,13 @@
 //! and the verbose lines of the session are dropped: a test run with `-s`
 //! can print anything, also a fake summary header, into the progress output,
 //! but the last summary of a session is pytest's own.
+//!
+//! A failed subtest (unittest's `subTest`, pytest's `subtests` fixture:
+//! `SUBFAILED(i=1) <node id> - <message>` in the summary, `<node id>
+//! SUBFAILED(i=1)` or xdist's `[gw0] [ 50%] SUBFAILED(i=1) <node id>` on a
+//! verbose line) fails its test, whose own line may say PASSED (unittest's
+//! does): the test is a failing name of the session, by the same rule as a
+//! `FAILED` entry.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -14,7 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::scope::{Confirmed, Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -26,6 +33,12 @@ pub(crate) struct Pytest {
     session: Session,
     /// Inside a `short test summary info` section.
     in_summary: bool,
+    /// Inside the `FAILURES` or `ERRORS` section, whose `____ name ____`
+    /// parts are each test's own output.
+    in_failures: bool,
+    /// Those parts, by the name in their header (pytest's headline:
+    /// `TestClass.test_x[1]`, not the node id).
+    excerpts: Excerpts,
 }
 
 /// What one pytest session (header to closing line) said so far.
@@ -44,6 +57,10 @@ struct Session {
     /// lines read, so that another runner's `... FAILED` lines before it
     /// never count.
     open: bool,
+    /// A summary's `SUBFAILED` entry named no test on its own line: its
+    /// description held a line break, and the next line of the section
+    /// that names one ends it.
+    subfailed_open: bool,
 }
 
 impl Pytest {
@@ -86,6 +103,7 @@ impl Pytest {
             }
         }
         for Confirmed { index, name, .. } in confirmed {
+            let (message, excerpt) = self.excerpts.take(&headline(&name));
             let context = Some(test_file(&name).to_owned());
             // `ERROR tests/test_x.py`: the file did not collect.
             let kind = if name.contains("::") {
@@ -93,20 +111,45 @@ impl Pytest {
             } else {
                 Kind::File
             };
-            let test = FailingTest::new(name, Runner::Pytest, context).with_kind(kind);
+            let test = FailingTest::new(name, Runner::Pytest, context)
+                .with_kind(kind)
+                .with_output(message, excerpt);
             self.findings.fail(index, test);
         }
+        self.excerpts.clear();
+        self.in_failures = false;
+    }
+
+    /// A summary's `SUBFAILED` entry (`rest` what follows the word), or the
+    /// rest of one whose description a line break cut: each test it may
+    /// name failed. True when it named one.
+    fn subfailed_entry(&mut self, index: u64, rest: &str) -> bool {
+        let parents = subtest_parents(rest);
+        for id in &parents {
+            let context = Some(test_file(id));
+            self.findings.seen.note(index, id, context, Outcome::Failed);
+            self.session.failures.list(index, id, None, Kind::Test);
+        }
+        self.session.subfailed_open = parents.is_empty();
+        !parents.is_empty()
     }
 
     /// Reads a short summary entry; false when the line is not one.
     fn summary_entry(&mut self, line: &Line<'_>) -> bool {
         let text = &*line.text;
+        if let Some(rest) = text.strip_prefix("SUBFAILED") {
+            self.subfailed_entry(line.index, rest);
+            return true;
+        }
         let (word, rest) = match text.split_once(' ') {
             Some((word @ ("FAILED" | "ERROR" | "PASSED" | "XFAIL" | "XPASS"), rest)) => {
                 (word, rest)
             }
-            Some(_) | None => return false,
+            Some(_) | None => {
+                return self.session.subfailed_open && self.subfailed_entry(line.index, text);
+            }
         };
+        self.session.subfailed_open = false;
         let known = self.session.failures.candidate_names();
         let id = summary_entry_id(rest, known);
         if id.is_empty() {
@@ -132,12 +175,18 @@ impl Recognizer for Pytest {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let Some(first) = text.bytes().next() else {
+            if self.in_failures {
+                self.excerpts.push(text);
+            }
             return;
         };
         if first == b'=' {
             let Some(title) = separator_title(text) else {
                 return;
             };
+            self.excerpts.end();
+            // `-q` prints no session header: the section counts outside one.
+            self.in_failures = title == "FAILURES" || title == "ERRORS";
             if title == "test session starts" {
                 // A session still open here was cut off before its closing
                 // line (killed, timed out): keep all it named.
@@ -182,6 +231,9 @@ impl Recognizer for Pytest {
             }
             return;
         }
+        if self.in_failures {
+            self.failures_line(text);
+        }
         if !self.session.open {
             return;
         }
@@ -201,6 +253,16 @@ impl Recognizer for Pytest {
             self.session
                 .failures
                 .candidate(line.index, id, None, Kind::Test);
+        } else if let Some(parents) = verbose_subfailure(text, status) {
+            for id in parents {
+                let context = Some(test_file(id));
+                self.findings
+                    .seen
+                    .note(line.index, id, context, Outcome::Failed);
+                self.session
+                    .failures
+                    .candidate(line.index, id, None, Kind::Test);
+            }
         } else if let Some((id, outcome)) = self.passing_result(text) {
             let context = Some(test_file(id));
             self.findings.seen.note(line.index, id, context, outcome);
@@ -217,7 +279,7 @@ impl Recognizer for Pytest {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.in_summary || self.session.open {
+        if self.in_summary || self.session.open || self.in_failures {
             // A verbose result or a summary entry starts with any byte.
             &Interest::ALL
         } else {
@@ -227,6 +289,30 @@ impl Recognizer for Pytest {
 }
 
 impl Pytest {
+    /// A line of the `FAILURES` or `ERRORS` section: a part's header opens
+    /// its test's block, any other line is the open block's; its first
+    /// `E   ` line is the message.
+    fn failures_line(&mut self, text: &str) {
+        if let Some(title) = part_title(text) {
+            let name = [
+                "ERROR at setup of ",
+                "ERROR at teardown of ",
+                "ERROR collecting ",
+            ]
+            .iter()
+            .find_map(|prefix| title.strip_prefix(prefix))
+            .unwrap_or(title);
+            self.excerpts.open(name);
+            return;
+        }
+        if !self.excerpts.has_message() {
+            if let Some(message) = text.strip_prefix("E ") {
+                self.excerpts.message(message);
+            }
+        }
+        self.excerpts.push(text);
+    }
+
     /// [`verbose_result`], unless the every-test list is full: then the
     /// result would be dropped, so the line is not read for it.
     fn passing_result<'t>(&self, text: &'t str) -> Option<(&'t str, Outcome)> {
@@ -437,6 +523,73 @@ fn verbose_failure_in<'t>(text: &'t str, status: &[u8]) -> Option<&'t str> {
     Some(regex.captures(text)?.get(1)?.as_str())
 }
 
+/// The most tests one `SUBFAILED` line is read as naming: the work per
+/// line stays bounded (each is a scan of the line).
+const MAX_SUBTEST_PARENTS: usize = 64;
+
+/// The tests a `SUBFAILED` summary entry may name, `rest` being what
+/// follows the word: `<description> <node id>` or `… - <message>`, the
+/// description `[msg]`, `(k=v, …)`, both, or `(<subtest>)`. The description
+/// is the test's own text (it may hold `) a.py::b`), so every place where
+/// one can end — a `]` or `)`, a space, then a node id — gives a name: the
+/// test's own among them, and at worst a name it made up, which only adds
+/// a failure.
+fn subtest_parents(rest: &str) -> Vec<&str> {
+    let bytes = rest.as_bytes();
+    let mut parents = Vec::new();
+    for at in memchr::memchr_iter(b' ', bytes) {
+        if parents.len() >= MAX_SUBTEST_PARENTS {
+            break;
+        }
+        if at == 0 || !matches!(bytes[at - 1], b']' | b')') {
+            continue;
+        }
+        let Some(after) = rest.get(at + 1..) else {
+            continue;
+        };
+        let id = summary_entry_id(after, std::iter::empty());
+        if let Some(id) = node_id(id) {
+            if !parents.contains(&id) {
+                parents.push(id);
+            }
+        }
+    }
+    parents
+}
+
+/// The tests a verbose line of a failed subtest names:
+/// `tests/a.py::test_x SUBFAILED(i=1)   [ 50%]`, or with pytest-xdist
+/// `[gw0] [ 50%] SUBFAILED(i=1) tests/a.py::test_x`; `None` when the line is
+/// not one. `status` is `text`'s [`before_percentage`].
+fn verbose_subfailure<'t>(text: &'t str, status: &[u8]) -> Option<Vec<&'t str>> {
+    if let Some(rest) = text.strip_prefix("[gw") {
+        let (_, rest) = super::split_once(rest, "%] ")?;
+        let parents = subtest_parents(rest.strip_prefix("SUBFAILED")?);
+        return Some(parents);
+    }
+    // Cheap rejection first: the description ends the status, with `)`
+    // or `]`; a passing line ends with its word.
+    if !matches!(status.last(), Some(b')' | b']')) {
+        return None;
+    }
+    let line = without_percentage(text.trim_end());
+    // The id comes first and may hold ` SUBFAILED` in its brackets: each
+    // place the word follows a node id gives a name.
+    let mut parents = Vec::new();
+    let mut from = 0;
+    while let Some(found) = line.get(from..).and_then(|l| super::find(l, " SUBFAILED")) {
+        let at = from + found;
+        if let Some(id) = node_id(&line[..at]) {
+            parents.push(id);
+        }
+        from = at + 1;
+        if parents.len() >= MAX_SUBTEST_PARENTS {
+            break;
+        }
+    }
+    (!parents.is_empty()).then_some(parents)
+}
+
 /// A verbose test id with no status after it yet: `tests/a.py::test_x `
 /// (pytest `-v` prints the id and a space, runs the test, then its status
 /// on the same line). The id holds no space and is all the line holds.
@@ -564,6 +717,28 @@ fn verbose_rerun<'t>(text: &'t str, status: &[u8]) -> Option<&'t str> {
     Some(regex.captures(text)?.get(1)?.as_str())
 }
 
+/// The title of a part of the `FAILURES` section: `test_x` of `_____
+/// test_x _____`.
+fn part_title(text: &str) -> Option<&str> {
+    let inner = text.trim_start_matches('_').trim_end_matches('_');
+    if inner.len() + 2 > text.len() {
+        return None;
+    }
+    let title = inner.strip_prefix(' ')?.strip_suffix(' ')?;
+    (!title.is_empty()).then_some(title)
+}
+
+/// The name pytest heads a test's part of `FAILURES` with: the node id
+/// past its file, `::` as `.` (`TestC.test_x[1]` of
+/// `t.py::TestC::test_x[1]`); a file's id is its own.
+fn headline(id: &str) -> std::borrow::Cow<'_, str> {
+    match id.split_once("::") {
+        Some((_, rest)) if rest.contains("::") => rest.replace("::", ".").into(),
+        Some((_, rest)) => rest.into(),
+        None => id.into(),
+    }
+}
+
 /// The file part of a node id: `tests/a.py` of `tests/a.py::T::test[1]`.
 fn test_file(id: &str) -> &str {
     id.split_once("::").map_or(id, |(file, _)| file)
@@ -641,6 +816,70 @@ mod tests {
             summary_entry_id("t.py::test_u[1] - boom", known.into_iter()),
             "t.py::test_u[1]"
         );
+    }
+
+    #[test]
+    fn a_failed_subtest_names_its_test() {
+        assert_eq!(
+            subtest_parents("(i=1) tests/t.py::T::test_a - AssertionError: 1 == 1"),
+            ["tests/t.py::T::test_a"]
+        );
+        assert_eq!(
+            subtest_parents("[part] (i=1) t.py::test_b[x - y] - assert 1 == 0"),
+            ["t.py::test_b[x - y]"]
+        );
+        assert_eq!(
+            subtest_parents("(<subtest>) t.py::test_c"),
+            ["t.py::test_c"]
+        );
+        // A description the test wrote to name another: both stand, its
+        // own among them (from a real run: `self.subTest(x=") t.py::…")`).
+        assert_eq!(
+            subtest_parents("(x=') t.py::T::test_decoy - ') t.py::T::test_paren"),
+            ["t.py::T::test_decoy", "t.py::T::test_paren"]
+        );
+        // Where it must not fire: no description before the id, no node id.
+        assert!(subtest_parents("t.py::test_d - boom").is_empty());
+        assert!(subtest_parents("(i=1) no node id here").is_empty());
+        assert_eq!(
+            verbose_subfailure(
+                "t.py::test_e SUBFAILED[part] (i=1)    [ 75%]",
+                b"t.py::test_e SUBFAILED[part] (i=1)"
+            ),
+            Some(vec!["t.py::test_e"])
+        );
+        let line = "t.py::test_f PASSED                                  [ 75%]";
+        assert_eq!(verbose_subfailure(line, before_percentage(line)), None);
+    }
+
+    /// A unittest `subTest` that failed under a test whose own line says
+    /// PASSED fails that test, whatever order the summary lists them in
+    /// (`-rA` lists PASSED entries too), also when its description held a
+    /// line break (from a real run's summary).
+    #[test]
+    fn a_test_whose_subtest_failed_is_failed() {
+        let log = "\
+============================= test session starts ==============================
+t.py::T::test_a PASSED                                                   [ 50%]
+t.py::T::test_b PASSED                                                   [100%]
+=========================== short test summary info ============================
+PASSED t.py::T::test_a
+SUBFAILED[a
+b] t.py::T::test_decoy] t.py::T::test_b - AssertionError: x
+SUBFAILED(i=1) t.py::T::test_a - AssertionError: 1 == 1
+PASSED t.py::T::test_a
+======================== 2 failed, 2 passed in 0.01s =========================
+";
+        let report = parse(Runner::Pytest, log);
+        let mut names: Vec<&str> = report.names().collect();
+        names.sort_unstable();
+        assert!(names.contains(&"t.py::T::test_a"), "{names:?}");
+        assert!(names.contains(&"t.py::T::test_b"), "{names:?}");
+        for test in &report.tests {
+            if test.name == "t.py::T::test_a" || test.name == "t.py::T::test_b" {
+                assert_eq!(test.outcome, Outcome::Failed, "{}", test.name);
+            }
+        }
     }
 
     #[test]

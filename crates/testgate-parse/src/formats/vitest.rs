@@ -12,7 +12,7 @@
 //! before its summary.
 
 use super::scope::{Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -22,6 +22,13 @@ use crate::runner::Runner;
 pub(crate) struct Vitest {
     findings: Findings,
     run: Run,
+    /// Each section header's lines, up to the next rule, by file and name.
+    excerpts: Excerpts,
+}
+
+/// The key of a test's excerpt: vitest tells tests apart by file and name.
+fn excerpt_key(file: &str, name: &str) -> String {
+    format!("{file}\u{0}{name}")
 }
 
 /// One vitest invocation, from ` RUN ` to its summary.
@@ -47,6 +54,16 @@ impl Recognizer for Vitest {
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
+        if self.excerpts.is_open() {
+            if text.starts_with('⎯') || text.starts_with(" FAIL  ") {
+                self.excerpts.end();
+            } else {
+                if !self.excerpts.has_message() {
+                    self.excerpts.message(text);
+                }
+                self.excerpts.push(text);
+            }
+        }
         match text.as_bytes().first() {
             Some(b' ') => self.indented_line(text, index),
             Some(0xE2) => {
@@ -71,7 +88,11 @@ impl Recognizer for Vitest {
     }
 
     fn interest(&self) -> &'static Interest {
-        &VITEST_LINES
+        if self.excerpts.is_open() {
+            &Interest::ALL
+        } else {
+            &VITEST_LINES
+        }
     }
 }
 
@@ -96,6 +117,7 @@ impl Vitest {
                         (false, false) => Kind::Test,
                     };
                     self.run.failures.list(index, name, Some(file), kind);
+                    self.excerpts.open(&excerpt_key(file, name));
                 }
             }
             return;
@@ -156,10 +178,14 @@ impl Vitest {
             (None, _) => Judgement::Unjudged,
         };
         for confirmed in run.failures.close(judgement) {
+            let file = confirmed.context.as_deref().unwrap_or_default();
+            let (message, excerpt) = self.excerpts.take(&excerpt_key(file, &confirmed.name));
             let test = FailingTest::new(confirmed.name, Runner::Vitest, confirmed.context)
-                .with_kind(confirmed.kind);
+                .with_kind(confirmed.kind)
+                .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
         }
+        self.excerpts.clear();
     }
 }
 

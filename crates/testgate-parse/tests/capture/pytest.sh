@@ -135,7 +135,10 @@ for line in open(sys.argv[1], encoding="utf-8"):
         if now != "failed":
             put(nodeid, "error")
     elif when == "call" and outcome == "passed":
-        put(nodeid, "flaky" if nodeid in rerun else ("xpassed" if xfail == "1" else "passed"))
+        # A test whose subtest failed (a failed call report of its id
+        # before its own) failed, whatever its own report says.
+        if now != "failed":
+            put(nodeid, "flaky" if nodeid in rerun else ("xpassed" if xfail == "1" else "passed"))
     elif outcome == "skipped":
         put(nodeid, "xfailed" if xfail == "1" else "skipped")
 started, done = [], set()
@@ -233,6 +236,11 @@ capture rerun_fail rerun -v --reruns 1 -p rerunfailures
 # non-ASCII parametrize ids.
 capture verbose_no_summary suite -v -rN
 capture escaped_ids suite -o disable_test_id_escaping_and_forfeit_all_rights_to_community_support=false
+# Subtests: a failed unittest subTest under a PASSED test, the subtests
+# fixture's; verbose, default and under xdist.
+capture subtests_verbose subtests -v
+capture subtests subtests
+capture subtests_xdist_verbose subtests -n 2 -v -p xdist
 # A CI log: two pytest sessions, one after the other, in one log.
 capture_two() {
     local case=two_sessions record="$work/two_sessions.record"

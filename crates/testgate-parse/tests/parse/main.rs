@@ -339,3 +339,91 @@ fn captured_json_reports() {
     }
     assert!(checked >= 4, "only {checked} JSON reports found");
 }
+
+/// Each failing test's message, as the parser took it from the console,
+/// is in the runner's own machine-readable record of that test: jest's
+/// `--json` `failureMessages` (`<case>.report.json`, written by the run
+/// that printed `<case>.log`), and go's test2json `output` events of the
+/// same test (`go/json.log`, a run of the same project as
+/// `go/verbose.log`).
+#[test]
+fn captured_messages_are_in_the_runners_own_records() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let ansi = regex::Regex::new("\x1b\\[[0-9;]*m").unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixtures.join("jest")).unwrap().flatten() {
+        let path = entry.path();
+        let Some(case) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".report.json"))
+        else {
+            continue;
+        };
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let report = parse(
+            Runner::Jest,
+            std::fs::read(path.with_file_name(format!("{case}.log"))).unwrap(),
+        );
+        for test in report
+            .failing
+            .iter()
+            .filter(|t| t.kind == testgate_parse::Kind::Test)
+        {
+            let Some(message) = &test.message else {
+                continue;
+            };
+            let file = test.context.as_deref().unwrap_or_default();
+            let messages: Vec<String> = json["testResults"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|r| r["name"].as_str().is_some_and(|n| n.ends_with(file)))
+                .flat_map(|r| r["assertionResults"].as_array().into_iter().flatten())
+                .filter(|a| {
+                    let mut titles: Vec<&str> = a["ancestorTitles"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|t| t.as_str())
+                        .collect();
+                    titles.push(a["title"].as_str().unwrap_or_default());
+                    titles.join(" › ") == test.name
+                })
+                .flat_map(|a| a["failureMessages"].as_array().into_iter().flatten())
+                .filter_map(|m| m.as_str())
+                .map(|m| ansi.replace_all(m, "").into_owned())
+                .collect();
+            assert!(
+                messages.iter().any(|m| m.contains(message.as_str())),
+                "{case}: {}: {message:?} not in {messages:?}",
+                test.name
+            );
+            checked += 1;
+        }
+    }
+    let verbose = parse(
+        Runner::Go,
+        std::fs::read(fixtures.join("go/verbose.log")).unwrap(),
+    );
+    let events = std::fs::read_to_string(fixtures.join("go/json.log")).unwrap();
+    for test in &verbose.failing {
+        let Some(message) = &test.message else {
+            continue;
+        };
+        let output: String = events
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|e| e["Test"].as_str() == Some(test.name.as_str()) && e["Action"] == "output")
+            .filter_map(|e| e["Output"].as_str().map(str::to_owned))
+            .collect();
+        assert!(
+            output.contains(message.as_str()),
+            "go: {}: {message:?} not in {output:?}",
+            test.name
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} messages checked");
+}

@@ -3,6 +3,7 @@
 mod cancel;
 mod flood;
 mod host;
+mod landlock;
 mod sandbox;
 mod tree;
 

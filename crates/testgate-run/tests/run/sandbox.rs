@@ -89,23 +89,21 @@ fn tmp_and_run_are_private() {
     let dir = scratch();
     let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
     assert_eq!(ending, Ending::Exited(0));
-    // Only jest's cache, which is testgate's private cache for the project
-    // (`jest_` and the uid in base 36).
-    // SAFETY: geteuid cannot fail.
-    let uid = unsafe { libc::geteuid() };
-    let jest = if uid == 0 {
-        "jest_0".to_owned()
-    } else {
-        "jest_".to_owned()
+    assert_eq!(output, "/run:\n\n/tmp:\nend\n", "{output}");
+    // A tool's cache the caller names is the only thing there: the
+    // project's private one, bound at the tool's path.
+    let tool = testgate_run::ToolCache {
+        what: "tool cache".to_owned(),
+        path: "/tmp/tool_cache_of_the_test".into(),
+        private: "tool".to_owned(),
     };
-    assert!(output.starts_with("/run:\n\n/tmp:\n"), "{output}");
-    let in_tmp: Vec<&str> = output
-        .trim_start_matches("/run:\n\n/tmp:\n")
-        .lines()
-        .collect();
-    assert_eq!(in_tmp.len(), 2, "{output}");
-    assert!(in_tmp[0].starts_with(&jest), "{output}");
-    assert_eq!(in_tmp[1], "end");
+    let (ending, output) =
+        exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()).tool_caches(vec![tool]));
+    assert_eq!(ending, Ending::Exited(0));
+    assert_eq!(
+        output, "/run:\n\n/tmp:\ntool_cache_of_the_test\nend\n",
+        "{output}"
+    );
 }
 
 /// Connects to a TCP port on 127.0.0.1 and to a Unix socket: exit 3 if
@@ -342,7 +340,8 @@ fn a_missing_program_or_interpreter_would_not_start() {
 }
 
 /// Without user namespaces bwrap cannot set up: the run is refused, in
-/// bwrap's words. Acted out inside a sandbox, which disables them.
+/// bwrap's words; `auto` runs it under Landlock instead. Acted out inside
+/// a sandbox, which disables them.
 #[test]
 fn no_user_namespaces_is_a_refusal() {
     if inner_role().is_some() {
@@ -350,13 +349,18 @@ fn no_user_namespaces_is_a_refusal() {
     }
     let project = scratch();
     let output = reexec_in(
-        Sandbox::default(),
+        Sandbox::Bubblewrap(BwrapOptions::default()),
         Some(project.path()),
         "sandbox::inner_no_user_namespaces",
         "nouserns",
         &[],
     );
     assert!(output.contains("refused: "), "{output}");
+    // The default, `auto`, runs the command under Landlock there instead.
+    assert!(
+        output.contains("auto: Exited(0), auto chose landlock: bubblewrap cannot start here"),
+        "{output}"
+    );
 }
 
 #[test]
@@ -365,10 +369,20 @@ fn inner_no_user_namespaces() {
         return;
     }
     let here = std::env::current_dir().expect("cwd");
-    let (result, _) = collect(&sandboxed("true", &here));
+    let bwrap = Sandbox::Bubblewrap(BwrapOptions::default());
+    let (result, _) = collect(&sandboxed("true", &here).sandbox(bwrap));
     match result {
         Err(RunError::SandboxRefused { message, .. }) => println!("refused: {message}"),
         other => panic!("expected SandboxRefused, got {other:?}"),
+    }
+    let (result, _) = collect(&sandboxed("true", &here));
+    match result {
+        Ok(finished) => println!(
+            "auto: {:?}, {}",
+            finished.ending,
+            finished.sandbox_notes.first().map_or("", String::as_str)
+        ),
+        Err(error) => panic!("auto was refused: {error}"),
     }
 }
 

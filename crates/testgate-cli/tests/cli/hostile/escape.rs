@@ -7,7 +7,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::net::UnixListener;
 
-use super::harness::{Attack, contains};
+use super::harness::{Attack, Place, contains};
 
 #[test]
 fn writes_to_etc_home_and_outside_the_project_fail() {
@@ -29,7 +29,12 @@ fn writes_to_etc_home_and_outside_the_project_fail() {
 
 #[test]
 fn writes_through_symlinks_pointing_outside_fail() {
-    let attack = Attack::new("symlink-out");
+    writes_through_symlinks_pointing_outside_fail_in(Place::Bwrap);
+}
+
+/// [`writes_through_symlinks_pointing_outside_fail`] in `place`.
+pub(super) fn writes_through_symlinks_pointing_outside_fail_in(place: Place) {
+    let attack = Attack::new_in("symlink-out", place);
     let outcome = attack.run();
     // Every write failed; the links it left lead outside the project, for
     // a host tool to follow later: a change to the tree, named.
@@ -54,8 +59,13 @@ fn remounts_and_nested_user_namespaces_fail_as_root() {
 
 #[test]
 fn planted_secrets_and_canaries_are_unreadable() {
+    planted_secrets_and_canaries_are_unreadable_in(Place::Bwrap);
+}
+
+/// [`planted_secrets_and_canaries_are_unreadable`] in `place`.
+pub(super) fn planted_secrets_and_canaries_are_unreadable_in(place: Place) {
     const CANARY: &str = "canary-8d1f3c";
-    let attack = Attack::new("secrets");
+    let attack = Attack::new_in("secrets", place);
     // A HOME the run sees (passed with --env), with a key planted in it.
     let home = attack.outside().join("home");
     fs::create_dir_all(home.join(".ssh")).expect("mkdir .ssh");
@@ -125,9 +135,14 @@ fn planted_secrets_and_canaries_are_unreadable() {
 
 #[test]
 fn the_hosts_loopback_unix_sockets_and_dns_are_unreachable() {
+    the_hosts_loopback_unix_sockets_and_dns_are_unreachable_in(Place::Bwrap);
+}
+
+/// [`the_hosts_loopback_unix_sockets_and_dns_are_unreachable`] in `place`.
+pub(super) fn the_hosts_loopback_unix_sockets_and_dns_are_unreachable_in(place: Place) {
     let tcp = TcpListener::bind("127.0.0.1:0").expect("tcp listener");
     let udp = UdpSocket::bind("127.0.0.1:0").expect("udp socket");
-    let attack = Attack::new("network");
+    let attack = Attack::new_in("network", place);
     let unix = UnixListener::bind(attack.outside().join("sock")).expect("unix listener");
     let attack = attack
         .script_arg(tcp.local_addr().expect("addr").port().to_string())

@@ -81,6 +81,14 @@ fn suites() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/hostile")
 }
 
+/// The sandbox an attack runs in: every attack runs in bubblewrap; those
+/// of `hostile::landlock` run under Landlock too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    Bwrap,
+    Landlock,
+}
+
 /// One attack, ready to run.
 pub(super) struct Attack {
     name: &'static str,
@@ -160,6 +168,15 @@ impl Attack {
             marker_args: true,
             session_key: None,
             rss_limit_kb: RSS_LIMIT_KB,
+        }
+    }
+
+    /// The suite `tests/hostile/NAME` in the sandbox `place`.
+    pub(super) fn new_in(name: &'static str, place: Place) -> Self {
+        let attack = Attack::new(name);
+        match place {
+            Place::Bwrap => attack.arg("--sandbox").arg("bwrap"),
+            Place::Landlock => attack.arg("--sandbox").arg("landlock"),
         }
     }
 

@@ -26,7 +26,7 @@ fn git(dir: &Path, args: &[&str]) -> Output {
         .expect("start git")
 }
 
-fn git_ok(dir: &Path, args: &[&str]) {
+pub(super) fn git_ok(dir: &Path, args: &[&str]) {
     let out = git(dir, args);
     assert!(
         out.status.success(),
@@ -39,7 +39,7 @@ fn git_ok(dir: &Path, args: &[&str]) {
 /// Runs on the host what the attack planted for: `git status` (fsmonitor),
 /// `git commit` (pre-commit hook, hooksPath) and the aliases; then asserts
 /// that none of the planted commands ran.
-fn host_git_runs_nothing_planted(attack: &Attack) {
+pub(super) fn host_git_runs_nothing_planted(attack: &Attack) {
     let project = attack.project();
     git_ok(project, &["status", "--porcelain"]);
     git_ok(

@@ -1,11 +1,18 @@
 //! Attacks on the process tree: bombs, detaching, ignoring and stopping.
 
-use super::harness::{Attack, heavy};
+use super::harness::{Attack, Place, heavy};
 
 #[test]
 fn a_fork_bomb_is_ended_at_the_timeout() {
+    a_fork_bomb_is_ended_at_the_timeout_in(Place::Bwrap);
+}
+
+/// [`a_fork_bomb_is_ended_at_the_timeout`] in `place`.
+pub(super) fn a_fork_bomb_is_ended_at_the_timeout_in(place: Place) {
     let _heavy = heavy();
-    let attack = Attack::new("fork-bomb").arg("--timeout").arg("4s");
+    let attack = Attack::new_in("fork-bomb", place)
+        .arg("--timeout")
+        .arg("4s");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
     assert_eq!(outcome.attempt()["outcome"], "timed_out");
@@ -17,8 +24,13 @@ fn a_fork_bomb_is_ended_at_the_timeout() {
 
 #[test]
 fn ten_thousand_short_lived_children_pass() {
+    ten_thousand_short_lived_children_pass_in(Place::Bwrap);
+}
+
+/// [`ten_thousand_short_lived_children_pass`] in `place`.
+pub(super) fn ten_thousand_short_lived_children_pass_in(place: Place) {
     let _heavy = heavy();
-    let attack = Attack::new("many-children");
+    let attack = Attack::new_in("many-children", place);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     assert!(
@@ -31,7 +43,12 @@ fn ten_thousand_short_lived_children_pass() {
 
 #[test]
 fn a_detached_double_fork_holding_the_pipes_does_not_hang_the_run() {
-    let attack = Attack::new("setsid-pipe");
+    a_detached_double_fork_holding_the_pipes_does_not_hang_the_run_in(Place::Bwrap);
+}
+
+/// [`a_detached_double_fork_holding_the_pipes_does_not_hang_the_run`] in `place`.
+pub(super) fn a_detached_double_fork_holding_the_pipes_does_not_hang_the_run_in(place: Place) {
+    let attack = Attack::new_in("setsid-pipe", place);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     // The drain window is 1 s; the sleepers would hold the pipes 1000 s,
@@ -41,7 +58,14 @@ fn a_detached_double_fork_holding_the_pipes_does_not_hang_the_run() {
 
 #[test]
 fn a_child_ignoring_sigterm_is_killed_after_the_grace() {
-    let attack = Attack::new("ignores-sigterm").arg("--timeout").arg("2s");
+    a_child_ignoring_sigterm_is_killed_after_the_grace_in(Place::Bwrap);
+}
+
+/// [`a_child_ignoring_sigterm_is_killed_after_the_grace`] in `place`.
+pub(super) fn a_child_ignoring_sigterm_is_killed_after_the_grace_in(place: Place) {
+    let attack = Attack::new_in("ignores-sigterm", place)
+        .arg("--timeout")
+        .arg("2s");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
     // 2 s timeout + 2 s grace + startup; the children would run for ever,
@@ -51,7 +75,14 @@ fn a_child_ignoring_sigterm_is_killed_after_the_grace() {
 
 #[test]
 fn a_command_that_stops_itself_times_out_and_is_ended() {
-    let attack = Attack::new("stops-itself").arg("--timeout").arg("2s");
+    a_command_that_stops_itself_times_out_and_is_ended_in(Place::Bwrap);
+}
+
+/// [`a_command_that_stops_itself_times_out_and_is_ended`] in `place`.
+pub(super) fn a_command_that_stops_itself_times_out_and_is_ended_in(place: Place) {
+    let attack = Attack::new_in("stops-itself", place)
+        .arg("--timeout")
+        .arg("2s");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("timed_out"), 125);
     attack.assert_contained(&outcome);
@@ -59,7 +90,12 @@ fn a_command_that_stops_itself_times_out_and_is_ended() {
 
 #[test]
 fn kill_minus_one_from_inside_reaches_only_the_sandbox() {
-    let attack = Attack::new("kill-all");
+    kill_minus_one_from_inside_reaches_only_the_sandbox_in(Place::Bwrap);
+}
+
+/// [`kill_minus_one_from_inside_reaches_only_the_sandbox`] in `place`.
+pub(super) fn kill_minus_one_from_inside_reaches_only_the_sandbox_in(place: Place) {
+    let attack = Attack::new_in("kill-all", place);
     let outcome = attack.run();
     // Linux spares the caller and the namespace's init; everything else in
     // the sandbox dies, and nothing outside it (this test process is alive).
@@ -76,7 +112,12 @@ fn kill_minus_one_from_inside_reaches_only_the_sandbox() {
 
 #[test]
 fn a_grandchild_writing_after_the_command_exited_is_stopped_first() {
-    let attack = Attack::new("late-writer");
+    a_grandchild_writing_after_the_command_exited_is_stopped_first_in(Place::Bwrap);
+}
+
+/// [`a_grandchild_writing_after_the_command_exited_is_stopped_first`] in `place`.
+pub(super) fn a_grandchild_writing_after_the_command_exited_is_stopped_first_in(place: Place) {
+    let attack = Attack::new_in("late-writer", place);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     // Once nothing of the run is alive (asserted here), nothing can write.

@@ -1,9 +1,11 @@
-//! `go test`: an anchored `-run` pattern per name and the failing packages.
+//! `go test`: how testgate recognises it, asks its version, and retries only
+//! the failed tests with an anchored `-run` pattern per name and the failing
+//! packages.
 
-use super::{Target, names};
+use super::{RunnerProfile, Target, names, words};
 
 /// `regexp.QuoteMeta` of Go: a backslash before each of `\.+*?()|[]{}^$`.
-pub(super) fn go_quote_meta(s: &str) -> String {
+pub(crate) fn go_quote_meta(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         if matches!(
@@ -23,7 +25,7 @@ pub(super) fn go_quote_meta(s: &str) -> String {
 /// alternatives. A parent whose subtest is selected too is left out: its
 /// own alternative would run all its subtests, and it runs anyway as the
 /// subtest's parent.
-pub(super) fn go_run_pattern(names: &[&str]) -> String {
+pub(crate) fn go_run_pattern(names: &[&str]) -> String {
     let mut alternatives: Vec<String> = Vec::with_capacity(names.len());
     for name in names {
         let parent_of_another = names.iter().any(|other| {
@@ -98,7 +100,7 @@ const GO_VALUE_FLAGS: &[&str] = &[
 /// failed instead of the given patterns, no cached result, and `-v`, the
 /// only plain output in which go states each test's result (the parser's
 /// counts, without which a targeted retry is no evidence).
-pub(super) fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
     let mut flags: Vec<String> = Vec::with_capacity(rest.len() + 5);
     let mut packages: Vec<String> = Vec::new();
     let mut verbose = false;
@@ -151,4 +153,45 @@ pub(super) fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>,
     out.extend(["-run".to_owned(), go_run_pattern(&names(targets))]);
     out.extend(packages);
     Ok(out)
+}
+
+/// `go test`.
+pub(super) struct Go;
+
+impl RunnerProfile for Go {
+    fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
+        (program == "go" && args.first().map(String::as_str) == Some("test")).then_some(1)
+    }
+
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        _workspace: &std::path::Path,
+    ) -> Result<Vec<String>, String> {
+        go(rest, targets)
+    }
+
+    /// `-count=1` first when `rest` set no `-count` (a `-count` after
+    /// `-args` is the test binary's).
+    fn uncached(&self, rest: &[String]) -> Option<Vec<String>> {
+        let counted = rest
+            .iter()
+            .take_while(|w| *w != "-args")
+            .any(|w| w.starts_with("-count") || w.starts_with("--count"));
+        if counted {
+            return None;
+        }
+        let mut out = vec!["-count=1".to_owned()];
+        out.extend(rest.iter().cloned());
+        Some(out)
+    }
+
+    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
+        vec![words(&["go", "version"])]
+    }
 }

@@ -1,8 +1,10 @@
-//! pytest: node ids in place of the path arguments.
+//! pytest: how testgate recognises it (also as `python -m pytest`), asks its
+//! versions, and retries only the failed tests by node id in place of the
+//! path arguments.
 
 use std::path::Path;
 
-use super::{Target, names};
+use super::{RunnerProfile, Target, names};
 
 /// pytest options that take their value as the next argument.
 const PYTEST_VALUE_OPTIONS: &[&str] = &[
@@ -83,7 +85,7 @@ const PYTEST_DROPPED: &[&str] = &[
 /// `pytest OPTIONS -p no:cacheprovider NODEID…`: the options are kept, the
 /// path arguments are replaced by the node ids, and the cache plugin is off
 /// so `--lf` state cannot leak from one attempt into the next.
-pub(super) fn pytest(
+fn pytest(
     rest: &[String],
     targets: &[Target<'_>],
     workspace: &Path,
@@ -192,4 +194,63 @@ fn pytest_path(arg: &str, workspace: &Path) -> Result<(), String> {
             "cannot tell whether the pytest argument `{arg}` is a path or an option's value"
         ))
     }
+}
+
+/// `pytest`, `py.test`, and `python -m pytest`.
+pub(super) struct Pytest;
+
+impl RunnerProfile for Pytest {
+    fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
+        let arg = |i: usize| args.get(i).map(String::as_str);
+        match program {
+            "pytest" | "py.test" => Some(0),
+            python if is_python(python) => {
+                (arg(0) == Some("-m") && arg(1) == Some("pytest")).then_some(2)
+            }
+            _ => None,
+        }
+    }
+
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        workspace: &Path,
+    ) -> Result<Vec<String>, String> {
+        pytest(rest, targets, workspace)
+    }
+
+    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
+    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
+        let python = if program.contains("python") {
+            program.to_owned()
+        } else {
+            "python3".to_owned()
+        };
+        let pytest: Vec<String> = if program.contains("python") {
+            vec![
+                program.to_owned(),
+                "-m".into(),
+                "pytest".into(),
+                "--version".into(),
+            ]
+        } else {
+            vec!["pytest".into(), "--version".into()]
+        };
+        vec![vec![python, "--version".into()], pytest]
+    }
+}
+
+/// `python`, `python3`, `python3.12`.
+pub(crate) fn is_python(program: &str) -> bool {
+    program
+        .strip_prefix("python")
+        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }

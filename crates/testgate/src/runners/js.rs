@@ -1,10 +1,11 @@
-//! jest and vitest: the failing files and an anchored test name pattern.
+//! What jest and vitest share: the failing files and an anchored test name
+//! pattern, and the coverage options a targeted retry turns off.
 
-use super::{Target, names};
+use super::Target;
 
 /// A JavaScript regular expression matching `s` literally, also under the
 /// `u` flag, where escaping any other character is a syntax error.
-pub(super) fn js_escape(s: &str) -> String {
+pub(crate) fn js_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         if matches!(
@@ -44,7 +45,7 @@ pub(super) fn js_name_pattern(names: &[&str], separator: &str) -> String {
 
 /// The runner's arguments without its test name pattern (`-t X`,
 /// `--testNamePattern X`, `--testNamePattern=X`), which ours replaces.
-fn without_name_pattern(rest: &[String]) -> Vec<String> {
+pub(super) fn without_name_pattern(rest: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(rest.len());
     let mut skip_value = false;
     for arg in rest {
@@ -67,7 +68,7 @@ fn without_name_pattern(rest: &[String]) -> Vec<String> {
 }
 
 /// The failing files, each once, when the parser knew every one.
-fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
+pub(super) fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
     let mut files: Vec<&str> = Vec::new();
     if targets.iter().any(|t| t.context.is_none()) {
         return files;
@@ -83,7 +84,7 @@ fn files<'a>(targets: &[Target<'a>]) -> Vec<&'a str> {
 /// The arguments without the ones that turn coverage on, which a targeted
 /// retry turns off: a subset of the tests can never meet a global coverage
 /// threshold, and the runner would fail a retry whose tests all passed.
-fn without_coverage(args: Vec<String>) -> Vec<String> {
+pub(super) fn without_coverage(args: Vec<String>) -> Vec<String> {
     args.into_iter()
         .filter(|arg| {
             let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
@@ -93,28 +94,4 @@ fn without_coverage(args: Vec<String>) -> Vec<String> {
             ) && !option.starts_with("--coverage.")
         })
         .collect()
-}
-
-/// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's
-/// path arguments are regular expressions over absolute paths, so each
-/// file is escaped and anchored at a `/` and at the end.
-pub(super) fn jest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
-    let mut out = without_coverage(without_name_pattern(rest));
-    for file in files(targets) {
-        let file = file.trim_start_matches("./");
-        out.push(format!("/{}$", js_escape(file.trim_start_matches('/'))));
-    }
-    out.push("--coverage=false".to_owned());
-    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " › ")]);
-    out
-}
-
-/// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe
-/// test)$'`: vitest's file filters are parts of the path.
-pub(super) fn vitest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
-    let mut out = without_coverage(without_name_pattern(rest));
-    out.extend(files(targets).into_iter().map(str::to_owned));
-    out.push("--coverage.enabled=false".to_owned());
-    out.extend(["-t".to_owned(), js_name_pattern(&names(targets), " > ")]);
-    out
 }

@@ -2,22 +2,22 @@
 //! the name tallies, and the reasons of the verdicts that need no further
 //! decision (a stop, different suites, nothing run, a pass).
 
-use std::collections::{HashMap, HashSet};
-
 use crate::attempt::Attempt;
-use crate::history::{self, Record, Stop};
-use crate::reason::{MAX_NAME, Reason, cut_end};
+use crate::findings::tally;
+use crate::history::{Classified, Stop};
 use crate::verdict::{Cause, Verdict};
+use crate::words;
+use crate::words::{MAX_NAME, MAX_REASON, Reason, cut_end};
 
 /// `attempt 1 failed 3 tests, attempt 2 passed`, eliding the middle of a
 /// long sequence.
-pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
+pub(crate) fn summary(records: &[&Classified<'_>], any_targeted: bool) -> String {
     const SHOWN: usize = 10;
-    let phrase = |r: &&Record<'_>| {
+    let phrase = |r: &&Classified<'_>| {
         format!(
             "{} {}",
-            history::label(r.attempt, r.number, any_targeted),
-            history::phrase(r)
+            words::label(r.attempt, r.number, any_targeted),
+            words::phrase(r)
         )
     };
     if records.len() <= SHOWN {
@@ -32,53 +32,11 @@ pub(crate) fn summary(records: &[&Record<'_>], any_targeted: bool) -> String {
         .join(", ")
 }
 
-/// Every failing name of `attempts` in order of first appearance, with the
-/// number of attempts that named it.
-pub(crate) fn tally<'a>(attempts: impl IntoIterator<Item = &'a Attempt>) -> Vec<(&'a str, usize)> {
-    // Suites can fail thousands of tests at once: index by name rather than
-    // search the list.
-    let mut tally: Vec<(&str, usize)> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for attempt in attempts {
-        let mut seen: HashSet<&str> = HashSet::new();
-        for name in &attempt.failing {
-            if !seen.insert(name) {
-                continue;
-            }
-            match index.get(name.as_str()) {
-                Some(&at) => tally[at].1 += 1,
-                None => {
-                    index.insert(name, tally.len());
-                    tally.push((name, 1));
-                }
-            }
-        }
-    }
-    tally
-}
-
-/// The names that every attempt naming failures named, in order of first
-/// appearance. An attempt that failed without naming a test (a crash, a
-/// build error) neither confirms nor clears a name; one whose tests all
-/// passed and that the runner failed for coverage clears every name.
-pub(crate) fn every_time<'a>(failures: &[&'a Attempt]) -> Vec<&'a str> {
-    let named: Vec<&Attempt> = failures
-        .iter()
-        .copied()
-        .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
-        .collect();
-    tally(named.iter().copied())
-        .into_iter()
-        .filter(|(_, count)| *count == named.len())
-        .map(|(name, _)| name)
-        .collect()
-}
-
 /// Lines every reason ends with before the tail: leaked processes, the
 /// driver's notes.
 pub(crate) fn closing_lines(
     reason: &mut Reason,
-    records: &[Record<'_>],
+    records: &[Classified<'_>],
     current: Option<(&Attempt, usize)>,
 ) {
     let mut leaked: Vec<String> = records
@@ -118,7 +76,7 @@ const MAX_CRASHES_SHOWN: usize = 5;
 /// binary a goroutine's panic ended), each once, with the attempts that
 /// showed it when there were several: without them a Fail names only the
 /// tests of other binaries, or nothing.
-pub(crate) fn crash_lines(reason: &mut Reason, records: &[Record<'_>]) {
+pub(crate) fn crash_lines(reason: &mut Reason, records: &[Classified<'_>]) {
     let mut crashes: Vec<(&str, Vec<String>)> = Vec::new();
     for record in records {
         for crash in &record.attempt.crashes {
@@ -147,6 +105,45 @@ pub(crate) fn crash_lines(reason: &mut Reason, records: &[Record<'_>]) {
             "and {} more test binaries that died",
             crashes.len() - MAX_CRASHES_SHOWN
         ));
+    }
+}
+
+/// The most bytes of a reason that failing tests' own output takes, all
+/// excerpts together: half of it, so that the tail keeps the rest.
+const MAX_EXCERPTS_SHOWN: usize = MAX_REASON / 2;
+
+/// The most bytes of one test's output in a reason: its start, where the
+/// runner states the failure.
+const MAX_EXCERPT_SHOWN: usize = 1536;
+
+/// Below this many bytes of room an excerpt is left out.
+const MIN_EXCERPT: usize = 48;
+
+/// Each of `names`' own output in `attempt`, where the parser kept it, in
+/// their order: a header line, then the start of the excerpt, within
+/// [`MAX_EXCERPTS_SHOWN`] together.
+pub(crate) fn excerpt_lines(reason: &mut Reason, attempt: &Attempt, number: usize, names: &[&str]) {
+    let mut budget = MAX_EXCERPTS_SHOWN;
+    for name in names {
+        let Some((_, text)) = attempt.excerpts.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        let text = text.trim_end();
+        if text.trim().is_empty() {
+            continue;
+        }
+        let header = format!(
+            "the output of {} in attempt {number}:",
+            cut_end(name, MAX_NAME)
+        );
+        let room = budget.saturating_sub(header.len() + 2);
+        if room < MIN_EXCERPT {
+            break;
+        }
+        let text = cut_end(text, room.min(MAX_EXCERPT_SHOWN));
+        budget = budget.saturating_sub(header.len() + text.len() + 2);
+        reason.line(&header);
+        reason.line(&text);
     }
 }
 
@@ -186,18 +183,18 @@ pub(crate) fn stopped(
     stop: Stop<'_>,
     attempt: &Attempt,
     number: usize,
-    records: &[Record<'_>],
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
-    let before: Vec<&Record<'_>> = records.iter().collect();
+    let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
         sentence.push_str(", ");
     }
     sentence.push_str(&format!(
         "{} {}",
-        history::label(attempt, number, any_targeted),
-        history::stop_phrase(stop)
+        words::label(attempt, number, any_targeted),
+        words::stop_phrase(stop)
     ));
     sentence.push_str(match stop {
         Stop::Contradiction { .. } => ": the exit status and the output disagree",
@@ -255,13 +252,13 @@ pub(crate) fn stopped(
 }
 
 pub(crate) fn different_suites(
-    earlier: &Record<'_>,
-    record: &Record<'_>,
-    records: &[Record<'_>],
+    earlier: &Classified<'_>,
+    record: &Classified<'_>,
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
-    let ran = |r: &Record<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
-    let before: Vec<&Record<'_>> = records.iter().collect();
+    let ran = |r: &Classified<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
+    let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
         sentence.push_str(", ");
@@ -269,8 +266,8 @@ pub(crate) fn different_suites(
     sentence.push_str(&format!(
         "{} {}; attempt {} ran {} tests and attempt {} ran {} of the same selection: \
          the attempts did not run the same suite, so they cannot be compared",
-        history::label(record.attempt, record.number, any_targeted),
-        history::phrase(record),
+        words::label(record.attempt, record.number, any_targeted),
+        words::phrase(record),
         earlier.number,
         ran(earlier),
         record.number,
@@ -288,12 +285,12 @@ pub(crate) fn different_suites(
     inconclusive(Cause::DifferentSuites, reason)
 }
 
-pub(crate) fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict {
+pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Verdict {
     let mut reason = Reason::new();
     if records.is_empty() {
         reason.line("no attempt ran: nothing was proved");
     } else {
-        let all: Vec<&Record<'_>> = records.iter().collect();
+        let all: Vec<&Classified<'_>> = records.iter().collect();
         reason.line(&format!(
             "{}: no attempt showed that its tests ran, so nothing was proved",
             summary(&all, any_targeted)
@@ -307,8 +304,8 @@ pub(crate) fn nothing_ran(records: &[Record<'_>], any_targeted: bool) -> Verdict
 }
 
 pub(crate) fn pass(
-    evidence: &[&Record<'_>],
-    records: &[Record<'_>],
+    evidence: &[&Classified<'_>],
+    records: &[Classified<'_>],
     any_targeted: bool,
 ) -> Verdict {
     let mut reason = Reason::new();
@@ -329,7 +326,7 @@ pub(crate) fn pass(
     let mut sentence = if evidence.len() == 1 {
         format!(
             "{} passed",
-            history::label(first.attempt, first.number, any_targeted)
+            words::label(first.attempt, first.number, any_targeted)
         )
     } else {
         summary(evidence, any_targeted)
@@ -360,29 +357,5 @@ pub(crate) fn pass(
     }
     Verdict::Pass {
         reason: reason.finish(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::attempt::Ending;
-
-    fn failed(names: &[&str]) -> Attempt {
-        Attempt::new(Ending::Exited { code: 1 }).with_failing(names.iter().copied())
-    }
-
-    #[test]
-    fn tallies_count_each_attempt_once_in_order_of_first_appearance() {
-        let attempts = [failed(&["b", "a", "b"]), failed(&["a", "c"])];
-        assert_eq!(tally(&attempts), [("b", 1), ("a", 2), ("c", 1)]);
-    }
-
-    #[test]
-    fn a_nameless_failure_neither_confirms_nor_clears() {
-        let (ab, a, none) = (failed(&["a", "b"]), failed(&["a"]), failed(&[]));
-        assert_eq!(every_time(&[&ab, &none, &a]), ["a"]);
-        assert_eq!(every_time(&[&none, &none]), Vec::<&str>::new());
-        assert_eq!(every_time(&[&ab, &failed(&["c"])]), Vec::<&str>::new());
     }
 }

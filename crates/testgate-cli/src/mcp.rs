@@ -1,0 +1,819 @@
+//! `testgate mcp`: a Model Context Protocol server over stdio whose tools
+//! `check`, `parse` and `diff` run the code of the commands of those names.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use testgate::{AttemptRecord, Cancel, Observer, Selection, Verdict};
+use testgate_parse::Format;
+use tokio::sync::mpsc;
+
+use crate::Error;
+use crate::json::{check_document, parse_document};
+
+/// Serve testgate's tools to an agent over the Model Context Protocol.
+///
+/// Reads JSON-RPC from standard input and answers on standard output, as
+/// an MCP client (an agent's harness) starts a stdio server. Tools:
+/// `check` (run a test command in the default sandbox and gate on its
+/// verdict, as `check --json`), `parse` (failing tests from a log, as
+/// `parse --json`) and `diff` (how each test changed between two checks,
+/// as `diff --json`). A check sends a progress notification as each
+/// attempt starts and ends, and a cancelled check ends its whole process
+/// tree. docs/cli.md, "testgate mcp", has the tools' arguments.
+///
+/// Exits 0 when the client closes the connection or on SIGINT, SIGTERM or
+/// SIGHUP (running checks are cancelled first); 2 when it cannot start.
+#[derive(Debug, clap::Args)]
+pub(crate) struct McpArgs {}
+
+/// How long the server waits, once the client is gone, for cancelled
+/// checks to end their trees (they do within seconds).
+const SHUTDOWN: Duration = Duration::from_secs(60);
+
+/// Runs `testgate mcp` until the client disconnects or a signal arrives.
+pub(crate) fn run(_args: &McpArgs) -> Result<(), Error> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Error::Serve(format!("cannot read the current directory: {e}")))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Serve(format!("cannot start the runtime: {e}")))?;
+    let server = Server {
+        cwd,
+        live: Arc::default(),
+    };
+    let served = runtime.block_on(serve(server.clone()));
+    // The client is gone (or a signal came): no check outlives the server.
+    server.cancel_all();
+    runtime.shutdown_timeout(SHUTDOWN);
+    served
+}
+
+async fn serve(server: Server) -> Result<(), Error> {
+    let service = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Serve(format!("cannot start the MCP session: {e}")))?;
+    for kind in [
+        tokio::signal::unix::SignalKind::interrupt(),
+        tokio::signal::unix::SignalKind::terminate(),
+        tokio::signal::unix::SignalKind::hangup(),
+    ] {
+        let mut signals = tokio::signal::unix::signal(kind)
+            .map_err(|e| Error::Serve(format!("cannot handle signals: {e}")))?;
+        let stop = service.cancellation_token();
+        tokio::spawn(async move {
+            if signals.recv().await.is_some() {
+                stop.cancel();
+            }
+        });
+    }
+    service
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|e| Error::Serve(format!("the MCP session failed: {e}")))
+}
+
+/// The server: where relative workspaces are, and the checks running.
+#[derive(Debug, Clone)]
+struct Server {
+    /// The directory a relative `workspace` is taken from.
+    cwd: PathBuf,
+    /// The cancel handle of every check running, by a number of its own.
+    live: Arc<Mutex<LiveChecks>>,
+}
+
+#[derive(Debug, Default)]
+struct LiveChecks {
+    next: u64,
+    checks: HashMap<u64, Cancel>,
+}
+
+impl Server {
+    /// Registers `cancel` until the returned guard is dropped.
+    fn register(&self, cancel: &Cancel) -> Registered {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.next += 1;
+        let id = live.next;
+        live.checks.insert(id, cancel.clone());
+        Registered {
+            live: self.live.clone(),
+            id,
+        }
+    }
+
+    /// Cancels every running check: each ends its process tree.
+    fn cancel_all(&self) {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.checks.values().for_each(Cancel::cancel);
+    }
+
+    async fn check(
+        &self,
+        arguments: Option<&JsonObject>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let args = match check_arguments(arguments, &self.cwd) {
+            Ok(args) => args,
+            Err(why) => return tool_error(&why),
+        };
+        let cancel = Cancel::new();
+        let registered = self.register(&cancel);
+        // notifications/cancelled for this request trips the run's handle.
+        let watcher = {
+            let (ct, cancel) = (context.ct.clone(), cancel.clone());
+            tokio::spawn(async move {
+                ct.cancelled().await;
+                cancel.cancel();
+            })
+        };
+        let (steps, mut received) = mpsc::unbounded_channel::<Step>();
+        let forwarder = context.meta.get_progress_token().map(|token| {
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                while let Some(step) = received.recv().await {
+                    let _ = peer.notify_progress(step.notification(&token)).await;
+                }
+            })
+        });
+        let run = tokio::task::spawn_blocking(move || {
+            let _registered = registered;
+            let record = crate::check::execute_observed(&args, &cancel, |max_attempts| {
+                Box::new(Progress {
+                    steps,
+                    max_attempts,
+                    step: 0,
+                })
+            });
+            (record, cancel)
+        })
+        .await;
+        watcher.abort();
+        // Every progress notification is out before the result.
+        if let Some(forwarder) = forwarder {
+            let _ = forwarder.await;
+        }
+        match run {
+            Ok((Ok(record), _)) => {
+                let summary = check_summary(&record.verdict);
+                document_result(&check_document(&record), summary)
+            }
+            Ok((Err(e), _)) => tool_error(&e.to_string()),
+            Err(e) => tool_error(&format!("the check stopped: {e}")),
+        }
+    }
+}
+
+/// Removes a check from [`LiveChecks`] when it ends.
+struct Registered {
+    live: Arc<Mutex<LiveChecks>>,
+    id: u64,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.checks.remove(&self.id);
+    }
+}
+
+/// One step of a check's progress: an attempt started or ended.
+#[derive(Debug)]
+struct Step {
+    /// Steps so far, this one included.
+    number: u64,
+    /// The most steps the check can take: two per attempt.
+    total: u64,
+    message: String,
+}
+
+impl Step {
+    fn notification(&self, token: &ProgressToken) -> ProgressNotificationParam {
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "step counts are small; f64 is the protocol's type"
+        )]
+        ProgressNotificationParam::new(token.clone(), self.number as f64)
+            .with_total(self.total as f64)
+            .with_message(self.message.clone())
+    }
+}
+
+/// Sends a [`Step`] as each attempt starts and ends.
+struct Progress {
+    steps: mpsc::UnboundedSender<Step>,
+    max_attempts: u64,
+    step: u64,
+}
+
+impl Progress {
+    fn send(&mut self, message: String) {
+        self.step += 1;
+        let _ = self.steps.send(Step {
+            number: self.step,
+            total: self.max_attempts.saturating_mul(2).max(self.step),
+            message,
+        });
+    }
+}
+
+impl Observer for Progress {
+    fn attempt_started(
+        &mut self,
+        number: usize,
+        selection: &Selection,
+        command: &[std::ffi::OsString],
+    ) {
+        let shown: Vec<String> = command
+            .iter()
+            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .collect();
+        let what = match selection {
+            Selection::Full => String::new(),
+            Selection::Only(names) => format!(" (retrying {} failed test(s))", names.len()),
+        };
+        let max = self.max_attempts;
+        self.send(format!(
+            "attempt {number} of at most {max} started{what}: {}",
+            shown.join(" ")
+        ));
+    }
+
+    fn attempt_finished(&mut self, record: &AttemptRecord) {
+        let attempt = &record.attempt;
+        let failing = match attempt.failing.len() {
+            0 => String::new(),
+            1 => ", 1 failing test".to_owned(),
+            n => format!(", {n} failing tests"),
+        };
+        self.send(format!(
+            "attempt {} {} after {:.2}s{failing}",
+            record.number,
+            crate::check::describe_ending(&attempt.ending),
+            attempt.duration.as_secs_f64(),
+        ));
+    }
+}
+
+/// The arguments `check` takes; any other is refused by name.
+const CHECK_KEYS: [&str; 14] = [
+    "workspace",
+    "command",
+    "retries",
+    "k",
+    "timeout",
+    "expect",
+    "rerun",
+    "env",
+    "allow_network",
+    "format",
+    "restore",
+    "missing",
+    "strict",
+    "stress",
+];
+
+/// `check`'s options from the `check` tool's arguments, through the parser
+/// `batch` gives a manifest line (itself `check`'s own), with a relative
+/// `workspace` taken from `cwd`; or why not, in one line. What would loosen
+/// the sandbox beyond the network (`sandbox`, `writable`, a host variable
+/// passed through) is not an argument: the caller is the agent whose tests
+/// run.
+fn check_arguments(
+    arguments: Option<&JsonObject>,
+    cwd: &Path,
+) -> Result<crate::check::CheckArgs, String> {
+    let empty = JsonObject::new();
+    let arguments = arguments.unwrap_or(&empty);
+    let mut entry = JsonObject::new();
+    for (key, value) in arguments {
+        if !CHECK_KEYS.contains(&key.as_str()) {
+            return Err(format!(
+                "`check` takes no argument `{key}`: it takes {}",
+                CHECK_KEYS.join(", ")
+            ));
+        }
+        if value.is_null() {
+            continue;
+        }
+        let key = if key == "k" {
+            if arguments.get("retries").is_some_and(|v| !v.is_null()) {
+                return Err("give `k` or `retries`, not both".to_owned());
+            }
+            "retries"
+        } else {
+            key.as_str()
+        };
+        entry.insert(key.to_owned(), value.clone());
+    }
+    match entry.get("workspace") {
+        None => {
+            return Err(
+                "`workspace` is missing: give the project directory the command runs in".to_owned(),
+            );
+        }
+        Some(Value::String(_)) => {}
+        Some(other) => {
+            return Err(format!(
+                "`workspace` is {other}: give the project directory's path as a string"
+            ));
+        }
+    }
+    match entry.get("command") {
+        None => {
+            return Err(
+                "no test command given: pass `command` as an array of words, \
+                 e.g. [\"cargo\", \"test\"] (testgate does not guess it yet)"
+                    .to_owned(),
+            );
+        }
+        Some(Value::Array(_)) => {}
+        Some(other) => {
+            return Err(format!(
+                "`command` is {other}: give an array of words, e.g. [\"cargo\", \"test\"]"
+            ));
+        }
+    }
+    if let Some(expect) = entry.get("expect").filter(|e| !e.is_object()) {
+        return Err(format!(
+            "`expect` is {expect}: give an object, {{\"must_pass\": [...], \
+             \"keep_passing\": [...]}} or SWE-bench's {{\"FAIL_TO_PASS\": [...], \
+             \"PASS_TO_PASS\": [...]}}"
+        ));
+    }
+    match entry.get("env") {
+        None => {}
+        Some(Value::Object(map)) => {
+            if let Some((name, value)) = map.iter().find(|(_, v)| !v.is_string()) {
+                return Err(format!("`env.{name}` is {value}: {ENV_VALUES}"));
+            }
+        }
+        Some(Value::Array(words)) => {
+            if let Some(word) = words.iter().find(|w| {
+                w.as_str()
+                    .is_none_or(|w| w.split_once('=').is_none_or(|(n, _)| n.is_empty()))
+            }) {
+                return Err(format!("`env` holds {word}: {ENV_VALUES}"));
+            }
+        }
+        Some(other) => return Err(format!("`env` is {other}: {ENV_VALUES}")),
+    }
+    let bytes = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
+    crate::batch::check_args(&bytes, cwd)
+}
+
+/// What `env` takes, and why a host variable is not passed through.
+const ENV_VALUES: &str = "give {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]; the server sets \
+     variables and never passes the host's through (they may hold secrets)";
+
+/// The one line that opens a check's result: `FAIL: 2 failing tests: a, b`.
+fn check_summary(verdict: &Verdict) -> String {
+    let reason = testgate::printable(verdict.reason().as_bytes());
+    let first = reason.lines().next().unwrap_or_default().trim().to_owned();
+    match verdict {
+        Verdict::Pass { .. } => format!("PASS: {first}"),
+        Verdict::Fail { .. } if verdict.failing().is_empty() => format!("FAIL: {first}"),
+        Verdict::Fail { .. } => format!("FAIL: {}", names_line(verdict.failing())),
+        Verdict::Inconclusive { cause, .. } => format!("INCONCLUSIVE ({}): {first}", cause.name()),
+    }
+}
+
+/// The most names a summary line shows; the document has them all.
+const SHOWN_NAMES: usize = 10;
+
+/// `2 failing tests: a, b`, at most [`SHOWN_NAMES`] named.
+fn names_line<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(SHOWN_NAMES)
+        .map(|n| testgate::printable(n.as_ref().as_bytes()))
+        .collect();
+    let more = names.len().saturating_sub(SHOWN_NAMES);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let tests = if names.len() == 1 { "test" } else { "tests" };
+    format!(
+        "{} failing {tests}: {}{more}",
+        names.len(),
+        shown.join(", ")
+    )
+}
+
+/// The `parse` tool: `parse --json`'s document of `text`.
+fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
+    let empty = JsonObject::new();
+    let arguments = arguments.unwrap_or(&empty);
+    refuse_unknown("parse", arguments, &["text", "format"])?;
+    let text = match arguments.get("text") {
+        Some(Value::String(text)) => text,
+        None | Some(Value::Null) => {
+            return Err("`text` is missing: give the runner's output (or its report)".to_owned());
+        }
+        Some(other) => return Err(format!("`text` is {other}: give the log as a string")),
+    };
+    let format = match arguments.get("format") {
+        None | Some(Value::Null) => Format::Auto,
+        Some(Value::String(name)) => format_named(name)?,
+        Some(other) => return Err(format!("`format` is {other}: {}", format_names())),
+    };
+    let report = crate::parse::parse_text(format, text.as_bytes()).map_err(|e| e.to_string())?;
+    let names: Vec<&str> = report.names().collect();
+    let summary = if names.is_empty() {
+        let passed = report.counts.passed.unwrap_or(0);
+        match report.format {
+            Some(runner) => format!("no failing test ({}; {passed} passed)", runner.name()),
+            None => "no failing test: no runner's output recognised".to_owned(),
+        }
+    } else {
+        names_line(&names)
+    };
+    Ok(document_result(
+        &parse_document(Path::new("-"), &report),
+        summary,
+    ))
+}
+
+/// The `format` named `name`, or the names there are.
+fn format_named(name: &str) -> Result<Format, String> {
+    Format::ALL
+        .iter()
+        .copied()
+        .find(|f| f.name() == name)
+        .ok_or_else(|| format!("`format` is \"{name}\": {}", format_names()))
+}
+
+fn format_names() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    format!("give one of {}", names.join(", "))
+}
+
+/// The `diff` tool: `diff --json`'s document of two check documents.
+fn diff_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
+    let empty = JsonObject::new();
+    let arguments = arguments.unwrap_or(&empty);
+    refuse_unknown("diff", arguments, &["before", "after"])?;
+    let grades = |key: &str| {
+        let value = match arguments.get(key) {
+            None | Some(Value::Null) => {
+                return Err(format!(
+                    "`{key}` is missing: give a check's document (the `check` tool's result)"
+                ));
+            }
+            // A document passed as its JSON text, as some clients do.
+            Some(Value::String(text)) => serde_json::from_str(text)
+                .map_err(|e| format!("`{key}` is a string but not JSON ({e})"))?,
+            Some(value) => value.clone(),
+        };
+        crate::diff::grades_of(&value, &format!("`{key}`")).map_err(|e| e.to_string())
+    };
+    let before = grades("before")?;
+    let after = grades("after")?;
+    let document = crate::diff::document(&before, &after);
+    let summary = crate::diff::summary(&document);
+    Ok(document_result(&document, summary))
+}
+
+fn refuse_unknown(tool: &str, arguments: &JsonObject, known: &[&str]) -> Result<(), String> {
+    match arguments.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(key) => Err(format!(
+            "`{tool}` takes no argument `{key}`: it takes {}",
+            known.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A tool's result: `summary`, then the document as JSON text, and the
+/// document as structured content; every string shown as the CLI shows it.
+fn document_result<T: serde::Serialize>(document: &T, summary: String) -> CallToolResult {
+    match crate::json::printable_value(document) {
+        Ok(value) => {
+            let mut result = CallToolResult::structured(value);
+            result.content.insert(0, ContentBlock::text(summary));
+            result
+        }
+        Err(e) => tool_error(&format!("cannot serialise the result: {e}")),
+    }
+}
+
+fn tool_error(why: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(why.to_owned())])
+}
+
+/// The tools, with their arguments' JSON schemas.
+fn tools() -> Vec<Tool> {
+    let object = |value: Value| match value {
+        Value::Object(map) => Arc::new(map),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_) => {
+            Arc::new(JsonObject::new())
+        }
+    };
+    let names = json!({"type": "array", "items": {"type": "string"}});
+    let check = json!({
+        "type": "object",
+        "properties": {
+            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory."},
+            "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]."},
+            "retries": {"type": "integer", "minimum": 0, "description": "Further attempts after a failing one (detect flakiness; never turn a failure into a pass). Default 0."},
+            "k": {"type": "integer", "minimum": 0, "description": "Another name for retries."},
+            "timeout": {"type": ["string", "integer"], "description": "The time limit of one attempt: 90s, 5m, 1h30m, or seconds. Default 10m."},
+            "expect": {"type": "object", "description": "Grade against listed tests: {\"must_pass\": [...], \"keep_passing\": [...]} or SWE-bench's {\"FAIL_TO_PASS\": [...], \"PASS_TO_PASS\": [...]}.",
+                "properties": {"must_pass": names, "keep_passing": names, "FAIL_TO_PASS": names, "PASS_TO_PASS": names}},
+            "rerun": {"type": "string", "enum": ["all", "failed"], "description": "What a retry runs. Default all."},
+            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through."},
+            "allow_network": {"type": "boolean", "description": "Let the command reach the network. Default false."},
+            "format": {"type": "string", "description": "The runner whose output to read; auto by default."},
+            "restore": {"type": "boolean", "description": "Put back files an attempt changed (verdict tree_changed)."},
+            "missing": {"type": "string", "enum": ["not-run", "fail"], "description": "With expect: what a listed test that never ran makes of the verdict."},
+            "strict": {"type": "boolean", "description": "With expect: tests on no list gate too."},
+            "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."}
+        },
+        "required": ["workspace", "command"],
+        "additionalProperties": false
+    });
+    let parse = json!({
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "description": "A test runner's output, or its JUnit XML or JSON report."},
+            "format": {"type": "string", "description": "The runner that wrote it; auto (the default) recognises every runner."}
+        },
+        "required": ["text"],
+        "additionalProperties": false
+    });
+    let diff = json!({
+        "type": "object",
+        "properties": {
+            "before": {"type": "object", "description": "The earlier check's document (the check tool's result, or a record)."},
+            "after": {"type": "object", "description": "The later check's document."}
+        },
+        "required": ["before", "after"],
+        "additionalProperties": false
+    });
+    vec![
+        Tool::new(
+            "check",
+            "Run a test command in testgate's sandbox (bubblewrap), bounded by a timeout, \
+             retrying failures to tell a broken suite from a flaky one, and gate on one verdict: \
+             pass, fail (with the failing tests) or inconclusive (with its cause). The result is \
+             `testgate check --json`'s document after a one-line summary.",
+            object(check),
+        ),
+        Tool::new(
+            "parse",
+            "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \
+             jest, vitest, or a JUnit/JSON report): `testgate parse --json`'s document.",
+            object(parse),
+        ),
+        Tool::new(
+            "diff",
+            "Compare two checks' documents: which tests broke, were fixed, still fail, are new, \
+             gone, flaky or not run (`testgate diff --json`'s document).",
+            object(diff),
+        ),
+    ]
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("testgate", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "testgate runs a project's own tests in a sandbox and gives one verdict. \
+                 Call `check` with the workspace and the test command.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.as_ref();
+        let result = match request.name.as_ref() {
+            "check" => self.check(arguments, context).await,
+            "parse" => parse_tool(arguments).unwrap_or_else(|why| tool_error(&why)),
+            "diff" => diff_tool(arguments).unwrap_or_else(|why| tool_error(&why)),
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("no tool `{other}`: the tools are check, parse and diff"),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(value: Value) -> JsonObject {
+        match value {
+            Value::Object(map) => map,
+            other @ (Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::String(_)
+            | Value::Array(_)) => panic!("not an object: {other}"),
+        }
+    }
+
+    fn check(value: Value) -> Result<String, String> {
+        check_arguments(Some(&object(value)), Path::new("/srv")).map(|args| format!("{args:?}"))
+    }
+
+    #[test]
+    fn check_arguments_become_checks_options() {
+        let args = check(json!({
+            "workspace": "p", "command": ["pytest", "-q"], "k": 2, "timeout": "90s",
+            "env": {"MODE": "fail"}, "expect": {"FAIL_TO_PASS": ["t"]}, "rerun": "failed",
+            "allow_network": true
+        }))
+        .unwrap();
+        for wanted in [
+            "dir: \"/srv/p\"",
+            "retries: 2",
+            "timeout: 90s",
+            "env: [\"MODE=fail\"]",
+            "rerun: Failed",
+            "allow_network: true",
+            "json: true",
+            "quiet: true",
+            // The default sandbox, never the host.
+            "sandbox: \"auto\"",
+            r#"expect_text: Some("{\"FAIL_TO_PASS\":[\"t\"]}")"#,
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let absolute = check(json!({"workspace": "/w", "command": ["x"], "timeout": 30})).unwrap();
+        assert!(
+            absolute.contains("dir: \"/w\"") && absolute.contains("timeout: 30s"),
+            "{absolute}"
+        );
+    }
+
+    #[test]
+    fn bad_check_arguments_are_one_line_errors() {
+        let cases = [
+            (json!({"command": ["x"]}), "`workspace` is missing"),
+            (
+                json!({"workspace": 3, "command": ["x"]}),
+                "`workspace` is 3",
+            ),
+            (json!({"workspace": "p"}), "no test command given"),
+            (
+                json!({"workspace": "p", "command": "cargo test"}),
+                "give an array of words",
+            ),
+            (json!({"workspace": "p", "command": []}), "<CMD>"),
+            (
+                json!({"workspace": "p", "command": ["x"], "retires": 1}),
+                "no argument `retires`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "sandbox": "none"}),
+                "no argument `sandbox`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "writable": ["/"]}),
+                "no argument `writable`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "k": 1, "retries": 2}),
+                "not both",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "k": -1}),
+                "invalid value",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "retries": "two"}),
+                "invalid type",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "timeout": "soon"}),
+                "`soon` is not a duration",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "timeout": 0}),
+                "longer than zero",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "rerun": "some"}),
+                "some",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "expect": "e.json"}),
+                "`expect` is \"e.json\"",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "env": {"HOME": null}}),
+                "never passes the host's through",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "env": ["TOKEN"]}),
+                "never passes the host's through",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "env": ["=v"]}),
+                "`env` holds",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "env": "A=1"}),
+                "`env` is",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "stress": 1}),
+                "--stress",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "strict": true}),
+                "--expect",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "format": "mocha"}),
+                "mocha",
+            ),
+        ];
+        for (arguments, wanted) in cases {
+            let why = check(arguments.clone()).unwrap_err();
+            assert!(why.contains(wanted), "{arguments}: {why}");
+            assert!(!why.contains('\n'), "{arguments}: {why}");
+        }
+        let why = check_arguments(None, Path::new("/srv")).unwrap_err();
+        assert!(why.contains("`workspace` is missing"), "{why}");
+    }
+
+    #[test]
+    fn bad_parse_and_diff_arguments_are_one_line_errors() {
+        let parse = |v: Value| parse_tool(Some(&object(v))).map(|_| ()).unwrap_err();
+        assert!(parse(json!({})).contains("`text` is missing"));
+        assert!(parse(json!({"text": 3})).contains("`text` is 3"));
+        assert!(parse(json!({"text": "", "format": "mocha"})).contains("give one of auto"));
+        assert!(parse(json!({"text": "", "lines": 3})).contains("no argument `lines`"));
+        let diff = |v: Value| diff_tool(Some(&object(v))).map(|_| ()).unwrap_err();
+        assert!(diff(json!({"after": {}})).contains("`before` is missing"));
+        assert!(diff(json!({"before": "{", "after": {}})).contains("not JSON"));
+        assert!(
+            diff(json!({"before": {"verdict": "pass"}, "after": {}})).contains("no `tests` list")
+        );
+        for why in [parse(json!({"text": 1})), diff(json!({"before": 1}))] {
+            assert!(!why.contains('\n'), "{why}");
+        }
+    }
+
+    #[test]
+    fn parse_and_diff_give_the_documents_after_a_summary() {
+        let log = "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\nfailures:\n    b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+        let result = parse_tool(Some(&object(json!({"text": log})))).unwrap();
+        let text = format!("{:?}", result.content.first());
+        assert!(text.contains("1 failing test: b"), "{text}");
+        let document = result.structured_content.unwrap();
+        assert_eq!(document["failing"][0]["name"], "b");
+        assert_eq!(document["format"], "cargo");
+
+        let before = json!({"tests": [{"name": "a", "outcomes": ["passed"]}, {"name": "b", "outcomes": ["passed"]}]});
+        let after = json!({"tests": [{"name": "a", "outcomes": ["passed"]}, {"name": "b", "outcomes": ["failed"]}]});
+        let result = diff_tool(Some(&object(
+            json!({"before": before, "after": after.to_string()}),
+        )))
+        .unwrap();
+        let text = format!("{:?}", result.content.first());
+        assert!(text.contains("1 broken, 1 still passing"), "{text}");
+        assert_eq!(result.structured_content.unwrap()["counts"]["broken"], 1);
+    }
+
+    #[test]
+    fn a_long_list_of_names_is_cut_in_the_summary() {
+        let names: Vec<String> = (0..12).map(|i| format!("t{i}")).collect();
+        let line = names_line(&names);
+        assert!(line.starts_with("12 failing tests: t0, t1,"), "{line}");
+        assert!(line.ends_with("t9 and 2 more"), "{line}");
+        assert_eq!(names_line(&["only"]), "1 failing test: only");
+    }
+}

@@ -1,0 +1,168 @@
+//! The grader's decision, as data: the policy's answer when an attempt
+//! proved nothing of any test, a retry of the listed failures, or a
+//! conclusion on the grading. It writes no English: `words/` renders it.
+
+use crate::attempt::{Attempt, Selection, TestResult};
+use crate::decide::{Decided, decide};
+use crate::grading::{
+    Expectations, Grade, GradedTest, Grading, Missing, graded, near_misses, unnamed_passes,
+};
+use crate::history::{self, AttemptClass};
+use crate::policy::{MAX_TARGETED, Policy, Rerun};
+
+/// The grader's decision on a sequence.
+#[derive(Debug, Clone)]
+pub(crate) enum GradeDecision<'a> {
+    /// An attempt proved nothing about any test: the suite policy's
+    /// decision on the attempts up to it.
+    Stopped(Decided<'a>),
+    /// A listed test failed in every attempt that ran it and retries are
+    /// left: the retry runs this selection.
+    Need { selection: Selection },
+    /// The answer, on this grading.
+    Known {
+        grading: Grading,
+        conclusion: GradeConclusion,
+    },
+}
+
+/// What the grading of a finished (or decided) sequence proves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GradeConclusion {
+    /// A graded test changed outcome between attempts or within one.
+    Flaky,
+    /// A graded test failed in every attempt that ran it.
+    Failed,
+    /// A listed test never showed, or nothing could be graded.
+    NotRun {
+        why: Unseen,
+        /// The most passes a summary counted without naming them.
+        unnamed: u64,
+        /// `--missing fail` makes the tests that never ran a Fail.
+        fails: bool,
+        /// For a listed name that never ran, the name that ran it most
+        /// likely meant.
+        near: Vec<(String, String)>,
+    },
+    /// Every graded test passed; these quarantined tests failed and did
+    /// not gate.
+    Passed { quarantined: Vec<String> },
+}
+
+/// Why the listed tests were not seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unseen {
+    /// Under strict with nothing listed, no test passed in the first
+    /// attempt.
+    NothingPassedFirst,
+    /// No test is listed.
+    NothingListed,
+    /// The runner counted passes it did not name: whether they ran cannot
+    /// be told.
+    Unnamed,
+    /// They never ran, or were skipped.
+    NeverRan,
+}
+
+/// Decides on `attempts` graded against `expectations`, retrying as
+/// `policy` says. With `finished`, the answer is never
+/// [`GradeDecision::Need`].
+pub(crate) fn decide_grade<'a>(
+    policy: &Policy,
+    expectations: &Expectations,
+    attempts: &'a [Attempt],
+    finished: bool,
+) -> GradeDecision<'a> {
+    let finished = finished || attempts.len() as u64 >= policy.max_attempts();
+    // An attempt that proves nothing about any test ends the sequence as
+    // the suite policy decides it.
+    for (index, attempt) in attempts.iter().enumerate() {
+        if let AttemptClass::Stop(stop) = history::classify(attempt) {
+            if stop.proves_nothing_of_any_test() {
+                let prefix = attempts.get(..=index).unwrap_or(attempts);
+                return GradeDecision::Stopped(decide(policy, prefix, true));
+            }
+        }
+    }
+    let grading = graded(expectations, attempts);
+    let tests = &grading.tests;
+    let any = |grade: Grade| tests.iter().any(|t| t.grade == grade);
+    let known = |conclusion| GradeDecision::Known {
+        grading: grading.clone(),
+        conclusion,
+    };
+    if any(Grade::Flaky) {
+        return known(GradeConclusion::Flaky);
+    }
+    if any(Grade::Failed) {
+        if !finished {
+            let failed: Vec<&GradedTest> =
+                tests.iter().filter(|t| t.grade == Grade::Failed).collect();
+            return GradeDecision::Need {
+                selection: retry_selection(policy, &failed),
+            };
+        }
+        return known(GradeConclusion::Failed);
+    }
+    let not_run: Vec<&str> = tests
+        .iter()
+        .filter(|t| t.grade == Grade::NotRun)
+        .map(|t| t.name.as_str())
+        .collect();
+    let ran_any = attempts
+        .first()
+        .is_some_and(|first| first.tests.iter().any(|(_, r)| *r == TestResult::Passed));
+    // Under strict with nothing listed, every test gates: one must have run.
+    let nothing_to_grade = tests.is_empty() && !(expectations.strict && ran_any);
+    if !not_run.is_empty() || nothing_to_grade {
+        // A runner that names only its failures (pytest -q, jest's and
+        // vitest's default reporters) may have passed a listed test
+        // without naming it: that is not seen, not "never ran".
+        let unnamed = unnamed_passes(attempts);
+        let why = if tests.is_empty() && expectations.strict {
+            Unseen::NothingPassedFirst
+        } else if tests.is_empty() {
+            Unseen::NothingListed
+        } else if unnamed > 0 {
+            Unseen::Unnamed
+        } else {
+            Unseen::NeverRan
+        };
+        let fails = match expectations.missing {
+            Missing::Fail => !not_run.is_empty() && unnamed == 0,
+            Missing::Inconclusive => false,
+        };
+        let near = near_misses(&not_run, attempts)
+            .into_iter()
+            .map(|(listed, ran)| (listed.to_owned(), ran.to_owned()))
+            .collect();
+        return known(GradeConclusion::NotRun {
+            why,
+            unnamed,
+            fails,
+            near,
+        });
+    }
+    let quarantined = expectations
+        .quarantine
+        .iter()
+        .filter(|name| {
+            attempts
+                .iter()
+                .any(|a| a.failing.iter().any(|f| f == *name))
+        })
+        .cloned()
+        .collect();
+    known(GradeConclusion::Passed { quarantined })
+}
+
+/// A retry of the listed tests that failed: only them where the policy
+/// reruns failed tests and there are few enough, else the full suite.
+fn retry_selection(policy: &Policy, failed: &[&GradedTest]) -> Selection {
+    match policy.rerun {
+        Rerun::Failed if failed.len() <= MAX_TARGETED => {
+            Selection::Only(failed.iter().map(|t| t.name.clone()).collect())
+        }
+        Rerun::Failed | Rerun::All => Selection::Full,
+    }
+}

@@ -1,0 +1,558 @@
+//! Grading a change against expected tests, as data: the tests that must
+//! turn green (SWE-bench's FAIL_TO_PASS), the tests that must stay green
+//! (PASS_TO_PASS), and what the attempts add up to for each. The analysis
+//! only: the decision is in `decide_grade.rs`, its words in `words/`, the
+//! driver ([`Grader`](crate::Grader)) in `grade.rs`.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::attempt::{Attempt, TestResult};
+
+/// What to make of a listed test that never ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Missing {
+    /// Nothing was proved: Inconclusive [`Cause::NotRun`](crate::Cause::NotRun) (the default).
+    #[default]
+    Inconclusive,
+    /// The change fails, as SWE-bench grades a test missing from the log.
+    Fail,
+}
+
+/// Which list a test is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum List {
+    /// It must pass after the change (FAIL_TO_PASS).
+    MustPass,
+    /// It passed before and must keep passing (PASS_TO_PASS).
+    KeepPassing,
+    /// On no list: it failed in some attempt and [`Expectations::strict`]
+    /// makes it gate as if it had to keep passing.
+    Unlisted,
+}
+
+impl List {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            List::MustPass => "must_pass",
+            List::KeepPassing => "keep_passing",
+            List::Unlisted => "unlisted",
+        }
+    }
+}
+
+/// The tests a change is graded against.
+///
+/// ```
+/// use testgate_policy::{Attempt, Ending, Expectations, Grader, Policy, TestResult};
+///
+/// let expect = Expectations::new(["tests::fixed"], ["tests::adds"]);
+/// let grader = Grader::new(Policy::new(0), expect);
+/// let attempt = Attempt::new(Ending::Exited { code: 101 })
+///     .with_recognised(true)
+///     .with_failing(["tests::unrelated"])
+///     .with_tests([
+///         ("tests::fixed", TestResult::Passed),
+///         ("tests::adds", TestResult::Passed),
+///         ("tests::unrelated", TestResult::Failed),
+///     ]);
+/// let verdict = grader.verdict(&[attempt]);
+/// assert!(verdict.is_pass(), "{}", verdict.reason());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Expectations {
+    /// The tests that must pass (FAIL_TO_PASS), by canonical name.
+    pub must_pass: Vec<String>,
+    /// The tests that must keep passing (PASS_TO_PASS).
+    pub keep_passing: Vec<String>,
+    /// What a listed test that never ran makes of the verdict.
+    pub missing: Missing,
+    /// Tests on no list gate too: one that failed in every attempt fails
+    /// the change, one whose outcome changed makes it flaky.
+    pub strict: bool,
+    /// Tests whose outcomes are reported and never gate, listed or not:
+    /// the tests a stress run found unstable (`check --stress`).
+    pub quarantine: Vec<String>,
+}
+
+impl Expectations {
+    /// Tests that must pass and tests that must keep passing.
+    pub fn new<I, J, S, T>(must_pass: I, keep_passing: J) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        J: IntoIterator<Item = T>,
+        S: Into<String>,
+        T: Into<String>,
+    {
+        Expectations {
+            must_pass: must_pass.into_iter().map(Into::into).collect(),
+            keep_passing: keep_passing.into_iter().map(Into::into).collect(),
+            missing: Missing::Inconclusive,
+            strict: false,
+            quarantine: Vec::new(),
+        }
+    }
+
+    /// Sets the tests whose outcomes are reported and never gate.
+    #[must_use]
+    pub fn with_quarantine<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.quarantine = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets what a listed test that never ran makes of the verdict.
+    #[must_use]
+    pub fn with_missing(mut self, missing: Missing) -> Self {
+        self.missing = missing;
+        self
+    }
+
+    /// Sets whether tests on no list gate too.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The listed tests, each once, with its list: must-pass first.
+    fn listed(&self) -> Vec<(&str, List)> {
+        let mut seen: HashSet<&str> = self.quarantine.iter().map(String::as_str).collect();
+        let must = self.must_pass.iter().map(|n| (n.as_str(), List::MustPass));
+        let keep = self
+            .keep_passing
+            .iter()
+            .map(|n| (n.as_str(), List::KeepPassing));
+        must.chain(keep).filter(|(n, _)| seen.insert(*n)).collect()
+    }
+}
+
+/// One graded test: its list, its result in each attempt, and what they
+/// add up to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GradedTest {
+    /// The canonical name.
+    pub name: String,
+    /// The list it is on.
+    pub list: List,
+    /// Its result in each attempt, `None` where the attempt did not name it.
+    pub results: Vec<Option<TestResult>>,
+    /// What the attempts add up to for it.
+    pub grade: Grade,
+}
+
+/// What the attempts add up to for one listed test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grade {
+    /// It passed in every attempt that ran it, the first among them.
+    Passed,
+    /// It failed in every attempt that ran it.
+    Failed,
+    /// Its outcome changed between attempts, or within one.
+    Flaky,
+    /// No attempt ran it (or every one skipped it; or, for a test that
+    /// must pass, every one that ran it saw it fail as marked expected to).
+    NotRun,
+}
+
+impl Grade {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Grade::Passed => "passed",
+            Grade::Failed => "failed",
+            Grade::Flaky => "flaky",
+            Grade::NotRun => "not_run",
+        }
+    }
+}
+
+/// The grading of a finished sequence, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Grading {
+    /// Every listed test (and, under [`Expectations::strict`], every test
+    /// on no list that failed), in list order.
+    pub tests: Vec<GradedTest>,
+    /// Tests on no list that failed in some attempt and did not gate, in
+    /// order of first appearance.
+    pub unlisted_failed: Vec<String>,
+}
+
+/// Every listed test of `attempts` graded against `expectations` (and,
+/// under [`Expectations::strict`], every failing test on no list), with
+/// the failures on no list.
+pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Grading {
+    let results: Vec<HashMap<&str, TestResult>> = attempts
+        .iter()
+        .map(|attempt| {
+            let mut map: HashMap<&str, TestResult> = attempt
+                .tests
+                .iter()
+                .map(|(n, r)| (n.as_str(), *r))
+                .collect();
+            // A name the parser gave as failing or flaky is that, whatever
+            // the per-test list held (a caller may give only names).
+            for name in &attempt.failing {
+                map.entry(name.as_str()).or_insert(TestResult::Failed);
+            }
+            for name in &attempt.flaky_within {
+                map.insert(name.as_str(), TestResult::Flaky);
+            }
+            map
+        })
+        .collect();
+    let mut listed = expectations.listed();
+    let quarantined = expectations.quarantine.iter().map(String::as_str);
+    let on_a_list: HashSet<&str> = listed.iter().map(|(n, _)| *n).chain(quarantined).collect();
+    let mut unlisted_failed = Vec::new();
+    let mut seen = HashSet::new();
+    for attempt in attempts {
+        let failed = attempt.failing.iter().chain(&attempt.flaky_within);
+        for name in failed {
+            if !on_a_list.contains(name.as_str()) && seen.insert(name.as_str()) {
+                unlisted_failed.push(name.as_str());
+            }
+        }
+    }
+    if expectations.strict {
+        listed.extend(unlisted_failed.drain(..).map(|n| (n, List::Unlisted)));
+    }
+    let tests = listed
+        .into_iter()
+        .map(|(name, list)| {
+            let results: Vec<Option<TestResult>> =
+                results.iter().map(|map| map.get(name).copied()).collect();
+            GradedTest {
+                name: name.to_owned(),
+                list,
+                grade: Grade::of_listed(list, &results),
+                results,
+            }
+        })
+        .collect();
+    Grading {
+        tests,
+        unlisted_failed: unlisted_failed.into_iter().map(str::to_owned).collect(),
+    }
+}
+
+impl Grade {
+    /// What one test's results, one per attempt (`None` where the attempt
+    /// did not name it), add up to.
+    ///
+    /// ```
+    /// use testgate_policy::{Grade, TestResult};
+    ///
+    /// let failed_then_passed = [Some(TestResult::Failed), Some(TestResult::Passed)];
+    /// assert_eq!(Grade::of(&failed_then_passed), Grade::Flaky);
+    /// assert_eq!(Grade::of(&[None, Some(TestResult::Skipped)]), Grade::NotRun);
+    /// ```
+    pub fn of(results: &[Option<TestResult>]) -> Grade {
+        grade_of(results, true)
+    }
+
+    /// [`of`](Grade::of) for a test on `list`. An expected failure
+    /// ([`TestResult::XFailed`]) is a pass of a test that must keep passing
+    /// (SWE-bench's convention: it is no failure) and of one on no list,
+    /// but never of a test that must pass: that must have *passed*, and
+    /// the code under test can call `pytest.xfail()`. There it proves
+    /// nothing, as a skip does, and beside a pass in another attempt it
+    /// is a changed outcome (flaky).
+    ///
+    /// ```
+    /// use testgate_policy::{Grade, List, TestResult};
+    ///
+    /// let xfailed = [Some(TestResult::XFailed)];
+    /// assert_eq!(Grade::of_listed(List::MustPass, &xfailed), Grade::NotRun);
+    /// assert_eq!(Grade::of_listed(List::KeepPassing, &xfailed), Grade::Passed);
+    /// ```
+    pub fn of_listed(list: List, results: &[Option<TestResult>]) -> Grade {
+        let xfail_passes = match list {
+            List::MustPass => false,
+            List::KeepPassing | List::Unlisted => true,
+        };
+        grade_of(results, xfail_passes)
+    }
+}
+
+/// How one test changed between two checks (the base commit's and the
+/// change's), as `testgate diff` and `check --baseline` classify it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Change {
+    /// Failed before, passes now.
+    Fixed,
+    /// Passed before, fails now.
+    Broken,
+    /// Failed before and now.
+    StillFailing,
+    /// Passed before and now.
+    StillPassing,
+    /// Not in the earlier check; `Grade` says how it ended now.
+    New(Grade),
+    /// In the earlier check, not in this one: renamed, deleted, deselected.
+    Gone(Grade),
+    /// Flaky on either side: nothing can be said of the change.
+    Flaky,
+    /// Skipped (or never run) on either side.
+    NotRun,
+}
+
+impl Change {
+    /// The snake_case name used in JSON and text.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Change::Fixed => "fixed",
+            Change::Broken => "broken",
+            Change::StillFailing => "still_failing",
+            Change::StillPassing => "still_passing",
+            Change::New(_) => "new",
+            Change::Gone(_) => "gone",
+            Change::Flaky => "flaky",
+            Change::NotRun => "not_run",
+        }
+    }
+}
+
+/// Every test of two checks, `before` and `after` (each a test's name and
+/// [`Grade`]), classified: in `after`'s order, then the tests only
+/// `before` had, in its order.
+///
+/// ```
+/// use testgate_policy::{Change, Grade, compare};
+///
+/// let before = [("a", Grade::Failed), ("b", Grade::Passed), ("c", Grade::Passed)];
+/// let after = [("a", Grade::Passed), ("b", Grade::Failed), ("d", Grade::Passed)];
+/// let changes = compare(&before, &after);
+/// assert_eq!(changes, [
+///     ("a", Change::Fixed),
+///     ("b", Change::Broken),
+///     ("d", Change::New(Grade::Passed)),
+///     ("c", Change::Gone(Grade::Passed)),
+/// ]);
+/// ```
+pub fn compare<'a>(
+    before: &[(&'a str, Grade)],
+    after: &[(&'a str, Grade)],
+) -> Vec<(&'a str, Change)> {
+    let earlier: HashMap<&str, Grade> = before.iter().copied().collect();
+    let later: HashSet<&str> = after.iter().map(|(n, _)| *n).collect();
+    let mut changes: Vec<(&str, Change)> = after
+        .iter()
+        .map(|&(name, now)| {
+            let change = match (earlier.get(name).copied(), now) {
+                (None, now) => Change::New(now),
+                (Some(Grade::Flaky), _) | (Some(_), Grade::Flaky) => Change::Flaky,
+                (Some(Grade::NotRun), _) | (Some(_), Grade::NotRun) => Change::NotRun,
+                (Some(Grade::Failed), Grade::Passed) => Change::Fixed,
+                (Some(Grade::Passed), Grade::Failed) => Change::Broken,
+                (Some(Grade::Failed), Grade::Failed) => Change::StillFailing,
+                (Some(Grade::Passed), Grade::Passed) => Change::StillPassing,
+            };
+            (name, change)
+        })
+        .collect();
+    let mut gone = HashSet::new();
+    for &(name, then) in before {
+        if !later.contains(name) && gone.insert(name) {
+            changes.push((name, Change::Gone(then)));
+        }
+    }
+    changes
+}
+
+/// What one test's results add up to.
+/// The most passing tests an attempt's summary counted beyond those its
+/// output named (as passed or flaky); 0 when every attempt named each pass
+/// or stated no count.
+pub(crate) fn unnamed_passes(attempts: &[Attempt]) -> u64 {
+    attempts.iter().map(unnamed_passes_in).max().unwrap_or(0)
+}
+
+/// The passing tests `attempt`'s summary counted beyond those its output
+/// named (as passed or flaky); 0 without a count.
+pub(crate) fn unnamed_passes_in(attempt: &Attempt) -> u64 {
+    let Some(counted) = attempt.counts.and_then(|c| c.passed) else {
+        return 0;
+    };
+    let named = attempt
+        .tests
+        .iter()
+        .filter(|(_, r)| matches!(r, TestResult::Passed | TestResult::Flaky))
+        .count();
+    counted.saturating_sub(u64::try_from(named).unwrap_or(u64::MAX))
+}
+
+/// Whether a test graded [`Grade::NotRun`] was seen to fail as marked
+/// expected to: what made a test that must pass not pass.
+pub(crate) fn xfailed(test: &GradedTest) -> bool {
+    test.results
+        .iter()
+        .flatten()
+        .any(|r| *r == TestResult::XFailed)
+}
+
+pub(crate) fn grade_of(results: &[Option<TestResult>], xfail_passes: bool) -> Grade {
+    let mut flaky = false;
+    let mut passed = false;
+    let mut failed = false;
+    let mut no_pass = false;
+    for result in results.iter().flatten() {
+        match result {
+            TestResult::Passed => passed = true,
+            TestResult::XFailed if xfail_passes => passed = true,
+            TestResult::XFailed => no_pass = true,
+            TestResult::Failed => failed = true,
+            TestResult::Flaky => flaky = true,
+            TestResult::Skipped | TestResult::Running => {}
+        }
+    }
+    // A test that must pass, passing in one attempt and failing as
+    // expected in another, changed outcome.
+    flaky |= passed && no_pass;
+    match (flaky, passed, failed) {
+        (true, _, _) | (false, true, true) => Grade::Flaky,
+        (false, false, true) => Grade::Failed,
+        (false, true, false) => Grade::Passed,
+        (false, false, false) => Grade::NotRun,
+    }
+}
+
+/// At most this many listed names that never ran are looked up among the
+/// names that did (each compared only with names of about its length, and
+/// the comparison cut off past the limit): the look-up is a courtesy, never
+/// the cost of a verdict.
+const NEAR_MISS_NAMES: usize = 20;
+
+/// For each listed name that never ran, the name that ran which it most
+/// likely meant: one that ends with it after a `/`, `::`, `.` or space (a
+/// path or class left out), or else the one within a small edit distance
+/// (a typo, a renamed test), when exactly one is nearest.
+pub(crate) fn near_misses<'a>(
+    listed: &[&'a str],
+    attempts: &'a [Attempt],
+) -> Vec<(&'a str, &'a str)> {
+    let mut ran: Vec<&str> = attempts
+        .iter()
+        .flat_map(|a| a.tests.iter().map(|(name, _)| name.as_str()))
+        .collect();
+    ran.sort_unstable();
+    ran.dedup();
+    let mut found = Vec::new();
+    for name in listed.iter().take(NEAR_MISS_NAMES) {
+        if ran.binary_search(name).is_ok() {
+            continue;
+        }
+        let suffix: Vec<&str> = ran
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.len() > name.len()
+                    && r.ends_with(name)
+                    && [b'/', b':', b'.', b' '].contains(&r.as_bytes()[r.len() - name.len() - 1])
+            })
+            .collect();
+        if let [only] = suffix.as_slice() {
+            found.push((*name, *only));
+            continue;
+        }
+        let limit = (name.chars().count() / 8).clamp(1, 3);
+        let mut best: Option<(usize, &str, bool)> = None;
+        for candidate in &ran {
+            if candidate.len().abs_diff(name.len()) > limit * 4 {
+                continue;
+            }
+            let Some(distance) = edit_distance(name, candidate, limit) else {
+                continue;
+            };
+            best = match best {
+                Some((d, _, _)) if distance > d => best,
+                Some((d, c, _)) if distance == d => Some((d, c, true)),
+                _ => Some((distance, candidate, false)),
+            };
+        }
+        if let Some((_, candidate, false)) = best {
+            found.push((*name, candidate));
+        }
+    }
+    found
+}
+
+/// The edit distance (Levenshtein, over characters) between `a` and `b`
+/// when it is at most `limit`; `None` past it. Stops as soon as every
+/// entry of a row is past the limit.
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i.saturating_add(1);
+        let mut smallest = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous.saturating_add(usize::from(ca != *cb));
+            previous = row[j + 1];
+            row[j + 1] = substitute
+                .min(row[j].saturating_add(1))
+                .min(previous.saturating_add(1));
+            smallest = smallest.min(row[j + 1]);
+        }
+        if smallest > limit {
+            return None;
+        }
+    }
+    row.last().copied().filter(|d| *d <= limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::Ending;
+
+    use TestResult::Passed as P;
+
+    #[test]
+    fn a_listed_name_that_never_ran_gets_the_nearest_that_did() {
+        let ran = [Attempt::new(Ending::Exited { code: 0 }).with_tests([
+            ("tests/test_calc.py::test_adds", P),
+            ("tests/test_calc.py::test_adds_negative", P),
+            ("tests/test_calc.py::TestBig::test_big_numbers", P),
+        ])];
+        let near = |name: &'static str| near_misses(&[name], &ran);
+        // A typo.
+        assert_eq!(
+            near("tests/test_calc.py::test_adds_negativ"),
+            [(
+                "tests/test_calc.py::test_adds_negativ",
+                "tests/test_calc.py::test_adds_negative"
+            )]
+        );
+        // The path or class left out.
+        assert_eq!(
+            near("test_big_numbers"),
+            [(
+                "test_big_numbers",
+                "tests/test_calc.py::TestBig::test_big_numbers"
+            )]
+        );
+        // Where it must not fire: a name that ran, nothing close, or two
+        // equally close (no guess between them).
+        assert!(near("tests/test_calc.py::test_adds").is_empty());
+        assert!(near("tests/other.py::test_unrelated_thing").is_empty());
+        let two =
+            [Attempt::new(Ending::Exited { code: 0 }).with_tests([("t::ab", P), ("t::ac", P)])];
+        assert!(near_misses(&["t::ax"], &two).is_empty());
+    }
+
+    #[test]
+    fn edit_distance_stops_past_its_limit() {
+        assert_eq!(edit_distance("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance("", "", 1), Some(0));
+        assert_eq!(edit_distance("é", "e", 1), Some(1));
+    }
+}

@@ -1,0 +1,222 @@
+//! What Landlock costs a check, against the bare runner and against
+//! bubblewrap: for the e2e projects of go, cargo (a registry dependency),
+//! pytest and jest, the wall time of the bare runner, then of a warm
+//! `testgate` check under bubblewrap and under Landlock (the project's
+//! private caches already seeded), and the ratios.
+//!
+//! `cargo run --release -p testgate --example sandbox_cost [REPO]`
+//!
+//! REPO is the testgate checkout (default: the current directory); the
+//! projects are copied from its `tests/projects/e2e` into a fresh folder
+//! under `target/`. Each figure is the median of five runs, the three
+//! kinds interleaved so that a change in the machine's load falls on all
+//! of them. The machine is shared: compare the ratios of one run. Prints
+//! figures, asserts only that every run passed.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a benchmark program times the bare runner and sets its projects up with cargo"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use testgate::{
+    BwrapOptions, LandlockOptions, Observer, Sandbox, SandboxedTests, TestConfig, Verdict,
+};
+
+struct Quiet;
+impl Observer for Quiet {}
+
+struct Case {
+    name: &'static str,
+    dir: PathBuf,
+    program: &'static str,
+    args: Vec<&'static str>,
+    env: Vec<(&'static str, PathBuf)>,
+    /// A path the node projects need writable (their shared node_modules).
+    writable: Vec<PathBuf>,
+}
+
+/// How many times each figure is measured.
+const RUNS: usize = 5;
+
+fn main() {
+    let repo = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::current_dir().expect("cwd"));
+    let e2e = repo.join("tests/projects/e2e");
+    let base = repo.join("target/sandbox-cost");
+    std::fs::create_dir_all(&base).expect("target/sandbox-cost");
+    let scratch = tempfile::tempdir_in(&base).expect("scratch dir");
+    let root = scratch.path();
+
+    let go = root.join("go");
+    copy(&e2e.join("go"), &go);
+    let pytest = root.join("pytest");
+    copy(&e2e.join("pytest"), &pytest);
+    let jest = root.join("jest");
+    copy(&e2e.join("node/jest"), &jest);
+    let modules = e2e.join("node/node_modules");
+    std::os::unix::fs::symlink(&modules, jest.join("node_modules")).expect("node_modules");
+    let krate = root.join("cargo");
+    cargo_crate(&repo, &krate);
+
+    let cases = [
+        Case {
+            name: "go test",
+            dir: go,
+            program: "go",
+            args: vec!["test", "-count=1", "./..."],
+            env: Vec::new(),
+            writable: Vec::new(),
+        },
+        Case {
+            name: "cargo test (libc)",
+            dir: krate.clone(),
+            program: "cargo",
+            args: vec!["test", "-q"],
+            env: vec![("CARGO_TARGET_DIR", krate.join("target"))],
+            writable: Vec::new(),
+        },
+        Case {
+            name: "pytest",
+            dir: pytest,
+            program: "python3",
+            args: vec!["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+            env: Vec::new(),
+            writable: Vec::new(),
+        },
+        Case {
+            name: "jest",
+            dir: jest,
+            program: "npx",
+            args: vec!["--no-install", "jest"],
+            env: vec![("CI", PathBuf::from("true"))],
+            writable: vec![modules],
+        },
+    ];
+    println!(
+        "{:<20} {:>8} {:>8} {:>9} {:>13} {:>14} {:>16}",
+        "project", "bare", "bwrap", "landlock", "bwrap/bare", "landlock/bare", "landlock/bwrap"
+    );
+    for case in &cases {
+        let bwrap = Sandbox::Bubblewrap(BwrapOptions {
+            writable: case.writable.clone(),
+            ..BwrapOptions::default()
+        });
+        let landlock = Sandbox::Landlock(LandlockOptions {
+            writable: case.writable.clone(),
+            ..LandlockOptions::default()
+        });
+        // Warm-up: the host's caches, and the project's private caches
+        // seeded by the first check (the same directories for both).
+        bare(case);
+        check(case, &bwrap);
+        check(case, &landlock);
+        let (mut bares, mut bwraps, mut landlocks) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..RUNS {
+            bares.push(bare(case));
+            bwraps.push(check(case, &bwrap));
+            landlocks.push(check(case, &landlock));
+        }
+        let (bare_time, bwrap_time, landlock_time) =
+            (median(bares), median(bwraps), median(landlocks));
+        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+        println!(
+            "{:<20} {:>7.2}s {:>7.2}s {:>8.2}s {:>12.2}x {:>13.2}x {:>15.2}x",
+            case.name,
+            bare_time.as_secs_f64(),
+            bwrap_time.as_secs_f64(),
+            landlock_time.as_secs_f64(),
+            ratio(bwrap_time, bare_time),
+            ratio(landlock_time, bare_time),
+            ratio(landlock_time, bwrap_time),
+        );
+    }
+}
+
+/// One `testgate` check in `sandbox`, timed from the outside.
+fn check(case: &Case, sandbox: &Sandbox) -> Duration {
+    let mut config = TestConfig::new(&case.dir, case.program, case.args.iter().copied());
+    for (name, value) in &case.env {
+        config = config.env(name, value);
+    }
+    let started = Instant::now();
+    let record = SandboxedTests::new(sandbox.clone(), config).run_observed(&mut Quiet);
+    let took = started.elapsed();
+    if !matches!(record.verdict, Verdict::Pass { .. }) {
+        panic!("{} in {}: {:?}", case.name, sandbox.name(), record.verdict);
+    }
+    took
+}
+
+/// The runner alone, on the host, output discarded.
+fn bare(case: &Case) -> Duration {
+    let started = Instant::now();
+    let status = Command::new(case.program)
+        .args(&case.args)
+        .current_dir(&case.dir)
+        .envs(case.env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("the bare runner");
+    assert!(status.success(), "{}: the bare run failed", case.name);
+    started.elapsed()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        if name == "node_modules" || name == "target" || name == "__pycache__" {
+            continue;
+        }
+        if entry.file_type().expect("file type").is_dir() {
+            copy(&entry.path(), &to.join(&name));
+        } else {
+            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
+        }
+    }
+}
+
+/// A crate that depends on the registry's `libc`, at the version this
+/// workspace locks (so it is in the host's registry), with its lock file.
+fn cargo_crate(repo: &Path, dir: &Path) {
+    let lock = std::fs::read_to_string(repo.join("Cargo.lock")).expect("Cargo.lock");
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"libc\""))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("libc in Cargo.lock")
+        .to_owned();
+    std::fs::create_dir_all(dir.join("src")).expect("mkdir");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"uses-libc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nlibc = \"={version}\"\n\n[workspace]\n"
+        ),
+    )
+    .expect("Cargo.toml");
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        "#[test]\nfn has_a_pid() {\n    assert!(unsafe { libc::getpid() } > 0);\n}\n",
+    )
+    .expect("lib.rs");
+    let status = Command::new("cargo")
+        .args(["generate-lockfile", "--offline", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .status()
+        .expect("cargo generate-lockfile");
+    assert!(status.success(), "cargo generate-lockfile --offline failed");
+}

@@ -1,0 +1,228 @@
+"""`testgate mcp` driven by a real MCP client: the official Python SDK's
+stdio client starts the binary inside the wheel and calls its tools on the
+e2e pytest project (under bwrap, default options), a captured log and two
+check documents. Run by scripts/python-test, which installs `mcp`."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import uuid
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+import testgate
+
+REPO = pathlib.Path(os.environ["TESTGATE_REPO"])
+PROJECT = REPO / "tests" / "projects" / "e2e" / "pytest"
+FIXTURES = REPO / "crates" / "testgate-parse" / "tests" / "fixtures"
+PYTEST = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+# Verbose: every test named, passing ones too, so that a diff sees them.
+VERBOSE = ["python3", "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+# The e2e project's failing tests in fail mode (tests/projects/e2e/README.md).
+FAILING = [
+    "tests/test_calc.py::test_adds_negative",
+    "tests/test_calc.py::TestBig::test_big_numbers",
+]
+# Every wait below is bounded by this; none is a synchronisation by sleep.
+BOUND = 120.0
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A fresh copy of the e2e pytest project (under the target directory,
+    never /tmp: the sandbox gives every run a private /tmp)."""
+    copy = tmp_path / "project"
+    shutil.copytree(PROJECT, copy)
+    return copy
+
+
+def session_run(body):
+    """Runs `body(session)` in a live MCP session with `testgate mcp`."""
+    server = StdioServerParameters(command=testgate.binary(), args=["mcp"])
+
+    async def main():
+        with anyio.fail_after(4 * BOUND):
+            async with stdio_client(server) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await body(session)
+
+    return anyio.run(main)
+
+
+def summary_and_document(result):
+    """The result's summary line and its document (structured content,
+    which the text content repeats as JSON)."""
+    assert not result.is_error, result.content
+    summary, text = result.content
+    assert json.loads(text.text) == result.structured_content
+    return summary.text, result.structured_content
+
+
+def check_arguments(project, mode, command=PYTEST, **more):
+    return {"workspace": str(project), "command": command, "env": {"TESTGATE_FIXTURE": mode}, **more}
+
+
+def test_the_server_lists_its_three_tools():
+    async def body(session):
+        return (await session.list_tools()).tools
+
+    tools = {tool.name: tool for tool in session_run(body)}
+    assert set(tools) == {"check", "parse", "diff"}
+    assert tools["check"].input_schema["required"] == ["workspace", "command"]
+    assert tools["parse"].input_schema["required"] == ["text"]
+    assert tools["diff"].input_schema["required"] == ["before", "after"]
+
+
+def test_check_fails_with_the_names_and_reports_each_attempt(project):
+    steps = []
+
+    async def progress(progress, total, message):
+        steps.append((progress, total, message))
+
+    async def body(session):
+        return await session.call_tool(
+            "check", check_arguments(project, "fail", k=1), progress_callback=progress
+        )
+
+    summary, document = summary_and_document(session_run(body))
+    assert document["verdict"] == "fail", document["reason"]
+    assert document["cause"] is None
+    assert document["failing"] == FAILING
+    assert summary == "FAIL: 2 failing tests: " + ", ".join(FAILING)
+    assert len(document["attempts"]) == 2
+    # Two attempts, each started and ended: four steps, in order, of at most four.
+    assert [p for p, _, _ in steps] == [1, 2, 3, 4], steps
+    assert all(total == 4 for _, total, _ in steps), steps
+    assert steps[0][2].startswith("attempt 1 of at most 2 started"), steps
+    assert steps[1][2].startswith("attempt 1 exited 1"), steps
+    assert "2 failing tests" in steps[1][2], steps
+
+
+def test_check_passes_a_passing_suite_and_diff_names_what_broke(project, tmp_path):
+    async def body(session):
+        passed = await session.call_tool("check", check_arguments(project, "pass", VERBOSE))
+        failed = await session.call_tool("check", check_arguments(project, "fail", VERBOSE))
+        _, before = summary_and_document(passed)
+        _, after = summary_and_document(failed)
+        diffed = await session.call_tool("diff", {"before": before, "after": after})
+        return passed, before, after, diffed
+
+    passed, before, after, diffed = session_run(body)
+    summary, _ = summary_and_document(passed)
+    assert before["verdict"] == "pass", before["reason"]
+    assert summary.startswith("PASS: "), summary
+    summary, document = summary_and_document(diffed)
+    assert document["counts"]["broken"] == 2, document
+    broken = [t["name"] for t in document["tests"] if t["change"] == "broken"]
+    assert broken == FAILING
+    assert summary.startswith("2 broken"), summary
+    # The same document as `testgate diff --json` on the same checks.
+    (tmp_path / "before.json").write_text(json.dumps(before))
+    (tmp_path / "after.json").write_text(json.dumps(after))
+    cli = subprocess.run(
+        [testgate.binary(), "diff", "--json", tmp_path / "before.json", tmp_path / "after.json"],
+        capture_output=True,
+        check=True,
+        timeout=BOUND,
+    )
+    assert json.loads(cli.stdout) == document
+
+
+def test_parse_gives_the_document_of_parse_json():
+    log = FIXTURES / "pytest" / "default.log"
+
+    async def body(session):
+        return await session.call_tool("parse", {"text": log.read_text(), "format": "pytest"})
+
+    summary, document = summary_and_document(session_run(body))
+    cli = subprocess.run(
+        [testgate.binary(), "parse", "--json", "--format", "pytest", "-"],
+        input=log.read_bytes(),
+        capture_output=True,
+        check=True,
+        timeout=BOUND,
+    )
+    assert document == json.loads(cli.stdout)
+    names = [t["name"] for t in document["failing"]]
+    assert names, "the captured log names failing tests"
+    assert summary.startswith(f"{len(names)} failing test"), summary
+
+
+def test_bad_arguments_are_a_one_line_tool_error(project):
+    async def body(session):
+        no_command = await session.call_tool("check", {"workspace": str(project)})
+        loosened = await session.call_tool(
+            "check", {"workspace": str(project), "command": PYTEST, "sandbox": "none"}
+        )
+        return no_command, loosened
+
+    no_command, loosened = session_run(body)
+    for result, wanted in [(no_command, "no test command given"), (loosened, "no argument `sandbox`")]:
+        assert result.is_error
+        [text] = result.content
+        assert wanted in text.text and "\n" not in text.text, text.text
+
+
+def processes_marked(marker):
+    """Every process whose argv or environment holds `marker`."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            seen = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in seen:
+            found.append(int(entry.name))
+    return found
+
+
+async def until(condition, what):
+    """Waits (bounded by BOUND) until `condition()` holds, polling /proc."""
+    with anyio.fail_after(BOUND):
+        while not condition():
+            await anyio.sleep(0.05)
+
+
+def test_a_cancelled_check_ends_every_process_of_its_run(project):
+    marker = f"testgate-mcp-cancel-{uuid.uuid4().hex}"
+    steps = []
+    started = anyio.Event()
+
+    async def progress(progress, total, message):
+        steps.append(message)
+        started.set()
+
+    async def body(session):
+        arguments = check_arguments(project, "hang", timeout="10m")
+        arguments["env"]["TESTGATE_MCP_MARKER"] = marker
+        async with anyio.create_task_group() as group:
+
+            async def call():
+                await session.call_tool("check", arguments, progress_callback=progress)
+
+            group.start_soon(call)
+            with anyio.fail_after(BOUND):
+                await started.wait()
+            # The hung test runs (marked by its environment): cancel the call,
+            # which sends notifications/cancelled for its request.
+            await until(lambda: processes_marked(marker), "the marked test process")
+            seen = processes_marked(marker)
+            group.cancel_scope.cancel()
+        await until(lambda: not processes_marked(marker), "no marked process left")
+        # The server lives on and answers.
+        tools = (await session.list_tools()).tools
+        return seen, tools
+
+    seen, tools = session_run(body)
+    assert seen, "the hung run's processes were seen before the cancellation"
+    assert processes_marked(marker) == []
+    assert {tool.name for tool in tools} == {"check", "parse", "diff"}
+    assert steps[0].startswith("attempt 1 of at most 1 started"), steps
