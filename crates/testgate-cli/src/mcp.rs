@@ -809,6 +809,16 @@ mod tests {
     }
 
     #[test]
+    fn the_diff_tool_refuses_an_outcome_it_does_not_know_naming_it() {
+        let before = json!({"tests": [{"name": "a", "outcomes": ["quarantined"]}]});
+        let after = json!({"tests": [{"name": "a", "outcomes": ["passed"]}]});
+        let why = diff_tool(Some(&object(json!({"before": before, "after": after}))))
+            .expect_err("an unknown outcome is refused");
+        assert!(why.starts_with("`before`: not a check's document"), "{why}");
+        assert!(why.contains("quarantined"), "{why}");
+    }
+
+    #[test]
     fn a_long_list_of_names_is_cut_in_the_summary() {
         let names: Vec<String> = (0..12).map(|i| format!("t{i}")).collect();
         let line = names_line(&names);

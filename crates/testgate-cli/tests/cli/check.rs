@@ -991,6 +991,11 @@ fn a_baseline_fails_what_broke_and_diff_says_what_changed() {
 
     let diff = testgate(&["diff", "--json", after, before], None);
     let doc: Value = serde_json::from_str(&diff.stdout).expect("one JSON document");
+    // Read as its type and written again: the same bytes, key order included.
+    let typed: testgate_documents::DiffDocument =
+        serde_json::from_str(&diff.stdout).expect("diff's document type");
+    let again = serde_json::to_string(&typed).expect("written again");
+    assert_eq!(again, diff.stdout.trim_end());
     assert_eq!(doc["schema"], 1);
     assert_eq!(
         doc["counts"],
