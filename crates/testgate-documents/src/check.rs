@@ -19,7 +19,9 @@ pub struct CheckDocument<'a> {
     pub schema: u32,
     /// `pass`, `fail` or `inconclusive`.
     pub verdict: Cow<'a, str>,
-    /// Why an inconclusive verdict is one; null otherwise.
+    /// Why an inconclusive verdict is one (`flaky`, `timed_out`, …, as
+    /// docs/cli.md lists them); null otherwise. A string, not an enum here:
+    /// a cause the facade adds reaches the document unchanged.
     pub cause: Option<Cow<'a, str>>,
     /// A Fail's failing tests.
     pub failing: Cow<'a, [String]>,

@@ -8,7 +8,16 @@
 //! A document's `schema` field is its version: a field added keeps it; a
 //! field removed, renamed or given another meaning bumps it. A reader meets
 //! an outcome it does not know as a deserialisation error that names it,
-//! never as some other outcome.
+//! never as some other outcome. The verdict and its cause are strings (the
+//! facade's `Verdict::name` and `Cause::name`): a cause added there reaches
+//! the document with no change here, and docs/cli.md lists them.
+//!
+//! Adding a field to a document: add it to the type here (an `Option`, or
+//! `#[serde(default)]`, so that documents written before it still read),
+//! set it in `testgate-cli`'s `json.rs`, and regenerate `docs/schema/`
+//! (`TESTGATE_UPDATE_SCHEMA=1 cargo test -p testgate-documents --features
+//! schema --test schema`); the Python dataclasses' test then names the
+//! field `python/testgate/_documents.py` still lacks.
 //!
 //! ```
 //! use testgate_documents::{CheckDocument, Outcome};
