@@ -7,10 +7,12 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
+use testgate::parse::Runner;
+use testgate::policy::{Ending, Expectations, Grade, Missing, Rerun, Selection};
+use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Ending, Expectations, Grade, LandlockOptions, Missing,
-    Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests, Selection,
-    TestConfig, Verdict,
+    AttemptRecord, Observer, PreparationRecord, Record, Sandbox, SandboxedTests, TestConfig,
+    Verdict,
 };
 
 use crate::{Error, FormatArg};
@@ -217,7 +219,7 @@ impl CheckArgs {
 
 /// What a check ended with, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(crate) enum CheckEnd {
     /// The verdict was Pass.
     Pass,
     /// The verdict was Fail.
@@ -296,8 +298,8 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
-    let cancel = testgate::cancel_on_signals();
+pub(crate) fn run(args: CheckArgs) -> Result<CheckEnd, Error> {
+    let cancel = testgate::run::cancel_on_signals();
     let record = execute(&args, &cancel)?;
     let mut stdout = io::stdout().lock();
     if args.json {
@@ -314,17 +316,17 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)?;
-    Ok(outcome(&record.verdict, &cancel))
+    Ok(end_of(&record.verdict, &cancel))
 }
 
 /// What `verdict` means for the exit code; an Inconclusive verdict after
 /// `cancel` fired is an interruption.
-pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
+pub(crate) fn end_of(verdict: &Verdict, cancel: &Cancel) -> CheckEnd {
     match verdict {
-        Verdict::Pass { .. } => Outcome::Pass,
-        Verdict::Fail { .. } => Outcome::Fail,
-        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
-        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+        Verdict::Pass { .. } => CheckEnd::Pass,
+        Verdict::Fail { .. } => CheckEnd::Fail,
+        Verdict::Inconclusive { .. } if cancel.is_cancelled() => CheckEnd::Interrupted,
+        Verdict::Inconclusive { .. } => CheckEnd::Inconclusive,
     }
 }
 
@@ -500,7 +502,7 @@ pub(crate) fn execute_observed<'o>(
     if args.structured {
         // testgate asked for the report: it is testgate's to take away (a
         // symbolic link a test left in its place is removed, not followed).
-        if let Ok(project) = testgate::ProjectDir::open(&dir) {
+        if let Ok(project) = testgate::run::ProjectDir::open(&dir) {
             let _ = project.remove(std::path::Path::new(STRUCTURED_PYTEST));
         }
     }
@@ -684,7 +686,7 @@ impl Observer for Announcer {
         }
         let shown: Vec<String> = command
             .iter()
-            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .map(|a| testgate::parse::printable(a.as_encoded_bytes()))
             .collect();
         let what = match selection {
             Selection::Full => String::new(),
@@ -703,7 +705,7 @@ impl Observer for Announcer {
             let _ = writeln!(
                 io::stderr(),
                 "testgate: preparation {number}: {}",
-                testgate::printable(command.as_bytes())
+                testgate::parse::printable(command.as_bytes())
             );
         }
     }
@@ -747,7 +749,7 @@ impl Observer for Announcer {
                 let _ = writeln!(
                     io::stderr(),
                     "testgate: sandbox: {}",
-                    testgate::printable(note.as_bytes())
+                    testgate::parse::printable(note.as_bytes())
                 );
             }
         }
@@ -788,7 +790,7 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
         Verdict::Inconclusive { cause, .. } => format!("INCONCLUSIVE ({})", cause.name()),
     };
     writeln!(out, "{head}")?;
-    let reason = testgate::printable(verdict.reason().as_bytes());
+    let reason = testgate::parse::printable(verdict.reason().as_bytes());
     writeln!(out, "{}", reason.trim_end())
 }
 

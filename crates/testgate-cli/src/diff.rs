@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
-use testgate::{Change, Grade, TestResult, compare};
+use testgate::policy::{Change, Grade, TestResult, compare};
 #[cfg(doc)]
 use testgate_documents::TestHistory;
 use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
@@ -73,7 +73,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
                     | Change::Flaky
                     | Change::NotRun => String::new(),
                 };
-                let name = testgate::printable(name.as_bytes());
+                let name = testgate::parse::printable(name.as_bytes());
                 writeln!(stdout, "{:<14}{name}{detail}", group.replace('_', " "))
                     .map_err(Error::Write)?;
             }
@@ -142,9 +142,9 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
     let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
     // The document may lie in a project a suite wrote: no link followed,
     // no FIFO waited on, capped.
-    let bytes = match testgate::read_project_file(path, MAX_DOCUMENT) {
+    let bytes = match testgate::run::read_project_file(path, MAX_DOCUMENT) {
         Ok(bytes) => bytes,
-        Err(testgate::ProjectFileError::Open { source, .. }) => {
+        Err(testgate::run::ProjectFileError::Open { source, .. }) => {
             return Err(Error::Read {
                 path: path.to_path_buf(),
                 source,

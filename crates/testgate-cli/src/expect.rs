@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use serde_json::Value;
-use testgate::Expectations;
+use testgate::policy::Expectations;
 
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
@@ -66,7 +66,7 @@ fn read_list(path: &Path, what: &str) -> Result<String, String> {
     }
     // The list may lie in a project a suite wrote: no link followed, no
     // FIFO waited on, capped.
-    let bytes = testgate::read_project_file(path, MAX_BYTES)
+    let bytes = testgate::run::read_project_file(path, MAX_BYTES)
         .map_err(|e| format!("cannot read {what}: {e}"))?;
     String::from_utf8(bytes).map_err(|_| format!("{what} in {} are not UTF-8", path.display()))
 }

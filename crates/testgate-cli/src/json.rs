@@ -12,7 +12,9 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};
-use testgate::{AttemptRecord, Ending, PreparationRecord, Record, Report, Selection};
+use testgate::parse::Report;
+use testgate::policy::{Ending, Selection};
+use testgate::{AttemptRecord, PreparationRecord, Record};
 use testgate_documents::{
     Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Environment, FailingTest, Failure,
     Findings, GradedTest, Grading, Note, OrderDependence, Outcome, PARSE_SCHEMA, ParseDocument,
@@ -181,16 +183,16 @@ fn test_histories(record: &Record) -> Vec<TestHistory<'_>> {
 
 /// A test's outcome as the documents name it: one arm per outcome, so a new
 /// one must be given a name in testgate-documents first.
-fn outcome(outcome: testgate::Outcome) -> Outcome {
+fn outcome(outcome: testgate::parse::Outcome) -> Outcome {
     match outcome {
-        testgate::Outcome::Passed => Outcome::Passed,
-        testgate::Outcome::Failed => Outcome::Failed,
-        testgate::Outcome::Error => Outcome::Error,
-        testgate::Outcome::Skipped => Outcome::Skipped,
-        testgate::Outcome::XFailed => Outcome::XFailed,
-        testgate::Outcome::XPassed => Outcome::XPassed,
-        testgate::Outcome::Flaky => Outcome::Flaky,
-        testgate::Outcome::Running => Outcome::Running,
+        testgate::parse::Outcome::Passed => Outcome::Passed,
+        testgate::parse::Outcome::Failed => Outcome::Failed,
+        testgate::parse::Outcome::Error => Outcome::Error,
+        testgate::parse::Outcome::Skipped => Outcome::Skipped,
+        testgate::parse::Outcome::XFailed => Outcome::XFailed,
+        testgate::parse::Outcome::XPassed => Outcome::XPassed,
+        testgate::parse::Outcome::Flaky => Outcome::Flaky,
+        testgate::parse::Outcome::Running => Outcome::Running,
     }
 }
 
@@ -344,7 +346,7 @@ pub(crate) fn parse_document<'a>(path: &'a Path, report: &'a Report) -> ParseDoc
 }
 
 /// Writes `document` as one line of JSON in which every string, keys
-/// included, is shown as [`testgate::printable`] shows text: the one filter
+/// included, is shown as [`testgate::parse::printable`] shows text: the one filter
 /// every string that leaves testgate goes through, text and JSON alike
 /// (docs/cli.md, "Control characters"). A test's name or output with `\r`,
 /// a backspace or a bidi override reaches a JSON consumer as the visible
@@ -366,7 +368,7 @@ pub(crate) fn printable_value<T: Serialize>(document: &T) -> serde_json::Result<
 }
 
 /// serde_json's compact formatter, writing each character that
-/// [`testgate::is_hidden`] names as its visible escape, `\r\n` as `\n`.
+/// [`testgate::parse::is_hidden`] names as its visible escape, `\r\n` as `\n`.
 #[derive(Debug, Default)]
 struct Shown {
     /// A `\r` was read and not yet written: dropped if `\n` follows.
@@ -396,7 +398,7 @@ impl Formatter for Shown {
         self.settle(out)?;
         let mut start = 0;
         for (at, c) in fragment.char_indices() {
-            if testgate::is_hidden(c) {
+            if testgate::parse::is_hidden(c) {
                 out.write_all(fragment.get(start..at).unwrap_or_default().as_bytes())?;
                 Self::visible(out, u32::from(c))?;
                 start = at + c.len_utf8();

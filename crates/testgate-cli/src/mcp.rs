@@ -14,7 +14,9 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use testgate::{AttemptRecord, Cancel, Observer, Selection, Verdict};
+use testgate::policy::Selection;
+use testgate::run::Cancel;
+use testgate::{AttemptRecord, Observer, Verdict};
 use testgate_parse::Format;
 use tokio::sync::mpsc;
 
@@ -239,7 +241,7 @@ impl Observer for Progress {
     ) {
         let shown: Vec<String> = command
             .iter()
-            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .map(|a| testgate::parse::printable(a.as_encoded_bytes()))
             .collect();
         let what = match selection {
             Selection::Full => String::new(),
@@ -381,7 +383,7 @@ const ENV_VALUES: &str = "give {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]; the se
 
 /// The one line that opens a check's result: `FAIL: 2 failing tests: a, b`.
 fn check_summary(verdict: &Verdict) -> String {
-    let reason = testgate::printable(verdict.reason().as_bytes());
+    let reason = testgate::parse::printable(verdict.reason().as_bytes());
     let first = reason.lines().next().unwrap_or_default().trim().to_owned();
     match verdict {
         Verdict::Pass { .. } => format!("PASS: {first}"),
@@ -399,7 +401,7 @@ fn names_line<S: AsRef<str>>(names: &[S]) -> String {
     let shown: Vec<String> = names
         .iter()
         .take(SHOWN_NAMES)
-        .map(|n| testgate::printable(n.as_ref().as_bytes()))
+        .map(|n| testgate::parse::printable(n.as_ref().as_bytes()))
         .collect();
     let more = names.len().saturating_sub(SHOWN_NAMES);
     let more = if more > 0 {
