@@ -370,6 +370,7 @@ class FailingTest:
     name: str = ""
     format: str = ""
     context: str | None = None
+    kind: str = ""
     message: str | None = None
     excerpt: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

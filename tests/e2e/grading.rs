@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use testgate::{Cause, Expectations, Missing, Runner, SandboxedTests, TestConfig};
+use testgate::parse::Runner;
+use testgate::policy::{Expectations, Missing};
+use testgate::{Cause, SandboxedTests, TestConfig};
 
 use crate::NoObserver;
 use crate::projects::{self, Project, failing_names};
@@ -223,7 +225,7 @@ fn a_baseline_round_trip_fails_what_broke() {
             .report
             .tests
             .iter()
-            .filter(|t| t.outcome == testgate::Outcome::Passed)
+            .filter(|t| t.outcome == testgate::parse::Outcome::Passed)
             .map(|t| t.name.clone())
             .collect();
         assert!(passed.len() >= 3, "{runner}: {passed:?}");

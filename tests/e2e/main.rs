@@ -16,7 +16,7 @@ mod toolchains;
 mod verdicts;
 
 use projects::Project;
-use testgate::Runner;
+use testgate::parse::Runner;
 
 /// Where a run happens.
 #[derive(Debug, Clone, Copy)]

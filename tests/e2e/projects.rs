@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use testgate::{Runner, TestConfig};
+use testgate::TestConfig;
+use testgate::parse::Runner;
 
 use crate::repo_root;
 
@@ -144,7 +145,7 @@ pub(crate) fn node_modules() -> PathBuf {
 /// otherwise show read-only (vite writes its config bundle there) or not at
 /// all (the private /tmp hides a repository checked out under /tmp).
 pub(crate) fn bwrap_for(node: bool) -> testgate::Sandbox {
-    let mut options = testgate::BwrapOptions::default();
+    let mut options = testgate::run::BwrapOptions::default();
     if node {
         options.writable.push(node_modules());
     }
@@ -154,7 +155,7 @@ pub(crate) fn bwrap_for(node: bool) -> testgate::Sandbox {
 /// The Landlock sandbox for a fixture project, the shared node_modules
 /// writable for the node projects as under [`bwrap_for`].
 pub(crate) fn landlock_for(node: bool) -> testgate::Sandbox {
-    let mut options = testgate::LandlockOptions::default();
+    let mut options = testgate::run::LandlockOptions::default();
     if node {
         options.writable.push(node_modules());
     }

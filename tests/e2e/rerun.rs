@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use testgate::{Cause, Record, Rerun, Sandbox, SandboxedTests, Selection, TestConfig, Verdict};
+use testgate::policy::{Rerun, Selection};
+use testgate::{Cause, Record, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 use crate::projects::copy_dir;
 use crate::{NoObserver, assert_fail, assert_inconclusive, repo_root};
@@ -122,18 +123,18 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         // `-q`: with one test thread libtest prints `test x ... ` before the
         // test runs, and cargo's status lines on stderr may land inside it.
         Kind::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
-            .format(testgate::Runner::Cargo)
+            .format(testgate::parse::Runner::Cargo)
             .env("CARGO_TARGET_DIR", dir.join("target")),
         // nextest cancels the run at the first failure by default, which
         // would leave the second failing name to chance.
         Kind::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-            .format(testgate::Runner::Nextest)
+            .format(testgate::parse::Runner::Nextest)
             .env("CARGO_TARGET_DIR", dir.join("target")),
         Kind::Pytest => TestConfig::pytest(dir),
         Kind::Go => TestConfig::go(dir),
         Kind::Jest => TestConfig::jest(dir),
         Kind::NpmJest => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::Runner::Jest)
+            .format(testgate::parse::Runner::Jest)
             .env("CI", "true"),
         Kind::Vitest => TestConfig::vitest(dir),
         Kind::Mocha => TestConfig::mocha(dir),
@@ -360,7 +361,7 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
 /// `order_dependent` — never a Fail, since the attempts disagreed.
 #[test]
 fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
-    let project = crate::projects::Project::copy(testgate::Runner::Pytest);
+    let project = crate::projects::Project::copy(testgate::parse::Runner::Pytest);
     let config = project
         .config()
         .env("TESTGATE_FIXTURE", "flaky")

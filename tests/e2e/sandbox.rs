@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use testgate::{Cause, Record, Runner, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::parse::Runner;
+use testgate::{Cause, Record, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 use crate::projects::{Project, copy_dir};
 use crate::{NoObserver, assert_inconclusive, assert_pass, repo_root};

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use testgate::{Record, Runner, Sandbox, SandboxedTests, TestConfig};
+use testgate::parse::Runner;
+use testgate::{Record, Sandbox, SandboxedTests, TestConfig};
 
 use crate::projects::{Project, bwrap_for};
 use crate::{NoObserver, assert_pass, repo_root};

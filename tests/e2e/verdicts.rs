@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use testgate::{Cause, Record, Rerun, Runner, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::parse::Runner;
+use testgate::policy::Rerun;
+use testgate::{Cause, Record, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 use crate::projects::{bwrap_for, copy_dir, node_modules};
 use crate::{NoObserver, assert_fail, assert_inconclusive, repo_root};
@@ -200,7 +202,10 @@ fn jest_coverage_threshold_does_not_turn_a_passing_retry_into_a_fail() {
         "{:?}",
         retry.command
     );
-    assert_eq!(retry.attempt.ending, testgate::Ending::Exited { code: 0 });
+    assert_eq!(
+        retry.attempt.ending,
+        testgate::policy::Ending::Exited { code: 0 }
+    );
 }
 
 /// `npx jest -t nomatch`: jest says no test ran and exits 1 because of the

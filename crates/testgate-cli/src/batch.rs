@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use serde_json::Value;
-use testgate::Cancel;
+use testgate::run::Cancel;
 
-use crate::check::{self, Outcome};
+use crate::check::{self, CheckEnd};
 use crate::{Error, exit};
 
 /// The `schema` of each line `batch` writes; by the rule of `check --json`.
@@ -84,7 +84,7 @@ pub(crate) struct BatchArgs {
 
 /// How a batch ended, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ending {
+pub(crate) enum BatchEnd {
     /// Every check ran and met its expectation (or had none).
     Complete,
     /// Every check ran; at least one did not meet its expectation.
@@ -184,7 +184,7 @@ impl Counts {
     }
 }
 
-pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
+pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
     let manifest_dir = args
         .manifest
         .parent()
@@ -200,7 +200,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
     // planted there since the last run is refused, not followed.
     let mut out_file = match &args.out {
         Some(path) => Some((
-            testgate::append_file(path)
+            testgate::run::append_file(path)
                 .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
             path,
         )),
@@ -217,7 +217,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
     };
     let manifest = open_manifest()?;
 
-    let cancel = testgate::cancel_on_signals();
+    let cancel = testgate::run::cancel_on_signals();
     let bar = progress_bar(args.quiet, to_run);
     let started = Instant::now();
     let mut counts = Counts::default();
@@ -327,28 +327,28 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Ending, Error> {
     }
     if let Some(e) = write_error {
         if e.kind() == io::ErrorKind::BrokenPipe && args.out.is_none() {
-            return Ok(Ending::Interrupted);
+            return Ok(BatchEnd::Interrupted);
         }
         return Err(Error::Batch(e.to_string()));
     }
     Ok(if cancel.is_cancelled() {
-        Ending::Interrupted
+        BatchEnd::Interrupted
     } else if counts.error > 0 {
-        Ending::Errors
+        BatchEnd::Errors
     } else if counts.unexpected > 0 {
-        Ending::Unexpected
+        BatchEnd::Unexpected
     } else {
-        Ending::Complete
+        BatchEnd::Complete
     })
 }
 
 /// The exit code of a batch that ended so.
-pub(crate) fn exit_code(ending: Ending) -> u8 {
+pub(crate) fn exit_code(ending: BatchEnd) -> u8 {
     match ending {
-        Ending::Complete => exit::SUCCESS,
-        Ending::Unexpected => exit::FAIL,
-        Ending::Errors => exit::TROUBLE,
-        Ending::Interrupted => exit::INTERRUPTED,
+        BatchEnd::Complete => exit::SUCCESS,
+        BatchEnd::Unexpected => exit::FAIL,
+        BatchEnd::Errors => exit::TROUBLE,
+        BatchEnd::Interrupted => exit::INTERRUPTED,
     }
 }
 
@@ -535,12 +535,12 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
         let finished = match check::execute(&job.args, cancel) {
             Ok(checked) => {
                 let record = &checked.record;
-                let outcome = check::outcome(&record.verdict, cancel);
+                let outcome = check::end_of(&record.verdict, cancel);
                 match outcome {
                     // Ended by the interruption: not a result, not written,
                     // so a resumed batch runs it again.
-                    Outcome::Interrupted => None,
-                    Outcome::Pass | Outcome::Fail | Outcome::Inconclusive => {
+                    CheckEnd::Interrupted => None,
+                    CheckEnd::Pass | CheckEnd::Fail | CheckEnd::Inconclusive => {
                         Some(verdict_line(&job, &checked, outcome, started.elapsed()))
                     }
                 }
@@ -555,13 +555,18 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, events: &mpsc::Sender<Event>, cancel:
     }
 }
 
-fn verdict_line(job: &Job, checked: &check::Checked, outcome: Outcome, took: Duration) -> Finished {
+fn verdict_line(
+    job: &Job,
+    checked: &check::Checked,
+    outcome: CheckEnd,
+    took: Duration,
+) -> Finished {
     let record = &checked.record;
     let (exit_code, tally) = match outcome {
-        Outcome::Pass => (exit::SUCCESS, Tally::Pass),
-        Outcome::Fail => (exit::FAIL, Tally::Fail),
-        Outcome::Inconclusive => (exit::INCONCLUSIVE, Tally::Inconclusive),
-        Outcome::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
+        CheckEnd::Pass => (exit::SUCCESS, Tally::Pass),
+        CheckEnd::Fail => (exit::FAIL, Tally::Fail),
+        CheckEnd::Inconclusive => (exit::INCONCLUSIVE, Tally::Inconclusive),
+        CheckEnd::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
     };
     let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
     let result = match crate::json::printable_value(&checked.document()) {

@@ -7,13 +7,14 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Value, json};
+use testgate::parse::Runner;
+use testgate::policy::{Ending, Expectations, Grade, Missing, Rerun, Selection};
+use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
-    AttemptRecord, BwrapOptions, Cancel, Detected, Ending, Expectations, Grade, LandlockOptions,
-    Missing, Observer, PreparationRecord, Record, Rerun, Runner, Sandbox, SandboxedTests,
-    Selection, TestConfig, Verdict,
+    AttemptRecord, Detected, Observer, PreparationRecord, Record, Sandbox, SandboxedTests,
+    TestConfig, Verdict,
 };
 
-use crate::json::CheckDocument;
 use crate::{Error, FormatArg};
 
 /// Run a test command in a sandbox and gate on its verdict.
@@ -219,7 +220,7 @@ impl CheckArgs {
 
 /// What a check ended with, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(crate) enum CheckEnd {
     /// The verdict was Pass.
     Pass,
     /// The verdict was Fail.
@@ -309,12 +310,12 @@ pub(crate) struct Checked {
 
 impl Checked {
     /// The `check --json` document of this check.
-    pub(crate) fn document(&self) -> CheckDocument<'_> {
-        CheckDocument::new(&self.record).detected(self.detected.as_ref())
+    pub(crate) fn document(&self) -> testgate_documents::CheckDocument<'_> {
+        crate::json::check_document_detected(&self.record, self.detected.as_ref())
     }
 }
 
-pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
+pub(crate) fn run(args: CheckArgs) -> Result<CheckEnd, Error> {
     let cancel = testgate::cancel_on_signals();
     let checked = execute(&args, &cancel)?;
     let record = &checked.record;
@@ -333,17 +334,17 @@ pub(crate) fn run(args: CheckArgs) -> Result<Outcome, Error> {
         write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)?;
-    Ok(outcome(&record.verdict, &cancel))
+    Ok(end_of(&record.verdict, &cancel))
 }
 
 /// What `verdict` means for the exit code; an Inconclusive verdict after
 /// `cancel` fired is an interruption.
-pub(crate) fn outcome(verdict: &Verdict, cancel: &Cancel) -> Outcome {
+pub(crate) fn end_of(verdict: &Verdict, cancel: &Cancel) -> CheckEnd {
     match verdict {
-        Verdict::Pass { .. } => Outcome::Pass,
-        Verdict::Fail { .. } => Outcome::Fail,
-        Verdict::Inconclusive { .. } if cancel.is_cancelled() => Outcome::Interrupted,
-        Verdict::Inconclusive { .. } => Outcome::Inconclusive,
+        Verdict::Pass { .. } => CheckEnd::Pass,
+        Verdict::Fail { .. } => CheckEnd::Fail,
+        Verdict::Inconclusive { .. } if cancel.is_cancelled() => CheckEnd::Interrupted,
+        Verdict::Inconclusive { .. } => CheckEnd::Inconclusive,
     }
 }
 
@@ -576,7 +577,7 @@ pub(crate) fn execute_observed<'o>(
             "started_at": started,
             "ended_at": unix_seconds(),
             "verdict": record.verdict.name(),
-            "result": crate::json::printable_value(&CheckDocument::new(&record).detected(detected.as_ref())).map_err(|e| Error::Record(e.to_string()))?,
+            "result": crate::json::printable_value(&crate::json::check_document_detected(&record, detected.as_ref())).map_err(|e| Error::Record(e.to_string()))?,
         });
         if let (Some(detected), Some(fields)) = (&detected, document.as_object_mut()) {
             // How the command was chosen: no one typed it.
@@ -724,7 +725,7 @@ impl Observer for Announcer {
         }
         let shown: Vec<String> = command
             .iter()
-            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .map(|a| testgate::parse::printable(a.as_encoded_bytes()))
             .collect();
         let what = match selection {
             Selection::Full => String::new(),
@@ -743,7 +744,7 @@ impl Observer for Announcer {
             let _ = writeln!(
                 io::stderr(),
                 "testgate: preparation {number}: {}",
-                testgate::printable(command.as_bytes())
+                testgate::parse::printable(command.as_bytes())
             );
         }
     }
@@ -787,7 +788,7 @@ impl Observer for Announcer {
                 let _ = writeln!(
                     io::stderr(),
                     "testgate: sandbox: {}",
-                    testgate::printable(note.as_bytes())
+                    testgate::parse::printable(note.as_bytes())
                 );
             }
         }
@@ -828,7 +829,7 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
         Verdict::Inconclusive { cause, .. } => format!("INCONCLUSIVE ({})", cause.name()),
     };
     writeln!(out, "{head}")?;
-    let reason = testgate::printable(verdict.reason().as_bytes());
+    let reason = testgate::parse::printable(verdict.reason().as_bytes());
     writeln!(out, "{}", reason.trim_end())
 }
 

@@ -5,9 +5,14 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::Value;
-use testgate::{Change, Grade, TestResult, compare};
+use testgate::policy::{Change, Grade, TestResult, compare};
+#[cfg(doc)]
+use testgate_documents::TestHistory;
+use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
 
 use crate::Error;
 
@@ -32,9 +37,6 @@ pub(crate) struct DiffArgs {
     json: bool,
 }
 
-/// The `schema` of `diff --json`'s document.
-const DIFF_SCHEMA: u32 = 1;
-
 /// The order the text groups changes in: what a reader must act on first.
 const ORDER: [&str; 8] = [
     "broken",
@@ -46,22 +48,6 @@ const ORDER: [&str; 8] = [
     "not_run",
     "still_passing",
 ];
-
-/// `diff --json`'s document.
-#[derive(Debug, Serialize)]
-pub(crate) struct DiffDocument<'a> {
-    schema: u32,
-    tests: Vec<DiffEntry<'a>>,
-    counts: std::collections::BTreeMap<&'static str, usize>,
-}
-
-#[derive(Debug, Serialize)]
-struct DiffEntry<'a> {
-    name: &'a str,
-    change: &'static str,
-    before: Option<&'static str>,
-    after: Option<&'static str>,
-}
 
 pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
     let before = grades_in(&args.before)?;
@@ -87,7 +73,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
                     | Change::Flaky
                     | Change::NotRun => String::new(),
                 };
-                let name = testgate::printable(name.as_bytes());
+                let name = testgate::parse::printable(name.as_bytes());
                 writeln!(stdout, "{:<14}{name}{detail}", group.replace('_', " "))
                     .map_err(Error::Write)?;
             }
@@ -113,12 +99,12 @@ pub(crate) fn document<'a>(
     let tests = compare(&before_ref, &after_ref)
         .iter()
         .map(|&(name, change)| {
-            *counts.entry(change.name()).or_insert(0) += 1;
+            *counts.entry(Cow::Borrowed(change.name())).or_insert(0) += 1;
             DiffEntry {
-                name,
-                change: change.name(),
-                before: grade_in(&before_ref, name),
-                after: grade_in(&after_ref, name),
+                name: Cow::Borrowed(name),
+                change: Cow::Borrowed(change.name()),
+                before: grade_in(&before_ref, name).map(Cow::Borrowed),
+                after: grade_in(&after_ref, name).map(Cow::Borrowed),
             }
         })
         .collect();
@@ -135,7 +121,7 @@ pub(crate) fn summary(document: &DiffDocument<'_>) -> String {
     let groups: Vec<String> = ORDER
         .iter()
         .filter_map(|group| {
-            let count = document.counts.get(group).copied().unwrap_or(0);
+            let count = document.counts.get(*group).copied().unwrap_or(0);
             (count > 0).then(|| format!("{count} {}", group.replace('_', " ")))
         })
         .collect();
@@ -156,9 +142,9 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
     let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
     // The document may lie in a project a suite wrote: no link followed,
     // no FIFO waited on, capped.
-    let bytes = match testgate::read_project_file(path, MAX_DOCUMENT) {
+    let bytes = match testgate::run::read_project_file(path, MAX_DOCUMENT) {
         Ok(bytes) => bytes,
-        Err(testgate::ProjectFileError::Open { source, .. }) => {
+        Err(testgate::run::ProjectFileError::Open { source, .. }) => {
             return Err(Error::Read {
                 path: path.to_path_buf(),
                 source,
@@ -167,49 +153,95 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
         Err(e) => return Err(Error::Baseline(e.to_string())),
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
-    grades_of(&value, &path.display().to_string())
+    let envelope: Envelope = serde_json::from_str(&text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => bad(format!("not a check's document ({e})")),
+        serde_json::error::Category::Io
+        | serde_json::error::Category::Syntax
+        | serde_json::error::Category::Eof => bad(format!("not JSON ({e})")),
+    })?;
+    grades_from(envelope, &path.display().to_string())
 }
 
 /// Every test of the check `value` (a `check --json` document, or a
-/// `--record` holding one), named `label` in errors.
+/// `--record` holding one, already parsed: the MCP `diff` tool's
+/// argument), named `label` in errors.
 pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<(String, Grade)>, Error> {
-    let bad = |why: String| Error::Baseline(format!("{label}: {why}"));
-    // A record file holds the check's document as `record.result`.
-    let document = value
-        .get("record")
-        .and_then(|r| r.get("result"))
-        .unwrap_or(value);
-    let Some(tests) = document.get("tests").and_then(Value::as_array) else {
-        return Err(bad(
-            "holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
-                .to_owned(),
-        ));
-    };
-    tests
-        .iter()
-        .map(|test| {
-            let name = test
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad("a test without a name".to_owned()))?;
-            let outcomes = test
-                .get("outcomes")
-                .and_then(Value::as_array)
-                .ok_or_else(|| bad(format!("test {name} has no `outcomes`")))?;
-            let results: Vec<Option<TestResult>> = outcomes.iter().map(result_of).collect();
-            Ok((name.to_owned(), Grade::of(&results)))
-        })
-        .collect()
+    let envelope = Envelope::deserialize(value)
+        .map_err(|e| Error::Baseline(format!("{label}: not a check's document ({e})")))?;
+    grades_from(envelope, label)
 }
 
-/// One attempt's outcome of a test in `check --json`, as grading reads it.
-fn result_of(outcome: &Value) -> Option<TestResult> {
-    Some(match outcome.as_str()? {
-        "passed" | "xfailed" => TestResult::Passed,
-        "failed" | "error" => TestResult::Failed,
-        "flaky" => TestResult::Flaky,
-        "running" => TestResult::Running,
-        _ => TestResult::Skipped,
-    })
+/// Every test of the check `envelope` holds, named `label` in errors.
+fn grades_from(envelope: Envelope, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+    // A record file holds the check's document as `record.result`.
+    let tests = match envelope {
+        Envelope {
+            record: Some(Recorded { result }),
+            ..
+        } => result.tests,
+        Envelope {
+            tests: Some(tests), ..
+        } => tests,
+        Envelope {
+            record: None,
+            tests: None,
+        } => {
+            return Err(Error::Baseline(format!(
+                "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+            )));
+        }
+    };
+    Ok(tests
+        .into_iter()
+        .map(|test| {
+            let results: Vec<Option<TestResult>> =
+                test.outcomes.iter().map(|o| o.map(result_of)).collect();
+            (test.name, Grade::of(&results))
+        })
+        .collect())
+}
+
+/// What `diff` and `--baseline` read of a file: a `check --json` document's
+/// tests, or a `--record` file's check. Typed: an outcome this version does
+/// not know is an error naming it, never read as another.
+#[derive(Debug, Deserialize)]
+struct Envelope {
+    record: Option<Recorded>,
+    tests: Option<Vec<Outcomes>>,
+}
+
+/// A `--record` file's record: its check's document.
+#[derive(Debug, Deserialize)]
+struct Recorded {
+    result: Tests,
+}
+
+/// The tests of a check's document.
+#[derive(Debug, Deserialize)]
+struct Tests {
+    tests: Vec<Outcomes>,
+}
+
+/// What grading reads of one of a check's tests ([`TestHistory`]): its
+/// name and its outcome in each attempt, typed by the documents' own
+/// [`Outcome`]. Only these: a check's document an MCP client writes by hand
+/// need not carry the history's other fields.
+#[derive(Debug, Deserialize)]
+struct Outcomes {
+    /// [`TestHistory::name`].
+    name: String,
+    /// [`TestHistory::outcomes`].
+    outcomes: Vec<Option<Outcome>>,
+}
+
+/// One attempt's outcome of a test in `check --json`, as grading reads it:
+/// as the live check does (testgate's suite), one arm per outcome.
+fn result_of(outcome: Outcome) -> TestResult {
+    match outcome {
+        Outcome::Passed | Outcome::XFailed => TestResult::Passed,
+        Outcome::Failed | Outcome::Error => TestResult::Failed,
+        Outcome::Flaky => TestResult::Flaky,
+        Outcome::Running => TestResult::Running,
+        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
+    }
 }

@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use serde_json::Value;
-use testgate::Expectations;
+use testgate::policy::Expectations;
 
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
@@ -66,7 +66,7 @@ fn read_list(path: &Path, what: &str) -> Result<String, String> {
     }
     // The list may lie in a project a suite wrote: no link followed, no
     // FIFO waited on, capped.
-    let bytes = testgate::read_project_file(path, MAX_BYTES)
+    let bytes = testgate::run::read_project_file(path, MAX_BYTES)
         .map_err(|e| format!("cannot read {what}: {e}"))?;
     String::from_utf8(bytes).map_err(|_| format!("{what} in {} are not UTF-8", path.display()))
 }
@@ -88,23 +88,22 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
             .map(str::to_owned)
             .collect());
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-    let varied = value
-        .get("stress")
-        .and_then(|s| s.get("varied"))
-        .and_then(Value::as_array)
-        .ok_or(
-            "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
-        )?;
-    varied
-        .iter()
-        .map(|test| {
-            test.get("name")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| "a varied test without a name".to_owned())
-        })
-        .collect()
+    /// What a quarantine reads of `check --stress --json`: typed, as
+    /// testgate-documents writes it.
+    #[derive(serde::Deserialize)]
+    struct Stressed {
+        stress: Option<testgate_documents::Stress<'static>>,
+    }
+    let stressed: Stressed =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let stress = stressed.stress.ok_or(
+        "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
+    )?;
+    Ok(stress
+        .varied
+        .into_iter()
+        .map(|test| test.name.into_owned())
+        .collect())
 }
 
 /// The keys of a list of tests that must pass, and of tests that must keep

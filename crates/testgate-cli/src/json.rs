@@ -1,10 +1,10 @@
-//! The JSON documents `testgate` prints, in one place: `check --json`
-//! ([`CheckDocument`]) and `parse --json` ([`ParseDocument`]). Each is a
-//! versioned struct of its own, built from the library's types field by
-//! field, so renaming a library field cannot change the schema unnoticed;
-//! docs/cli.md documents both, and the CLI tests snapshot both.
+//! The conversion from the facade's types to testgate-documents' types
+//! (`check --json`, `parse --json`), and the one writer every JSON document
+//! leaves through; docs/cli.md and docs/schema/ document them, the CLI
+//! tests snapshot them.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use std::io;
@@ -12,51 +12,133 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};
-use testgate::{AttemptRecord, Ending, Evidence, PreparationRecord, Record, Report, Selection};
+use testgate::parse::Report;
+use testgate::policy::{Ending, Evidence, Selection};
+use testgate::{AttemptRecord, PreparationRecord, Record};
+use testgate_documents::{
+    Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Detected, Environment, FailingTest,
+    Failure, Findings, GradedTest, Grading, Note, OrderDependence, Outcome, PARSE_SCHEMA,
+    ParseDocument, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy, Stress, Suite, Test,
+    TestHistory, Tree, Varied,
+};
 
-/// The `schema` of `check --json`'s document. A field added keeps it; a
-/// field removed, renamed or given another meaning bumps it.
-pub(crate) const CHECK_SCHEMA: u32 = 1;
-
-/// The `schema` of each `parse --json` line, by the same rule.
-pub(crate) const PARSE_SCHEMA: u32 = 1;
-
-/// `check --json`: the verdict and everything that led to it.
-#[derive(Debug, Serialize)]
-pub(crate) struct CheckDocument<'a> {
-    schema: u32,
-    verdict: &'static str,
-    cause: Option<&'static str>,
-    failing: &'a [String],
-    /// Each name of `failing` with its own output, where a parser kept it.
-    failures: Vec<Failure<'a>>,
-    reason: &'a str,
-    suite: Option<Suite<'a>>,
-    findings: Findings<'a>,
-    preparations: Vec<Preparation<'a>>,
-    attempts: Vec<Attempt<'a>>,
-    tree_digest: Option<&'a str>,
-    tree: Option<Tree>,
-    /// Every test any attempt's output named, with its outcome in each.
-    tests: TestHistories<'a>,
-    /// The listed tests and their grades, under `--expect`.
-    grading: Option<GradingDoc<'a>>,
-    /// Under `--stress`: the runs and every test whose outcome varied.
-    stress: Option<StressDoc<'a>>,
-    /// The sandbox the attempts ran in, and why `auto` chose it.
-    sandbox: SandboxDoc<'a>,
-    /// The channels that judged every attempt: `["exit", "report",
-    /// "console"]`, or `["exit", "console"]` when the console judged alone
-    /// in any (docs/policy.md, "Three channels must agree"); empty when no
-    /// attempt ran.
-    evidence: &'static [&'static str],
-    /// The command testgate chose from the project's files, when none was
-    /// given; absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detected: Option<DetectedDoc>,
+/// `check --json`'s document of `record`: the facade's record, field by
+/// field, as testgate-documents' type, so renaming a library field cannot
+/// change the schema unnoticed.
+pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
+    let verdict = &record.verdict;
+    let findings = &record.findings;
+    CheckDocument {
+        schema: CHECK_SCHEMA,
+        verdict: Cow::Borrowed(verdict.name()),
+        cause: verdict.cause().map(|c| Cow::Borrowed(c.name())),
+        failing: Cow::Borrowed(verdict.failing()),
+        failures: failures(record),
+        reason: Cow::Borrowed(verdict.reason()),
+        suite: record.suite.as_ref().map(|(name, version)| Suite {
+            name: Cow::Borrowed(name),
+            version: Cow::Borrowed(version),
+        }),
+        findings: Findings {
+            always_failed: Cow::Borrowed(&findings.always_failed),
+            sometimes_failed: findings
+                .sometimes_failed
+                .iter()
+                .map(|s| SometimesFailed {
+                    name: Cow::Borrowed(&s.name),
+                    failed_in: s.failed_in,
+                    out_of: s.out_of,
+                })
+                .collect(),
+            order_dependence: findings.order_dependence.as_ref().map(|o| OrderDependence {
+                names: Cow::Borrowed(&o.names),
+                passed_alone_in: o.passed_alone_in,
+                failed_again_in: o.failed_again_in,
+            }),
+            stopped_by: findings.stopped_by.map(|s| StoppedBy {
+                attempt: s.attempt,
+                cause: Cow::Borrowed(s.cause.name()),
+            }),
+            notes: findings
+                .notes
+                .iter()
+                .map(|n| Note {
+                    attempt: n.attempt,
+                    text: Cow::Borrowed(&n.text),
+                })
+                .collect(),
+        },
+        preparations: record.preparations.iter().map(preparation).collect(),
+        attempts: record.attempts.iter().map(attempt).collect(),
+        tree_digest: record.tree_digest.as_deref().map(Cow::Borrowed),
+        tree: record.tree.as_ref().map(|change| Tree {
+            changed: paths(&change.changed),
+            deleted: paths(&change.deleted),
+            added: paths(&change.added),
+            restored: change.restored.as_ref().map(|r| match r {
+                Ok(files) => Restored::Files { files: *files },
+                Err(why) => Restored::Error { error: why.clone() },
+            }),
+        }),
+        tests: test_histories(record),
+        grading: record.grading.as_ref().map(|grading| Grading {
+            tests: grading
+                .tests
+                .iter()
+                .map(|test| GradedTest {
+                    name: Cow::Borrowed(&test.name),
+                    list: Cow::Borrowed(test.list.name()),
+                    grade: Cow::Borrowed(test.grade.name()),
+                    results: test
+                        .results
+                        .iter()
+                        .map(|r| r.map(|r| Cow::Borrowed(r.name())))
+                        .collect(),
+                })
+                .collect(),
+            unlisted_failed: Cow::Borrowed(&grading.unlisted_failed),
+        }),
+        stress: record.stress.as_ref().map(|varied| Stress {
+            runs: record.attempts.len(),
+            varied: varied
+                .iter()
+                .map(|v| Varied {
+                    name: Cow::Borrowed(&v.name),
+                    failed_in: v.failed_in,
+                    out_of: v.out_of,
+                })
+                .collect(),
+        }),
+        sandbox: Some(Sandbox {
+            kind: Cow::Borrowed(record.sandbox.0),
+            why: record.sandbox.1.as_deref().map(Cow::Borrowed),
+        }),
+        evidence: channels(evidence(record)),
+        detected: None,
+    }
 }
 
-/// The channels that judged every attempt of `record`.
+/// `check --json`'s document of a check whose command testgate chose from
+/// the project's files (`check` with no command), when it did.
+pub(crate) fn check_document_detected<'a>(
+    record: &'a Record,
+    detected: Option<&testgate::Detected>,
+) -> CheckDocument<'a> {
+    let mut document = check_document(record);
+    document.detected = detected.map(|detected| Detected {
+        command: detected
+            .command
+            .iter()
+            .map(|word| word.to_string_lossy().into_owned())
+            .collect(),
+        runner: detected.runner.name().to_owned(),
+        why: detected.why(),
+    });
+    document
+}
+
+/// The channels that judged every attempt of `record`: the fewest any
+/// attempt had.
 fn evidence(record: &Record) -> &'static [&'static str] {
     let mut channels: &'static [&'static str] = &[];
     for attempt in &record.attempts {
@@ -68,33 +150,13 @@ fn evidence(record: &Record) -> &'static [&'static str] {
     channels
 }
 
-/// `detected`: the command `check` chose with no command given, and why.
-#[derive(Debug, Serialize)]
-struct DetectedDoc {
-    command: Vec<String>,
-    runner: &'static str,
-    why: String,
+/// `channels` as the document's list.
+fn channels(channels: &'static [&'static str]) -> Vec<Cow<'static, str>> {
+    channels.iter().map(|c| Cow::Borrowed(*c)).collect()
 }
 
-#[derive(Debug, Serialize)]
-struct SandboxDoc<'a> {
-    /// `bwrap`, `landlock`, `none`, or `auto` when none could start.
-    kind: &'static str,
-    why: Option<&'a str>,
-}
-
-/// One failing test of `check --json` and its own output: the message
-/// and excerpt of the latest attempt whose parser kept one.
-#[derive(Debug, Serialize)]
-struct Failure<'a> {
-    name: &'a str,
-    message: Option<&'a str>,
-    excerpt: Option<&'a str>,
-    /// The attempt the message and excerpt come from.
-    attempt: Option<usize>,
-}
-
-/// Each of `record`'s failing names with its output.
+/// Each of `record`'s failing names with its own output: the message and
+/// excerpt of the latest attempt whose parser kept one.
 fn failures(record: &Record) -> Vec<Failure<'_>> {
     record
         .verdict
@@ -106,348 +168,70 @@ fn failures(record: &Record) -> Vec<Failure<'_>> {
                 (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
             });
             Failure {
-                name,
-                message: kept.and_then(|(_, t)| t.message.as_deref()),
-                excerpt: kept.and_then(|(_, t)| t.excerpt.as_deref()),
+                name: Cow::Borrowed(name),
+                message: kept.and_then(|(_, t)| t.message.as_deref().map(Cow::Borrowed)),
+                excerpt: kept.and_then(|(_, t)| t.excerpt.as_deref().map(Cow::Borrowed)),
                 attempt: kept.map(|(number, _)| number),
             }
         })
         .collect()
 }
 
-#[derive(Debug, Serialize)]
-struct StressDoc<'a> {
-    runs: usize,
-    varied: Vec<VariedDoc<'a>>,
-}
-
-#[derive(Debug, Serialize)]
-struct VariedDoc<'a> {
-    name: &'a str,
-    failed_in: usize,
-    out_of: usize,
-}
-
-#[derive(Debug, Serialize)]
-struct GradingDoc<'a> {
-    tests: Vec<GradedDoc<'a>>,
-    unlisted_failed: &'a [String],
-}
-
-#[derive(Debug, Serialize)]
-struct GradedDoc<'a> {
-    name: &'a str,
-    list: &'static str,
-    grade: &'static str,
-    results: Vec<Option<&'static str>>,
-}
-
-/// One test across the attempts: its outcome in each, null where an
-/// attempt's output did not name it.
-#[derive(Debug, Serialize)]
-struct TestHistory<'a> {
-    name: &'a str,
-    kind: &'static str,
-    context: Option<&'a str>,
-    outcomes: Vec<Option<&'static str>>,
-}
-
 /// Every test of `record`'s attempts, in order of first appearance, with
-/// its outcome in each attempt: written one test at a time, so that a
-/// hundred thousand tests cost an index, not a second copy of the list.
-#[derive(Debug)]
-struct TestHistories<'a> {
-    record: &'a Record,
-    /// Each test's first appearance, (attempt, position), in order.
-    first: Vec<(usize, usize)>,
-    /// Each attempt's tests by name: where each one is.
-    at: Vec<std::collections::HashMap<&'a str, usize>>,
-}
-
-impl<'a> TestHistories<'a> {
-    fn new(record: &'a Record) -> Self {
-        let at: Vec<std::collections::HashMap<&str, usize>> = record
-            .attempts
-            .iter()
-            .map(|attempt| {
-                let tests = attempt.report.tests.iter().enumerate();
-                tests.map(|(i, test)| (test.name.as_str(), i)).collect()
-            })
-            .collect();
-        let mut first = Vec::new();
-        for (number, attempt) in record.attempts.iter().enumerate() {
-            for (position, test) in attempt.report.tests.iter().enumerate() {
-                let earlier = at.get(..number).unwrap_or_default();
-                if !earlier
-                    .iter()
-                    .any(|names| names.contains_key(test.name.as_str()))
-                {
-                    first.push((number, position));
-                }
-            }
-        }
-        TestHistories { record, first, at }
-    }
-}
-
-impl Serialize for TestHistories<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let attempts = &self.record.attempts;
-        let mut seq = serializer.serialize_seq(Some(self.first.len()))?;
-        for &(number, position) in &self.first {
-            let Some(test) = attempts
-                .get(number)
-                .and_then(|a| a.report.tests.get(position))
-            else {
-                continue;
-            };
-            let outcomes = attempts
+/// its outcome in each attempt (null where the attempt did not name it).
+/// Names are borrowed: a hundred thousand tests cost an index and one small
+/// entry each, not a second copy of the names.
+fn test_histories(record: &Record) -> Vec<TestHistory<'_>> {
+    let at: Vec<HashMap<&str, usize>> = record
+        .attempts
+        .iter()
+        .map(|attempt| {
+            let tests = attempt.report.tests.iter().enumerate();
+            tests.map(|(i, test)| (test.name.as_str(), i)).collect()
+        })
+        .collect();
+    let mut histories = Vec::new();
+    for (number, attempt) in record.attempts.iter().enumerate() {
+        for test in &attempt.report.tests {
+            let earlier = at.get(..number).unwrap_or_default();
+            if earlier
                 .iter()
-                .zip(&self.at)
+                .any(|names| names.contains_key(test.name.as_str()))
+            {
+                continue;
+            }
+            let outcomes = record
+                .attempts
+                .iter()
+                .zip(&at)
                 .map(|(attempt, names)| {
                     let at = names.get(test.name.as_str())?;
-                    attempt.report.tests.get(*at).map(|t| t.outcome.name())
+                    attempt.report.tests.get(*at).map(|t| outcome(t.outcome))
                 })
                 .collect();
-            seq.serialize_element(&TestHistory {
-                name: &test.name,
-                kind: test.kind.name(),
-                context: test.context.as_deref(),
+            histories.push(TestHistory {
+                name: Cow::Borrowed(&test.name),
+                kind: Cow::Borrowed(test.kind.name()),
+                context: test.context.as_deref().map(Cow::Borrowed),
                 outcomes,
-            })?;
-        }
-        seq.end()
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct Suite<'a> {
-    name: &'a str,
-    version: &'a str,
-}
-
-#[derive(Debug, Serialize)]
-struct Findings<'a> {
-    always_failed: &'a [String],
-    sometimes_failed: Vec<SometimesFailed<'a>>,
-    order_dependence: Option<OrderDependence<'a>>,
-    stopped_by: Option<StoppedBy>,
-    notes: Vec<Note<'a>>,
-}
-
-#[derive(Debug, Serialize)]
-struct SometimesFailed<'a> {
-    name: &'a str,
-    failed_in: usize,
-    out_of: usize,
-}
-
-#[derive(Debug, Serialize)]
-struct OrderDependence<'a> {
-    names: &'a [String],
-    passed_alone_in: usize,
-    failed_again_in: usize,
-}
-
-#[derive(Debug, Serialize)]
-struct StoppedBy {
-    attempt: usize,
-    cause: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-struct Note<'a> {
-    attempt: usize,
-    text: &'a str,
-}
-
-#[derive(Debug, Serialize)]
-struct Tree {
-    changed: Vec<String>,
-    deleted: Vec<String>,
-    added: Vec<String>,
-    restored: Option<Restored>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-enum Restored {
-    Files { files: usize },
-    Error { error: String },
-}
-
-#[derive(Debug, Serialize)]
-struct Preparation<'a> {
-    number: usize,
-    command: &'a str,
-    outcome: &'static str,
-    exit_code: Option<i32>,
-    signal: Option<i32>,
-    detail: Option<&'a str>,
-    duration_ms: u64,
-    removed: &'a [String],
-}
-
-#[derive(Debug, Serialize)]
-struct Attempt<'a> {
-    number: usize,
-    command: &'a [String],
-    selected: Option<&'a [String]>,
-    outcome: &'static str,
-    exit_code: Option<i32>,
-    signal: Option<i32>,
-    detail: Option<&'a str>,
-    duration_ms: u64,
-    failing: &'a [String],
-    counts: Option<Counts>,
-    no_tests_ran: bool,
-    format: Option<&'static str>,
-    leaked_processes: bool,
-    note: Option<&'a str>,
-    environment: Option<Environment<'a>>,
-    coverage_below_threshold: bool,
-    /// Tests that failed and then passed within the attempt (the runner's
-    /// own retries, `go test -count=N`).
-    flaky_within: &'a [String],
-    /// Re-runs of failed tests the runner counted without naming them.
-    reruns: u64,
-    /// Tests started and not ended when the output stopped.
-    running: &'a [String],
-    /// Results left out of the top-level `tests` once this attempt's list
-    /// was full.
-    tests_omitted: u64,
-    /// Test binaries that died naming no failing test (a go panic in a
-    /// goroutine, go's `-timeout`).
-    crashes: Vec<Crash<'a>>,
-    /// The channels that judged the attempt: `["exit", "report",
-    /// "console"]` or `["exit", "console"]`.
-    evidence: &'static [&'static str],
-    /// The runner's own report: `read`, `missing` (asked for, none
-    /// complete), or `none` (not asked for).
-    report: &'static str,
-    /// Where the report was read, the failing tests the console named
-    /// (`failing` is then the report's).
-    console_failing: Option<&'a [String]>,
-}
-
-#[derive(Debug, Serialize)]
-struct Counts {
-    passed: Option<u64>,
-    failed: Option<u64>,
-    skipped: Option<u64>,
-}
-
-#[derive(Debug, Serialize)]
-struct Environment<'a> {
-    what: &'a str,
-    fix: &'a str,
-}
-
-impl<'a> CheckDocument<'a> {
-    /// The document of `record`.
-    pub(crate) fn new(record: &'a Record) -> Self {
-        let verdict = &record.verdict;
-        let findings = &record.findings;
-        CheckDocument {
-            schema: CHECK_SCHEMA,
-            verdict: verdict.name(),
-            cause: verdict.cause().map(|c| c.name()),
-            failing: verdict.failing(),
-            failures: failures(record),
-            reason: verdict.reason(),
-            suite: record
-                .suite
-                .as_ref()
-                .map(|(name, version)| Suite { name, version }),
-            findings: Findings {
-                always_failed: &findings.always_failed,
-                sometimes_failed: findings
-                    .sometimes_failed
-                    .iter()
-                    .map(|s| SometimesFailed {
-                        name: &s.name,
-                        failed_in: s.failed_in,
-                        out_of: s.out_of,
-                    })
-                    .collect(),
-                order_dependence: findings.order_dependence.as_ref().map(|o| OrderDependence {
-                    names: &o.names,
-                    passed_alone_in: o.passed_alone_in,
-                    failed_again_in: o.failed_again_in,
-                }),
-                stopped_by: findings.stopped_by.map(|s| StoppedBy {
-                    attempt: s.attempt,
-                    cause: s.cause.name(),
-                }),
-                notes: findings
-                    .notes
-                    .iter()
-                    .map(|n| Note {
-                        attempt: n.attempt,
-                        text: &n.text,
-                    })
-                    .collect(),
-            },
-            preparations: record.preparations.iter().map(preparation).collect(),
-            attempts: record.attempts.iter().map(attempt).collect(),
-            tree_digest: record.tree_digest.as_deref(),
-            tree: record.tree.as_ref().map(|change| Tree {
-                changed: paths(&change.changed),
-                deleted: paths(&change.deleted),
-                added: paths(&change.added),
-                restored: change.restored.as_ref().map(|r| match r {
-                    Ok(files) => Restored::Files { files: *files },
-                    Err(why) => Restored::Error { error: why.clone() },
-                }),
-            }),
-            tests: TestHistories::new(record),
-            grading: record.grading.as_ref().map(|grading| GradingDoc {
-                tests: grading
-                    .tests
-                    .iter()
-                    .map(|test| GradedDoc {
-                        name: &test.name,
-                        list: test.list.name(),
-                        grade: test.grade.name(),
-                        results: test.results.iter().map(|r| r.map(|r| r.name())).collect(),
-                    })
-                    .collect(),
-                unlisted_failed: &grading.unlisted_failed,
-            }),
-            stress: record.stress.as_ref().map(|varied| StressDoc {
-                runs: record.attempts.len(),
-                varied: varied
-                    .iter()
-                    .map(|v| VariedDoc {
-                        name: &v.name,
-                        failed_in: v.failed_in,
-                        out_of: v.out_of,
-                    })
-                    .collect(),
-            }),
-            sandbox: SandboxDoc {
-                kind: record.sandbox.0,
-                why: record.sandbox.1.as_deref(),
-            },
-            evidence: evidence(record),
-            detected: None,
+            });
         }
     }
+    histories
+}
 
-    /// The same, saying the command was `detected` from the project's
-    /// files (`check` with no command), when it was.
-    pub(crate) fn detected(mut self, detected: Option<&testgate::Detected>) -> Self {
-        self.detected = detected.map(|detected| DetectedDoc {
-            command: detected
-                .command
-                .iter()
-                .map(|word| word.to_string_lossy().into_owned())
-                .collect(),
-            runner: detected.runner.name(),
-            why: detected.why(),
-        });
-        self
+/// A test's outcome as the documents name it: one arm per outcome, so a new
+/// one must be given a name in testgate-documents first.
+fn outcome(outcome: testgate::parse::Outcome) -> Outcome {
+    match outcome {
+        testgate::parse::Outcome::Passed => Outcome::Passed,
+        testgate::parse::Outcome::Failed => Outcome::Failed,
+        testgate::parse::Outcome::Error => Outcome::Error,
+        testgate::parse::Outcome::Skipped => Outcome::Skipped,
+        testgate::parse::Outcome::XFailed => Outcome::XFailed,
+        testgate::parse::Outcome::XPassed => Outcome::XPassed,
+        testgate::parse::Outcome::Flaky => Outcome::Flaky,
+        testgate::parse::Outcome::Running => Outcome::Running,
     }
 }
 
@@ -462,8 +246,15 @@ fn millis(duration: std::time::Duration) -> u64 {
 }
 
 /// The JSON fields of an ending: outcome, exit code, signal, detail.
-fn ending_fields(ending: &Ending) -> (&'static str, Option<i32>, Option<i32>, Option<&str>) {
-    match ending {
+fn ending_fields(
+    ending: &Ending,
+) -> (
+    Cow<'static, str>,
+    Option<i32>,
+    Option<i32>,
+    Option<Cow<'_, str>>,
+) {
+    let (outcome, exit_code, signal, detail) = match ending {
         Ending::Exited { code } => ("exited", Some(*code), None, None),
         Ending::Signalled { signal } => ("signalled", None, Some(*signal), None),
         Ending::TimedOut { .. } => ("timed_out", None, None, None),
@@ -471,7 +262,13 @@ fn ending_fields(ending: &Ending) -> (&'static str, Option<i32>, Option<i32>, Op
         Ending::WouldNotStart { why } => ("would_not_start", None, None, Some(why.as_str())),
         Ending::Cancelled => ("cancelled", None, None, None),
         Ending::Lost { why } => ("lost", None, None, Some(why.as_str())),
-    }
+    };
+    (
+        Cow::Borrowed(outcome),
+        exit_code,
+        signal,
+        detail.map(Cow::Borrowed),
+    )
 }
 
 fn preparation(record: &PreparationRecord) -> Preparation<'_> {
@@ -479,13 +276,13 @@ fn preparation(record: &PreparationRecord) -> Preparation<'_> {
     let (outcome, exit_code, signal, detail) = ending_fields(&preparation.ending);
     Preparation {
         number: record.number,
-        command: &preparation.command,
+        command: Cow::Borrowed(&preparation.command),
         outcome,
         exit_code,
         signal,
         detail,
         duration_ms: millis(record.duration),
-        removed: &preparation.removed,
+        removed: Cow::Borrowed(&preparation.removed),
     }
 }
 
@@ -494,100 +291,45 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
     let (outcome, exit_code, signal, detail) = ending_fields(&attempt.ending);
     Attempt {
         number: record.number,
-        command: &record.command,
+        command: Cow::Borrowed(&record.command),
         selected: match &attempt.selection {
             Selection::Full => None,
-            Selection::Only(names) => Some(names),
+            Selection::Only(names) => Some(Cow::Borrowed(names)),
         },
         outcome,
         exit_code,
         signal,
         detail,
         duration_ms: millis(attempt.duration),
-        failing: &attempt.failing,
+        failing: Cow::Borrowed(&attempt.failing),
         counts: attempt.counts.map(|c| Counts {
             passed: c.passed,
             failed: c.failed,
             skipped: c.skipped,
         }),
         no_tests_ran: attempt.no_tests_ran,
-        format: record.report.format.map(|f| f.name()),
+        format: record.report.format.map(|f| Cow::Borrowed(f.name())),
         leaked_processes: attempt.leaked_processes,
-        note: attempt.note.as_deref(),
+        note: attempt.note.as_deref().map(Cow::Borrowed),
         environment: attempt.environment.as_ref().map(|e| Environment {
-            what: &e.what,
-            fix: &e.fix,
+            what: Cow::Borrowed(&e.what),
+            fix: Cow::Borrowed(&e.fix),
         }),
         coverage_below_threshold: attempt.coverage_below_threshold,
-        flaky_within: &attempt.flaky_within,
+        flaky_within: Cow::Borrowed(&attempt.flaky_within),
         reruns: attempt.reruns,
-        running: &attempt.running,
+        running: Cow::Borrowed(&attempt.running),
         tests_omitted: record.report.tests_omitted,
         crashes: crashes(&record.report),
-        evidence: attempt.evidence.channels(),
-        report: attempt.evidence.report_name(),
+        evidence: channels(attempt.evidence.channels()),
+        report: Some(Cow::Borrowed(attempt.evidence.report_name())),
         console_failing: match &attempt.evidence {
             Evidence::Report {
                 console_failing, ..
-            } => Some(console_failing),
+            } => Some(Cow::Borrowed(console_failing.as_slice())),
             Evidence::ConsoleAlone | Evidence::ReportMissing => None,
         },
     }
-}
-
-/// One line of `parse --json`: what the parser understood of one file.
-#[derive(Debug, Serialize)]
-pub(crate) struct ParseDocument<'a> {
-    schema: u32,
-    /// The path as given (`-` for standard input); a path that is not
-    /// UTF-8 is shown lossily rather than failing the output.
-    file: Cow<'a, str>,
-    format: Option<&'static str>,
-    failing: Vec<FailingTest<'a>>,
-    counts: Counts,
-    no_tests_ran: bool,
-    /// The first scope the runner opened and never closed, if any.
-    unclosed: Option<&'a str>,
-    /// Tests that failed and then passed within the run.
-    flaky: &'a [String],
-    /// Re-runs of failed tests counted without names.
-    reruns: u64,
-    /// Tests started and not ended when the output stopped.
-    running: &'a [String],
-    /// Every test the output named, with its outcome.
-    tests: Vec<Test<'a>>,
-    /// Results left out of `tests` once it was full.
-    tests_omitted: u64,
-    /// Test binaries that died naming no failing test.
-    crashes: Vec<Crash<'a>>,
-    lines: u64,
-    long_lines: u64,
-}
-
-#[derive(Debug, Serialize)]
-struct FailingTest<'a> {
-    name: &'a str,
-    format: &'static str,
-    context: Option<&'a str>,
-    kind: &'static str,
-    /// The first line that states the failure, in the test's own output.
-    message: Option<&'a str>,
-    /// The test's own output, bounded (docs/formats.md).
-    excerpt: Option<&'a str>,
-}
-
-/// A test binary that died naming no failing test.
-#[derive(Debug, Serialize)]
-struct Crash<'a> {
-    format: &'static str,
-    /// The binary as the runner names it (go: the package).
-    binary: Option<&'a str>,
-    /// `panic`, or go's `test timed out after 1s`.
-    cause: &'a str,
-    /// The test the runner said was running when it died.
-    running: Option<&'a str>,
-    /// The test that started the goroutine that panicked.
-    started_by: Option<&'a str>,
 }
 
 fn crashes(report: &Report) -> Vec<Crash<'_>> {
@@ -595,74 +337,63 @@ fn crashes(report: &Report) -> Vec<Crash<'_>> {
         .crashes
         .iter()
         .map(|crash| Crash {
-            format: crash.format.name(),
-            binary: crash.binary.as_deref(),
-            cause: &crash.cause,
-            running: crash.running.as_deref(),
-            started_by: crash.started_by.as_deref(),
+            format: Cow::Borrowed(crash.format.name()),
+            binary: crash.binary.as_deref().map(Cow::Borrowed),
+            cause: Cow::Borrowed(&crash.cause),
+            running: crash.running.as_deref().map(Cow::Borrowed),
+            started_by: crash.started_by.as_deref().map(Cow::Borrowed),
         })
         .collect()
 }
 
-#[derive(Debug, Serialize)]
-struct Test<'a> {
-    name: &'a str,
-    outcome: &'static str,
-    kind: &'static str,
-    format: &'static str,
-    context: Option<&'a str>,
-}
-
-impl<'a> ParseDocument<'a> {
-    /// The document of `report`, parsed from `path`.
-    pub(crate) fn new(path: &'a Path, report: &'a Report) -> Self {
-        ParseDocument {
-            schema: PARSE_SCHEMA,
-            file: path.to_string_lossy(),
-            format: report.format.map(|f| f.name()),
-            failing: report
-                .failing
-                .iter()
-                .map(|test| FailingTest {
-                    name: &test.name,
-                    format: test.format.name(),
-                    context: test.context.as_deref(),
-                    kind: test.kind.name(),
-                    message: test.message.as_deref(),
-                    excerpt: test.excerpt.as_deref(),
-                })
-                .collect(),
-            counts: Counts {
-                passed: report.counts.passed,
-                failed: report.counts.failed,
-                skipped: report.counts.skipped,
-            },
-            no_tests_ran: report.no_tests_ran,
-            unclosed: report.unclosed.as_deref(),
-            flaky: &report.flaky,
-            reruns: report.reruns,
-            running: &report.running,
-            tests: report
-                .tests
-                .iter()
-                .map(|test| Test {
-                    name: &test.name,
-                    outcome: test.outcome.name(),
-                    kind: test.kind.name(),
-                    format: test.format.name(),
-                    context: test.context.as_deref(),
-                })
-                .collect(),
-            tests_omitted: report.tests_omitted,
-            crashes: crashes(report),
-            lines: report.lines,
-            long_lines: report.long_lines,
-        }
+/// `parse --json`'s line for `report`, parsed from `path`.
+pub(crate) fn parse_document<'a>(path: &'a Path, report: &'a Report) -> ParseDocument<'a> {
+    ParseDocument {
+        schema: PARSE_SCHEMA,
+        file: path.to_string_lossy(),
+        format: report.format.map(|f| Cow::Borrowed(f.name())),
+        failing: report
+            .failing
+            .iter()
+            .map(|test| FailingTest {
+                name: Cow::Borrowed(&test.name),
+                format: Cow::Borrowed(test.format.name()),
+                context: test.context.as_deref().map(Cow::Borrowed),
+                kind: Cow::Borrowed(test.kind.name()),
+                message: test.message.as_deref().map(Cow::Borrowed),
+                excerpt: test.excerpt.as_deref().map(Cow::Borrowed),
+            })
+            .collect(),
+        counts: Counts {
+            passed: report.counts.passed,
+            failed: report.counts.failed,
+            skipped: report.counts.skipped,
+        },
+        no_tests_ran: report.no_tests_ran,
+        unclosed: report.unclosed.as_deref().map(Cow::Borrowed),
+        flaky: Cow::Borrowed(&report.flaky),
+        reruns: report.reruns,
+        running: Cow::Borrowed(&report.running),
+        tests: report
+            .tests
+            .iter()
+            .map(|test| Test {
+                name: Cow::Borrowed(&test.name),
+                outcome: outcome(test.outcome),
+                kind: Cow::Borrowed(test.kind.name()),
+                format: Cow::Borrowed(test.format.name()),
+                context: test.context.as_deref().map(Cow::Borrowed),
+            })
+            .collect(),
+        tests_omitted: report.tests_omitted,
+        crashes: crashes(report),
+        lines: report.lines,
+        long_lines: report.long_lines,
     }
 }
 
 /// Writes `document` as one line of JSON in which every string, keys
-/// included, is shown as [`testgate::printable`] shows text: the one filter
+/// included, is shown as [`testgate::parse::printable`] shows text: the one filter
 /// every string that leaves testgate goes through, text and JSON alike
 /// (docs/cli.md, "Control characters"). A test's name or output with `\r`,
 /// a backspace or a bidi override reaches a JSON consumer as the visible
@@ -684,7 +415,7 @@ pub(crate) fn printable_value<T: Serialize>(document: &T) -> serde_json::Result<
 }
 
 /// serde_json's compact formatter, writing each character that
-/// [`testgate::is_hidden`] names as its visible escape, `\r\n` as `\n`.
+/// [`testgate::parse::is_hidden`] names as its visible escape, `\r\n` as `\n`.
 #[derive(Debug, Default)]
 struct Shown {
     /// A `\r` was read and not yet written: dropped if `\n` follows.
@@ -714,7 +445,7 @@ impl Formatter for Shown {
         self.settle(out)?;
         let mut start = 0;
         for (at, c) in fragment.char_indices() {
-            if testgate::is_hidden(c) {
+            if testgate::parse::is_hidden(c) {
                 out.write_all(fragment.get(start..at).unwrap_or_default().as_bytes())?;
                 Self::visible(out, u32::from(c))?;
                 start = at + c.len_utf8();

@@ -143,13 +143,13 @@ enum Success {
     /// `parse` read every input.
     Parsed,
     /// `check` gave a verdict (or was interrupted).
-    Checked(check::Outcome),
+    Checked(check::CheckEnd),
     /// `keygen` wrote a key pair.
     Generated,
     /// `verify` checked a record: whether every check held.
     Verified(bool),
     /// `batch` ran its manifest.
-    Batched(batch::Ending),
+    Batched(batch::BatchEnd),
     /// `mcp` served until its client left or a signal came.
     Served,
 }
@@ -187,13 +187,13 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             | Success::Generated
             | Success::Served
             | Success::Verified(true)
-            | Success::Checked(check::Outcome::Pass),
+            | Success::Checked(check::CheckEnd::Pass),
         ) => exit::SUCCESS,
         Ok(Success::Verified(false)) => exit::FAIL,
         Ok(Success::Batched(ending)) => batch::exit_code(ending),
-        Ok(Success::Checked(check::Outcome::Fail)) => exit::FAIL,
-        Ok(Success::Checked(check::Outcome::Inconclusive)) => exit::INCONCLUSIVE,
-        Ok(Success::Checked(check::Outcome::Interrupted)) => exit::INTERRUPTED,
+        Ok(Success::Checked(check::CheckEnd::Fail)) => exit::FAIL,
+        Ok(Success::Checked(check::CheckEnd::Inconclusive)) => exit::INCONCLUSIVE,
+        Ok(Success::Checked(check::CheckEnd::Interrupted)) => exit::INTERRUPTED,
         Err(Error::Usage(e)) => {
             // `--help` and `--version` arrive here as "errors" that go to
             // stdout and mean success; real usage errors go to stderr.

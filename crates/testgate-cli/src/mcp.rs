@@ -14,12 +14,14 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use testgate::{AttemptRecord, Cancel, Observer, Selection, Verdict};
+use testgate::policy::Selection;
+use testgate::run::Cancel;
+use testgate::{AttemptRecord, Observer, Verdict};
 use testgate_parse::Format;
 use tokio::sync::mpsc;
 
 use crate::Error;
-use crate::json::ParseDocument;
+use crate::json::parse_document;
 
 /// Serve testgate's tools to an agent over the Model Context Protocol.
 ///
@@ -239,7 +241,7 @@ impl Observer for Progress {
     ) {
         let shown: Vec<String> = command
             .iter()
-            .map(|a| testgate::printable(a.as_encoded_bytes()))
+            .map(|a| testgate::parse::printable(a.as_encoded_bytes()))
             .collect();
         let what = match selection {
             Selection::Full => String::new(),
@@ -375,7 +377,7 @@ const ENV_VALUES: &str = "give {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]; the se
 
 /// The one line that opens a check's result: `FAIL: 2 failing tests: a, b`.
 fn check_summary(verdict: &Verdict) -> String {
-    let reason = testgate::printable(verdict.reason().as_bytes());
+    let reason = testgate::parse::printable(verdict.reason().as_bytes());
     let first = reason.lines().next().unwrap_or_default().trim().to_owned();
     match verdict {
         Verdict::Pass { .. } => format!("PASS: {first}"),
@@ -393,7 +395,7 @@ fn names_line<S: AsRef<str>>(names: &[S]) -> String {
     let shown: Vec<String> = names
         .iter()
         .take(SHOWN_NAMES)
-        .map(|n| testgate::printable(n.as_ref().as_bytes()))
+        .map(|n| testgate::parse::printable(n.as_ref().as_bytes()))
         .collect();
     let more = names.len().saturating_sub(SHOWN_NAMES);
     let more = if more > 0 {
@@ -438,7 +440,7 @@ fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> 
         names_line(&names)
     };
     Ok(document_result(
-        &ParseDocument::new(Path::new("-"), &report),
+        &parse_document(Path::new("-"), &report),
         summary,
     ))
 }
@@ -811,6 +813,16 @@ mod tests {
         let text = format!("{:?}", result.content.first());
         assert!(text.contains("1 broken, 1 still passing"), "{text}");
         assert_eq!(result.structured_content.unwrap()["counts"]["broken"], 1);
+    }
+
+    #[test]
+    fn the_diff_tool_refuses_an_outcome_it_does_not_know_naming_it() {
+        let before = json!({"tests": [{"name": "a", "outcomes": ["quarantined"]}]});
+        let after = json!({"tests": [{"name": "a", "outcomes": ["passed"]}]});
+        let why = diff_tool(Some(&object(json!({"before": before, "after": after}))))
+            .expect_err("an unknown outcome is refused");
+        assert!(why.starts_with("`before`: not a check's document"), "{why}");
+        assert!(why.contains("quarantined"), "{why}");
     }
 
     #[test]

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use testgate_parse::{Format, Report, StreamParser};
 
-use crate::json::ParseDocument;
 use crate::{Error, FormatArg};
 
 /// How much of an input is read at a time: inputs are streamed, never held
@@ -147,7 +146,7 @@ fn whole_report(
 
 fn print_report(out: &mut impl Write, path: &Path, report: &Report, json: bool) -> io::Result<()> {
     if json {
-        crate::json::write_printable(&mut *out, &ParseDocument::new(path, report))?;
+        crate::json::write_printable(&mut *out, &crate::json::parse_document(path, report))?;
         writeln!(out)
     } else {
         report.names().try_for_each(|name| writeln!(out, "{name}"))

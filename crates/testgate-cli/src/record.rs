@@ -69,7 +69,7 @@ const MAX_RECORD: u64 = 16 << 20;
 /// Reads a record, which may lie in a project a suite wrote: no link
 /// followed, no FIFO waited on, at most [`MAX_RECORD`] bytes.
 fn read(path: &Path) -> Result<String, Error> {
-    let bytes = testgate::read_project_file(path, MAX_RECORD).map_err(bad)?;
+    let bytes = testgate::run::read_project_file(path, MAX_RECORD).map_err(bad)?;
     String::from_utf8(bytes).map_err(|_| bad(format!("{} is not UTF-8 text", path.display())))
 }
 
@@ -133,7 +133,7 @@ pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<()
     let document = json!({"record": record, "signature": signature});
     // The path may lie in the project the suite just wrote: a link planted
     // there is replaced, never written through.
-    testgate::replace_file(path, format!("{document:#}\n").as_bytes(), 0o644)
+    testgate::run::replace_file(path, format!("{document:#}\n").as_bytes(), 0o644)
         .map_err(|e| bad(format!("cannot write the record: {e}")))
 }
 
@@ -234,7 +234,7 @@ pub(crate) struct Repository {
 /// A small file of the git directory, read with the project's reader (no
 /// final symlink followed, no FIFO waited on, capped), as text.
 fn git_file(path: &Path, limit: u64) -> Option<String> {
-    let bytes = testgate::read_project_file(path, limit).ok()?;
+    let bytes = testgate::run::read_project_file(path, limit).ok()?;
     String::from_utf8(bytes).ok()
 }
 
@@ -367,7 +367,7 @@ pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Va
     if let Some(key) = refused {
         let why = format!(
             "git was not run: the repository's configuration sets {}, which runs a command",
-            testgate::printable(key.as_bytes())
+            testgate::parse::printable(key.as_bytes())
         );
         return Some(Some(json!({"unchecked": why})));
     }

@@ -18,7 +18,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate::{Record, Rerun, Sandbox, SandboxedTests, TestConfig};
+use testgate::policy::Rerun;
+use testgate::{Record, Sandbox, SandboxedTests, TestConfig};
 
 /// Tests per suite.
 const TESTS: usize = 2_000;

@@ -21,9 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use testgate::{
-    BwrapOptions, LandlockOptions, Observer, Sandbox, SandboxedTests, TestConfig, Verdict,
-};
+use testgate::run::{BwrapOptions, LandlockOptions};
+use testgate::{Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 struct Quiet;
 impl Observer for Quiet {}

@@ -61,7 +61,8 @@ pub struct TestConfig {
 ///   place (docs/sandbox.md, "Toolchains and caches").
 ///
 /// ```
-/// use testgate::{Runner, preset_env};
+/// use testgate::preset_env;
+/// use testgate::parse::Runner;
 ///
 /// assert_eq!(preset_env(Runner::Jest), [("CI", "true")]);
 /// assert!(preset_env(Runner::Cargo).is_empty());
@@ -228,7 +229,8 @@ impl TestConfig {
     /// against expected tests").
     ///
     /// ```
-    /// use testgate::{Expectations, TestConfig};
+    /// use testgate::TestConfig;
+    /// use testgate::policy::Expectations;
     ///
     /// let config = TestConfig::pytest("proj")
     ///     .expect(Expectations::new(["tests/test_x.py::test_fixed"], ["tests/test_x.py::test_ok"]));

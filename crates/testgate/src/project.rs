@@ -108,7 +108,7 @@ const PASSWD_LIMIT: u64 = 16 << 20;
 /// `/etc/passwd`.
 fn all_home_directories() -> Vec<PathBuf> {
     let mut homes = vec![PathBuf::from("/root")];
-    homes.extend(crate::home_directories());
+    homes.extend(testgate_run::home_directories());
     let mut passwd = Vec::new();
     if let Ok(file) = std::fs::File::open("/etc/passwd") {
         // Read as far as it goes: a partial list still refuses what it names.

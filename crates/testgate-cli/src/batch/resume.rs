@@ -164,7 +164,7 @@ mod tests {
     fn resume(text: &[u8]) -> Result<(HashSet<u64>, Vec<u8>), String> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
-        let mut file = testgate::append_file(&path).unwrap();
+        let mut file = testgate::run::append_file(&path).unwrap();
         file.write_all(text).unwrap();
         file.seek(SeekFrom::Start(0)).unwrap();
         let done = done_ids(&mut file, &path).map_err(|e| e.to_string())?;

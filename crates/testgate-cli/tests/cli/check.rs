@@ -1014,6 +1014,11 @@ fn a_baseline_fails_what_broke_and_diff_says_what_changed() {
 
     let diff = testgate(&["diff", "--json", after, before], None);
     let doc: Value = serde_json::from_str(&diff.stdout).expect("one JSON document");
+    // Read as its type and written again: the same bytes, key order included.
+    let typed: testgate_documents::DiffDocument =
+        serde_json::from_str(&diff.stdout).expect("diff's document type");
+    let again = serde_json::to_string(&typed).expect("written again");
+    assert_eq!(again, diff.stdout.trim_end());
     assert_eq!(doc["schema"], 1);
     assert_eq!(
         doc["counts"],
@@ -1048,6 +1053,51 @@ fn diff_of_something_that_is_no_check_is_a_usage_error() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn diff_refuses_an_outcome_it_does_not_know_rather_than_reading_it_as_skipped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("check.json");
+    let tests = r#"{"schema": 1, "tests": [{"name": "t", "kind": "test", "context": null, "outcomes": ["quarantined"]}]}"#;
+    std::fs::write(&file, tests).expect("write");
+    let file = file.to_str().expect("UTF-8 path");
+    let out = testgate(&["diff", file, file], None);
+    assert_eq!(out.code, Some(USAGE), "{out:#?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("quarantined"), "{}", out.stderr);
+}
+
+#[test]
+fn diff_reads_a_record_files_check() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (before, after) = (
+        dir.path().join("before.json"),
+        dir.path().join("after.json"),
+    );
+    let check = |outcome: &str| {
+        format!(
+            r#"{{"schema": 1, "tests": [{{"name": "t", "kind": "test", "context": null, "outcomes": ["{outcome}"]}}]}}"#
+        )
+    };
+    let record = format!(
+        r#"{{"record": {{"result": {}}}, "signature": null}}"#,
+        check("passed")
+    );
+    std::fs::write(&before, record).expect("write");
+    std::fs::write(&after, check("failed")).expect("write");
+    let out = testgate(
+        &[
+            "diff",
+            "--json",
+            before.to_str().expect("UTF-8 path"),
+            after.to_str().expect("UTF-8 path"),
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let document: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(document["tests"][0]["change"], "broken", "{}", out.stdout);
 }
 
 #[test]

@@ -13,11 +13,26 @@ fn document(stdout: &str) -> Value {
     serde_json::from_str(stdout).expect("one JSON document")
 }
 
+/// `stdout`, read as testgate-documents' type `T` and written again, is
+/// `stdout` byte for byte: the type holds every field the command wrote, in
+/// the order it wrote them (the snapshots, read as a `Value`, do not see
+/// the order).
+fn reads_back_as<'a, T: serde::Deserialize<'a> + serde::Serialize>(stdout: &'a str) {
+    let typed: T = serde_json::from_str(stdout).expect("the document's type");
+    let again = serde_json::to_string(&typed).expect("written again");
+    assert_eq!(
+        again,
+        stdout.trim_end(),
+        "not the same bytes once read as its type"
+    );
+}
+
 #[test]
 fn check_json_of_a_failing_suite() {
     let (_tmp, dir) = pytest_project();
     let out = check_pytest(&dir, "fail", &["--json", "-q", "-k", "1"]);
     assert_eq!(out.code, Some(1), "{out:#?}");
+    reads_back_as::<testgate_documents::CheckDocument>(&out.stdout);
     let document = document(&out.stdout);
     // The excerpts quote an object's address (`<TestBig object at 0x…>`):
     // redacted, after checking that each holds its test's own assertion.
@@ -46,6 +61,7 @@ fn check_json_of_a_passing_suite() {
     let (_tmp, dir) = pytest_project();
     let out = check_pytest(&dir, "pass", &["--json", "-q"]);
     assert_eq!(out.code, Some(0), "{out:#?}");
+    reads_back_as::<testgate_documents::CheckDocument>(&out.stdout);
     insta::assert_json_snapshot!("check_pass", document(&out.stdout), {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
@@ -60,6 +76,7 @@ fn check_json_of_a_passing_suite() {
 fn parse_json_of_a_cargo_log() {
     let out = testgate(&["parse", "--json", "-"], Some(CARGO_LOG.as_bytes()));
     assert_eq!(out.code, Some(0), "{out:#?}");
+    reads_back_as::<testgate_documents::ParseDocument>(&out.stdout);
     insta::assert_json_snapshot!("parse_cargo", document(&out.stdout), {
         ".file" => "[path]",
     });

@@ -1,0 +1,56 @@
+//! The JSON documents `testgate` writes, as Serialize + Deserialize types
+//! that the producer (the `testgate` command) and its readers (`diff`,
+//! `check --baseline`, `--quarantine`, your own tools) share. The principal types are
+//! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
+//! and [`DiffDocument`] (`diff --json`); with the `schema` feature,
+//! `schema_of` gives each one's JSON Schema, published in docs/schema/.
+//!
+//! A document's `schema` field is its version: a field added keeps it; a
+//! field removed, renamed or given another meaning bumps it. A reader meets
+//! an outcome it does not know as a deserialisation error that names it,
+//! never as some other outcome. The verdict and its cause are strings (the
+//! facade's `Verdict::name` and `Cause::name`): a cause added there reaches
+//! the document with no change here, and docs/cli.md lists them.
+//!
+//! Adding a field to a document: add it to the type here (an `Option`, or
+//! `#[serde(default)]`, so that documents written before it still read),
+//! set it in `testgate-cli`'s `json.rs`, and regenerate `docs/schema/`
+//! (`TESTGATE_UPDATE_SCHEMA=1 cargo test -p testgate-documents --features
+//! schema --test schema`); the Python dataclasses' test then names the
+//! field `python/testgate/_documents.py` still lacks.
+//!
+//! ```
+//! use testgate_documents::{CheckDocument, Outcome};
+//!
+//! let text = r#"{"schema":1,"verdict":"pass","cause":null,"failing":[],
+//!   "reason":"passed","suite":null,
+//!   "findings":{"always_failed":[],"sometimes_failed":[],"order_dependence":null,
+//!               "stopped_by":null,"notes":[]},
+//!   "preparations":[],"attempts":[],"tree_digest":null,"tree":null,
+//!   "tests":[{"name":"t","kind":"test","context":null,"outcomes":["passed"]}],
+//!   "grading":null,"stress":null,"failures":[],
+//!   "sandbox":{"kind":"bwrap","why":null}}"#;
+//! let check: CheckDocument<'static> = serde_json::from_str(text).unwrap();
+//! assert_eq!(check.tests[0].outcomes, [Some(Outcome::Passed)]);
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod check;
+mod diff;
+mod parse;
+#[cfg(feature = "schema")]
+mod schema;
+mod shared;
+
+pub use check::{
+    Attempt, CHECK_SCHEMA, CheckDocument, Detected, Environment, Failure, Findings, GradedTest,
+    Grading, Note, OrderDependence, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy,
+    Stress, Suite, TestHistory, Tree, Varied,
+};
+pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
+pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
+#[cfg(feature = "schema")]
+pub use schema::{DOCUMENTS, schema_of};
+pub use shared::{Counts, Crash, Outcome};

@@ -1,0 +1,83 @@
+//! `parse --json`: what the parser understood of one file, one line each.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::shared::{Counts, Crash, Outcome};
+
+/// The `schema` of each `parse --json` line, by [`CHECK_SCHEMA`]'s rule.
+///
+/// [`CHECK_SCHEMA`]: crate::CHECK_SCHEMA
+pub const PARSE_SCHEMA: u32 = 1;
+
+/// One line of `parse --json`: what the parser understood of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ParseDocument<'a> {
+    /// The document's version, [`PARSE_SCHEMA`].
+    pub schema: u32,
+    /// The path as given (`-` for standard input); a path that is not
+    /// UTF-8 is shown lossily.
+    pub file: Cow<'a, str>,
+    /// The output format recognised.
+    pub format: Option<Cow<'a, str>>,
+    /// The failing tests.
+    pub failing: Vec<FailingTest<'a>>,
+    /// The runner's totals.
+    pub counts: Counts,
+    /// The runner said it ran no test.
+    pub no_tests_ran: bool,
+    /// The first scope the runner opened and never closed, if any.
+    pub unclosed: Option<Cow<'a, str>>,
+    /// Tests that failed and then passed within the run.
+    pub flaky: Cow<'a, [String]>,
+    /// Re-runs of failed tests counted without names.
+    pub reruns: u64,
+    /// Tests started and not ended when the output stopped.
+    pub running: Cow<'a, [String]>,
+    /// Every test the output named, with its outcome.
+    pub tests: Vec<Test<'a>>,
+    /// Results left out of `tests` once it was full.
+    pub tests_omitted: u64,
+    /// Test binaries that died naming no failing test.
+    pub crashes: Vec<Crash<'a>>,
+    /// Lines read.
+    pub lines: u64,
+    /// Lines longer than the parser keeps.
+    pub long_lines: u64,
+}
+
+/// A failing test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FailingTest<'a> {
+    /// The test.
+    pub name: Cow<'a, str>,
+    /// The output format that named it.
+    pub format: Cow<'a, str>,
+    /// Where it lies, if the runner said.
+    pub context: Option<Cow<'a, str>>,
+    /// What the name names: a test, a file, a binary...
+    pub kind: Cow<'a, str>,
+    /// The first line that states the failure, in the test's own output.
+    pub message: Option<Cow<'a, str>>,
+    /// The test's own output, bounded (docs/formats.md).
+    pub excerpt: Option<Cow<'a, str>>,
+}
+
+/// A test the output named, with its outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Test<'a> {
+    /// The test.
+    pub name: Cow<'a, str>,
+    /// Its outcome.
+    pub outcome: Outcome,
+    /// What the name names.
+    pub kind: Cow<'a, str>,
+    /// The output format that named it.
+    pub format: Cow<'a, str>,
+    /// Where it lies, if the runner said.
+    pub context: Option<Cow<'a, str>>,
+}

@@ -1,0 +1,23 @@
+//! The JSON Schema of each document, as published in docs/schema/.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+
+use crate::{CheckDocument, DiffDocument, ParseDocument};
+
+/// Every document with a published schema: its file name under
+/// docs/schema/ (without `.json`).
+pub const DOCUMENTS: [&str; 3] = ["check", "parse", "diff"];
+
+/// The JSON Schema of the document `name` (one of [`DOCUMENTS`]), or
+/// `None` for a name that is not one.
+pub fn schema_of(name: &str) -> Option<Schema> {
+    fn of<T: JsonSchema>() -> Schema {
+        SchemaGenerator::default().into_root_schema_for::<T>()
+    }
+    Some(match name {
+        "check" => of::<CheckDocument<'static>>(),
+        "parse" => of::<ParseDocument<'static>>(),
+        "diff" => of::<DiffDocument<'static>>(),
+        _ => return None,
+    })
+}
