@@ -637,7 +637,7 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
-    if let Some(flag) = watch_word(&words) {
+    if let Some(flag) = testgate::watch::watch_word(&words) {
         return Some(format!(
             "the test command asks to watch for changes (`{flag}`), so it would never end: \
              drop `{flag}`; testgate runs the tests once"
@@ -648,33 +648,11 @@ fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
     let (script, text) = testgate::npm_script(command, dir)?;
     let text = text.as_str();
     let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-    let flag = watch_word(&script_words)?;
+    let flag = testgate::watch::watch_word(&script_words)?;
     Some(format!(
         "the npm script `{script}` (`{text}`) watches for changes (`{flag}`), so it would \
          never end: run the runner without `{flag}`; testgate runs the tests once"
     ))
-}
-
-/// The first word that puts a runner in watch mode.
-fn watch_word(words: &[String]) -> Option<&str> {
-    let vitest = words
-        .iter()
-        .position(|w| w == "vitest" || w.ends_with("/vitest"));
-    if let Some(at) = vitest
-        && let Some(next) = words.get(at + 1).filter(|w| *w == "watch" || *w == "dev")
-    {
-        return Some(next.as_str());
-    }
-    // mocha's short `-w`.
-    let mocha = words.iter().any(|w| w == "mocha" || w.ends_with("/mocha"));
-    if let Some(short) = words.iter().find(|w| mocha && *w == "-w") {
-        return Some(short.as_str());
-    }
-    words.iter().map(String::as_str).find(|w| {
-        let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
-        matches!(flag, "--watch" | "--watchAll" | "--watch-all")
-            && !matches!(value, Some("false" | "0"))
-    })
 }
 
 fn unix_seconds() -> u64 {
@@ -835,8 +813,9 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_size, watch_word};
+    use super::{parse_duration, parse_size};
     use std::time::Duration;
+    use testgate::watch::watch_word;
 
     #[test]
     fn watch_flags() {

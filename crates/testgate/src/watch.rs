@@ -79,31 +79,34 @@ pub fn shadows_a_runner(path: &Path) -> bool {
         })
 }
 
+/// The first word of `words` (a whole command, or an npm script's words)
+/// that puts a test runner in watch mode, where it would wait for changes
+/// instead of ending: `--watch`, `--watchAll`, vitest's `watch` and `dev`
+/// commands, mocha's `-w`. Each runner's own words are its profile's
+/// (`crates/testgate/src/runners/`).
+///
+/// ```
+/// let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+/// assert_eq!(testgate::watch::watch_word(&words("npx jest --watch")), Some("--watch"));
+/// assert_eq!(testgate::watch::watch_word(&words("npx jest --watch=false")), None);
+/// ```
+pub fn watch_word(words: &[String]) -> Option<&str> {
+    crate::runners::watch_word(words)
+}
+
 /// The snapshot-update flag in a command or its environment, if any: a
-/// gate must not let tests rewrite their own expectations.
+/// gate must not let tests rewrite their own expectations. Each runner's
+/// flags are its profile's; the variables are the snapshot libraries'
+/// (`INSTA_UPDATE`) and any runner's (`UPDATE_SNAPSHOTS`).
 pub fn snapshot_update(args: &[OsString], env: &[(OsString, Option<OsString>)]) -> Option<String> {
-    let is_js = args.iter().any(|a| {
-        let a = a.to_string_lossy();
-        a.ends_with("jest") || a.ends_with("vitest")
-    });
-    for arg in args {
-        let a = arg.to_string_lossy();
-        let flagged = matches!(
-            a.as_ref(),
-            "--updateSnapshot"
-                | "--update-snapshots"
-                | "--update-snapshot"
-                | "--snapshot-update"
-                | "--snapshot-update-all"
-                | "--insta-update"
-                | "--test-update-snapshots"
-        ) || a.starts_with("--updateSnapshot=")
-            || (is_js && matches!(a.as_ref(), "-u" | "--update" | "-ci=false"));
-        if flagged {
-            return Some(format!(
-                "`{a}` lets the tests rewrite their own expected snapshots; a gate must judge them as they are: drop it"
-            ));
-        }
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(a) = crate::runners::snapshot_update_word(&words) {
+        return Some(format!(
+            "`{a}` lets the tests rewrite their own expected snapshots; a gate must judge them as they are: drop it"
+        ));
     }
     for (name, value) in env {
         let value = value.as_ref().map(|v| v.to_string_lossy().into_owned());
@@ -171,6 +174,29 @@ mod tests {
         ] {
             assert!(!runs_on_host(Path::new(p)), "{p}");
         }
+    }
+
+    /// Each runner's words are its own: a short flag only where its
+    /// runner is named, the long ones in any command (docs/cli.md).
+    #[test]
+    fn each_runner_refuses_its_own_words() {
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let snapshot = |s: &str| snapshot_update(&args(&s.split(' ').collect::<Vec<_>>()), &[]);
+        assert_eq!(watch_word(&words("npx mocha -w")), Some("-w"));
+        assert_eq!(watch_word(&words("npx jest -w")), None, "-w is mocha's");
+        assert_eq!(watch_word(&words("vitest dev")), Some("dev"));
+        assert_eq!(watch_word(&words("npx jest dev")), None, "dev is vitest's");
+        assert_eq!(watch_word(&words("make test --watch")), Some("--watch"));
+        assert!(snapshot("npx jest -u").is_some());
+        assert!(
+            snapshot("make -u").is_none(),
+            "-u only where jest or vitest is named"
+        );
+        assert!(snapshot("npx vitest --update").is_some());
+        assert!(snapshot("node --test --test-update-snapshots").is_some());
+        assert!(snapshot("cargo test -- --insta-update").is_some());
+        assert!(snapshot("tox -- --snapshot-update").is_some());
+        assert!(snapshot("go test -update ./...").is_none());
     }
 
     #[test]

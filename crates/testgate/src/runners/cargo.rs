@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names, words};
+use super::{RunnerProfile, Target, names, one_of, words};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -83,6 +83,15 @@ impl RunnerProfile for Cargo {
             words(&["cargo", "--version"]),
             words(&["rustc", "--version"]),
         ]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        one_of(words, &["--insta-update"], &[])
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {

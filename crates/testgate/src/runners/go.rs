@@ -199,6 +199,16 @@ impl RunnerProfile for Go {
         vec![words(&["go", "version"])]
     }
 
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
         project.is_file("go.mod").then(|| {
             Detected::new(

@@ -7,7 +7,10 @@ use super::js::{
 };
 use std::path::Path;
 
-use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
+use super::{
+    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, long_flag, names_program,
+    npx_package, one_of, words,
+};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -90,6 +93,23 @@ impl RunnerProfile for Jest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "jest", "--version"]),
         ]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        // jest's own, and the long spellings any runner's watch mode
+        // shares: refused in any command.
+        long_flag(words, &["--watch", "--watchAll", "--watch-all"])
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let flag = one_of(words, &["--updateSnapshot"], &["--updateSnapshot="]);
+        // The short ones only where jest is named: `-u` means other things
+        // to other programs.
+        flag.or_else(|| {
+            names_program(words, "jest")
+                .then(|| one_of(words, &["-u", "-ci=false", "--ci=false"], &[]))
+                .flatten()
+        })
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {

@@ -7,7 +7,7 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::js::js_escape;
-use super::{RunnerProfile, Target, names, npx_package, words};
+use super::{RunnerProfile, Target, names, names_program, npx_package, one_of, words};
 use crate::detect::{Detected, ProjectView};
 
 /// The titles mocha gives a failing hook: `suite "before all" hook for
@@ -101,6 +101,18 @@ impl RunnerProfile for Mocha {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "mocha", "--version"]),
         ]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        // mocha's short `-w`, only where mocha is named.
+        names_program(words, "mocha")
+            .then(|| one_of(words, &["-w"], &[]))
+            .flatten()
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
     }
 
     /// `npm test` whose script calls mocha. A `.mocharc.*` alone does not

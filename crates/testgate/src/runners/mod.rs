@@ -68,6 +68,20 @@ pub(crate) trait RunnerProfile: Sync {
     /// toolchain's versions; `program` is the test command's program.
     fn version_questions(&self, program: &str) -> Vec<Vec<String>>;
 
+    /// The word of `words` (a whole command, or an npm script's words) that
+    /// puts this runner in watch mode, where it waits for changes instead
+    /// of ending (`--watch`, vitest's `watch` command); `None` when none
+    /// does. Asked of every profile for every command ([`watch_word`]), so
+    /// a profile names the runner's own conditions (mocha's `-w` only where
+    /// mocha is named).
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str>;
+
+    /// The word of `words` that lets the tests rewrite their own expected
+    /// snapshots (`jest -u`, syrupy's `--snapshot-update`); `None` when
+    /// none does. Asked as [`RunnerProfile::watch_word`] is
+    /// ([`snapshot_update_word`]).
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str>;
+
     /// The command that runs this runner in `project`, and what showed
     /// it, when the files at the project's root name this runner (`testgate
     /// check` with no command, docs/cli.md); `None` when they do not.
@@ -178,6 +192,48 @@ pub(crate) fn profile(runner: Runner) -> &'static dyn RunnerProfile {
         Runner::Mocha => &mocha::Mocha,
         Runner::Node => &node::Node,
     }
+}
+
+/// The first word of `words` (a whole command, or an npm script's words)
+/// that puts a runner in watch mode: asked of every profile, in
+/// [`Runner::ALL`]'s order.
+pub(crate) fn watch_word(words: &[String]) -> Option<&str> {
+    Runner::ALL
+        .into_iter()
+        .find_map(|runner| profile(runner).watch_word(words))
+}
+
+/// The first word of `words` that lets the tests rewrite their own
+/// expected snapshots: asked of every profile, as [`watch_word`].
+pub(crate) fn snapshot_update_word(words: &[String]) -> Option<&str> {
+    Runner::ALL
+        .into_iter()
+        .find_map(|runner| profile(runner).snapshot_update_word(words))
+}
+
+/// The first of `words` that is one of the long `flags` (`--watch`, or
+/// `--watch=VALUE` unless the value is `false` or `0`).
+fn long_flag<'a>(words: &'a [String], flags: &[&str]) -> Option<&'a str> {
+    words.iter().map(String::as_str).find(|w| {
+        let (flag, value) = w.split_once('=').map_or((*w, None), |(f, v)| (f, Some(v)));
+        flags.contains(&flag) && !matches!(value, Some("false" | "0"))
+    })
+}
+
+/// Whether `words` names the program `name` (`jest`, `…/bin/jest`).
+fn names_program(words: &[String], name: &str) -> bool {
+    words
+        .iter()
+        .any(|w| w == name || w.ends_with(&format!("/{name}")))
+}
+
+/// The first of `words` that is one of `exact`, or starts with one of
+/// `prefixes`.
+fn one_of<'a>(words: &'a [String], exact: &[&str], prefixes: &[&str]) -> Option<&'a str> {
+    words
+        .iter()
+        .map(String::as_str)
+        .find(|w| exact.contains(w) || prefixes.iter().any(|p| w.starts_with(p)))
 }
 
 /// The runner `program args` starts (`program` is a file name), and how

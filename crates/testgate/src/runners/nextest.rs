@@ -91,6 +91,16 @@ impl RunnerProfile for Nextest {
         ]
     }
 
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
         if !configured(project) {
             return None;

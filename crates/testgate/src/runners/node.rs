@@ -7,7 +7,7 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::js::js_escape;
-use super::{RunnerProfile, Target, names};
+use super::{RunnerProfile, Target, names, one_of};
 use crate::detect::{Detected, ProjectView};
 
 /// How the parser joins a suite's title and its tests'.
@@ -93,6 +93,15 @@ impl RunnerProfile for Node {
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         vec![vec![program.to_owned(), "--version".to_owned()]]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        one_of(words, &["--test-update-snapshots"], &[])
     }
 
     /// `npm test` whose script calls `node --test`: node's runner has no

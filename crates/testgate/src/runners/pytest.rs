@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::{
     EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
+    one_of,
 };
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
@@ -254,6 +255,25 @@ impl RunnerProfile for Pytest {
             vec!["pytest".into(), "--version".into()]
         };
         vec![vec![python, "--version".into()], pytest]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        // syrupy's, pytest-snapshot's and their kin.
+        one_of(
+            words,
+            &[
+                "--snapshot-update",
+                "--snapshot-update-all",
+                "--update-snapshots",
+                "--update-snapshot",
+            ],
+            &[],
+        )
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {

@@ -5,7 +5,10 @@
 use super::js::{files, js_name_pattern, titles, without_coverage, without_name_pattern};
 use std::path::Path;
 
-use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, npx_package, words};
+use super::{
+    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names_program, npx_package,
+    one_of, words,
+};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -103,6 +106,23 @@ impl RunnerProfile for Vitest {
             words(&["node", "--version"]),
             words(&["npx", "--no-install", "vitest", "--version"]),
         ]
+    }
+
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        // `vitest watch`, `vitest dev`: its commands that never end.
+        let at = words
+            .iter()
+            .position(|w| w == "vitest" || w.ends_with("/vitest"))?;
+        words
+            .get(at + 1)
+            .map(String::as_str)
+            .filter(|w| matches!(*w, "watch" | "dev"))
+    }
+
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        names_program(words, "vitest")
+            .then(|| one_of(words, &["-u", "--update"], &[]))
+            .flatten()
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
