@@ -80,9 +80,11 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             // The place depends on the format, which the request says: ask
             // once for it, then again with the place.
             let rest = &words[prefix..];
-            if let Some(probe) = profile.report(rest, dir.path()) {
+            if let Some(probe) = profile.report(rest, dir.path(), workspace) {
                 let at = place(runner, probe.format);
-                if let Some(request) = profile.report(rest, &at) {
+                if let Some(request) = profile.report(rest, &at, workspace)
+                    && files_written(dir.path(), &request)
+                {
                     let mut all: Vec<String> = words[..prefix].to_vec();
                     all.extend(request.args.iter().cloned());
                     out_args = all.into_iter().map(OsString::from).collect();
@@ -104,11 +106,12 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
                         .cloned(),
                 );
                 let profile = runners::profile(runner);
-                if let Some(probe) = profile.report(&script_args, dir.path()) {
+                if let Some(probe) = profile.report(&script_args, dir.path(), workspace) {
                     let at = place(runner, probe.format);
-                    if let Some(request) = profile.report(&script_args, &at)
+                    if let Some(request) = profile.report(&script_args, &at, workspace)
                         && !request.through_environment
                         && let Some(extra) = request.args.strip_prefix(script_args.as_slice())
+                        && files_written(dir.path(), &request)
                     {
                         let all = runners::npm::appended(words, extra);
                         out_args = all.into_iter().map(OsString::from).collect();
@@ -118,11 +121,11 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             }
             for runner in Runner::ALL {
                 let profile = runners::profile(runner);
-                let Some(probe) = profile.report(&[], dir.path()) else {
+                let Some(probe) = profile.report(&[], dir.path(), workspace) else {
                     continue;
                 };
                 let at = place(runner, probe.format);
-                if let Some(request) = profile.report(&[], &at)
+                if let Some(request) = profile.report(&[], &at, workspace)
                     && request.through_environment
                 {
                     requests.push((runner, rel(&at), request));
@@ -158,6 +161,16 @@ fn outside(workspace: &Path) -> Result<PathBuf, String> {
             workspace.display()
         )
     })
+}
+
+/// Whether the files `request` needs beside its report (nextest's tool
+/// configuration) were written into `dir`, testgate's own fresh directory;
+/// where one cannot be, nothing is asked for and the console judges alone.
+fn files_written(dir: &Path, request: &ReportRequest) -> bool {
+    request
+        .files
+        .iter()
+        .all(|file| std::fs::write(dir.join(file.name), &file.contents).is_ok())
 }
 
 /// The file name of `place` in its directory.
@@ -567,7 +580,11 @@ mod tests {
     #[test]
     fn a_place_is_one_word_of_pytest_addopts() {
         let request = runners::profile(Runner::Pytest)
-            .report(&[], Path::new("/tmp/a b/it's.xml"))
+            .report(
+                &[],
+                Path::new("/tmp/a b/it's.xml"),
+                Path::new("/nonexistent"),
+            )
             .expect("a request");
         assert_eq!(request.env[0].value, r#"--junitxml='/tmp/a b/it'\''s.xml'"#);
     }
@@ -735,6 +752,38 @@ mod tests {
         let beside_cargo = asked.read(cargo);
         assert_eq!(beside_cargo.evidence, Evidence::ConsoleAlone);
         assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
+    }
+
+    /// nextest's tool configuration is written into the report's own
+    /// directory before the attempt, and names the place there.
+    #[test]
+    fn nextest_is_asked_through_a_tool_configuration_beside_its_report() {
+        let project = tempfile::tempdir().unwrap();
+        let asked = ask(
+            OsStr::new("cargo"),
+            &os(&["nextest", "run", "--no-fail-fast"]),
+            project.path(),
+        )
+        .expect("a place");
+        let tool = asked.dir.path().join("nextest-tool.toml");
+        let place = asked.dir.path().join("nextest.xml");
+        let args: Vec<&OsStr> = asked.args().iter().map(OsString::as_os_str).collect();
+        let config = format!("testgate:{}", tool.display());
+        assert_eq!(
+            args,
+            [
+                "nextest",
+                "run",
+                "--no-fail-fast",
+                "--tool-config-file",
+                config.as_str()
+            ]
+        );
+        let written = std::fs::read_to_string(&tool).unwrap();
+        assert_eq!(
+            written,
+            format!("[profile.default.junit]\npath = \"{}\"\n", place.display())
+        );
     }
 
     /// A `TMPDIR` inside the project is passed over: the report's place is

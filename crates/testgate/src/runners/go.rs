@@ -219,7 +219,7 @@ impl RunnerProfile for Go {
         })
     }
 
-    fn report(&self, rest: &[String], _place: &Path) -> Option<ReportRequest> {
+    fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest)
     }
 }
@@ -260,6 +260,7 @@ fn report(rest: &[String]) -> Option<ReportRequest> {
     Some(ReportRequest {
         args,
         env: Vec::new(),
+        files: Vec::new(),
         format: ReportFormat::GoTestJson,
         written_to: ReportTarget::Stdout,
         through_environment: false,

@@ -50,6 +50,7 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
     Some(ReportRequest {
         args,
         env: Vec::new(),
+        files: Vec::new(),
         format: ReportFormat::JestJson,
         written_to: ReportTarget::File,
         through_environment: false,
@@ -124,7 +125,7 @@ impl RunnerProfile for Jest {
         })
     }
 
-    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
     }
 }

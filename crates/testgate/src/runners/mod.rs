@@ -87,15 +87,16 @@ pub(crate) trait RunnerProfile: Sync {
     /// check` with no command, docs/cli.md); `None` when they do not.
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected>;
 
-    /// How the runner, started with its own arguments `rest`, is asked to
-    /// write its machine-readable report to `place` (a fresh path outside
-    /// the project, writable inside the sandbox, read after the runner
-    /// exited); `None` where that cannot be done without changing what the
-    /// tests do: the exit status and the console then judge alone
-    /// (docs/formats.md, "Where the outcomes come from"). Data, not code:
-    /// the arguments, the environment, the format and where it is written.
-    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
-        let _ = (rest, place);
+    /// How the runner, started with its own arguments `rest` in
+    /// `workspace`, is asked to write its machine-readable report to
+    /// `place` (a fresh path outside the project, writable inside the
+    /// sandbox, read after the runner exited); `None` where that cannot be
+    /// done without changing what the tests do: the exit status and the
+    /// console then judge alone (docs/formats.md, "Where the outcomes come
+    /// from"). Data, not code: the arguments, the environment, the files
+    /// written beside the place, the format and where it is written.
+    fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
+        let _ = (rest, place, workspace);
         None
     }
 }
@@ -108,6 +109,9 @@ pub(crate) struct ReportRequest {
     pub(crate) args: Vec<String>,
     /// Variables to add to the runner's environment.
     pub(crate) env: Vec<ReportEnv>,
+    /// Files testgate writes into the place's directory before the attempt
+    /// (nextest's tool configuration, which names the place).
+    pub(crate) files: Vec<ReportFile>,
     /// What the report is written as.
     pub(crate) format: ReportFormat,
     /// Where the report is written.
@@ -127,6 +131,16 @@ pub(crate) struct ReportEnv {
     pub(crate) value: String,
     /// Whether `value` replaces or extends the command's own value.
     pub(crate) join: EnvJoin,
+}
+
+/// One file of a [`ReportRequest`], written into the directory of the
+/// report's place before the attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ReportFile {
+    /// Its file name in that directory.
+    pub(crate) name: &'static str,
+    /// What it holds.
+    pub(crate) contents: String,
 }
 
 /// How a [`ReportEnv`] meets a value the command already has (the user's

@@ -1,9 +1,10 @@
-//! `cargo nextest run`: how testgate recognises it, asks its versions, and
-//! retries only the failed tests with nextest's filtersets.
+//! `cargo nextest run`: how testgate recognises it, asks its versions, asks
+//! for its JUnit report, and retries only the failed tests with nextest's
+//! filtersets.
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, words};
+use super::{ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, words};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -56,6 +57,80 @@ fn nextest(rest: &[String], targets: &[Target<'_>]) -> Vec<String> {
     out
 }
 
+/// The file name of testgate's tool configuration beside the report.
+const TOOL_CONFIG: &str = "nextest-tool.toml";
+
+/// The most of the project's `.config/nextest.toml` read to see whether it
+/// names its own JUnit report.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
+/// `cargo nextest run ARGS --tool-config-file testgate:DIR/nextest-tool.toml`,
+/// the file holding `[profile.default.junit] path = "PLACE"`: every profile
+/// inherits the default's, so the user's `--profile` (or `NEXTEST_PROFILE`)
+/// keeps its retries, timeouts and threads, and nextest writes its JUnit at
+/// that absolute path when the run ends. The project's own configuration
+/// comes before a tool's: where it names a JUnit report (any `junit` in
+/// `.config/nextest.toml`, read through the one door for untrusted files), or
+/// the command names its own configuration (`--config-file`,
+/// `--tool-config-file`), the console judges alone.
+fn report(rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
+    let split = rest.iter().position(|a| a == "--").unwrap_or(rest.len());
+    let own_config = rest[..split].iter().any(|arg| {
+        let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+        matches!(option, "--config-file" | "--tool-config-file")
+    });
+    if own_config || names_junit(workspace)? {
+        return None;
+    }
+    let tool = place.with_file_name(TOOL_CONFIG);
+    let mut args = rest[..split].to_vec();
+    args.extend([
+        "--tool-config-file".to_owned(),
+        format!("testgate:{}", tool.to_str()?),
+    ]);
+    args.extend(rest[split..].iter().cloned());
+    Some(ReportRequest {
+        args,
+        env: Vec::new(),
+        files: vec![ReportFile {
+            name: TOOL_CONFIG,
+            contents: format!("[profile.default.junit]\npath = {}\n", toml_string(place)?),
+        }],
+        format: ReportFormat::JUnit,
+        written_to: ReportTarget::File,
+        through_environment: false,
+    })
+}
+
+/// Whether the project's `.config/nextest.toml` in `workspace` mentions
+/// JUnit (`Some(false)` when there is none); `None` when it cannot be read,
+/// so nothing is asked for.
+fn names_junit(workspace: &Path) -> Option<bool> {
+    let config = workspace.join(".config/nextest.toml");
+    match testgate_run::read_project_file(&config, CONFIG_LIMIT) {
+        Ok(bytes) => Some(bytes.windows(5).any(|w| w.eq_ignore_ascii_case(b"junit"))),
+        Err(testgate_run::ProjectFileError::Open { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Some(false)
+        }
+        Err(_) => None,
+    }
+}
+
+/// `path` as a TOML basic string; `None` when it is not UTF-8 or holds a
+/// control character.
+fn toml_string(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    if text.chars().any(char::is_control) {
+        return None;
+    }
+    Some(format!(
+        "\"{}\"",
+        text.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
+}
+
 /// `cargo nextest run`, also as `cargo +TOOLCHAIN nextest run`.
 pub(super) struct Nextest;
 
@@ -101,6 +176,10 @@ impl RunnerProfile for Nextest {
         None
     }
 
+    fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place, workspace)
+    }
+
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
         if !configured(project) {
             return None;
@@ -124,4 +203,89 @@ pub(super) fn configured(project: &ProjectView<'_>) -> bool {
     project.host().nextest
         && project.is_file("Cargo.toml")
         && project.is_file(".config/nextest.toml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn nextest_writes_its_junit_where_a_tool_configuration_says() {
+        let project = tempfile::tempdir().unwrap();
+        let place = Path::new("/tmp/testgate-report-x/nextest.xml");
+        let rest = words(&["--profile", "ci", "--retries", "2", "--", "--ignored"]);
+        let request = report(&rest, place, project.path()).unwrap();
+        assert_eq!(
+            request.args,
+            words(&[
+                "--profile",
+                "ci",
+                "--retries",
+                "2",
+                "--tool-config-file",
+                "testgate:/tmp/testgate-report-x/nextest-tool.toml",
+                "--",
+                "--ignored"
+            ])
+        );
+        assert_eq!(
+            request.files,
+            vec![ReportFile {
+                name: "nextest-tool.toml",
+                contents:
+                    "[profile.default.junit]\npath = \"/tmp/testgate-report-x/nextest.xml\"\n"
+                        .to_owned(),
+            }]
+        );
+        assert_eq!(request.format, ReportFormat::JUnit);
+        assert!(!request.through_environment);
+        // A configuration without JUnit changes nothing.
+        std::fs::create_dir(project.path().join(".config")).unwrap();
+        let config = project.path().join(".config/nextest.toml");
+        std::fs::write(&config, "[profile.ci]\nretries = 2\n").unwrap();
+        assert!(report(&rest, place, project.path()).is_some());
+    }
+
+    #[test]
+    fn nextest_is_asked_nothing_where_the_user_chose_its_configuration() {
+        let project = tempfile::tempdir().unwrap();
+        let place = Path::new("/tmp/r/nextest.xml");
+        for own in [
+            &["--config-file", "n.toml"][..],
+            &["--config-file=n.toml"],
+            &["--tool-config-file", "x:/n.toml"],
+        ] {
+            assert_eq!(report(&words(own), place, project.path()), None, "{own:?}");
+        }
+        // After `--` the words are the test binaries': not nextest's options.
+        assert!(report(&words(&["--", "--config-file"]), place, project.path()).is_some());
+        // The project's configuration names its own JUnit report: it wins
+        // over a tool's, so testgate's place would stay empty.
+        std::fs::create_dir(project.path().join(".config")).unwrap();
+        let config = project.path().join(".config/nextest.toml");
+        std::fs::write(&config, "[profile.ci.junit]\npath = \"junit.xml\"\n").unwrap();
+        assert_eq!(report(&[], place, project.path()), None);
+        // A configuration that cannot be read safely (a link) asks nothing.
+        std::fs::remove_file(&config).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &config).unwrap();
+        assert_eq!(report(&[], place, project.path()), None);
+    }
+
+    #[test]
+    fn a_place_is_one_toml_string() {
+        let project = tempfile::tempdir().unwrap();
+        let request = report(&[], Path::new("/tmp/a \"b\\/n.xml"), project.path()).unwrap();
+        assert_eq!(
+            request.files[0].contents,
+            "[profile.default.junit]\npath = \"/tmp/a \\\"b\\\\/n.xml\"\n"
+        );
+        assert_eq!(
+            report(&[], Path::new("/tmp/a\nb/n.xml"), project.path()),
+            None
+        );
+    }
 }

@@ -234,7 +234,7 @@ impl RunnerProfile for Pytest {
         &[]
     }
 
-    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
     }
 
@@ -384,6 +384,7 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
             value: format!("--junitxml={}", shell_quoted(place)?),
             join: EnvJoin::AppendWords,
         }],
+        files: Vec::new(),
         format: ReportFormat::JUnit,
         written_to: ReportTarget::File,
         through_environment: true,

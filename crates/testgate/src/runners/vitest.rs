@@ -62,6 +62,7 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
     Some(ReportRequest {
         args,
         env: Vec::new(),
+        files: Vec::new(),
         format: ReportFormat::VitestJson,
         written_to: ReportTarget::File,
         through_environment: false,
@@ -137,7 +138,7 @@ impl RunnerProfile for Vitest {
         })
     }
 
-    fn report(&self, rest: &[String], place: &Path) -> Option<ReportRequest> {
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
     }
 }
