@@ -3,15 +3,18 @@
 //! which no console mode of theirs shows (jest without
 //! `logErrorsBeforeRetry`; vitest 4.1's default and dot reporters, only its
 //! verbose one prints `(retry x1)`); their JSON reports record the failed
-//! try. Real runs of the e2e projects in bubblewrap, as root, with default
-//! options.
+//! try; nextest's `--retries` under `--status-level none
+//! --final-status-level none` shows only `5 passed (1 flaky)`, which its
+//! JUnit report (asked for through a tool configuration) names. Real runs
+//! of the e2e projects in bubblewrap, as root, with default options.
 
 use std::time::Duration;
 
+use testgate::policy::Evidence;
 use testgate::{Cause, Runner, SandboxedTests, TestConfig};
 
-use crate::projects::Project;
-use crate::{NoObserver, Where, assert_inconclusive};
+use crate::projects::{Project, failing_names};
+use crate::{NoObserver, Where, assert_fail, assert_inconclusive, assert_pass};
 
 /// `args` run by `npx --no-install` in `runner`'s e2e project in mode
 /// `retried`, in bubblewrap.
@@ -56,5 +59,74 @@ fn vitest_retry_is_flaky_in_every_console_mode() {
     ] {
         let record = retried(Runner::Vitest, args);
         assert_flaky_within(&record, "calc > once", &format!("{args:?}"));
+    }
+}
+
+/// `cargo nextest run --no-fail-fast ARGS` in the e2e cargo project in
+/// mode `mode`, in bubblewrap, retried up to twice.
+fn nextest(mode: &str, args: &[&str]) -> testgate::Record {
+    let project = Project::copy(Runner::Nextest);
+    let mut words = vec!["nextest", "run", "--no-fail-fast"];
+    words.extend_from_slice(args);
+    let config = TestConfig::new(&project.dir, "cargo", words)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .env("TESTGATE_FIXTURE", mode)
+        .retrying(2)
+        .within(Duration::from_secs(300));
+    SandboxedTests::new(Where::Bwrap.sandbox_for(Some(Runner::Nextest)), config)
+        .run_observed(&mut NoObserver)
+}
+
+/// Every attempt of `record` was judged by nextest's JUnit report beside
+/// its console.
+fn assert_report_judged(record: &testgate::Record, what: &str) {
+    for attempt in &record.attempts {
+        assert!(
+            matches!(attempt.attempt.evidence, Evidence::Report { .. }),
+            "{what}: {:?}",
+            attempt.attempt.evidence
+        );
+    }
+}
+
+#[test]
+fn nextest_report_judges_a_pass_and_a_fail_with_its_names() {
+    let record = nextest("pass", &[]);
+    assert_pass(&record, "nextest pass");
+    assert_report_judged(&record, "nextest pass");
+    assert_eq!(record.attempts[0].report.counts.ran(), Some(5));
+    let record = nextest("fail", &[]);
+    assert_fail(&record, failing_names(Runner::Nextest), "nextest fail");
+    assert_report_judged(&record, "nextest fail");
+}
+
+/// On main before nextest's report was asked for, the silent console mode
+/// gave Pass: only the summary's `(1 flaky)` showed the failed try.
+#[test]
+fn nextest_retries_are_flaky_in_every_console_mode() {
+    for args in [
+        &["--retries", "2"][..],
+        &[
+            "--retries",
+            "2",
+            "--status-level",
+            "none",
+            "--final-status-level",
+            "none",
+        ],
+    ] {
+        let what = format!("{args:?}");
+        let record = nextest("flaky", args);
+        // nextest's console names the failed try as a failure (docs/formats.md,
+        // "Retries: a flake is a failure"), so only the cause is asked here.
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        let first = &record.attempts[0];
+        assert_eq!(
+            first.report.flaky,
+            ["tests::sometimes"],
+            "{what}: {:#?}",
+            first.report
+        );
+        assert_report_judged(&record, &what);
     }
 }
