@@ -86,3 +86,35 @@ fn the_report_is_obtained_under_landlock_too() {
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     attack.assert_contained(&outcome);
 }
+
+/// nextest: a test that fails when it first runs and passes on nextest's
+/// retry, under `--retries 2 --status-level none --final-status-level none`:
+/// the console shows no try and nextest exits 0, so the console alone gave
+/// PASS. nextest's own JUnit report, asked for by default through a tool
+/// configuration beside the report, records the failed try: Inconclusive
+/// `flaky`.
+#[test]
+fn a_test_nextest_retried_silently_is_flaky_not_pass() {
+    let attack = Attack::new("retried-silently-nextest").runner_command(&[
+        "cargo",
+        "nextest",
+        "run",
+        "--offline",
+        "--retries",
+        "2",
+        "--status-level",
+        "none",
+        "--final-status-level",
+        "none",
+    ]);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("flaky"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"], 0, "{attempt:#}");
+    assert_eq!(
+        attempt["evidence"],
+        json!(["exit", "report", "console"]),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
