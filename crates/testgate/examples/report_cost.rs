@@ -9,10 +9,11 @@
 //! projects are copied from its `tests/projects/e2e` (pytest) or written
 //! (a crate of 50 tests, no dependency) into a fresh folder under
 //! `target/`. The report is turned off the way a user would: pytest with
-//! `-p no:junitxml` (testgate then asks for none; docs/formats.md). cargo
-//! test and nextest get no report (docs/formats.md, "Where the outcomes
-//! come from"): their two columns run the same check, so their ratio is the
-//! measurement's noise. Each figure is the median of seven runs, the two
+//! `-p no:junitxml`, nextest with `--config-file .config/nextest.toml` (an
+//! empty configuration of the crate's own; testgate then asks for none,
+//! docs/formats.md). cargo test gets no report (docs/formats.md, "Where the
+//! outcomes come from"): its two columns run the same check, so its ratio
+//! is the measurement's noise. Each figure is the median of seven runs, the two
 //! kinds interleaved so that a change in the machine's load falls on both.
 //! The machine is shared: compare the ratios of one run. Prints figures,
 //! asserts only that every run passed.
@@ -59,6 +60,10 @@ fn main() {
     copy(&e2e.join("pytest"), &pytest);
     let krate = root.join("cargo");
     many_tests_crate(&krate);
+    // nextest's own configuration, empty: named with `--config-file`, it
+    // turns testgate's request for nextest's report off.
+    std::fs::create_dir_all(krate.join(".config")).expect(".config");
+    std::fs::write(krate.join(".config/nextest.toml"), "").expect("nextest.toml");
     let target = vec![("CARGO_TARGET_DIR", krate.join("target"))];
 
     let cases = [
@@ -91,7 +96,13 @@ fn main() {
             dir: krate.clone(),
             program: "cargo",
             with_report: vec!["nextest", "run", "--offline"],
-            without_report: vec!["nextest", "run", "--offline"],
+            without_report: vec![
+                "nextest",
+                "run",
+                "--offline",
+                "--config-file",
+                ".config/nextest.toml",
+            ],
             env: target,
         },
     ];
