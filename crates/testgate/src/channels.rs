@@ -167,10 +167,9 @@ fn outside(workspace: &Path) -> Result<PathBuf, String> {
 /// configuration) were written into `dir`, testgate's own fresh directory;
 /// where one cannot be, nothing is asked for and the console judges alone.
 fn files_written(dir: &Path, request: &ReportRequest) -> bool {
-    request
-        .files
-        .iter()
-        .all(|file| std::fs::write(dir.join(file.name), &file.contents).is_ok())
+    request.files.iter().all(|file| {
+        testgate_run::replace_file(&dir.join(file.name), file.contents.as_bytes(), 0o600).is_ok()
+    })
 }
 
 /// The file name of `place` in its directory.

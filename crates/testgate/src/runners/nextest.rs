@@ -206,6 +206,10 @@ pub(super) fn configured(project: &ProjectView<'_>) -> bool {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests write a project's configuration in folders of their own"
+)]
 mod tests {
     use super::*;
 
