@@ -8,7 +8,8 @@
 
 use std::time::Duration;
 
-use testgate::{Cause, Runner, SandboxedTests, TestConfig};
+use testgate::parse::Runner;
+use testgate::{Cause, SandboxedTests, TestConfig};
 
 use crate::projects::Project;
 use crate::{NoObserver, Where, assert_inconclusive};
