@@ -10,8 +10,9 @@
 
 use std::time::Duration;
 
+use testgate::parse::Runner;
 use testgate::policy::Evidence;
-use testgate::{Cause, Runner, SandboxedTests, TestConfig};
+use testgate::{Cause, SandboxedTests, TestConfig};
 
 use crate::projects::{Project, failing_names};
 use crate::{NoObserver, Where, assert_fail, assert_inconclusive, assert_pass};

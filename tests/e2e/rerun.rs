@@ -139,11 +139,11 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Kind::Vitest => TestConfig::vitest(dir),
         Kind::Mocha => TestConfig::mocha(dir),
         Kind::NpmMocha => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::Runner::Mocha)
+            .format(testgate::parse::Runner::Mocha)
             .preset(),
         Kind::Node => TestConfig::node_test(dir),
         Kind::NpmNode => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::Runner::Node)
+            .format(testgate::parse::Runner::Node)
             .preset(),
     }
 }

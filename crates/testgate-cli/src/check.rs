@@ -316,7 +316,7 @@ impl Checked {
 }
 
 pub(crate) fn run(args: CheckArgs) -> Result<CheckEnd, Error> {
-    let cancel = testgate::cancel_on_signals();
+    let cancel = testgate::run::cancel_on_signals();
     let checked = execute(&args, &cancel)?;
     let record = &checked.record;
     let mut stdout = io::stdout().lock();

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use testgate::{BwrapOptions, Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::run::BwrapOptions;
+use testgate::{Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 struct Quiet;
 impl Observer for Quiet {}

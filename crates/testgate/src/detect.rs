@@ -176,7 +176,7 @@ pub enum DetectError {
 /// print: control characters, escapes and bidi controls shown as visible
 /// escapes ([`printable`](crate::printable)), newlines and tabs too.
 pub(crate) fn one_line(text: &[u8]) -> String {
-    crate::printable(text)
+    crate::parse::printable(text)
         .replace('\n', "\\u{a}")
         .replace('\t', "\\u{9}")
 }
@@ -289,7 +289,7 @@ impl HostFacts {
             bins.push(PathBuf::from(cargo_home).join("bin"));
         }
         bins.extend(
-            crate::home_directories()
+            crate::run::home_directories()
                 .into_iter()
                 .map(|home| home.join(".cargo/bin")),
         );

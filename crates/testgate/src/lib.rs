@@ -68,27 +68,6 @@ pub use testgate_policy as policy;
 /// ([`run::ProjectDir`], [`run::read_project_file`]).
 pub use testgate_run as run;
 
-// Transitional: the flattened paths these types had at the root before the
-// namespaces above. The workspace names them through the namespaces; the
-// branches in flight when the namespaces came still name some of these, so
-// they stay, hidden, until those are merged, then go (issue 27 item 5).
-#[doc(hidden)]
-pub use testgate_parse::{
-    Format, Kind, Outcome, Report, Runner, TestOutcome, failing_tests, is_hidden, printable, tail,
-};
-#[doc(hidden)]
-pub use testgate_policy::{
-    AfterTreeChange, Attempt, Change, Ending, Environment, Evidence, Expectations, Findings, Grade,
-    GradedTest, Grader, Grading, List, MAX_NAMES, MAX_REASON, Missing, Note, OrderDependence,
-    Policy, Preparation, Rerun, Selection, SometimesFailed, StoppedBy, Stress, TestResult, Varied,
-    compare,
-};
-#[doc(hidden)]
-pub use testgate_run::{
-    BwrapOptions, Cancel, LandlockOptions, ProjectDir, ProjectFileError, append_file,
-    cancel_on_signals, home_directories, read_project_file, replace_file,
-};
-
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the
 /// default environment policy plus `GIT_CONFIG_NOSYSTEM=1`, for at most
 /// `timeout`; returns its standard output when it exited 0 (its standard

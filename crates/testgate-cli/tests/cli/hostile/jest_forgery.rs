@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use super::harness::Attack;
 
-/// The node_modules of the e2e node projects, which the suite links to.
+/// The node_modules of the e2e node projects, which the suite links to:
+/// its canonical path, since a checkout under /tmp is visible in the
+/// sandbox only where it is bound, and a bind given as `a/../b` is not
+/// where the link `a/../b` leads inside.
 fn node_modules() -> PathBuf {
     let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/projects/e2e/node/node_modules");
@@ -15,7 +18,7 @@ fn node_modules() -> PathBuf {
         "{} is missing: run scripts/setup (npm ci)",
         modules.display()
     );
-    modules
+    modules.canonicalize().expect("canonical node_modules")
 }
 
 /// `tests/hostile/jest-forgery`: a test fails, the next prints jest's green
