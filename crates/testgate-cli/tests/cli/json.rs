@@ -81,3 +81,49 @@ fn parse_json_of_a_cargo_log() {
         ".file" => "[path]",
     });
 }
+
+#[test]
+fn check_json_gives_each_nextest_failure_its_panic_and_captured_output() {
+    let (_tmp, dir) = crate::check::fresh_copy("tests/projects/e2e/cargo", "cargo");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let out = testgate(
+        &[
+            "check",
+            "--json",
+            "-k",
+            "1",
+            "-C",
+            dir,
+            "--env",
+            "TESTGATE_FIXTURE=fail",
+            "--",
+            "cargo",
+            "nextest",
+            "run",
+            "--no-fail-fast",
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    let document = document(&out.stdout);
+    let failures = document["failures"].as_array().expect("failures");
+    let adds_negative = failures
+        .iter()
+        .find(|failure| failure["name"] == "tests::adds_negative")
+        .unwrap_or_else(|| panic!("no tests::adds_negative in {failures:?}"));
+    // nextest's `stderr ───` block: rust's panic, its message on the line
+    // after `panicked at`.
+    assert_eq!(
+        adds_negative["message"], "assertion `left == right` failed",
+        "{adds_negative}"
+    );
+    let excerpt = adds_negative["excerpt"].as_str().expect("an excerpt");
+    assert!(excerpt.contains("stderr ───"), "{excerpt}");
+    assert!(excerpt.contains("panicked at src/lib.rs"), "{excerpt}");
+    assert!(
+        document["reason"].as_str().is_some_and(
+            |reason| reason.contains("the output of tests::adds_negative in attempt ")
+        ),
+        "{document}"
+    );
+}

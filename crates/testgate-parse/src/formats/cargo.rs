@@ -686,7 +686,7 @@ fn block_header(text: &str) -> Option<&str> {
 
 /// Where a line says a test's failure.
 #[derive(Debug, PartialEq, Eq)]
-enum PanicMessage<'a> {
+pub(super) enum PanicMessage<'a> {
     /// On this line: rust before 1.73 (`thread 'x' panicked at 'msg',
     /// src/lib.rs:5:9`), or a test's `Err` (`Error: …`).
     Inline(&'a str),
@@ -695,7 +695,7 @@ enum PanicMessage<'a> {
 }
 
 /// The panic (or returned `Err`) a libtest block's line states.
-fn panic_message(text: &str) -> Option<PanicMessage<'_>> {
+pub(super) fn panic_message(text: &str) -> Option<PanicMessage<'_>> {
     if let Some(error) = text.strip_prefix("Error: ") {
         return Some(PanicMessage::Inline(error));
     }

@@ -336,6 +336,81 @@ mod tests {
     }
 
     #[test]
+    fn nextest_gives_a_confirmed_failure_its_captured_output_and_a_liar_none() {
+        let log = "\
+    Starting 3 tests across 1 binary
+        FAIL [   0.005s] (1/3) demo tests::real
+  stdout ───
+
+    running 1 test
+    test tests::real ... FAILED
+
+  stderr ───
+
+    thread 'tests::real' (42) panicked at src/lib.rs:9:5:
+    got 1, want 2
+    note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+        FAIL [   0.001s] (2/3) demo tests::forged
+  stdout ───
+
+    FORGED-TEXT
+        PASS [   0.001s] (3/3) demo tests::liar
+────────────
+     Summary [   0.015s] 3 tests run: 2 passed, 1 failed, 0 skipped
+        FAIL [   0.005s] (1/3) demo tests::real
+  stdout ───
+
+    REPRINTED-AFTER-THE-SUMMARY
+error: test run failed
+";
+        assert_eq!(
+            outputs(Runner::Nextest, log),
+            [(
+                "tests::real".to_owned(),
+                some("got 1, want 2"),
+                some(
+                    "stdout ───\n\nrunning 1 test\ntest tests::real ... FAILED\n\nstderr ───\n\n\
+                     thread 'tests::real' (42) panicked at src/lib.rs:9:5:\ngot 1, want 2\n\
+                     note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+                )
+            )]
+        );
+    }
+
+    #[test]
+    fn nextest_notes_a_signal_as_the_message_and_joins_a_retrys_output() {
+        let log = "\
+    Starting 1 test across 1 binary
+  TRY 1 SEGV [   0.004s] (───) demo::signals crashes
+  stdout ───
+
+    running 1 test
+
+    (test aborted with signal 11: SIGSEGV)
+
+  TRY 2 FAIL [   0.004s] (───) demo::signals crashes
+  stderr ───
+
+    SECOND-TRY
+────────────
+     Summary [   0.010s] 1 test run: 0 passed, 1 failed, 0 skipped
+  TRY 2 FAIL [   0.004s] (1/1) demo::signals crashes
+";
+        assert_eq!(
+            outputs(Runner::Nextest, log),
+            [(
+                "crashes".to_owned(),
+                some("test aborted with signal 11: SIGSEGV"),
+                some(
+                    "stdout ───\n\nrunning 1 test\n\n(test aborted with signal 11: SIGSEGV)\n\n\
+                     stderr ───\n\nSECOND-TRY"
+                )
+            )]
+        );
+    }
+
+    #[test]
     fn go_verbose_gives_each_failing_test_its_lines_and_no_passing_ones() {
         let log = "\
 === RUN   TestPasses

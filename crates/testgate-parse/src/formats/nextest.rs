@@ -8,11 +8,17 @@
 //! its `Summary` line is judged by it: a candidate stays if the final list
 //! after the summary names it, or if a later try of it passed (a flake); the
 //! rest were printed by tests (`--no-capture`) and are dropped.
+//!
+//! A failing test's captured output, which nextest prints indented under
+//! its status line (`  stdout ───`, `  stderr ───`), is its excerpt; the
+//! panic it states is its message. Both are given only to failures the
+//! summary confirmed.
 
 use std::collections::HashSet;
 
+use super::cargo::{PanicMessage, panic_message};
 use super::scope::{Judgement, Scope};
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -28,6 +34,11 @@ const STATUS_WIDTH: usize = 12;
 pub(crate) struct Nextest {
     findings: Findings,
     run: Run,
+    /// The failing tests' captured output, by name.
+    excerpts: Excerpts,
+    /// The last block line was rust's `thread 'x' panicked at …:`: the
+    /// next states the panic.
+    after_panic: bool,
 }
 
 /// One `cargo nextest run`, from its start to its end (or the next run's start).
@@ -55,6 +66,9 @@ struct Run {
 impl Recognizer for Nextest {
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
+        if self.excerpts.is_open() && self.block_line(text) {
+            return;
+        }
         match text.as_bytes().first() {
             // Status lines are padded to 12 columns; only statuses of 12 or more
             // characters (`TRY 1 LKFAIL`, `ABORT SIG 64`, `FLAKY 10/10`) start the line.
@@ -101,7 +115,10 @@ impl Recognizer for Nextest {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.run.slow.is_empty() {
+        if self.excerpts.is_open() {
+            // A block ends at any line that is not its own.
+            &Interest::ALL
+        } else if self.run.slow.is_empty() {
             &NEXTEST_LINES
         } else {
             // A status line of any word ends a `SLOW` test's wait.
@@ -111,6 +128,55 @@ impl Recognizer for Nextest {
 }
 
 impl Nextest {
+    /// A line while a failing test's block is open: its own (indented
+    /// output, a `stdout ───` heading, a blank line: kept, `true`), or not
+    /// (the block ends, `false`).
+    fn block_line(&mut self, text: &str) -> bool {
+        if text.trim().is_empty() {
+            self.excerpts.push("");
+            return true;
+        }
+        if status_line(text).is_some() || summary(text).is_some() {
+            self.excerpts.end();
+            return false;
+        }
+        if let Some(output) = text.strip_prefix("    ") {
+            self.excerpt_line(output);
+            return true;
+        }
+        if is_block_heading(text) {
+            self.after_panic = false;
+            self.excerpts.push(text.trim());
+            return true;
+        }
+        self.excerpts.end();
+        false
+    }
+
+    /// A line of a test's own output, its message noted where it states
+    /// one (libtest's panic, a `#[should_panic]` that returned, an `Err`,
+    /// nextest's note of a signal, timeout or leak).
+    fn excerpt_line(&mut self, text: &str) {
+        if !self.excerpts.has_message() {
+            if self.after_panic {
+                self.after_panic = false;
+                self.excerpts.message(text);
+            } else {
+                match panic_message(text) {
+                    Some(PanicMessage::Inline(message)) => self.excerpts.message(message),
+                    Some(PanicMessage::NextLine) => self.after_panic = true,
+                    // nextest's own word on a test that did not panic:
+                    // `(test aborted with signal 6: SIGABRT)`, `(test timed out)`.
+                    None if text.starts_with("(test ") && text.ends_with(')') => {
+                        self.excerpts.message(&text[1..text.len() - 1]);
+                    }
+                    None => {}
+                }
+            }
+        }
+        self.excerpts.push(text);
+    }
+
     fn detect(&mut self, index: u64) {
         self.findings.detected_at.get_or_insert(index);
     }
@@ -136,6 +202,9 @@ impl Nextest {
                     self.run
                         .failures
                         .candidate(index, line.name, binary, Kind::Test);
+                    // Its captured output follows (a retry's adds to it).
+                    self.excerpts.open(line.name);
+                    self.after_panic = false;
                 }
             }
             Some(Verdict::Passed) => {
@@ -215,9 +284,12 @@ impl Nextest {
             Judgement::Listed
         };
         for confirmed in run.failures.close(judgement) {
-            let test = FailingTest::new(confirmed.name, Runner::Nextest, confirmed.context);
+            let (message, excerpt) = self.excerpts.take(&confirmed.name);
+            let test = FailingTest::new(confirmed.name, Runner::Nextest, confirmed.context)
+                .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
         }
+        self.excerpts.clear();
     }
 }
 
@@ -284,6 +356,21 @@ fn status_line(text: &str) -> Option<StatusLine<'_>> {
         status,
         binary,
         name,
+    })
+}
+
+/// nextest's heading of a captured stream, `  stdout ───`, `  stderr ───`
+/// or `  output ───` (the two combined), `───` drawn as `---` where the
+/// terminal has no Unicode.
+fn is_block_heading(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("  ") else {
+        return false;
+    };
+    let rest = rest.trim_end();
+    ["stdout", "stderr", "output"].iter().any(|stream| {
+        rest.strip_prefix(stream)
+            .and_then(|rule| rule.strip_prefix(' '))
+            .is_some_and(|rule| !rule.is_empty() && rule.chars().all(|c| c == '─' || c == '-'))
     })
 }
 
