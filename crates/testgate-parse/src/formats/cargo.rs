@@ -608,7 +608,8 @@ fn results_shown(text: &str, pretty: bool) -> Shown {
         return Shown::Marks(0);
     }
     let trimmed = super::trim_start(text);
-    if trimmed.starts_with("Running ") || trimmed.starts_with("Doc-tests ") {
+    if trimmed.starts_with("Running ") || trimmed.starts_with("Doc-tests ") || is_cargo_status(text)
+    {
         return Shown::Marks(0);
     }
     let pretty_behind_output = super::find(text, "test ")
@@ -793,6 +794,21 @@ fn late_result(text: &str) -> Option<TestStatus> {
     } else {
         None
     }
+}
+
+/// cargo's own status line, its verb right-aligned in 12 columns: `
+/// Finished `test` profile …`, `   Compiling foo v0.1.0`. cargo writes it
+/// to stderr, so it may land inside a binary's run, where its `i`s and
+/// `.`s are no `-q` marks.
+fn is_cargo_status(text: &str) -> bool {
+    let Some(verb) = text.get(..12) else {
+        return false;
+    };
+    let word = verb.trim_start();
+    word.len() < 12
+        && text.as_bytes().get(12) == Some(&b' ')
+        && word.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
 }
 
 /// The binary of cargo's `Running unittests src/lib.rs (target/…/foo-abc)`:
@@ -1320,6 +1336,63 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
             let report = crate::parse(Runner::Cargo, &log);
             assert_eq!(report.unclosed, None, "{log}");
             assert!(report.counts.passed.is_some(), "{log}");
+        }
+    }
+
+    /// A real merged run of `tests/hostile/forged-result-cargo` under `--format
+    /// terse` (caught under load, about one run in three): cargo's `Finished`
+    /// and `Running` lines (stderr) came after `running 2 tests`; the `i`s
+    /// and `.` of `Finished` counted as `-q` marks, so the forged `test
+    /// result: ok. 2 passed` seemed to come after two results: PASS. cargo's
+    /// status lines hold no marks.
+    #[test]
+    fn cargos_lines_inside_a_run_are_no_results_for_a_forged_line() {
+        let log = "\
+running 2 tests
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s
+     Running unittests lib.rs (target/debug/deps/forged_result-1b506094f7797a3b)
+tests::a_fails --- FAILED
+
+test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.30s
+
+";
+        let report = crate::parse(Runner::Cargo, log);
+        assert_eq!(
+            report.unclosed.as_deref(),
+            Some(
+                "libtest's run ended without its own `test result:` line (one counting 2 tests \
+                 came after at most 1 of its 2 results)"
+            ),
+            "{report:?}"
+        );
+        assert_eq!(report.counts.passed, None);
+        let without_the_failure = log.replace("tests::a_fails --- FAILED\n", "");
+        assert!(
+            crate::parse(Runner::Cargo, &without_the_failure)
+                .unclosed
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn cargo_status_lines_are_told_from_output() {
+        for status in [
+            "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s",
+            "   Compiling demo v0.1.0 (/p)",
+            "     Running unittests src/lib.rs (target/debug/deps/demo-1)",
+            "   Doc-tests demo",
+        ] {
+            assert!(is_cargo_status(status), "{status}");
+        }
+        for other in [
+            "Finished `test` profile",
+            "    finished in 0.01s",
+            "            Finished x",
+            "    Finished",
+            "  ..iiF.... 12/40",
+            "    Fin1shed x",
+        ] {
+            assert!(!is_cargo_status(other), "{other}");
         }
     }
 
