@@ -268,6 +268,30 @@ mod tests {
         );
     }
 
+    /// A graded Fail's reason, as a plain Fail's: the names, then each
+    /// listed failing test's own output, then the tail; an unlisted
+    /// failure's output is not shown.
+    #[test]
+    fn a_graded_fails_reason_shows_each_listed_failures_output_before_the_tail() {
+        let attempt = run(1, &[("fixed", F), ("kept", P), ("other", F)])
+            .with_excerpts([
+                ("fixed", "E   assert 1 == 2".to_owned()),
+                ("other", "E   printed by an unlisted test".to_owned()),
+            ])
+            .with_tail("1 failed, 1 passed".to_owned());
+        let verdict = grader(0).verdict(&[attempt]);
+        assert_eq!(verdict.failing(), ["fixed"]);
+        let reason = verdict.reason();
+        let at = |needle: &str| reason.find(needle).unwrap_or(usize::MAX);
+        assert!(reason.starts_with("fixed (must pass)\n"), "{reason}");
+        assert!(
+            at("the output of fixed in attempt 1:\nE   assert 1 == 2")
+                < at("the end of the output of attempt 1:"),
+            "{reason}"
+        );
+        assert!(!reason.contains("printed by an unlisted test"), "{reason}");
+    }
+
     #[test]
     fn missing_fail_makes_a_missing_test_a_failure() {
         let expect = Expectations::new(["fixed"], ["gone"]).with_missing(Missing::Fail);

@@ -7,7 +7,7 @@ use crate::grading::{Grade, GradedTest, List, xfailed};
 use crate::policy::{Plan, Step};
 use crate::verdict::{Cause, Verdict};
 use crate::words::decision::plan;
-use crate::words::explain::push_tail;
+use crate::words::explain::{excerpt_lines, push_tail};
 use crate::words::reason::{Reason, tests};
 
 /// The grader's decision in words: the verdict, or the retry it asks for.
@@ -55,6 +55,7 @@ pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> 
                         tests_listed(flaky.len())
                     ));
                     unlisted_line(&mut reason, unlisted_failed);
+                    excerpt_lines(&mut reason, last, number, &names);
                     push_tail(&mut reason, last, number);
                     done(Verdict::Inconclusive {
                         cause: Cause::Flaky,
@@ -80,6 +81,7 @@ pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> 
                         reason.line(&format!("{} did not run", tests_listed(not_run.len())));
                     }
                     unlisted_line(&mut reason, unlisted_failed);
+                    excerpt_lines(&mut reason, last, number, &names);
                     push_tail(&mut reason, last, number);
                     done(Verdict::Fail {
                         failing: names.iter().map(|n| (*n).to_owned()).collect(),
