@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use testgate_parse::{CoverageScan, EnvironmentScan, Format, Report, Runner, StreamParser};
+use testgate_parse::{Format, Report, Runner, StreamParser};
 
 const CHUNK: usize = 64 * 1024;
 const MB: f64 = 1_000_000.0;
@@ -257,22 +257,19 @@ fn stream_file(format: impl Into<Format>, path: &Path) -> io::Result<Report> {
 }
 
 /// Parses the file at `path` as the facade reads an attempt's output:
-/// `Format::Auto`, and the environment and coverage scans beside it.
+/// `Format::Auto`, with the environment and coverage scans on its lines.
 fn scan_file(path: &Path) -> io::Result<Report> {
     let mut file = File::open(path)?;
     let mut buf = vec![0; CHUNK];
-    let mut parser = StreamParser::new(Format::Auto);
-    let mut environment = EnvironmentScan::new();
-    let mut coverage = CoverageScan::new();
+    let mut parser = StreamParser::new(Format::Auto).with_scans();
     loop {
         let n = file.read(&mut buf)?;
         if n == 0 {
-            std::hint::black_box((environment.finish(), coverage.finish()));
-            return Ok(parser.finish());
+            let scanned = parser.finish_scanned();
+            std::hint::black_box((&scanned.environment, scanned.coverage_below_threshold));
+            return Ok(scanned.report);
         }
         parser.feed(&buf[..n]);
-        environment.feed(&buf[..n]);
-        coverage.feed(&buf[..n]);
     }
 }
 

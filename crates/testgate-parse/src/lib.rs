@@ -59,7 +59,7 @@ pub use crate::report::{
     Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
-pub use crate::stream::StreamParser;
+pub use crate::stream::{Scanned, StreamParser};
 pub use crate::tail::tail;
 
 /// The names of the failing tests in `output`, the runner detected
