@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod beside;
 mod coverage;
 mod dispatch;
 mod environment;
@@ -45,6 +46,7 @@ mod runner;
 mod stream;
 mod tail;
 
+pub use crate::beside::Beside;
 pub use crate::coverage::CoverageScan;
 pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,

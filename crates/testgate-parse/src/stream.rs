@@ -210,7 +210,6 @@ impl StreamParser {
 
     /// The report of the recognisers' findings, the output ended.
     fn report(mut self) -> Report {
-
         let explicit = self.format != Format::Auto;
         let mut found: Vec<(Runner, Findings)> = self
             .recognizers
@@ -432,7 +431,10 @@ mod tests {
                     parser.feed(chunk);
                 }
                 let scanned = parser.finish_scanned();
-                assert_eq!(scanned.environment, environment, "{log:?} in chunks of {size}");
+                assert_eq!(
+                    scanned.environment, environment,
+                    "{log:?} in chunks of {size}"
+                );
                 assert_eq!(scanned.coverage_below_threshold, coverage, "{log:?}");
                 assert_eq!(
                     format!("{:?}", scanned.report),
