@@ -311,7 +311,8 @@ impl Judged {
         Judged::console_alone(console, Some(format!("{why}: its console judged alone")))
     }
 
-    fn console_alone(console: Report, note: Option<String>) -> Judged {
+    /// The console alone, with `note` if anything needs saying.
+    pub(crate) fn console_alone(console: Report, note: Option<String>) -> Judged {
         Judged {
             report: console,
             evidence: Evidence::ConsoleAlone,

@@ -5,14 +5,14 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
+use testgate_parse::Report;
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Evidence, Expectations,
-    Findings, Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult,
-    Varied, Verdict,
+    AfterTreeChange, Attempt, Cause, Driver, Environment, Evidence, Expectations, Findings, Grader,
+    Grading, Plan, Policy, Preparation, Selection, Step, Stress, Varied, Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunSpec, Sandbox};
 
+use crate::attempt::{Facts, attempt_of, ending_of};
 use crate::capture::{AttemptSink, Finished};
 use crate::channels::{Judged, MAX_REPORT};
 use crate::config::TestConfig;
@@ -511,12 +511,15 @@ impl SandboxedTests {
         let Finished {
             tail, environment, ..
         } = sink.finish();
-        let (ending, duration) = match result {
+        let (ending, duration) = match &result {
             Ok(finished) => (
-                ending_of(finished.ending, self.config.timeout),
+                ending_of(Ok(finished.ending), self.config.timeout),
                 finished.duration,
             ),
-            Err(error) => (refusal_of(&error), started.elapsed()),
+            Err(error) => (
+                ending_of(Err(error), self.config.timeout),
+                started.elapsed(),
+            ),
         };
         let after = top_level_entries(&self.config.workspace);
         let removed: Vec<String> = before.difference(&after).cloned().collect();
@@ -711,7 +714,7 @@ impl SandboxedTests {
             sink = sink.with_go_events();
         }
         let started = Instant::now();
-        let result = testgate_run::run(&spec, &mut sink);
+        let mut result = testgate_run::run(&spec, &mut sink);
         let Finished {
             report,
             events,
@@ -729,77 +732,32 @@ impl SandboxedTests {
         // made a folder on the way a symbolic link out of the project.
         let report_path =
             report_path.and(self.config.report.as_ref().map(|rel| self.report_path(rel)));
-        let crate::channels::Judged {
-            report,
-            evidence,
-            note: report_note,
-        } = match report_path {
+        let judged = match report_path {
             Some(path) => with_runner_report(judged, path),
             None => judged,
         };
-        let (ending, duration, leaked, sandbox_notes) = match result {
+        let (ran, duration, leaked, sandbox_notes) = match &mut result {
             Ok(finished) => (
-                ending_of(finished.ending, self.config.timeout),
+                Ok(finished.ending),
                 finished.duration,
                 finished.leaked_processes,
-                finished.sandbox_notes,
+                std::mem::take(&mut finished.sandbox_notes),
             ),
-            Err(error) => (refusal_of(&error), started.elapsed(), false, Vec::new()),
+            Err(error) => (Err(&*error), started.elapsed(), false, Vec::new()),
         };
-        let environment = environment
-            .filter(|found| !shell_said_not_found(found, &ending))
-            .map(|found| Environment::new(found.what, found.fix));
-        let counts = Counts::new(
-            report.counts.passed,
-            report.counts.failed,
-            report.counts.skipped,
-        );
-        let failing = failing_names(&report, &ending);
-        let attempt = Attempt::new(ending)
-            .with_selection(selection)
-            .with_failing(failing)
-            .with_counts(counts)
-            .with_no_tests_ran(report.no_tests_ran)
-            // A command testgate recognises as a runner whose output shows
-            // none of that runner's lines never reached its summary either
-            // (`pytest -q` ended by `os._exit(0)` prints only `.F`).
-            .with_truncated(
-                report.unclosed.is_some()
-                    || (report.format.is_none() && self.config.runner().is_some()),
-            )
-            .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
-            .with_running(report.running.iter().cloned())
-            .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
-            // Each failing test's own output for the reason: its excerpt,
-            // or its message where the excerpts' budget was spent.
-            .with_excerpts(report.failing.iter().filter_map(|test| {
-                let text = test.excerpt.as_ref().or(test.message.as_ref())?;
-                Some((test.name.clone(), text.clone()))
-            }))
-            // Each test's result, which only grading and stress read: a
-            // hundred thousand names are not copied for nothing.
-            .with_tests(
-                (self.config.expect.is_some() || self.config.stress.is_some())
-                    .then(|| {
-                        report
-                            .tests
-                            .iter()
-                            .map(|t| (t.name.clone(), graded(t.outcome)))
-                    })
-                    .into_iter()
-                    .flatten(),
-            )
-            .with_recognised(report.format.is_some())
-            .with_tail(tail)
-            .with_leaked_processes(leaked)
-            .with_duration(duration)
-            .with_environment(environment)
-            .with_coverage_below_threshold(coverage_below_threshold)
-            .with_evidence(evidence);
-        let attempt = match report_note {
-            Some(note) => attempt.with_note(note),
-            None => attempt,
-        };
+        let (attempt, report) = attempt_of(Facts {
+            ran,
+            timeout: self.config.timeout,
+            duration,
+            leaked,
+            selection,
+            judged,
+            tail,
+            environment,
+            coverage_below_threshold,
+            runner_recognised: self.config.runner().is_some(),
+            every_test: self.config.expect.is_some() || self.config.stress.is_some(),
+        });
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(run_args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
@@ -825,55 +783,12 @@ fn top_level_entries(dir: &Path) -> std::collections::BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// The failing names of `report` that the attempt's `ending` allows. A
-/// whole target's failure ([`Kind::Package`]: cargo's `error: test failed,
-/// to rerun pass `--test it``, after a target without libtest's harness
-/// failed) is the runner's word that a process failed, and the runner then
-/// exits non-zero: in an attempt that exited 0 a target printed it.
-fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
-    let exited_0 = matches!(ending, Ending::Exited { code: 0 });
-    report
-        .failing
-        .iter()
-        .filter(|test| !(exited_0 && test.kind == Kind::Package))
-        .map(|test| test.name.clone())
-        .collect()
-}
-
 /// `1 test`, `3 tests`.
 fn count_tests(n: usize) -> String {
     if n == 1 {
         "1 test".to_owned()
     } else {
         format!("{n} tests")
-    }
-}
-
-/// A shell's own "not found" with its 126 or 127: the policy already reads
-/// that as a runner that would not start, which is what it is.
-fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
-    found.kind == EnvironmentKind::RunnerNotFound
-        && matches!(ending, Ending::Exited { code: 126 | 127 })
-}
-
-fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
-    match ending {
-        testgate_run::Ending::Exited(code) => Ending::Exited { code },
-        testgate_run::Ending::Signalled(signal) => Ending::Signalled { signal },
-        testgate_run::Ending::TimedOut => Ending::TimedOut { after: timeout },
-        testgate_run::Ending::Cancelled => Ending::Cancelled,
-    }
-}
-
-/// The ending of a run the runner could not finish. An I/O failure after
-/// the command started is no failure to start: the attempt was lost.
-fn refusal_of(error: &RunError) -> Ending {
-    let why = error.to_string();
-    match error {
-        RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
-        RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
-        RunError::Io { .. } => Ending::Lost { why },
-        _ => Ending::WouldNotStart { why },
     }
 }
 
@@ -1026,21 +941,6 @@ impl Judge {
     }
 }
 
-/// A parsed outcome as grading reads it: an expected failure is one (the
-/// grader decides for which list it counts as passed: never a test that
-/// must pass), an unexpected pass proves nothing either way.
-fn graded(outcome: testgate_parse::Outcome) -> TestResult {
-    use testgate_parse::Outcome;
-    match outcome {
-        Outcome::Passed => TestResult::Passed,
-        Outcome::XFailed => TestResult::XFailed,
-        Outcome::Failed | Outcome::Error => TestResult::Failed,
-        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
-        Outcome::Flaky => TestResult::Flaky,
-        Outcome::Running => TestResult::Running,
-    }
-}
-
 #[cfg(test)]
 #[expect(
     clippy::disallowed_methods,
@@ -1049,25 +949,6 @@ fn graded(outcome: testgate_parse::Outcome) -> TestResult {
 mod tests {
     use super::*;
     use testgate_parse::Runner;
-
-    /// A target without libtest's harness that printed cargo's failure
-    /// lines for itself and passed (crates/testgate-parse's fixture project
-    /// `harness`, `cargo test --test liar`): with exit status 0 its line
-    /// names nothing; with a failing exit, the target is named.
-    #[test]
-    fn a_whole_target_fails_only_with_a_failing_exit() {
-        let log = "     Running tests/liar.rs (target/debug/deps/liar-02fe)\n\
-                   error: test failed, to rerun pass `--test liar`\n\
-                   error: 1 target failed:\n\
-                   \x20   `--test liar`\n";
-        let report = testgate_parse::parse(Runner::Cargo, log);
-        assert_eq!(report.names().collect::<Vec<_>>(), ["--test liar"]);
-        assert!(failing_names(&report, &Ending::Exited { code: 0 }).is_empty());
-        assert_eq!(
-            failing_names(&report, &Ending::Exited { code: 101 }),
-            ["--test liar"]
-        );
-    }
 
     /// The library refuses the host's root as a project before anything
     /// runs in it, snapshots it or restores it: the caller gets the reason.
