@@ -306,10 +306,11 @@ mod tests {
             source: std::io::Error::other("poll failed"),
         });
         let (attempt, _) = attempt_of(ran(Err(&REFUSED), ""));
-        match &attempt.ending {
-            Ending::SandboxRefused { why } => assert!(why.contains("no user namespaces"), "{why}"),
-            other => panic!("{other:?}"),
-        }
+        assert!(
+            matches!(&attempt.ending, Ending::SandboxRefused { why } if why.contains("no user namespaces")),
+            "{:?}",
+            attempt.ending
+        );
         assert!(matches!(
             verdict(&attempt),
             Verdict::Inconclusive {
