@@ -20,7 +20,13 @@ use crate::report::{Counts, Outcome, Report};
 /// ```
 /// use testgate_parse::{Beside, Runner, parse, parse_junit};
 ///
-/// let console = parse(Runner::Pytest, "FAILED t.py::test_printed - assert 0\n1 failed in 0.01s\n");
+/// let console = parse(
+///     Runner::Pytest,
+///     "t.py F\n\
+///      =========================== short test summary info ============================\n\
+///      FAILED t.py::test_printed - assert 0\n\
+///      ============================== 1 failed in 0.01s ===============================\n",
+/// );
 /// let report = parse_junit(
 ///     br#"<testsuites><testsuite name="pytest"><testcase classname="t" name="test_printed"/></testsuite></testsuites>"#,
 /// )
