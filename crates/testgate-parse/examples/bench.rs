@@ -8,7 +8,9 @@
 //! `--mb` megabytes into a fresh directory under `--dir` (the system temp
 //! directory by default; removed at the end), then prints for each:
 //! - MB/s parsing it with its own format and with `Format::Auto`, read in
-//!   64 KiB chunks as `testgate parse` reads it (page cache warm),
+//!   64 KiB chunks as `testgate parse` reads it (page cache warm), and with
+//!   `Format::Auto` and the environment and coverage scans, as the facade
+//!   reads each attempt's output,
 //! - the wall time of `wc -l` on the same file, for scale,
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
@@ -67,12 +69,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("MB/s per CPU second of the measuring thread (wall-clock MB/s in brackets: the");
     println!("machine may be shared); `wc -l` by its CPU time as a child; best of 3 runs.");
     println!(
-        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>7} {:>9} {:>9}",
+        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>15} {:>7} {:>9} {:>9}",
         "log",
         "MB",
         "lines",
         "explicit MB/s",
         "auto MB/s",
+        "+scans MB/s",
         "wc -l MB/s",
         "auto/wc",
         "RSS whole",
@@ -90,6 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let wc = wc_l(&path)?; // also warms the page cache for the runs below
         let (explicit, report) = best_of(3, || stream_file(format, &path))?;
         let (auto, auto_report) = best_of(3, || stream_file(Format::Auto, &path))?;
+        let (scanned, _) = best_of(3, || scan_file(&path))?;
         let rss_whole = peak_rss_kib("oneshot", &path)?;
         let rss_stream = peak_rss_kib("stream", &path)?;
         let rate = |t: Times| {
@@ -100,12 +104,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )
         };
         println!(
-            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
+            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>15} {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
             name,
             mbytes,
             report.lines,
             rate(explicit),
             rate(auto),
+            rate(scanned),
             rate(wc),
             auto.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
             rss_whole as f64 / 1024.0,
@@ -246,6 +251,23 @@ fn stream_file(format: impl Into<Format>, path: &Path) -> io::Result<Report> {
         let n = file.read(&mut buf)?;
         if n == 0 {
             return Ok(parser.finish());
+        }
+        parser.feed(&buf[..n]);
+    }
+}
+
+/// Parses the file at `path` as the facade reads an attempt's output:
+/// `Format::Auto`, with the environment and coverage scans on its lines.
+fn scan_file(path: &Path) -> io::Result<Report> {
+    let mut file = File::open(path)?;
+    let mut buf = vec![0; CHUNK];
+    let mut parser = StreamParser::new(Format::Auto).with_scans();
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            let scanned = parser.finish_scanned();
+            std::hint::black_box((&scanned.environment, scanned.coverage_below_threshold));
+            return Ok(scanned.report);
         }
         parser.feed(&buf[..n]);
     }

@@ -1,11 +1,14 @@
 //! The runner's own words that a coverage threshold was not met: a run
 //! whose tests all passed, failed by the runner for its coverage.
 
-use crate::line::MAX_LINE;
+use crate::line::LineSplitter;
 
 /// A streaming scan for a coverage threshold that was not met (jest's
 /// `coverageThreshold`, vitest's `thresholds`, pytest-cov's
-/// `--cov-fail-under`). Feed it the output in chunks of any size.
+/// `--cov-fail-under`). Feed it the output in chunks of any size; its
+/// lines are cut and cleaned as the parser's are, and a
+/// [`StreamParser::with_scans`](crate::StreamParser::with_scans) runs it on
+/// the lines it splits itself.
 ///
 /// ```
 /// use testgate_parse::CoverageScan;
@@ -16,7 +19,9 @@ use crate::line::MAX_LINE;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct CoverageScan {
-    line: Vec<u8>,
+    /// The lines of what [`feed`](Self::feed) is given; unused where a
+    /// parser gives the lines.
+    splitter: LineSplitter,
     below: bool,
 }
 
@@ -31,33 +36,26 @@ impl CoverageScan {
         if self.below {
             return;
         }
-        let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            self.push(&rest[..end]);
-            self.end_line();
-            rest = &rest[end + 1..];
-        }
-        self.push(rest);
+        let CoverageScan { splitter, below } = self;
+        splitter.feed(chunk, |line| see(below, line));
     }
 
-    fn push(&mut self, bytes: &[u8]) {
-        let room = MAX_LINE.saturating_sub(self.line.len());
-        self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-    }
-
-    fn end_line(&mut self) {
-        let text = String::from_utf8_lossy(&self.line);
-        self.below = self.below || below_threshold(text.trim());
-        self.line.clear();
+    /// Reads one cleaned line (the parser's recogniser form).
+    pub(crate) fn line(&mut self, text: &str) {
+        see(&mut self.below, text);
     }
 
     /// Whether the output said that coverage was below a threshold.
     pub fn finish(mut self) -> bool {
-        if !self.line.is_empty() {
-            self.end_line();
-        }
+        let CoverageScan { splitter, below } = &mut self;
+        splitter.finish(|line| see(below, line));
         self.below
     }
+}
+
+/// Whether `line` says coverage missed its threshold, unless one did already.
+fn see(below: &mut bool, line: &str) {
+    *below = *below || below_threshold(line.trim());
 }
 
 /// One line of a runner saying that coverage missed its threshold: jest's
@@ -103,6 +101,10 @@ mod tests {
         ));
         assert!(below(
             "ERROR: Coverage failure: total of 50 is less than fail-under=90"
+        ));
+        // Coloured, as the parser's lines are cleaned.
+        assert!(below(
+            "\u{1b}[31mFAIL Required test coverage of 90% not reached.\u{1b}[0m\r\n"
         ));
     }
 

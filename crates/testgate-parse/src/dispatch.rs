@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use crate::formats::{Interest, LineKey, Recognizer};
 use crate::line::Line;
 use crate::runner::Runner;
+use crate::stream::Scans;
 
 /// The parser's parts that each line goes through.
 pub(crate) struct Dispatch<'p> {
@@ -16,6 +17,8 @@ pub(crate) struct Dispatch<'p> {
     pub(crate) every_line: bool,
     /// Lines read so far: the next line's index.
     pub(crate) lines: &'p mut u64,
+    /// The environment and coverage scans, which read every line.
+    pub(crate) scans: Option<&'p mut Scans>,
 }
 
 impl Dispatch<'_> {
@@ -27,6 +30,9 @@ impl Dispatch<'_> {
             index: *self.lines,
         };
         *self.lines += 1;
+        if let Some(scans) = self.scans.as_deref_mut() {
+            scans.line(text);
+        }
         if self.every_line {
             for (_, recognizer) in self.recognizers.iter_mut() {
                 recognizer.line(&line);

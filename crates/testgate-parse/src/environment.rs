@@ -14,7 +14,7 @@
 //! test removed it itself (its own `HOME` or `GIT_CONFIG_GLOBAL`), often to
 //! test that very error, and the outcome is the test's.
 
-use crate::line::MAX_LINE;
+use crate::line::LineSplitter;
 
 /// What kind of environment failure a line showed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,11 @@ pub struct EnvironmentFailure {
 
 /// A streaming scan for environment failures: feed it the output in
 /// chunks of any size; it keeps only the first failure and the current
-/// line (at most [`MAX_LINE`] bytes).
+/// line (at most [`MAX_LINE`](crate::MAX_LINE) bytes). Lines are cut and cleaned as the
+/// parser's are (ANSI escapes, the trailing CR and invalid UTF-8); a
+/// [`StreamParser::with_scans`](crate::StreamParser::with_scans) runs the
+/// same scan on the lines it splits itself, so that output is cut into
+/// lines once.
 ///
 /// ```
 /// use testgate_parse::{EnvironmentKind, EnvironmentScan};
@@ -62,7 +66,9 @@ pub struct EnvironmentFailure {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct EnvironmentScan {
-    line: Vec<u8>,
+    /// The lines of what [`feed`](Self::feed) is given; unused where a
+    /// parser gives the lines.
+    splitter: LineSplitter,
     found: Option<EnvironmentFailure>,
 }
 
@@ -77,36 +83,27 @@ impl EnvironmentScan {
         if self.found.is_some() {
             return;
         }
-        let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            self.push(&rest[..end]);
-            self.end_line();
-            if self.found.is_some() {
-                return;
-            }
-            rest = &rest[end + 1..];
-        }
-        self.push(rest);
+        let EnvironmentScan { splitter, found } = self;
+        splitter.feed(chunk, |line| see(found, line));
     }
 
-    fn push(&mut self, bytes: &[u8]) {
-        let room = MAX_LINE.saturating_sub(self.line.len());
-        self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-    }
-
-    fn end_line(&mut self) {
-        let text = String::from_utf8_lossy(&self.line);
-        let line = text.trim_end_matches('\r');
-        self.found = recognise(line);
-        self.line.clear();
+    /// Reads one cleaned line (the parser's recogniser form).
+    pub(crate) fn line(&mut self, text: &str) {
+        see(&mut self.found, text);
     }
 
     /// The first environment failure the output showed, if any.
     pub fn finish(mut self) -> Option<EnvironmentFailure> {
-        if self.found.is_none() && !self.line.is_empty() {
-            self.end_line();
-        }
+        let EnvironmentScan { splitter, found } = &mut self;
+        splitter.finish(|line| see(found, line));
         self.found
+    }
+}
+
+/// `line` through the recognisers, unless a failure was found already.
+fn see(found: &mut Option<EnvironmentFailure>, line: &str) {
+    if found.is_none() {
+        *found = recognise(line.trim_end_matches('\r'));
     }
 }
 
@@ -117,7 +114,7 @@ pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailur
     scan.finish()
 }
 
-/// One line through every recogniser, in order.
+/// One cleaned line through every recogniser, in order.
 fn recognise(line: &str) -> Option<EnvironmentFailure> {
     const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 7] = [
         toolchain_too_old,
@@ -128,27 +125,7 @@ fn recognise(line: &str) -> Option<EnvironmentFailure> {
         read_only_for_the_toolchain,
         runner_not_found,
     ];
-    let line = strip_ansi(line);
-    RECOGNISERS.iter().find_map(|recognise| recognise(&line))
-}
-
-/// The line without ANSI colour sequences (cargo, npm and pytest colour
-/// their errors when they think a terminal is there).
-fn strip_ansi(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    RECOGNISERS.iter().find_map(|recognise| recognise(line))
 }
 
 fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<EnvironmentFailure> {
@@ -696,9 +673,9 @@ mod tests {
     #[test]
     fn long_lines_are_bounded() {
         let mut scan = EnvironmentScan::new();
-        let long = vec![b'x'; 10 * MAX_LINE];
+        let long = vec![b'x'; 10 * crate::MAX_LINE];
         scan.feed(&long);
-        assert!(scan.line.len() <= MAX_LINE);
+        assert!(scan.splitter.held() <= crate::MAX_LINE);
         scan.feed(b"\n");
         assert!(scan.finish().is_none());
     }

@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod beside;
 mod coverage;
 mod dispatch;
 mod environment;
@@ -45,6 +46,7 @@ mod runner;
 mod stream;
 mod tail;
 
+pub use crate::beside::Beside;
 pub use crate::coverage::CoverageScan;
 pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
@@ -59,7 +61,7 @@ pub use crate::report::{
     Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
-pub use crate::stream::StreamParser;
+pub use crate::stream::{Scanned, StreamParser};
 pub use crate::tail::tail;
 
 /// The names of the failing tests in `output`, the runner detected

@@ -99,7 +99,7 @@ pub(crate) fn strip_ansi(raw: &[u8]) -> Vec<u8> {
 /// The common case, a run of whole lines that are valid UTF-8 without an
 /// escape byte, is checked once per run rather than once per line: each
 /// line of it is then a `&str` slice, with no copy and no second pass.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct LineSplitter {
     partial: Vec<u8>,
     /// The current line passed `MAX_LINE`; the rest of it up to `\n` is dropped.
@@ -175,6 +175,12 @@ impl LineSplitter {
             }
             lines = &rest[dirty_end + 1..];
         }
+    }
+
+    /// The bytes of the partial line held (at most [`MAX_LINE`]).
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.partial.len()
     }
 
     fn push_partial(&mut self, piece: &[u8]) {

@@ -4,7 +4,9 @@ use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::RandomState;
 
+use crate::coverage::CoverageScan;
 use crate::dispatch::{Dispatch, Readers};
+use crate::environment::{EnvironmentFailure, EnvironmentScan};
 use crate::formats::{self, Findings, Interest, Recognizer, Seen};
 use crate::line::LineSplitter;
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
@@ -40,6 +42,41 @@ pub struct StreamParser {
     /// an explicit format, and as the tests' reference for the dispatch.
     every_line: bool,
     lines: u64,
+    /// The environment and coverage scans, where asked for
+    /// ([`with_scans`](Self::with_scans)): they read every line.
+    scans: Option<Scans>,
+}
+
+/// The scans a parser runs beside its recognisers, on the same lines.
+#[derive(Debug, Default)]
+pub(crate) struct Scans {
+    environment: EnvironmentScan,
+    coverage: CoverageScan,
+}
+
+impl Scans {
+    /// Reads one cleaned line.
+    pub(crate) fn line(&mut self, text: &str) {
+        self.environment.line(text);
+        self.coverage.line(text);
+    }
+}
+
+/// What a parser with its scans ([`StreamParser::with_scans`]) understood
+/// of the output: the report, and what the environment and coverage scans
+/// saw on the same lines.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Scanned {
+    /// Everything the recognisers understood, as [`StreamParser::finish`]
+    /// gives it.
+    pub report: Report,
+    /// The first environment failure the output showed
+    /// ([`EnvironmentScan`]).
+    pub environment: Option<EnvironmentFailure>,
+    /// The output said that a coverage threshold was not met
+    /// ([`CoverageScan`]).
+    pub coverage_below_threshold: bool,
 }
 
 impl std::fmt::Debug for StreamParser {
@@ -75,7 +112,28 @@ impl StreamParser {
             // log: classifying them cost more than it saved.
             every_line: format != Format::Auto,
             lines: 0,
+            scans: None,
         }
+    }
+
+    /// The same parser that also runs the [`EnvironmentScan`] and the
+    /// [`CoverageScan`] on every line it splits, so that output is cut
+    /// into lines once; [`finish_scanned`](Self::finish_scanned) gives
+    /// what they saw.
+    ///
+    /// ```
+    /// use testgate_parse::{EnvironmentKind, Format, StreamParser};
+    ///
+    /// let mut parser = StreamParser::new(Format::Auto).with_scans();
+    /// parser.feed(b"sh: 1: jest: not found\n");
+    /// let scanned = parser.finish_scanned();
+    /// assert_eq!(scanned.report.format, None);
+    /// let found = scanned.environment.map(|found| found.kind);
+    /// assert_eq!(found, Some(EnvironmentKind::RunnerNotFound));
+    /// ```
+    pub fn with_scans(mut self) -> Self {
+        self.scans = Some(Scans::default());
+        self
     }
 
     /// A parser that gives every line to every recogniser: what the
@@ -105,7 +163,8 @@ impl StreamParser {
         splitter.feed(chunk, |raw| dispatch.line(raw));
     }
 
-    /// The line splitter, and the dispatch of its lines to the recognisers.
+    /// The line splitter, and the dispatch of its lines to the recognisers
+    /// and the scans.
     fn split(&mut self) -> (&mut LineSplitter, Dispatch<'_>) {
         let StreamParser {
             splitter,
@@ -114,6 +173,7 @@ impl StreamParser {
             readers,
             every_line,
             lines,
+            scans,
             ..
         } = self;
         let dispatch = Dispatch {
@@ -122,15 +182,34 @@ impl StreamParser {
             readers,
             every_line: *every_line,
             lines,
+            scans: scans.as_mut(),
         };
         (splitter, dispatch)
     }
 
     /// Ends the output and reports what was understood.
-    pub fn finish(mut self) -> Report {
+    pub fn finish(self) -> Report {
+        self.finish_scanned().report
+    }
+
+    /// Ends the output: the report, and what the scans saw (nothing where
+    /// the parser was made without [`with_scans`](Self::with_scans)).
+    pub fn finish_scanned(mut self) -> Scanned {
         let (splitter, mut dispatch) = self.split();
         splitter.finish(|raw| dispatch.line(raw));
+        let (environment, coverage_below_threshold) = match self.scans.take() {
+            Some(scans) => (scans.environment.finish(), scans.coverage.finish()),
+            None => (None, false),
+        };
+        Scanned {
+            report: self.report(),
+            environment,
+            coverage_below_threshold,
+        }
+    }
 
+    /// The report of the recognisers' findings, the output ended.
+    fn report(mut self) -> Report {
         let explicit = self.format != Format::Auto;
         let mut found: Vec<(Runner, Findings)> = self
             .recognizers
@@ -322,7 +401,54 @@ fn every_test(
 
 #[cfg(test)]
 mod tests {
-    use crate::{Format, Kind, MAX_TESTS, Outcome, Runner, parse};
+    use crate::{
+        CoverageScan, Format, Kind, MAX_LINE, MAX_TESTS, Outcome, Runner, StreamParser,
+        environment_failure, parse,
+    };
+
+    /// The scans run on the parser's own lines see what they see fed the
+    /// output alone, and the report is the parser's, whatever the chunking.
+    #[test]
+    fn the_scans_on_the_parsers_lines_see_what_they_see_alone() {
+        let long = format!("{}\nsh: 1: jest: not found", "x".repeat(MAX_LINE + 10));
+        let logs = [
+            "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n",
+            "   Compiling x\r\nnpm error code EAI_AGAIN\r\nmore\n",
+            "\u{1b}[1m\u{1b}[31merror\u{1b}[0m: failed to get `rand` as a dependency of package `app`\n",
+            "PASS t.test.js\nJest: \"global\" coverage threshold for lines (100%) not met: 50%",
+            "FAIL Required test coverage of 90% not reached. Total coverage: 50.00%\r\n",
+            "bad \u{fffd} utf8\n/usr/bin/python3: No module named pytest\n",
+            long.as_str(),
+            "",
+        ];
+        for log in logs {
+            let mut alone = CoverageScan::new();
+            alone.feed(log.as_bytes());
+            let (environment, coverage) = (environment_failure(log), alone.finish());
+            for size in [1, 7, 4096] {
+                let mut parser = StreamParser::new(Format::Auto).with_scans();
+                for chunk in log.as_bytes().chunks(size) {
+                    parser.feed(chunk);
+                }
+                let scanned = parser.finish_scanned();
+                assert_eq!(
+                    scanned.environment, environment,
+                    "{log:?} in chunks of {size}"
+                );
+                assert_eq!(scanned.coverage_below_threshold, coverage, "{log:?}");
+                assert_eq!(
+                    format!("{:?}", scanned.report),
+                    format!("{:?}", parse(Format::Auto, log)),
+                    "{log:?}"
+                );
+            }
+        }
+        // Where it must not fire: a parser made without its scans.
+        let mut parser = StreamParser::new(Format::Auto);
+        parser.feed(b"sh: 1: jest: not found\n");
+        let scanned = parser.finish_scanned();
+        assert!(scanned.environment.is_none() && !scanned.coverage_below_threshold);
+    }
 
     /// The report's every-test list as `(name, outcome)` pairs.
     fn outcomes(format: impl Into<Format>, log: &str) -> Vec<(String, Outcome)> {

@@ -1,10 +1,7 @@
 //! Where one attempt's output goes: the streaming parser, a tail buffer of
 //! the last bytes, and the caller's observer (a live view).
 
-use testgate_parse::{
-    CoverageScan, EnvironmentFailure, EnvironmentScan, Format, GoEvents, Report, Runner,
-    StreamParser,
-};
+use testgate_parse::{EnvironmentFailure, Format, GoEvents, Report, Runner, StreamParser};
 use testgate_run::OutputSink;
 
 use crate::suite::Observer;
@@ -49,9 +46,9 @@ impl TailBuffer {
 
 /// The sink of one attempt.
 pub(crate) struct AttemptSink<'a> {
+    /// The console's parser, which also runs the environment and coverage
+    /// scans on the lines it splits.
     pub(crate) parser: StreamParser,
-    pub(crate) environment: EnvironmentScan,
-    pub(crate) coverage: CoverageScan,
     pub(crate) tail: TailBuffer,
     pub(crate) observer: &'a mut dyn Observer,
     /// The runner's report is its stdout's events (`go test -json`).
@@ -71,9 +68,7 @@ struct StdoutEvents {
 impl<'a> AttemptSink<'a> {
     pub(crate) fn new(format: Format, tail_bytes: usize, observer: &'a mut dyn Observer) -> Self {
         AttemptSink {
-            parser: StreamParser::new(format),
-            environment: EnvironmentScan::new(),
-            coverage: CoverageScan::new(),
+            parser: StreamParser::new(format).with_scans(),
             tail: TailBuffer::new(tail_bytes),
             observer,
             events: None,
@@ -101,20 +96,19 @@ impl<'a> AttemptSink<'a> {
             self.shown(&text);
             events.parser.finish()
         });
+        let scanned = self.parser.finish_scanned();
         Finished {
             tail: testgate_parse::printable(self.tail.bytes()),
-            report: self.parser.finish(),
+            report: scanned.report,
             events,
-            environment: self.environment.finish(),
-            coverage_below_threshold: self.coverage.finish(),
+            environment: scanned.environment,
+            coverage_below_threshold: scanned.coverage_below_threshold,
         }
     }
 
     /// Text as the console shows it.
     fn shown(&mut self, chunk: &[u8]) {
         self.parser.feed(chunk);
-        self.environment.feed(chunk);
-        self.coverage.feed(chunk);
         self.tail.push(chunk);
         self.observer.output(chunk);
     }

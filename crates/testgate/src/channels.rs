@@ -6,7 +6,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use testgate_parse::{Report, Runner};
+use testgate_parse::{Beside, Report, Runner};
 use testgate_policy::{Counts, Evidence};
 use testgate_run::{EnvPolicy, Sandbox};
 
@@ -311,7 +311,8 @@ impl Judged {
         Judged::console_alone(console, Some(format!("{why}: its console judged alone")))
     }
 
-    fn console_alone(console: Report, note: Option<String>) -> Judged {
+    /// The console alone, with `note` if anything needs saying.
+    pub(crate) fn console_alone(console: Report, note: Option<String>) -> Judged {
         Judged {
             report: console,
             evidence: Evidence::ConsoleAlone,
@@ -320,11 +321,24 @@ impl Judged {
     }
 }
 
-/// The console's counts as the policy reads them.
-fn counts_of(report: &Report) -> Option<Counts> {
-    let c = &report.counts;
-    (c.passed.is_some() || c.failed.is_some() || c.skipped.is_some())
-        .then(|| Counts::new(c.passed, c.failed, c.skipped))
+/// The report and the console set beside each other
+/// ([`testgate_parse::Beside`]), as the policy judges them: the report's
+/// outcomes, the console's word as its evidence.
+fn judged_beside(beside: Beside) -> Judged {
+    let Beside {
+        report,
+        console_failing,
+        console_counts,
+        ..
+    } = beside;
+    Judged {
+        report,
+        evidence: Evidence::Report {
+            console_failing,
+            console_counts: console_counts.map(|c| Counts::new(c.passed, c.failed, c.skipped)),
+        },
+        note: None,
+    }
 }
 
 /// `console` set beside the runner's report `read` (`shown` says where it
@@ -402,15 +416,7 @@ fn beside_under(
             );
         }
     };
-    let evidence = Evidence::Report {
-        console_failing: console.names().map(str::to_owned).collect(),
-        console_counts: counts_of(&console),
-    };
-    Judged {
-        report: merged(report, console),
-        evidence,
-        note: None,
-    }
+    judged_beside(Beside::report(report, console))
 }
 
 /// `console` (the text rendered back from the events) set beside the
@@ -428,71 +434,7 @@ pub(crate) fn beside_events(console: Report, events: Report) -> Judged {
             note: Some("go test -json wrote no test2json event".to_owned()),
         };
     }
-    let evidence = Evidence::Report {
-        console_failing: console.names().map(str::to_owned).collect(),
-        console_counts: counts_of(&console),
-    };
-    let mut report = events;
-    for test in &mut report.failing {
-        if let Some(shown) = console.failing.iter().find(|c| c.name == test.name) {
-            test.message.clone_from(&shown.message);
-            test.excerpt.clone_from(&shown.excerpt);
-        }
-    }
-    for name in &console.flaky {
-        if !report.flaky.contains(name) {
-            report.flaky.push(name.clone());
-        }
-    }
-    if report.unclosed.is_none() {
-        report.unclosed = console.unclosed;
-    }
-    if report.running.is_empty() {
-        report.running = console.running;
-    }
-    if report.crashes.is_empty() {
-        report.crashes = console.crashes;
-    }
-    report.lines = console.lines;
-    report.long_lines = console.long_lines;
-    Judged {
-        report,
-        evidence,
-        note: None,
-    }
-}
-
-/// The report, with what only the console can say: how the output ended,
-/// retries a report may not record (vitest's junit calls a retried pass a
-/// pass), and each failing test's own output as the runner showed it (its
-/// excerpt and message: attributed text, never a name, docs/formats.md,
-/// "Each failing test's own output").
-pub(crate) fn merged(mut report: Report, console: Report) -> Report {
-    for test in &mut report.failing {
-        if let Some(shown) = console.failing.iter().find(|c| c.name == test.name) {
-            if shown.excerpt.is_some() {
-                test.excerpt.clone_from(&shown.excerpt);
-            }
-            if shown.message.is_some() {
-                test.message.clone_from(&shown.message);
-            }
-        }
-    }
-    for name in &console.flaky {
-        if !report.flaky.contains(name) {
-            report.flaky.push(name.clone());
-            if let Some(test) = report.tests.iter_mut().find(|t| t.name == *name) {
-                test.outcome = testgate_parse::Outcome::Flaky;
-            }
-        }
-    }
-    report.unclosed = console.unclosed;
-    report.running = console.running;
-    report.reruns = console.reruns;
-    report.lines = console.lines;
-    report.long_lines = console.long_lines;
-    report.format = report.format.or(console.format);
-    report
+    judged_beside(Beside::events(events, console))
 }
 
 #[cfg(test)]

@@ -29,16 +29,19 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod attempt;
 mod capture;
 mod channels;
 mod config;
 mod detect;
+mod judge;
 mod project;
 mod rerun;
 mod runners;
 mod scan;
 mod suite;
 pub mod tree;
+mod users_report;
 pub mod watch;
 
 pub use crate::config::{TestConfig, preset_env};

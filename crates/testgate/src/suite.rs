@@ -2,23 +2,23 @@
 //! the verdict.
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
+use testgate_parse::Report;
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Counts, Driver, Ending, Environment, Evidence, Expectations,
-    Findings, Grader, Grading, Plan, Policy, Preparation, Selection, Step, Stress, TestResult,
-    Varied, Verdict,
+    Attempt, Cause, Environment, Findings, Grading, Plan, Policy, Preparation, Selection, Step,
+    Stress, Varied, Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunError, RunSpec, Sandbox};
+use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunSpec, Sandbox};
 
+use crate::attempt::{Facts, attempt_of, ending_of};
 use crate::capture::{AttemptSink, Finished};
-use crate::channels::{Judged, MAX_REPORT};
 use crate::config::TestConfig;
+use crate::judge::Judge;
 use crate::rerun::{self, Target};
-use crate::runners::ReportFormat;
 use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
+use crate::users_report::{self, with_runner_report};
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -511,12 +511,15 @@ impl SandboxedTests {
         let Finished {
             tail, environment, ..
         } = sink.finish();
-        let (ending, duration) = match result {
+        let (ending, duration) = match &result {
             Ok(finished) => (
-                ending_of(finished.ending, self.config.timeout),
+                ending_of(Ok(finished.ending), self.config.timeout),
                 finished.duration,
             ),
-            Err(error) => (refusal_of(&error), started.elapsed()),
+            Err(error) => (
+                ending_of(Err(error), self.config.timeout),
+                started.elapsed(),
+            ),
         };
         let after = top_level_entries(&self.config.workspace);
         let removed: Vec<String> = before.difference(&after).cloned().collect();
@@ -585,29 +588,6 @@ impl SandboxedTests {
                     count_tests(names.len())
                 )),
             ),
-        }
-    }
-
-    /// Where the runner's report is: `rel` under the workspace, refused when
-    /// it leaves it (`..`, an absolute path, a symbolic link on the way).
-    fn report_path(&self, rel: &Path) -> Result<(PathBuf, PathBuf), String> {
-        let plain = rel
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-        if !plain || rel.as_os_str().is_empty() {
-            return Err(format!(
-                "{} is not a plain path inside the project",
-                rel.display()
-            ));
-        }
-        let root = std::fs::canonicalize(&self.config.workspace).map_err(|e| e.to_string())?;
-        let path = root.join(rel);
-        let parent = path.parent().unwrap_or(&root);
-        match std::fs::canonicalize(parent) {
-            Ok(real) if real.starts_with(&root) => Ok((root, rel.to_path_buf())),
-            Ok(_) => Err(format!("{} leads out of the project", rel.display())),
-            // The folder does not exist yet: the runner may make it.
-            Err(_) => Ok((root, rel.to_path_buf())),
         }
     }
 
@@ -695,7 +675,11 @@ impl SandboxedTests {
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
-        let report_path = self.config.report.as_ref().map(|rel| self.report_path(rel));
+        let report_path = self
+            .config
+            .report
+            .as_ref()
+            .map(|rel| users_report::report_path(&self.config.workspace, rel));
         if let Some(Ok((root, rel))) = &report_path {
             // A stale report must not stand for this attempt (removed
             // beneath the project: a link on the way is not followed).
@@ -711,7 +695,7 @@ impl SandboxedTests {
             sink = sink.with_go_events();
         }
         let started = Instant::now();
-        let result = testgate_run::run(&spec, &mut sink);
+        let mut result = testgate_run::run(&spec, &mut sink);
         let Finished {
             report,
             events,
@@ -727,79 +711,38 @@ impl SandboxedTests {
         drop(asked);
         // Where the user's report is, decided again: the attempt may have
         // made a folder on the way a symbolic link out of the project.
-        let report_path =
-            report_path.and(self.config.report.as_ref().map(|rel| self.report_path(rel)));
-        let crate::channels::Judged {
-            report,
-            evidence,
-            note: report_note,
-        } = match report_path {
+        let report_path = report_path.and(
+            self.config
+                .report
+                .as_ref()
+                .map(|rel| users_report::report_path(&self.config.workspace, rel)),
+        );
+        let judged = match report_path {
             Some(path) => with_runner_report(judged, path),
             None => judged,
         };
-        let (ending, duration, leaked, sandbox_notes) = match result {
+        let (ran, duration, leaked, sandbox_notes) = match &mut result {
             Ok(finished) => (
-                ending_of(finished.ending, self.config.timeout),
+                Ok(finished.ending),
                 finished.duration,
                 finished.leaked_processes,
-                finished.sandbox_notes,
+                std::mem::take(&mut finished.sandbox_notes),
             ),
-            Err(error) => (refusal_of(&error), started.elapsed(), false, Vec::new()),
+            Err(error) => (Err(&*error), started.elapsed(), false, Vec::new()),
         };
-        let environment = environment
-            .filter(|found| !shell_said_not_found(found, &ending))
-            .map(|found| Environment::new(found.what, found.fix));
-        let counts = Counts::new(
-            report.counts.passed,
-            report.counts.failed,
-            report.counts.skipped,
-        );
-        let failing = failing_names(&report, &ending);
-        let attempt = Attempt::new(ending)
-            .with_selection(selection)
-            .with_failing(failing)
-            .with_counts(counts)
-            .with_no_tests_ran(report.no_tests_ran)
-            // A command testgate recognises as a runner whose output shows
-            // none of that runner's lines never reached its summary either
-            // (`pytest -q` ended by `os._exit(0)` prints only `.F`).
-            .with_truncated(
-                report.unclosed.is_some()
-                    || (report.format.is_none() && self.config.runner().is_some()),
-            )
-            .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
-            .with_running(report.running.iter().cloned())
-            .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
-            // Each failing test's own output for the reason: its excerpt,
-            // or its message where the excerpts' budget was spent.
-            .with_excerpts(report.failing.iter().filter_map(|test| {
-                let text = test.excerpt.as_ref().or(test.message.as_ref())?;
-                Some((test.name.clone(), text.clone()))
-            }))
-            // Each test's result, which only grading and stress read: a
-            // hundred thousand names are not copied for nothing.
-            .with_tests(
-                (self.config.expect.is_some() || self.config.stress.is_some())
-                    .then(|| {
-                        report
-                            .tests
-                            .iter()
-                            .map(|t| (t.name.clone(), graded(t.outcome)))
-                    })
-                    .into_iter()
-                    .flatten(),
-            )
-            .with_recognised(report.format.is_some())
-            .with_tail(tail)
-            .with_leaked_processes(leaked)
-            .with_duration(duration)
-            .with_environment(environment)
-            .with_coverage_below_threshold(coverage_below_threshold)
-            .with_evidence(evidence);
-        let attempt = match report_note {
-            Some(note) => attempt.with_note(note),
-            None => attempt,
-        };
+        let (attempt, report) = attempt_of(Facts {
+            ran,
+            timeout: self.config.timeout,
+            duration,
+            leaked,
+            selection,
+            judged,
+            tail,
+            environment,
+            coverage_below_threshold,
+            runner_recognised: self.config.runner().is_some(),
+            every_test: self.config.expect.is_some() || self.config.stress.is_some(),
+        });
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(run_args.iter().map(|a| a.to_string_lossy().into_owned()));
         AttemptRecord {
@@ -825,21 +768,6 @@ fn top_level_entries(dir: &Path) -> std::collections::BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// The failing names of `report` that the attempt's `ending` allows. A
-/// whole target's failure ([`Kind::Package`]: cargo's `error: test failed,
-/// to rerun pass `--test it``, after a target without libtest's harness
-/// failed) is the runner's word that a process failed, and the runner then
-/// exits non-zero: in an attempt that exited 0 a target printed it.
-fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
-    let exited_0 = matches!(ending, Ending::Exited { code: 0 });
-    report
-        .failing
-        .iter()
-        .filter(|test| !(exited_0 && test.kind == Kind::Package))
-        .map(|test| test.name.clone())
-        .collect()
-}
-
 /// `1 test`, `3 tests`.
 fn count_tests(n: usize) -> String {
     if n == 1 {
@@ -849,225 +777,9 @@ fn count_tests(n: usize) -> String {
     }
 }
 
-/// A shell's own "not found" with its 126 or 127: the policy already reads
-/// that as a runner that would not start, which is what it is.
-fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
-    found.kind == EnvironmentKind::RunnerNotFound
-        && matches!(ending, Ending::Exited { code: 126 | 127 })
-}
-
-fn ending_of(ending: testgate_run::Ending, timeout: Duration) -> Ending {
-    match ending {
-        testgate_run::Ending::Exited(code) => Ending::Exited { code },
-        testgate_run::Ending::Signalled(signal) => Ending::Signalled { signal },
-        testgate_run::Ending::TimedOut => Ending::TimedOut { after: timeout },
-        testgate_run::Ending::Cancelled => Ending::Cancelled,
-    }
-}
-
-/// The ending of a run the runner could not finish. An I/O failure after
-/// the command started is no failure to start: the attempt was lost.
-fn refusal_of(error: &RunError) -> Ending {
-    let why = error.to_string();
-    match error {
-        RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
-        RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
-        RunError::Io { .. } => Ending::Lost { why },
-        _ => Ending::WouldNotStart { why },
-    }
-}
-
-/// The user's own report (`--report`, a path in the project), read where
-/// testgate read none of the runner's itself (it could not ask, or the
-/// command line's own `--junitxml` replaced testgate's behind a wrapper):
-/// then it is the report beside the console, under the same rule
-/// (docs/policy.md, "Three channels must agree"). Where testgate read the
-/// runner's report, a file the suite's tree holds is not read for the
-/// verdict.
-fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), String>) -> Judged {
-    let (root, rel) = match at {
-        Ok(at) => at,
-        Err(why) => {
-            let note = format!("the runner's report was not read: {why}");
-            return Judged {
-                note: Some(join_notes(judged.note, note)),
-                ..judged
-            };
-        }
-    };
-    let path = root.join(&rel);
-    let shown = path.display().to_string();
-    match judged.evidence {
-        Evidence::Report { .. } => {
-            let note = format!(
-                "the report at {shown} was not read: testgate asked the runner for its own, \
-                 outside the project"
-            );
-            return Judged {
-                note: Some(join_notes(judged.note, note)),
-                ..judged
-            };
-        }
-        Evidence::ConsoleAlone | Evidence::ReportMissing => {}
-    }
-    // Read beneath the project, no link followed, capped, never blocking.
-    let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
-    let format = match &read {
-        Ok(bytes) if testgate_parse::is_json_report(bytes) => ReportFormat::JestJson,
-        Ok(_) | Err(_) => ReportFormat::JUnit,
-    };
-    let earlier = judged.note;
-    let judged = crate::channels::beside(judged.report, read, format, &shown);
-    Judged {
-        note: match (earlier, judged.note) {
-            (Some(a), Some(b)) => Some(join_notes(Some(a), b)),
-            (a, b) => a.or(b),
-        },
-        ..judged
-    }
-}
-
-/// `earlier; note`.
-fn join_notes(earlier: Option<String>, note: String) -> String {
-    match earlier {
-        Some(earlier) => format!("{earlier}; {note}"),
-        None => note,
-    }
-}
-
-/// The suite policy, or the grader when the caller listed the tests that
-/// decide: the one driver the attempt loop asks.
-#[derive(Debug)]
-enum Judge {
-    Suite(Policy),
-    Graded(Grader),
-    Stress(Stress),
-}
-
-impl Judge {
-    fn new(policy: Policy, expect: Option<Expectations>) -> Self {
-        match expect {
-            Some(expectations) => Judge::Graded(Grader::new(policy, expectations)),
-            None => Judge::Suite(policy),
-        }
-    }
-
-    /// The driver itself, which answers plan, verdict and bound.
-    fn driver(&self) -> &dyn Driver {
-        match self {
-            Judge::Suite(policy) => policy,
-            Judge::Graded(grader) => grader,
-            Judge::Stress(stress) => stress,
-        }
-    }
-
-    fn plan(&self, attempts: &[Attempt]) -> Plan {
-        self.driver().plan(attempts)
-    }
-
-    fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        self.driver().verdict(attempts)
-    }
-
-    /// The verdict when attempt `number`, the last of `attempts`, made
-    /// `change` to the tree: the Fail the first attempt proved on the tree
-    /// as submitted (the last attempt then notes what changed), or
-    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
-    /// Graded and stress runs judge tests one by one across attempts: a
-    /// change to the tree leaves them nothing to stand on.
-    fn after_tree_change(
-        &self,
-        change: &TreeChange,
-        number: usize,
-        attempts: &mut [Attempt],
-        records: &mut [AttemptRecord],
-    ) -> Verdict {
-        let not_evidence = || Verdict::Inconclusive {
-            cause: Cause::TreeChanged,
-            reason: change.reason(number),
-        };
-        let policy = match self {
-            Judge::Suite(policy) => policy,
-            Judge::Graded(_) | Judge::Stress(_) => return not_evidence(),
-        };
-        match policy.after_tree_change(attempts, change.may_leave_host_run_files()) {
-            AfterTreeChange::ProvenFailure { .. } => {
-                let note = change.failure_stands_note();
-                for attempt in attempts
-                    .last_mut()
-                    .into_iter()
-                    .chain(records.last_mut().map(|record| &mut record.attempt))
-                {
-                    attempt.note = Some(match attempt.note.take() {
-                        Some(own) => format!("{own}; {note}"),
-                        None => note.clone(),
-                    });
-                }
-                policy.verdict(attempts)
-            }
-            AfterTreeChange::FirstProvedNoFailure
-            | AfterTreeChange::AttemptsDisagree
-            | AfterTreeChange::LeftHostRunFiles => not_evidence(),
-        }
-    }
-
-    fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
-        match self {
-            Judge::Suite(_) | Judge::Stress(_) => None,
-            Judge::Graded(grader) => Some(grader.grading(attempts)),
-        }
-    }
-
-    fn varied(&self, attempts: &[Attempt]) -> Option<Vec<Varied>> {
-        match self {
-            Judge::Suite(_) | Judge::Graded(_) => None,
-            Judge::Stress(stress) => Some(stress.varied(attempts)),
-        }
-    }
-}
-
-/// A parsed outcome as grading reads it: an expected failure is one (the
-/// grader decides for which list it counts as passed: never a test that
-/// must pass), an unexpected pass proves nothing either way.
-fn graded(outcome: testgate_parse::Outcome) -> TestResult {
-    use testgate_parse::Outcome;
-    match outcome {
-        Outcome::Passed => TestResult::Passed,
-        Outcome::XFailed => TestResult::XFailed,
-        Outcome::Failed | Outcome::Error => TestResult::Failed,
-        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
-        Outcome::Flaky => TestResult::Flaky,
-        Outcome::Running => TestResult::Running,
-    }
-}
-
 #[cfg(test)]
-#[expect(
-    clippy::disallowed_methods,
-    reason = "tests build their own fixtures, in folders no test command ran in"
-)]
 mod tests {
     use super::*;
-    use testgate_parse::Runner;
-
-    /// A target without libtest's harness that printed cargo's failure
-    /// lines for itself and passed (crates/testgate-parse's fixture project
-    /// `harness`, `cargo test --test liar`): with exit status 0 its line
-    /// names nothing; with a failing exit, the target is named.
-    #[test]
-    fn a_whole_target_fails_only_with_a_failing_exit() {
-        let log = "     Running tests/liar.rs (target/debug/deps/liar-02fe)\n\
-                   error: test failed, to rerun pass `--test liar`\n\
-                   error: 1 target failed:\n\
-                   \x20   `--test liar`\n";
-        let report = testgate_parse::parse(Runner::Cargo, log);
-        assert_eq!(report.names().collect::<Vec<_>>(), ["--test liar"]);
-        assert!(failing_names(&report, &Ending::Exited { code: 0 }).is_empty());
-        assert_eq!(
-            failing_names(&report, &Ending::Exited { code: 101 }),
-            ["--test liar"]
-        );
-    }
 
     /// The library refuses the host's root as a project before anything
     /// runs in it, snapshots it or restores it: the caller gets the reason.
@@ -1095,77 +807,5 @@ mod tests {
             "refusing / as the project directory: it is the root directory, which the tests \
              would be free to write"
         );
-    }
-
-    /// The console alone, as an attempt judged without a report of its own.
-    fn alone(console: Report) -> Judged {
-        crate::channels::Judged::console_alone_because(console, "no place")
-    }
-
-    /// A console that names one failure, and the user's report file that
-    /// names another: the report's outcomes are read, and the console's
-    /// names are kept beside them for the policy to compare (never believed
-    /// over it, docs/policy.md, "Three channels must agree").
-    #[test]
-    fn a_users_report_is_read_beside_the_console_not_believed_over_it() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("junit.xml"),
-            r#"<testsuites name="nextest-run"><testsuite name="demo">
-<testcase name="tests::real" classname="demo"><failure/></testcase>
-<testcase name="tests::printed" classname="demo"/>
-</testsuite></testsuites>"#,
-        )
-        .unwrap();
-        let console = testgate_parse::parse(
-            Runner::Nextest,
-            "        FAIL [   0.001s] demo tests::printed\n",
-        );
-        let judged =
-            with_runner_report(alone(console), Ok((dir.path().into(), "junit.xml".into())));
-        assert_eq!(judged.report.names().collect::<Vec<_>>(), ["tests::real"]);
-        match &judged.evidence {
-            Evidence::Report {
-                console_failing, ..
-            } => assert_eq!(console_failing, &["tests::printed"]),
-            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing) => {
-                panic!("{other:?}")
-            }
-        }
-        let console = testgate_parse::parse(Runner::Nextest, "");
-        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "none.xml".into())));
-        assert_eq!(judged.evidence, Evidence::ReportMissing);
-        assert!(
-            judged
-                .note
-                .as_deref()
-                .unwrap_or_default()
-                .contains("the runner wrote no complete report at "),
-            "{:?}",
-            judged.note
-        );
-        // Over the cap: a note, never the whole file in memory.
-        let huge = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(dir.path().join("huge.xml"))
-            .unwrap();
-        huge.set_len(MAX_REPORT + 1).unwrap();
-        let console = testgate_parse::parse(Runner::Nextest, "");
-        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "huge.xml".into())));
-        assert_eq!(judged.evidence, Evidence::ConsoleAlone);
-        assert!(
-            judged.note.as_deref().unwrap_or_default().ends_with(
-                "huge.xml is larger than the 64 MiB testgate reads: its console judged alone"
-            ),
-            "{:?}",
-            judged.note
-        );
-        // A report behind a link the attempt planted is not followed.
-        std::os::unix::fs::symlink(dir.path().join("junit.xml"), dir.path().join("link.xml"))
-            .unwrap();
-        let console = testgate_parse::parse(Runner::Nextest, "");
-        let judged = with_runner_report(alone(console), Ok((dir.path().into(), "link.xml".into())));
-        assert_eq!(judged.evidence, Evidence::ReportMissing);
     }
 }

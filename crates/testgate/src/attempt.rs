@@ -1,0 +1,408 @@
+//! One attempt's facts turned into the policy's [`Attempt`]: a pure
+//! function, no I/O and no clock, so that each rule of the translation is
+//! a unit test rather than a sandboxed run.
+
+use std::time::Duration;
+
+use testgate_parse::{EnvironmentFailure, EnvironmentKind, Kind, Report};
+use testgate_policy::{Attempt, Counts, Ending, Environment, Selection, TestResult};
+use testgate_run::RunError;
+
+use crate::channels::Judged;
+
+/// Everything one attempt showed, as data: how the process ended, what
+/// its output and the runner's report said ([`Judged`]), what the scans
+/// saw, and what the configuration asks to keep.
+#[derive(Debug)]
+pub(crate) struct Facts<'a> {
+    /// How the process ended, or why the runner could not run it.
+    pub(crate) ran: Result<testgate_run::Ending, &'a RunError>,
+    /// The attempt's time limit, which a timed-out ending names.
+    pub(crate) timeout: Duration,
+    /// How long it took.
+    pub(crate) duration: Duration,
+    /// The runner had to end processes the command left behind.
+    pub(crate) leaked: bool,
+    /// What it ran.
+    pub(crate) selection: Selection,
+    /// The outcomes as the channels gave them, with which judged.
+    pub(crate) judged: Judged,
+    /// The printable end of the output.
+    pub(crate) tail: String,
+    /// The first environment failure the output showed.
+    pub(crate) environment: Option<EnvironmentFailure>,
+    /// The output said a coverage threshold was not met.
+    pub(crate) coverage_below_threshold: bool,
+    /// The command is one testgate recognises as a runner
+    /// ([`TestConfig::runner`](crate::TestConfig::runner)).
+    pub(crate) runner_recognised: bool,
+    /// Every test's outcome is wanted (grading and stress read them): a
+    /// hundred thousand names are not copied for nothing.
+    pub(crate) every_test: bool,
+}
+
+/// The policy's attempt of `facts`, and the report it was read from.
+pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
+    let Facts {
+        ran,
+        timeout,
+        duration,
+        leaked,
+        selection,
+        judged,
+        tail,
+        environment,
+        coverage_below_threshold,
+        runner_recognised,
+        every_test,
+    } = facts;
+    let Judged {
+        report,
+        evidence,
+        note,
+    } = judged;
+    let ending = ending_of(ran, timeout);
+    let environment = environment
+        .filter(|found| !shell_said_not_found(found, &ending))
+        .map(|found| Environment::new(found.what, found.fix));
+    let counts = Counts::new(
+        report.counts.passed,
+        report.counts.failed,
+        report.counts.skipped,
+    );
+    let failing = failing_names(&report, &ending);
+    let attempt = Attempt::new(ending)
+        .with_selection(selection)
+        .with_failing(failing)
+        .with_counts(counts)
+        .with_no_tests_ran(report.no_tests_ran)
+        // A command testgate recognises as a runner whose output shows
+        // none of that runner's lines never reached its summary either
+        // (`pytest -q` ended by `os._exit(0)` prints only `.F`).
+        .with_truncated(report.unclosed.is_some() || (report.format.is_none() && runner_recognised))
+        .with_flaky_within(report.flaky.iter().cloned(), report.reruns)
+        .with_running(report.running.iter().cloned())
+        .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
+        // Each failing test's own output for the reason: its excerpt, or
+        // its message where the excerpts' budget was spent.
+        .with_excerpts(report.failing.iter().filter_map(|test| {
+            let text = test.excerpt.as_ref().or(test.message.as_ref())?;
+            Some((test.name.clone(), text.clone()))
+        }))
+        .with_tests(
+            every_test
+                .then(|| {
+                    report
+                        .tests
+                        .iter()
+                        .map(|t| (t.name.clone(), graded(t.outcome)))
+                })
+                .into_iter()
+                .flatten(),
+        )
+        .with_recognised(report.format.is_some())
+        .with_tail(tail)
+        .with_leaked_processes(leaked)
+        .with_duration(duration)
+        .with_environment(environment)
+        .with_coverage_below_threshold(coverage_below_threshold)
+        .with_evidence(evidence);
+    let attempt = match note {
+        Some(note) => attempt.with_note(note),
+        None => attempt,
+    };
+    (attempt, report)
+}
+
+/// How a run ended, as the policy judges it: the process's ending (a
+/// timeout names the limit), or the run the runner could not finish.
+pub(crate) fn ending_of(ran: Result<testgate_run::Ending, &RunError>, timeout: Duration) -> Ending {
+    match ran {
+        Ok(testgate_run::Ending::Exited(code)) => Ending::Exited { code },
+        Ok(testgate_run::Ending::Signalled(signal)) => Ending::Signalled { signal },
+        Ok(testgate_run::Ending::TimedOut) => Ending::TimedOut { after: timeout },
+        Ok(testgate_run::Ending::Cancelled) => Ending::Cancelled,
+        Err(error) => refusal_of(error),
+    }
+}
+
+/// The ending of a run the runner could not finish. An I/O failure after
+/// the command started is no failure to start: the attempt was lost.
+fn refusal_of(error: &RunError) -> Ending {
+    let why = error.to_string();
+    match error {
+        RunError::SandboxRefused { .. } => Ending::SandboxRefused { why },
+        RunError::WouldNotStart { .. } => Ending::WouldNotStart { why },
+        RunError::Io { .. } => Ending::Lost { why },
+        _ => Ending::WouldNotStart { why },
+    }
+}
+
+/// The failing names of `report` that the attempt's `ending` allows. A
+/// whole target's failure ([`Kind::Package`]: cargo's `error: test failed,
+/// to rerun pass `--test it``, after a target without libtest's harness
+/// failed) is the runner's word that a process failed, and the runner then
+/// exits non-zero: in an attempt that exited 0 a target printed it.
+fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
+    let exited_0 = matches!(ending, Ending::Exited { code: 0 });
+    report
+        .failing
+        .iter()
+        .filter(|test| !(exited_0 && test.kind == Kind::Package))
+        .map(|test| test.name.clone())
+        .collect()
+}
+
+/// A shell's own "not found" with its 126 or 127: the policy already reads
+/// that as a runner that would not start, which is what it is.
+fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
+    found.kind == EnvironmentKind::RunnerNotFound
+        && matches!(ending, Ending::Exited { code: 126 | 127 })
+}
+
+/// A parsed outcome as grading reads it: an expected failure is one (the
+/// grader decides for which list it counts as passed: never a test that
+/// must pass), an unexpected pass proves nothing either way.
+fn graded(outcome: testgate_parse::Outcome) -> TestResult {
+    use testgate_parse::Outcome;
+    match outcome {
+        Outcome::Passed => TestResult::Passed,
+        Outcome::XFailed => TestResult::XFailed,
+        Outcome::Failed | Outcome::Error => TestResult::Failed,
+        Outcome::Skipped | Outcome::XPassed => TestResult::Skipped,
+        Outcome::Flaky => TestResult::Flaky,
+        Outcome::Running => TestResult::Running,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testgate_parse::{Format, Runner, environment_failure, parse};
+    use testgate_policy::{Cause, Evidence, Policy, Verdict};
+
+    use crate::runners::ReportFormat;
+
+    const PASSED: &str = "running 1 test\ntest a ... ok\n\n\
+        test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n";
+    const FAILED: &str = "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\n\
+        failures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\n\
+        failures:\n    b\n\n\
+        test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+
+    /// The facts of an attempt that exited `code` with `console` as its
+    /// output, judged by its console alone.
+    fn exited(code: i32, console: &str) -> Facts<'static> {
+        ran(Ok(testgate_run::Ending::Exited(code)), console)
+    }
+
+    fn ran(ran: Result<testgate_run::Ending, &'static RunError>, console: &str) -> Facts<'static> {
+        Facts {
+            ran,
+            timeout: Duration::from_secs(60),
+            duration: Duration::from_millis(5),
+            leaked: false,
+            selection: Selection::Full,
+            judged: Judged::console_alone(parse(Format::Auto, console), None),
+            tail: console.to_owned(),
+            environment: environment_failure(console),
+            coverage_below_threshold: false,
+            runner_recognised: true,
+            every_test: false,
+        }
+    }
+
+    /// The verdict a policy without retries gives the one attempt.
+    fn verdict(attempt: &Attempt) -> Verdict {
+        Policy::new(0).verdict(std::slice::from_ref(attempt))
+    }
+
+    #[test]
+    fn a_pass_is_its_exit_its_counts_and_its_console() {
+        let (attempt, report) = attempt_of(exited(0, PASSED));
+        assert_eq!(attempt.ending, Ending::Exited { code: 0 });
+        assert!(attempt.failing.is_empty() && attempt.recognised && !attempt.truncated);
+        assert_eq!(attempt.counts, Some(Counts::new(Some(1), Some(0), Some(0))));
+        assert_eq!(attempt.evidence, Evidence::ConsoleAlone);
+        assert_eq!(attempt.tail, PASSED);
+        assert!(attempt.tests.is_empty(), "every test only where asked for");
+        assert_eq!(report.format, Some(Runner::Cargo));
+        assert!(
+            matches!(verdict(&attempt), Verdict::Pass { .. }),
+            "{attempt:?}"
+        );
+    }
+
+    #[test]
+    fn a_failure_names_its_tests_with_their_own_output() {
+        let (attempt, _) = attempt_of(exited(101, FAILED));
+        assert_eq!(attempt.failing, ["b"]);
+        assert_eq!(attempt.excerpts.len(), 1);
+        assert!(
+            attempt.excerpts[0].1.contains("boom"),
+            "{:?}",
+            attempt.excerpts
+        );
+        assert!(
+            matches!(verdict(&attempt), Verdict::Fail { .. }),
+            "{attempt:?}"
+        );
+        // Grading and stress ask for every test's result.
+        let (attempt, _) = attempt_of(Facts {
+            every_test: true,
+            ..exited(101, FAILED)
+        });
+        assert_eq!(
+            attempt.tests,
+            [
+                ("a".to_owned(), TestResult::Passed),
+                ("b".to_owned(), TestResult::Failed)
+            ]
+        );
+    }
+
+    /// A target without libtest's harness that printed cargo's failure
+    /// lines for itself and passed (crates/testgate-parse's fixture project
+    /// `harness`, `cargo test --test liar`): with exit status 0 its line
+    /// names nothing; with a failing exit, the target is named.
+    #[test]
+    fn a_whole_target_fails_only_with_a_failing_exit() {
+        let log = "     Running tests/liar.rs (target/debug/deps/liar-02fe)\n\
+                   error: test failed, to rerun pass `--test liar`\n\
+                   error: 1 target failed:\n\
+                   \x20   `--test liar`\n";
+        let report = parse(Runner::Cargo, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["--test liar"]);
+        assert!(attempt_of(exited(0, log)).0.failing.is_empty());
+        assert_eq!(attempt_of(exited(101, log)).0.failing, ["--test liar"]);
+    }
+
+    /// A timeout names its limit, and the tests still running then.
+    #[test]
+    fn a_timeout_names_its_limit_and_the_tests_that_hung() {
+        let log = "=== RUN   TestQuick\n--- PASS: TestQuick (0.00s)\n=== RUN   TestHang\n";
+        let (attempt, _) = attempt_of(ran(Ok(testgate_run::Ending::TimedOut), log));
+        assert_eq!(
+            attempt.ending,
+            Ending::TimedOut {
+                after: Duration::from_secs(60)
+            }
+        );
+        assert_eq!(attempt.running, ["TestHang"]);
+        assert!(matches!(verdict(&attempt), Verdict::Inconclusive { .. }));
+    }
+
+    /// A sandbox that refused, and a run lost after it started, are told
+    /// apart, each with the runner's words.
+    #[test]
+    fn a_refused_sandbox_and_a_lost_run_keep_their_reasons() {
+        static REFUSED: std::sync::LazyLock<RunError> =
+            std::sync::LazyLock::new(|| RunError::SandboxRefused {
+                program: "cargo".to_owned(),
+                message: "no user namespaces".to_owned(),
+            });
+        static LOST: std::sync::LazyLock<RunError> = std::sync::LazyLock::new(|| RunError::Io {
+            program: "cargo".to_owned(),
+            source: std::io::Error::other("poll failed"),
+        });
+        let (attempt, _) = attempt_of(ran(Err(&REFUSED), ""));
+        assert!(
+            matches!(&attempt.ending, Ending::SandboxRefused { why } if why.contains("no user namespaces")),
+            "{:?}",
+            attempt.ending
+        );
+        assert!(matches!(
+            verdict(&attempt),
+            Verdict::Inconclusive {
+                cause: Cause::SandboxRefused,
+                ..
+            }
+        ));
+        let (attempt, _) = attempt_of(ran(Err(&LOST), ""));
+        assert!(
+            matches!(&attempt.ending, Ending::Lost { why } if why.contains("poll failed")),
+            "{:?}",
+            attempt.ending
+        );
+    }
+
+    /// A runner that is not installed is the environment's failure, with
+    /// its fix; where the shell's own 127 says so already, the ending
+    /// speaks and the scan's finding is not repeated.
+    #[test]
+    fn a_runner_not_found_is_the_environment_unless_the_shell_said_so() {
+        let log = "sh: 1: jest: not found\n";
+        let (attempt, _) = attempt_of(exited(1, log));
+        let found = attempt.environment.as_ref().expect("the environment");
+        assert!(found.fix.contains("jest"), "{found:?}");
+        assert!(matches!(
+            verdict(&attempt),
+            Verdict::Inconclusive {
+                cause: Cause::Environment,
+                ..
+            }
+        ));
+        assert_eq!(attempt_of(exited(127, log)).0.environment, None);
+    }
+
+    /// The runner's report and the console disagree: the report's
+    /// outcomes are the attempt's, the console's names its evidence, and
+    /// the policy believes neither.
+    #[test]
+    fn a_console_that_contradicts_the_report_is_kept_as_evidence() {
+        let junit = br#"<testsuites name="nextest-run"><testsuite name="demo">
+<testcase name="a" classname="demo"/><testcase name="b" classname="demo"/>
+</testsuite></testsuites>"#;
+        let judged = crate::channels::beside(
+            parse(Format::Auto, FAILED),
+            Ok(junit.to_vec()),
+            ReportFormat::JUnit,
+            "r",
+        );
+        let (attempt, _) = attempt_of(Facts {
+            judged,
+            ..exited(0, FAILED)
+        });
+        assert!(attempt.failing.is_empty(), "the report's outcomes");
+        assert!(
+            matches!(&attempt.evidence, Evidence::Report { console_failing, .. } if console_failing == &["b"]),
+            "{:?}",
+            attempt.evidence
+        );
+        assert!(
+            matches!(verdict(&attempt), Verdict::Inconclusive { .. }),
+            "{:?}",
+            verdict(&attempt)
+        );
+    }
+
+    /// Output that stops before the runner's summary is truncated: a
+    /// recognised runner's cut-off run, and a command testgate knows as a
+    /// runner whose output shows none of its lines; not output of a
+    /// command testgate does not know.
+    #[test]
+    fn output_cut_before_its_summary_is_truncated() {
+        let cut = "running 2 tests\ntest a ... ok\n";
+        assert!(attempt_of(exited(0, cut)).0.truncated);
+        assert!(attempt_of(exited(0, ".F")).0.truncated);
+        let unknown = Facts {
+            runner_recognised: false,
+            ..exited(0, ".F")
+        };
+        assert!(!attempt_of(unknown).0.truncated);
+        assert!(!attempt_of(exited(0, PASSED)).0.truncated);
+    }
+
+    /// A run whose runner said no test ran is one, whatever its exit.
+    #[test]
+    fn a_run_with_no_test_says_so() {
+        let log = "============================= test session starts ==============================\n\
+                   collected 0 items\n\n\
+                   ============================ no tests ran in 0.01s =============================\n";
+        let (attempt, _) = attempt_of(exited(5, log));
+        assert!(attempt.no_tests_ran, "{attempt:?}");
+        assert!(attempt.failing.is_empty());
+        assert!(matches!(verdict(&attempt), Verdict::Inconclusive { .. }));
+        assert!(!attempt_of(exited(0, PASSED)).0.no_tests_ran);
+    }
+}
