@@ -7,18 +7,93 @@ use std::path::Path;
 
 /// The private caches (by [`testgate_run::PRIVATE_CACHES`] and
 /// [`tool_caches`]' names) the program
-/// `program` (a path or a name) may use, `None` for any other (a shell,
-/// `make`, a script), which may use all of them. A copy costs time on a
+/// `program` (a path or a name) run with `args` may use, `None` for any
+/// other (`make`, a script), which may use all of them. A copy costs time
+/// (and disk: each project's private caches are its own copy) on a
 /// project's first check (the host's npm cache is often hundreds of
 /// megabytes), so a `go test` does not pay for npm's, a test runner for a
 /// package manager's, and cargo (whose registry is the host's, read-only)
-/// for none.
-pub(crate) fn caches_used_by(program: &OsStr) -> Option<Vec<String>> {
-    let program = Path::new(program)
+/// for none. A shell's `-c` script is read for the commands it starts
+/// (`sh -c 'cd crate && cargo test'` uses cargo's, none): each must be
+/// one known here, else the script may use all of them.
+pub(crate) fn caches_used_by<S: AsRef<OsStr>>(program: &OsStr, args: &[S]) -> Option<Vec<String>> {
+    let program = file_name(program);
+    let names = match used_by(&program) {
+        Some(names) => names.to_vec(),
+        None if SHELLS.contains(&program.as_str()) => shell_script_uses(args)?,
+        None => return None,
+    };
+    Some(names.iter().map(|&name| name.to_owned()).collect())
+}
+
+/// The shells whose `-c` script is read.
+const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ash", "ksh"];
+
+/// Shell builtins and utilities that start no other program: they use
+/// no cache.
+const NO_CACHE: [&str; 24] = [
+    "cd", "export", "set", "true", "false", "echo", "printf", ":", "unset", "test", "[", "tee",
+    "cat", "grep", "head", "tail", "wc", "sed", "mkdir", "rm", "cp", "mv", "ls", "sleep",
+];
+
+/// The file name of a program given as a path or a name.
+fn file_name(program: &OsStr) -> String {
+    Path::new(program)
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    used_by(&program).map(|names| names.iter().map(|&name| name.to_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// The caches a shell's `-c SCRIPT` uses: those of each command the script
+/// starts, each read as the first word of a simple command (after `VAR=x`
+/// assignments, `exec`, `env`); `None` when there is no `-c`, or any
+/// command is unknown, or a command word is not plain (quotes,
+/// expansions): such a script may use anything. Reading too little only
+/// costs cold caches, never a promise.
+fn shell_script_uses<S: AsRef<OsStr>>(args: &[S]) -> Option<Vec<&'static str>> {
+    let mut args = args.iter().map(|arg| arg.as_ref().to_str());
+    let script = loop {
+        let arg = args.next()??;
+        // `-c`, or a cluster of single-letter options ending with it
+        // (`-ec`, `-lc`); anything else before it is not read.
+        if arg.starts_with('-')
+            && !arg.starts_with("--")
+            && arg.ends_with('c')
+            && arg.len() > 1
+            && arg[1..].bytes().all(|b| b.is_ascii_alphabetic())
+        {
+            break args.next()??;
+        }
+        if !arg.starts_with('-') {
+            return None;
+        }
+    };
+    let mut uses: Vec<&'static str> = Vec::new();
+    for command in script.split(|c| matches!(c, ';' | '&' | '|' | '\n' | '(' | ')')) {
+        let mut words = command.split_whitespace().skip_while(|word| {
+            matches!(*word, "exec" | "env" | "then" | "do" | "else")
+                || (word.contains('=') && !word.starts_with('='))
+        });
+        let Some(word) = words.next() else {
+            continue;
+        };
+        if !word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b))
+        {
+            return None;
+        }
+        let program = file_name(OsStr::new(word));
+        if NO_CACHE.contains(&program.as_str()) {
+            continue;
+        }
+        for &name in used_by(&program)? {
+            if !uses.contains(&name) {
+                uses.push(name);
+            }
+        }
+    }
+    Some(uses)
 }
 
 /// The caches tools keep at a fixed path outside the homes, handed to
@@ -65,9 +140,47 @@ mod tests {
             assert_eq!(used_by(program), expected, "{program}");
         }
         assert_eq!(
-            caches_used_by(OsStr::new("/usr/local/go/bin/go")),
+            caches_used_by(OsStr::new("/usr/local/go/bin/go"), &["test"]),
             Some(vec!["home-cache/go-build".to_owned()])
         );
+    }
+
+    /// Issue 30: `sh -c 'cargo test'` seeded every host cache (575 MB for
+    /// a Rust project); a shell's script is read for what it starts.
+    #[test]
+    fn a_shell_script_gets_the_caches_of_the_commands_it_starts() {
+        let of = |program: &str, args: &[&str]| caches_used_by(OsStr::new(program), args);
+        let none: Option<Vec<String>> = Some(vec![]);
+        assert_eq!(of("sh", &["-c", "cargo test"]), none);
+        assert_eq!(
+            of(
+                "/bin/bash",
+                &["-ec", "cd crate && RUST_BACKTRACE=1 cargo test -q"]
+            ),
+            none
+        );
+        assert_eq!(
+            of("bash", &["-lc", "go vet ./... && go test ./... | tee log"]),
+            Some(vec!["home-cache/go-build".to_owned()])
+        );
+        assert_eq!(
+            of("sh", &["-c", "set -e; npm ci\nexec npx jest"]),
+            Some(vec!["npm/_cacache".to_owned(), "jest".to_owned()])
+        );
+        // Where the script may start anything, it may use any cache.
+        for unknown in [
+            &["-c", "make test"][..],
+            &["-c", "./run-tests.sh"],
+            &["-c", "$RUNNER test"],
+            &["-c", "\"cargo\" test"],
+            &["-c", "cargo test; `which go` test"],
+            &["run.sh"],
+            &["-c"],
+            &["--norc", "run.sh"],
+        ] {
+            assert_eq!(of("sh", unknown), None, "{unknown:?}");
+        }
+        assert_eq!(of("make", &["test"]), None);
     }
 
     /// Every name handed over is one `testgate-run` keeps: a misspelt one
