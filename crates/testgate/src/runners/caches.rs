@@ -69,7 +69,7 @@ fn shell_script_uses<S: AsRef<OsStr>>(args: &[S]) -> Option<Vec<&'static str>> {
         }
     };
     let mut uses: Vec<&'static str> = Vec::new();
-    for command in script.split(|c| matches!(c, ';' | '&' | '|' | '\n' | '(' | ')')) {
+    for command in script.split([';', '&', '|', '\n', '(', ')']) {
         let mut words = command.split_whitespace().skip_while(|word| {
             matches!(*word, "exec" | "env" | "then" | "do" | "else")
                 || (word.contains('=') && !word.starts_with('='))
