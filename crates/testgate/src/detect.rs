@@ -55,7 +55,7 @@ const LOOKED_FOR: &str = "Cargo.toml (cargo test, or cargo nextest run with \
 /// let dir = tempfile::tempdir().unwrap();
 /// std::fs::write(dir.path().join("go.mod"), "module calc\n").unwrap();
 /// let detected = testgate::detect_command(dir.path()).unwrap();
-/// assert_eq!(detected.runner, testgate::Runner::Go);
+/// assert_eq!(detected.runner, testgate::parse::Runner::Go);
 /// assert_eq!(detected.to_string(), "`go test ./...` (found go.mod)");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
