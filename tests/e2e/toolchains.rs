@@ -16,7 +16,7 @@ use std::time::Duration;
 use testgate::parse::Runner;
 use testgate::{Record, Sandbox, SandboxedTests, TestConfig};
 
-use crate::projects::{Project, bwrap_for};
+use crate::projects::{Project, bwrap_for, landlock_for};
 use crate::{NoObserver, assert_pass, repo_root};
 
 fn run(sandbox: Sandbox, config: TestConfig) -> Record {
@@ -252,6 +252,48 @@ fn jest_keeps_its_cache_between_checks() {
     assert_pass(&record, "jest");
     let cache = private_cache(&project.dir).join("jest");
     assert!(entries(&cache) > 0, "{} stayed empty", cache.display());
+}
+
+/// Under Landlock too jest reads its transform cache again: the attempt's
+/// `TMPDIR`, under which jest names its `cacheDirectory` (a key of every
+/// cached transform), is the same path in the next check. When it was
+/// new every attempt, each check transformed the test file again and
+/// added an entry (docs/scale.md).
+#[test]
+fn jest_reads_its_transform_cache_again_under_landlock() {
+    let project = Project::copy(Runner::Jest);
+    let cache = private_cache(&project.dir).join("jest");
+    let mut counts = Vec::new();
+    for _ in 0..3 {
+        let record = run(landlock_for(true), project.config());
+        assert_pass(&record, "jest");
+        counts.push(transformed(&cache));
+    }
+    assert!(counts[0] > 0, "{} holds no transform", cache.display());
+    assert_eq!(
+        counts[0], counts[2],
+        "transforms after each check: {counts:?}"
+    );
+}
+
+/// The transformed files in jest's cache (`jest-transform-cache-*/*/*`,
+/// the source maps left out).
+fn transformed(cache: &Path) -> usize {
+    let dirs = |dir: &Path| -> Vec<PathBuf> {
+        fs::read_dir(dir)
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default()
+    };
+    dirs(cache)
+        .iter()
+        .filter(|d| {
+            d.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("jest-transform-cache-"))
+        })
+        .flat_map(|d| dirs(d))
+        .flat_map(|d| dirs(&d))
+        .filter(|f| f.extension().is_none_or(|e| e != "map"))
+        .count()
 }
 
 /// A preparation step writes where the attempts read: `go build` in

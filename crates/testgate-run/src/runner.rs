@@ -269,14 +269,38 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
 /// with what the command left in it when dropped.
 struct AttemptTmp(PathBuf);
 
+/// How many names of its project an attempt's temporary directory tries
+/// before it takes one of its own: enough for a concurrent check of the
+/// project or a directory a killed testgate left behind.
+const PROJECT_TMP_NAMES: u64 = 4;
+
 impl AttemptTmp {
-    /// A new directory, private to the user, under the runner's temporary
-    /// directory.
-    fn new(token: &str) -> io::Result<AttemptTmp> {
+    /// A new, empty directory, private to the user, under the runner's
+    /// temporary directory (`base`). Named for the project (`dir`) where
+    /// the name is free, so that the next attempt's `TMPDIR` is the same
+    /// path: jest keys its transform cache on its `cacheDirectory`,
+    /// `$TMPDIR/jest_<uid>`, and under a new path every attempt it
+    /// transformed every file again. The name is only ever created, never
+    /// taken over: one that exists (a concurrent check of the project, a
+    /// directory left by a killed run, anything planted there) is passed
+    /// over, and after [`PROJECT_TMP_NAMES`] of them the attempt's own
+    /// `token` names it.
+    fn new(base: &Path, dir: &Path, token: &str) -> io::Result<AttemptTmp> {
         use std::os::unix::fs::DirBuilderExt;
-        let path = std::env::temp_dir().join(format!("testgate-{token}"));
-        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
-        Ok(AttemptTmp(path.canonicalize()?))
+        let sum = view::path_sum(dir);
+        let names = (0..PROJECT_TMP_NAMES)
+            .map(|n| format!("testgate-{sum:016x}-{n}"))
+            .chain(std::iter::once(format!("testgate-{token}")));
+        let mut taken = None;
+        for name in names {
+            let path = base.join(name);
+            match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+                Ok(()) => return Ok(AttemptTmp(path.canonicalize()?)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => taken = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(taken.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
     }
 }
 
@@ -370,7 +394,7 @@ fn start_landlocked(
     if !options.allow_network {
         crate::env::stay_offline(env);
     }
-    let tmp = AttemptTmp::new(token)
+    let tmp = AttemptTmp::new(&std::env::temp_dir(), &dir, token)
         .map_err(|e| refuse(format!("no temporary directory for the attempt: {e}")))?;
     // No mounts: the private caches are used where they are, and jest's
     // `/tmp/jest_<uid>` is a link in the attempt's temporary directory.
@@ -517,4 +541,68 @@ fn data_pipe(data: &[u8]) -> io::Result<OwnedFd> {
     let (read, write) = pipe()?;
     std::fs::File::from(write).write_all(data)?;
     Ok(read)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_attempts_temporary_directory_is_the_same_path_the_next_time() {
+        let base = tempfile::tempdir().unwrap();
+        let first = AttemptTmp::new(base.path(), Path::new("/work/project"), "a").unwrap();
+        let path = first.0.clone();
+        std::fs::write(path.join("left-behind"), "x").unwrap();
+        drop(first);
+        let second = AttemptTmp::new(base.path(), Path::new("/work/project"), "b").unwrap();
+        assert_eq!(second.0, path);
+        assert!(std::fs::read_dir(&second.0).unwrap().next().is_none());
+        let other = AttemptTmp::new(base.path(), Path::new("/work/other"), "c").unwrap();
+        assert_ne!(other.0, path);
+    }
+
+    #[test]
+    fn a_name_that_exists_is_passed_over_never_taken() {
+        let base = tempfile::tempdir().unwrap();
+        let planted = tempfile::tempdir().unwrap();
+        std::fs::write(planted.path().join("jest_0"), "forged").unwrap();
+        let dir = Path::new("/work/project");
+        let sum = view::path_sum(dir);
+        // A link to a directory of someone else's, a directory with
+        // content, and a running check's own.
+        std::os::unix::fs::symlink(
+            planted.path(),
+            base.path().join(format!("testgate-{sum:016x}-0")),
+        )
+        .unwrap();
+        std::fs::create_dir(base.path().join(format!("testgate-{sum:016x}-1"))).unwrap();
+        std::fs::write(
+            base.path().join(format!("testgate-{sum:016x}-1/jest_0")),
+            "forged",
+        )
+        .unwrap();
+        let running = AttemptTmp::new(base.path(), dir, "a").unwrap();
+        assert_eq!(
+            running.0,
+            base.path()
+                .canonicalize()
+                .unwrap()
+                .join(format!("testgate-{sum:016x}-2"))
+        );
+        let next = AttemptTmp::new(base.path(), dir, "b").unwrap();
+        assert_eq!(
+            next.0.file_name().unwrap(),
+            format!("testgate-{sum:016x}-3").as_str()
+        );
+        let last = AttemptTmp::new(base.path(), dir, "c").unwrap();
+        assert_eq!(last.0.file_name().unwrap(), "testgate-c");
+        for tmp in [&running, &next, &last] {
+            assert!(std::fs::read_dir(&tmp.0).unwrap().next().is_none());
+        }
+        drop(running);
+        assert_eq!(
+            std::fs::read(planted.path().join("jest_0")).unwrap(),
+            b"forged"
+        );
+    }
 }

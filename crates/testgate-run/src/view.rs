@@ -542,17 +542,22 @@ pub(crate) fn cache_name(dir: &Path) -> String {
         }
     }
     if name.len() > 160 {
-        let sum = dir
-            .as_os_str()
-            .as_bytes()
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-                (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-            });
+        let sum = path_sum(dir);
         name.truncate(140);
         name.push_str(&format!("~{sum:016x}"));
     }
     name
+}
+
+/// A checksum of a path's bytes (FNV-1a, 64 bits): the same for the same
+/// path in every run, to name what belongs to one project.
+pub(crate) fn path_sum(path: &Path) -> u64 {
+    path.as_os_str()
+        .as_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 /// Removes the caches of projects whose directory is gone (a checkout

@@ -4,14 +4,22 @@
 //! `testgate` check under bubblewrap and under Landlock (the project's
 //! private caches already seeded), and the ratios.
 //!
-//! `cargo run --release -p testgate --example sandbox_cost [REPO]`
+//! `cargo run --release -p testgate --example sandbox_cost [REPO [PROJECT…]]`
 //!
-//! REPO is the testgate checkout (default: the current directory); the
+//! REPO is the testgate checkout (default: the current directory; its
+//! `tests/projects/e2e/node/node_modules` installed with `npm ci`); the
 //! projects are copied from its `tests/projects/e2e` into a fresh folder
-//! under `target/`. Each figure is the median of five runs, the three
+//! under `target/`. PROJECTs (`go`, `cargo`, `pytest`, `jest`) choose
+//! some; default all. Each figure is the median of five runs, the three
 //! kinds interleaved so that a change in the machine's load falls on all
-//! of them. The machine is shared: compare the ratios of one run. Prints
-//! figures, asserts only that every run passed.
+//! of them. The machine is shared: compare the ratios of one run. A second
+//! table gives, per project, the CPU time (user and system, of this process
+//! and its children) of the bare runner and of the Landlock check, which a
+//! loaded machine disturbs far less than the wall time (not bubblewrap's:
+//! the processes inside are reaped by bwrap's own init, and much of their
+//! CPU time never reaches testgate), and how long the check's attempt
+//! itself took (`Attempt::duration`): the rest of the check is testgate's
+//! own work around it. Prints figures, asserts only that every run passed.
 #![expect(
     clippy::disallowed_methods,
     reason = "a benchmark program times the bare runner and sets its projects up with cargo"
@@ -28,6 +36,8 @@ struct Quiet;
 impl Observer for Quiet {}
 
 struct Case {
+    /// How the project is chosen on the command line.
+    key: &'static str,
     name: &'static str,
     dir: PathBuf,
     program: &'static str,
@@ -45,6 +55,9 @@ fn main() {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| std::env::current_dir().expect("cwd"));
+    // Absolute: node_modules is linked to from the projects' folder.
+    let repo = repo.canonicalize().expect("the testgate checkout");
+    let chosen: Vec<String> = std::env::args().skip(2).collect();
     let e2e = repo.join("tests/projects/e2e");
     let base = repo.join("target/sandbox-cost");
     std::fs::create_dir_all(&base).expect("target/sandbox-cost");
@@ -64,6 +77,7 @@ fn main() {
 
     let cases = [
         Case {
+            key: "go",
             name: "go test",
             dir: go,
             program: "go",
@@ -72,6 +86,7 @@ fn main() {
             writable: Vec::new(),
         },
         Case {
+            key: "cargo",
             name: "cargo test (libc)",
             dir: krate.clone(),
             program: "cargo",
@@ -80,6 +95,7 @@ fn main() {
             writable: Vec::new(),
         },
         Case {
+            key: "pytest",
             name: "pytest",
             dir: pytest,
             program: "python3",
@@ -88,6 +104,7 @@ fn main() {
             writable: Vec::new(),
         },
         Case {
+            key: "jest",
             name: "jest",
             dir: jest,
             program: "npx",
@@ -96,6 +113,11 @@ fn main() {
             writable: vec![modules],
         },
     ];
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .filter(|case| chosen.is_empty() || chosen.iter().any(|key| key == case.key))
+        .collect();
+    let mut cpu_rows = Vec::new();
     println!(
         "{:<20} {:>8} {:>8} {:>9} {:>13} {:>14} {:>16}",
         "project", "bare", "bwrap", "landlock", "bwrap/bare", "landlock/bare", "landlock/bwrap"
@@ -120,8 +142,9 @@ fn main() {
             bwraps.push(check(case, &bwrap));
             landlocks.push(check(case, &landlock));
         }
+        let wall = |runs: &[Timed]| median(runs.iter().map(|t| t.wall).collect());
         let (bare_time, bwrap_time, landlock_time) =
-            (median(bares), median(bwraps), median(landlocks));
+            (wall(&bares), wall(&bwraps), wall(&landlocks));
         let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
         println!(
             "{:<20} {:>7.2}s {:>7.2}s {:>8.2}s {:>12.2}x {:>13.2}x {:>15.2}x",
@@ -133,27 +156,75 @@ fn main() {
             ratio(landlock_time, bare_time),
             ratio(landlock_time, bwrap_time),
         );
+        cpu_rows.push((case.name, bares, bwraps, landlocks));
+    }
+    println!();
+    println!(
+        "{:<20} {:>9} {:>13} {:>14} {:>17}",
+        "project", "bare cpu", "landlock cpu", "bwrap attempt", "landlock attempt"
+    );
+    for (name, bares, bwraps, landlocks) in &cpu_rows {
+        let cpu = |runs: &[Timed]| median(runs.iter().map(|t| t.cpu).collect()).as_secs_f64();
+        let attempt =
+            |runs: &[Timed]| median(runs.iter().map(|t| t.attempt).collect()).as_secs_f64();
+        println!(
+            "{:<20} {:>8.2}s {:>12.2}s {:>13.2}s {:>16.2}s",
+            name,
+            cpu(bares),
+            cpu(landlocks),
+            attempt(bwraps),
+            attempt(landlocks),
+        );
     }
 }
 
+/// One run's figures: its wall time, its CPU time (this process's and its
+/// children's), and the wall time of the check's attempts (the bare run's
+/// own wall time for the bare runner).
+struct Timed {
+    wall: Duration,
+    cpu: Duration,
+    attempt: Duration,
+}
+
+/// The CPU time, user and system, of this process and of its children
+/// waited for.
+fn cpu_time() -> Duration {
+    let of = |who| {
+        // SAFETY: getrusage writes a whole `rusage` into the zeroed value
+        // it is given and reads nothing else.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(who, &mut usage);
+            usage
+        };
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+        };
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
+}
+
 /// One `testgate` check in `sandbox`, timed from the outside.
-fn check(case: &Case, sandbox: &Sandbox) -> Duration {
+fn check(case: &Case, sandbox: &Sandbox) -> Timed {
     let mut config = TestConfig::new(&case.dir, case.program, case.args.iter().copied());
     for (name, value) in &case.env {
         config = config.env(name, value);
     }
-    let started = Instant::now();
+    let (started, cpu) = (Instant::now(), cpu_time());
     let record = SandboxedTests::new(sandbox.clone(), config).run_observed(&mut Quiet);
-    let took = started.elapsed();
+    let (wall, cpu) = (started.elapsed(), cpu_time() - cpu);
     if !matches!(record.verdict, Verdict::Pass { .. }) {
         panic!("{} in {}: {:?}", case.name, sandbox.name(), record.verdict);
     }
-    took
+    let attempt = record.attempts.iter().map(|a| a.attempt.duration).sum();
+    Timed { wall, cpu, attempt }
 }
 
 /// The runner alone, on the host, output discarded.
-fn bare(case: &Case) -> Duration {
-    let started = Instant::now();
+fn bare(case: &Case) -> Timed {
+    let (started, cpu) = (Instant::now(), cpu_time());
     let status = Command::new(case.program)
         .args(&case.args)
         .current_dir(&case.dir)
@@ -162,8 +233,13 @@ fn bare(case: &Case) -> Duration {
         .stderr(Stdio::null())
         .status()
         .expect("the bare runner");
+    let (wall, cpu) = (started.elapsed(), cpu_time() - cpu);
     assert!(status.success(), "{}: the bare run failed", case.name);
-    started.elapsed()
+    Timed {
+        wall,
+        cpu,
+        attempt: wall,
+    }
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {

@@ -306,3 +306,61 @@ fn a_file_outside_keeps_its_contents_and_owner_but_not_its_mode_and_times() {
     assert_ne!(mtime_after, mtime);
     attack.assert_contained(&outcome);
 }
+
+/// An attempt's `TMPDIR` is the same path in the next check of the project
+/// (jest's transform cache is keyed on it), but it starts empty every time:
+/// a file planted in it, jest's cache link pointed at a forged cache in the
+/// project and a child recreating the directory after the run all stay
+/// behind; and a directory someone planted at that path on the host
+/// beforehand is passed over, not used.
+#[test]
+fn the_next_attempts_temporary_directory_starts_empty() {
+    let attack = Attack::new_in("attempt-tmpdir", Place::Landlock);
+    let found = |n: u32| {
+        let text = fs::read_to_string(attack.project().join(format!("found-{n}.txt")))
+            .expect("what the suite found");
+        let tmpdir = text
+            .lines()
+            .find_map(|line| line.strip_prefix("tmpdir="))
+            .expect("the suite's TMPDIR")
+            .to_owned();
+        (tmpdir, text)
+    };
+    let clean = |text: &str| {
+        assert!(!text.contains("planted-"), "{text}");
+        assert!(!text.contains("late-"), "{text}");
+        assert!(!text.contains("forged-cache"), "{text}");
+        assert!(text.contains("link="), "jest's cache link: {text}");
+    };
+    for n in 1..=2 {
+        let outcome = attack.run();
+        outcome.assert_verdict("pass", None, 0);
+        attack.assert_contained(&outcome);
+        let (tmpdir, text) = found(n);
+        clean(&text);
+        assert!(
+            !std::path::Path::new(&tmpdir).exists(),
+            "{tmpdir} left behind"
+        );
+    }
+    let (first, _) = found(1);
+    let (second, _) = found(2);
+    assert_eq!(first, second, "the next check's TMPDIR is the same path");
+
+    // Someone on the host plants the directory before the next check.
+    fs::create_dir(&first).expect("the planted directory");
+    fs::write(format!("{first}/planted-on-the-host"), "forged").expect("planted file");
+    std::os::unix::fs::symlink(
+        attack.project().join("forged-cache"),
+        format!("{first}/jest_0"),
+    )
+    .expect("planted link");
+    let outcome = attack.run();
+    let _ = fs::remove_dir_all(&first);
+    outcome.assert_verdict("pass", None, 0);
+    attack.assert_contained(&outcome);
+    let (third, text) = found(3);
+    assert_ne!(third, first, "the planted directory was used");
+    assert!(!text.contains("planted-on-the-host"), "{text}");
+    clean(&text);
+}
