@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::{
     ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, long_flag, names_program,
-    npx_package, one_of, words,
+    node_package_versions, one_of, own_or_npx,
 };
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
@@ -62,14 +62,7 @@ pub(super) struct Jest;
 
 impl RunnerProfile for Jest {
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
-        match program {
-            "jest" => Some(0),
-            "npx" => {
-                let at = npx_package(args)?;
-                (args.get(at).map(String::as_str) == Some("jest")).then_some(at + 1)
-            }
-            _ => None,
-        }
+        own_or_npx(program, args, "jest")
     }
 
     fn select(
@@ -90,10 +83,7 @@ impl RunnerProfile for Jest {
     }
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
-        vec![
-            words(&["node", "--version"]),
-            words(&["npx", "--no-install", "jest", "--version"]),
-        ]
+        node_package_versions("jest")
     }
 
     fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {

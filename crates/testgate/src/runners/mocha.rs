@@ -7,7 +7,9 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::js::js_escape;
-use super::{RunnerProfile, Target, names, names_program, npx_package, one_of, words};
+use super::{
+    RunnerProfile, Target, names, names_program, node_package_versions, one_of, own_or_npx,
+};
 use crate::detect::{Detected, ProjectView};
 
 /// The titles mocha gives a failing hook: `suite "before all" hook for
@@ -67,14 +69,7 @@ pub(super) struct Mocha;
 
 impl RunnerProfile for Mocha {
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
-        match program {
-            "mocha" => Some(0),
-            "npx" => {
-                let at = npx_package(args)?;
-                (args.get(at).map(String::as_str) == Some("mocha")).then_some(at + 1)
-            }
-            _ => None,
-        }
+        own_or_npx(program, args, "mocha")
     }
 
     fn select(
@@ -97,10 +92,7 @@ impl RunnerProfile for Mocha {
     }
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
-        vec![
-            words(&["node", "--version"]),
-            words(&["npx", "--no-install", "mocha", "--version"]),
-        ]
+        node_package_versions("mocha")
     }
 
     fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {

@@ -284,6 +284,28 @@ fn npx_package(args: &[String]) -> Option<usize> {
         .position(|a| !matches!(a.as_str(), "--no-install" | "--no" | "-y" | "--yes"))
 }
 
+/// Where `name`'s own arguments start when `program` with `args` runs it:
+/// `name` itself (0), or `npx [FLAGS] name` (after the name).
+fn own_or_npx(program: &str, args: &[String], name: &str) -> Option<usize> {
+    if program == name {
+        return Some(0);
+    }
+    if program != "npx" {
+        return None;
+    }
+    let at = npx_package(args)?;
+    (args.get(at).map(String::as_str) == Some(name)).then_some(at + 1)
+}
+
+/// The version questions of a node package `name`: node's, and the
+/// package's as `npx` finds it without installing.
+fn node_package_versions(name: &str) -> Vec<Vec<String>> {
+    vec![
+        words(&["node", "--version"]),
+        words(&["npx", "--no-install", name, "--version"]),
+    ]
+}
+
 /// `words` as owned strings.
 fn words(words: &[&str]) -> Vec<String> {
     words.iter().map(|s| (*s).to_owned()).collect()

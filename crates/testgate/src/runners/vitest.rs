@@ -6,8 +6,8 @@ use super::js::{files, js_name_pattern, titles, without_coverage, without_name_p
 use std::path::Path;
 
 use super::{
-    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names_program, npx_package,
-    one_of, words,
+    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names_program,
+    node_package_versions, one_of, own_or_npx,
 };
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
@@ -74,15 +74,9 @@ pub(super) struct Vitest;
 
 impl RunnerProfile for Vitest {
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
-        let run = |i: usize| usize::from(args.get(i).map(String::as_str) == Some("run"));
-        match program {
-            "vitest" => Some(run(0)),
-            "npx" => {
-                let at = npx_package(args)?;
-                (args.get(at).map(String::as_str) == Some("vitest")).then(|| at + 1 + run(at + 1))
-            }
-            _ => None,
-        }
+        // `vitest run`: the command word is vitest's, not an argument.
+        let at = own_or_npx(program, args, "vitest")?;
+        Some(at + usize::from(args.get(at).map(String::as_str) == Some("run")))
     }
 
     fn select(
@@ -103,10 +97,7 @@ impl RunnerProfile for Vitest {
     }
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
-        vec![
-            words(&["node", "--version"]),
-            words(&["npx", "--no-install", "vitest", "--version"]),
-        ]
+        node_package_versions("vitest")
     }
 
     fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
