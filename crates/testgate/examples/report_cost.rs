@@ -39,15 +39,16 @@
     reason = "a benchmark program sets its projects up with cargo"
 )]
 
+mod harness;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use testgate::run::LandlockOptions;
-use testgate::{Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::{Sandbox, SandboxedTests, TestConfig, Verdict};
 
-struct Quiet;
-impl Observer for Quiet {}
+use harness::{Quiet, copy, cpu_time, median};
 
 struct Case {
     /// How the runner is chosen on the command line.
@@ -68,17 +69,8 @@ struct Case {
 const RUNS: usize = 7;
 
 fn main() {
-    let repo = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::current_dir().expect("cwd"));
-    // Absolute: node_modules is linked to from the projects' folder.
-    let repo = repo.canonicalize().expect("the testgate checkout");
-    let chosen: Vec<String> = std::env::args().skip(2).collect();
+    let (repo, chosen, scratch) = harness::setup("report-cost");
     let e2e = repo.join("tests/projects/e2e");
-    let base = repo.join("target/report-cost");
-    std::fs::create_dir_all(&base).expect("target/report-cost");
-    let scratch = tempfile::tempdir_in(&base).expect("scratch dir");
     let root = scratch.path();
 
     let pytest = root.join("pytest");
@@ -242,25 +234,6 @@ fn main() {
     }
 }
 
-/// The CPU time, user and system, of this process and of its children
-/// waited for.
-fn cpu_time() -> Duration {
-    let of = |who| {
-        // SAFETY: getrusage writes a whole `rusage` into the zeroed value
-        // it is given and reads nothing else.
-        let usage = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            libc::getrusage(who, &mut usage);
-            usage
-        };
-        let time = |t: libc::timeval| {
-            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
-        };
-        time(usage.ru_utime) + time(usage.ru_stime)
-    };
-    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
-}
-
 /// One `testgate` check of `args` in `sandbox`, timed from the outside:
 /// its wall time and CPU time.
 fn check(case: &Case, args: &[&str], sandbox: &Sandbox) -> (Duration, Duration) {
@@ -275,27 +248,6 @@ fn check(case: &Case, args: &[&str], sandbox: &Sandbox) -> (Duration, Duration) 
         panic!("{} {args:?}: {:?}", case.name, record.verdict);
     }
     took
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name();
-        if name == "node_modules" || name == "target" || name == "__pycache__" {
-            continue;
-        }
-        if entry.file_type().expect("file type").is_dir() {
-            copy(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
-        }
-    }
 }
 
 /// A crate of 50 passing unit tests and no dependency, with its lock file.

@@ -25,15 +25,16 @@
     reason = "a benchmark program times the bare runner and sets its projects up with cargo"
 )]
 
-use std::path::{Path, PathBuf};
+mod harness;
+
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use testgate::run::{BwrapOptions, LandlockOptions};
-use testgate::{Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::{Sandbox, SandboxedTests, TestConfig, Verdict};
 
-struct Quiet;
-impl Observer for Quiet {}
+use harness::{Quiet, cargo_crate, copy, cpu_time, median};
 
 struct Case {
     /// How the project is chosen on the command line.
@@ -51,17 +52,8 @@ struct Case {
 const RUNS: usize = 5;
 
 fn main() {
-    let repo = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::current_dir().expect("cwd"));
-    // Absolute: node_modules is linked to from the projects' folder.
-    let repo = repo.canonicalize().expect("the testgate checkout");
-    let chosen: Vec<String> = std::env::args().skip(2).collect();
+    let (repo, chosen, scratch) = harness::setup("sandbox-cost");
     let e2e = repo.join("tests/projects/e2e");
-    let base = repo.join("target/sandbox-cost");
-    std::fs::create_dir_all(&base).expect("target/sandbox-cost");
-    let scratch = tempfile::tempdir_in(&base).expect("scratch dir");
     let root = scratch.path();
 
     let go = root.join("go");
@@ -187,25 +179,6 @@ struct Timed {
     attempt: Duration,
 }
 
-/// The CPU time, user and system, of this process and of its children
-/// waited for.
-fn cpu_time() -> Duration {
-    let of = |who| {
-        // SAFETY: getrusage writes a whole `rusage` into the zeroed value
-        // it is given and reads nothing else.
-        let usage = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            libc::getrusage(who, &mut usage);
-            usage
-        };
-        let time = |t: libc::timeval| {
-            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
-        };
-        time(usage.ru_utime) + time(usage.ru_stime)
-    };
-    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
-}
-
 /// One `testgate` check in `sandbox`, timed from the outside.
 fn check(case: &Case, sandbox: &Sandbox) -> Timed {
     let mut config = TestConfig::new(&case.dir, case.program, case.args.iter().copied());
@@ -240,58 +213,4 @@ fn bare(case: &Case) -> Timed {
         cpu,
         attempt: wall,
     }
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name();
-        if name == "node_modules" || name == "target" || name == "__pycache__" {
-            continue;
-        }
-        if entry.file_type().expect("file type").is_dir() {
-            copy(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
-        }
-    }
-}
-
-/// A crate that depends on the registry's `libc`, at the version this
-/// workspace locks (so it is in the host's registry), with its lock file.
-fn cargo_crate(repo: &Path, dir: &Path) {
-    let lock = std::fs::read_to_string(repo.join("Cargo.lock")).expect("Cargo.lock");
-    let version = lock
-        .split("[[package]]")
-        .find(|p| p.contains("name = \"libc\""))
-        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
-        .and_then(|v| v.strip_suffix('"'))
-        .expect("libc in Cargo.lock")
-        .to_owned();
-    std::fs::create_dir_all(dir.join("src")).expect("mkdir");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"uses-libc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\nlibc = \"={version}\"\n\n[workspace]\n"
-        ),
-    )
-    .expect("Cargo.toml");
-    std::fs::write(
-        dir.join("src/lib.rs"),
-        "#[test]\nfn has_a_pid() {\n    assert!(unsafe { libc::getpid() } > 0);\n}\n",
-    )
-    .expect("lib.rs");
-    let status = Command::new("cargo")
-        .args(["generate-lockfile", "--offline", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .status()
-        .expect("cargo generate-lockfile");
-    assert!(status.success(), "cargo generate-lockfile --offline failed");
 }

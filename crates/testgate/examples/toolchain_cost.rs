@@ -18,15 +18,16 @@
     reason = "a benchmark program times the bare runner and sets its projects up with cargo"
 )]
 
+mod harness;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use testgate::run::BwrapOptions;
-use testgate::{Observer, Sandbox, SandboxedTests, TestConfig, Verdict};
+use testgate::{Sandbox, SandboxedTests, TestConfig, Verdict};
 
-struct Quiet;
-impl Observer for Quiet {}
+use harness::{Quiet, cargo_crate, copy, median};
 
 struct Case {
     name: &'static str,
@@ -38,14 +39,8 @@ struct Case {
 }
 
 fn main() {
-    let repo = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::current_dir().expect("cwd"));
+    let (repo, _, scratch) = harness::setup("toolchain-cost");
     let e2e = repo.join("tests/projects/e2e");
-    let base = repo.join("target/toolchain-cost");
-    std::fs::create_dir_all(&base).expect("target/toolchain-cost");
-    let scratch = tempfile::tempdir_in(&base).expect("scratch dir");
     let root = scratch.path();
     let trash = root.join("trash");
     std::fs::create_dir_all(&trash).expect("trash");
@@ -187,58 +182,4 @@ fn check(case: &Case) -> Duration {
         panic!("{}: {:?}", case.name, record.verdict);
     }
     took
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name();
-        if name == "node_modules" || name == "target" || name == "__pycache__" {
-            continue;
-        }
-        if entry.file_type().expect("file type").is_dir() {
-            copy(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
-        }
-    }
-}
-
-/// A crate that depends on the registry's `libc`, at the version this
-/// workspace locks (so it is in the host's registry), with its lock file.
-fn cargo_crate(repo: &Path, dir: &Path) {
-    let lock = std::fs::read_to_string(repo.join("Cargo.lock")).expect("Cargo.lock");
-    let version = lock
-        .split("[[package]]")
-        .find(|p| p.contains("name = \"libc\""))
-        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
-        .and_then(|v| v.strip_suffix('"'))
-        .expect("libc in Cargo.lock")
-        .to_owned();
-    std::fs::create_dir_all(dir.join("src")).expect("mkdir");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"uses-libc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\nlibc = \"={version}\"\n\n[workspace]\n"
-        ),
-    )
-    .expect("Cargo.toml");
-    std::fs::write(
-        dir.join("src/lib.rs"),
-        "#[test]\nfn has_a_pid() {\n    assert!(unsafe { libc::getpid() } > 0);\n}\n",
-    )
-    .expect("lib.rs");
-    let status = Command::new("cargo")
-        .args(["generate-lockfile", "--offline", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .status()
-        .expect("cargo generate-lockfile");
-    assert!(status.success(), "cargo generate-lockfile --offline failed");
 }
