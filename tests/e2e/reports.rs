@@ -131,3 +131,45 @@ fn nextest_retries_are_flaky_in_every_console_mode() {
         assert_report_judged(&record, &what);
     }
 }
+
+/// Where the project's own nextest configuration mentions `junit`,
+/// testgate asks for no report (its own would win over a tool's) and the
+/// console judges alone; with the `TRY` lines hidden, the summary's `(1
+/// flaky)` is all that shows the failed try. It was PASS before the
+/// summary's flaky count was read (run by hand with the old binary).
+#[test]
+fn nextest_retries_hidden_from_the_console_alone_are_flaky() {
+    let project = Project::copy(Runner::Nextest);
+    std::fs::create_dir_all(project.dir.join(".config")).expect(".config");
+    std::fs::write(
+        project.dir.join(".config/nextest.toml"),
+        "[profile.default.junit]\npath = \"junit.xml\"\n",
+    )
+    .expect("nextest.toml");
+    let words = [
+        "nextest",
+        "run",
+        "--no-fail-fast",
+        "--retries",
+        "2",
+        "--status-level",
+        "fail",
+        "--final-status-level",
+        "fail",
+    ];
+    let config = TestConfig::new(&project.dir, "cargo", words)
+        .env("CARGO_TARGET_DIR", project.dir.join("target"))
+        .env("TESTGATE_FIXTURE", "flaky")
+        .retrying(2)
+        .within(Duration::from_secs(300));
+    let record = SandboxedTests::new(Where::Bwrap.sandbox_for(Some(Runner::Nextest)), config)
+        .run_observed(&mut NoObserver);
+    assert_inconclusive(&record, Cause::Flaky, "the console alone");
+    let first = &record.attempts[0];
+    assert!(
+        first.attempt.evidence == Evidence::ConsoleAlone,
+        "{:?}",
+        first.attempt.evidence
+    );
+    assert_eq!(first.report.reruns, 1, "{:#?}", first.report);
+}

@@ -61,6 +61,9 @@ struct Run {
     started: bool,
     /// Tests the summary counted as failed (failed, timed out, exec failed).
     summary_failed: u64,
+    /// Tests the summary counted as flaky (`5 passed (1 flaky)`): failed,
+    /// then passed on a retry.
+    summary_flaky: u64,
 }
 
 impl Recognizer for Nextest {
@@ -95,8 +98,9 @@ impl Recognizer for Nextest {
             if count == 0 {
                 self.findings.no_tests_ran = true;
             }
-        } else if let Some(counts) = summary(text) {
+        } else if let Some((counts, flaky)) = summary(text) {
             self.detect(line.index);
+            self.run.summary_flaky = flaky;
             if counts.ran() == Some(0) {
                 self.findings.no_tests_ran = true;
             }
@@ -271,6 +275,14 @@ impl Nextest {
                 flaky.insert(key);
             }
         }
+        // Flaky tests the summary counts but no line named (a status level
+        // that hides `TRY n` lines, `--status-level fail`): each is a
+        // failure a retry hid, counted without a name.
+        let named = u64::try_from(flaky.len()).unwrap_or(u64::MAX);
+        self.findings.reruns = self
+            .findings
+            .reruns
+            .saturating_add(run.summary_flaky.saturating_sub(named));
         for (binary, name) in &flaky {
             run.failures.make_certain(name, Some(binary));
         }
@@ -472,10 +484,10 @@ fn starting_count(trimmed: &str) -> Option<u64> {
 }
 
 /// The counts of nextest's closing line, `Summary [ 0.124s] 9 tests run: 5
-/// passed (1 flaky), 4 failed, 1 timed out, 1 skipped`. Timed out and exec
-/// failed tests count as failed, not run ones (after a failure with
-/// fail-fast) as skipped.
-fn summary(text: &str) -> Option<Counts> {
+/// passed (1 flaky), 4 failed, 1 timed out, 1 skipped`, and its flaky
+/// count. Timed out and exec failed tests count as failed, not run ones
+/// (after a failure with fail-fast) as skipped.
+fn summary(text: &str) -> Option<(Counts, u64)> {
     let trimmed = super::trim_start(text);
     if text.len() - trimmed.len() + "Summary".len() != STATUS_WIDTH {
         return None;
@@ -499,7 +511,20 @@ fn summary(text: &str) -> Option<Counts> {
             _ => {}
         }
     }
-    Some(found)
+    Some((found, flaky_count(counts)))
+}
+
+/// The `N flaky` of the aside after `passed` (`5 passed (1 flaky, 1
+/// leaky)`), 0 without one.
+fn flaky_count(counts: &str) -> u64 {
+    let Some((_, aside)) = counts.split_once(" passed (") else {
+        return 0;
+    };
+    let aside = aside.split(')').next().unwrap_or_default();
+    aside
+        .split(", ")
+        .find_map(|part| part.trim().strip_suffix(" flaky")?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// `text` without its parenthesised asides: `5 passed (1 flaky, 1 leaky)`
@@ -651,6 +676,8 @@ mod tests {
         let counts = summary(
             "     Summary [   5.368s] 10 tests run: 5 passed (1 flaky, 1 leaky), 4 failed (1 due to being leaky), 1 timed out, 0 skipped",
         );
+        assert_eq!(counts.map(|(_, flaky)| flaky), Some(1));
+        let counts = counts.map(|(counts, _)| counts);
         assert_eq!(
             counts,
             Some(Counts {
@@ -661,7 +688,7 @@ mod tests {
         );
         let fail_fast =
             summary("     Summary [   0.034s] 3/9 tests run: 2 passed, 1 failed, 1 skipped");
-        assert_eq!(fail_fast.and_then(|c| c.failed), Some(1));
+        assert_eq!(fail_fast.and_then(|(c, _)| c.failed), Some(1));
         // Not nextest's summary: misaligned, or prose.
         assert_eq!(summary("Summary [   0.034s] 3/9 tests run: 2 passed"), None);
         assert_eq!(summary("     Summary of the changes"), None);
@@ -679,6 +706,34 @@ mod tests {
             starting_count("Starting 99999999999999999999999 tests across 1 binary"),
             None
         );
+    }
+
+    /// Hand-made from `flaky_only.log` (a real run) with its `TRY` lines
+    /// removed, as `--status-level fail` hides a retried pass's lines:
+    /// the summary's `(1 flaky)` alone is a failure a retry hid.
+    #[test]
+    fn a_flake_only_the_summary_counts_is_a_rerun() {
+        let log = "
+    Starting 1 test across 1 binary (1 test skipped)
+────────────
+     Summary [   0.013s] 1 test run: 1 passed (1 flaky), 1 skipped
+";
+        let report = parse(crate::Format::Auto, log);
+        assert_eq!(report.reruns, 1);
+        assert!(report.flaky.is_empty());
+        // Named by its lines, a flaky test is not counted twice.
+        let named = "
+    Starting 1 test across 1 binary
+  TRY 1 FAIL [   0.026s] (───) demo::flaky fails_once
+  TRY 2 PASS [   0.025s] (1/1) demo::flaky fails_once
+────────────
+     Summary [   0.075s] 1 test run: 1 passed (1 flaky), 0 skipped
+";
+        let report = parse(crate::Format::Auto, named);
+        assert_eq!((report.reruns, report.flaky.len()), (0, 1));
+        // Leaky is not flaky.
+        let leaky = "     Summary [   0.1s] 2 tests run: 2 passed (1 leaky), 0 skipped\n";
+        assert_eq!(parse(Runner::Nextest, leaky).reruns, 0);
     }
 
     #[test]
