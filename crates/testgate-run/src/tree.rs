@@ -196,30 +196,37 @@ impl Tree {
         others.len()
     }
 
-    /// Ends every member but the root: SIGTERM, up to `grace` for them to
-    /// go, then SIGKILL until none is left. Returns whether any was alive.
-    pub(crate) fn end_others(&mut self, grace: Duration) -> bool {
-        // Processes that are already on their way out are no leak: under
-        // bwrap the kernel kills the sandbox's processes once bwrap exits
-        // (--die-with-parent, the PID namespace), a moment after it.
-        let settle_until = Instant::now() + SETTLE;
-        let mut first = self.others();
-        while !first.is_empty() && Instant::now() < settle_until {
-            std::thread::sleep(Duration::from_millis(10));
-            first = self.others();
-        }
-        if first.is_empty() {
+    /// Ends every member but the root, once the root has exited: each is
+    /// stopped (SIGSTOP) as soon as it is found, so that nothing of the run
+    /// acts after its command ended (a detached grandchild would otherwise
+    /// write into the project while testgate looks at it, or during a
+    /// SIGTERM handler's grace), then killed. Returns whether any was
+    /// alive beyond [`SETTLE`].
+    pub(crate) fn end_others(&mut self) -> bool {
+        let mut left = self.others();
+        if left.is_empty() {
             return false;
         }
-        for pid in &first {
-            // SAFETY: signals a member just found.
-            unsafe {
-                libc::kill(*pid, libc::SIGTERM);
+        // Processes already on their way out are no leak: under bwrap the
+        // kernel kills the sandbox's processes once bwrap exits
+        // (--die-with-parent, the PID namespace), a moment after it; a
+        // stopped process is killed so too.
+        let settle_until = Instant::now() + SETTLE;
+        loop {
+            for pid in &left {
+                // SAFETY: signals a member just found.
+                unsafe {
+                    libc::kill(*pid, libc::SIGSTOP);
+                }
             }
-        }
-        let until = Instant::now() + grace;
-        while Instant::now() < until && !self.others().is_empty() {
+            if Instant::now() >= settle_until {
+                break;
+            }
             std::thread::sleep(Duration::from_millis(10));
+            left = self.others();
+            if left.is_empty() {
+                return false;
+            }
         }
         self.kill_others();
         true

@@ -181,7 +181,7 @@ impl Watch {
                 self.tree.kill_others();
                 false
             }
-            None => self.tree.end_others(spec.grace),
+            None => self.tree.end_others(),
         };
         Ok((stop, leaked))
     }

@@ -116,14 +116,21 @@ fn a_grandchild_writing_after_the_command_exited_is_stopped_first() {
 }
 
 /// [`a_grandchild_writing_after_the_command_exited_is_stopped_first`] in `place`.
+/// Two modes: a grandchild that writes a second after the command exited,
+/// and one that writes from its SIGTERM handler. The second wrote with
+/// every version that ended leftovers by SIGTERM and a grace (under
+/// Landlock, where no PID namespace takes them down with the command); the
+/// leftovers are now stopped as soon as they are found, then killed.
 pub(super) fn a_grandchild_writing_after_the_command_exited_is_stopped_first_in(place: Place) {
-    let attack = Attack::new_in("late-writer", place);
-    let outcome = attack.run();
-    outcome.assert_verdict("pass", None, 0);
-    // Once nothing of the run is alive (asserted here), nothing can write.
-    attack.assert_contained(&outcome);
-    assert!(
-        !attack.project().join("late.txt").exists(),
-        "a process of the run wrote into the project after the run ended"
-    );
+    for mode in ["late", "trap"] {
+        let attack = Attack::new_in("late-writer", place).script_arg(mode);
+        let outcome = attack.run();
+        outcome.assert_verdict("pass", None, 0);
+        // Once nothing of the run is alive (asserted here), nothing can write.
+        attack.assert_contained(&outcome);
+        assert!(
+            !attack.project().join("late.txt").exists(),
+            "{mode}: a process of the run wrote into the project after the run ended"
+        );
+    }
 }
