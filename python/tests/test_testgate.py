@@ -91,6 +91,20 @@ def test_a_command_string_is_split_as_a_shell_would(project):
     assert result.verdict == "pass", result.reason
 
 
+def test_a_command_string_with_shell_syntax_runs_through_sh(project):
+    # `VAR=1 cmd`, `cd x && …` and `a && b` were split without a shell:
+    # would_not_start, or a bogus Fail in 0.1 s.
+    failing = testgate.check(project, "TESTGATE_FIXTURE=fail python3 -m pytest -q -p no:cacheprovider")
+    assert failing.attempts[0].command[:2] == ["sh", "-c"]
+    assert failing.verdict == "fail", failing.reason
+    assert sorted(failing.failing) == sorted(FAILING)
+    passing = testgate.check(project, "cd tests && cd .. && python3 -m pytest -q -p no:cacheprovider")
+    assert passing.verdict == "pass", passing.reason
+    both = testgate.check(project, "true && python3 -m pytest -q -p no:cacheprovider tests/*.py")
+    assert both.verdict == "pass", both.reason
+    assert both.attempts[0].counts.passed == 5
+
+
 def test_without_a_command_the_projects_runner_is_found(project, tmp_path, monkeypatch):
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
     result = testgate.check(project, env={"TESTGATE_FIXTURE": "fail"})
