@@ -41,6 +41,16 @@ def test_the_package_is_the_installed_wheel():
     assert not str(testgate.__file__).startswith(str(REPO / "python"))
 
 
+def test_the_wheel_installs_on_glibc_2_28():
+    # Built with zig against glibc 2.28 (scripts/python-test): it needed
+    # glibc 2.34 (manylinux_2_34) when linked against the build machine's.
+    import importlib.metadata
+
+    wheel = importlib.metadata.distribution("testgate").read_text("WHEEL") or ""
+    tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
+    assert tags and all("manylinux_2_28" in tag for tag in tags), wheel
+
+
 def test_a_passing_suite_passes(project):
     result = testgate.check(project, PYTEST)
     assert isinstance(result, testgate.Result)
