@@ -255,7 +255,11 @@ impl SandboxedTests {
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
             .sandbox(self.sandbox.clone())
-            .caches(crate::runners::caches_used_by(OsStr::new(program), args))
+            .caches(crate::runners::caches_used_in(
+                &self.config.workspace,
+                OsStr::new(program),
+                args,
+            ))
             .tool_caches(crate::runners::tool_caches());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
@@ -670,7 +674,11 @@ impl SandboxedTests {
             .env(env)
             .timeout(self.config.timeout)
             .sandbox(sandbox)
-            .caches(crate::runners::caches_used_by(program, &run_args))
+            .caches(crate::runners::caches_used_in(
+                &self.config.workspace,
+                program,
+                &run_args,
+            ))
             .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
