@@ -34,6 +34,12 @@ pub(crate) struct CheckArgs {
     #[arg(short = 'C', value_name = "DIR", default_value = ".")]
     dir: PathBuf,
 
+    /// Where the project must lie, when an untrusted caller named it
+    /// (`testgate mcp --root`): checked on the canonical folder the run
+    /// uses. Not an option.
+    #[arg(skip)]
+    pub(crate) roots: Option<std::sync::Arc<crate::mcp::Roots>>,
+
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.
     #[arg(
@@ -372,6 +378,9 @@ pub(crate) fn execute_observed<'o>(
 ) -> Result<Checked, Error> {
     // Not the host's root, a home, or a folder holding one.
     let dir = testgate::project_dir(&args.dir)?;
+    if let Some(roots) = &args.roots {
+        roots.admit(&dir).map_err(Error::Workspace)?;
+    }
     let writable = args
         .writable
         .iter()

@@ -97,6 +97,10 @@ enum Error {
         /// Why not, in a few words.
         why: String,
     },
+    /// A `testgate mcp` caller's `workspace` lies outside the server's
+    /// roots (`--root`) or is a system folder.
+    #[error("{0}")]
+    Workspace(String),
     /// `check` was given an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
     EmptyCommand,
@@ -211,6 +215,7 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             e @ (Error::Read { .. }
             | Error::Write(_)
             | Error::Project(_)
+            | Error::Workspace(_)
             | Error::Writable { .. }
             | Error::EmptyCommand
             | Error::Detect(_)
