@@ -214,6 +214,16 @@ enum MissingArg {
 }
 
 impl CheckArgs {
+    /// The project directory, as given.
+    pub(crate) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// The further paths the command may write, as given.
+    pub(crate) fn writable(&self) -> &[PathBuf] {
+        &self.writable
+    }
+
     /// `batch`: grade against the expected tests `text` states (an
     /// --expect file's text) instead of the file `--expect` named, which
     /// only stands in for it (so that `--missing` and `--strict` parse, and
