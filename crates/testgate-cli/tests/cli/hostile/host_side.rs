@@ -109,14 +109,16 @@ fn verify_without_a_key_never_passes_a_signed_record() {
 }
 
 /// testgate's own git follows nothing out of the project (issue 35): a
-/// repository whose `commondir`, or whose `objects/info/alternates`, names
-/// a folder outside the project (where the snapshot does not walk) is not
-/// given to git at all, and the record says why.
+/// repository whose `commondir` or `objects/info/alternates` names a folder
+/// outside the project (where the snapshot does not walk), or whose `.git`
+/// is a file naming a git directory outside, is not given to git at all,
+/// and the record says why.
 #[test]
 fn a_repository_that_leads_out_of_the_project_is_not_given_to_git() {
     for (file, names) in [
         ("commondir", "its commondir names "),
         ("objects/info/alternates", "objects/info/alternates names "),
+        (".git", "the git directory "),
     ] {
         let records = tempfile::tempdir().expect("tempdir");
         let record = records.path().join("record.json");
@@ -136,16 +138,23 @@ fn a_repository_that_leads_out_of_the_project_is_not_given_to_git() {
             .status()
             .expect("cp");
         assert!(copied.success());
-        let target = match file {
-            "commondir" => copy.clone(),
-            _ => copy.join("objects"),
-        };
-        fs::create_dir_all(project.join(".git/objects/info")).expect("info");
-        fs::write(
-            project.join(".git").join(file),
-            format!("{}\n", target.display()),
-        )
-        .expect("plant");
+        match file {
+            // The project's `.git` a file naming the copy outside.
+            ".git" => {
+                fs::remove_dir_all(project.join(".git")).expect("rm .git");
+                let named = format!("gitdir: {}\n", copy.display());
+                fs::write(project.join(".git"), named).expect("plant");
+            }
+            _ => {
+                let target = match file {
+                    "commondir" => copy.clone(),
+                    _ => copy.join("objects"),
+                };
+                fs::create_dir_all(project.join(".git/objects/info")).expect("info");
+                let named = format!("{}\n", target.display());
+                fs::write(project.join(".git").join(file), named).expect("plant");
+            }
+        }
         let outcome = attack.run();
         outcome.assert_verdict("pass", None, 0);
         let text = fs::read_to_string(&record).expect("the record");
