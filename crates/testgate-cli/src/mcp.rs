@@ -655,7 +655,7 @@ fn tools() -> Vec<Tool> {
     let check = json!({
         "type": "object",
         "properties": {
-            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory."},
+            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory. It must lie in a folder the server serves (`testgate mcp --root`) and be no system folder."},
             "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]. Leave it out to have testgate find the project's runner from its files (Cargo.toml, go.mod, pytest's configuration, package.json's test script); the result's `detected` says what it chose and why."},
             "retries": {"type": "integer", "minimum": 0, "description": "Further attempts after a failing one (detect flakiness; never turn a failure into a pass). Default 0."},
             "k": {"type": "integer", "minimum": 0, "description": "Another name for retries."},
@@ -663,7 +663,7 @@ fn tools() -> Vec<Tool> {
             "expect": {"type": "object", "description": "Grade against listed tests: {\"must_pass\": [...], \"keep_passing\": [...]} or SWE-bench's {\"FAIL_TO_PASS\": [...], \"PASS_TO_PASS\": [...]}.",
                 "properties": {"must_pass": names, "keep_passing": names, "FAIL_TO_PASS": names, "PASS_TO_PASS": names}},
             "rerun": {"type": "string", "enum": ["all", "failed"], "description": "What a retry runs. Default all."},
-            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through."},
+            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through, and none that changes a mount, path, search path or loader (PATH, PYTHONPATH, HOME, *_TARGET_DIR, caches, LD_*, *FLAGS, NODE_OPTIONS…) is accepted."},
             "allow_network": {"type": "boolean", "description": "Let the command reach the network. Default false."},
             "format": {"type": "string", "description": "The runner whose output to read; auto by default."},
             "restore": {"type": "boolean", "description": "Put back files an attempt changed (verdict tree_changed)."},

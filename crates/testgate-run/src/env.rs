@@ -305,7 +305,7 @@ const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
 /// mcp`'s `check` tool, whose tests run — may set the variable `name` for
 /// the command; or why not. The rule: a variable may change what the
 /// command does inside the sandbox, never what the sandbox is — no mount
-/// (every variable the sandbox's view reads, [`crate::view`]), no path
+/// (every variable the sandbox's view reads, `view.rs`), no path
 /// (`*_TARGET_DIR`, `*_DIR`, `*_HOME`, `HOME`, `*_FILE`, `*_PREFIX`,
 /// `*CACHE*`, `XDG_*`, `TMPDIR`, `CARGO_HOME`), no search path or program
 /// (`*PATH`, `PATH`, `PYTHONPATH`, `NODE_PATH`, `*LIB`, `RUSTC`, `CC`,
