@@ -7,9 +7,21 @@
 # otherwise leaves alone). Each planted command would create
 # OUTSIDE/MARKER-*, which the harness looks for after running host git.
 # Passes when every write was refused.
+#
+# With the argument `gitdir`, instead: moves `.git` aside and makes `.git` a
+# file naming OUTSIDE/evil.git (a repository the driver made there, whose
+# configuration sets core.fsmonitor), so host git uses that one.
 export HOSTILE_MARKER="$1"
 outside="$2"
 escaped=0
+if [ "$3" = gitdir ]; then
+    if mv .git .git-aside 2>/dev/null; then
+        if (printf 'gitdir: %s\n' "$outside/evil.git" > .git) 2>/dev/null; then echo "REPOINTED .git"; escaped=1; fi
+    else
+        echo "refused: moving .git"
+    fi
+    exit $escaped
+fi
 ran() { echo "touch '$outside/$HOSTILE_MARKER-$1'"; }
 plant() {
     mkdir -p "$(dirname "$1")" 2>/dev/null

@@ -72,3 +72,74 @@ fn what_git_follows_from_git_is_found_and_restored_under_landlock() {
         assert!(reasons[0].contains(planted), "{planted}: {}", reasons[0]);
     }
 }
+
+/// The project's `.git` moved aside and made a file whose `gitdir:` names a
+/// repository outside the project (one whose configuration sets
+/// `core.fsmonitor`): host git would use that one. Under bubblewrap `.git`
+/// cannot be moved (a read-only mount); under Landlock it can, and the
+/// change is found (`.git` changed, runs later on the host) and the `.git`
+/// file removed by `--restore`, so host git in the project runs nothing
+/// planted. **Not restored**: the repository itself — `--restore` makes
+/// `.git` a folder again with what the walk records of it (configuration,
+/// hooks, `info`), not its objects and refs; the moved folder is left for
+/// the user to move back.
+fn a_git_file_naming_a_repository_outside_in(place: Place) -> super::harness::Outcome {
+    let attack = Attack::new_in("git-follows", place)
+        .arg("--restore")
+        .script_arg("gitdir");
+    repository(&attack);
+    let evil = attack.outside().join("evil.git");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(attack.project().join(".git"))
+        .arg(&evil)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    let marker = attack.outside().join(format!("{}-gitdir", attack.marker()));
+    let config = format!(
+        "[core]\n\tfsmonitor = touch '{}'; false\n",
+        marker.display()
+    );
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .open(evil.join("config"))
+        .expect("config");
+    std::io::Write::write_all(&mut file, config.as_bytes()).expect("append");
+    let outcome = attack.run();
+    // Host git in the project, as a user would run it after the check
+    // (whether it finds a repository there or not).
+    let _ = std::process::Command::new("git")
+        .arg("-C")
+        .arg(attack.project())
+        .args(["status", "--porcelain"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("start git");
+    assert!(
+        !marker.exists(),
+        "host git ran the outside repository's fsmonitor"
+    );
+    attack.assert_contained(&outcome);
+    outcome
+}
+
+#[test]
+fn a_git_file_naming_a_repository_outside_cannot_be_planted_under_bubblewrap() {
+    let outcome = a_git_file_naming_a_repository_outside_in(Place::Bwrap);
+    outcome.assert_verdict("pass", None, 0);
+}
+
+#[test]
+fn a_git_file_naming_a_repository_outside_is_found_and_removed_under_landlock() {
+    let outcome = a_git_file_naming_a_repository_outside_in(Place::Landlock);
+    outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+    assert!(
+        outcome
+            .reason()
+            .starts_with("attempt 1 changed the tree it was judging, so its result is not evidence: .git (changed, runs later on the host)"),
+        "{}",
+        outcome.reason()
+    );
+}
