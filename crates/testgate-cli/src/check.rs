@@ -224,6 +224,11 @@ impl CheckArgs {
         &self.writable
     }
 
+    /// The `--env` words, as given (`NAME` or `NAME=VALUE`).
+    pub(crate) fn env_words(&self) -> &[String] {
+        &self.env
+    }
+
     /// `batch`: grade against the expected tests `text` states (an
     /// --expect file's text) instead of the file `--expect` named, which
     /// only stands in for it (so that `--missing` and `--strict` parse, and

@@ -32,8 +32,19 @@ pub(super) fn canonical_out(out: &Path) -> io::Result<PathBuf> {
 }
 
 /// Why the check `job` could write `out` (canonical): it lies in its
-/// workspace or one of its `writable` paths; or None.
+/// workspace, one of its `writable` paths, or the build output the line's
+/// `env` makes writable (`CARGO_TARGET_DIR`); or None. (batch's own
+/// `CARGO_TARGET_DIR`, bound writable too, is not refused: a user's
+/// results beside their builds are common; a line written there by a
+/// suite is caught by [`OutFile`].)
 pub(super) fn refuse_exposed(out: &Path, job: &Job) -> Option<String> {
+    let target_dir = job
+        .args
+        .env_words()
+        .iter()
+        .filter_map(|word| word.strip_prefix("CARGO_TARGET_DIR="))
+        .map(PathBuf::from)
+        .next_back();
     let exposed = std::iter::once(job.args.dir())
         .map(|dir| ("workspace", dir))
         .chain(
@@ -41,6 +52,11 @@ pub(super) fn refuse_exposed(out: &Path, job: &Job) -> Option<String> {
                 .writable()
                 .iter()
                 .map(|w| ("writable path", w.as_path())),
+        )
+        .chain(
+            target_dir
+                .as_deref()
+                .map(|t| ("build output (CARGO_TARGET_DIR)", t)),
         );
     for (what, path) in exposed {
         let Ok(path) = std::fs::canonicalize(path) else {

@@ -544,6 +544,11 @@ fn an_out_where_a_checks_tests_could_write_is_refused() {
             shared.join("results.jsonl"),
             "the writable path",
         ),
+        (
+            json!({"env": {"CARGO_TARGET_DIR": shared}}),
+            shared.join("results.jsonl"),
+            "the build output (CARGO_TARGET_DIR)",
+        ),
     ] {
         let manifest = write_manifest(
             tmp.path(),
