@@ -32,6 +32,16 @@ FAILING = [
 BOUND = 120.0
 
 
+# The folder the server is started for (`testgate mcp --root`): pytest's
+# base temporary folder, which holds every test's project copy.
+ROOTS = []
+
+
+@pytest.fixture(autouse=True)
+def served_root(tmp_path_factory):
+    ROOTS[:] = [str(tmp_path_factory.getbasetemp())]
+
+
 @pytest.fixture
 def project(tmp_path):
     """A fresh copy of the e2e pytest project (under the target directory,
@@ -42,8 +52,10 @@ def project(tmp_path):
 
 
 def session_run(body):
-    """Runs `body(session)` in a live MCP session with `testgate mcp`."""
-    server = StdioServerParameters(command=testgate.binary(), args=["mcp"])
+    """Runs `body(session)` in a live MCP session with `testgate mcp`
+    serving the tests' base temporary folder."""
+    roots = [word for root in ROOTS for word in ("--root", root)]
+    server = StdioServerParameters(command=testgate.binary(), args=["mcp", *roots])
 
     async def main():
         with anyio.fail_after(4 * BOUND):
@@ -248,3 +260,121 @@ def test_a_cancelled_check_ends_every_process_of_its_run(project):
     assert processes_marked(marker) == []
     assert {tool.name for tool in tools} == {"check", "parse", "diff"}
     assert steps[0].startswith("attempt 1 of at most 1 started"), steps
+
+
+def one_line_error(result):
+    """The text of a tool error, which must be one line."""
+    assert result.is_error, result.content
+    [text] = result.content
+    assert "\n" not in text.text, text.text
+    return text.text
+
+
+def test_the_caller_cannot_widen_the_sandbox(project, tmp_path):
+    """The attacks of issue 35 through a real session: a variable that
+    would mount or show a host folder, and a workspace outside the served
+    folder or in a system folder (by path or by a link in the served one),
+    are each refused with a one-line error, before anything runs; and the
+    check of the same project with none of them runs."""
+    planted = project / "ran.txt"
+    link = tmp_path / "etc-link"
+    link.symlink_to("/etc")
+    command = ["sh", "-c", f"echo ran > {planted}"]
+    attacks = [
+        ({"env": {"CARGO_TARGET_DIR": "/"}}, "`env` may not set CARGO_TARGET_DIR"),
+        ({"env": {"PYTHONPATH": "/root"}}, "`env` may not set PYTHONPATH"),
+        ({"env": ["PATH=/root:/usr/bin:/bin"]}, "`env` may not set PATH"),
+        ({"env": {"LD_PRELOAD": "/tmp/x.so"}}, "`env` may not set LD_PRELOAD"),
+        ({"env": {"HOME": "/root"}}, "`env` may not set HOME"),
+        ({"workspace": "/etc"}, "in the system folder /etc"),
+        ({"workspace": "/usr/local/bin"}, "in the system folder /usr"),
+        ({"workspace": "/opt"}, "is a system folder"),
+        ({"workspace": str(link)}, "in the system folder /etc"),
+        ({"workspace": str(REPO)}, "not in the folders this server was started for"),
+    ]
+
+    async def body(session):
+        results = []
+        for changes, _ in attacks:
+            arguments = {"workspace": str(project), "command": command, **changes}
+            results.append(await session.call_tool("check", arguments))
+        honest = await session.call_tool(
+            "check", {"workspace": str(project), "command": command, "env": {"CI": "1"}}
+        )
+        return results, honest
+
+    results, honest = session_run(body)
+    for (changes, wanted), result in zip(attacks, results):
+        text = one_line_error(result)
+        assert wanted in text, (changes, text)
+    # Nothing ran for any attack; the honest call ran.
+    assert not honest.is_error, honest.content
+    assert planted.read_text() == "ran\n"
+
+
+def test_a_server_for_a_system_folder_does_not_start():
+    """`--root /` (or the current directory `/`) would serve the host."""
+    for args in (["mcp", "--root", "/"], ["mcp", "--root", "/etc"]):
+        ran = subprocess.run(
+            [testgate.binary(), *args], capture_output=True, timeout=BOUND, stdin=subprocess.DEVNULL
+        )
+        assert ran.returncode == 2, ran
+        assert b"(--root)" in ran.stderr, ran.stderr
+    ran = subprocess.run(
+        [testgate.binary(), "mcp"], capture_output=True, timeout=BOUND, cwd="/", stdin=subprocess.DEVNULL
+    )
+    assert ran.returncode == 2 and b"cannot serve /" in ran.stderr, ran
+
+
+def zombie_children(pid):
+    """The zombie processes whose parent is `pid`, from /proc."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields[0] == "Z" and int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def server_pid():
+    """The pid of the `testgate mcp` this test process started."""
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if int(fields[1]) == os.getpid() and cmdline[1:2] == [b"mcp"]:
+            return int(entry.name)
+    raise AssertionError("no testgate mcp child of this test")
+
+
+ATTEMPTS = 1000
+
+
+def test_no_zombie_is_left_after_a_thousand_attempts(project):
+    """Every process a call starts is reaped when it ends: 1,000 attempts of
+    a trivial command (`stress`) leave the server no zombie child (there
+    was one `bwrap` per attempt: the sandbox's init, reparented to the
+    server when bwrap exits)."""
+
+    async def body(session):
+        arguments = {"workspace": str(project), "command": ["true"], "stress": ATTEMPTS}
+        result = await session.call_tool("check", arguments)
+        return result, zombie_children(server_pid())
+
+    result, zombies = session_run(body)
+    summary = result.content[0].text
+    # `true` names no test: the stress runs compare nothing, but all ran.
+    assert summary.startswith("INCONCLUSIVE (no_tests_ran)"), summary
+    assert len(result.structured_content["attempts"]) == ATTEMPTS
+    assert zombies == []

@@ -28,6 +28,7 @@ use crate::{Error, exit};
 pub(crate) const BATCH_SCHEMA: u32 = 1;
 
 mod manifest;
+mod out;
 mod progress;
 mod resume;
 
@@ -196,6 +197,13 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
             source,
         })
     };
+    // --out where any check's tests could write is refused whole, before
+    // it is opened and anything runs.
+    if let Some(path) = &args.out {
+        let out = out::canonical_out(path)
+            .map_err(|e| Error::Batch(format!("cannot resolve --out {}: {e}", path.display())))?;
+        refuse_exposed_out(open_manifest()?, &args.manifest, &manifest_dir, &out)?;
+    }
     // --out is opened once, to resume from and append to: a link a suite
     // planted there since the last run is refused, not followed.
     let mut out_file = match &args.out {
@@ -211,9 +219,14 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         None => HashSet::new(),
     };
     let to_run = count_to_run(open_manifest()?, &args.manifest, &done, args.index)?;
-    let mut out: Box<dyn Write> = match out_file {
-        Some((file, _)) => Box::new(file),
-        None => Box::new(io::stdout()),
+    // Results go to the file this process alone appends to (what it did
+    // not write is cut off: `out::OutFile`), or to standard output.
+    let mut results = match out_file {
+        Some((file, _)) => Results::File(
+            out::OutFile::new(file)
+                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
+        ),
+        None => Results::Stdout(io::stdout()),
     };
     let manifest = open_manifest()?;
 
@@ -290,9 +303,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
                 counts.unexpected += u64::from(finished.unexpected);
                 // One write of the whole line, flushed: a reader (or a
                 // resume) never sees half a result.
-                let written = out
-                    .write_all(finished.text.as_bytes())
-                    .and_then(|()| out.flush());
+                let written = results.write_line(finished.text.as_bytes());
                 if let Err(e) = written {
                     write_error.get_or_insert(e);
                     cancel.cancel();
@@ -325,6 +336,9 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
     if !args.quiet {
         summary(&counts, skipped, started.elapsed(), args.out.as_deref());
     }
+    if let Results::File(file) = results {
+        file.finish().map_err(Error::Batch)?;
+    }
     if let Some(e) = write_error {
         if e.kind() == io::ErrorKind::BrokenPipe && args.out.is_none() {
             return Ok(BatchEnd::Interrupted);
@@ -340,6 +354,23 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
     } else {
         BatchEnd::Complete
     })
+}
+
+/// Where result lines go.
+enum Results {
+    File(out::OutFile),
+    Stdout(io::Stdout),
+}
+
+impl Results {
+    /// One write of the whole line, flushed: a reader (or a resume) never
+    /// sees half a result.
+    fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
+        match self {
+            Results::File(file) => file.write_line(line),
+            Results::Stdout(stdout) => stdout.write_all(line).and_then(|()| stdout.flush()),
+        }
+    }
 }
 
 /// The exit code of a batch that ended so.
@@ -406,6 +437,32 @@ fn summary(counts: &Counts, skipped: u64, elapsed: Duration, out: Option<&Path>)
         text.push_str(&format!("  results in {}\n", out.display()));
     }
     eprint!("{text}");
+}
+
+/// Refuses `out` (canonical) when it lies in the workspace or a
+/// `writable` path of any valid line of the manifest (an invalid line runs
+/// nothing).
+fn refuse_exposed_out(manifest: File, path: &Path, dir: &Path, out: &Path) -> Result<(), Error> {
+    let mut reader = BufReader::new(manifest);
+    let mut line = 0u64;
+    let unreadable = |source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    while let Some(text) = next_line(&mut reader).map_err(unreadable)? {
+        line += 1;
+        let Line::Text(bytes) = &text else { continue };
+        if is_blank(&text) {
+            continue;
+        }
+        let exposed = job(bytes, line, Value::from(line), dir)
+            .ok()
+            .and_then(|job| out::refuse_exposed(out, &job));
+        if let Some(why) = exposed {
+            return Err(Error::Batch(why));
+        }
+    }
+    Ok(())
 }
 
 /// How many checks of the manifest a run will start (the progress bar's

@@ -34,6 +34,12 @@ pub(crate) struct CheckArgs {
     #[arg(short = 'C', value_name = "DIR", default_value = ".")]
     dir: PathBuf,
 
+    /// Where the project must lie, when an untrusted caller named it
+    /// (`testgate mcp --root`): checked on the canonical folder the run
+    /// uses. Not an option.
+    #[arg(skip)]
+    pub(crate) roots: Option<std::sync::Arc<crate::mcp::Roots>>,
+
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.
     #[arg(
@@ -208,6 +214,21 @@ enum MissingArg {
 }
 
 impl CheckArgs {
+    /// The project directory, as given.
+    pub(crate) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// The further paths the command may write, as given.
+    pub(crate) fn writable(&self) -> &[PathBuf] {
+        &self.writable
+    }
+
+    /// The `--env` words, as given (`NAME` or `NAME=VALUE`).
+    pub(crate) fn env_words(&self) -> &[String] {
+        &self.env
+    }
+
     /// `batch`: grade against the expected tests `text` states (an
     /// --expect file's text) instead of the file `--expect` named, which
     /// only stands in for it (so that `--missing` and `--strict` parse, and
@@ -382,6 +403,9 @@ pub(crate) fn execute_observed<'o>(
 ) -> Result<Checked, Error> {
     // Not the host's root, a home, or a folder holding one.
     let dir = testgate::project_dir(&args.dir)?;
+    if let Some(roots) = &args.roots {
+        roots.admit(&dir).map_err(Error::Workspace)?;
+    }
     let writable = args
         .writable
         .iter()

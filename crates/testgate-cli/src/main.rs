@@ -97,6 +97,10 @@ enum Error {
         /// Why not, in a few words.
         why: String,
     },
+    /// A `testgate mcp` caller's `workspace` lies outside the server's
+    /// roots (`--root`) or is a system folder.
+    #[error("{0}")]
+    Workspace(String),
     /// `check` was given an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
     EmptyCommand,
@@ -221,6 +225,7 @@ fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
             e @ (Error::Read { .. }
             | Error::Write(_)
             | Error::Project(_)
+            | Error::Workspace(_)
             | Error::Writable { .. }
             | Error::EmptyCommand
             | Error::Detect(_)

@@ -34,19 +34,122 @@ use crate::json::parse_document;
 /// attempt starts and ends, and a cancelled check ends its whole process
 /// tree. docs/cli.md, "testgate mcp", has the tools' arguments.
 ///
+/// The caller is treated as the agent whose tests run, so as untrusted:
+/// a check's `workspace` must lie in a folder the server was started for
+/// (`--root`, the current directory by default) and be no system folder,
+/// and its `env` may set no variable that changes a mount, a path, a search
+/// path or the loader (`PATH`, `PYTHONPATH`, `CARGO_TARGET_DIR`, `HOME`,
+/// `LD_*`, caches…).
+///
 /// Exits 0 when the client closes the connection or on SIGINT, SIGTERM or
 /// SIGHUP (running checks are cancelled first); 2 when it cannot start.
 #[derive(Debug, clap::Args)]
-pub(crate) struct McpArgs {}
+pub(crate) struct McpArgs {
+    /// A folder the `check` tool's workspaces may lie in (repeatable).
+    /// Default: the current directory when the server starts. Neither `/`,
+    /// a home, nor a system folder (`/etc`, `/usr`, `/opt`, `/var`…).
+    #[arg(long = "root", value_name = "DIR")]
+    roots: Vec<PathBuf>,
+}
+
+/// The folders a `check` tool's workspace may lie in, canonical.
+#[derive(Debug)]
+pub(crate) struct Roots(Vec<PathBuf>);
+
+/// Folders no workspace may lie in, whatever the roots: the system's own.
+const SYSTEM_TREES: &[&str] = &[
+    "/etc",
+    "/usr",
+    "/boot",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/var/spool",
+    "/var/mail",
+    "/var/log",
+    "/var/cache",
+];
+
+/// Folders no workspace or root may be, though a project may lie below.
+const SYSTEM_FOLDERS: &[&str] = &[
+    "/", "/opt", "/var", "/var/lib", "/srv", "/home", "/tmp", "/mnt", "/media", "/snap",
+];
+
+/// Why the canonical folder `canonical` is a system folder, or None.
+fn system_folder(canonical: &Path) -> Option<String> {
+    if let Some(tree) = SYSTEM_TREES.iter().find(|t| canonical.starts_with(t)) {
+        return Some(format!(
+            "{} is in the system folder {tree}",
+            canonical.display()
+        ));
+    }
+    SYSTEM_FOLDERS
+        .iter()
+        .any(|f| canonical == Path::new(f))
+        .then(|| format!("{} is a system folder", canonical.display()))
+}
+
+impl Roots {
+    /// The roots `given` (canonical), or the current directory `cwd` when
+    /// none is given; each must be a folder, neither the host's root, a
+    /// home, a folder holding one ([`testgate::project_dir`]) nor a system
+    /// folder.
+    pub(crate) fn new(given: &[PathBuf], cwd: &Path) -> Result<Roots, String> {
+        let given = if given.is_empty() {
+            vec![cwd.to_path_buf()]
+        } else {
+            given.iter().map(|r| cwd.join(r)).collect()
+        };
+        let mut roots = Vec::new();
+        for root in given {
+            let canonical = testgate::project_dir(&root)
+                .map_err(|e| format!("cannot serve {} (--root): {e}", root.display()))?;
+            if let Some(why) = system_folder(&canonical) {
+                return Err(format!(
+                    "cannot serve {} (--root): {why}; give the folder that holds the projects",
+                    root.display()
+                ));
+            }
+            roots.push(canonical);
+        }
+        Ok(Roots(roots))
+    }
+
+    /// Whether the canonical folder `canonical` may be a check's
+    /// workspace: in one of the roots, and no system folder; or why not.
+    pub(crate) fn admit(&self, canonical: &Path) -> Result<(), String> {
+        if let Some(why) = system_folder(canonical) {
+            return Err(format!("refusing the workspace: {why}"));
+        }
+        if self.0.iter().any(|root| canonical.starts_with(root)) {
+            return Ok(());
+        }
+        let roots: Vec<String> = self.0.iter().map(|r| r.display().to_string()).collect();
+        Err(format!(
+            "refusing the workspace {}: it is not in the folders this server was started \
+             for ({}; `testgate mcp --root DIR` adds one)",
+            canonical.display(),
+            roots.join(", ")
+        ))
+    }
+}
 
 /// How long the server waits, once the client is gone, for cancelled
 /// checks to end their trees (they do within seconds).
 const SHUTDOWN: Duration = Duration::from_secs(60);
 
 /// Runs `testgate mcp` until the client disconnects or a signal arrives.
-pub(crate) fn run(_args: &McpArgs) -> Result<(), Error> {
+pub(crate) fn run(args: &McpArgs) -> Result<(), Error> {
     let cwd = std::env::current_dir()
         .map_err(|e| Error::Serve(format!("cannot read the current directory: {e}")))?;
+    let roots = Arc::new(Roots::new(&args.roots, &cwd).map_err(Error::Serve)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -54,6 +157,7 @@ pub(crate) fn run(_args: &McpArgs) -> Result<(), Error> {
         .map_err(|e| Error::Serve(format!("cannot start the runtime: {e}")))?;
     let server = Server {
         cwd,
+        roots,
         live: Arc::default(),
     };
     let served = runtime.block_on(serve(server.clone()));
@@ -94,6 +198,8 @@ async fn serve(server: Server) -> Result<(), Error> {
 struct Server {
     /// The directory a relative `workspace` is taken from.
     cwd: PathBuf,
+    /// Where a workspace may lie.
+    roots: Arc<Roots>,
     /// The cancel handle of every check running, by a number of its own.
     live: Arc<Mutex<LiveChecks>>,
 }
@@ -128,7 +234,7 @@ impl Server {
         arguments: Option<&JsonObject>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let args = match check_arguments(arguments, &self.cwd) {
+        let args = match check_arguments(arguments, &self.cwd, &self.roots) {
             Ok(args) => args,
             Err(why) => return tool_error(&why),
         };
@@ -297,6 +403,7 @@ const CHECK_KEYS: [&str; 14] = [
 fn check_arguments(
     arguments: Option<&JsonObject>,
     cwd: &Path,
+    roots: &Arc<Roots>,
 ) -> Result<crate::check::CheckArgs, String> {
     let empty = JsonObject::new();
     let arguments = arguments.unwrap_or(&empty);
@@ -327,7 +434,13 @@ fn check_arguments(
                 "`workspace` is missing: give the project directory the command runs in".to_owned(),
             );
         }
-        Some(Value::String(_)) => {}
+        Some(Value::String(workspace)) => {
+            // Refused here with the roots named; checked again on the
+            // folder the run uses (`CheckArgs::roots`).
+            if let Ok(canonical) = std::fs::canonicalize(cwd.join(workspace)) {
+                roots.admit(&canonical)?;
+            }
+        }
         Some(other) => {
             return Err(format!(
                 "`workspace` is {other}: give the project directory's path as a string"
@@ -356,6 +469,7 @@ fn check_arguments(
             if let Some((name, value)) = map.iter().find(|(_, v)| !v.is_string()) {
                 return Err(format!("`env.{name}` is {value}: {ENV_VALUES}"));
             }
+            map.keys().try_for_each(|name| caller_may_set(name))?;
         }
         Some(Value::Array(words)) => {
             if let Some(word) = words.iter().find(|w| {
@@ -364,11 +478,28 @@ fn check_arguments(
             }) {
                 return Err(format!("`env` holds {word}: {ENV_VALUES}"));
             }
+            words
+                .iter()
+                .filter_map(|w| w.as_str()?.split_once('='))
+                .try_for_each(|(name, _)| caller_may_set(name))?;
         }
         Some(other) => return Err(format!("`env` is {other}: {ENV_VALUES}")),
     }
     let bytes = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
-    crate::batch::check_args(&bytes, cwd)
+    let mut args = crate::batch::check_args(&bytes, cwd)?;
+    args.roots = Some(roots.clone());
+    Ok(args)
+}
+
+/// `name` if the caller may set it ([`testgate::run::caller_may_set`],
+/// the rule shared with the environment policy), or why not in one line.
+fn caller_may_set(name: &str) -> Result<(), String> {
+    testgate::run::caller_may_set(name).map_err(|why| {
+        format!(
+            "`env` may not set {name}: {why}, and the caller of this server may change \
+             what its tests do, never what the sandbox holds"
+        )
+    })
 }
 
 /// What `env` takes, and why a host variable is not passed through.
@@ -524,7 +655,7 @@ fn tools() -> Vec<Tool> {
     let check = json!({
         "type": "object",
         "properties": {
-            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory."},
+            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory. It must lie in a folder the server serves (`testgate mcp --root`) and be no system folder."},
             "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]. Leave it out to have testgate find the project's runner from its files (Cargo.toml, go.mod, pytest's configuration, package.json's test script); the result's `detected` says what it chose and why."},
             "retries": {"type": "integer", "minimum": 0, "description": "Further attempts after a failing one (detect flakiness; never turn a failure into a pass). Default 0."},
             "k": {"type": "integer", "minimum": 0, "description": "Another name for retries."},
@@ -532,7 +663,7 @@ fn tools() -> Vec<Tool> {
             "expect": {"type": "object", "description": "Grade against listed tests: {\"must_pass\": [...], \"keep_passing\": [...]} or SWE-bench's {\"FAIL_TO_PASS\": [...], \"PASS_TO_PASS\": [...]}.",
                 "properties": {"must_pass": names, "keep_passing": names, "FAIL_TO_PASS": names, "PASS_TO_PASS": names}},
             "rerun": {"type": "string", "enum": ["all", "failed"], "description": "What a retry runs. Default all."},
-            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through."},
+            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through, and none that changes a mount, path, search path or loader (PATH, PYTHONPATH, HOME, *_TARGET_DIR, caches, LD_*, *FLAGS, NODE_OPTIONS…) is accepted."},
             "allow_network": {"type": "boolean", "description": "Let the command reach the network. Default false."},
             "format": {"type": "string", "description": "The runner whose output to read; auto by default."},
             "restore": {"type": "boolean", "description": "Put back files an attempt changed (verdict tree_changed)."},
@@ -640,8 +771,15 @@ mod tests {
         }
     }
 
+    /// Roots the tests' workspaces lie in (canonical paths that need not
+    /// exist: `admit` compares paths).
+    fn srv() -> Arc<Roots> {
+        Arc::new(Roots(vec![PathBuf::from("/srv")]))
+    }
+
     fn check(value: Value) -> Result<String, String> {
-        check_arguments(Some(&object(value)), Path::new("/srv")).map(|args| format!("{args:?}"))
+        check_arguments(Some(&object(value)), Path::new("/srv"), &srv())
+            .map(|args| format!("{args:?}"))
     }
 
     #[test]
@@ -772,8 +910,62 @@ mod tests {
             assert!(why.contains(wanted), "{arguments}: {why}");
             assert!(!why.contains('\n'), "{arguments}: {why}");
         }
-        let why = check_arguments(None, Path::new("/srv")).unwrap_err();
+        let why = check_arguments(None, Path::new("/srv"), &srv()).unwrap_err();
         assert!(why.contains("`workspace` is missing"), "{why}");
+    }
+
+    #[test]
+    fn the_caller_sets_no_mount_path_search_path_or_loader() {
+        for (env, name) in [
+            (json!({"CARGO_TARGET_DIR": "/"}), "CARGO_TARGET_DIR"),
+            (json!({"PYTHONPATH": "/root"}), "PYTHONPATH"),
+            (json!(["PATH=/root:/usr/bin"]), "PATH"),
+            (json!({"LD_PRELOAD": "/x.so"}), "LD_PRELOAD"),
+            (json!({"NODE_OPTIONS": "--require /x"}), "NODE_OPTIONS"),
+            (json!({"XDG_CACHE_HOME": "/etc"}), "XDG_CACHE_HOME"),
+            (json!({"MODE": "fail", "HOME": "/root"}), "HOME"),
+        ] {
+            let why = check(json!({"workspace": "p", "command": ["x"], "env": env})).unwrap_err();
+            assert!(
+                why.starts_with(&format!("`env` may not set {name}: ")),
+                "{why}"
+            );
+            assert!(!why.contains('\n'), "{why}");
+        }
+        let fine = check(json!({"workspace": "p", "command": ["x"], "env": {"CI": "1"}}));
+        assert!(fine.is_ok(), "{fine:?}");
+    }
+
+    #[test]
+    fn a_workspace_lies_in_a_root_and_is_no_system_folder() {
+        let roots = Roots(vec![PathBuf::from("/srv/work")]);
+        assert_eq!(roots.admit(Path::new("/srv/work/p")), Ok(()));
+        assert_eq!(roots.admit(Path::new("/srv/work")), Ok(()));
+        for (refused, wanted) in [
+            (
+                "/srv/workshop",
+                "not in the folders this server was started for (/srv/work;",
+            ),
+            ("/etc", "/etc is in the system folder /etc"),
+            ("/usr/local/bin", "in the system folder /usr"),
+            ("/var/spool/cron", "in the system folder /var/spool"),
+            ("/boot", "system folder /boot"),
+            ("/opt", "/opt is a system folder"),
+        ] {
+            let why = roots.admit(Path::new(refused)).unwrap_err();
+            assert!(why.contains(wanted), "{refused}: {why}");
+        }
+        // A root that is a system tree admits nothing in it either.
+        let system = Roots(vec![PathBuf::from("/")]);
+        assert!(system.admit(Path::new("/etc/cron.d")).is_err());
+        // A root is refused when it is one.
+        for root in ["/", "/etc", "/usr/local/bin", "/opt", "/root"] {
+            let why = Roots::new(&[PathBuf::from(root)], Path::new("/")).unwrap_err();
+            assert!(
+                why.starts_with(&format!("cannot serve {root} (--root): ")),
+                "{why}"
+            );
+        }
     }
 
     #[test]

@@ -288,6 +288,56 @@ pub(crate) fn repository(dir: &Path) -> Option<Repository> {
     found.map(|head| Repository { head, git_dir })
 }
 
+/// Why git, run in the work tree `dir` with the git directory `git_dir`,
+/// would follow a file out of the project, or None: the git directory (a
+/// `.git` file's `gitdir:`), its `commondir` or an `objects/info/alternates`
+/// of either lies outside `dir`. The tests may have written each of them
+/// (`.git` is writable under Landlock), and what lies outside is beyond the
+/// snapshot's walk, so git is not pointed there. A linked worktree's or a
+/// submodule's checkout is refused so too: its state is left unchecked.
+fn follows_outside(git_dir: &Path, dir: &Path) -> Option<String> {
+    let inside = |path: &Path| {
+        fs::canonicalize(path)
+            .map(|real| real.starts_with(dir))
+            // What does not exist is nothing git can follow.
+            .unwrap_or(true)
+    };
+    if !inside(git_dir) {
+        return Some(format!(
+            "the git directory {} lies outside the project",
+            git_dir.display()
+        ));
+    }
+    let common =
+        git_file(&git_dir.join("commondir"), GIT_FILE_LIMIT).map(|c| git_dir.join(c.trim()));
+    if let Some(common) = common.as_ref().filter(|c| !inside(c)) {
+        return Some(format!(
+            "its commondir names {}, outside the project",
+            common.display()
+        ));
+    }
+    for base in std::iter::once(git_dir).chain(common.as_deref()) {
+        let objects = base.join("objects");
+        for file in ["alternates", "http-alternates"] {
+            let Some(text) = git_file(&objects.join("info").join(file), GIT_FILE_LIMIT) else {
+                continue;
+            };
+            let outside = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .find(|l| l.contains("://") || !inside(&objects.join(l)));
+            if let Some(line) = outside {
+                return Some(format!(
+                    "objects/info/{file} names {}, outside the project",
+                    testgate::parse::printable(line.as_bytes())
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The configuration keys (as `git config --list` prints them: section and
 /// name lowercased) that make `git status` or `git diff` run a command or
 /// reach beyond the repository: filter drivers, diff drivers (textconv,
@@ -328,6 +378,11 @@ fn runs_a_command(key: &str) -> bool {
 /// own configuration defines a filter, a diff driver or anything else that
 /// runs a command ([`runs_a_command`]).
 pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Value>> {
+    if let Some(why) = follows_outside(&repository.git_dir, dir) {
+        return Some(Some(
+            json!({ "unchecked": format!("git was not run: {why}") }),
+        ));
+    }
     let git_dir = format!("--git-dir={}", repository.git_dir.to_str()?);
     let work_tree = format!("--work-tree={}", dir.to_str()?);
     let git = |args: &[&str]| -> Option<Vec<u8>> {
@@ -466,6 +521,39 @@ mod tests {
         ] {
             assert!(!runs_a_command(key), "{key}");
         }
+    }
+
+    /// testgate's own git follows no `gitdir`, `commondir` or alternates
+    /// out of the project (issue 35).
+    #[test]
+    fn git_is_not_pointed_out_of_the_project() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = fs::canonicalize(dir.path()).expect("canonical");
+        let project = root.join("project");
+        let git = project.join(".git");
+        fs::create_dir_all(git.join("objects/info")).expect("objects");
+        fs::create_dir_all(root.join("elsewhere")).expect("elsewhere");
+        assert_eq!(follows_outside(&git, &project), None);
+        // Inside the project: followed.
+        fs::create_dir_all(project.join("build/copy")).expect("copy");
+        fs::write(git.join("commondir"), "../build/copy\n").expect("commondir");
+        assert_eq!(follows_outside(&git, &project), None);
+        fs::write(git.join("commondir"), "../../elsewhere\n").expect("commondir");
+        let why = follows_outside(&git, &project).expect("refused");
+        assert!(why.starts_with("its commondir names "), "{why}");
+        fs::remove_file(git.join("commondir")).expect("rm");
+        fs::write(
+            git.join("objects/info/alternates"),
+            "# a comment\n../../build/copy\n",
+        )
+        .expect("alternates");
+        assert_eq!(follows_outside(&git, &project), None);
+        fs::write(git.join("objects/info/alternates"), "/\n").expect("alternates");
+        let why = follows_outside(&git, &project).expect("refused");
+        assert!(why.starts_with("objects/info/alternates names /"), "{why}");
+        // A `.git` file's git directory elsewhere.
+        let why = follows_outside(&root.join("elsewhere"), &project).expect("refused");
+        assert!(why.ends_with("lies outside the project"), "{why}");
     }
 
     #[test]

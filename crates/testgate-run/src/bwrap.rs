@@ -155,9 +155,22 @@ pub(crate) fn arguments(
 /// The command's exit code from bwrap's `--json-status-fd` report: present
 /// only when the command really ran to its end.
 pub(crate) fn exit_code(status: &[u8]) -> Option<i32> {
+    status_number(status, "\"exit-code\"")
+}
+
+/// The pid, in the runner's namespace, of the process bwrap cloned into the
+/// new PID namespace (its `init`), from the `--json-status-fd` report. bwrap
+/// exits as soon as the command has, before that process: it is then
+/// reparented to the runner (a subreaper), which must reap it.
+pub(crate) fn child_pid(status: &[u8]) -> Option<i32> {
+    status_number(status, "\"child-pid\"").filter(|pid| *pid > 0)
+}
+
+/// The number after `key` in bwrap's status report.
+fn status_number(status: &[u8], key: &str) -> Option<i32> {
     let text = String::from_utf8_lossy(status);
-    let at = text.find("\"exit-code\"")?;
-    let rest = text[at + "\"exit-code\"".len()..].trim_start();
+    let at = text.find(key)?;
+    let rest = text[at + key.len()..].trim_start();
     let rest = rest.strip_prefix(':')?.trim_start();
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || c == '-'))
@@ -312,6 +325,15 @@ mod tests {
         assert_eq!(exit_code(b"{ \"child-pid\": 7 }\n"), None);
         assert_eq!(exit_code(b""), None);
         assert_eq!(exit_code(b"{ \"exit-code\": }"), None);
+    }
+
+    #[test]
+    fn the_namespaces_init_is_the_child_pid_entry() {
+        let ran = b"{ \"child-pid\": 7, \"mnt-namespace\": 1 }\n{ \"exit-code\": 124 }\n";
+        assert_eq!(child_pid(ran), Some(7));
+        assert_eq!(child_pid(b"{ \"exit-code\": 0 }\n"), None);
+        assert_eq!(child_pid(b"{ \"child-pid\": 0 }"), None);
+        assert_eq!(child_pid(b"{ \"child-pid\": -1 }"), None);
     }
 
     #[test]

@@ -103,6 +103,10 @@ fn probe(dirs: &[PathBuf]) -> Result<(), String> {
         "--disable-userns",
         "--new-session",
         "--die-with-parent",
+        // No `init` of bwrap's own in the namespace: the probe is its first
+        // process, so bwrap waits for it and nothing is left for the runner
+        // to reap (a run's `init` is reaped through its status report).
+        "--as-pid-1",
         "--cap-drop",
         "ALL",
         "--",

@@ -240,6 +240,125 @@ impl EnvPolicy {
     }
 }
 
+/// Why an untrusted caller may not set a variable ([`caller_may_set`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallerRefusal {
+    /// The sandbox reads it to decide what it mounts (a home, a toolchain,
+    /// a build output, a cache): setting it would show or open a host
+    /// directory of the caller's choice.
+    #[error("the sandbox mounts what it names")]
+    Mount,
+    /// It names a directory or a file (`*_DIR`, `*_HOME`, `*_FILE`,
+    /// `*CACHE*`, `XDG_*`, `TMPDIR`, `*_PREFIX`).
+    #[error("it names a path")]
+    Path,
+    /// It is a search path (`*PATH`, `*LIB`, `CLASSPATH`), a program to run
+    /// in another's place (`RUSTC`, `CC`, `*_WRAPPER`, `SHELL`), or flags
+    /// that add either (`*FLAGS`, `*_OPTIONS`, `*OPT`).
+    #[error("it is a search path, a program or flags that add one")]
+    SearchPath,
+    /// It changes what the loader or an interpreter loads first (`LD_*`,
+    /// `DYLD_*`, `*PRELOAD*`, `PYTHONSTARTUP`, `BASH_ENV`, `PYTEST_PLUGINS`).
+    #[error("it changes what the loader loads")]
+    Loader,
+    /// It is git's own (`GIT_*`: its directory, work tree, configuration).
+    #[error("git reads it to find a repository or its configuration")]
+    Git,
+    /// testgate's own: the mark its runner finds a run's processes by.
+    #[error("testgate marks a run's processes with it")]
+    Marker,
+    /// Not a variable name (empty, or holding `=` or NUL).
+    #[error("it is not a variable name")]
+    NotAName,
+}
+
+/// Names refused whole beyond the patterns of [`caller_may_set`].
+const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
+    ("TMPDIR", CallerRefusal::Path),
+    ("TMP", CallerRefusal::Path),
+    ("TEMP", CallerRefusal::Path),
+    ("GOROOT", CallerRefusal::Path),
+    ("GOBIN", CallerRefusal::Path),
+    ("GOENV", CallerRefusal::Path),
+    ("GOTMPDIR", CallerRefusal::Path),
+    ("GOWORK", CallerRefusal::Path),
+    ("GOTOOLCHAIN", CallerRefusal::SearchPath),
+    ("VIRTUAL_ENV", CallerRefusal::Path),
+    ("PYTHONUSERBASE", CallerRefusal::Path),
+    ("PYTHONPYCACHEPREFIX", CallerRefusal::Path),
+    ("RUSTC", CallerRefusal::SearchPath),
+    ("RUSTDOC", CallerRefusal::SearchPath),
+    ("CC", CallerRefusal::SearchPath),
+    ("CXX", CallerRefusal::SearchPath),
+    ("AR", CallerRefusal::SearchPath),
+    ("SHELL", CallerRefusal::SearchPath),
+    ("CLASSPATH", CallerRefusal::SearchPath),
+    ("PYTHONSTARTUP", CallerRefusal::Loader),
+    ("PYTEST_PLUGINS", CallerRefusal::Loader),
+    ("BASH_ENV", CallerRefusal::Loader),
+    ("ENV", CallerRefusal::Loader),
+    ("IFS", CallerRefusal::Loader),
+];
+
+/// Whether a caller that is not trusted — the agent calling `testgate
+/// mcp`'s `check` tool, whose tests run — may set the variable `name` for
+/// the command; or why not. The rule: a variable may change what the
+/// command does inside the sandbox, never what the sandbox is — no mount
+/// (every variable the sandbox's view reads, `view.rs`), no path
+/// (`*_TARGET_DIR`, `*_DIR`, `*_HOME`, `HOME`, `*_FILE`, `*_PREFIX`,
+/// `*CACHE*`, `XDG_*`, `TMPDIR`, `CARGO_HOME`), no search path or program
+/// (`*PATH`, `PATH`, `PYTHONPATH`, `NODE_PATH`, `*LIB`, `RUSTC`, `CC`,
+/// `*_WRAPPER`, `*FLAGS` such as `GOFLAGS` and `RUSTFLAGS`, `*_OPTIONS` such
+/// as `NODE_OPTIONS`), no loader (`LD_*`, `DYLD_*`, `*PRELOAD*`), nothing
+/// of git's (`GIT_*`) and not testgate's own marker. Names are compared
+/// without regard to case (npm reads `npm_config_cache` so). What passes:
+/// `CI`, `RUST_BACKTRACE`, `TZ`, `NODE_ENV`, `DJANGO_SETTINGS_MODULE`, a
+/// suite's own switches.
+///
+/// ```
+/// use testgate_run::caller_may_set;
+///
+/// assert!(caller_may_set("RUST_BACKTRACE").is_ok());
+/// assert!(caller_may_set("CARGO_TARGET_DIR").is_err());
+/// assert!(caller_may_set("PYTHONPATH").is_err());
+/// ```
+pub fn caller_may_set(name: &str) -> Result<(), CallerRefusal> {
+    if name.is_empty() || name.contains(['=', '\0']) {
+        return Err(CallerRefusal::NotAName);
+    }
+    if name == crate::tree::MARKER {
+        return Err(CallerRefusal::Marker);
+    }
+    if crate::view::mounts_by(name) {
+        return Err(CallerRefusal::Mount);
+    }
+    let upper = name.to_ascii_uppercase();
+    if let Some((_, why)) = CALLER_REFUSED.iter().find(|(n, _)| *n == upper) {
+        return Err(*why);
+    }
+    let ends = |suffixes: &[&str]| suffixes.iter().any(|s| upper.ends_with(s));
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| upper.starts_with(p));
+    if starts(&["LD_", "DYLD_"]) || upper.contains("PRELOAD") {
+        return Err(CallerRefusal::Loader);
+    }
+    if starts(&["GIT_"]) {
+        return Err(CallerRefusal::Git);
+    }
+    if ends(&[
+        "PATH", "LIB", "FLAGS", "_OPTIONS", "OPT", "_WRAPPER", "_RUNNER", "_LINKER",
+    ]) {
+        return Err(CallerRefusal::SearchPath);
+    }
+    if starts(&["XDG_"])
+        || upper.contains("CACHE")
+        || ends(&["_DIR", "HOME", "_FILE", "_PREFIX", "_ROOT", "CONFIG"])
+    {
+        return Err(CallerRefusal::Path);
+    }
+    Ok(())
+}
+
 /// Whether the default policy passes the host's `name=value`.
 fn passes_by_default(name: &OsStr, value: &OsStr) -> bool {
     let Some(name) = name.to_str() else {
@@ -781,6 +900,66 @@ mod tests {
             .pass("HOME")
             .resolve(host(&[("PATH", "/bin"), ("HOME", "/h")]));
         assert_eq!(names(&env), ["HOME"]);
+    }
+
+    #[test]
+    fn what_an_untrusted_caller_may_set_by_table() {
+        let refused = [
+            ("CARGO_TARGET_DIR", CallerRefusal::Mount),
+            ("CARGO_BUILD_TARGET_DIR", CallerRefusal::Path),
+            ("PYTHONPATH", CallerRefusal::Mount),
+            ("PATH", CallerRefusal::Mount),
+            ("NODE_PATH", CallerRefusal::Mount),
+            ("HOME", CallerRefusal::Mount),
+            ("GOPATH", CallerRefusal::Mount),
+            ("GOCACHE", CallerRefusal::Mount),
+            ("npm_config_cache", CallerRefusal::Mount),
+            ("XDG_CONFIG_HOME", CallerRefusal::Path),
+            ("PIP_CACHE_DIR", CallerRefusal::Mount),
+            ("PIP_CONFIG_FILE", CallerRefusal::Path),
+            ("CARGO_HOME", CallerRefusal::Path),
+            ("PYTHONHOME", CallerRefusal::Path),
+            ("JAVA_HOME", CallerRefusal::Path),
+            ("TMPDIR", CallerRefusal::Path),
+            ("SSL_CERT_FILE", CallerRefusal::Path),
+            ("NODE_OPTIONS", CallerRefusal::SearchPath),
+            ("GOFLAGS", CallerRefusal::SearchPath),
+            ("RUSTFLAGS", CallerRefusal::SearchPath),
+            ("RUSTC_WRAPPER", CallerRefusal::SearchPath),
+            ("PERL5LIB", CallerRefusal::SearchPath),
+            ("RUBYOPT", CallerRefusal::SearchPath),
+            ("CC", CallerRefusal::SearchPath),
+            ("LD_PRELOAD", CallerRefusal::Loader),
+            ("LD_LIBRARY_PATH", CallerRefusal::Loader),
+            ("DYLD_INSERT_LIBRARIES", CallerRefusal::Loader),
+            ("PYTHONSTARTUP", CallerRefusal::Loader),
+            ("GIT_DIR", CallerRefusal::Git),
+            ("GIT_CONFIG_GLOBAL", CallerRefusal::Git),
+            ("TESTGATE_RUN_ID", CallerRefusal::Marker),
+            ("", CallerRefusal::NotAName),
+            ("A=B", CallerRefusal::NotAName),
+        ];
+        for (name, why) in refused {
+            assert_eq!(caller_may_set(name), Err(why), "{name}");
+        }
+        // Where the rule must not fire: a suite's own switches and the
+        // variables that change what a test does, not where it runs.
+        for name in [
+            "CI",
+            "RUST_BACKTRACE",
+            "RUST_LOG",
+            "TZ",
+            "LANG",
+            "NODE_ENV",
+            "PYTHONHASHSEED",
+            "PYTHONDONTWRITEBYTECODE",
+            "DJANGO_SETTINGS_MODULE",
+            "TESTGATE_FIXTURE",
+            "MODE",
+            "PATHOLOGICAL",
+        ] {
+            assert_eq!(caller_may_set(name), Ok(()), "{name}");
+        }
     }
 
     #[test]

@@ -60,7 +60,7 @@ mod watch;
 pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::choose::{SandboxChoice, choose_sandbox};
 pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
-pub use crate::env::{EnvPolicy, effective_uid, home_directories};
+pub use crate::env::{CallerRefusal, EnvPolicy, caller_may_set, effective_uid, home_directories};
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
     ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,

@@ -86,6 +86,20 @@ pub(crate) const CACHE_VARIABLES: &[(&str, &str)] = &[
     ("NPM_CONFIG_CACHE", ".npm"),
 ];
 
+/// Whether [`view`] reads the variable `name` to decide what it mounts: a
+/// home, a toolchain or a list of them (read-only), a build output or a
+/// cache (writable). [`crate::env::caller_may_set`] refuses every one, so a
+/// variable added to a list above is refused to an untrusted caller too.
+pub(crate) fn mounts_by(name: &str) -> bool {
+    name == "HOME"
+        || TOOLCHAIN_VARIABLES.contains(&name)
+        || TOOLCHAIN_LISTS.contains(&name)
+        || OUTPUT_VARIABLES.contains(&name)
+        || CACHE_VARIABLES
+            .iter()
+            .any(|(cache, _)| cache.eq_ignore_ascii_case(name))
+}
+
 /// The sandbox's view of the host beyond `/`, the project and `/proc`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct View {

@@ -69,6 +69,11 @@ pub(crate) struct Watch {
     /// stdout, stderr, bwrap's status pipe; None once at end of file.
     pipes: [Option<OwnedFd>; 3],
     pidfd: Option<OwnedFd>,
+    /// A pidfd for bwrap's `init` in the run's PID namespace
+    /// ([`crate::bwrap::child_pid`]), taken while it is still bwrap's child:
+    /// reparented to the runner once bwrap exits, it is reaped by
+    /// [`Watch::reap`], never left a zombie of a long-lived caller.
+    sandbox_init: Option<OwnedFd>,
     /// bwrap's `--json-status-fd` report (small; capped).
     pub(crate) status: Vec<u8>,
     /// The last bytes of stderr, for bwrap's complaint.
@@ -90,6 +95,7 @@ impl Watch {
             tree,
             pipes: [stdout, stderr, status],
             pidfd,
+            sandbox_init: None,
             status: Vec::new(),
             tail: Vec::new(),
             output_bytes: 0,
@@ -276,6 +282,10 @@ impl Watch {
                 if self.status.len() < 64 * 1024 {
                     self.status.extend_from_slice(chunk);
                 }
+                if self.sandbox_init.is_none() {
+                    self.sandbox_init = crate::bwrap::child_pid(&self.status)
+                        .and_then(|pid| adopt_sandbox_init(pid, self.child.id()));
+                }
             }
             _ => {
                 if i == 1 {
@@ -330,6 +340,9 @@ impl Watch {
     /// Reaps the started process (it has exited or been SIGKILLed).
     pub(crate) fn reap(&mut self) -> io::Result<Ending> {
         let status = self.child.wait()?;
+        if let Some(init) = self.sandbox_init.take() {
+            reap_sandbox_init(&init);
+        }
         use std::os::unix::process::ExitStatusExt;
         Ok(match (status.code(), status.signal()) {
             (Some(code), _) => Ending::Exited(code),
@@ -337,6 +350,80 @@ impl Watch {
             (None, None) => Ending::Exited(-1),
         })
     }
+}
+
+/// How long bwrap's `init` may take to end after bwrap did: it is killed
+/// with it (`--die-with-parent`), so at once in practice.
+const INIT_ENDS: Duration = Duration::from_secs(5);
+
+/// A pidfd for `pid`, bwrap's `init`, when `pid` is the child of bwrap
+/// (`root`, unreaped, so its pid is not reused) or already reparented to
+/// the runner as the first process of a PID namespace: either way the
+/// pidfd names the sandbox's `init`, whose exit status nobody reads.
+fn adopt_sandbox_init(pid: i32, root: u32) -> Option<OwnedFd> {
+    let pidfd = pidfd_open(u32::try_from(pid).ok()?)?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .map(str::trim)
+    };
+    let parent: u32 = field("PPid:")?.parse().ok()?;
+    let first_of_namespace = field("NSpid:").is_some_and(|ids| {
+        let ids: Vec<&str> = ids.split_whitespace().collect();
+        ids.len() > 1 && ids.last() == Some(&"1")
+    });
+    let own = parent == root || (parent == std::process::id() && first_of_namespace);
+    own.then_some(pidfd)
+}
+
+/// Reaps bwrap's `init` (see [`Watch::sandbox_init`]): waits for it up to
+/// [`INIT_ENDS`], kills it if it is still there, and waits again as long.
+/// A pidfd names one process for good, so no other child's status is taken.
+fn reap_sandbox_init(init: &OwnedFd) {
+    for kill in [false, true] {
+        if kill {
+            // SAFETY: sends a signal through a pidfd we own.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    init.as_raw_fd(),
+                    libc::SIGKILL,
+                    std::ptr::null::<libc::siginfo_t>(),
+                    0,
+                );
+            }
+        }
+        let mut fds = [pollfd(init.as_raw_fd())];
+        let millis = INIT_ENDS.as_millis().min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: one valid pollfd.
+        unsafe { libc::poll(fds.as_mut_ptr(), 1, millis) };
+        // SAFETY: waitid writes into a zeroed siginfo we own; P_PIDFD waits
+        // for exactly the process the pidfd names (ECHILD if it is not, or
+        // no longer, our child: nothing to reap).
+        let rc = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PIDFD,
+                init.as_raw_fd() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG,
+            );
+            info.si_pid()
+        };
+        if rc != 0 || !still_running(init) {
+            return;
+        }
+    }
+}
+
+/// Whether the process a pidfd names has not exited yet.
+fn still_running(pidfd: &OwnedFd) -> bool {
+    let mut fds = [pollfd(pidfd.as_raw_fd())];
+    // SAFETY: one valid pollfd, no wait.
+    let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, 0) };
+    ready == 0
 }
 
 fn pollfd(fd: RawFd) -> libc::pollfd {

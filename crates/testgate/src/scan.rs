@@ -227,6 +227,10 @@ pub(crate) fn inside(dir: &Path, target: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
+mod git_followed;
+
+pub(crate) use git_followed::Followed;
+
 /// One walk of a tree.
 pub(crate) struct Scan<'a> {
     limits: &'a Limits,
@@ -241,6 +245,11 @@ pub(crate) struct Scan<'a> {
     started: Instant,
     hashed: u64,
     files: BTreeMap<PathBuf, Entry>,
+    /// The project's path, which absolute paths in git's files are read
+    /// against ([`git_followed`]).
+    root_path: Option<PathBuf>,
+    /// The paths git follows from the project's `.git`.
+    followed: Followed,
 }
 
 impl<'a> Scan<'a> {
@@ -259,6 +268,8 @@ impl<'a> Scan<'a> {
             started: Instant::now(),
             hashed: 0,
             files: BTreeMap::new(),
+            root_path: None,
+            followed: Followed::default(),
         }
     }
 
@@ -272,13 +283,24 @@ impl<'a> Scan<'a> {
     }
 
     /// Walks `root` and returns every entry it records.
-    pub(crate) fn run(mut self, root: &Path) -> Result<BTreeMap<PathBuf, Entry>, SnapshotError> {
+    pub(crate) fn run(self, root: &Path) -> Result<BTreeMap<PathBuf, Entry>, SnapshotError> {
+        self.run_following_git(root).map(|(files, _)| files)
+    }
+
+    /// [`run`](Scan::run), with the paths git follows from the project's
+    /// `.git` ([`git_followed`]): whatever appears at one is judged.
+    pub(crate) fn run_following_git(
+        mut self,
+        root: &Path,
+    ) -> Result<(BTreeMap<PathBuf, Entry>, Followed), SnapshotError> {
         let dir = Dir::open(root).map_err(|source| SnapshotError::Unreadable {
             path: PathBuf::from("."),
             source,
         })?;
+        self.root_path = Some(root.to_path_buf());
         self.walk(&dir, &dir, Path::new(""), 0, false)?;
-        Ok(self.files)
+        self.git_file_at_top(&dir)?;
+        Ok((self.files, self.followed))
     }
 
     fn check(&self) -> Result<(), SnapshotError> {
@@ -367,6 +389,7 @@ impl<'a> Scan<'a> {
                             }
                             if name == ".git" {
                                 self.git_configuration(&sub, &child)?;
+                                self.git_directory(root, &sub, &child, false)?;
                             }
                         }
                     }

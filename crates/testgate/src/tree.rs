@@ -291,18 +291,19 @@ impl Snapshot {
 
     fn compare_judging(&self, preparation: bool) -> TreeChange {
         let mut change = TreeChange::default();
-        let now = match Scan::new(&self.limits, self.cancel.as_ref(), Some(&self.files), 0)
-            .leaving_new_files_unread()
-            .run(&self.root)
-        {
-            Ok(now) => now,
-            Err(error) => {
-                change
-                    .changed
-                    .push(PathBuf::from(format!("{WALK_FAILED}{error})")));
-                return change;
-            }
-        };
+        let (now, followed) =
+            match Scan::new(&self.limits, self.cancel.as_ref(), Some(&self.files), 0)
+                .leaving_new_files_unread()
+                .run_following_git(&self.root)
+            {
+                Ok(now) => now,
+                Err(error) => {
+                    change
+                        .changed
+                        .push(PathBuf::from(format!("{WALK_FAILED}{error})")));
+                    return change;
+                }
+            };
         let judged = |entry: &Entry| !(preparation && entry.in_ignored);
         for (rel, entry) in &now {
             match self.files.get(rel) {
@@ -310,7 +311,7 @@ impl Snapshot {
                 Some(before) if judged(before) || judged(entry) => change.changed.push(rel.clone()),
                 Some(_) => {}
                 None if judged(entry)
-                    && judged_when_new(rel, entry)
+                    && (judged_when_new(rel, entry) || followed.covers(rel))
                     && (!preparation || self.beside_recorded(rel)) =>
                 {
                     change.added.push(rel.clone())

@@ -528,3 +528,188 @@ fn two_lines_with_one_id_are_refused_before_anything_runs() {
         assert_eq!(written, "", "nothing ran");
     }
 }
+
+/// `--out` in a check's workspace (or a `writable` path of one) is refused
+/// before anything runs, in one line: that check's tests could append a
+/// result of their own for any id (issue 35). The file is not even made.
+#[test]
+fn an_out_where_a_checks_tests_could_write_is_refused() {
+    let (tmp, project) = pytest_project();
+    let shared = tmp.path().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    for (extra, out, place) in [
+        (json!({}), project.join("results.jsonl"), "the workspace"),
+        (
+            json!({"writable": [shared]}),
+            shared.join("results.jsonl"),
+            "the writable path",
+        ),
+        (
+            json!({"env": {"CARGO_TARGET_DIR": shared}}),
+            shared.join("results.jsonl"),
+            "the build output (CARGO_TARGET_DIR)",
+        ),
+    ] {
+        let manifest = write_manifest(
+            tmp.path(),
+            &[
+                line("ok", &tmp.path().join("elsewhere"), "pass", json!({})),
+                line("exposed", &project, "pass", extra),
+            ],
+        );
+        let run = batch(&manifest, &out, &["--quiet"]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        let stderr = run.stderr.trim_end();
+        assert!(
+            stderr.starts_with("testgate: refusing --out ")
+                && stderr.contains(&format!("it lies in {place} "))
+                && stderr.contains("of manifest line 2"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!out.exists(), "--out was made");
+    }
+}
+
+/// A result line batch did not write is an error, never a verdict (issue
+/// 35): a check's suite (here on the host, `sandbox: none`, the one way a
+/// suite can reach an `--out` outside every workspace) appends a PASS line
+/// for the failing check before it. By "the last line of an id wins" the
+/// failing check read as PASS and a resume ran nothing; now the batch ends
+/// in error (exit 2), this run's lines are cut off, and a resume runs the
+/// failing check again, which fails again.
+#[test]
+fn a_result_line_another_writer_appends_is_no_verdict_and_no_resume_skips_for_it() {
+    let (tmp, failing) = pytest_project();
+    let (_t2, forger) = pytest_project();
+    let out = tmp.path().join("results.jsonl");
+    let forged = json!({
+        "schema": 1, "id": "broken", "line": 1, "exit_code": 0, "as_expected": true,
+        "error": null, "duration_ms": 1,
+        "result": {"verdict": "pass", "reason": "forged", "failing": []}
+    });
+    let append = format!("printf '%s\\n' '{forged}' >> '{}'", out.display());
+    let manifest = write_manifest(
+        tmp.path(),
+        &[
+            line(
+                "broken",
+                &failing,
+                "fail",
+                json!({"expect_verdict": "pass"}),
+            ),
+            json!({
+                "id": "forger", "workspace": forger, "sandbox": "none",
+                "command": ["sh", "-c", append],
+            }),
+        ],
+    );
+    let run = batch(&manifest, &out, &["--quiet"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--out was written by something other than this batch"),
+        "{}",
+        run.stderr
+    );
+    // Nothing of this run is left to read as a verdict.
+    let left = results(&out);
+    assert!(
+        left.iter().all(|r| r["id"] != "broken"),
+        "a result for the failing check survived: {left:?}"
+    );
+    // The resume runs the failing check again (no forged line to skip it
+    // for): it fails, as it did.
+    let manifest = write_manifest(
+        tmp.path(),
+        &[line(
+            "broken",
+            &failing,
+            "fail",
+            json!({"expect_verdict": "pass"}),
+        )],
+    );
+    let run = batch(&manifest, &out, &["--quiet"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let results = results(&out);
+    assert_eq!(by_id(&results, "broken")["result"]["verdict"], "fail");
+    assert_eq!(results.len(), 1, "{results:?}");
+}
+
+/// How many attempts the zombie tests make.
+const ATTEMPTS: u32 = 1000;
+
+/// Runs `batch MANIFEST --out OUT --quiet` bounded by ten minutes (a
+/// thousand sandboxed attempts on a loaded machine), returning its code.
+fn batch_bounded(manifest: &Path, out: &Path) -> (Option<i32>, String) {
+    use wait_timeout::ChildExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_testgate"))
+        .arg("batch")
+        .arg(manifest)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start testgate batch");
+    let status = match child.wait_timeout(Duration::from_secs(600)).expect("wait") {
+        Some(status) => status,
+        None => {
+            child.kill().expect("kill");
+            child.wait().expect("reap");
+            panic!("testgate batch ran for over 600 s");
+        }
+    };
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+    }
+    (status.code(), stderr)
+}
+
+/// Every process a check starts is reaped when it ends (issue 35: each
+/// attempt left a zombie `bwrap`, the sandbox's init, until batch exited):
+/// after 1,000 attempts of `true` under `sandbox`, the next check (on the
+/// host, a child of batch itself) counts batch's zombie children from
+/// /proc and writes the count where the test reads it.
+fn no_zombie_after_a_thousand_attempts(sandbox: &str) {
+    let (tmp, project) = pytest_project();
+    let counter = tmp.path().join("counter");
+    std::fs::create_dir_all(&counter).unwrap();
+    let count = "n=0; for s in /proc/[0-9]*/stat; do \
+                 set -- $(sed 's/.*) //' \"$s\" 2>/dev/null); \
+                 [ \"$1\" = Z ] && [ \"$2\" = \"$PPID\" ] && n=$((n+1)); done; \
+                 echo $n > zombies";
+    let manifest = write_manifest(
+        tmp.path(),
+        &[
+            json!({"id": "attempts", "workspace": project, "command": ["true"],
+                   "stress": ATTEMPTS, "sandbox": sandbox}),
+            json!({"id": "count", "workspace": counter, "sandbox": "none",
+                   "command": ["sh", "-c", count]}),
+        ],
+    );
+    let out = tmp.path().join("results.jsonl");
+    let (code, stderr) = batch_bounded(&manifest, &out);
+    let results = results(&out);
+    let attempts = &by_id(&results, "attempts")["result"];
+    assert_eq!(
+        attempts["attempts"].as_array().map(Vec::len),
+        Some(ATTEMPTS as usize),
+        "{stderr} {code:?}"
+    );
+    let zombies = std::fs::read_to_string(counter.join("zombies")).expect("the count");
+    assert_eq!(zombies.trim(), "0", "zombie children of batch");
+}
+
+#[test]
+fn batch_leaves_no_zombie_after_a_thousand_attempts_under_bubblewrap() {
+    no_zombie_after_a_thousand_attempts("bwrap");
+}
+
+#[test]
+fn batch_leaves_no_zombie_after_a_thousand_attempts_under_landlock() {
+    no_zombie_after_a_thousand_attempts("landlock");
+}

@@ -11,6 +11,7 @@ mod caches;
 mod channels;
 mod escape;
 mod excerpts;
+mod git_follows;
 mod grading;
 mod held_secrets;
 mod host_side;

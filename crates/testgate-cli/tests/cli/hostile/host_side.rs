@@ -107,3 +107,66 @@ fn verify_without_a_key_never_passes_a_signed_record() {
     assert_eq!(verify(&["--key", "../trusted.pub"]).status.code(), Some(1));
     assert_eq!(verify(&["--key", "../forger.pub"]).status.code(), Some(0));
 }
+
+/// testgate's own git follows nothing out of the project (issue 35): a
+/// repository whose `commondir` or `objects/info/alternates` names a folder
+/// outside the project (where the snapshot does not walk), or whose `.git`
+/// is a file naming a git directory outside, is not given to git at all,
+/// and the record says why.
+#[test]
+fn a_repository_that_leads_out_of_the_project_is_not_given_to_git() {
+    for (file, names) in [
+        ("commondir", "its commondir names "),
+        ("objects/info/alternates", "objects/info/alternates names "),
+        (".git", "the git directory "),
+    ] {
+        let records = tempfile::tempdir().expect("tempdir");
+        let record = records.path().join("record.json");
+        let attack = Attack::new("git-follows")
+            .command(&["true"])
+            .arg("--record")
+            .arg(&record);
+        let project = attack.project();
+        super::persistence::git_ok(project, &["init", "-q"]);
+        super::persistence::git_ok(project, &["add", "-A"]);
+        super::persistence::git_ok(project, &["commit", "-q", "-m", "the suite"]);
+        let copy = attack.outside().join("copy");
+        let copied = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(project.join(".git"))
+            .arg(&copy)
+            .status()
+            .expect("cp");
+        assert!(copied.success());
+        match file {
+            // The project's `.git` a file naming the copy outside.
+            ".git" => {
+                fs::remove_dir_all(project.join(".git")).expect("rm .git");
+                let named = format!("gitdir: {}\n", copy.display());
+                fs::write(project.join(".git"), named).expect("plant");
+            }
+            _ => {
+                let target = match file {
+                    "commondir" => copy.clone(),
+                    _ => copy.join("objects"),
+                };
+                fs::create_dir_all(project.join(".git/objects/info")).expect("info");
+                let named = format!("{}\n", target.display());
+                fs::write(project.join(".git").join(file), named).expect("plant");
+            }
+        }
+        let outcome = attack.run();
+        outcome.assert_verdict("pass", None, 0);
+        let text = fs::read_to_string(&record).expect("the record");
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let suite = &doc["record"]["suite"];
+        let unchecked = suite["dirty"]["unchecked"].as_str().unwrap_or_default();
+        assert!(
+            unchecked.starts_with("git was not run: ")
+                && unchecked.contains(names)
+                && unchecked.ends_with("outside the project"),
+            "{file}: {suite:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}

@@ -84,14 +84,16 @@ fn a_record_through_a_planted_link_replaces_the_link_not_its_target() {
 }
 
 /// `batch --out results.jsonl` with the results inside the checked
-/// project: the suite replaces the file by a link to a host path that does
-/// not exist yet (`/etc/cron.d/x`, say). A resumed batch must refuse the
-/// link in one line, neither creating the host file nor appending to it.
+/// project, whose suite would replace the file by a link to a host path
+/// that does not exist yet (`/etc/cron.d/x`, say). Such an `--out` is now
+/// refused before anything runs (issue 35: the suite could write results
+/// of its own), so the suite never runs; and a results file that is a link
+/// wherever it lies (here one outside every workspace, planted by hand) is
+/// refused in one line, neither creating the host file nor appending to it.
 #[test]
 fn a_resumed_batch_refuses_a_results_file_the_suite_made_a_link() {
     let attack = Attack::new("planted-links");
     let project = attack.project();
-    let out = project.join("results.jsonl");
     let line = json!({
         "id": "planted",
         "workspace": project,
@@ -100,26 +102,30 @@ fn a_resumed_batch_refuses_a_results_file_the_suite_made_a_link() {
     let manifest_dir = tempfile::tempdir().expect("tempdir");
     let manifest_path = manifest_dir.path().join("manifest.jsonl");
     fs::write(&manifest_path, format!("{line}\n")).expect("manifest");
-    let batch = || {
+    let batch = |out: &std::path::Path| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
         command
             .arg("batch")
             .arg(&manifest_path)
             .arg("--out")
-            .arg(&out)
+            .arg(out)
             .arg("--quiet");
         run(command, None)
     };
-    let first = batch();
-    assert_eq!(first.code, Some(0), "{first:#?}");
+    let inside = project.join("results.jsonl");
+    let first = batch(&inside);
+    assert_eq!(first.code, Some(2), "{first:#?}");
     assert!(
-        fs::symlink_metadata(&out)
-            .expect("out")
-            .file_type()
-            .is_symlink(),
-        "the suite planted its link"
+        first.stderr.starts_with("testgate: refusing --out ") && first.stderr.lines().count() == 1,
+        "{}",
+        first.stderr
     );
-    let resumed = batch();
+    assert!(fs::symlink_metadata(&inside).is_err(), "the suite ran");
+    // The link the suite would have made, made beside the manifest.
+    let out = manifest_dir.path().join("results.jsonl");
+    let host_file = attack.outside().join(format!("{}-cron", attack.marker()));
+    std::os::unix::fs::symlink(&host_file, &out).expect("plant the link");
+    let resumed = batch(&out);
     assert_eq!(resumed.code, Some(2), "{resumed:#?}");
     assert_eq!(resumed.stderr.lines().count(), 1, "{}", resumed.stderr);
     assert!(
