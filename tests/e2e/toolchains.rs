@@ -464,3 +464,57 @@ fn the_hosts_module_and_build_caches_are_used_by_the_first_check() {
         .arg(&home)
         .status();
 }
+
+/// Node projects with their own `node_modules` (a hard-linked copy of the
+/// fixtures'), read-only in the sandbox: vitest with an ES-module
+/// configuration, which vite bundles into `node_modules/.vite-temp` (a
+/// scratch folder of the attempt's own inside; without it vitest failed
+/// with `ENOENT` under bubblewrap and `EACCES` under Landlock), and jest.
+/// Both pass under bubblewrap and under Landlock.
+#[test]
+fn node_projects_with_their_own_node_modules_pass_with_them_read_only() {
+    let tmp = scratch();
+    let dir = tmp.path().join("web");
+    fs::create_dir_all(&dir).unwrap();
+    let copied = Command::new("cp")
+        .arg("-al")
+        .arg(crate::projects::node_modules())
+        .arg(dir.join("node_modules"))
+        .status()
+        .expect("cp -al");
+    assert!(copied.success(), "cp -al node_modules failed");
+    write(
+        &dir.join("package.json"),
+        "{\"name\": \"web\", \"private\": true, \"type\": \"module\"}\n",
+    );
+    write(
+        &dir.join("vitest.config.js"),
+        "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { include: [\"*.vitest.js\"] } });\n",
+    );
+    write(
+        &dir.join("one.vitest.js"),
+        "import { test, expect } from \"vitest\";\ntest(\"one\", () => { expect(1).toBe(1); });\n",
+    );
+    write(
+        &dir.join("one.test.cjs"),
+        "test(\"one\", () => { expect(1).toBe(1); });\n",
+    );
+    write(
+        &dir.join("jest.config.cjs"),
+        "module.exports = { testMatch: [\"**/*.test.cjs\"] };\n",
+    );
+    for sandbox in [bwrap_for(false), landlock_for(false)] {
+        for (runner, args) in [
+            (Runner::Vitest, vec!["vitest", "run"]),
+            (Runner::Jest, vec!["jest", "--config", "jest.config.cjs"]),
+        ] {
+            let config = TestConfig::new(&dir, "npx", args).format(runner);
+            let record = run(sandbox.clone(), config);
+            assert_pass(
+                &record,
+                &format!("{} with its own node_modules", runner.name()),
+            );
+            assert_eq!(record.attempts[0].report.counts.passed, Some(1));
+        }
+    }
+}
