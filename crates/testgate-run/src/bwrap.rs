@@ -297,6 +297,26 @@ mod tests {
         assert!(args.ends_with("--json-status-fd 3 --seccomp 4 -- x"));
     }
 
+    /// A toolchain's version asked: the whole project read-only.
+    #[test]
+    fn a_project_the_command_may_not_write_is_bound_read_only() {
+        let protected = Protected {
+            project_read_only: true,
+            ..Protected::default()
+        };
+        let args = strings(&arguments(
+            &BwrapOptions::default(),
+            Path::new("/p"),
+            &[],
+            &protected,
+            &View::default(),
+            &"x".into(),
+            &[],
+        ));
+        assert!(args.contains("--ro-bind /p /p --chdir /p"), "{args}");
+        assert!(!args.contains("--bind /p /p"), "{args}");
+    }
+
     #[test]
     fn the_git_configuration_is_a_file_of_the_homes_tmpfs() {
         let view = View {

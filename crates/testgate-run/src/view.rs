@@ -1143,6 +1143,30 @@ mod tests {
     }
 
     #[test]
+    fn the_bytecode_prefix_is_the_attempts_and_a_users_own_is_replaced_and_said() {
+        let place = Path::new("/tmp/testgate-bytecode");
+        let mut env = vec![("PATH".into(), "/usr/bin".into())];
+        let mut notes = Vec::new();
+        bytecode_in(&mut env, place, &mut notes);
+        assert_eq!(
+            value(&env, BYTECODE_PREFIX),
+            Some(place.as_os_str()),
+            "{env:?}"
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        let mut env = vec![(BYTECODE_PREFIX.into(), "/shared/pyc".into())];
+        bytecode_in(&mut env, place, &mut notes);
+        assert_eq!(
+            env,
+            [(BYTECODE_PREFIX.into(), place.as_os_str().to_owned())]
+        );
+        assert!(
+            notes.len() == 1 && notes[0].starts_with("PYTHONPYCACHEPREFIX=/shared/pyc replaced"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
     fn cache_names_are_readable_distinct_and_short() {
         assert_eq!(cache_name(Path::new("/root/my proj")), "+root+my%20proj");
         assert_ne!(
