@@ -61,12 +61,18 @@ pub(crate) struct Protected {
     pub(crate) scratch: Vec<PathBuf>,
 }
 
+/// Whether `path` is a regular file (not through a link).
+fn is_file(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_file())
+}
+
 /// Folders a tool writes inside `node_modules` while it runs, that nothing
 /// reads after the run: vite (vitest's configuration) bundles an ES module
 /// configuration into `node_modules/.vite-temp/<name>.<random>.mjs`,
 /// imports it and removes it, and fails when it cannot (`EROFS`; on
 /// `EACCES` it writes beside the configuration instead). Made on the host
-/// when missing, as vite would, so that it can be granted or mounted on.
+/// when missing, as vite would, so that it can be granted or mounted on;
+/// only in a `node_modules` beside a `package.json`.
 pub(crate) const SCRATCH: &[&str] = &[".vite-temp"];
 
 /// What to cover for a run in `dir` (absolute, canonical) that may write
@@ -77,9 +83,16 @@ pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
         ProjectWrites::AllButInstalled => host_folders(dir),
         ProjectWrites::All | ProjectWrites::Nothing => Vec::new(),
     };
+    // Only where npm installed (a `package.json` beside): the tree check
+    // leaves such a `node_modules` out, so the folder made is no change.
     let scratch = host_folders
         .iter()
-        .filter(|folder| folder.file_name() == Some("node_modules".as_ref()))
+        .filter(|folder| {
+            folder.file_name() == Some("node_modules".as_ref())
+                && folder
+                    .parent()
+                    .is_some_and(|up| is_file(&up.join("package.json")))
+        })
         .flat_map(|folder| SCRATCH.iter().map(|name| folder.join(name)))
         .filter(|path| {
             // Made in a real folder (the walk followed no link), never
@@ -119,7 +132,6 @@ const HOST_FOLDER_WALK: usize = 4096;
 /// listing at most [`HOST_FOLDER_WALK`] folders; links are not followed
 /// and `.git` is not entered. Sorted, outermost only.
 pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
-    let is_file = |path: &Path| path.symlink_metadata().is_ok_and(|m| m.is_file());
     let is_dir = |path: &Path| path.symlink_metadata().is_ok_and(|m| m.is_dir());
     let mut found = Vec::new();
     let mut queue = std::collections::VecDeque::from([(dir.to_path_buf(), 0usize)]);

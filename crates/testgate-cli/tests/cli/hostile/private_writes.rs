@@ -112,6 +112,7 @@ pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place)
     let site = ".venv/lib/python3/site-packages";
     write(root, ".venv/pyvenv.cfg", "home = /usr/bin\n");
     write(root, &format!("{site}/dep.py"), "VALUE = 1\n");
+    write(root, "package.json", "{\"name\": \"web\"}\n");
     write(root, "node_modules/dep/index.js", "module.exports = 1;\n");
     write(root, "Cargo.toml", "[package]\nname = \"unit\"\n");
     write(root, "target/debug/deps/unit-0123456789abcdef", "ELF\n");
