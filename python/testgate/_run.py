@@ -162,6 +162,23 @@ def binary() -> str:
     )
 
 
+# What makes a string more than words to split: the shell would act on it.
+_SHELL_SYNTAX = frozenset(";&|<>()$`*?[]{}~#!\\\n")
+
+
+def _shell_words(command: str) -> list[str]:
+    """The argv that runs `command` as `sh -c` would: the words themselves
+    when the shell would only split them, else `sh -c command`."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return ["sh", "-c", command]
+    plain = not any(c in _SHELL_SYNTAX for c in command)
+    if plain and words and "=" not in words[0]:
+        return words
+    return ["sh", "-c", command]
+
+
 def check(
     workspace: StrPath,
     command: str | Sequence[str] | None = None,
@@ -195,8 +212,12 @@ def check(
 ) -> Result:
     """Run `command` in `workspace` under testgate and return its verdict.
 
-    `command` is a list of words, or a string split as a shell would
-    (`shlex.split`, no shell runs); without one (None, the default),
+    `command` is a list of words (an argv, run as given), or a string run
+    as `sh -c` runs it: one with shell syntax (`&&`, `;`, `|`, redirections,
+    `$VAR`, globs, a leading `VAR=value`, `cd dir && …`) is run through
+    `sh -c STRING`; one of plain words is split as the shell would split it
+    (`shlex.split`) and run as those words, which is what `sh -c` would run,
+    so that testgate recognises the runner; without one (None, the default),
     testgate finds the project's runner from its files, as `testgate check`
     with no command does, and `Result.detected` says what it chose (a
     project where it finds none, or several, raises `TestgateError`).
@@ -231,7 +252,7 @@ def check(
     if command is None:
         words: list[str] = []
     elif isinstance(command, str):
-        words = shlex.split(command)
+        words = _shell_words(command)
     else:
         words = [str(w) for w in command]
     argv = [binary(), "check", "--json", "-C", os.fspath(workspace)]

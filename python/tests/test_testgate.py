@@ -41,6 +41,16 @@ def test_the_package_is_the_installed_wheel():
     assert not str(testgate.__file__).startswith(str(REPO / "python"))
 
 
+def test_the_wheel_installs_on_glibc_2_28():
+    # Built with zig against glibc 2.28 (scripts/python-test): it needed
+    # glibc 2.34 (manylinux_2_34) when linked against the build machine's.
+    import importlib.metadata
+
+    wheel = importlib.metadata.distribution("testgate").read_text("WHEEL") or ""
+    tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
+    assert tags and all("manylinux_2_28" in tag for tag in tags), wheel
+
+
 def test_a_passing_suite_passes(project):
     result = testgate.check(project, PYTEST)
     assert isinstance(result, testgate.Result)
@@ -89,6 +99,20 @@ def test_a_command_string_is_split_as_a_shell_would(project):
     result = testgate.check(project, "python3 -m pytest -q -p no:cacheprovider 'tests/test_calc.py'")
     assert result.attempts[0].command[-1] == "tests/test_calc.py"
     assert result.verdict == "pass", result.reason
+
+
+def test_a_command_string_with_shell_syntax_runs_through_sh(project):
+    # `VAR=1 cmd`, `cd x && …` and `a && b` were split without a shell:
+    # would_not_start, or a bogus Fail in 0.1 s.
+    failing = testgate.check(project, "TESTGATE_FIXTURE=fail python3 -m pytest -q -p no:cacheprovider")
+    assert failing.attempts[0].command[:2] == ["sh", "-c"]
+    assert failing.verdict == "fail", failing.reason
+    assert sorted(failing.failing) == sorted(FAILING)
+    passing = testgate.check(project, "cd tests && cd .. && python3 -m pytest -q -p no:cacheprovider")
+    assert passing.verdict == "pass", passing.reason
+    both = testgate.check(project, "true && python3 -m pytest -q -p no:cacheprovider tests/*.py")
+    assert both.verdict == "pass", both.reason
+    assert both.attempts[0].counts.passed == 5
 
 
 def test_without_a_command_the_projects_runner_is_found(project, tmp_path, monkeypatch):

@@ -319,22 +319,32 @@ pub(crate) fn run(args: CheckArgs) -> Result<CheckEnd, Error> {
     let cancel = testgate::run::cancel_on_signals();
     let checked = execute(&args, &cancel)?;
     let record = &checked.record;
+    // The verdict is decided: a reader that closed standard output
+    // (`check … | true`, `| head -0`) or a full disk loses the text, never
+    // the exit status, which is the verdict's.
+    if let Err(e) = write_verdict(&args, &checked) {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: could not write the verdict to standard output ({e}); the exit status is the verdict's"
+        );
+    }
+    Ok(end_of(&record.verdict, &cancel))
+}
+
+/// Writes the verdict (text, or `--json`'s document) to standard output.
+fn write_verdict(args: &CheckArgs, checked: &Checked) -> io::Result<()> {
     let mut stdout = io::stdout().lock();
     if args.json {
-        crate::json::write_printable(&mut stdout, &checked.document())
-            .map_err(|e| Error::Write(e.into()))?;
-        writeln!(stdout).map_err(Error::Write)?;
+        crate::json::write_printable(&mut stdout, &checked.document())?;
+        writeln!(stdout)?;
     } else {
         if io::stdout().is_terminal() {
             // Whatever state the terminal was left in, the verdict is seen.
-            stdout
-                .write_all(crate::terminal::RESET)
-                .map_err(Error::Write)?;
+            stdout.write_all(crate::terminal::RESET)?;
         }
-        write_text(&mut stdout, &record.verdict).map_err(Error::Write)?;
+        write_text(&mut stdout, &checked.record.verdict)?;
     }
-    stdout.flush().map_err(Error::Write)?;
-    Ok(end_of(&record.verdict, &cancel))
+    stdout.flush()
 }
 
 /// What `verdict` means for the exit code; an Inconclusive verdict after

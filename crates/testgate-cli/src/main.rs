@@ -164,23 +164,30 @@ fn display_input(path: &std::path::Path) -> String {
 }
 
 fn main() -> ExitCode {
+    let mut reader_may_stop = false;
     let result = Cli::try_parse()
         .map_err(Error::from)
         .and_then(|cli| match cli.command {
+            Command::Parse(args) => {
+                reader_may_stop = true;
+                parse::run(&args).map(|()| Success::Parsed)
+            }
             Command::Check(args) => check::run(*args).map(Success::Checked),
-            Command::Parse(args) => parse::run(&args).map(|()| Success::Parsed),
             Command::Batch(args) => batch::run(&args).map(Success::Batched),
             Command::Diff(args) => diff::run(&args).map(|()| Success::Parsed),
             Command::Keygen(args) => record::keygen(&args).map(|()| Success::Generated),
             Command::Verify(args) => record::verify(&args).map(Success::Verified),
             Command::Mcp(args) => mcp::run(&args).map(|()| Success::Served),
         });
-    ExitCode::from(exit_code(result))
+    ExitCode::from(exit_code(result, reader_may_stop))
 }
 
 /// The one place where outcomes become exit codes; it also prints the
-/// one-line message of an error.
-fn exit_code(result: Result<Success, Error>) -> u8 {
+/// one-line message of an error. `reader_may_stop`: the command is
+/// `parse`, whose reader may stop early (`testgate parse log | head -1`);
+/// a verdict's exit status (`check`, `verify`) never depends on its
+/// reader, and `diff`'s or `mcp`'s lost output is trouble.
+fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
     match result {
         Ok(
             Success::Parsed
@@ -205,8 +212,11 @@ fn exit_code(result: Result<Success, Error>) -> u8 {
             }
         }
         // A reader that stops early (`testgate parse log | head -1`) is not
-        // our failure: stop quietly, as ripgrep does.
-        Err(Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
+        // our failure: stop quietly, as ripgrep does. Only for `parse`:
+        // `check … | true` must still exit 1 on a Fail.
+        Err(Error::Write(e)) if reader_may_stop && e.kind() == io::ErrorKind::BrokenPipe => {
+            exit::SUCCESS
+        }
         Err(
             e @ (Error::Read { .. }
             | Error::Write(_)

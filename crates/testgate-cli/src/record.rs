@@ -8,7 +8,7 @@
 //! the public key in hex.
 
 use std::fs;
-use std::io::Write;
+use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -147,12 +147,20 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
         return Err(bad(format!("{} has no record", args.record.display())));
     }
     let mut ok = true;
+    // Each line is said for the reader; one who stopped reading (`verify … |
+    // head -1`) changes nothing of the exit status, which is what held.
+    let mut out = io::stdout().lock();
+    let mut say = |line: std::fmt::Arguments<'_>| {
+        let _ = writeln!(out, "{line}");
+    };
     let signature = &document["signature"];
     if signature.is_null() {
-        println!("signature: none (the record is unsigned)");
+        say(format_args!("signature: none (the record is unsigned)"));
         ok = args.key.is_none();
         if !ok {
-            println!("FAIL: --key was given but the record is unsigned");
+            say(format_args!(
+                "FAIL: --key was given but the record is unsigned"
+            ));
         }
     } else {
         let embedded: [u8; 32] = unhex(
@@ -180,16 +188,16 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
         if good && args.key.is_none() {
             // Anyone can re-sign an edited record with a key of their own:
             // a signature checked against the key it carries proves nothing.
-            println!(
+            say(format_args!(
                 "FAIL: the signature was not checked: it matches the record's own key, which anyone can make; pass --key KEY.pub"
-            );
+            ));
             ok = false;
         } else if good {
-            println!("signature: ok, by {whose}");
+            say(format_args!("signature: ok, by {whose}"));
         } else {
-            println!(
+            say(format_args!(
                 "FAIL: the signature does not match {whose}: the record was changed or signed by another key"
-            );
+            ));
             ok = false;
         }
     }
@@ -199,22 +207,22 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
             .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?
             .digest();
         if now == recorded {
-            println!(
+            say(format_args!(
                 "tree: ok, {} matches the recorded digest {now}",
                 dir.display()
-            );
+            ));
         } else {
-            println!(
+            say(format_args!(
                 "FAIL: the tree of {} ({now}) is not the recorded one ({recorded})",
                 dir.display()
-            );
+            ));
             ok = false;
         }
     }
-    println!(
+    say(format_args!(
         "verdict recorded: {}",
         record["verdict"].as_str().unwrap_or("?")
-    );
+    ));
     Ok(ok)
 }
 

@@ -261,7 +261,11 @@ impl SandboxedTests {
             // A question writes nothing: a module of the project's that
             // shadows the runner's cannot plant anything while asked.
             .writes(ProjectWrites::Nothing)
-            .caches(crate::runners::caches_used_by(OsStr::new(program), args))
+            .caches(crate::runners::caches_used_in(
+                &self.config.workspace,
+                OsStr::new(program),
+                args,
+            ))
             .tool_caches(crate::runners::tool_caches());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
@@ -679,7 +683,11 @@ impl SandboxedTests {
             .env(env)
             .timeout(self.config.timeout)
             .sandbox(sandbox)
-            .caches(crate::runners::caches_used_by(program, &run_args))
+            .caches(crate::runners::caches_used_in(
+                &self.config.workspace,
+                program,
+                &run_args,
+            ))
             .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());

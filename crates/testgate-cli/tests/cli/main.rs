@@ -20,6 +20,7 @@ mod honest_runs;
 mod hostile;
 mod json;
 mod parse;
+mod pipes;
 mod sandboxes;
 
 /// What a run of the binary gave.

@@ -27,7 +27,7 @@ pub(crate) mod npm;
 mod pytest;
 mod vitest;
 
-pub(crate) use caches::{caches_used_by, tool_caches};
+pub(crate) use caches::{caches_used_in, tool_caches};
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
 #[cfg(test)]
