@@ -183,12 +183,13 @@ fn a_venvs_python_called_by_path_is_the_venv() {
 }
 
 /// A crate with a registry dependency (read from the host's registry,
-/// read-only) and a `CARGO_TARGET_DIR` outside the project: under `/tmp`
-/// every attempt rebuilt the world into the private `/tmp` and lost it;
-/// elsewhere the build failed on a read-only file system. It is bound
-/// writable now, and the build outputs stay on the host.
+/// read-only) and a `CARGO_TARGET_DIR` outside the project, as a folder
+/// shared with other projects would be: the command builds in the
+/// project's private build folder, which the next check reuses, and the
+/// host's folder is not written (issue 34: a test binary replaced there ran
+/// in the host's next `cargo test`). Before, it was bound writable.
 #[test]
-fn a_target_dir_outside_the_project_keeps_its_build() {
+fn a_target_dir_outside_the_project_is_not_written_and_the_build_is_kept_privately() {
     let lock = fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
     let version = lock
         .split("[[package]]")
@@ -217,6 +218,7 @@ fn a_target_dir_outside_the_project_keeps_its_build() {
         .status()
         .expect("cargo generate-lockfile");
     assert!(locked.success(), "cargo generate-lockfile --offline failed");
+    let private = private_cache(&dir).join("cargo-target/debug/deps");
     for target in [
         tmp.path().join("outside-target"),
         tempfile::Builder::new()
@@ -227,18 +229,49 @@ fn a_target_dir_outside_the_project_keeps_its_build() {
     ] {
         let config = TestConfig::cargo(&dir).env("CARGO_TARGET_DIR", &target);
         let record = run(Sandbox::default(), config);
-        let built = target.join("debug/deps");
-        let kept = entries(&built);
+        let written = entries(&target);
         let _ = fs::remove_dir_all(&target);
         assert_pass(
             &record,
             &format!("cargo with CARGO_TARGET_DIR={}", target.display()),
         );
+        assert_eq!(written, 0, "{} was written", target.display());
         assert!(
-            kept > 0,
+            entries(&private) > 0,
             "{} holds nothing after the check",
-            built.display()
+            private.display()
         );
+    }
+}
+
+/// A project with its own `.venv` (a module only the venv holds), run by
+/// the venv's python: the venv is read-only in the sandbox (nothing can be
+/// planted there for the host's next `python`), and the tests still see
+/// it, under bubblewrap and under Landlock (where the project's top
+/// folder, which holds the venv, can then have no entry created in it).
+#[test]
+fn a_venv_inside_the_project_is_read_only_and_used() {
+    let tmp = scratch();
+    let dir = tmp.path().join("pyproject");
+    let venv = dir.join(".venv");
+    let (made, _, _) = venv_and_project(tmp.path());
+    fs::create_dir_all(&dir).unwrap();
+    fs::rename(&made, &venv).unwrap();
+    // The venv's scripts name its old place; `python -m` needs none of them.
+    write(
+        &dir.join("tests/test_venv.py"),
+        "import only_in_the_venv\n\n\ndef test_the_venv_is_seen():\n    assert only_in_the_venv.ANSWER == 42\n",
+    );
+    for sandbox in [bwrap_for(false), landlock_for(false)] {
+        let config = TestConfig::new(
+            &dir,
+            venv.join("bin/python"),
+            ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        )
+        .format(Runner::Pytest);
+        let record = run(sandbox, config);
+        assert_pass(&record, "pytest from the project's own .venv");
+        assert_eq!(record.attempts[0].report.counts.passed, Some(1));
     }
 }
 
@@ -430,4 +463,58 @@ fn the_hosts_module_and_build_caches_are_used_by_the_first_check() {
         .args(["-R", "u+w"])
         .arg(&home)
         .status();
+}
+
+/// Node projects with their own `node_modules` (a hard-linked copy of the
+/// fixtures'), read-only in the sandbox: vitest with an ES-module
+/// configuration, which vite bundles into `node_modules/.vite-temp` (a
+/// scratch folder of the attempt's own inside; without it vitest failed
+/// with `ENOENT` under bubblewrap and `EACCES` under Landlock), and jest.
+/// Both pass under bubblewrap and under Landlock.
+#[test]
+fn node_projects_with_their_own_node_modules_pass_with_them_read_only() {
+    let tmp = scratch();
+    let dir = tmp.path().join("web");
+    fs::create_dir_all(&dir).unwrap();
+    let copied = Command::new("cp")
+        .arg("-al")
+        .arg(crate::projects::node_modules())
+        .arg(dir.join("node_modules"))
+        .status()
+        .expect("cp -al");
+    assert!(copied.success(), "cp -al node_modules failed");
+    write(
+        &dir.join("package.json"),
+        "{\"name\": \"web\", \"private\": true, \"type\": \"module\"}\n",
+    );
+    write(
+        &dir.join("vitest.config.js"),
+        "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { include: [\"*.vitest.js\"] } });\n",
+    );
+    write(
+        &dir.join("one.vitest.js"),
+        "import { test, expect } from \"vitest\";\ntest(\"one\", () => { expect(1).toBe(1); });\n",
+    );
+    write(
+        &dir.join("one.test.cjs"),
+        "test(\"one\", () => { expect(1).toBe(1); });\n",
+    );
+    write(
+        &dir.join("jest.config.cjs"),
+        "module.exports = { testMatch: [\"**/*.test.cjs\"] };\n",
+    );
+    for sandbox in [bwrap_for(false), landlock_for(false)] {
+        for (runner, args) in [
+            (Runner::Vitest, vec!["vitest", "run"]),
+            (Runner::Jest, vec!["jest", "--config", "jest.config.cjs"]),
+        ] {
+            let config = TestConfig::new(&dir, "npx", args).format(runner);
+            let record = run(sandbox.clone(), config);
+            assert_pass(
+                &record,
+                &format!("{} with its own node_modules", runner.name()),
+            );
+            assert_eq!(record.attempts[0].report.counts.passed, Some(1));
+        }
+    }
 }

@@ -564,6 +564,18 @@ pub(crate) fn execute_observed<'o>(
             (head, dirty)
         }
     });
+    // The toolchain's versions are asked before the tree is recorded and
+    // the attempts run, with the project read-only: nothing a question
+    // runs (a module of the project's that shadows the runner's) can
+    // plant a file after the tree check.
+    let toolchain: Vec<Value> = match &args.record {
+        Some(_) => tests
+            .toolchain_versions()
+            .into_iter()
+            .map(|(question, answer)| json!({"question": question, "answer": answer}))
+            .collect(),
+        None => Vec::new(),
+    };
     let started = unix_seconds();
     let record = tests.run_observed(observer.as_mut());
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
@@ -575,11 +587,6 @@ pub(crate) fn execute_observed<'o>(
         let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
             .then(crate::record::bwrap_version)
             .flatten();
-        let toolchain: Vec<Value> = tests
-            .toolchain_versions()
-            .into_iter()
-            .map(|(question, answer)| json!({"question": question, "answer": answer}))
-            .collect();
         let mut document = json!({
             "schema": "testgate-record/1",
             "testgate": env!("CARGO_PKG_VERSION"),

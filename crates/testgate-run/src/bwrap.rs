@@ -122,14 +122,26 @@ pub(crate) fn arguments(
     ]);
     // Writable paths come after the private /tmp so a project under /tmp
     // stays visible; secrets come last so a writable bind cannot undo them.
-    push(&[&"--bind", &dir, &dir]);
+    // A project the command may not write (a toolchain's version asked)
+    // is bound read-only whole.
+    let project = if protected.project_read_only {
+        "--ro-bind"
+    } else {
+        "--bind"
+    };
+    push(&[&project, &dir, &dir]);
     for path in &options.writable {
         push(&[&"--bind", path, path]);
     }
     // .git: read-only even inside a writable path, so that hooks, config
-    // and a `.git` file's target cannot be planted for host git to run.
-    for path in &protected.git {
+    // and a `.git` file's target cannot be planted for host git to run;
+    // the venvs, `node_modules` and `target/` the host runs code from, so
+    // that nothing can be planted there either.
+    for path in protected.git.iter().chain(&protected.host_folders) {
         push(&[&"--ro-bind", path, path]);
+    }
+    for path in &protected.scratch {
+        push(&[&"--size", &size, &"--tmpfs", path]);
     }
     for (path, is_dir) in secrets {
         if *is_dir {
@@ -210,6 +222,9 @@ mod tests {
         let protected = Protected {
             proc_masked: vec!["/proc/kcore".into(), "/proc/keys".into()],
             git: vec!["/p/.git".into(), "/m/.git/worktrees/p".into()],
+            host_folders: vec!["/p/.venv".into(), "/p/node_modules".into()],
+            project_read_only: false,
+            scratch: vec!["/p/node_modules/.vite-temp".into()],
         };
         let args = arguments(
             &BwrapOptions::default(),
@@ -237,6 +252,8 @@ mod tests {
              --unshare-all --unshare-user --disable-userns --new-session \
              --die-with-parent --cap-drop ALL --bind /p /p \
              --ro-bind /p/.git /p/.git --ro-bind /m/.git/worktrees/p /m/.git/worktrees/p \
+             --ro-bind /p/.venv /p/.venv --ro-bind /p/node_modules /p/node_modules \
+             --size 1073741824 --tmpfs /p/node_modules/.vite-temp \
              --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc \
              --chdir /p --json-status-fd 3 --seccomp 4 -- cargo test"
         );
@@ -252,6 +269,7 @@ mod tests {
         let protected = Protected {
             proc_masked: Vec::new(),
             git: vec!["/p/.git".into()],
+            ..Protected::default()
         };
         let args = strings(&arguments(
             &options,
@@ -290,6 +308,26 @@ mod tests {
         assert!(args.contains("--bind /p /p --bind /cache /cache --chdir"));
         // The filter stays: Unix sockets allowed changes it, not its presence.
         assert!(args.ends_with("--json-status-fd 3 --seccomp 4 -- x"));
+    }
+
+    /// A toolchain's version asked: the whole project read-only.
+    #[test]
+    fn a_project_the_command_may_not_write_is_bound_read_only() {
+        let protected = Protected {
+            project_read_only: true,
+            ..Protected::default()
+        };
+        let args = strings(&arguments(
+            &BwrapOptions::default(),
+            Path::new("/p"),
+            &[],
+            &protected,
+            &View::default(),
+            &"x".into(),
+            &[],
+        ));
+        assert!(args.contains("--ro-bind /p /p --chdir /p"), "{args}");
+        assert!(!args.contains("--bind /p /p"), "{args}");
     }
 
     #[test]

@@ -66,5 +66,5 @@ pub use crate::project_file::{
     ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,
 };
 pub use crate::runner::{OutputSink, run};
-pub use crate::spec::{BwrapOptions, LandlockOptions, RunSpec, Sandbox};
+pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
 pub use crate::view::{PRIVATE_CACHES, ToolCache};

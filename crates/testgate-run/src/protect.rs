@@ -1,6 +1,6 @@
 //! What the sandbox covers beyond a read-only `/`: the parts of `/proc`
 //! that root could write or should not read, and the project's git
-//! directories, which host tools run code from.
+//! directories and installed folders, which host tools run code from.
 
 use std::path::{Path, PathBuf};
 
@@ -50,18 +50,121 @@ pub(crate) struct Protected {
     /// The repository's `.git` (directory or file) and the directories a
     /// `.git` file leads to, bound read-only.
     pub(crate) git: Vec<PathBuf>,
+    /// The project's folders the host installs into or builds in and runs
+    /// from later ([`host_folders`]), bound read-only.
+    pub(crate) host_folders: Vec<PathBuf>,
+    /// The whole project bound read-only ([`crate::ProjectWrites::Nothing`]).
+    pub(crate) project_read_only: bool,
+    /// Folders inside [`Protected::host_folders`] that a tool writes while
+    /// it runs and never runs code from afterwards ([`SCRATCH`]): writable,
+    /// a fresh tmpfs each under bubblewrap.
+    pub(crate) scratch: Vec<PathBuf>,
 }
 
-/// What to cover for a run in `dir` (absolute, canonical).
-pub(crate) fn protected(dir: &Path) -> Protected {
+/// Whether `path` is a regular file (not through a link).
+fn is_file(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_file())
+}
+
+/// Folders a tool writes inside `node_modules` while it runs, that nothing
+/// reads after the run: vite (vitest's configuration) bundles an ES module
+/// configuration into `node_modules/.vite-temp/<name>.<random>.mjs`,
+/// imports it and removes it, and fails when it cannot (`EROFS`; on
+/// `EACCES` it writes beside the configuration instead). Made on the host
+/// when missing, as vite would, so that it can be granted or mounted on;
+/// only in a `node_modules` beside a `package.json`.
+pub(crate) const SCRATCH: &[&str] = &[".vite-temp"];
+
+/// What to cover for a run in `dir` (absolute, canonical) that may write
+/// `writes` of it.
+pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
+    use crate::ProjectWrites;
+    let host_folders = match writes {
+        ProjectWrites::AllButInstalled => host_folders(dir),
+        ProjectWrites::All | ProjectWrites::Nothing => Vec::new(),
+    };
+    // Only where npm installed (a `package.json` beside): the tree check
+    // leaves such a `node_modules` out, so the folder made is no change.
+    let scratch = host_folders
+        .iter()
+        .filter(|folder| {
+            folder.file_name() == Some("node_modules".as_ref())
+                && folder
+                    .parent()
+                    .is_some_and(|up| is_file(&up.join("package.json")))
+        })
+        .flat_map(|folder| SCRATCH.iter().map(|name| folder.join(name)))
+        .filter(|path| {
+            // Made in a real folder (the walk followed no link), never
+            // through a link planted at the name.
+            let _ = std::fs::create_dir(path);
+            path.symlink_metadata().is_ok_and(|m| m.is_dir())
+        })
+        .collect();
     Protected {
+        scratch,
+        project_read_only: writes == ProjectWrites::Nothing,
         proc_masked: PROC_MASKED
             .iter()
             .map(PathBuf::from)
             .filter(|path| path.symlink_metadata().is_ok())
             .collect(),
         git: git_paths(dir),
+        host_folders,
     }
+}
+
+/// How deep below the project a folder of the host's is looked for: its
+/// top (`.venv`, `node_modules`, `target`) and a workspace's members two
+/// folders down (`packages/web/node_modules`, `services/api/.venv`).
+const HOST_FOLDER_DEPTH: usize = 3;
+
+/// The most folders the look lists: a bound on its cost in a huge tree.
+const HOST_FOLDER_WALK: usize = 4096;
+
+/// The folders of the project `dir` (absolute, canonical) that the host's
+/// tools install into or build in, and run code from afterwards: a virtual
+/// environment (a folder holding `pyvenv.cfg`, or conda's `conda-meta`),
+/// `node_modules`, and `target` beside a `Cargo.toml`. A plant there (a
+/// `.pth` in `site-packages`, a test binary in `target/debug/deps`) would
+/// run in the host's next `python` or `cargo test`, so the sandbox shows
+/// them read-only. Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
+/// listing at most [`HOST_FOLDER_WALK`] folders; links are not followed
+/// and `.git` is not entered. Sorted, outermost only.
+pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
+    let is_dir = |path: &Path| path.symlink_metadata().is_ok_and(|m| m.is_dir());
+    let mut found = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(dir.to_path_buf(), 0usize)]);
+    let mut listed = 0usize;
+    while let Some((folder, depth)) = queue.pop_front() {
+        if listed == HOST_FOLDER_WALK {
+            break;
+        }
+        listed += 1;
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let beside_cargo = is_file(&folder.join("Cargo.toml"));
+        for entry in entries.flatten() {
+            // A link is not a folder here: `file_type` does not follow it.
+            if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            let path = entry.path();
+            let name = entry.file_name();
+            let installed = name == "node_modules"
+                || (name == "target" && beside_cargo)
+                || is_file(&path.join("pyvenv.cfg"))
+                || is_dir(&path.join("conda-meta"));
+            if installed {
+                found.push(path);
+            } else if name != ".git" && depth + 1 < HOST_FOLDER_DEPTH {
+                queue.push_back((path, depth + 1));
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// The `.git` that git would use in `dir` — the first one in `dir` or an
@@ -198,8 +301,43 @@ mod tests {
     }
 
     #[test]
+    fn venvs_node_modules_and_cargo_targets_are_the_hosts_folders() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let dir = canonical(root.path());
+        let folder = |rel: &str| {
+            fs::create_dir_all(dir.join(rel)).expect("mkdir");
+            dir.join(rel)
+        };
+        let file = |rel: &str| fs::write(dir.join(rel), "").expect("write");
+        folder(".venv/lib/python3.11/site-packages");
+        file(".venv/pyvenv.cfg");
+        folder("envs/conda/conda-meta");
+        folder("node_modules/jest");
+        folder("packages/web/node_modules/.bin");
+        folder("target/debug");
+        file("Cargo.toml");
+        // Where it must not fire: a `target` beside no manifest, a `venv`
+        // without `pyvenv.cfg`, a link, too deep, inside `.git`.
+        folder("docs/target");
+        folder("venv/bin");
+        folder("a/b/c/node_modules");
+        folder(".git/node_modules");
+        std::os::unix::fs::symlink("/usr", dir.join("docs/node_modules")).expect("symlink");
+        assert_eq!(
+            host_folders(&dir),
+            [
+                dir.join(".venv"),
+                dir.join("envs/conda"),
+                dir.join("node_modules"),
+                dir.join("packages/web/node_modules"),
+                dir.join("target"),
+            ]
+        );
+    }
+
+    #[test]
     fn proc_masks_are_only_what_this_kernel_has() {
-        let masked = protected(Path::new("/")).proc_masked;
+        let masked = protected(Path::new("/"), crate::ProjectWrites::All).proc_masked;
         assert!(masked.iter().all(|p| p.symlink_metadata().is_ok()));
         assert!(
             masked.contains(&PathBuf::from("/proc/kcore")) || !Path::new("/proc/kcore").exists()

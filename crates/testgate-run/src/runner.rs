@@ -162,7 +162,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                     .iter()
                     .filter_map(|path| bwrap::hidden(path)),
             );
-            let protected = protect::protected(&dir);
+            let protected = protect::protected(&dir, spec.writes);
             let homes = crate::env::home_directories();
             let cache_root = cache_root(&homes);
             let (cap, cap_note) = cache_cap();
@@ -190,6 +190,8 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             }
             notes = view.notes.clone();
             notes.extend(cap_note);
+            // /tmp is the attempt's own tmpfs.
+            view::bytecode_in(&mut env, Path::new(BWRAP_BYTECODE), &mut notes);
             // The hold on the project's private caches lasts the run.
             _cache_claim = view.cache_claim.clone();
             let args = bwrap::arguments(
@@ -264,6 +266,10 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         sandbox_notes: notes,
     })
 }
+
+/// Python's bytecode prefix under bubblewrap ([`view::bytecode_in`]): in
+/// the attempt's own `/tmp`.
+const BWRAP_BYTECODE: &str = "/tmp/testgate-bytecode";
 
 /// A directory of the Landlock sandbox's attempt (its `TMPDIR`), removed
 /// with what the command left in it when dropped.
@@ -408,6 +414,13 @@ fn start_landlocked(
         })
         .unwrap_or_default();
     crate::landlocked::caches_in_place(env, &view.writable, &variables);
+    // A build output left without a private folder (no cache root): in
+    // the attempt's own directory, cold.
+    for (_, value) in env.iter_mut() {
+        if let Ok(rest) = Path::new(value).strip_prefix(view::BUILD_OUTPUT_PLACE) {
+            *value = tmp.0.join("build").join(rest).into_os_string();
+        }
+    }
     for (host, inside) in &view.writable {
         if let Some(name) = inside.file_name() {
             if inside.parent() == Some(Path::new("/tmp")) {
@@ -415,8 +428,10 @@ fn start_landlocked(
             }
         }
     }
+    let mut notes = view.notes;
+    view::bytecode_in(env, &tmp.0.join("bytecode"), &mut notes);
     let git_config = tmp.0.join("gitconfig");
-    let protected = protect::protected(&dir);
+    let protected = protect::protected(&dir, spec.writes);
     let safe = gitconfig::safe_directories(&dir, &protected.git);
     std::fs::write(&git_config, gitconfig::contents(&safe))
         .map_err(|e| refuse(format!("could not write {}: {e}", git_config.display())))?;
@@ -433,12 +448,19 @@ fn start_landlocked(
         .iter()
         .map(|(host, _)| host.clone())
         .collect();
-    let mut write: Vec<PathBuf> = vec![dir.clone(), tmp.0.clone()];
+    let mut shown: Vec<PathBuf> = shown;
+    let mut write: Vec<PathBuf> = vec![tmp.0.clone()];
+    if protected.project_read_only {
+        shown.push(dir.clone());
+    } else {
+        write.push(dir.clone());
+    }
     write.extend(writable.iter().cloned());
     write.extend(view.writable.iter().map(|(host, _)| host.clone()));
+    write.extend(protected.scratch.iter().cloned());
     let mut hidden = view.hidden_dirs.clone();
     hidden.extend(view.hidden_files.iter().cloned());
-    let grants = crate::landlocked::grants(&hidden, &shown, &write);
+    let grants = crate::landlocked::grants(&hidden, &shown, &write, &protected.host_folders);
     let ruleset = crate::landlocked::ruleset(&grants, options.allow_network).map_err(refuse)?;
     let confinement = crate::landlocked::Confinement::new(
         ruleset,
@@ -456,7 +478,6 @@ fn start_landlocked(
         confine: Some(&confinement),
     };
     let child = spawn::start(&launch).map_err(would_not_start)?;
-    let mut notes = view.notes;
     notes.extend(cap_note);
     Ok((child, tmp, notes, view.cache_claim))
 }

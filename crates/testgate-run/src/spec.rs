@@ -152,6 +152,24 @@ pub struct RunSpec {
     pub(crate) cancel: Option<Cancel>,
     pub(crate) caches: Option<Vec<String>>,
     pub(crate) tool_caches: Vec<ToolCache>,
+    pub(crate) writes: ProjectWrites,
+}
+
+/// What of its project a sandboxed command may write ([`RunSpec::writes`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProjectWrites {
+    /// The project but the folders the host installs into or builds in
+    /// and runs from later (a virtual environment, `node_modules`, `target`
+    /// beside a `Cargo.toml`): those are read-only. What a test run gets.
+    #[default]
+    AllButInstalled,
+    /// The whole project: a step that installs the project's dependencies
+    /// (`npm ci`, `pip install -e .`).
+    All,
+    /// Nothing: a question asked of the toolchain (`pytest --version`),
+    /// which has no reason to write and must not plant anything.
+    Nothing,
 }
 
 impl RunSpec {
@@ -177,6 +195,7 @@ impl RunSpec {
             cancel: None,
             caches: None,
             tool_caches: Vec::new(),
+            writes: ProjectWrites::default(),
         }
     }
 
@@ -235,6 +254,14 @@ impl RunSpec {
     /// (default: none).
     pub fn tool_caches(mut self, caches: Vec<ToolCache>) -> RunSpec {
         self.tool_caches = caches;
+        self
+    }
+
+    /// What of the project the command may write, in a sandbox (default:
+    /// [`ProjectWrites::AllButInstalled`]). Without a sandbox it writes
+    /// what its user may.
+    pub fn writes(mut self, writes: ProjectWrites) -> RunSpec {
+        self.writes = writes;
         self
     }
 

@@ -73,8 +73,16 @@ const TOOLCHAIN_VARIABLES: &[&str] = &[
 /// Variables holding a `:`-separated list of directories (read-only).
 const TOOLCHAIN_LISTS: &[&str] = &["PATH", "PYTHONPATH", "NODE_PATH"];
 
-/// Variables naming a build output the user chose: writable.
-const OUTPUT_VARIABLES: &[&str] = &["CARGO_TARGET_DIR"];
+/// Variables naming where a build tool writes what it builds, and the
+/// project's private folder (under its private caches) each is pointed at
+/// inside, whatever the host's value: the host's folder (a shared
+/// `CARGO_TARGET_DIR`, the project's `target/`) is never written, and
+/// what a check builds is reused by the project's next check.
+pub(crate) const BUILD_OUTPUTS: &[(&str, &str)] = &[("CARGO_TARGET_DIR", "cargo-target")];
+
+/// Where, inside, a private build output ([`BUILD_OUTPUTS`]) is bound: the
+/// attempt's own `/tmp` (under Landlock, the folder's real place).
+pub(crate) const BUILD_OUTPUT_PLACE: &str = "/tmp/testgate-build";
 
 /// Cache variables and where, under the command's home, testgate's private
 /// cache for them is: a value outside the writable paths is replaced.
@@ -288,38 +296,6 @@ fn mounts(host: &Host<'_>) -> View {
     }
     view.read_only = outermost_pairs(read_only);
 
-    // Writable: the build outputs the environment names.
-    for name in OUTPUT_VARIABLES {
-        let Some(path) = value(host.env, name).map(PathBuf::from) else {
-            continue;
-        };
-        let path = if path.is_absolute() {
-            lexical(&path)
-        } else {
-            continue;
-        };
-        if is_writable(&path) {
-            continue;
-        }
-        if !path.exists() {
-            if let Err(error) = std::fs::DirBuilder::new().recursive(true).create(&path) {
-                view.notes.push(format!(
-                    "{name}={} could not be created ({error}); the command cannot write there",
-                    path.display()
-                ));
-                continue;
-            }
-        }
-        let Ok(real) = path.canonicalize() else {
-            continue;
-        };
-        view.notes.push(format!(
-            "{name}={} is outside the project: bound writable",
-            path.display()
-        ));
-        view.writable.push((real, path));
-    }
-
     // The private caches.
     let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
         return view;
@@ -334,6 +310,16 @@ fn mounts(host: &Host<'_>) -> View {
         Err(error) => view.notes.push(format!(
             "no private cache for this project ({error}): toolchain caches are cold in each attempt"
         )),
+    }
+    for (name, private) in BUILD_OUTPUTS {
+        let place = Path::new(BUILD_OUTPUT_PLACE).join(private);
+        if let Some(current) = value(host.env, name) {
+            view.notes.push(format!(
+                "{name}={} pointed at testgate's private build folder of the project: the host's is not written",
+                Path::new(current).display()
+            ));
+        }
+        view.env.push(((*name).into(), place.into_os_string()));
     }
     for (name, rel) in CACHE_VARIABLES {
         let Some(current) = value(host.env, name) else {
@@ -351,6 +337,33 @@ fn mounts(host: &Host<'_>) -> View {
         view.env.push(((*name).into(), private.into_os_string()));
     }
     view
+}
+
+/// Python's bytecode cache prefix (`sys.pycache_prefix`): where Python,
+/// and pytest's assertion rewriting, read and write every `.pyc` instead
+/// of `__pycache__/` beside the source.
+pub(crate) const BYTECODE_PREFIX: &str = "PYTHONPYCACHEPREFIX";
+
+/// Points [`BYTECODE_PREFIX`] at `place`, a folder of the attempt's own
+/// that nothing outlives the attempt in (its private `/tmp`): Python then
+/// reads no bytecode from the tree (a forged `__pycache__/*.pyc`, stamped
+/// with the real source's hash, would run instead of the source) and none
+/// a check left. A value of the command's own is replaced, and said.
+pub(crate) fn bytecode_in(
+    env: &mut Vec<(OsString, OsString)>,
+    place: &Path,
+    notes: &mut Vec<String>,
+) {
+    if let Some(current) = value(env, BYTECODE_PREFIX) {
+        if Path::new(current) != place {
+            notes.push(format!(
+                "{BYTECODE_PREFIX}={} replaced by a folder of the attempt's own: Python reads no bytecode a run left",
+                Path::new(current).display()
+            ));
+        }
+    }
+    env.retain(|(name, _)| name != BYTECODE_PREFIX);
+    env.push((BYTECODE_PREFIX.into(), place.as_os_str().to_owned()));
 }
 
 /// The names of the project's private toolchain caches a command may use
@@ -528,6 +541,11 @@ fn private_caches(
         host.tool_caches
             .iter()
             .map(|tool| (tool.private.as_str(), tool.path.clone())),
+    );
+    pairs.extend(
+        BUILD_OUTPUTS
+            .iter()
+            .map(|(_, private)| (*private, Path::new(BUILD_OUTPUT_PLACE).join(private))),
     );
     let mut out = Vec::new();
     for (sub, inside) in pairs {
@@ -770,8 +788,15 @@ mod tests {
             [
                 &home.join(".cache"),
                 &home.join(".npm"),
-                &PathBuf::from("/tmp/runner_0")
+                &PathBuf::from("/tmp/runner_0"),
+                &PathBuf::from("/tmp/testgate-build/cargo-target"),
             ]
+        );
+        assert!(
+            cache
+                .join(cache_name(&project))
+                .join("cargo-target")
+                .is_dir()
         );
         let name = cache_name(&project);
         assert!(cache.join(&name).join("home-cache").is_dir());
@@ -869,8 +894,8 @@ mod tests {
             cache_cap: crate::evict::DEFAULT_CAP,
         });
         assert_eq!(shown.git_config, None, "{shown:?}");
-        // A build output bound writable at the home (the host's own
-        // directory): the file would land on the host.
+        // A CARGO_TARGET_DIR at the home is not bound (the command builds
+        // in a private folder): the home stays the run's own tmpfs.
         let target = f.dir("targets/home");
         let vars = env(&[("HOME", &target), ("CARGO_TARGET_DIR", &target)]);
         let output = view(&Host {
@@ -886,8 +911,12 @@ mod tests {
             seed_cap: crate::seed::SEED_CAP,
             cache_cap: crate::evict::DEFAULT_CAP,
         });
-        assert_eq!(output.writable, [(target.clone(), target)], "{output:?}");
-        assert_eq!(output.git_config, None, "{output:?}");
+        assert_eq!(output.writable, [], "{output:?}");
+        assert_eq!(
+            output.git_config,
+            Some(target.join(".gitconfig")),
+            "{output:?}"
+        );
     }
 
     #[test]
@@ -939,18 +968,28 @@ mod tests {
         // .pyenv which is shown whole; /usr/bin is visible anyway and
         // node_modules/.bin is in the project.
         assert_eq!(inside, [&home.join(".pyenv"), &venv], "{view:?}");
-        assert!(outside_target.is_dir(), "CARGO_TARGET_DIR was not created");
-        assert_eq!(view.writable, [(outside_target.clone(), outside_target)]);
+        // The user's CARGO_TARGET_DIR is neither created nor bound: the
+        // command builds in the project's private folder.
+        assert!(!outside_target.exists(), "CARGO_TARGET_DIR was created");
+        assert_eq!(view.writable, []);
         assert_eq!(
             view.env,
-            [(
-                OsString::from("GOCACHE"),
-                home.join(".cache/go-build").into_os_string()
-            )]
+            [
+                (
+                    OsString::from("CARGO_TARGET_DIR"),
+                    OsString::from("/tmp/testgate-build/cargo-target")
+                ),
+                (
+                    OsString::from("GOCACHE"),
+                    home.join(".cache/go-build").into_os_string()
+                )
+            ]
         );
         assert_eq!(view.notes.len(), 3, "{:?}", view.notes);
         assert!(
-            view.notes[1].starts_with("no private cache"),
+            view.notes[0].starts_with("no private cache")
+                && view.notes[1].starts_with("CARGO_TARGET_DIR=")
+                && view.notes[1].contains("the host's is not written"),
             "{:?}",
             view.notes
         );
@@ -1115,6 +1154,30 @@ mod tests {
 
     fn entries_in(dir: &Path) -> usize {
         fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
+    }
+
+    #[test]
+    fn the_bytecode_prefix_is_the_attempts_and_a_users_own_is_replaced_and_said() {
+        let place = Path::new("/tmp/testgate-bytecode");
+        let mut env = vec![("PATH".into(), "/usr/bin".into())];
+        let mut notes = Vec::new();
+        bytecode_in(&mut env, place, &mut notes);
+        assert_eq!(
+            value(&env, BYTECODE_PREFIX),
+            Some(place.as_os_str()),
+            "{env:?}"
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        let mut env = vec![(BYTECODE_PREFIX.into(), "/shared/pyc".into())];
+        bytecode_in(&mut env, place, &mut notes);
+        assert_eq!(
+            env,
+            [(BYTECODE_PREFIX.into(), place.as_os_str().to_owned())]
+        );
+        assert!(
+            notes.len() == 1 && notes[0].starts_with("PYTHONPYCACHEPREFIX=/shared/pyc replaced"),
+            "{notes:?}"
+        );
     }
 
     #[test]

@@ -10,7 +10,9 @@ use testgate_policy::{
     Attempt, Cause, Environment, Findings, Grading, Plan, Policy, Preparation, Selection, Step,
     Stress, Varied, Verdict,
 };
-use testgate_run::{BwrapOptions, Cancel, EnvPolicy, LandlockOptions, RunSpec, Sandbox};
+use testgate_run::{
+    BwrapOptions, Cancel, EnvPolicy, LandlockOptions, ProjectWrites, RunSpec, Sandbox,
+};
 
 use crate::attempt::{Facts, attempt_of, ending_of};
 use crate::capture::{AttemptSink, Finished};
@@ -230,7 +232,8 @@ impl SandboxedTests {
     /// for the [recognised runner](TestConfig::runner); a question whose
     /// answer did not come in 30 s, or not with exit 0, is left out. Each
     /// runs a command of the toolchain, so it is asked only when wanted
-    /// (`check --record`).
+    /// (`check --record`), before the attempts; the project is read-only to
+    /// them.
     pub fn toolchain_versions(&self) -> Vec<(String, String)> {
         let Some(runner) = self.config.runner() else {
             return Vec::new();
@@ -255,6 +258,9 @@ impl SandboxedTests {
             .env(self.env_policy())
             .timeout(Duration::from_secs(30))
             .sandbox(self.sandbox.clone())
+            // A question writes nothing: a module of the project's that
+            // shadows the runner's cannot plant anything while asked.
+            .writes(ProjectWrites::Nothing)
             .caches(crate::runners::caches_used_in(
                 &self.config.workspace,
                 OsStr::new(program),
@@ -499,11 +505,14 @@ impl SandboxedTests {
             Sandbox::Host => Sandbox::Host,
         };
         let args = [OsString::from("-c"), OsString::from(command)];
+        // A preparation installs: the venvs, `node_modules` and `target/`
+        // the attempts see read-only are its to fill.
         let mut spec = RunSpec::new("sh", &args)
             .dir(self.config.workspace.clone())
             .env(self.env_policy())
             .timeout(self.config.timeout)
             .sandbox(sandbox)
+            .writes(ProjectWrites::All)
             .tool_caches(crate::runners::tool_caches());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());

@@ -41,8 +41,11 @@ pytest)
 pyc)
     printf 'VALUE = 4\n' > /tmp/forged.py
     python3 -c '
-import importlib.util, py_compile, sys
-py_compile.compile("/tmp/forged.py", cfile=importlib.util.cache_from_source("pkg/mod.py"),
+import importlib.util, os, py_compile, sys
+# In the tree, where the next import on the host reads it (inside the
+# sandbox cache_from_source names the bytecode prefix of the attempt).
+name = os.path.basename(importlib.util.cache_from_source("pkg/mod.py"))
+py_compile.compile("/tmp/forged.py", cfile=os.path.join("pkg", "__pycache__", name),
                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 ' || echo "refused: bytecode" ;;
 coverage)

@@ -25,6 +25,7 @@ mod lies;
 mod output;
 mod paths;
 mod persistence;
+mod private_writes;
 mod processes;
 mod resources;
 mod tampering;

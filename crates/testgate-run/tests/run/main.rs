@@ -6,6 +6,7 @@ mod host;
 mod landlock;
 mod sandbox;
 mod tree;
+mod writes;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

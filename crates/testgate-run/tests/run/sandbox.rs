@@ -89,8 +89,10 @@ fn tmp_and_run_are_private() {
     let dir = scratch();
     let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
     assert_eq!(ending, Ending::Exited(0));
-    assert_eq!(output, "/run:\n\n/tmp:\nend\n", "{output}");
-    // A tool's cache the caller names is the only thing there: the
+    // But for the project's private build folder (cargo's
+    // `CARGO_TARGET_DIR`, under `testgate-build`).
+    assert_eq!(output, "/run:\n\n/tmp:\ntestgate-build\nend\n", "{output}");
+    // A tool's cache the caller names is the only other thing there: the
     // project's private one, bound at the tool's path.
     let tool = testgate_run::ToolCache {
         what: "tool cache".to_owned(),
@@ -101,7 +103,7 @@ fn tmp_and_run_are_private() {
         exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()).tool_caches(vec![tool]));
     assert_eq!(ending, Ending::Exited(0));
     assert_eq!(
-        output, "/run:\n\n/tmp:\ntool_cache_of_the_test\nend\n",
+        output, "/run:\n\n/tmp:\ntestgate-build\ntool_cache_of_the_test\nend\n",
         "{output}"
     );
 }

@@ -51,8 +51,11 @@ fn a_setuid_shell_and_a_world_writable_folder_are_tree_changed() {
     assert_tree_changed(&attack, &outcome, &[&shell, "lib (changed)"]);
 }
 
+/// The file a `node_modules/.bin` shim points at, rewritten: refused,
+/// since `node_modules` is read-only in the attempts (issue 34; before,
+/// the write landed and the tree check found it: `tree_changed`).
 #[test]
-fn a_rewritten_shim_target_is_tree_changed() {
+fn a_shim_targets_file_cannot_be_rewritten() {
     let (attack, outcome) = run("shim", |root| {
         write(root, "package.json", "{}\n");
         write(root, "node_modules/jest/bin/jest.js", "// jest\n");
@@ -60,11 +63,19 @@ fn a_rewritten_shim_target_is_tree_changed() {
         std::os::unix::fs::symlink("../jest/bin/jest.js", root.join("node_modules/.bin/jest"))
             .expect("shim");
     });
-    assert_tree_changed(
-        &attack,
-        &outcome,
-        &["node_modules/jest/bin/jest.js (changed)"],
+    outcome.assert_verdict("pass", None, 0);
+    assert!(
+        outcome
+            .reason()
+            .contains("cannot create node_modules/jest/bin/jest.js"),
+        "{}",
+        outcome.reason()
     );
+    assert_eq!(
+        fs::read_to_string(attack.project().join("node_modules/jest/bin/jest.js")).expect("kept"),
+        "// jest\n"
+    );
+    attack.assert_contained(&outcome);
 }
 
 #[test]
