@@ -10,6 +10,7 @@ use testgate_parse::{Beside, Report, Runner};
 use testgate_policy::{Counts, Evidence};
 use testgate_run::{EnvPolicy, Sandbox};
 
+use crate::config::EvidenceRule;
 use crate::runners::{self, EnvJoin, ReportFormat, ReportRequest, ReportTarget};
 
 /// The largest runner report read. Its bytes and its parse take about
@@ -309,6 +310,35 @@ impl Judged {
     /// The console alone, because no report could be asked for (`why`).
     pub(crate) fn console_alone_because(console: Report, why: &str) -> Judged {
         Judged::console_alone(console, Some(format!("{why}: its console judged alone")))
+    }
+
+    /// These outcomes under `rule`: with [`EvidenceRule::Report`], the
+    /// console alone is [`Evidence::Unasked`], which gives no Pass, and the
+    /// note says why.
+    pub(crate) fn under(self, rule: EvidenceRule) -> Judged {
+        match (rule, &self.evidence) {
+            (EvidenceRule::Report, Evidence::ConsoleAlone) => {
+                let why = "no report of the runner's own could be asked for \
+                     (the command hides its runner where no argument or variable reaches it), \
+                     and --evidence report requires one";
+                let note = match self.note {
+                    Some(note) => format!("{note}; {why}"),
+                    None => why.to_owned(),
+                };
+                Judged {
+                    evidence: Evidence::Unasked,
+                    note: Some(note),
+                    ..self
+                }
+            }
+            (
+                EvidenceRule::Any | EvidenceRule::Report,
+                Evidence::ConsoleAlone
+                | Evidence::ReportMissing
+                | Evidence::Unasked
+                | Evidence::Report { .. },
+            ) => self,
+        }
     }
 
     /// The console alone, with `note` if anything needs saying.
