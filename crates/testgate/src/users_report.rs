@@ -131,7 +131,7 @@ mod tests {
             Evidence::Report {
                 console_failing, ..
             } => assert_eq!(console_failing, &["tests::printed"]),
-            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing) => {
+            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing | Evidence::Unasked) => {
                 panic!("{other:?}")
             }
         }

@@ -25,6 +25,7 @@ mod nextest;
 mod node;
 pub(crate) mod npm;
 mod pytest;
+mod shell;
 mod vitest;
 
 pub(crate) use caches::{caches_used_by, tool_caches};
@@ -38,6 +39,7 @@ pub(crate) use js::js_escape;
 pub(crate) use nextest::nextest_escape;
 #[cfg(test)]
 pub(crate) use pytest::is_python;
+pub(crate) use shell::ShellScript;
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
