@@ -105,13 +105,14 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             }
             for runner in Runner::ALL {
                 let profile = runners::profile(runner);
-                let Some(probe) = profile.report(&[], dir.path(), workspace) else {
+                let Some(probe) = profile.report_behind_wrapper(dir.path(), workspace) else {
                     continue;
                 };
                 let at = place(dir.path(), runner, probe.format);
-                if let Some(request) = profile.report(&[], &at, workspace)
+                if behind != Some(runner)
+                    && let Some(request) = profile.report_behind_wrapper(&at, workspace)
                     && request.through_environment
-                    && behind != Some(runner)
+                    && files_written(dir.path(), &request)
                 {
                     requests.push((runner, rel(&at), request));
                 }
@@ -609,6 +610,14 @@ mod tests {
             assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
             let place = asked.dir.path().join("pytest.xml");
             let ours = format!("--junitxml={}", place.display());
+            // Behind a wrapper node's `NODE_OPTIONS` is set too (jest's and
+            // vitest's preloads): only pytest's variable is looked at here.
+            let added = |asked: &Asked, own: Option<&str>| -> Vec<(String, String)> {
+                added(asked, own)
+                    .into_iter()
+                    .filter(|(name, _)| name == "PYTEST_ADDOPTS")
+                    .collect()
+            };
             assert_eq!(
                 added(&asked, None),
                 [("PYTEST_ADDOPTS".to_owned(), ours.clone())],
@@ -742,14 +751,42 @@ mod tests {
             ])
         );
         // Where it must not fire: a script that is a shell command, which
-        // arguments cannot reach safely; the console judges alone there.
+        // arguments cannot reach safely; the environment reaches it
+        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
-        assert!(
-            asked
-                .requests
-                .iter()
-                .all(|(runner, _, _)| *runner == Runner::Pytest)
+        let through: Vec<(Runner, bool)> = asked
+            .requests
+            .iter()
+            .map(|(runner, _, request)| (*runner, request.through_environment))
+            .collect();
+        assert_eq!(
+            through,
+            [
+                (Runner::Pytest, true),
+                (Runner::Jest, true),
+                (Runner::Vitest, true)
+            ]
+        );
+        // Each preload is written beside its report, and named in
+        // `NODE_OPTIONS` after the command's own options.
+        for name in ["jest-ask.cjs", "vitest-ask.cjs"] {
+            let preload = asked.dir.path().join(name);
+            assert!(preload.is_file(), "{}", preload.display());
+        }
+        let env = asked.env(EnvPolicy::new().set("NODE_OPTIONS", "--max-old-space-size=100"));
+        let node_options = env
+            .resolve(std::iter::empty())
+            .into_iter()
+            .find(|(name, _)| name == "NODE_OPTIONS")
+            .map(|(_, value)| value.to_string_lossy().into_owned());
+        assert_eq!(
+            node_options,
+            Some(format!(
+                "--max-old-space-size=100 --require {} --require {}",
+                asked.dir.path().join("jest-ask.cjs").display(),
+                asked.dir.path().join("vitest-ask.cjs").display()
+            ))
         );
     }
 

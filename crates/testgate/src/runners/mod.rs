@@ -101,6 +101,16 @@ pub(crate) trait RunnerProfile: Sync {
         let _ = (rest, place, workspace);
         None
     }
+
+    /// How the runner, started behind a wrapper no argument reaches
+    /// (`make test`, `sh run.sh`, an npm script that is a shell command),
+    /// is asked for its report at `place`: through the environment alone
+    /// ([`ReportRequest::through_environment`]). By default the request
+    /// [`RunnerProfile::report`] makes through the environment, if any.
+    fn report_behind_wrapper(&self, place: &Path, workspace: &Path) -> Option<ReportRequest> {
+        self.report(&[], place, workspace)
+            .filter(|request| request.through_environment)
+    }
 }
 
 /// How a runner is asked for its machine-readable report
