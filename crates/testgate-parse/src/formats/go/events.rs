@@ -149,6 +149,27 @@ tail without newline";
         }
     }
 
+    /// go 1.24+ reports a build under `-json` as events of its own
+    /// (`build-output` with an `ImportPath` and no `Package`, then
+    /// `build-fail`): their output is the compiler's text, as go 1.19 printed
+    /// it outside the events (`fixtures/go/json_build_failure.log`, captured
+    /// on go 1.26).
+    #[test]
+    fn build_events_give_the_compilers_text() {
+        let stream = br##"{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-output","Output":"# example.com/m/q [example.com/m/q.test]\n"}
+{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-output","Output":"q/q_test.go:3:28: undefined: undefined\n"}
+{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-fail"}
+{"Time":"2026-12-06T14:00:16.807303804Z","Action":"output","Package":"example.com/m/q","Output":"FAIL\texample.com/m/q [build failed]\n"}
+{"Time":"2026-12-06T14:00:16.807314295Z","Action":"fail","Package":"example.com/m/q","Elapsed":0,"FailedBuild":"example.com/m/q [example.com/m/q.test]"}
+"##;
+        assert_eq!(
+            render(stream, 9),
+            b"# example.com/m/q [example.com/m/q.test]\n\
+q/q_test.go:3:28: undefined: undefined\n\
+FAIL\texample.com/m/q [build failed]\n"
+        );
+    }
+
     /// An output event's text is go's, escapes decoded; it need not end a
     /// line (a test's `fmt.Print` without newline).
     #[test]
