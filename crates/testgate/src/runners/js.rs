@@ -135,10 +135,10 @@ pub(super) fn without_name_pattern(rest: &[String]) -> Vec<String> {
     out
 }
 
-/// Each target's title once, in the order given: its name without the
-/// file a name carries where two files share a title (`src/a.test.js ›
-/// adds`, docs/formats.md), which the name pattern must not hold (the
-/// file is selected by path).
+/// Each target's title once, in the order given: its name, without a file
+/// before it where a list written so gives one (`src/a.test.js › adds`:
+/// names carry no file since issue 36, docs/formats.md), which the name
+/// pattern must not hold (the file is selected by path).
 pub(super) fn titles<'a>(targets: &[Target<'a>], separator: &str) -> Vec<&'a str> {
     let mut titles: Vec<&str> = Vec::with_capacity(targets.len());
     for target in targets {
