@@ -289,9 +289,10 @@ fn scan_file(path: &Path) -> io::Result<Report> {
 }
 
 /// Reads `go test -json`'s stdout at `path` as the facade does
-/// (`crates/testgate/src/capture.rs`): the events parsed as go's report,
-/// and rendered back to text (`GoEvents`) that is parsed, with the scans,
-/// as the console.
+/// (`crates/testgate/src/capture.rs`): each event read once by `GoEvents`,
+/// which hands go's report parser the lines it needs (all but the tests'
+/// output) and renders the text that is parsed, with the scans, as the
+/// console.
 fn events_file(path: &Path) -> io::Result<Report> {
     let mut file = File::open(path)?;
     let mut buf = vec![0; CHUNK];
@@ -299,17 +300,20 @@ fn events_file(path: &Path) -> io::Result<Report> {
     let mut console = StreamParser::new(Format::Auto).with_scans();
     let mut renderer = GoEvents::new();
     let mut text = Vec::with_capacity(CHUNK);
+    let mut lines = Vec::with_capacity(CHUNK);
     loop {
         let n = file.read(&mut buf)?;
         text.clear();
+        lines.clear();
         if n == 0 {
-            renderer.finish(&mut text);
+            renderer.finish_split(&mut text, Some(&mut lines));
+            report.feed(&lines);
             console.feed(&text);
             std::hint::black_box(console.finish_scanned());
             return Ok(report.finish());
         }
-        report.feed(&buf[..n]);
-        renderer.feed(&buf[..n], &mut text);
+        renderer.feed_split(&buf[..n], &mut text, Some(&mut lines));
+        report.feed(&lines);
         console.feed(&text);
     }
 }

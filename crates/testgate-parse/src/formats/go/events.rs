@@ -52,6 +52,23 @@ impl GoEvents {
     /// text to `out`. A line cut by the chunk's end is rendered once its
     /// newline comes (or at [`finish`](GoEvents::finish)).
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        self.feed_split(chunk, out, None);
+    }
+
+    /// [`feed`](GoEvents::feed), also appending to `report` each line the
+    /// events' own parser ([`Runner::Go`](crate::Runner)) needs: every line
+    /// but the `output` events, of which only a panic's (`panic: `,
+    /// `created by `) says what the other events do not. Each event is
+    /// read once, here: the report's parser then reads a few lines a test
+    /// instead of every line a test logged (the output is the console's,
+    /// rendered, which [`Beside::events`](crate::Beside::events) takes the
+    /// failures' text and the line counts from).
+    pub fn feed_split(
+        &mut self,
+        chunk: &[u8],
+        out: &mut Vec<u8>,
+        mut report: Option<&mut Vec<u8>>,
+    ) {
         let mut rest = chunk;
         while !rest.is_empty() {
             let (piece, ended) = match rest.iter().position(|&b| b == b'\n') {
@@ -61,10 +78,17 @@ impl GoEvents {
             rest = &rest[piece.len()..];
             if self.passing_through {
                 out.extend_from_slice(piece);
+                if let Some(report) = report.as_deref_mut() {
+                    report.extend_from_slice(piece);
+                }
                 self.passing_through = !ended;
                 continue;
             }
             if self.line.len() + piece.len() > MAX_EVENT_LINE {
+                if let Some(report) = report.as_deref_mut() {
+                    report.extend_from_slice(&self.line);
+                    report.extend_from_slice(piece);
+                }
                 out.append(&mut self.line);
                 out.extend_from_slice(piece);
                 self.passing_through = !ended;
@@ -72,7 +96,7 @@ impl GoEvents {
             }
             self.line.extend_from_slice(piece);
             if ended {
-                render_line(&self.line, out);
+                render_line(&self.line, out, report.as_deref_mut());
                 self.line.clear();
             }
         }
@@ -80,18 +104,38 @@ impl GoEvents {
 
     /// Renders a last line that had no newline.
     pub fn finish(&mut self, out: &mut Vec<u8>) {
+        self.finish_split(out, None);
+    }
+
+    /// [`finish`](GoEvents::finish), with the report's lines as
+    /// [`feed_split`](GoEvents::feed_split) gives them.
+    pub fn finish_split(&mut self, out: &mut Vec<u8>, report: Option<&mut Vec<u8>>) {
         if !self.line.is_empty() {
-            render_line(&self.line, out);
+            render_line(&self.line, out, report);
             self.line.clear();
         }
         self.passing_through = false;
     }
 }
 
-/// Appends what one line (with its newline, if it had one) renders to.
-fn render_line(line: &[u8], out: &mut Vec<u8>) {
-    match event_output(line) {
-        Some(output) => out.extend_from_slice(output.unwrap_or_default().as_bytes()),
+/// Appends what one line (with its newline, if it had one) renders to,
+/// and the line to `report` unless only the console needs it.
+fn render_line(line: &[u8], out: &mut Vec<u8>, report: Option<&mut Vec<u8>>) {
+    let event = event_of(line);
+    let console_only = event.as_ref().is_some_and(|event| {
+        event.action == "output"
+            && !event
+                .output
+                .as_deref()
+                .is_some_and(|o| o.starts_with("panic: ") || o.starts_with("created by "))
+    });
+    if let Some(report) = report
+        && !console_only
+    {
+        report.extend_from_slice(line);
+    }
+    match event {
+        Some(event) => out.extend_from_slice(event.output.unwrap_or_default().as_bytes()),
         None => out.extend_from_slice(line),
     }
 }
@@ -102,23 +146,21 @@ fn render_line(line: &[u8], out: &mut Vec<u8>) {
 /// line cost ten times as much.
 #[derive(serde::Deserialize)]
 struct Event<'a> {
-    /// Only that it is a string: what makes the object an event.
+    /// A string: what makes the object an event.
     #[serde(rename = "Action", borrow)]
-    _action: std::borrow::Cow<'a, str>,
+    action: std::borrow::Cow<'a, str>,
     #[serde(rename = "Output", borrow, default)]
     output: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// What a test2json event in `line` printed (`None` inside for an event
-/// without output); `None` for any other line, JSON or not.
-fn event_output(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>> {
+/// The test2json event in `line`; `None` for any other line, JSON or not.
+fn event_of(line: &[u8]) -> Option<Event<'_>> {
     let text = line.strip_suffix(b"\n").unwrap_or(line);
     let text = text.strip_suffix(b"\r").unwrap_or(text);
     if text.first() != Some(&b'{') {
         return None;
     }
-    let event: Event<'_> = serde_json::from_slice(text).ok()?;
-    Some(event.output)
+    serde_json::from_slice(text).ok()
 }
 
 #[cfg(test)]
