@@ -203,6 +203,7 @@ def check(
     stress: int | None = None,
     report: StrPath | None = None,
     structured: bool = False,
+    evidence: str = "any",
     sign: StrPath | None = None,
     name: str | None = None,
     version: str | None = None,
@@ -236,6 +237,8 @@ def check(
     path inside the project, `--report`), read where testgate obtained no
     report of its own (pytest's is obtained by default, outside the
     project), `structured=True` asks the runner for one (`--structured`);
+    `evidence="report"` gives no Pass without the runner's own report
+    (`--evidence report`: Inconclusive `no_report` where it cannot be asked);
     `record` writes the verdict record, `sign`
     signs it with that key, `name` and `version` name the suite in it. With
     `stream=True` the test output goes to this process's stderr as it runs.
@@ -283,6 +286,8 @@ def check(
         argv += ["--report", os.fspath(report)]
     if structured:
         argv.append("--structured")
+    if evidence != "any":
+        argv += ["--evidence", evidence]
     for path in writable:
         argv += ["--writable", os.fspath(path)]
     for entry in _env_entries(env):

@@ -217,6 +217,12 @@ def test_every_check_option_reaches_the_binary(project, tmp_path):
     with pytest.raises(testgate.TestgateError) as caught:
         testgate.check(project, PYTEST, report="junit.xml", structured=True)
     assert "cannot be used with" in caught.value.message
+    # --evidence report: pytest asked for its report passes; with its
+    # report's plugin off it cannot be asked, and no Pass stands.
+    asked = testgate.check(project, PYTEST, evidence="report")
+    assert asked.verdict == "pass", asked.reason
+    unasked = testgate.check(project, PYTEST + ["-p", "no:junitxml"], evidence="report")
+    assert (unasked.verdict, unasked.cause) == ("inconclusive", "no_report"), unasked.reason
 
 
 def test_on_attempt_hears_each_attempt_start_and_end(project):

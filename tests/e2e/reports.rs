@@ -20,10 +20,16 @@ use crate::{NoObserver, Where, assert_fail, assert_inconclusive, assert_pass};
 /// `args` run by `npx --no-install` in `runner`'s e2e project in mode
 /// `retried`, in bubblewrap.
 fn retried(runner: Runner, args: &[&str]) -> testgate::Record {
-    let project = Project::copy(runner);
     let mut words = vec!["--no-install"];
     words.extend_from_slice(args);
-    let config = TestConfig::new(&project.dir, "npx", words)
+    retried_by(runner, "npx", &words)
+}
+
+/// `program args` in `runner`'s e2e project in mode `retried`, in
+/// bubblewrap.
+fn retried_by(runner: Runner, program: &str, args: &[&str]) -> testgate::Record {
+    let project = Project::copy(runner);
+    let config = TestConfig::new(&project.dir, program, args)
         .env("TESTGATE_FIXTURE", "retried")
         .retrying(2)
         .within(Duration::from_secs(120));
@@ -60,6 +66,47 @@ fn vitest_retry_is_flaky_in_every_console_mode() {
     ] {
         let record = retried(Runner::Vitest, args);
         assert_flaky_within(&record, "calc > once", &format!("{args:?}"));
+    }
+}
+
+/// The same two behind `bash -c` (issue 36: immer's and pathe's shapes,
+/// run by a harness through a shell): each runner is asked for its report
+/// in the script, as a bare command is. PASS on the code before (the
+/// console judged alone, and neither console shows the retry).
+#[test]
+fn retried_within_behind_bash_c_is_flaky() {
+    let record = retried_by(Runner::Jest, "bash", &["-c", "npx --no-install jest"]);
+    assert_flaky_within(&record, "calc › once", "bash -c 'npx jest'");
+    let record = retried_by(
+        Runner::Vitest,
+        "bash",
+        &["-c", "npx --no-install vitest run --retry 2"],
+    );
+    assert_flaky_within(&record, "calc > once", "bash -c 'npx vitest run --retry 2'");
+}
+
+/// Behind `make test`, which no argument reaches, jest and vitest are
+/// asked through node's `NODE_OPTIONS`: the same verdicts.
+#[test]
+fn retried_within_behind_make_is_flaky() {
+    for (runner, recipe, name) in [
+        (Runner::Jest, "npx --no-install jest", "calc › once"),
+        (
+            Runner::Vitest,
+            "npx --no-install vitest run --retry 2",
+            "calc > once",
+        ),
+    ] {
+        let project = Project::copy(runner);
+        std::fs::write(project.dir.join("Makefile"), format!("test:\n\t{recipe}\n"))
+            .expect("Makefile");
+        let config = TestConfig::new(&project.dir, "make", ["test"])
+            .env("TESTGATE_FIXTURE", "retried")
+            .retrying(2)
+            .within(Duration::from_secs(120));
+        let record = SandboxedTests::new(Where::Bwrap.sandbox_for(Some(runner)), config)
+            .run_observed(&mut NoObserver);
+        assert_flaky_within(&record, name, &format!("make test: {recipe}"));
     }
 }
 

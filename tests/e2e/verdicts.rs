@@ -410,18 +410,38 @@ fn go_test_count_without_v_is_flaky_from_its_events() {
     let config = TestConfig::new(&project.dir, "go", ["test", "-count=3", "./..."]).retrying(2);
     let record = run(Sandbox::default(), config);
     assert_inconclusive(&record, Cause::Flaky, "go test -count=3 ./...");
-    assert_eq!(record.attempts.len(), 1, "{}", reason(&record));
+    go_count_is_flaky_from_its_events(&record);
+    // The same behind `bash -c` (issue 36): go is asked for its events in
+    // the script (a Fail before, where the console judged alone).
+    let config =
+        TestConfig::new(&project.dir, "bash", ["-c", "go test -count=3 ./..."]).retrying(2);
+    let record = run(Sandbox::default(), config);
+    assert_inconclusive(&record, Cause::Flaky, "bash -c 'go test -count=3 ./...'");
+    assert_eq!(
+        record.attempts[0].command,
+        ["bash", "-c", "go test -json -count=3 ./..."]
+    );
+    go_count_is_flaky_from_its_events(&record);
+}
+
+/// One attempt, which named the flaky test from go's events, whose tail is
+/// go's text rendered back from them.
+fn go_count_is_flaky_from_its_events(record: &testgate::Record) {
+    assert_eq!(record.attempts.len(), 1, "{}", reason(record));
     let attempt = &record.attempts[0];
     assert_eq!(
         attempt.attempt.flaky_within,
         ["TestFailsOnce"],
         "{}",
-        reason(&record)
+        reason(record)
     );
     // The command that ran is the user's with `-json`; the tail is go's
     // text rendered back from the events, not JSON.
     assert!(
-        attempt.command.iter().any(|w| w == "-json"),
+        attempt
+            .command
+            .iter()
+            .any(|w| w == "-json" || w.contains(" -json ")),
         "{:?}",
         attempt.command
     );

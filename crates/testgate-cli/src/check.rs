@@ -11,8 +11,8 @@ use testgate::parse::Runner;
 use testgate::policy::{Ending, Expectations, Grade, Missing, Rerun, Selection};
 use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
-    AttemptRecord, Detected, Observer, PreparationRecord, Record, Sandbox, SandboxedTests,
-    TestConfig, Verdict,
+    AttemptRecord, Detected, EvidenceRule, Observer, PreparationRecord, Record, Sandbox,
+    SandboxedTests, TestConfig, Verdict,
 };
 
 use crate::{Error, FormatArg};
@@ -135,6 +135,14 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "PATH", conflicts_with = "structured")]
     report: Option<PathBuf>,
 
+    /// What a Pass needs of the runner's own report: `any` (the default:
+    /// the report where the runner can be asked for one, else the exit
+    /// status and the console alone, as the verdict then says) or `report`
+    /// (no Pass without one: a runner hidden where it cannot be asked, behind
+    /// `make` or a script, is Inconclusive `no_report`).
+    #[arg(long, value_name = "WHAT", value_enum, default_value = "any")]
+    evidence: EvidenceArg,
+
     /// Ask the runner for such a report without changing what runs: pytest's
     /// is now obtained by default, outside the project, so for pytest this
     /// adds nothing (docs/formats.md says what each runner needs).
@@ -202,6 +210,25 @@ pub(crate) struct CheckArgs {
     /// says on stderr which command it chose and why.
     #[arg(last = true, value_name = "CMD")]
     command: Vec<OsString>,
+}
+
+/// `--evidence`: what a Pass needs of the runner's own report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EvidenceArg {
+    /// The report where it can be asked for; else the console alone.
+    Any,
+    /// No Pass without the runner's own report.
+    Report,
+}
+
+impl EvidenceArg {
+    /// The facade's rule.
+    fn rule(self) -> EvidenceRule {
+        match self {
+            EvidenceArg::Any => EvidenceRule::Any,
+            EvidenceArg::Report => EvidenceRule::Report,
+        }
+    }
 }
 
 /// `--missing`: what a listed test that never ran makes of the verdict.
@@ -455,6 +482,7 @@ pub(crate) fn execute_observed<'o>(
         .rerun(args.rerun)
         .format(args.format.0)
         .restore(args.restore)
+        .evidence(args.evidence.rule())
         .own_output(own_output());
     for step in &args.prepare {
         config = config.prepare(step.clone());
@@ -599,6 +627,7 @@ pub(crate) fn execute_observed<'o>(
                 "rerun": format!("{:?}", args.rerun).to_lowercase(),
                 "format": args.format.0.name(),
                 "restore": args.restore,
+                "evidence": args.evidence.rule().name(),
             },
             "sandbox": {
                 "kind": record.sandbox.0,

@@ -327,7 +327,7 @@ fn attempt(record: &AttemptRecord) -> Attempt<'_> {
             Evidence::Report {
                 console_failing, ..
             } => Some(Cow::Borrowed(console_failing.as_slice())),
-            Evidence::ConsoleAlone | Evidence::ReportMissing => None,
+            Evidence::ConsoleAlone | Evidence::ReportMissing | Evidence::Unasked => None,
         },
     }
 }

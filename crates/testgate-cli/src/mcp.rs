@@ -377,7 +377,7 @@ impl Observer for Progress {
 }
 
 /// The arguments `check` takes; any other is refused by name.
-const CHECK_KEYS: [&str; 14] = [
+const CHECK_KEYS: [&str; 15] = [
     "workspace",
     "command",
     "retries",
@@ -392,6 +392,7 @@ const CHECK_KEYS: [&str; 14] = [
     "missing",
     "strict",
     "stress",
+    "evidence",
 ];
 
 /// `check`'s options from the `check` tool's arguments, through the parser
@@ -669,7 +670,8 @@ fn tools() -> Vec<Tool> {
             "restore": {"type": "boolean", "description": "Put back files an attempt changed (verdict tree_changed)."},
             "missing": {"type": "string", "enum": ["not-run", "fail"], "description": "With expect: what a listed test that never ran makes of the verdict."},
             "strict": {"type": "boolean", "description": "With expect: tests on no list gate too."},
-            "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."}
+            "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."},
+            "evidence": {"type": "string", "enum": ["any", "report"], "description": "What a pass needs: `report` gives no pass without the runner's own report (inconclusive no_report where the runner cannot be asked for one). Default any."}
         },
         "required": ["workspace"],
         "additionalProperties": false

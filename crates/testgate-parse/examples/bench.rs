@@ -4,13 +4,17 @@
 //! cargo run --release -p testgate-parse --example bench -- [--mb 200] [--dir DIR]
 //! ```
 //!
-//! Writes one log per runner (libtest text, `go test -v`, `pytest -v`) of
+//! Writes one log per runner (libtest text, `go test -v`, `pytest -v`, and
+//! `go test -json`'s events of tests that log heavily) of
 //! `--mb` megabytes into a fresh directory under `--dir` (the system temp
 //! directory by default; removed at the end), then prints for each:
 //! - MB/s parsing it with its own format and with `Format::Auto`, read in
 //!   64 KiB chunks as `testgate parse` reads it (page cache warm), and with
 //!   `Format::Auto` and the environment and coverage scans, as the facade
 //!   reads each attempt's output,
+//! - for the events, `events MB/s`: as the facade reads `go test -json`'s
+//!   stdout (the events parsed as go's report, rendered back to text by
+//!   `GoEvents`, and that text parsed with the scans as the console),
 //! - the wall time of `wc -l` on the same file, for scale,
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
@@ -35,7 +39,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use testgate_parse::{Format, Report, Runner, StreamParser};
+use testgate_parse::{Format, GoEvents, Report, Runner, StreamParser};
 
 const CHUNK: usize = 64 * 1024;
 const MB: f64 = 1_000_000.0;
@@ -94,6 +98,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (explicit, report) = best_of(3, || stream_file(format, &path))?;
         let (auto, auto_report) = best_of(3, || stream_file(Format::Auto, &path))?;
         let (scanned, _) = best_of(3, || scan_file(&path))?;
+        let events = if name == "go-json" {
+            Some(best_of(3, || events_file(&path))?.0)
+        } else {
+            None
+        };
         let rss_whole = peak_rss_kib("oneshot", &path)?;
         let rss_stream = peak_rss_kib("stream", &path)?;
         let rate = |t: Times| {
@@ -116,6 +125,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rss_whole as f64 / 1024.0,
             rss_stream as f64 / 1024.0,
         );
+        if let Some(events) = events {
+            println!(
+                "         events MB/s (report + render + console): {}",
+                rate(events)
+            );
+        }
         println!(
             "         names: explicit {}, auto {}; detected {:?}; counts {:?}",
             report.failing.len(),
@@ -273,6 +288,36 @@ fn scan_file(path: &Path) -> io::Result<Report> {
     }
 }
 
+/// Reads `go test -json`'s stdout at `path` as the facade does
+/// (`crates/testgate/src/capture.rs`): each event read once by `GoEvents`,
+/// which hands go's report parser the lines it needs (all but the tests'
+/// output) and renders the text that is parsed, with the scans, as the
+/// console.
+fn events_file(path: &Path) -> io::Result<Report> {
+    let mut file = File::open(path)?;
+    let mut buf = vec![0; CHUNK];
+    let mut report = StreamParser::new(Runner::Go);
+    let mut console = StreamParser::new(Format::Auto).with_scans();
+    let mut renderer = GoEvents::new();
+    let mut text = Vec::with_capacity(CHUNK);
+    let mut lines = Vec::with_capacity(CHUNK);
+    loop {
+        let n = file.read(&mut buf)?;
+        text.clear();
+        lines.clear();
+        if n == 0 {
+            renderer.finish_split(&mut text, Some(&mut lines));
+            report.feed(&lines);
+            console.feed(&text);
+            std::hint::black_box(console.finish_scanned());
+            return Ok(report.finish());
+        }
+        renderer.feed_split(&buf[..n], &mut text, Some(&mut lines));
+        report.feed(&lines);
+        console.feed(&text);
+    }
+}
+
 /// The fastest of `runs` runs of `f` (wall and CPU time apart), and the
 /// last result.
 fn best_of<T>(runs: u32, mut f: impl FnMut() -> io::Result<T>) -> io::Result<(Times, T)> {
@@ -317,10 +362,11 @@ impl Drop for TempDir {
 
 type Generator = fn(&mut dyn Write, u64) -> io::Result<()>;
 
-const LOGS: [(&str, Runner, Generator); 3] = [
+const LOGS: [(&str, Runner, Generator); 4] = [
     ("libtest", Runner::Cargo, libtest),
     ("go", Runner::Go, go_verbose),
     ("pytest", Runner::Pytest, pytest_verbose),
+    ("go-json", Runner::Go, go_json),
 ];
 
 /// A small deterministic generator (xorshift64*): the logs are the same on
@@ -530,6 +576,70 @@ fn go_verbose(out: &mut dyn Write, target: u64) -> io::Result<()> {
         }
     }
     writeln!(out, "FAIL")
+}
+
+/// `go test -json`'s events of packages whose passing tests log heavily
+/// (a few `t.Log` lines each, printed only in verbose mode, and so in the
+/// events): each line an event as go 1.26 writes it.
+fn go_json(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    let mut out = Sized { out, written: 0 };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut package = 0u64;
+    let time = "2026-12-06T14:00:16.809353643Z";
+    while out.written < target {
+        package += 1;
+        let pkg = format!("example.com/bench/pkg{package}");
+        writeln!(
+            out,
+            r#"{{"Time":"{time}","Action":"start","Package":"{pkg}"}}"#
+        )?;
+        for t in 0..200 + rng.next() % 100 {
+            let test = format!("Test{}_{t}", capitalise(rng.pick(&WORDS)));
+            let output = |out: &mut Sized<'_>, text: &str| {
+                writeln!(
+                    out,
+                    r#"{{"Time":"{time}","Action":"output","Package":"{pkg}","Test":"{test}","Output":"{text}\n"}}"#
+                )
+            };
+            writeln!(
+                out,
+                r#"{{"Time":"{time}","Action":"run","Package":"{pkg}","Test":"{test}"}}"#
+            )?;
+            output(&mut out, &format!("=== RUN   {test}"))?;
+            for _ in 0..rng.next() % 8 {
+                output(
+                    &mut out,
+                    &format!(
+                        r#"    {}_test.go:{}: {} \"{}\" took {}\tms"#,
+                        rng.pick(&WORDS),
+                        rng.next() % 500,
+                        rng.pick(&WORDS),
+                        rng.pick(&WORDS),
+                        rng.next() % 100
+                    ),
+                )?;
+            }
+            output(&mut out, &format!("--- PASS: {test} (0.00s)"))?;
+            writeln!(
+                out,
+                r#"{{"Time":"{time}","Action":"pass","Package":"{pkg}","Test":"{test}","Elapsed":0}}"#
+            )?;
+        }
+        writeln!(
+            out,
+            r#"{{"Time":"{time}","Action":"output","Package":"{pkg}","Output":"PASS\n"}}"#
+        )?;
+        writeln!(
+            out,
+            r#"{{"Time":"{time}","Action":"output","Package":"{pkg}","Output":"ok  \t{pkg}\t0.{:03}s\n"}}"#,
+            rng.next() % 1000
+        )?;
+        writeln!(
+            out,
+            r#"{{"Time":"{time}","Action":"pass","Package":"{pkg}","Elapsed":0.01}}"#
+        )?;
+    }
+    Ok(())
 }
 
 fn capitalise(word: &str) -> String {

@@ -338,34 +338,6 @@ fn report_of_cases(
         format,
         ..Report::default()
     };
-    // jest's and vitest's failing tests of two files that share a title
-    // carry their file, as their console parsers name them.
-    let shared = match format {
-        Some(Runner::Jest | Runner::Vitest) => crate::formats::js::shared_titles(
-            cases
-                .iter()
-                .filter(|(_, outcome, kind, _)| outcome.is_failure() && *kind == Kind::Test)
-                .map(|(name, _, _, context)| (name.as_str(), context.as_deref())),
-        ),
-        Some(
-            Runner::Cargo
-            | Runner::Nextest
-            | Runner::Pytest
-            | Runner::Go
-            | Runner::Mocha
-            | Runner::Node,
-        )
-        | None => std::collections::HashSet::new(),
-    };
-    let cases = cases.into_iter().map(|(name, outcome, kind, context)| {
-        if outcome.is_failure() && kind == Kind::Test && shared.contains(&name) {
-            let file = context.as_deref().unwrap_or_default();
-            let name = crate::formats::js::with_file(runner, file, &name);
-            (name, outcome, kind, context)
-        } else {
-            (name, outcome, kind, context)
-        }
-    });
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
     let mut seen = std::collections::HashSet::new();
     for (name, outcome, kind, context) in cases {
@@ -376,7 +348,9 @@ fn report_of_cases(
                 passed = passed.saturating_add(1);
             }
         }
-        if !seen.insert(name.clone()) {
+        // A name is the test's identity within its context: one title in
+        // two files is two tests.
+        if !seen.insert((name.clone(), context.clone())) {
             continue;
         }
         // nextest's console prints a flaky test's failed try as a failure,
@@ -448,9 +422,8 @@ pub fn is_json_report(bytes: &[u8]) -> bool {
 /// run: jest's `retryTimes`, more than one `invocations` or a
 /// `retryReasons`; vitest's `--retry`, a passed test with
 /// `failureMessages`), named as their consoles name them (jest's titles
-/// joined by ` › `, vitest's by ` > `; a failing test whose title a failing
-/// test of another file shares carries its file first), the file as
-/// context; a file that failed as a whole (jest's `Test suite failed to
+/// joined by ` › `, vitest's by ` > `; one title in two files is two
+/// entries of one name), the file as context; a file that failed as a whole (jest's `Test suite failed to
 /// run`, a vitest file with no test that failed) by its path, kind `file`.
 /// A report that lists fewer tests than its `numTotalTests`, fewer failed
 /// ones than its `numFailedTests`, or says `wasInterrupted` is incomplete
@@ -748,8 +721,10 @@ mod tests {
         assert_eq!(whole.names().collect::<Vec<_>>(), ["b.test.js"]);
     }
 
+    /// A name is the test's identity (issue 36): a title two files share is
+    /// two entries of one name, told apart by their context.
     #[test]
-    fn a_failing_title_two_files_share_carries_the_file() {
+    fn a_failing_title_two_files_share_is_two_tests_by_context() {
         let report = json_report(
             r#"{"numTotalTests":6,"wasInterrupted":false,"testResults":[
               {"name":"/p/src/a.test.js","status":"failed","assertionResults":[
@@ -763,14 +738,12 @@ mod tests {
         );
         assert_eq!(
             report.names().collect::<Vec<_>>(),
-            [
-                "src/a.test.js › adds",
-                "m › once",
-                "src/b.test.js › adds",
-                "once"
-            ]
+            ["adds", "m › once", "adds", "once"]
         );
         assert_eq!(report.failing[0].context.as_deref(), Some("src/a.test.js"));
+        assert_eq!(report.failing[2].context.as_deref(), Some("src/b.test.js"));
+        let zero: Vec<_> = report.tests.iter().filter(|t| t.name == "zero").collect();
+        assert_eq!(zero.len(), 2, "{:?}", report.tests);
         // Where it must not fire: one title twice in one file (a
         // `test.each` that names its cases alike) stays one name.
         let same_file = json_report(

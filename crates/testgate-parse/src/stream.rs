@@ -251,14 +251,15 @@ impl StreamParser {
         }
         // Stable: ties keep the recognisers' order.
         failing.sort_by_key(|(index, _)| *index);
-        // Each name once, without copying the names: a log can name a
-        // hundred thousand failing tests.
+        // Each name once in its context (one title in two files is two
+        // tests), without copying the names: a log can name a hundred
+        // thousand failing tests.
         let first: Vec<bool> = {
             let mut names =
                 HashSet::with_capacity_and_hasher(failing.len(), RandomState::default());
             failing
                 .iter()
-                .map(|(_, test)| names.insert(test.name.as_str()))
+                .map(|(_, test)| names.insert((test.name.as_str(), test.context.as_deref())))
                 .collect()
         };
         let failing: Vec<(u64, FailingTest)> = failing

@@ -276,6 +276,10 @@ pub enum Evidence {
     /// (the run ended before its session did, or what lies at the report's
     /// place is not a report): a Pass cannot stand on it.
     ReportMissing,
+    /// A report of the runner's own was required (`--evidence report`) and
+    /// the runner could not be asked for one: the exit status and the
+    /// console judged alone, and a Pass cannot stand on them.
+    Unasked,
     /// The runner's report was read; the console is the cross-check.
     Report {
         /// The failing tests the console named, in order, each once.
@@ -291,7 +295,9 @@ impl Evidence {
     pub fn channels(&self) -> &'static [&'static str] {
         match self {
             Evidence::Report { .. } => &["exit", "report", "console"],
-            Evidence::ConsoleAlone | Evidence::ReportMissing => &["exit", "console"],
+            Evidence::ConsoleAlone | Evidence::ReportMissing | Evidence::Unasked => {
+                &["exit", "console"]
+            }
         }
     }
 
@@ -301,7 +307,7 @@ impl Evidence {
         match self {
             Evidence::Report { .. } => "read",
             Evidence::ReportMissing => "missing",
-            Evidence::ConsoleAlone => "none",
+            Evidence::ConsoleAlone | Evidence::Unasked => "none",
         }
     }
 }

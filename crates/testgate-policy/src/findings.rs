@@ -125,7 +125,8 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
             | Cause::Truncated
             | Cause::PrepareFailed
             | Cause::TreeChanged
-            | Cause::TreeUnreadable,
+            | Cause::TreeUnreadable
+            | Cause::NoReport,
         ) => false,
     };
     let mut stopped_by = None;

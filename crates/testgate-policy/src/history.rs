@@ -73,6 +73,9 @@ pub(crate) enum Stop<'a> {
     /// Exit 0, but the runner was asked for its report and wrote no
     /// complete one: its session never ended.
     ReportMissing,
+    /// Exit 0, but a report of the runner's own was required and none
+    /// could be asked for: the console alone gives no Pass.
+    NoReport,
     /// Every failure of the attempt passed on a retry within it (the
     /// runner's own retries, or `go test -count=N`): `named` flaky tests,
     /// or only `reruns` counted.
@@ -106,6 +109,7 @@ impl Stop<'_> {
             | Stop::Lost { .. }
             | Stop::Truncated
             | Stop::ReportMissing
+            | Stop::NoReport
             | Stop::ChannelsDisagree { .. }
             | Stop::Environment { .. } => true,
             Stop::NoTestsRan { .. } | Stop::Contradiction { .. } | Stop::FlakyWithin { .. } => {
@@ -124,6 +128,7 @@ impl Stop<'_> {
             Stop::NoTestsRan { .. } => Cause::NoTestsRan,
             Stop::Contradiction { .. } | Stop::ChannelsDisagree { .. } => Cause::Contradiction,
             Stop::Truncated | Stop::ReportMissing => Cause::Truncated,
+            Stop::NoReport => Cause::NoReport,
             Stop::FlakyWithin { .. } => Cause::Flaky,
             Stop::Environment { .. } => Cause::Environment,
         }
@@ -312,6 +317,9 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
                 // The report is written at the session's end: a run that
                 // never wrote it never got there, whatever its console says.
                 AttemptClass::Stop(Stop::ReportMissing)
+            } else if attempt.evidence == Evidence::Unasked {
+                // `--evidence report`: the console alone is not enough.
+                AttemptClass::Stop(Stop::NoReport)
             } else if let Some(disagreement) = disagreement(attempt) {
                 AttemptClass::Stop(Stop::ChannelsDisagree { disagreement })
             } else if attempt.truncated {
@@ -500,6 +508,22 @@ mod tests {
             .with_evidence(Evidence::ReportMissing);
         assert_eq!(classify(&missing), AttemptClass::Stop(Stop::ReportMissing));
         assert_eq!(Stop::ReportMissing.cause(), Cause::Truncated);
+        // `--evidence report`: a green console with no report asked for is
+        // no Pass; a failure it shows is still a failure.
+        let unasked = Attempt::new(Ending::Exited { code: 0 })
+            .with_counts(green)
+            .with_recognised(true)
+            .with_evidence(Evidence::Unasked);
+        assert_eq!(classify(&unasked), AttemptClass::Stop(Stop::NoReport));
+        assert_eq!(Stop::NoReport.cause(), Cause::NoReport);
+        let unasked_failed = Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["t"])
+            .with_recognised(true)
+            .with_evidence(Evidence::Unasked);
+        assert_eq!(
+            classify(&unasked_failed),
+            AttemptClass::Failed { crash: None }
+        );
         // Where the exit status says failed, the report's names are the
         // failures; a name only the console printed is none.
         let failed = beside(1, (&["r"], green), (&["c"], Some(green)));

@@ -50,11 +50,15 @@ pub enum Cause {
     /// bytes, over the time budget), so no change to it could have been
     /// seen: nothing ran.
     TreeUnreadable,
+    /// A report of the runner's own was required (`--evidence report`) and
+    /// none could be asked for (the runner hides behind a wrapper nothing
+    /// reaches through): the console alone cannot give a Pass.
+    NoReport,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 16] = [
+    pub const ALL: [Cause; 17] = [
         Cause::Flaky,
         Cause::TimedOut,
         Cause::SandboxRefused,
@@ -71,6 +75,7 @@ impl Cause {
         Cause::TreeChanged,
         Cause::NotRun,
         Cause::TreeUnreadable,
+        Cause::NoReport,
     ];
 
     /// The stable lowercase snake_case name used in JSON and messages.
@@ -92,6 +97,7 @@ impl Cause {
             Cause::TreeChanged => "tree_changed",
             Cause::NotRun => "not_run",
             Cause::TreeUnreadable => "tree_unreadable",
+            Cause::NoReport => "no_report",
         }
     }
 }

@@ -1072,6 +1072,15 @@ fn reasons() {
             .with_tail("test_x.py F.\n1 passed in 0.01s\n")],
     );
     snap(
+        "no_report_under_evidence_report",
+        retries(2),
+        &[exited(0)
+            .with_recognised(true)
+            .with_counts(Counts::new(Some(2), Some(0), None))
+            .with_evidence(Evidence::Unasked)
+            .with_tail("ok  \texample.com/m/p\t0.002s\n")],
+    );
+    snap(
         "contradiction_console_names_failures",
         retries(2),
         &[exited(0)
@@ -1628,7 +1637,8 @@ proptest! {
                 | Cause::Cancelled
                 | Cause::Truncated
                 | Cause::Environment
-                | Cause::Contradiction),
+                | Cause::Contradiction
+                | Cause::NoReport),
             ) => prop_assert_eq!(findings.stopped_by.map(|s| s.cause), Some(cause)),
             None | Some(Cause::OrderDependent) => {
                 prop_assert!(findings.stopped_by.is_none(), "{:?} {:?}", verdict, findings);

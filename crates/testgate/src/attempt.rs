@@ -142,15 +142,19 @@ fn refusal_of(error: &RunError) -> Ending {
 /// whole target's failure ([`Kind::Package`]: cargo's `error: test failed,
 /// to rerun pass `--test it``, after a target without libtest's harness
 /// failed) is the runner's word that a process failed, and the runner then
-/// exits non-zero: in an attempt that exited 0 a target printed it.
+/// exits non-zero: in an attempt that exited 0 a target printed it. The
+/// policy judges by name: one name failing in two contexts (a jest title
+/// in two files) is that name once.
 fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
     let exited_0 = matches!(ending, Ending::Exited { code: 0 });
-    report
-        .failing
-        .iter()
-        .filter(|test| !(exited_0 && test.kind == Kind::Package))
-        .map(|test| test.name.clone())
-        .collect()
+    let mut names: Vec<String> = Vec::with_capacity(report.failing.len());
+    let mut seen = std::collections::HashSet::new();
+    for test in &report.failing {
+        if !(exited_0 && test.kind == Kind::Package) && seen.insert(test.name.as_str()) {
+            names.push(test.name.clone());
+        }
+    }
+    names
 }
 
 /// A shell's own "not found" with its 126 or 127: the policy already reads

@@ -63,6 +63,10 @@ struct StdoutEvents {
     parser: StreamParser,
     /// The current chunk's rendered text (one buffer reused).
     text: Vec<u8>,
+    /// The current chunk's lines the report's parser needs
+    /// ([`GoEvents::feed_split`]: all but the tests' output; one buffer
+    /// reused).
+    report: Vec<u8>,
 }
 
 impl<'a> AttemptSink<'a> {
@@ -83,6 +87,7 @@ impl<'a> AttemptSink<'a> {
             renderer: GoEvents::new(),
             parser: StreamParser::new(Runner::Go),
             text: Vec::new(),
+            report: Vec::new(),
         });
         self
     }
@@ -91,7 +96,11 @@ impl<'a> AttemptSink<'a> {
     pub(crate) fn finish(mut self) -> Finished {
         let events = self.events.take().map(|mut events| {
             events.text.clear();
-            events.renderer.finish(&mut events.text);
+            events.report.clear();
+            events
+                .renderer
+                .finish_split(&mut events.text, Some(&mut events.report));
+            events.parser.feed(&events.report);
             let text = std::mem::take(&mut events.text);
             self.shown(&text);
             events.parser.finish()
@@ -131,9 +140,14 @@ impl OutputSink for AttemptSink<'_> {
     fn output(&mut self, chunk: &[u8]) {
         match self.events.as_mut() {
             Some(events) => {
-                events.parser.feed(chunk);
+                // Each event is read once: the renderer hands the report's
+                // parser the lines it needs, the console the text.
                 events.text.clear();
-                events.renderer.feed(chunk, &mut events.text);
+                events.report.clear();
+                events
+                    .renderer
+                    .feed_split(chunk, &mut events.text, Some(&mut events.report));
+                events.parser.feed(&events.report);
                 let text = std::mem::take(&mut events.text);
                 self.shown(&text);
                 if let Some(events) = self.events.as_mut() {

@@ -10,6 +10,7 @@ use testgate_parse::{Beside, Report, Runner};
 use testgate_policy::{Counts, Evidence};
 use testgate_run::{EnvPolicy, Sandbox};
 
+use crate::config::EvidenceRule;
 use crate::runners::{self, EnvJoin, ReportFormat, ReportRequest, ReportTarget};
 
 /// The largest runner report read. Its bytes and its parse take about
@@ -30,6 +31,9 @@ pub(crate) struct Asked {
     root: PathBuf,
     /// The runner the command line starts, when one is recognised.
     recognised: Option<Runner>,
+    /// The runner a wrapper starts (an npm script, a shell's `-c` script)
+    /// that was asked for its report through its arguments there.
+    behind: Option<Runner>,
     /// The program's arguments with the recognised runner's request applied.
     args: Vec<OsString>,
     /// Each request, with the report's file name in `dir`.
@@ -41,6 +45,7 @@ impl std::fmt::Debug for Asked {
         f.debug_struct("Asked")
             .field("dir", &self.dir.path())
             .field("recognised", &self.recognised)
+            .field("behind", &self.behind)
             .field("requests", &self.requests)
             .finish_non_exhaustive()
     }
@@ -50,7 +55,10 @@ impl std::fmt::Debug for Asked {
 /// for a runner the command line starts, its profile's request (none where
 /// the profile has none); behind `npm test` / `npm run NAME` whose script
 /// is a plain runner command, that runner's request by arguments, appended
-/// after the command's `--` (as a targeted retry's selectors are); for a
+/// after the command's `--` (as a targeted retry's selectors are); behind a
+/// shell's `-c` script that is a list of simple commands of which one
+/// starts a runner (`bash -c 'cd x && npx jest'`), that command's words
+/// rewritten in the script as a bare command's would be; and for every
 /// command no runner is recognised in (`bash -c`, `tox`, `make`, `npm
 /// test`), every request made through the environment alone, since the
 /// environment reaches a runner behind the wrapper. `Err` when no place
@@ -60,10 +68,6 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         .prefix("testgate-report-")
         .tempdir_in(outside(workspace)?)
         .map_err(|e| format!("no directory for the runner's report: {e}"))?;
-    let place = |runner: Runner, format: ReportFormat| {
-        dir.path()
-            .join(format!("{}.{}", runner.name(), format.extension()))
-    };
     let utf8: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(str::to_owned)).collect();
     let base = Path::new(program)
         .file_name()
@@ -74,59 +78,41 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         .and_then(|words| runners::recognise(base, words).map(|found| (found, words)));
     let mut requests = Vec::new();
     let mut out_args = args.to_vec();
+    let mut behind = None;
     match recognised {
         Some(((runner, prefix), words)) => {
-            let profile = runners::profile(runner);
-            // The place depends on the format, which the request says: ask
-            // once for it, then again with the place.
-            let rest = &words[prefix..];
-            if let Some(probe) = profile.report(rest, dir.path(), workspace) {
-                let at = place(runner, probe.format);
-                if let Some(request) = profile.report(rest, &at, workspace)
-                    && files_written(dir.path(), &request)
-                {
-                    let mut all: Vec<String> = words[..prefix].to_vec();
-                    all.extend(request.args.iter().cloned());
-                    out_args = all.into_iter().map(OsString::from).collect();
-                    requests.push((runner, rel(&at), request));
-                }
+            if let Some((rel, request)) =
+                by_arguments(runner, &words[prefix..], dir.path(), workspace)
+            {
+                let mut all: Vec<String> = words[..prefix].to_vec();
+                all.extend(request.args.iter().cloned());
+                out_args = all.into_iter().map(OsString::from).collect();
+                requests.push((runner, rel, request));
             }
         }
         None => {
-            if base == "npm"
-                && let Some(words) = &utf8
-                && let Ok((runner, mut script_args)) = runners::npm::script_runner(words, workspace)
-            {
-                // npm appends what follows the command's `--` to the script.
-                let dashes = words.iter().position(|w| w == "--");
-                script_args.extend(
-                    dashes
-                        .map_or(&[][..], |at| &words[at + 1..])
-                        .iter()
-                        .cloned(),
-                );
-                let profile = runners::profile(runner);
-                if let Some(probe) = profile.report(&script_args, dir.path(), workspace) {
-                    let at = place(runner, probe.format);
-                    if let Some(request) = profile.report(&script_args, &at, workspace)
-                        && !request.through_environment
-                        && let Some(extra) = request.args.strip_prefix(script_args.as_slice())
-                        && files_written(dir.path(), &request)
-                    {
-                        let all = runners::npm::appended(words, extra);
-                        out_args = all.into_iter().map(OsString::from).collect();
-                        requests.push((runner, rel(&at), request));
-                    }
+            if let Some(words) = &utf8 {
+                let asked = match runners::ShellScript::of(base, words) {
+                    Some(script) => behind_script(&script, words, dir.path(), workspace),
+                    None if base == "npm" => behind_npm(words, dir.path(), workspace),
+                    None => None,
+                };
+                if let Some((runner, all, rel, request)) = asked {
+                    out_args = all.into_iter().map(OsString::from).collect();
+                    requests.push((runner, rel, request));
+                    behind = Some(runner);
                 }
             }
             for runner in Runner::ALL {
                 let profile = runners::profile(runner);
-                let Some(probe) = profile.report(&[], dir.path(), workspace) else {
+                let Some(probe) = profile.report_behind_wrapper(dir.path(), workspace) else {
                     continue;
                 };
-                let at = place(runner, probe.format);
-                if let Some(request) = profile.report(&[], &at, workspace)
+                let at = place(dir.path(), runner, probe.format);
+                if behind != Some(runner)
+                    && let Some(request) = profile.report_behind_wrapper(&at, workspace)
                     && request.through_environment
+                    && files_written(dir.path(), &request)
                 {
                     requests.push((runner, rel(&at), request));
                 }
@@ -137,9 +123,112 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         dir,
         root: workspace.to_path_buf(),
         recognised: recognised.map(|((runner, _), _)| runner),
+        behind,
         args: out_args,
         requests,
     })
+}
+
+/// The place of `runner`'s report of `format` in `dir`.
+fn place(dir: &Path, runner: Runner, format: ReportFormat) -> PathBuf {
+    dir.join(format!("{}.{}", runner.name(), format.extension()))
+}
+
+/// `runner`'s request for its report when started with its own arguments
+/// `rest`, with the report's file name in `dir`: `None` where its profile
+/// has none, or a file it needs beside the report could not be written.
+fn by_arguments(
+    runner: Runner,
+    rest: &[String],
+    dir: &Path,
+    workspace: &Path,
+) -> Option<(PathBuf, ReportRequest)> {
+    let profile = runners::profile(runner);
+    // The place depends on the format, which the request says: ask once
+    // for it, then again with the place.
+    let probe = profile.report(rest, dir, workspace)?;
+    let at = place(dir, runner, probe.format);
+    let request = profile.report(rest, &at, workspace)?;
+    files_written(dir, &request).then(|| (rel(&at), request))
+}
+
+/// A runner, its request and the command's new words: what a wrapper
+/// around a runner gives ([`behind_npm`], [`behind_script`]).
+type Behind = (Runner, Vec<String>, PathBuf, ReportRequest);
+
+/// Behind `npm test` / `npm run NAME` (the npm arguments `words`) whose
+/// script is a plain runner command: the runner's request by arguments,
+/// appended after the command's `--` (npm appends what follows it to the
+/// script). `None` where the script is a shell command, or the runner is
+/// asked through the environment alone.
+fn behind_npm(words: &[String], dir: &Path, workspace: &Path) -> Option<Behind> {
+    let (runner, mut script_args) = runners::npm::script_runner(words, workspace).ok()?;
+    let dashes = words.iter().position(|w| w == "--");
+    script_args.extend(
+        dashes
+            .map_or(&[][..], |at| &words[at + 1..])
+            .iter()
+            .cloned(),
+    );
+    let (rel, request) = by_arguments(runner, &script_args, dir, workspace)?;
+    if request.through_environment {
+        return None;
+    }
+    let extra = request.args.strip_prefix(script_args.as_slice())?;
+    let all = runners::npm::appended(words, extra);
+    Some((runner, all, rel, request))
+}
+
+/// Behind a shell's `-c` script of simple commands (the shell's arguments
+/// `words`): where exactly one command starts a runner (or an npm script
+/// of one) that is asked by arguments, the script with that command's
+/// words rewritten so. Two runners would write one report; a runner asked
+/// through the environment is asked so already.
+fn behind_script(
+    script: &runners::ShellScript,
+    words: &[String],
+    dir: &Path,
+    workspace: &Path,
+) -> Option<Behind> {
+    let mut found = None;
+    for (index, assignments, command) in script.commands() {
+        let (program, args) = command[assignments..].split_first()?;
+        let base = program.rsplit('/').next().unwrap_or(program);
+        let asked = match runners::recognise(base, args) {
+            Some((runner, prefix)) => {
+                let (rel, request) = by_arguments(runner, &args[prefix..], dir, workspace)?;
+                if request.through_environment {
+                    return None;
+                }
+                let mut all = command[..=assignments].to_vec();
+                all.extend(args[..prefix].iter().cloned());
+                all.extend(request.args.iter().cloned());
+                Some((runner, all, rel, request))
+            }
+            // An npm command that runs no plain runner script (`npm ci`)
+            // is no runner's.
+            None if base == "npm" && runners::npm::script_runner(args, workspace).is_ok() => {
+                let (runner, all, rel, request) = behind_npm(args, dir, workspace)?;
+                let mut words = command[..=assignments].to_vec();
+                words.extend(all);
+                Some((runner, words, rel, request))
+            }
+            None => None,
+        };
+        if let Some(asked) = asked {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((index, asked));
+        }
+    }
+    let (index, (runner, command, rel, request)) = found?;
+    Some((
+        runner,
+        script.rewritten(words, index, &command),
+        rel,
+        request,
+    ))
 }
 
 /// A temporary directory of the host's outside `workspace` (a `TMPDIR`
@@ -244,7 +333,7 @@ impl Asked {
     /// (`AttemptSink::with_go_events`), and [`beside_events`] sets the two
     /// side by side.
     pub(crate) fn events_on_stdout(&self) -> bool {
-        self.recognised.is_some_and(|runner| {
+        self.recognised.or(self.behind).is_some_and(|runner| {
             self.requests.iter().any(|(r, _, request)| {
                 *r == runner
                     && request.written_to == ReportTarget::Stdout
@@ -264,6 +353,12 @@ impl Asked {
             (Some(runner), _) | (None, Some(runner)) => {
                 self.requests.iter().find(|(r, _, _)| *r == runner)
             }
+            // The runner a wrapper was asked through, whose console shows
+            // nothing of it: its report (or its absence) judges.
+            (None, None) if self.behind.is_some() => self
+                .requests
+                .iter()
+                .find(|(r, _, _)| Some(*r) == self.behind),
             (None, None) => self
                 .requests
                 .iter()
@@ -309,6 +404,35 @@ impl Judged {
     /// The console alone, because no report could be asked for (`why`).
     pub(crate) fn console_alone_because(console: Report, why: &str) -> Judged {
         Judged::console_alone(console, Some(format!("{why}: its console judged alone")))
+    }
+
+    /// These outcomes under `rule`: with [`EvidenceRule::Report`], the
+    /// console alone is [`Evidence::Unasked`], which gives no Pass, and the
+    /// note says why.
+    pub(crate) fn under(self, rule: EvidenceRule) -> Judged {
+        match (rule, &self.evidence) {
+            (EvidenceRule::Report, Evidence::ConsoleAlone) => {
+                let why = "no report of the runner's own could be asked for \
+                     (the command hides its runner where no argument or variable reaches it), \
+                     and --evidence report requires one";
+                let note = match self.note {
+                    Some(note) => format!("{note}; {why}"),
+                    None => why.to_owned(),
+                };
+                Judged {
+                    evidence: Evidence::Unasked,
+                    note: Some(note),
+                    ..self
+                }
+            }
+            (
+                EvidenceRule::Any | EvidenceRule::Report,
+                Evidence::ConsoleAlone
+                | Evidence::ReportMissing
+                | Evidence::Unasked
+                | Evidence::Report { .. },
+            ) => self,
+        }
     }
 
     /// The console alone, with `note` if anything needs saying.
@@ -486,6 +610,14 @@ mod tests {
             assert_eq!(asked.args(), os(args), "{program}: arguments unchanged");
             let place = asked.dir.path().join("pytest.xml");
             let ours = format!("--junitxml={}", place.display());
+            // Behind a wrapper node's `NODE_OPTIONS` is set too (jest's and
+            // vitest's preloads): only pytest's variable is looked at here.
+            let added = |asked: &Asked, own: Option<&str>| -> Vec<(String, String)> {
+                added(asked, own)
+                    .into_iter()
+                    .filter(|(name, _)| name == "PYTEST_ADDOPTS")
+                    .collect()
+            };
             assert_eq!(
                 added(&asked, None),
                 [("PYTEST_ADDOPTS".to_owned(), ours.clone())],
@@ -619,15 +751,105 @@ mod tests {
             ])
         );
         // Where it must not fire: a script that is a shell command, which
-        // arguments cannot reach safely; the console judges alone there.
+        // arguments cannot reach safely; the environment reaches it
+        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
-        assert!(
-            asked
-                .requests
-                .iter()
-                .all(|(runner, _, _)| *runner == Runner::Pytest)
+        let through: Vec<(Runner, bool)> = asked
+            .requests
+            .iter()
+            .map(|(runner, _, request)| (*runner, request.through_environment))
+            .collect();
+        assert_eq!(
+            through,
+            [
+                (Runner::Pytest, true),
+                (Runner::Jest, true),
+                (Runner::Vitest, true)
+            ]
         );
+        // Each preload is written beside its report, and named in
+        // `NODE_OPTIONS` after the command's own options.
+        for name in ["jest-ask.cjs", "vitest-ask.cjs"] {
+            let preload = asked.dir.path().join(name);
+            assert!(preload.is_file(), "{}", preload.display());
+        }
+        let env = asked.env(EnvPolicy::new().set("NODE_OPTIONS", "--max-old-space-size=100"));
+        let node_options = env
+            .resolve(std::iter::empty())
+            .into_iter()
+            .find(|(name, _)| name == "NODE_OPTIONS")
+            .map(|(_, value)| value.to_string_lossy().into_owned());
+        assert_eq!(
+            node_options,
+            Some(format!(
+                "--max-old-space-size=100 --require {} --require {}",
+                asked.dir.path().join("jest-ask.cjs").display(),
+                asked.dir.path().join("vitest-ask.cjs").display()
+            ))
+        );
+    }
+
+    /// Behind a shell's `-c` script of simple commands, the one command
+    /// that starts a runner is asked as a bare one would be, and nothing
+    /// else in the script changes; where it must not fire: two runners,
+    /// a pipe, a script file.
+    #[test]
+    fn a_runner_behind_a_shell_script_is_asked_in_the_script() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "jest --ci"}}"#,
+        )
+        .expect("package.json");
+        let script = |script: &str| {
+            let asked = ask(OsStr::new("bash"), &os(&["-c", script]), dir.path()).expect("a place");
+            let place = |name: &str| asked.dir.path().join(name).display().to_string();
+            let (jest, vitest) = (place("jest.json"), place("vitest.json"));
+            let args: Vec<String> = asked
+                .args()
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            (args, asked.behind, asked.events_on_stdout(), jest, vitest)
+        };
+        let (args, behind, events, jest, _) = script("npx jest --ci && echo done");
+        assert_eq!(
+            args,
+            [
+                "-c".to_owned(),
+                format!("npx jest --ci --json --outputFile={jest} && echo done")
+            ]
+        );
+        assert_eq!((behind, events), (Some(Runner::Jest), false));
+        let (args, behind, _, _, vitest) = script("cd web; CI=1 npx vitest run --retry 2");
+        assert_eq!(
+            args[1],
+            format!(
+                "cd web; CI=1 npx vitest run --retry 2 --reporter=default --reporter=json --outputFile.json={vitest}"
+            )
+        );
+        assert_eq!(behind, Some(Runner::Vitest));
+        let (args, behind, events, _, _) = script("go test -count=3 ./...");
+        assert_eq!(args[1], "go test -json -count=3 ./...");
+        assert_eq!((behind, events), (Some(Runner::Go), true));
+        let (args, behind, _, jest, _) = script("npm ci && npm test");
+        assert_eq!(
+            args[1],
+            format!("npm ci && npm test -- --json --outputFile={jest}")
+        );
+        assert_eq!(behind, Some(Runner::Jest));
+        for unchanged in [
+            "go test ./a && go test ./b",
+            "npx jest | tee log",
+            "./run.sh",
+        ] {
+            let (args, behind, events, _, _) = script(unchanged);
+            assert_eq!(args[1], unchanged);
+            assert_eq!((behind, events), (None, false), "{unchanged}");
+        }
+        let asked = ask(OsStr::new("sh"), &os(&["run.sh"]), dir.path()).expect("a place");
+        assert_eq!(asked.args(), os(&["run.sh"]));
     }
 
     /// What the attempt left at the report's place is read as a regular

@@ -48,6 +48,43 @@ pub struct TestConfig {
     /// Files the caller writes to (its stdout and stderr): never tree
     /// changes.
     pub(crate) own_files: Vec<crate::tree::OwnFile>,
+    /// What a Pass needs of the runner's own report.
+    pub(crate) evidence: EvidenceRule,
+}
+
+/// What a Pass needs of the runner's own report (`--evidence`,
+/// docs/policy.md, "Three channels must agree").
+///
+/// ```
+/// use testgate::{EvidenceRule, TestConfig};
+///
+/// let config = TestConfig::new(".", "make", ["test"]).evidence(EvidenceRule::Report);
+/// assert_eq!(config.evidence_rule(), EvidenceRule::Report);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EvidenceRule {
+    /// The runner's report where it can be asked for; where it cannot (a
+    /// runner behind `make`, a script), the exit status and the console
+    /// judge alone, and the verdict says so.
+    #[default]
+    Any,
+    /// No Pass without a report of the runner's own: an attempt whose
+    /// runner could not be asked for one is Inconclusive `no_report`.
+    Report,
+}
+
+impl EvidenceRule {
+    /// Every rule, in declaration order.
+    pub const ALL: [EvidenceRule; 2] = [EvidenceRule::Any, EvidenceRule::Report];
+
+    /// The rule's name, as `--evidence` takes it: `any` or `report`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvidenceRule::Any => "any",
+            EvidenceRule::Report => "report",
+        }
+    }
 }
 
 /// The variables testgate sets for a runner's command: the one preset
@@ -94,6 +131,7 @@ impl TestConfig {
             stress: None,
             report: None,
             own_files: Vec::new(),
+            evidence: EvidenceRule::Any,
         }
     }
 
@@ -346,6 +384,18 @@ impl TestConfig {
     /// The caller's own files given with [`TestConfig::own_output`].
     pub fn own_files(&self) -> &[crate::tree::OwnFile] {
         &self.own_files
+    }
+
+    /// Sets what a Pass needs of the runner's own report
+    /// ([`EvidenceRule`]; [`EvidenceRule::Any`] by default).
+    pub fn evidence(mut self, rule: EvidenceRule) -> Self {
+        self.evidence = rule;
+        self
+    }
+
+    /// What a Pass needs of the runner's own report.
+    pub fn evidence_rule(&self) -> EvidenceRule {
+        self.evidence
     }
 
     /// The snapshot-update flag in the command or its environment, if any

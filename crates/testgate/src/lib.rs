@@ -44,7 +44,7 @@ pub mod tree;
 mod users_report;
 pub mod watch;
 
-pub use crate::config::{TestConfig, preset_env};
+pub use crate::config::{EvidenceRule, TestConfig, preset_env};
 pub use crate::detect::{DetectError, Detected, detect_command};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::runners::npm::npm_script;

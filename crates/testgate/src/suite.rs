@@ -738,6 +738,7 @@ impl SandboxedTests {
             Some(path) => with_runner_report(judged, path),
             None => judged,
         };
+        let judged = judged.under(self.config.evidence);
         let (ran, duration, leaked, sandbox_notes) = match &mut result {
             Ok(finished) => (
                 Ok(finished.ending),

@@ -64,7 +64,7 @@ pub(crate) fn with_runner_report(judged: Judged, at: Result<(PathBuf, PathBuf), 
                 ..judged
             };
         }
-        Evidence::ConsoleAlone | Evidence::ReportMissing => {}
+        Evidence::ConsoleAlone | Evidence::ReportMissing | Evidence::Unasked => {}
     }
     // Read beneath the project, no link followed, capped, never blocking.
     let read = testgate_run::ProjectDir::open(&root).and_then(|p| p.read(&rel, MAX_REPORT));
@@ -131,7 +131,7 @@ mod tests {
             Evidence::Report {
                 console_failing, ..
             } => assert_eq!(console_failing, &["tests::printed"]),
-            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing) => {
+            other @ (Evidence::ConsoleAlone | Evidence::ReportMissing | Evidence::Unasked) => {
                 panic!("{other:?}")
             }
         }

@@ -45,6 +45,7 @@ pub(super) struct Entry {
     stress: Option<u32>,
     missing: Option<String>,
     strict: Option<bool>,
+    evidence: Option<String>,
     report: Option<PathBuf>,
     structured: Option<bool>,
     record: Option<PathBuf>,
@@ -294,6 +295,9 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     }
     if entry.strict == Some(true) {
         words.push("--strict".into());
+    }
+    if let Some(evidence) = entry.evidence {
+        push_flag(&mut words, "--evidence", evidence);
     }
     // A path inside the project, as `check --report` takes it.
     if let Some(report) = &entry.report {

@@ -1426,3 +1426,50 @@ fn stress_runs_go_again_instead_of_replaying_its_cache() {
         );
     }
 }
+
+/// `--evidence report` both ways (issue 36): pytest asked for its report
+/// (by name, and through `PYTEST_ADDOPTS` behind `sh -c`) passes as by
+/// default; a pytest that cannot be asked (`-p no:junitxml` turns the
+/// report's plugin off) passes by default, the console judging alone, and
+/// is Inconclusive `no_report` under `--evidence report`, the note saying
+/// why.
+#[test]
+fn evidence_report_gives_no_pass_without_the_runners_report() {
+    let (_tmp, dir) = pytest_project();
+    let pytest = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"];
+    let check = |evidence: &str, command: &[&str]| {
+        let mut command_line = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command_line
+            .arg("check")
+            .arg("-C")
+            .arg(&dir)
+            .args(["--json", "--quiet", "--evidence", evidence, "--"])
+            .args(command);
+        let out = run(command_line, None);
+        let document: Value = serde_json::from_str(&out.stdout).expect("check --json");
+        (out.code, document)
+    };
+    let script = pytest.join(" ");
+    let behind_sh = ["sh", "-c", script.as_str()];
+    let mut unasked = pytest.to_vec();
+    unasked.extend(["-p", "no:junitxml"]);
+    for evidence in ["any", "report"] {
+        for command in [&pytest[..], &behind_sh] {
+            let (code, document) = check(evidence, command);
+            assert_eq!(code, Some(PASS), "{evidence} {command:?}: {document:#}");
+            assert_eq!(document["attempts"][0]["report"], "read", "{document:#}");
+        }
+    }
+    let (code, document) = check("any", &unasked);
+    assert_eq!(code, Some(PASS), "{document:#}");
+    assert_eq!(document["attempts"][0]["report"], "none", "{document:#}");
+    let (code, document) = check("report", &unasked);
+    assert_eq!(code, Some(INCONCLUSIVE), "{document:#}");
+    assert_eq!(document["cause"], "no_report", "{document:#}");
+    assert!(
+        document["attempts"][0]["note"]
+            .as_str()
+            .is_some_and(|note| note.contains("--evidence report requires one")),
+        "{document:#}"
+    );
+}

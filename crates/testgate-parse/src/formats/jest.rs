@@ -294,21 +294,10 @@ impl Jest {
         };
         let tests = run.tests.close(judgement(run.failed_tests));
         let suites = run.suites.close(judgement(run.failed_suites));
-        let shared = super::js::shared_titles(
-            tests
-                .iter()
-                .filter(|t| t.kind == Kind::Test)
-                .map(|t| (t.name.as_str(), t.context.as_deref())),
-        );
         for confirmed in tests.into_iter().chain(suites) {
             let file = confirmed.context.as_deref().unwrap_or_default();
             let (message, excerpt) = self.excerpts.take(&excerpt_key(file, &confirmed.name));
-            let name = if confirmed.kind == Kind::Test && shared.contains(&confirmed.name) {
-                super::js::with_file(Runner::Jest, file, &confirmed.name)
-            } else {
-                confirmed.name
-            };
-            let test = FailingTest::new(name, Runner::Jest, confirmed.context)
+            let test = FailingTest::new(confirmed.name, Runner::Jest, confirmed.context)
                 .with_kind(confirmed.kind)
                 .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);
@@ -681,8 +670,11 @@ Tests:       1 passed, 1 total
         assert_eq!(names(log), ["real"]);
     }
 
+    /// A name is the test's identity (issue 36): the same title failing
+    /// in two files is the same name twice, told apart by the context
+    /// (the file), never a name that carries the file.
     #[test]
-    fn a_title_two_files_fail_carries_the_file() {
+    fn a_title_two_files_fail_is_two_tests_by_context() {
         let log = "\
 FAIL src/b.test.js
   ● adds
@@ -695,12 +687,22 @@ FAIL src/a.test.js
 Test Suites: 2 failed, 2 total
 Tests:       3 failed, 3 total
 ";
+        assert_eq!(names(log), ["adds", "adds", "only here"]);
+        let report = crate::parse(Runner::Jest, log);
+        let contexts: Vec<Option<&str>> = report
+            .failing
+            .iter()
+            .map(|t| t.context.as_deref())
+            .collect();
         assert_eq!(
-            names(log),
-            ["src/b.test.js › adds", "src/a.test.js › adds", "only here"]
+            contexts,
+            [
+                Some("src/b.test.js"),
+                Some("src/a.test.js"),
+                Some("src/a.test.js")
+            ]
         );
-        // Where it must not fire: the title fails in one file, and passes
-        // (unseen) in the other.
+        // The title failing in one file only is the same name.
         let log = "\
 FAIL src/a.test.js
   ● adds

@@ -1,8 +1,7 @@
-//! What jest and vitest share: their summaries' `N word` lists, the
-//! shape of a test file's name, and the file a shared title's name carries.
+//! What jest and vitest share: their summaries' `N word` lists and the
+//! shape of a test file's name.
 
 use crate::report::Counts;
-use crate::runner::Runner;
 
 /// Whether `file`'s last component has a short extension (`calc.test.js`,
 /// `a.spec.tsx`): a test file, not a test's title.
@@ -38,54 +37,6 @@ pub(super) fn tests_counts(list: &str, separator: char) -> Counts {
         failed: Some(count("failed").unwrap_or(0)),
         skipped: crate::report::sum(count("skipped"), count("todo")),
     }
-}
-
-/// What joins a jest or vitest test's file to its name where the name
-/// carries it ([`shared_titles`]): the runner's own level separator, as
-/// vitest's console prints `src/a.test.js > adds`.
-pub(crate) fn file_separator(runner: Runner) -> &'static str {
-    match runner {
-        Runner::Jest => " › ",
-        Runner::Vitest => " > ",
-        Runner::Cargo
-        | Runner::Nextest
-        | Runner::Pytest
-        | Runner::Go
-        | Runner::Mocha
-        | Runner::Node => " ",
-    }
-}
-
-/// The canonical name of a failing jest or vitest test `name` of `file`
-/// whose title another file's failing test shares: the file, the runner's
-/// separator, the name (`src/a.test.js › adds`). docs/formats.md.
-pub(crate) fn with_file(runner: Runner, file: &str, name: &str) -> String {
-    format!("{file}{}{name}", file_separator(runner))
-}
-
-/// The names among `failing` (name, file) that failing tests of two or
-/// more files share: each of them is named with its file
-/// ([`with_file`]), so that one title in two files stays two entries. Only
-/// failing tests are compared, so that a targeted retry (which runs only
-/// the failing files) names a test that fails again as before.
-pub(crate) fn shared_titles<'a>(
-    failing: impl Iterator<Item = (&'a str, Option<&'a str>)>,
-) -> std::collections::HashSet<String> {
-    let mut first_file: std::collections::HashMap<&str, Option<&str>> =
-        std::collections::HashMap::new();
-    let mut shared = std::collections::HashSet::new();
-    for (name, file) in failing {
-        match first_file.get(name) {
-            Some(first) if *first != file => {
-                shared.insert(name.to_owned());
-            }
-            Some(_) => {}
-            None => {
-                first_file.insert(name, file);
-            }
-        }
-    }
-    shared
 }
 
 #[cfg(test)]

@@ -328,15 +328,17 @@ impl Mocha {
 
     /// A line while a list entry's title is read: the next level (five
     /// spaces and two more a level, as mocha writes it), or the end of the
-    /// title. Returns whether the line was the title's.
+    /// title. Returns whether the line was the title's. The level is the
+    /// line after that indentation, byte for byte: spaces beyond it are the
+    /// title's own (`it("  lead")` is listed as `         lead:`).
     fn entry_line(&mut self, text: &str) -> bool {
         let Some(entry) = &mut self.entry else {
             return false;
         };
         let want = 5 + 2 * entry.levels.len();
         let body = text.trim_start_matches(' ');
-        if text.len() - body.len() == want && !body.is_empty() && entry.levels.len() < MAX_DEPTH {
-            entry.levels.push(body.to_owned());
+        if text.len() - body.len() >= want && !body.is_empty() && entry.levels.len() < MAX_DEPTH {
+            entry.levels.push(text[want..].to_owned());
             if body.ends_with(':') {
                 self.end_entry();
             }

@@ -297,16 +297,21 @@ pub(crate) struct Findings {
     pub(crate) crashes: Vec<(u64, Crash)>,
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
-    /// The names in `failing`.
-    failing_names: HashSet<String, RandomState>,
+    /// The names in `failing`, each with its context.
+    failing_names: HashSet<(String, Option<String>), RandomState>,
 }
 
 impl Findings {
-    /// Adds a failure a scope confirmed, unless its name is one already: a
-    /// name failing in many scopes (go's `-count=N`, pytest's sessions,
-    /// two binaries) is kept once, where it was first confirmed.
+    /// Adds a failure a scope confirmed, unless its name and context are
+    /// one already: a test failing in many scopes of one context (go's
+    /// `-count=N`, pytest's sessions) is kept once, where it was first
+    /// confirmed; one name in two contexts (jest's title in two files) is
+    /// two tests (docs/formats.md, "A name is the test's identity").
     pub(crate) fn fail(&mut self, index: u64, test: FailingTest) {
-        if self.failing_names.insert(test.name.clone()) {
+        if self
+            .failing_names
+            .insert((test.name.clone(), test.context.clone()))
+        {
             self.failing.push((index, test));
         }
     }

@@ -151,7 +151,7 @@ impl Recognizer for Node {
         let indent = text.len() - body.len();
         if let Some(title) = body.strip_prefix("# Subtest: ") {
             if indent % 4 == 0 {
-                self.open(indent / 4, title);
+                self.open(indent / 4, &tap_unescape(title));
             }
         } else if let Some(title) = body.strip_prefix("▶ ") {
             if indent % 2 == 0 {
@@ -264,6 +264,8 @@ impl Node {
             Some((title, directive)) if directive.starts_with("TODO ") => (title, Some("TODO")),
             _ => (title, None),
         };
+        let title = tap_unescape(title);
+        let title = title.as_ref();
         // The result closes its own `# Subtest:`; one for a title that was
         // never opened there is not node's.
         let own = self
@@ -571,6 +573,34 @@ fn title_of<'a>(name: &'a str, listed: &HashMap<&str, u64, RandomState>) -> Opti
     name.match_indices(SEPARATOR)
         .map(|(at, _)| &name[at + SEPARATOR.len()..])
         .find(|title| listed.contains_key(title))
+}
+
+/// A title of node's tap reporter as the test named it: node escapes `\`
+/// as `\\` and `#` as `\#` (a `#` would start a directive); other
+/// escapes are left as printed (node 20 escapes a tab to `\t` and then its
+/// backslash again, so `\\t` reads as `\t`: a tab and those two
+/// characters print alike).
+fn tap_unescape(title: &str) -> std::borrow::Cow<'_, str> {
+    if !title.contains('\\') {
+        return std::borrow::Cow::Borrowed(title);
+    }
+    let mut out = String::with_capacity(title.len());
+    let mut chars = title.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(next @ ('\\' | '#')) => out.push(next),
+            Some(next) => {
+                out.push(c);
+                out.push(next);
+            }
+            None => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A title without the spec reporter's ` (0.58ms)`.

@@ -178,21 +178,10 @@ impl Vitest {
             (None, _) => Judgement::Unjudged,
         };
         let failures = run.failures.close(judgement);
-        let shared = super::js::shared_titles(
-            failures
-                .iter()
-                .filter(|t| t.kind == Kind::Test)
-                .map(|t| (t.name.as_str(), t.context.as_deref())),
-        );
         for confirmed in failures {
             let file = confirmed.context.as_deref().unwrap_or_default();
             let (message, excerpt) = self.excerpts.take(&excerpt_key(file, &confirmed.name));
-            let name = if confirmed.kind == Kind::Test && shared.contains(&confirmed.name) {
-                super::js::with_file(Runner::Vitest, file, &confirmed.name)
-            } else {
-                confirmed.name
-            };
-            let test = FailingTest::new(name, Runner::Vitest, confirmed.context)
+            let test = FailingTest::new(confirmed.name, Runner::Vitest, confirmed.context)
                 .with_kind(confirmed.kind)
                 .with_output(message, excerpt);
             self.findings.fail(confirmed.index, test);

@@ -35,7 +35,7 @@ extract='import json, sys
 failed, verdict, order, ran, standing = [], {}, [], set(), set()
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if not line.startswith("{"):
-        continue  # build errors are text even under -json
+        continue  # go < 1.24: build errors are text even under -json
     event = json.loads(line)
     action, pkg, test = event.get("Action"), event.get("Package"), event.get("Test")
     if test is None and action in ("pass", "fail", "skip"):

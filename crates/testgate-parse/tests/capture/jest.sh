@@ -38,13 +38,10 @@ for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         if test["status"] == "failed":
             failing.append((" › ".join(test["ancestorTitles"] + [test["title"]]), os.path.relpath(suite["name"], sys.argv[2])))
-# A title that failing tests of two files share carries the file
-# (docs/formats.md).
-files = {}
+# A name is the test's identity: a title that failing tests of two files
+# share is printed once per file, never carrying it (docs/formats.md).
 for name, file in failing:
-    files.setdefault(name, set()).add(file)
-for name, file in failing:
-    print(f"{file} › {name}" if len(files[name]) > 1 else name)
+    print(name)
 for suite in report["testResults"]:
     if suite["status"] == "failed" and "● Test suite failed to run" in suite["message"]:
         print(os.path.relpath(suite["name"], sys.argv[2]))
@@ -61,18 +58,10 @@ import json, os, sys
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
-files = {}
-for suite in report["testResults"]:
-    for test in suite["assertionResults"]:
-        if test["status"] == "failed":
-            name = " › ".join(test["ancestorTitles"] + [test["title"]])
-            files.setdefault(name, set()).add(suite["name"])
 result = {}
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         name = " › ".join(test["ancestorTitles"] + [test["title"]])
-        if test["status"] == "failed" and len(files[name]) > 1:
-            name = os.path.relpath(suite["name"], sys.argv[2]) + " › " + name
         if result.get(name) != "failed":
             result[name] = words[test["status"]]
             # jest.retryTimes: passed after a failed invocation.
@@ -191,6 +180,6 @@ capture retry-quiet jest-retry-quiet --
 if [[ -f $out/retry-quiet.flaky ]]; then
     sed -i '1a # report only: the console shows no failed try without logErrorsBeforeRetry' "$out/retry-quiet.flaky"
 fi
-# Two files whose failing tests share a title: each name carries its file.
+# Two files whose failing tests share a title: the same name twice, each in its file.
 capture shared jest-shared --
 capture shared-verbose jest-shared -- --verbose

@@ -74,3 +74,5 @@ capture all-pass mocha-pass
 capture lies mocha-lies
 capture lies-tap mocha-lies --reporter tap
 capture only mocha-only
+# Titles with leading, trailing and doubled spaces: kept byte for byte.
+capture spaces mocha-spaces

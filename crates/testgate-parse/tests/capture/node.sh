@@ -87,3 +87,6 @@ capture all-pass-spec node-pass --test-reporter=spec
 capture lies-tap node-lies
 capture lies-spec node-lies --test-reporter=spec
 capture only node-only --test-only
+# Titles holding `#` and `\`, which tap escapes (`\#`, `\\`).
+capture escapes-tap node-escapes
+capture escapes-spec node-escapes --test-reporter=spec

@@ -38,37 +38,20 @@ import xml.etree.ElementTree as ET
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 root = sys.argv[3]
 
-# A title that failing tests of two files share carries the file
-# (docs/formats.md): `src/a.test.js > adds`.
-def qualified(failing):
-    files = {}
-    for name, file in failing:
-        files.setdefault(name, set()).add(file)
-    return [f"{file} > {name}" if len(files[name]) > 1 else name for name, file in failing]
-
-from_json = qualified([
-    (" > ".join(test["ancestorTitles"] + [test["title"]]), os.path.relpath(suite["name"], root))
+# A name is the test's identity: a title that failing tests of two files
+# share is the same name in each, never carrying the file (docs/formats.md).
+from_json = [
+    " > ".join(test["ancestorTitles"] + [test["title"]])
     for suite in report["testResults"]
     for test in suite["assertionResults"]
     if test["status"] == "failed"
-])
+]
 cases = [
     case
     for case in ET.parse(sys.argv[2]).getroot().iter("testcase")
     if case.find("failure") is not None or case.find("error") is not None
 ]
-files = {}
-for name, file in [
-    (" > ".join(test["ancestorTitles"] + [test["title"]]), suite["name"])
-    for suite in report["testResults"]
-    for test in suite["assertionResults"]
-    if test["status"] == "failed"
-]:
-    files.setdefault(name, set()).add(file)
-from_junit = [
-    c.get("classname") + " > " + c.get("name") if len(files.get(c.get("name"), ())) > 1 else c.get("name")
-    for c in cases
-]
+from_junit = [c.get("name") for c in cases]
 missing = set(from_json) - set(from_junit)
 if missing:
     sys.exit(f"json names missing from junit: {sorted(missing)}")
@@ -81,8 +64,7 @@ PY
 # statuses (passed, failed, skipped for skipped, pending and todo; flaky for
 # a passed test with the failure messages of a retried try), then junit's
 # failures and errors json does not name (a suite whose hook failed, a file
-# that failed to load) as failed; a failing title shared by two files
-# carries the file.
+# that failed to load) as failed.
 outcomes_from_reports() {
     python3 - "$1" "$2" "$3" <<'PY'
 import json, os, sys
@@ -91,28 +73,17 @@ import xml.etree.ElementTree as ET
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 root = sys.argv[3]
 words = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped"}
-files = {}
-for suite in report["testResults"]:
-    for test in suite["assertionResults"]:
-        if test["status"] == "failed":
-            files.setdefault(" > ".join(test["ancestorTitles"] + [test["title"]]), set()).add(suite["name"])
 result = {}
 for suite in report["testResults"]:
     for test in suite["assertionResults"]:
         name = " > ".join(test["ancestorTitles"] + [test["title"]])
-        shared = test["status"] == "failed" and len(files[name]) > 1
-        if shared:
-            name = os.path.relpath(suite["name"], root) + " > " + name
         if result.get(name) != "failed":
             result[name] = words[test["status"]]
             if test["status"] == "passed" and test.get("failureMessages"):
                 result[name] = "flaky"
 for case in ET.parse(sys.argv[2]).getroot().iter("testcase"):
     if case.find("failure") is not None or case.find("error") is not None:
-        name = case.get("name")
-        if len(files.get(name, ())) > 1:
-            name = case.get("classname") + " > " + name
-        result[name] = "failed"
+        result[case.get("name")] = "failed"
 for name, what in result.items():
     print(what, name)
 PY
@@ -223,6 +194,6 @@ capture retry vitest-retry -- --retry 2
 if [[ -f $out/retry.flaky ]]; then
     sed -i '1a # report only: the default reporter shows no retry' "$out/retry.flaky"
 fi
-# Two files whose failing tests share a title: each name carries its file.
+# Two files whose failing tests share a title: the same name twice, each in its file.
 capture shared vitest-shared --
 capture shared-verbose vitest-shared -- --reporter=verbose

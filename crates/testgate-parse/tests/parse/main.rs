@@ -472,3 +472,47 @@ fn captured_messages_are_in_the_runners_own_records() {
     }
     assert!(checked >= 15, "only {checked} messages checked");
 }
+
+/// go's events as the facade reads them (`GoEvents::feed_split`): the
+/// report's parser given every line but the `output` events a panic's are
+/// not, in chunks of every size, names the same failures, flaky, running
+/// and crashed tests and every test's outcome as given every line, for
+/// every captured `go test -json` log.
+#[test]
+fn go_events_split_for_the_report_read_alike() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".log") || !name.contains("json") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let whole = parse(Runner::Go, &bytes);
+        for chunk in [1, 7, 4096, bytes.len().max(1)] {
+            let mut events = testgate_parse::GoEvents::new();
+            let (mut text, mut lines) = (Vec::new(), Vec::new());
+            for piece in bytes.chunks(chunk) {
+                events.feed_split(piece, &mut text, Some(&mut lines));
+            }
+            events.finish_split(&mut text, Some(&mut lines));
+            let split = parse(Runner::Go, &lines);
+            let what = format!("{name} in chunks of {chunk}");
+            assert!(lines.len() <= bytes.len(), "{what}");
+            assert_eq!(
+                split.names().collect::<Vec<_>>(),
+                whole.names().collect::<Vec<_>>(),
+                "{what}"
+            );
+            assert_eq!(split.flaky, whole.flaky, "{what}");
+            assert_eq!(split.running, whole.running, "{what}");
+            assert_eq!(split.crashes, whole.crashes, "{what}");
+            assert_eq!(split.counts, whole.counts, "{what}");
+            assert_eq!(split.tests, whole.tests, "{what}");
+            assert_eq!(split.unclosed, whole.unclosed, "{what}");
+        }
+        read += 1;
+    }
+    assert!(read >= 5, "the go -json fixtures: {read}");
+}

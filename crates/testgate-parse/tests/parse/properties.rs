@@ -278,13 +278,19 @@ fn every_entry_point(bytes: &[u8]) -> Result<(), TestCaseError> {
         let last_unterminated = u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
         prop_assert_eq!(report.lines, newlines + last_unterminated, "{}", format);
         prop_assert!(report.long_lines <= report.lines);
-        let mut names: Vec<&str> = report.names().collect();
+        // A name is the test's identity within its context (a jest title
+        // in two files is two tests): each (name, context) once.
+        let mut names: Vec<(&str, Option<&str>)> = report
+            .failing
+            .iter()
+            .map(|t| (t.name.as_str(), t.context.as_deref()))
+            .collect();
         names.sort_unstable();
         names.dedup();
         prop_assert_eq!(
             names.len(),
             report.failing.len(),
-            "{}: names are unique",
+            "{}: names are unique in their context",
             format
         );
         if let Some(found) = report.format {

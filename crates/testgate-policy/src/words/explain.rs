@@ -205,6 +205,7 @@ pub(crate) fn stopped(
             ": the exit status, the runner's report and its console must agree for a pass"
         }
         Stop::ReportMissing => ": a run that never finished proves nothing",
+        Stop::NoReport => ": the exit status and the console alone give no pass",
         Stop::Environment { .. } => "; the environment failed, not the code: nothing was proved",
         Stop::Truncated => ": a run that never finished proves nothing",
         Stop::FlakyWithin { .. } => {
@@ -246,7 +247,8 @@ pub(crate) fn stopped(
         | Stop::Lost { .. }
         | Stop::Contradiction { .. }
         | Stop::Truncated
-        | Stop::ReportMissing => {}
+        | Stop::ReportMissing
+        | Stop::NoReport => {}
         Stop::ChannelsDisagree { disagreement } => match disagreement {
             Disagreement::ConsoleNamesFailures { names } => {
                 let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -363,7 +365,7 @@ pub(crate) fn pass(
     let unrecognised = evidence.iter().find(|r| !r.attempt.recognised);
     let console_alone = evidence.iter().any(|r| match r.attempt.evidence {
         Evidence::ConsoleAlone => r.attempt.recognised,
-        Evidence::Report { .. } | Evidence::ReportMissing => false,
+        Evidence::Report { .. } | Evidence::ReportMissing | Evidence::Unasked => false,
     });
     if console_alone {
         reason.line(

@@ -145,6 +145,9 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
         Stop::ReportMissing => "exited with code 0, but the runner never completed the report \
              testgate asked it for, which it writes at the end of its session"
             .to_owned(),
+        Stop::NoReport => "exited with code 0, but no report of the runner's own could be asked \
+             for, and --evidence report requires one"
+            .to_owned(),
         Stop::FlakyWithin {
             code,
             named: 0,

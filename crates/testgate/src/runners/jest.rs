@@ -118,6 +118,18 @@ impl RunnerProfile for Jest {
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
     }
+
+    /// Behind a wrapper, through `NODE_OPTIONS`: jest's program (`jest`,
+    /// `…/jest/bin/jest.js`) asked as [`report`] asks it.
+    fn report_behind_wrapper(&self, place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        super::js::through_node(
+            "jest-ask.cjs",
+            r#"base === "jest" || /[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/.test(script)"#,
+            r#"args.some((a) => /^--(json|outputFile|output-file)(=|$)/.test(a)) ? [] : ["--json", "--outputFile=" + place]"#,
+            ReportFormat::JestJson,
+            place,
+        )
+    }
 }
 
 /// jest's cache, `/tmp/jest_<uid in base 36>`: outside the homes, so the

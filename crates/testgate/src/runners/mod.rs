@@ -25,6 +25,7 @@ mod nextest;
 mod node;
 pub(crate) mod npm;
 mod pytest;
+mod shell;
 mod vitest;
 
 pub(crate) use caches::{caches_used_in, tool_caches};
@@ -38,6 +39,7 @@ pub(crate) use js::js_escape;
 pub(crate) use nextest::nextest_escape;
 #[cfg(test)]
 pub(crate) use pytest::is_python;
+pub(crate) use shell::ShellScript;
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
@@ -98,6 +100,16 @@ pub(crate) trait RunnerProfile: Sync {
     fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
         let _ = (rest, place, workspace);
         None
+    }
+
+    /// How the runner, started behind a wrapper no argument reaches
+    /// (`make test`, `sh run.sh`, an npm script that is a shell command),
+    /// is asked for its report at `place`: through the environment alone
+    /// ([`ReportRequest::through_environment`]). By default the request
+    /// [`RunnerProfile::report`] makes through the environment, if any.
+    fn report_behind_wrapper(&self, place: &Path, workspace: &Path) -> Option<ReportRequest> {
+        self.report(&[], place, workspace)
+            .filter(|request| request.through_environment)
     }
 }
 

@@ -132,6 +132,19 @@ impl RunnerProfile for Vitest {
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
     }
+
+    /// Behind a wrapper, through `NODE_OPTIONS`: vitest's program
+    /// (`vitest`, `vitest.mjs`) asked as [`report`] asks it, unless it runs
+    /// one of its commands that is no test run.
+    fn report_behind_wrapper(&self, place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        super::js::through_node(
+            "vitest-ask.cjs",
+            r#"(base === "vitest" || base === "vitest.mjs") && !["list", "bench", "init", "typecheck", "watch", "dev"].includes(process.argv[2])"#,
+            r#"args.some((a, i) => /^--outputFile([.=]|$)/.test(a) || a === "--reporter=json" || a === "--reporters=json" || (/^--reporters?$/.test(a) && args[i + 1] === "json")) ? [] : [...(args.some((a) => /^--reporters?(=|$)/.test(a)) ? [] : ["--reporter=default"]), "--reporter=json", "--outputFile.json=" + place]"#,
+            ReportFormat::VitestJson,
+            place,
+        )
+    }
 }
 
 #[cfg(test)]

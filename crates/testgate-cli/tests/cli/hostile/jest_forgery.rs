@@ -67,3 +67,43 @@ fn a_forged_jest_summary_and_exit_0_is_truncated_not_pass() {
         attack.assert_contained(&outcome);
     }
 }
+
+/// The same forgery behind wrappers (issue 36): `make test` (the suite's
+/// Makefile runs `npx jest`), `sh run.sh` (the suite's script `exec`s it)
+/// and a shell's `jest --ci && echo done`. Behind `sh -c` jest is asked in
+/// the script, behind `make` and a script file through node's
+/// `NODE_OPTIONS` (a preload that adds the report's arguments to jest's
+/// own): each is Inconclusive `truncated`. PASS on the code before (main at
+/// 7ad09a6: nothing reached jest behind a wrapper, and the console judged
+/// alone).
+#[test]
+fn a_forged_jest_summary_behind_a_wrapper_is_truncated_not_pass() {
+    let modules = node_modules();
+    for (command, marker_args) in [
+        (&["make", "test"][..], false),
+        (&["sh", "run.sh"], true),
+        (
+            &["sh", "-c", "npx --no-install jest --ci && echo done"],
+            false,
+        ),
+    ] {
+        let attack = Attack::new("jest-forgery").arg("--writable").arg(&modules);
+        let attack = if marker_args {
+            attack.command(command)
+        } else {
+            attack.runner_command(command)
+        };
+        std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
+            .expect("link node_modules");
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+        let attempt = outcome.attempt();
+        assert!(
+            attempt["note"]
+                .as_str()
+                .is_some_and(|note| note.contains("the runner wrote no complete report")),
+            "{command:?}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}

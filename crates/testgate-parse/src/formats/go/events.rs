@@ -52,6 +52,23 @@ impl GoEvents {
     /// text to `out`. A line cut by the chunk's end is rendered once its
     /// newline comes (or at [`finish`](GoEvents::finish)).
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        self.feed_split(chunk, out, None);
+    }
+
+    /// [`feed`](GoEvents::feed), also appending to `report` each line the
+    /// events' own parser ([`Runner::Go`](crate::Runner)) needs: every line
+    /// but the `output` events, of which only a panic's (`panic: `,
+    /// `created by `) says what the other events do not. Each event is
+    /// read once, here: the report's parser then reads a few lines a test
+    /// instead of every line a test logged (the output is the console's,
+    /// rendered, which [`Beside::events`](crate::Beside::events) takes the
+    /// failures' text and the line counts from).
+    pub fn feed_split(
+        &mut self,
+        chunk: &[u8],
+        out: &mut Vec<u8>,
+        mut report: Option<&mut Vec<u8>>,
+    ) {
         let mut rest = chunk;
         while !rest.is_empty() {
             let (piece, ended) = match rest.iter().position(|&b| b == b'\n') {
@@ -61,10 +78,17 @@ impl GoEvents {
             rest = &rest[piece.len()..];
             if self.passing_through {
                 out.extend_from_slice(piece);
+                if let Some(report) = report.as_deref_mut() {
+                    report.extend_from_slice(piece);
+                }
                 self.passing_through = !ended;
                 continue;
             }
             if self.line.len() + piece.len() > MAX_EVENT_LINE {
+                if let Some(report) = report.as_deref_mut() {
+                    report.extend_from_slice(&self.line);
+                    report.extend_from_slice(piece);
+                }
                 out.append(&mut self.line);
                 out.extend_from_slice(piece);
                 self.passing_through = !ended;
@@ -72,7 +96,7 @@ impl GoEvents {
             }
             self.line.extend_from_slice(piece);
             if ended {
-                render_line(&self.line, out);
+                render_line(&self.line, out, report.as_deref_mut());
                 self.line.clear();
             }
         }
@@ -80,39 +104,63 @@ impl GoEvents {
 
     /// Renders a last line that had no newline.
     pub fn finish(&mut self, out: &mut Vec<u8>) {
+        self.finish_split(out, None);
+    }
+
+    /// [`finish`](GoEvents::finish), with the report's lines as
+    /// [`feed_split`](GoEvents::feed_split) gives them.
+    pub fn finish_split(&mut self, out: &mut Vec<u8>, report: Option<&mut Vec<u8>>) {
         if !self.line.is_empty() {
-            render_line(&self.line, out);
+            render_line(&self.line, out, report);
             self.line.clear();
         }
         self.passing_through = false;
     }
 }
 
-/// Appends what one line (with its newline, if it had one) renders to.
-fn render_line(line: &[u8], out: &mut Vec<u8>) {
-    match event_output(line) {
-        Some(output) => out.extend_from_slice(output.as_bytes()),
+/// Appends what one line (with its newline, if it had one) renders to,
+/// and the line to `report` unless only the console needs it.
+fn render_line(line: &[u8], out: &mut Vec<u8>, report: Option<&mut Vec<u8>>) {
+    let event = event_of(line);
+    let console_only = event.as_ref().is_some_and(|event| {
+        event.action == "output"
+            && !event
+                .output
+                .as_deref()
+                .is_some_and(|o| o.starts_with("panic: ") || o.starts_with("created by "))
+    });
+    if let Some(report) = report
+        && !console_only
+    {
+        report.extend_from_slice(line);
+    }
+    match event {
+        Some(event) => out.extend_from_slice(event.output.unwrap_or_default().as_bytes()),
         None => out.extend_from_slice(line),
     }
 }
 
-/// What a test2json event in `line` printed (`""` for an event without
-/// output); `None` for any other line, JSON or not.
-fn event_output(line: &[u8]) -> Option<String> {
+/// The two fields of a test2json event the console needs, borrowed from
+/// the line where go wrote them without escapes (most `Output`s), every
+/// other field skipped (and checked to be JSON): a `serde_json::Value` per
+/// line cost ten times as much.
+#[derive(serde::Deserialize)]
+struct Event<'a> {
+    /// A string: what makes the object an event.
+    #[serde(rename = "Action", borrow)]
+    action: std::borrow::Cow<'a, str>,
+    #[serde(rename = "Output", borrow, default)]
+    output: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The test2json event in `line`; `None` for any other line, JSON or not.
+fn event_of(line: &[u8]) -> Option<Event<'_>> {
     let text = line.strip_suffix(b"\n").unwrap_or(line);
     let text = text.strip_suffix(b"\r").unwrap_or(text);
     if text.first() != Some(&b'{') {
         return None;
     }
-    let value: serde_json::Value = serde_json::from_slice(text).ok()?;
-    value.get("Action")?.as_str()?;
-    Some(
-        value
-            .get("Output")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
-    )
+    serde_json::from_slice(text).ok()
 }
 
 #[cfg(test)]
@@ -147,6 +195,27 @@ tail without newline";
         for chunk in [1, 2, 7, 64, 4096] {
             assert_eq!(render(stream, chunk), want, "chunks of {chunk}");
         }
+    }
+
+    /// go 1.24+ reports a build under `-json` as events of its own
+    /// (`build-output` with an `ImportPath` and no `Package`, then
+    /// `build-fail`): their output is the compiler's text, as go 1.19 printed
+    /// it outside the events (`fixtures/go/json_build_failure.log`, captured
+    /// on go 1.26).
+    #[test]
+    fn build_events_give_the_compilers_text() {
+        let stream = br##"{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-output","Output":"# example.com/m/q [example.com/m/q.test]\n"}
+{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-output","Output":"q/q_test.go:3:28: undefined: undefined\n"}
+{"ImportPath":"example.com/m/q [example.com/m/q.test]","Action":"build-fail"}
+{"Time":"2026-12-06T14:00:16.807303804Z","Action":"output","Package":"example.com/m/q","Output":"FAIL\texample.com/m/q [build failed]\n"}
+{"Time":"2026-12-06T14:00:16.807314295Z","Action":"fail","Package":"example.com/m/q","Elapsed":0,"FailedBuild":"example.com/m/q [example.com/m/q.test]"}
+"##;
+        assert_eq!(
+            render(stream, 9),
+            b"# example.com/m/q [example.com/m/q.test]\n\
+q/q_test.go:3:28: undefined: undefined\n\
+FAIL\texample.com/m/q [build failed]\n"
+        );
     }
 
     /// An output event's text is go's, escapes decoded; it need not end a
