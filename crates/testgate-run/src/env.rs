@@ -905,7 +905,7 @@ mod tests {
     #[test]
     fn what_an_untrusted_caller_may_set_by_table() {
         let refused = [
-            ("CARGO_TARGET_DIR", CallerRefusal::Mount),
+            ("CARGO_TARGET_DIR", CallerRefusal::Path),
             ("CARGO_BUILD_TARGET_DIR", CallerRefusal::Path),
             ("PYTHONPATH", CallerRefusal::Mount),
             ("PATH", CallerRefusal::Mount),

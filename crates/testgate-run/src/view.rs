@@ -102,7 +102,6 @@ pub(crate) fn mounts_by(name: &str) -> bool {
     name == "HOME"
         || TOOLCHAIN_VARIABLES.contains(&name)
         || TOOLCHAIN_LISTS.contains(&name)
-        || OUTPUT_VARIABLES.contains(&name)
         || CACHE_VARIABLES
             .iter()
             .any(|(cache, _)| cache.eq_ignore_ascii_case(name))
