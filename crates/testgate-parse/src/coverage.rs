@@ -37,7 +37,7 @@ impl CoverageScan {
             return;
         }
         let CoverageScan { splitter, below } = self;
-        splitter.feed(chunk, |line| see(below, line));
+        splitter.feed(chunk, |line| see_output(below, line));
     }
 
     /// Reads one cleaned line (the parser's recogniser form).
@@ -48,8 +48,16 @@ impl CoverageScan {
     /// Whether the output said that coverage was below a threshold.
     pub fn finish(mut self) -> bool {
         let CoverageScan { splitter, below } = &mut self;
-        splitter.finish(|line| see(below, line));
+        splitter.finish(|line| see_output(below, line));
         self.below
+    }
+}
+
+/// A line of the output as fed, through [`see`] without the CI's
+/// prefixes, as the parser gives its lines (a CI's own line is none).
+fn see_output(below: &mut bool, line: &str) {
+    if let Some(line) = crate::ci::runner_text(line) {
+        see(below, line);
     }
 }
 

@@ -84,7 +84,7 @@ impl EnvironmentScan {
             return;
         }
         let EnvironmentScan { splitter, found } = self;
-        splitter.feed(chunk, |line| see(found, line));
+        splitter.feed(chunk, |line| see_output(found, line));
     }
 
     /// Reads one cleaned line (the parser's recogniser form).
@@ -95,8 +95,16 @@ impl EnvironmentScan {
     /// The first environment failure the output showed, if any.
     pub fn finish(mut self) -> Option<EnvironmentFailure> {
         let EnvironmentScan { splitter, found } = &mut self;
-        splitter.finish(|line| see(found, line));
+        splitter.finish(|line| see_output(found, line));
         self.found
+    }
+}
+
+/// A line of the output as fed, through [`see`] without the CI's
+/// prefixes, as the parser gives its lines (a CI's own line is none).
+fn see_output(found: &mut Option<EnvironmentFailure>, line: &str) {
+    if let Some(line) = crate::ci::runner_text(line) {
+        see(found, line);
     }
 }
 

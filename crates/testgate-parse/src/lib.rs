@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 
 mod beside;
+mod ci;
 mod coverage;
 mod dispatch;
 mod environment;
