@@ -11,7 +11,11 @@
 //!   64 KiB chunks as `testgate parse` reads it (page cache warm), and with
 //!   `Format::Auto` and the environment and coverage scans, as the facade
 //!   reads each attempt's output,
-//! - the wall time of `wc -l` on the same file, for scale,
+//! - the time of `wc -l` on the same file, for scale, and the ratios of
+//!   `Format::Auto` and of `Format::Auto` with the scans to it,
+//! - `Format::Auto` on the same log as a GitHub Actions job log stores it
+//!   (a timestamp before every line), against the bare log: the cost of
+//!   taking the CI's prefixes off,
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
@@ -69,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("MB/s per CPU second of the measuring thread (wall-clock MB/s in brackets: the");
     println!("machine may be shared); `wc -l` by its CPU time as a child; best of 3 runs.");
     println!(
-        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>15} {:>7} {:>9} {:>9}",
+        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>15} {:>7} {:>8} {:>7} {:>9} {:>9}",
         "log",
         "MB",
         "lines",
@@ -78,6 +82,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "+scans MB/s",
         "wc -l MB/s",
         "auto/wc",
+        "+scans/wc",
+        "CI/bare",
         "RSS whole",
         "RSS strm"
     );
@@ -94,6 +100,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (explicit, report) = best_of(3, || stream_file(format, &path))?;
         let (auto, auto_report) = best_of(3, || stream_file(Format::Auto, &path))?;
         let (scanned, _) = best_of(3, || scan_file(&path))?;
+        let ci_path = dir.0.join(format!("{name}-actions.log"));
+        prefix_lines(&path, &ci_path)?;
+        let (ci, ci_report) = best_of(3, || stream_file(Format::Auto, &ci_path))?;
+        std::fs::remove_file(&ci_path)?;
         let rss_whole = peak_rss_kib("oneshot", &path)?;
         let rss_stream = peak_rss_kib("stream", &path)?;
         let rate = |t: Times| {
@@ -104,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )
         };
         println!(
-            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>15} {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
+            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>15} {:>6.2}x {:>7.2}x {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
             name,
             mbytes,
             report.lines,
@@ -113,13 +123,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rate(scanned),
             rate(wc),
             auto.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
+            scanned.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
+            ci.cpu.as_secs_f64() / auto.cpu.as_secs_f64(),
             rss_whole as f64 / 1024.0,
             rss_stream as f64 / 1024.0,
         );
         println!(
-            "         names: explicit {}, auto {}; detected {:?}; counts {:?}",
+            "         names: explicit {}, auto {}, as CI log {}; detected {:?}; counts {:?}",
             report.failing.len(),
             auto_report.failing.len(),
+            ci_report.failing.len(),
             auto_report.format,
             auto_report.counts
         );
@@ -240,6 +253,33 @@ fn thread_cpu() -> io::Result<Duration> {
 struct Times {
     wall: Duration,
     cpu: Duration,
+}
+
+/// Writes the log at `from` to `to` as a GitHub Actions job log stores
+/// it: an RFC 3339 timestamp with seven digits of fraction before every
+/// line.
+fn prefix_lines(from: &Path, to: &Path) -> io::Result<()> {
+    use std::io::BufRead;
+    let mut lines = io::BufReader::with_capacity(1 << 20, File::open(from)?);
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(to)?);
+    let mut line = Vec::new();
+    let mut n = 0u64;
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        write!(
+            out,
+            "2026-12-03T10:{:02}:{:02}.{:07}Z ",
+            n / 60 % 60,
+            n % 60,
+            n % 10_000_000
+        )?;
+        out.write_all(&line)?;
+        n += 1;
+    }
+    out.flush()
 }
 
 /// Parses the file at `path` as `testgate parse` does: 64 KiB reads.

@@ -32,130 +32,93 @@
 /// step) is three.
 const MAX_PREFIXES: usize = 4;
 
-/// Whether a line starting with this byte may carry a CI prefix or be a CI
-/// marker: a letter or digit (a timestamp, a service's or an environment's
-/// name, `section_…`, `nox`), `[` (Jenkins), `#` (`##[…]`), the first
-/// byte of a BOM or of Buildkite's 🚨. Every other line is the runner's as it is, at the cost
-/// of one lookup.
-const MAY_START: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric() || c == b'[' || c == b'#' || c == 0xef || c == 0xf0;
-        b += 1;
-    }
-    table
-};
-
 /// The runner's text of a cleaned line: `text` without the CI prefixes
 /// it starts with, or `None` where the line is the CI's own (a step
-/// marker, an annotation, a logging command), which no runner printed.
+/// marker, an annotation, a logging command, a verdict), which no runner
+/// printed.
 pub(crate) fn runner_text(text: &str) -> Option<&str> {
     let mut text = text;
     for _ in 0..MAX_PREFIXES {
-        let Some(&first) = text.as_bytes().first() else {
-            return Some(text);
-        };
-        if first == b' ' {
-            return (!is_tox_summary(text)).then_some(text);
-        }
-        if !MAY_START[usize::from(first)] {
-            return Some(text);
-        }
-        if is_ci_line(text) {
-            return None;
-        }
-        let rest = text
-            .strip_prefix('\u{feff}')
-            .or_else(|| after_timestamp(text))
-            .or_else(|| after_jenkins_timestamp(text))
-            .or_else(|| after_compose_service(text));
-        match rest {
-            Some(rest) => text = rest,
-            None => return Some(text),
+        match read(text) {
+            Read::Runner => return Some(text),
+            Read::Ci => return None,
+            Read::After(rest) => text = rest,
         }
     }
     Some(text)
 }
 
-/// A line the CI wrote, not the runner: a GitHub Actions or Azure
-/// Pipelines formatting command (`##[group]Run cargo test`,
-/// `##[error]Process completed with exit code 101.`), an Azure logging
-/// command (`##vso[task.setvariable …]`), a GitLab section's start or end
-/// and its verdict, Buildkite's, a Jenkins Pipeline step (`[Pipeline] sh`),
-/// Compose's lines of its own, tox's command line
-/// (`py311: commands[0]> pytest`) and verdicts, nox's (`nox > pytest`).
-/// The verdicts matter where a log stops mid-test (a hang the CI killed):
-/// the line after the runner's last is the CI's, and must not read as the
-/// test's output.
-fn is_ci_line(text: &str) -> bool {
-    if let Some(command) = text.strip_prefix("##") {
-        return command.starts_with("vso[") || is_formatting_command(command);
-    }
-    after_gitlab_section(text).is_some()
-        || text.starts_with("ERROR: Job failed: ")
-        || text.starts_with("Job succeeded")
-        || text.starts_with("\u{1f6a8} Error: The command exited with status ")
-        || text.starts_with("[Pipeline] ")
-        || text.starts_with("nox > ")
-        || text.starts_with("Attaching to ")
-        || is_compose_exit(text)
-        || is_tox_command(text)
-        || is_tox_summary(text)
+/// What the start of a line is.
+enum Read<'a> {
+    /// The runner's line, as it is.
+    Runner,
+    /// A line the CI wrote.
+    Ci,
+    /// A prefix, and the rest of the line after it.
+    After(&'a str),
 }
 
-/// `docker compose up`'s line when a container ends:
-/// `app-1 exited with code 101`.
-fn is_compose_exit(text: &str) -> bool {
-    text.split_once(" exited with code ")
-        .is_some_and(|(name, code)| is_container_name(name) && is_number(code))
-}
-
-/// tox's lines after a command: `py311: exit 1 (0.42 seconds) …`, the
-/// summary's `  py311: FAIL code 1 (…)`, `  py311: OK (…)`, and its last
-/// `  evaluation failed :( (…)` or `  congratulations :) (…)`.
-fn is_tox_summary(text: &str) -> bool {
-    let text = text.strip_prefix("  ").unwrap_or(text);
-    if text.starts_with("evaluation failed :(") || text.starts_with("congratulations :)") {
-        return true;
-    }
-    let Some(first) = text.bytes().next() else {
-        return false;
+/// The start of `text`, told by its first byte: a line that starts with
+/// a space or a punctuation byte other than `[` and `#` costs one
+/// comparison or two, one that starts with a letter a scan of its first
+/// word.
+fn read(text: &str) -> Read<'_> {
+    let Some(&first) = text.as_bytes().first() else {
+        return Read::Runner;
     };
-    if !first.is_ascii_alphanumeric() {
-        return false;
+    let ci = |is: bool| if is { Read::Ci } else { Read::Runner };
+    match first {
+        b'#' => ci(text
+            .strip_prefix("##")
+            .is_some_and(|command| command.starts_with("vso[") || is_formatting_command(command))),
+        b'[' if text.starts_with("[Pipeline] ") => Read::Ci,
+        b'[' => after(after_jenkins_timestamp(text)),
+        b' ' => ci(is_tox_summary(text)),
+        0xef => after(text.strip_prefix('\u{feff}')),
+        0xf0 => ci(text.starts_with("\u{1f6a8} Error: The command exited with status ")),
+        b'0'..=b'9' => match after_timestamp(text) {
+            Some(rest) => Read::After(rest),
+            None => named(text),
+        },
+        b's' if is_gitlab_section(text) => Read::Ci,
+        b'E' if text.starts_with("ERROR: Job failed: ") => Read::Ci,
+        b'J' if text.starts_with("Job succeeded") => Read::Ci,
+        b'n' if text.starts_with("nox > ") => Read::Ci,
+        b'A' if text.starts_with("Attaching to ") => Read::Ci,
+        b'a'..=b'z' | b'A'..=b'Z' => named(text),
+        _ => Read::Runner,
     }
+}
+
+/// The rest after a prefix, or the runner's line where there is none.
+fn after(rest: Option<&str>) -> Read<'_> {
+    rest.map_or(Read::Runner, Read::After)
+}
+
+/// A line that starts with a name: `docker compose`'s prefix
+/// (`app-1  | `) or its `app-1 exited with code 101`, tox's
+/// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
+/// the runner's.
+fn named(text: &str) -> Read<'_> {
     let name_end = text
         .bytes()
         .position(|b| !is_name_byte(b))
         .unwrap_or(text.len());
-    let Some(verdict) = text[name_end..].strip_prefix(": ") else {
-        return false;
-    };
-    let exit = verdict
-        .strip_prefix("exit ")
-        .and_then(|rest| rest.split_once(" ("))
-        .is_some_and(|(code, _)| is_number(code.trim_start_matches('-')));
-    exit || verdict.starts_with("OK (")
-        || verdict.starts_with("FAIL code ")
-        || verdict.starts_with("SKIP (")
-        || verdict.starts_with("OK \u{2714}")
-        || verdict.starts_with("FAIL \u{2716}")
-}
-
-/// Digits only, at least one.
-fn is_number(text: &str) -> bool {
-    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// A Compose container's name: a service's name, `-` (or `_`) and its
-/// number.
-fn is_container_name(name: &str) -> bool {
-    let Some((service, number)) = name.rsplit_once(['-', '_']) else {
-        return false;
-    };
-    !service.is_empty() && service.bytes().all(is_name_byte) && is_number(number)
+    let (name, rest) = text.split_at(name_end);
+    match rest.as_bytes().first() {
+        Some(b' ') if is_container_name(name) => {
+            if let Some(code) = rest.strip_prefix(" exited with code ") {
+                return if is_number(code) {
+                    Read::Ci
+                } else {
+                    Read::Runner
+                };
+            }
+            after_compose_service(rest).map_or(Read::Runner, Read::After)
+        }
+        Some(b':') if is_tox_line(rest) => Read::Ci,
+        _ => Read::Runner,
+    }
 }
 
 /// `[group]…`, `[error]…`: one of the formatting commands GitHub Actions
@@ -170,28 +133,76 @@ fn is_formatting_command(command: &str) -> bool {
         .is_some_and(|(name, _)| COMMANDS.contains(&name))
 }
 
-/// tox 4's line before each command it runs: `ENV: commands[N]> COMMAND`
-/// (also `commands_pre`, `commands_post`).
-fn is_tox_command(text: &str) -> bool {
+/// tox's lines after an environment's name (`rest` starts at the colon):
+/// tox 4's before each command it runs, `: commands[N]> COMMAND` (also
+/// `commands_pre`, `commands_post`), after it `: exit 1 (0.42 seconds) …`,
+/// and its verdicts `: OK (…)`, `: FAIL code 1 (…)`, `: SKIP (…)`.
+fn is_tox_line(rest: &str) -> bool {
+    let Some(rest) = rest.strip_prefix(": ") else {
+        return false;
+    };
+    if let Some(command) = rest.strip_prefix("commands") {
+        let command = command
+            .strip_prefix("_pre")
+            .or_else(|| command.strip_prefix("_post"))
+            .unwrap_or(command);
+        return command
+            .strip_prefix('[')
+            .and_then(|rest| rest.split_once("]> "))
+            .is_some_and(|(index, _)| is_number(index));
+    }
+    let exit = rest
+        .strip_prefix("exit ")
+        .and_then(|rest| rest.split_once(" ("))
+        .is_some_and(|(code, _)| is_number(code.trim_start_matches('-')));
+    exit || rest.starts_with("OK (")
+        || rest.starts_with("FAIL code ")
+        || rest.starts_with("SKIP (")
+        || rest.starts_with("OK \u{2714}")
+        || rest.starts_with("FAIL \u{2716}")
+}
+
+/// tox's summary at the end, indented two spaces: `  py311: FAIL code 1
+/// (…)`, `  py311: OK (…)`, and its last `  evaluation failed :( (…)` or
+/// `  congratulations :) (…)`.
+fn is_tox_summary(text: &str) -> bool {
+    let Some(text) = text.strip_prefix("  ") else {
+        return false;
+    };
+    if !text
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return false;
+    }
+    if text.starts_with("evaluation failed :(") || text.starts_with("congratulations :)") {
+        return true;
+    }
     let name_end = text
         .bytes()
         .position(|b| !is_name_byte(b))
         .unwrap_or(text.len());
-    let Some(rest) = text[name_end..].strip_prefix(": commands") else {
-        return false;
-    };
-    let rest = rest
-        .strip_prefix("_pre")
-        .or_else(|| rest.strip_prefix("_post"))
-        .unwrap_or(rest);
-    rest.strip_prefix('[')
-        .and_then(|rest| rest.split_once("]> "))
-        .is_some_and(|(index, _)| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+    is_tox_line(&text[name_end..])
 }
 
 /// A byte of a service's or an environment's name.
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Digits only, at least one.
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A Compose container's name: a service's name, `-` (or `_` before
+/// Compose v2) and its number.
+fn is_container_name(name: &str) -> bool {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && name.len() > digits + 1
+        && matches!(name.as_bytes()[name.len() - digits - 1], b'-' | b'_')
 }
 
 /// The rest of a line after an RFC 3339 timestamp and a space, as GitHub
@@ -268,47 +279,37 @@ fn after_jenkins_timestamp(text: &str) -> Option<&str> {
     inner.get(len..)?.strip_prefix("] ")
 }
 
-/// The rest of a line after `docker compose`'s `service-1  | `: a name
-/// ending in the container's number (`-1`, or `_1` before Compose v2),
-/// spaces, a bar, and the space before the text (none where the text is
-/// empty). A line where text comes before a bar — a test's parameters
-/// `t.py::test[a-1 | b]`, a table's `| a | b |` — is left.
-fn after_compose_service(text: &str) -> Option<&str> {
-    let b = text.as_bytes();
-    let name_end = b.iter().position(|&c| !is_name_byte(c))?;
-    let digits = b[..name_end]
-        .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let numbered =
-        digits > 0 && name_end > digits + 1 && matches!(b[name_end - digits - 1], b'-' | b'_');
-    if !numbered || b[name_end] != b' ' {
-        return None;
+/// The rest of a line after `docker compose`'s `service-1  | `, from the
+/// spaces after the container's name (`rest`): spaces, a bar, and the
+/// space before the text (none where the text is empty). A line where
+/// text comes before a bar — a test's parameters `t.py::test[a-1 | b]`, a
+/// table's `| a | b |` — is left.
+fn after_compose_service(rest: &str) -> Option<&str> {
+    let rest = rest.trim_start_matches(' ').strip_prefix('|')?;
+    match rest.strip_prefix(' ') {
+        Some(text) => Some(text),
+        None => rest.is_empty().then_some(rest),
     }
-    let rest = text[name_end..].trim_start_matches(' ');
-    let rest = rest.strip_prefix('|')?;
-    Some(rest.strip_prefix(' ').unwrap_or(rest))
-        .filter(|_| rest.is_empty() || rest.starts_with(' '))
 }
 
-/// The header after GitLab's section marker,
+/// GitLab's section marker,
 /// `section_start:1764756000:step_script[collapsed=true]` and the `\r`
-/// that ends it (the `ESC [0K` after it gone with the escapes); nothing
-/// after `section_end:…`, whose `\r` the cleaning took as the line's end.
-/// The header is GitLab's title for the section, not the runner's.
-fn after_gitlab_section(text: &str) -> Option<&str> {
-    let rest = text
+/// that ends it (the `ESC [0K` after it gone with the escapes), then the
+/// section's header, GitLab's title for it; or `section_end:…`, whose
+/// `\r` the cleaning took as the line's end.
+fn is_gitlab_section(text: &str) -> bool {
+    let Some(rest) = text
         .strip_prefix("section_start:")
-        .or_else(|| text.strip_prefix("section_end:"))?;
-    let (time, rest) = rest.split_once(':')?;
-    if time.is_empty() || !time.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (name, header) = rest.split_once('\r').unwrap_or((rest, ""));
+        .or_else(|| text.strip_prefix("section_end:"))
+    else {
+        return false;
+    };
+    let Some((time, rest)) = rest.split_once(':') else {
+        return false;
+    };
+    let name = rest.split_once('\r').map_or(rest, |(name, _)| name);
     let name = name.split_once('[').map_or(name, |(name, _)| name);
-    let named = !name.is_empty() && name.bytes().all(is_name_byte);
-    named.then_some(header)
+    is_number(time) && !name.is_empty() && name.bytes().all(is_name_byte)
 }
 
 #[cfg(test)]

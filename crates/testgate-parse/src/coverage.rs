@@ -63,7 +63,23 @@ fn see_output(below: &mut bool, line: &str) {
 
 /// Whether `line` says coverage missed its threshold, unless one did already.
 fn see(below: &mut bool, line: &str) {
-    *below = *below || below_threshold(line.trim());
+    *below = *below || (may_be_below(line) && below_threshold(line.trim()));
+}
+
+/// Whether `line` may say so: it starts (past its indentation) with the
+/// `J` of `Jest: ` or the `F` of `FAIL Required`, or holds the
+/// `Coverage ` that the searches within a line need, found from its `C`.
+/// Most lines cost a byte comparison and one `memchr`, not four searches.
+fn may_be_below(line: &str) -> bool {
+    let starts = matches!(line.trim_start().as_bytes().first(), Some(b'J' | b'F'));
+    let bytes = line.as_bytes();
+    starts
+        || memchr::memchr_iter(b'C', bytes).any(|at| {
+            bytes
+                .get(at..)
+                .unwrap_or_default()
+                .starts_with(b"Coverage ")
+        })
 }
 
 /// One line of a runner saying that coverage missed its threshold: jest's
@@ -114,6 +130,31 @@ mod tests {
         assert!(below(
             "\u{1b}[31mFAIL Required test coverage of 90% not reached.\u{1b}[0m\r\n"
         ));
+    }
+
+    /// The pre-filter passes each runner's words, indented or not, and
+    /// not a runner's ordinary line.
+    #[test]
+    fn the_pre_filter_passes_each_runners_words() {
+        for line in [
+            "Jest: \"global\" coverage threshold for lines (100%) not met: 50%",
+            "  Jest: Coverage for lines (20%) does not meet \"global\" threshold (100%)",
+            "ERROR: Coverage for lines (50%) does not meet global threshold (100%)",
+            "FAIL Required test coverage of 90% not reached. Total coverage: 50.00%",
+            "x Coverage failure: total of 50 is less than fail-under=90",
+        ] {
+            assert!(
+                may_be_below(line) && below_threshold(line.trim()),
+                "{line:?}"
+            );
+        }
+        for line in [
+            "test tests::adds ... ok",
+            "=== RUN   TestConfig",
+            "t.py::test_a PASSED",
+        ] {
+            assert!(!may_be_below(line), "{line:?}");
+        }
     }
 
     #[test]
