@@ -100,13 +100,24 @@ fn after(rest: Option<&str>) -> Read<'_> {
 /// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
 /// the runner's.
 fn named(text: &str) -> Read<'_> {
-    let name_end = text
-        .bytes()
-        .position(|b| !is_name_byte(b))
-        .unwrap_or(text.len());
-    let (name, rest) = text.split_at(name_end);
-    match rest.as_bytes().first() {
-        Some(b' ') if is_container_name(name) => {
+    // Cheap first: the name ends at the first space or colon, and a
+    // container's name ends in a digit, tox's is followed by `: `. A
+    // runner's line (`test a ... ok`, `tests/t.py::test_a PASSED`) fails
+    // here after one `memchr2`.
+    let bytes = text.as_bytes();
+    let Some(end) = memchr::memchr2(b' ', b':', bytes) else {
+        return Read::Runner;
+    };
+    let candidate = match bytes[end] {
+        b' ' => end > 0 && bytes[end - 1].is_ascii_digit(),
+        _ => bytes.get(end + 1) == Some(&b' '),
+    };
+    let (name, rest) = text.split_at(end);
+    if !candidate || !name.bytes().all(is_name_byte) {
+        return Read::Runner;
+    }
+    match bytes[end] {
+        b' ' if is_container_name(name) => {
             if let Some(code) = rest.strip_prefix(" exited with code ") {
                 return if is_number(code) {
                     Read::Ci
@@ -116,7 +127,7 @@ fn named(text: &str) -> Read<'_> {
             }
             after_compose_service(rest).map_or(Read::Runner, Read::After)
         }
-        Some(b':') if is_tox_line(rest) => Read::Ci,
+        b':' if is_tox_line(rest) => Read::Ci,
         _ => Read::Runner,
     }
 }
