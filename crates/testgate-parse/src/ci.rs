@@ -100,22 +100,24 @@ fn after(rest: Option<&str>) -> Read<'_> {
 /// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
 /// the runner's.
 fn named(text: &str) -> Read<'_> {
-    // Cheap first: the name ends at the first space or colon, and a
-    // container's name ends in a digit, tox's is followed by `: `. A
-    // runner's line (`test a ... ok`, `tests/t.py::test_a PASSED`) fails
-    // here after one `memchr2`.
+    // Cheap first: the name is the first word's name bytes (a table
+    // lookup each), a container's name ends in a digit and is followed by
+    // a space, tox's is followed by `: `. A runner's line (`test a ... ok`,
+    // `tests/t.py::test_a PASSED`) fails here after its first word.
     let bytes = text.as_bytes();
-    let Some(end) = memchr::memchr2(b' ', b':', bytes) else {
-        return Read::Runner;
+    let end = bytes
+        .iter()
+        .position(|&b| !NAME_BYTES[usize::from(b)])
+        .unwrap_or(bytes.len());
+    let candidate = match bytes.get(end) {
+        Some(b' ') => end > 0 && bytes[end - 1].is_ascii_digit(),
+        Some(b':') => bytes.get(end + 1) == Some(&b' '),
+        _ => false,
     };
-    let candidate = match bytes[end] {
-        b' ' => end > 0 && bytes[end - 1].is_ascii_digit(),
-        _ => bytes.get(end + 1) == Some(&b' '),
-    };
-    let (name, rest) = text.split_at(end);
-    if !candidate || !name.bytes().all(is_name_byte) {
+    if !candidate {
         return Read::Runner;
     }
+    let (name, rest) = text.split_at(end);
     match bytes[end] {
         b' ' if is_container_name(name) => {
             if let Some(code) = rest.strip_prefix(" exited with code ") {
@@ -201,6 +203,19 @@ fn is_tox_summary(text: &str) -> bool {
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
+
+/// [`is_name_byte`] by table, for the first word of every line that starts
+/// with a letter.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+        b += 1;
+    }
+    table
+};
 
 /// Digits only, at least one.
 fn is_number(text: &str) -> bool {
