@@ -23,6 +23,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > adds",
         Runner::Mocha => "calc adds",
         Runner::Node => "calc > adds",
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 
@@ -36,6 +37,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > sometimes",
         Runner::Mocha => "calc sometimes",
         Runner::Node => "calc > sometimes",
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 
@@ -62,6 +64,7 @@ fn verbose(project: &Project) -> TestConfig {
         Runner::Cargo | Runner::Nextest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             project.config()
         }
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 

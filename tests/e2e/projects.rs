@@ -29,6 +29,7 @@ fn source(runner: Runner) -> PathBuf {
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
         }
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 
@@ -48,6 +49,7 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
         Runner::Mocha => &["calc adds negative", "calc big millions"],
         Runner::Node => &["calc > adds negative", "calc > big > millions"],
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 
@@ -100,6 +102,7 @@ impl Project {
             Runner::Vitest => TestConfig::vitest(&self.dir),
             Runner::Mocha => TestConfig::mocha(&self.dir),
             Runner::Node => TestConfig::node_test(&self.dir),
+            other => panic!("the e2e tests have no {other} project"),
         }
     }
 }
@@ -110,6 +113,7 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
     match runner {
         Runner::Jest | Runner::Vitest | Runner::Mocha => true,
         Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go | Runner::Node => false,
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 

@@ -16,10 +16,9 @@ use testgate::parse::Report;
 use testgate::policy::{Ending, Evidence, Selection};
 use testgate::{AttemptRecord, PreparationRecord, Record};
 use testgate_documents::{
-    Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Detected, Environment, FailingTest,
-    Failure, Findings, GradedTest, Grading, Note, OrderDependence, Outcome, PARSE_SCHEMA,
-    ParseDocument, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy, Stress, Suite, Test,
-    TestHistory, Tree, Varied,
+    Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Detected, Environment, Failure, Findings,
+    GradedTest, Grading, Note, OrderDependence, Outcome, ParseDocument, Preparation, Restored,
+    Sandbox, SometimesFailed, StoppedBy, Stress, Suite, TestHistory, Tree, Varied,
 };
 
 /// `check --json`'s document of `record`: the facade's record, field by
@@ -348,48 +347,7 @@ fn crashes(report: &Report) -> Vec<Crash<'_>> {
 
 /// `parse --json`'s line for `report`, parsed from `path`.
 pub(crate) fn parse_document<'a>(path: &'a Path, report: &'a Report) -> ParseDocument<'a> {
-    ParseDocument {
-        schema: PARSE_SCHEMA,
-        file: path.to_string_lossy(),
-        format: report.format.map(|f| Cow::Borrowed(f.name())),
-        failing: report
-            .failing
-            .iter()
-            .map(|test| FailingTest {
-                name: Cow::Borrowed(&test.name),
-                format: Cow::Borrowed(test.format.name()),
-                context: test.context.as_deref().map(Cow::Borrowed),
-                kind: Cow::Borrowed(test.kind.name()),
-                message: test.message.as_deref().map(Cow::Borrowed),
-                excerpt: test.excerpt.as_deref().map(Cow::Borrowed),
-            })
-            .collect(),
-        counts: Counts {
-            passed: report.counts.passed,
-            failed: report.counts.failed,
-            skipped: report.counts.skipped,
-        },
-        no_tests_ran: report.no_tests_ran,
-        unclosed: report.unclosed.as_deref().map(Cow::Borrowed),
-        flaky: Cow::Borrowed(&report.flaky),
-        reruns: report.reruns,
-        running: Cow::Borrowed(&report.running),
-        tests: report
-            .tests
-            .iter()
-            .map(|test| Test {
-                name: Cow::Borrowed(&test.name),
-                outcome: outcome(test.outcome),
-                kind: Cow::Borrowed(test.kind.name()),
-                format: Cow::Borrowed(test.format.name()),
-                context: test.context.as_deref().map(Cow::Borrowed),
-            })
-            .collect(),
-        tests_omitted: report.tests_omitted,
-        crashes: crashes(report),
-        lines: report.lines,
-        long_lines: report.long_lines,
-    }
+    ParseDocument::of_file(path.to_string_lossy(), report)
 }
 
 /// Writes `document` as one line of JSON in which every string, keys

@@ -3,7 +3,10 @@
 //! `check --baseline`, `--quarantine`, your own tools) share. The principal types are
 //! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
 //! and [`DiffDocument`] (`diff --json`); with the `schema` feature,
-//! `schema_of` gives each one's JSON Schema, published in docs/schema/.
+//! `schema_of` gives each one's JSON Schema, published in docs/schema/;
+//! with the `report` feature, `ParseDocument::from(&Report)` (and
+//! `ParseDocument::of_file`) makes `parse --json`'s document of a
+//! `testgate_parse::Report`, as the `testgate` command does.
 //!
 //! A document's `schema` field is its version: a field added keeps it; a
 //! field removed, renamed or given another meaning bumps it. A reader meets
@@ -40,6 +43,8 @@
 mod check;
 mod diff;
 mod parse;
+#[cfg(feature = "report")]
+mod report;
 #[cfg(feature = "schema")]
 mod schema;
 mod shared;

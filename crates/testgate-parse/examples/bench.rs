@@ -15,12 +15,18 @@
 //! - for the events, `events MB/s`: as the facade reads `go test -json`'s
 //!   stdout (the events parsed as go's report, rendered back to text by
 //!   `GoEvents`, and that text parsed with the scans as the console),
-//! - the wall time of `wc -l` on the same file, for scale,
+//! - the time of `wc -l` on the same file, for scale, and the ratios of
+//!   `Format::Auto` and of `Format::Auto` with the scans to it,
+//! - `Format::Auto` on the same log as a GitHub Actions job log stores it
+//!   (a timestamp before every line), against the bare log: the cost of
+//!   taking the CI's prefixes off,
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
 //! `--gen DIR` only writes the logs into DIR and keeps them; `--mode stream
-//! FILE` parses one with `Format::Auto` (for a profiler).
+//! FILE` parses one with `Format::Auto`, `--mode scans FILE` with the scans
+//! too (for a profiler, or callgrind's count of instructions, which the
+//! machine's load cannot move).
 //!
 //! A program that prints figures, not a test: nothing here asserts a speed.
 #![allow(
@@ -73,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("MB/s per CPU second of the measuring thread (wall-clock MB/s in brackets: the");
     println!("machine may be shared); `wc -l` by its CPU time as a child; best of 3 runs.");
     println!(
-        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>15} {:>7} {:>9} {:>9}",
+        "{:<8} {:>5} {:>8} {:>15} {:>15} {:>15} {:>15} {:>7} {:>8} {:>7} {:>9} {:>9}",
         "log",
         "MB",
         "lines",
@@ -82,6 +88,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "+scans MB/s",
         "wc -l MB/s",
         "auto/wc",
+        "+scans/wc",
+        "CI/bare",
         "RSS whole",
         "RSS strm"
     );
@@ -103,6 +111,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             None
         };
+        let ci_path = dir.0.join(format!("{name}-actions.log"));
+        prefix_lines(&path, &ci_path)?;
+        let (ci, ci_report) = best_of(3, || stream_file(Format::Auto, &ci_path))?;
+        std::fs::remove_file(&ci_path)?;
         let rss_whole = peak_rss_kib("oneshot", &path)?;
         let rss_stream = peak_rss_kib("stream", &path)?;
         let rate = |t: Times| {
@@ -113,7 +125,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )
         };
         println!(
-            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>15} {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
+            "{:<8} {:>5.0} {:>8} {:>15} {:>15} {:>15} {:>15} {:>6.2}x {:>7.2}x {:>6.2}x {:>5.1} MiB {:>5.1} MiB",
             name,
             mbytes,
             report.lines,
@@ -122,6 +134,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rate(scanned),
             rate(wc),
             auto.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
+            scanned.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
+            ci.cpu.as_secs_f64() / auto.cpu.as_secs_f64(),
             rss_whole as f64 / 1024.0,
             rss_stream as f64 / 1024.0,
         );
@@ -132,9 +146,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         println!(
-            "         names: explicit {}, auto {}; detected {:?}; counts {:?}",
+            "         names: explicit {}, auto {}, as CI log {}; detected {:?}; counts {:?}",
             report.failing.len(),
             auto_report.failing.len(),
+            ci_report.failing.len(),
             auto_report.format,
             auto_report.counts
         );
@@ -156,6 +171,7 @@ fn child(mode: &str, args: &[String]) -> Result<(), Box<dyn std::error::Error>> 
     let report = match mode {
         "oneshot" => testgate_parse::parse(Format::Auto, std::fs::read(&path)?),
         "stream" => stream_file(Format::Auto, &path)?,
+        "scans" => scan_file(&path)?,
         other => return Err(format!("unknown mode {other}").into()),
     };
     std::hint::black_box(&report);
@@ -255,6 +271,33 @@ fn thread_cpu() -> io::Result<Duration> {
 struct Times {
     wall: Duration,
     cpu: Duration,
+}
+
+/// Writes the log at `from` to `to` as a GitHub Actions job log stores
+/// it: an RFC 3339 timestamp with seven digits of fraction before every
+/// line.
+fn prefix_lines(from: &Path, to: &Path) -> io::Result<()> {
+    use std::io::BufRead;
+    let mut lines = io::BufReader::with_capacity(1 << 20, File::open(from)?);
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(to)?);
+    let mut line = Vec::new();
+    let mut n = 0u64;
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        write!(
+            out,
+            "2026-12-03T10:{:02}:{:02}.{:07}Z ",
+            n / 60 % 60,
+            n % 60,
+            n % 10_000_000
+        )?;
+        out.write_all(&line)?;
+        n += 1;
+    }
+    out.flush()
 }
 
 /// Parses the file at `path` as `testgate parse` does: 64 KiB reads.

@@ -37,7 +37,7 @@ impl CoverageScan {
             return;
         }
         let CoverageScan { splitter, below } = self;
-        splitter.feed(chunk, |line| see(below, line));
+        splitter.feed(chunk, |line| see_output(below, line));
     }
 
     /// Reads one cleaned line (the parser's recogniser form).
@@ -48,14 +48,38 @@ impl CoverageScan {
     /// Whether the output said that coverage was below a threshold.
     pub fn finish(mut self) -> bool {
         let CoverageScan { splitter, below } = &mut self;
-        splitter.finish(|line| see(below, line));
+        splitter.finish(|line| see_output(below, line));
         self.below
+    }
+}
+
+/// A line of the output as fed, through [`see`] without the CI's
+/// prefixes, as the parser gives its lines (a CI's own line is none).
+fn see_output(below: &mut bool, line: &str) {
+    if let Some(line) = crate::ci::runner_text(line) {
+        see(below, line);
     }
 }
 
 /// Whether `line` says coverage missed its threshold, unless one did already.
 fn see(below: &mut bool, line: &str) {
-    *below = *below || below_threshold(line.trim());
+    *below = *below || (may_be_below(line) && below_threshold(line.trim()));
+}
+
+/// Whether `line` may say so: it starts (past its indentation) with the
+/// `J` of `Jest: ` or the `F` of `FAIL Required`, or holds the
+/// `Coverage ` that the searches within a line need, found from its `C`.
+/// Most lines cost a byte comparison and one `memchr`, not four searches.
+fn may_be_below(line: &str) -> bool {
+    let starts = matches!(line.trim_start().as_bytes().first(), Some(b'J' | b'F'));
+    let bytes = line.as_bytes();
+    starts
+        || memchr::memchr_iter(b'C', bytes).any(|at| {
+            bytes
+                .get(at..)
+                .unwrap_or_default()
+                .starts_with(b"Coverage ")
+        })
 }
 
 /// One line of a runner saying that coverage missed its threshold: jest's
@@ -106,6 +130,31 @@ mod tests {
         assert!(below(
             "\u{1b}[31mFAIL Required test coverage of 90% not reached.\u{1b}[0m\r\n"
         ));
+    }
+
+    /// The pre-filter passes each runner's words, indented or not, and
+    /// not a runner's ordinary line.
+    #[test]
+    fn the_pre_filter_passes_each_runners_words() {
+        for line in [
+            "Jest: \"global\" coverage threshold for lines (100%) not met: 50%",
+            "  Jest: Coverage for lines (20%) does not meet \"global\" threshold (100%)",
+            "ERROR: Coverage for lines (50%) does not meet global threshold (100%)",
+            "FAIL Required test coverage of 90% not reached. Total coverage: 50.00%",
+            "x Coverage failure: total of 50 is less than fail-under=90",
+        ] {
+            assert!(
+                may_be_below(line) && below_threshold(line.trim()),
+                "{line:?}"
+            );
+        }
+        for line in [
+            "test tests::adds ... ok",
+            "=== RUN   TestConfig",
+            "t.py::test_a PASSED",
+        ] {
+            assert!(!may_be_below(line), "{line:?}");
+        }
     }
 
     #[test]

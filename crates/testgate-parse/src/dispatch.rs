@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use crate::ci;
 use crate::formats::{Interest, LineKey, Recognizer};
 use crate::line::Line;
 use crate::runner::Runner;
@@ -24,12 +25,18 @@ pub(crate) struct Dispatch<'p> {
 impl Dispatch<'_> {
     /// Gives the line to the recognisers that read its class, once
     /// classified: in auto mode most lines are foreign to most recognisers.
+    /// A line the CI wrote (a step marker, an annotation) counts as a line
+    /// and goes nowhere; the others go without the CI's prefixes.
     pub(crate) fn line(&mut self, text: &str) {
+        let index = *self.lines;
+        *self.lines += 1;
+        let Some(text) = ci::runner_text(text) else {
+            return;
+        };
         let line = Line {
             text: Cow::Borrowed(text),
-            index: *self.lines,
+            index,
         };
-        *self.lines += 1;
         if let Some(scans) = self.scans.as_deref_mut() {
             scans.line(text);
         }

@@ -84,7 +84,7 @@ impl EnvironmentScan {
             return;
         }
         let EnvironmentScan { splitter, found } = self;
-        splitter.feed(chunk, |line| see(found, line));
+        splitter.feed(chunk, |line| see_output(found, line));
     }
 
     /// Reads one cleaned line (the parser's recogniser form).
@@ -95,16 +95,56 @@ impl EnvironmentScan {
     /// The first environment failure the output showed, if any.
     pub fn finish(mut self) -> Option<EnvironmentFailure> {
         let EnvironmentScan { splitter, found } = &mut self;
-        splitter.finish(|line| see(found, line));
+        splitter.finish(|line| see_output(found, line));
         self.found
+    }
+}
+
+/// A line of the output as fed, through [`see`] without the CI's
+/// prefixes, as the parser gives its lines (a CI's own line is none).
+fn see_output(found: &mut Option<EnvironmentFailure>, line: &str) {
+    if let Some(line) = crate::ci::runner_text(line) {
+        see(found, line);
     }
 }
 
 /// `line` through the recognisers, unless a failure was found already.
 fn see(found: &mut Option<EnvironmentFailure>, line: &str) {
-    if found.is_none() {
+    if found.is_none() && may_be_environment(line) {
         *found = recognise(line.trim_end_matches('\r'));
     }
+}
+
+/// Whether `line` may be one a recogniser knows: it starts as the
+/// toolchains' own lines do, or holds what each of the recognisers'
+/// searches within a line needs, found from its rarest byte (`GOROOT (`
+/// and `Get "http` from a `G`, `No module named ` from an `N`, `ze build
+/// cache at ` from the `z` of `initialize`). Most lines of a test run are
+/// neither, and cost a byte comparison and one pass of `memchr3`, not the
+/// seven recognisers' searches.
+fn may_be_environment(line: &str) -> bool {
+    let starts = match line.as_bytes().first() {
+        Some(b'n') => line.starts_with("note: ") || line.starts_with("npm "),
+        Some(b'g') => line.starts_with("go: "),
+        Some(b'e') => line.starts_with("error: "),
+        Some(b'w') => line.starts_with("warning: "),
+        Some(b'W') => line.starts_with("WARNING: "),
+        Some(b'E') => line.starts_with("ERROR: "),
+        Some(b's') => line.starts_with("sh: "),
+        Some(b'b') => line.starts_with("bash: "),
+        Some(b' ') => line.starts_with("  Read-only"),
+        _ => false,
+    };
+    let bytes = line.as_bytes();
+    starts
+        || memchr::memchr3_iter(b'G', b'N', b'z', bytes).any(|at| {
+            let rest = bytes.get(at..).unwrap_or_default();
+            match rest.first() {
+                Some(b'G') => rest.starts_with(b"GOROOT (") || rest.starts_with(b"Get \"http"),
+                Some(b'N') => rest.starts_with(b"No module named "),
+                _ => rest.starts_with(b"ze build cache at "),
+            }
+        })
 }
 
 /// The first environment failure in `output`, if any.
@@ -480,6 +520,64 @@ mod tests {
 
     fn kind(output: &str) -> Option<EnvironmentKind> {
         environment_failure(output).map(|f| f.kind)
+    }
+
+    /// The pre-filter passes every line a recogniser knows: each
+    /// fixture's evidence, and lines built for each search within a line.
+    /// Where it must not fire: the runners' ordinary lines.
+    #[test]
+    fn the_pre_filter_passes_every_line_a_recogniser_knows() {
+        let fixtures = [
+            include_str!("../tests/environment-fixtures/cargo_compile_error.log"),
+            include_str!("../tests/environment-fixtures/cargo_no_network.log"),
+            include_str!("../tests/environment-fixtures/cargo_no_such_command.log"),
+            include_str!("../tests/environment-fixtures/cargo_rust_version_too_new.log"),
+            include_str!("../tests/environment-fixtures/cargo_test_prints_resolver_error.log"),
+            include_str!("../tests/environment-fixtures/go_mistyped_std_import.log"),
+            include_str!("../tests/environment-fixtures/go_no_network.log"),
+            include_str!("../tests/environment-fixtures/go_read_only_cache.log"),
+            include_str!("../tests/environment-fixtures/go_std_package_too_new.log"),
+            include_str!("../tests/environment-fixtures/go_toolchain_too_old.log"),
+            include_str!("../tests/environment-fixtures/npm_ci_no_network.log"),
+            include_str!("../tests/environment-fixtures/npm_test_runner_missing.log"),
+            include_str!("../tests/environment-fixtures/npx_offline_not_cached.log"),
+            include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
+            include_str!("../tests/environment-fixtures/pip_no_network.log"),
+            include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
+            include_str!("../tests/environment-fixtures/python_m_missing.log"),
+            include_str!("../tests/environment-fixtures/shell_127.log"),
+        ];
+        let mut lines: Vec<String> = fixtures
+            .iter()
+            .flat_map(|text| text.lines().map(str::to_owned))
+            .collect();
+        lines.extend(
+            [
+                "a.go:6:2: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)",
+                "app.go:3:8: example.com/m@v1.0.0: Get \"https://proxy.golang.org/x/@v/v1.zip\": dial tcp: lookup proxy.golang.org: no such host",
+                "failed to initialize build cache at /x: mkdir /x: read-only file system",
+                "/usr/bin/python3: No module named pytest",
+                "  Read-only file system (os error 30)",
+            ]
+            .map(str::to_owned),
+        );
+        let mut recognised = 0;
+        for line in &lines {
+            if recognise(line.trim_end_matches('\r')).is_some() {
+                recognised += 1;
+                assert!(may_be_environment(line), "{line:?}");
+            }
+        }
+        assert!(recognised >= 15, "only {recognised} lines recognised");
+        for line in [
+            "test tests::adds ... ok",
+            "=== RUN   TestParse/empty_input",
+            "    --- PASS: TestParse/empty_input (0.00s)",
+            "tests/test_x.py::test_parse[empty-1] PASSED                [ 50%]",
+            "  ✓ adds (3 ms)",
+        ] {
+            assert!(!may_be_environment(line), "{line:?}");
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Failing test names from test-runner output: bytes in, names out.
 //!
 //! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
-//! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest and vitest,
-//! and says which tests failed, every test's outcome where the output names
+//! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
+//! mocha and `node --test`, also as CI systems store a job's log (GitHub
+//! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
+//! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
 //! it ([`Report::tests`]), how many ran, and whether the runner said that
 //! no test ran at all. It starts no process and touches no file: it is
 //! the part of testgate that log-analysis tools can depend on alone.
@@ -33,7 +35,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The crate's README, whose example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod beside;
+mod ci;
 mod coverage;
 mod dispatch;
 mod environment;

@@ -22,6 +22,7 @@ impl<'a> Line<'a> {
     /// Cleans `raw` (a line without its `\n`) for the parsers.
     pub(crate) fn clean(raw: &'a [u8], index: u64) -> Line<'a> {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let raw = after_leading_apc(raw);
         let bytes: Cow<'a, [u8]> = if memchr::memchr(0x1b, raw).is_some() {
             Cow::Owned(strip_ansi(raw))
         } else {
@@ -38,8 +39,27 @@ impl<'a> Line<'a> {
     }
 }
 
-/// `raw` without ANSI escape sequences: CSI (`ESC [ … final`), OSC
-/// (`ESC ] … BEL` or `ESC ] … ESC \`) and two-byte escapes.
+/// `raw` after the APC sequences it starts with (`ESC _ … BEL`, or ended
+/// by `ESC \`): Buildkite's timestamp on every line of its logs, taken off
+/// so that a line with no other escape is not copied.
+fn after_leading_apc(mut raw: &[u8]) -> &[u8] {
+    while let Some(body) = raw.strip_prefix(b"\x1b_") {
+        let Some(end) = memchr::memchr2(0x07, 0x1b, body) else {
+            return raw;
+        };
+        raw = match body.get(end..) {
+            Some([0x07, rest @ ..]) => rest,
+            Some([0x1b, b'\\', rest @ ..]) => rest,
+            _ => return raw,
+        };
+    }
+    raw
+}
+
+/// `raw` without ANSI escape sequences: CSI (`ESC [ … final`), the
+/// control strings OSC, APC, DCS, PM and SOS (`ESC ] … BEL` or
+/// `ESC ] … ESC \`; Buildkite prefixes each line with the APC
+/// `ESC _ bk;t=1764756000123 BEL`) and two-byte escapes.
 pub(crate) fn strip_ansi(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
@@ -59,8 +79,9 @@ pub(crate) fn strip_ansi(raw: &[u8]) -> Vec<u8> {
                 }
                 i = j + 1;
             }
-            Some(b']') => {
-                // OSC: up to BEL or ST (ESC \).
+            Some(b']' | b'_' | b'P' | b'^' | b'X') => {
+                // A control string (OSC, APC, DCS, PM, SOS): up to BEL or
+                // ST (ESC \).
                 let mut j = i + 2;
                 loop {
                     match raw.get(j) {
@@ -344,6 +365,25 @@ mod tests {
             0,
         );
         assert_eq!(line.text, "FAIL link end");
+    }
+
+    /// Buildkite's APC timestamp is taken off, the line borrowed where it
+    /// holds no other escape; an APC elsewhere in a line goes too, and
+    /// one left open is left to the general stripping.
+    #[test]
+    fn strips_buildkite_timestamps() {
+        let line = Line::clean(b"\x1b_bk;t=1764756000123\x07test a ... ok", 0);
+        assert_eq!(line.text, "test a ... ok");
+        assert!(matches!(line.text, Cow::Borrowed(_)));
+        let line = Line::clean(b"\x1b_bk;t=1\x1b\\\x1b_bk;t=2\x07\x1b[31mFAIL\x1b[0m x", 0);
+        assert_eq!(line.text, "FAIL x");
+        let line = Line::clean(b"a \x1b_bk;t=1\x07b", 0);
+        assert_eq!(line.text, "a b");
+        let line = Line::clean(b"\x1b_open", 0);
+        assert_eq!(line.text, "");
+        // Where it must not fire: `_` after text, not after ESC.
+        let line = Line::clean(b"_bk;t=1 test", 0);
+        assert_eq!(line.text, "_bk;t=1 test");
     }
 
     #[test]

@@ -73,6 +73,7 @@ impl FailingTest {
 /// failed]` a package, a vitest `beforeAll` that threw a suite. A grader
 /// that expects a test by name must not mistake such a failure for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Kind {
     /// One test (a test case, a subtest, a parametrised case).
     Test,

@@ -204,10 +204,7 @@ impl TestConfig {
     /// `package.json`, read as a file the tests control); else the runner of
     /// an explicit [`format`](TestConfig::format); else None.
     pub fn runner(&self) -> Option<Runner> {
-        crate::rerun::runner_of(&self.program, &self.args, &self.workspace).or(match self.format {
-            Format::Runner(runner) => Some(runner),
-            Format::Auto => None,
-        })
+        crate::rerun::runner_of(&self.program, &self.args, &self.workspace).or(self.format.runner())
     }
 
     /// Adds the variables testgate sets for the [recognised

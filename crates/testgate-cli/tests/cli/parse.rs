@@ -222,6 +222,39 @@ fn prints_the_names_the_library_finds() {
     }
 }
 
+/// A job log as GitHub Actions stores it (a BOM, a timestamp on every
+/// line, the step's group and error annotation) and as Jenkins'
+/// Timestamper does: the same names as the bare log, with no option, and
+/// nothing of a prefix in them.
+#[test]
+fn a_ci_job_log_names_what_the_bare_log_names() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut actions =
+        String::from("\u{feff}2026-12-03T10:00:00.0000000Z ##[group]Run cargo test\n");
+    actions.push_str("2026-12-03T10:00:00.0000001Z ##[endgroup]\n");
+    let mut jenkins = String::from("[2026-12-03T10:00:00.000Z] [Pipeline] sh\n");
+    for (n, line) in CARGO_LOG.lines().enumerate() {
+        actions.push_str(&format!("2026-12-03T10:00:{:02}.1234567Z {line}\n", n % 60));
+        jenkins.push_str(&format!("[2026-12-03T10:00:{:02}.123Z] {line}\n", n % 60));
+    }
+    actions
+        .push_str("2026-12-03T10:01:00.0000000Z ##[error]Process completed with exit code 101.\n");
+    for (name, log) in [("actions.log", actions), ("jenkins.log", jenkins)] {
+        let path = write_log(dir.path(), name, &log);
+        let run = testgate(&["parse", path.as_str()], None);
+        assert_eq!(run.code, Some(0), "{name}: {run:?}");
+        assert_eq!(
+            run.stdout, "tests::parses_empty\ntests::rejects_nul\n",
+            "{name}"
+        );
+        assert_eq!(
+            run.stdout,
+            expected_names(Format::Auto, CARGO_LOG),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn several_files_are_separate_logs_in_order() {
     let dir = tempfile::tempdir().expect("temp dir");

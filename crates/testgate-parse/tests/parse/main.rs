@@ -23,6 +23,7 @@
     reason = "the tests read the captured fixtures from disk"
 )]
 
+mod ci_shapes;
 mod environment;
 mod properties;
 

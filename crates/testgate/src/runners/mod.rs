@@ -206,9 +206,18 @@ pub(crate) enum ReportTarget {
     Stdout,
 }
 
-/// The profile of `runner`.
+/// The profile of `runner`: [`Unknown`] for a runner this facade has no
+/// profile for yet.
 pub(crate) fn profile(runner: Runner) -> &'static dyn RunnerProfile {
-    match runner {
+    known_profile(runner).unwrap_or(&Unknown)
+}
+
+/// The profile of `runner`, where this facade has one. `Runner` is
+/// `#[non_exhaustive]` (runners are added to testgate-parse in minor
+/// versions), so the compiler cannot ask for a new runner's profile here:
+/// the test `every_runner_has_its_own_profile` does.
+fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
+    Some(match runner {
         Runner::Cargo => &cargo::Cargo,
         Runner::Nextest => &nextest::Nextest,
         Runner::Pytest => &pytest::Pytest,
@@ -217,6 +226,59 @@ pub(crate) fn profile(runner: Runner) -> &'static dyn RunnerProfile {
         Runner::Vitest => &vitest::Vitest,
         Runner::Mocha => &mocha::Mocha,
         Runner::Node => &node::Node,
+        _ => return None,
+    })
+}
+
+/// A runner the parser reads and this facade knows nothing else of: no
+/// command is recognised as it, nothing is selected, preset or asked for.
+struct Unknown;
+
+impl RunnerProfile for Unknown {
+    fn recognise(&self, _: &str, _: &[String]) -> Option<usize> {
+        None
+    }
+
+    fn select(&self, _: &[String], _: &[Target<'_>], _: &Path) -> Result<Vec<String>, String> {
+        Err("testgate has no profile for this runner: it cannot select tests".to_owned())
+    }
+
+    fn uncached(&self, _: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
+    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn version_questions(&self, _: &str) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+
+    fn watch_word<'a>(&self, _: &'a [String]) -> Option<&'a str> {
+        None
+    }
+
+    fn snapshot_update_word<'a>(&self, _: &'a [String]) -> Option<&'a str> {
+        None
+    }
+
+    fn detect(&self, _: &ProjectView<'_>) -> Option<Detected> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod profile_tests {
+    use super::{Runner, known_profile};
+
+    /// Where the compiler no longer asks (`Runner` is `#[non_exhaustive]`):
+    /// every runner the parser reads has its own profile.
+    #[test]
+    fn every_runner_has_its_own_profile() {
+        for runner in Runner::ALL {
+            assert!(known_profile(runner).is_some(), "{runner} has no profile");
+        }
     }
 }
 

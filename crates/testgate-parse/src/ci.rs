@@ -1,0 +1,450 @@
+//! The prefixes and markers CI systems add to a runner's lines, taken off
+//! each line before any recogniser or scan reads it.
+//!
+//! A job log as a CI system stores it is the runner's output with each line
+//! prefixed (a timestamp, a service's name) and the CI's own lines among
+//! them (step markers, annotations). Each line is read alone, so a prefix
+//! that is only on some lines (interleaved steps) is taken off where it is.
+//! Buildkite's `ESC _ bk;t=… BEL` prefix is an APC escape sequence, which
+//! the line's cleaning removes with the other escapes ([`crate::line`]).
+//!
+//! Where each shape is documented:
+//! - GitHub Actions: `YYYY-MM-DDTHH:MM:SS.fffffffZ ` on every line of a
+//!   downloaded log (and a UTF-8 BOM before the first), workflow commands
+//!   shown as `##[group]`, `##[endgroup]`, `##[error]`, `##[warning]`…
+//!   (docs.github.com, "Workflow commands for GitHub Actions").
+//! - Azure Pipelines: the same timestamps, formatting commands `##[section]`,
+//!   `##[command]`, `##[debug]`…, and logging commands `##vso[area.action …]`
+//!   (learn.microsoft.com, "Logging commands").
+//! - GitLab: `section_start:UNIX_TIMESTAMP:SECTION_NAME[options]\r\e[0K`
+//!   followed by the section's header, `section_end:…\r\e[0K`
+//!   (docs.gitlab.com, "CI/CD job logs"); with job log timestamps, an
+//!   RFC 3339 time and a stream tag (`00O `, `00E+ `) before each line.
+//! - Jenkins Timestamper in a Pipeline: `[2026-12-03T10:00:00.123Z] `, and
+//!   Pipeline's own `[Pipeline] sh` lines.
+//! - `docker compose up`/`logs`: `service-1  | `, the name padded to the
+//!   longest service's (`service_1` before Compose v2).
+//! - tox (`py311: commands[0]> pytest`) and nox (`nox > …`): lines of their
+//!   own between the runner's, which they leave unprefixed.
+
+/// The most prefixes taken off one line: a timestamp, then a service's
+/// name, then a second timestamp (`docker compose logs -t` in an Actions
+/// step) is three.
+const MAX_PREFIXES: usize = 4;
+
+/// The runner's text of a cleaned line: `text` without the CI prefixes
+/// it starts with, or `None` where the line is the CI's own (a step
+/// marker, an annotation, a logging command, a verdict), which no runner
+/// printed.
+pub(crate) fn runner_text(text: &str) -> Option<&str> {
+    let mut text = text;
+    for _ in 0..MAX_PREFIXES {
+        match read(text) {
+            Read::Runner => return Some(text),
+            Read::Ci => return None,
+            Read::After(rest) => text = rest,
+        }
+    }
+    Some(text)
+}
+
+/// What the start of a line is.
+enum Read<'a> {
+    /// The runner's line, as it is.
+    Runner,
+    /// A line the CI wrote.
+    Ci,
+    /// A prefix, and the rest of the line after it.
+    After(&'a str),
+}
+
+/// The start of `text`, told by its first byte: a line that starts with
+/// a space or a punctuation byte other than `[` and `#` costs one
+/// comparison or two, one that starts with a letter a scan of its first
+/// word.
+fn read(text: &str) -> Read<'_> {
+    let Some(&first) = text.as_bytes().first() else {
+        return Read::Runner;
+    };
+    let ci = |is: bool| if is { Read::Ci } else { Read::Runner };
+    match first {
+        b'#' => ci(text
+            .strip_prefix("##")
+            .is_some_and(|command| command.starts_with("vso[") || is_formatting_command(command))),
+        b'[' if text.starts_with("[Pipeline] ") => Read::Ci,
+        b'[' => after(after_jenkins_timestamp(text)),
+        b' ' => ci(is_tox_summary(text)),
+        0xef => after(text.strip_prefix('\u{feff}')),
+        0xf0 => ci(text.starts_with("\u{1f6a8} Error: The command exited with status ")),
+        b'0'..=b'9' => match after_timestamp(text) {
+            Some(rest) => Read::After(rest),
+            None => named(text),
+        },
+        b's' if is_gitlab_section(text) => Read::Ci,
+        b'E' if text.starts_with("ERROR: Job failed: ") => Read::Ci,
+        b'J' if text.starts_with("Job succeeded") => Read::Ci,
+        b'n' if text.starts_with("nox > ") => Read::Ci,
+        b'A' if text.starts_with("Attaching to ") => Read::Ci,
+        b'a'..=b'z' | b'A'..=b'Z' => named(text),
+        _ => Read::Runner,
+    }
+}
+
+/// The rest after a prefix, or the runner's line where there is none.
+fn after(rest: Option<&str>) -> Read<'_> {
+    rest.map_or(Read::Runner, Read::After)
+}
+
+/// A line that starts with a name: `docker compose`'s prefix
+/// (`app-1  | `) or its `app-1 exited with code 101`, tox's
+/// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
+/// the runner's.
+fn named(text: &str) -> Read<'_> {
+    // Cheap first: the name is the first word's name bytes (a table
+    // lookup each), a container's name ends in a digit and is followed by
+    // a space, tox's is followed by `: `. A runner's line (`test a ... ok`,
+    // `tests/t.py::test_a PASSED`) fails here after its first word.
+    let bytes = text.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|&b| !NAME_BYTES[usize::from(b)])
+        .unwrap_or(bytes.len());
+    let candidate = match bytes.get(end) {
+        Some(b' ') => end > 0 && bytes[end - 1].is_ascii_digit(),
+        Some(b':') => bytes.get(end + 1) == Some(&b' '),
+        _ => false,
+    };
+    if !candidate {
+        return Read::Runner;
+    }
+    let (name, rest) = text.split_at(end);
+    match bytes[end] {
+        b' ' if is_container_name(name) => {
+            if let Some(code) = rest.strip_prefix(" exited with code ") {
+                return if is_number(code) {
+                    Read::Ci
+                } else {
+                    Read::Runner
+                };
+            }
+            after_compose_service(rest).map_or(Read::Runner, Read::After)
+        }
+        b':' if is_tox_line(rest) => Read::Ci,
+        _ => Read::Runner,
+    }
+}
+
+/// `[group]…`, `[error]…`: one of the formatting commands GitHub Actions
+/// and Azure Pipelines show a line of theirs by (after `##`).
+fn is_formatting_command(command: &str) -> bool {
+    const COMMANDS: [&str; 9] = [
+        "group", "endgroup", "error", "warning", "notice", "debug", "section", "command", "info",
+    ];
+    command
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once(']'))
+        .is_some_and(|(name, _)| COMMANDS.contains(&name))
+}
+
+/// tox's lines after an environment's name (`rest` starts at the colon):
+/// tox 4's before each command it runs, `: commands[N]> COMMAND` (also
+/// `commands_pre`, `commands_post`), after it `: exit 1 (0.42 seconds) …`,
+/// and its verdicts `: OK (…)`, `: FAIL code 1 (…)`, `: SKIP (…)`.
+fn is_tox_line(rest: &str) -> bool {
+    let Some(rest) = rest.strip_prefix(": ") else {
+        return false;
+    };
+    if let Some(command) = rest.strip_prefix("commands") {
+        let command = command
+            .strip_prefix("_pre")
+            .or_else(|| command.strip_prefix("_post"))
+            .unwrap_or(command);
+        return command
+            .strip_prefix('[')
+            .and_then(|rest| rest.split_once("]> "))
+            .is_some_and(|(index, _)| is_number(index));
+    }
+    let exit = rest
+        .strip_prefix("exit ")
+        .and_then(|rest| rest.split_once(" ("))
+        .is_some_and(|(code, _)| is_number(code.trim_start_matches('-')));
+    exit || rest.starts_with("OK (")
+        || rest.starts_with("FAIL code ")
+        || rest.starts_with("SKIP (")
+        || rest.starts_with("OK \u{2714}")
+        || rest.starts_with("FAIL \u{2716}")
+}
+
+/// tox's summary at the end, indented two spaces: `  py311: FAIL code 1
+/// (…)`, `  py311: OK (…)`, and its last `  evaluation failed :( (…)` or
+/// `  congratulations :) (…)`.
+fn is_tox_summary(text: &str) -> bool {
+    let Some(text) = text.strip_prefix("  ") else {
+        return false;
+    };
+    if !text
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return false;
+    }
+    if text.starts_with("evaluation failed :(") || text.starts_with("congratulations :)") {
+        return true;
+    }
+    let name_end = text
+        .bytes()
+        .position(|b| !is_name_byte(b))
+        .unwrap_or(text.len());
+    is_tox_line(&text[name_end..])
+}
+
+/// A byte of a service's or an environment's name.
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// [`is_name_byte`] by table, for the first word of every line that starts
+/// with a letter.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+        b += 1;
+    }
+    table
+};
+
+/// Digits only, at least one.
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A Compose container's name: a service's name, `-` (or `_` before
+/// Compose v2) and its number.
+fn is_container_name(name: &str) -> bool {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && name.len() > digits + 1
+        && matches!(name.as_bytes()[name.len() - digits - 1], b'-' | b'_')
+}
+
+/// The rest of a line after an RFC 3339 timestamp and a space, as GitHub
+/// Actions and Azure Pipelines (`2026-12-03T10:00:00.1234567Z `) and
+/// GitLab (`2026-12-03T10:00:00.123456Z 00O `, with its stream tag) put
+/// before every line. Only a whole timestamp with its time zone and the
+/// space after it: a name or a message that starts with a date is left.
+fn after_timestamp(text: &str) -> Option<&str> {
+    let rest = text.get(timestamp_len(text.as_bytes())?..)?;
+    let rest = rest.strip_prefix(' ')?;
+    Some(after_gitlab_stream(rest).unwrap_or(rest))
+}
+
+/// GitLab's stream tag after its timestamp: two hex digits, `O` or `E`,
+/// `+` where the line continues the last, a space.
+fn after_gitlab_stream(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    let tagged = b.len() >= 4
+        && b[0].is_ascii_hexdigit()
+        && b[1].is_ascii_hexdigit()
+        && matches!(b[2], b'O' | b'E');
+    if !tagged {
+        return None;
+    }
+    text[3..]
+        .strip_prefix(' ')
+        .or_else(|| text[3..].strip_prefix("+ "))
+}
+
+/// The length of the RFC 3339 timestamp `bytes` start with:
+/// `YYYY-MM-DDTHH:MM:SS`, a fraction of up to 9 digits, then `Z` or
+/// `±HH:MM`.
+fn timestamp_len(bytes: &[u8]) -> Option<usize> {
+    const SHAPE: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
+    let head = bytes.get(..SHAPE.len())?;
+    let fits = head.iter().zip(SHAPE).all(|(&b, &s)| match s {
+        b'd' => b.is_ascii_digit(),
+        _ => b == s,
+    });
+    if !fits {
+        return None;
+    }
+    let mut at = SHAPE.len();
+    if bytes.get(at) == Some(&b'.') {
+        let digits = bytes[at + 1..]
+            .iter()
+            .take(10)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if !(1..=9).contains(&digits) {
+            return None;
+        }
+        at += 1 + digits;
+    }
+    match bytes.get(at)? {
+        b'Z' => Some(at + 1),
+        b'+' | b'-' => {
+            let zone = bytes.get(at + 1..at + 6)?;
+            let fits = zone[0].is_ascii_digit()
+                && zone[1].is_ascii_digit()
+                && zone[2] == b':'
+                && zone[3].is_ascii_digit()
+                && zone[4].is_ascii_digit();
+            fits.then_some(at + 6)
+        }
+        _ => None,
+    }
+}
+
+/// The rest of a line after Jenkins Timestamper's `[2026-12-03T10:00:00.123Z] `.
+fn after_jenkins_timestamp(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('[')?;
+    let len = timestamp_len(inner.as_bytes())?;
+    inner.get(len..)?.strip_prefix("] ")
+}
+
+/// The rest of a line after `docker compose`'s `service-1  | `, from the
+/// spaces after the container's name (`rest`): spaces, a bar, and the
+/// space before the text (none where the text is empty). A line where
+/// text comes before a bar — a test's parameters `t.py::test[a-1 | b]`, a
+/// table's `| a | b |` — is left.
+fn after_compose_service(rest: &str) -> Option<&str> {
+    let rest = rest.trim_start_matches(' ').strip_prefix('|')?;
+    match rest.strip_prefix(' ') {
+        Some(text) => Some(text),
+        None => rest.is_empty().then_some(rest),
+    }
+}
+
+/// GitLab's section marker,
+/// `section_start:1764756000:step_script[collapsed=true]` and the `\r`
+/// that ends it (the `ESC [0K` after it gone with the escapes), then the
+/// section's header, GitLab's title for it; or `section_end:…`, whose
+/// `\r` the cleaning took as the line's end.
+fn is_gitlab_section(text: &str) -> bool {
+    let Some(rest) = text
+        .strip_prefix("section_start:")
+        .or_else(|| text.strip_prefix("section_end:"))
+    else {
+        return false;
+    };
+    let Some((time, rest)) = rest.split_once(':') else {
+        return false;
+    };
+    let name = rest.split_once('\r').map_or(rest, |(name, _)| name);
+    let name = name.split_once('[').map_or(name, |(name, _)| name);
+    is_number(time) && !name.is_empty() && name.bytes().all(is_name_byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runner_text;
+
+    #[test]
+    fn each_ci_prefix_is_taken_off() {
+        let cases = [
+            // GitHub Actions (the first line after a BOM) and Azure Pipelines.
+            (
+                "\u{feff}2026-12-03T10:00:00.1234567Z test a ... ok",
+                "test a ... ok",
+            ),
+            (
+                "2026-12-03T10:00:00.1234567Z --- FAIL: TestX (0.00s)",
+                "--- FAIL: TestX (0.00s)",
+            ),
+            ("2026-12-03T10:00:00.1234567Z ", ""),
+            ("2026-12-03T10:00:00+01:00 ok", "ok"),
+            // GitLab's job log timestamps and stream tag.
+            (
+                "2026-12-03T10:00:00.123456Z 00O running 1 test",
+                "running 1 test",
+            ),
+            ("2026-12-03T10:00:00.123456Z 01E+ more", "more"),
+            // Jenkins Timestamper.
+            (
+                "[2026-12-03T10:00:00.123Z] test a ... FAILED",
+                "test a ... FAILED",
+            ),
+            // docker compose, also empty, Compose v1, and inside Actions.
+            ("app-1  | test a ... ok", "test a ... ok"),
+            ("web_1     | PASS src/a.test.js", "PASS src/a.test.js"),
+            ("app-1  |", ""),
+            ("2026-12-03T10:00:00.1234567Z app-1  | =   ok", "=   ok"),
+            (
+                "app-1  | 2026-12-03T10:00:00.000000000Z --- PASS: T",
+                "--- PASS: T",
+            ),
+        ];
+        for (line, runner) in cases {
+            assert_eq!(runner_text(line), Some(runner), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_cis_own_lines_are_no_runners() {
+        for line in [
+            "##[group]Run cargo test",
+            "##[endgroup]",
+            "##[error]Process completed with exit code 101.",
+            "2026-12-03T10:00:00.1234567Z ##[warning]Node.js 16 actions are deprecated.",
+            "##[section]Starting: Test",
+            "2026-12-03T10:00:00.1234567Z ##[command]/usr/bin/bash /tmp/x.sh",
+            "##vso[task.setvariable variable=x]1",
+            "section_end:1764756000:step_script",
+            "section_start:1764756000:step_script\rExecuting \"step_script\" stage",
+            "section_start:1764756000:tests[collapsed=true]\rTests",
+            "ERROR: Job failed: exit code 101",
+            "\u{1f6a8} Error: The command exited with status 101",
+            "Attaching to app-1, db-1",
+            "app-1 exited with code 101",
+            "py311: exit 1 (0.42 seconds) /p> pytest -v pid=4242",
+            "  py311: FAIL code 1 (0.50=setup[0.08]+cmd[0.42] seconds)",
+            "  py311: OK (0.50=setup[0.08]+cmd[0.42] seconds)",
+            "  evaluation failed :( (0.55 seconds)",
+            "  congratulations :) (0.55 seconds)",
+            "[2026-12-03T10:00:00.123Z] [Pipeline] sh",
+            "py311: commands[0]> pytest -v",
+            "lint: commands_pre[1]> pip list",
+            "nox > Running session tests-3.11",
+        ] {
+            assert_eq!(runner_text(line), None, "{line:?}");
+        }
+    }
+
+    /// Where none of the prefixes must fire: the runners' own lines, names
+    /// that start with a date, a bar inside a pytest line, `##` that is
+    /// not a command, brackets that are not Jenkins'.
+    #[test]
+    fn a_runners_line_is_left_as_it_is() {
+        for line in [
+            "test tests::adds ... ok",
+            "tests/test_x.py::test_pipe[a-1 | b] PASSED",
+            "FAILED t.py::test_pipe[x-1  | y] - assert 0",
+            "test_x.py::test_a PASSED",
+            "2026-12-03_migration_test.py::test_up PASSED",
+            "2026-12-03T10:00:00Z_test.py::test_up PASSED",
+            "2026-12-03 10:00:00 INFO started",
+            "2026-12-03T10:00:00.1234567890Z too many digits",
+            "20261203T100000Z compact",
+            "[gw0] [ 50%] PASSED t.py::test_a",
+            "[2026-12-03] not a timestamp",
+            "## heading",
+            "##[unknown]x",
+            "| a | b |",
+            "row-1 |no space after the bar",
+            "section_start:notatime:x\rheader",
+            "  1) calc adds negative:",
+            "    tests::adds",
+            "  py311 is not a verdict",
+            "the app exited with code 101",
+            "ERROR: Job failed to start? (a message)",
+            "ok  \texample.com/m\t0.01s",
+            "  ✓ 2026-12-03 rollover works (3 ms)",
+            "--- FAIL: TestDate/2026-12-03T10:00:00Z (0.00s)",
+        ] {
+            assert_eq!(runner_text(line), Some(line), "{line:?}");
+        }
+    }
+}
