@@ -271,7 +271,7 @@ impl Observer for Progress {
 }
 
 /// The arguments `check` takes; any other is refused by name.
-const CHECK_KEYS: [&str; 14] = [
+const CHECK_KEYS: [&str; 15] = [
     "workspace",
     "command",
     "retries",
@@ -283,6 +283,7 @@ const CHECK_KEYS: [&str; 14] = [
     "allow_network",
     "format",
     "restore",
+    "keep_changes",
     "missing",
     "strict",
     "stress",
@@ -535,7 +536,8 @@ fn tools() -> Vec<Tool> {
             "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through."},
             "allow_network": {"type": "boolean", "description": "Let the command reach the network. Default false."},
             "format": {"type": "string", "description": "The runner whose output to read; auto by default."},
-            "restore": {"type": "boolean", "description": "Put back files an attempt changed (verdict tree_changed)."},
+            "restore": {"type": "boolean", "description": "Accepted, does nothing: the tree is put back after every attempt by default."},
+            "keep_changes": {"type": "boolean", "description": "Leave what the last attempt changed in the tree in place instead of putting it back. Default false."},
             "missing": {"type": "string", "enum": ["not-run", "fail"], "description": "With expect: what a listed test that never ran makes of the verdict."},
             "strict": {"type": "boolean", "description": "With expect: tests on no list gate too."},
             "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."}

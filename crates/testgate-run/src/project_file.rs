@@ -336,6 +336,27 @@ impl ProjectDir {
         }
     }
 
+    /// Removes whatever is at `rel`: a file or link (the link itself), or a
+    /// folder with everything in it, each level opened without following a
+    /// link. Returns whether there was anything; a folder on the way that
+    /// is missing or is now a link is `false`, as for [`ProjectDir::remove`].
+    pub fn remove_entry(&self, rel: &Path) -> Result<bool, ProjectFileError> {
+        if self.remove(rel)? {
+            return Ok(true);
+        }
+        let (parent, name) = split(rel)?;
+        let dir = match self.resolve(parent) {
+            Ok(dir) => dir,
+            Err(ProjectFileError::Resolve { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let path = self.root.join(rel);
+        let c_name = c_path(name, rel)?;
+        let there = open_folder(dir.as_fd(), &c_name).is_ok();
+        remove_folder_at(dir.as_fd(), name, &path)?;
+        Ok(there)
+    }
+
     /// The folder `rel` beneath the root, reached without following a link.
     fn resolve(&self, rel: &Path) -> Result<OwnedFd, ProjectFileError> {
         let resolve_error = |source| ProjectFileError::Resolve {

@@ -7,8 +7,12 @@ COUNTER = pathlib.Path(__file__).resolve().parent.parent / ".flaky-count"
 
 
 def odd_run():
-    n = int(COUNTER.read_text()) + 1 if COUNTER.exists() else 1
-    COUNTER.write_text(str(n))
+    # testgate numbers its attempts; the tree is put back between them.
+    if "TESTGATE_ATTEMPT" in os.environ:
+        n = int(os.environ["TESTGATE_ATTEMPT"])
+    else:
+        n = int(COUNTER.read_text()) + 1 if COUNTER.exists() else 1
+        COUNTER.write_text(str(n))
     return n % 2 == 1
 
 

@@ -9,8 +9,12 @@ STATE = {"polluted": False}
 
 
 def first_run():
-    n = int(COUNTER.read_text()) + 1 if COUNTER.exists() else 1
-    COUNTER.write_text(str(n))
+    # testgate numbers its attempts; the tree is put back between them.
+    if "TESTGATE_ATTEMPT" in os.environ:
+        n = int(os.environ["TESTGATE_ATTEMPT"])
+    else:
+        n = int(COUNTER.read_text()) + 1 if COUNTER.exists() else 1
+        COUNTER.write_text(str(n))
     return n == 1
 
 
