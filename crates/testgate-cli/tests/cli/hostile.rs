@@ -26,5 +26,6 @@ mod paths;
 mod persistence;
 mod processes;
 mod resources;
+mod restore;
 mod tampering;
 mod terminal;
