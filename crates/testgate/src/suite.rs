@@ -848,8 +848,55 @@ fn count_tests(n: usize) -> String {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
+
+    /// Each attempt sees the tree as submitted (a script that exits 3 when
+    /// it does not), rewrites a file and fails: every retry runs, and the
+    /// tree is put back after the last too unless the caller keeps it.
+    #[test]
+    fn every_attempt_starts_from_the_tree_as_submitted_and_the_last_may_be_kept() {
+        for keep in [false, true] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::write(dir.path().join("data.txt"), "as submitted\n").expect("data");
+            let script = "grep -q 'as submitted' data.txt || exit 3; \
+                          echo changed > data.txt; mkdir -p empty/folder; exit 1";
+            let config = TestConfig::new(dir.path(), "sh", ["-c", script])
+                .retrying(2)
+                .keep_changes(keep);
+            let record = SandboxedTests::new(Sandbox::Host, config).run_observed(&mut Silent);
+            let endings: Vec<_> = record
+                .attempts
+                .iter()
+                .map(|r| r.attempt.ending.clone())
+                .collect();
+            assert_eq!(
+                endings,
+                vec![testgate_policy::Ending::Exited { code: 1 }; 3],
+                "keep {keep}: {:?}",
+                record.verdict
+            );
+            // Failing naming no test: a change leaves no evidence.
+            assert_eq!(record.verdict.cause(), Some(Cause::TreeChanged));
+            let left = std::fs::read_to_string(dir.path().join("data.txt")).expect("data");
+            let tree = record.tree.expect("the change");
+            assert_eq!(tree.changed, [std::path::PathBuf::from("data.txt")]);
+            assert_eq!(tree.incidental, [std::path::PathBuf::from("empty")]);
+            if keep {
+                assert_eq!(left, "changed\n");
+                assert!(tree.restored.is_none());
+                assert!(record.verdict.reason().contains("--keep-changes"));
+            } else {
+                assert_eq!(left, "as submitted\n");
+                assert!(!dir.path().join("empty").exists());
+                assert!(tree.put_back());
+            }
+        }
+    }
 
     /// The library refuses the host's root as a project before anything
     /// runs in it, snapshots it or restores it: the caller gets the reason.

@@ -12,13 +12,12 @@ pub fn mode() -> String {
 
 /// Counts this run in `.flaky-count`; true on odd-numbered runs.
 pub fn odd_run() -> bool {
-    // testgate numbers its attempts; the tree is put back between them.
-    if let Some(a) = std::env::var("TESTGATE_ATTEMPT").ok().and_then(|a| a.parse::<u64>().ok()) {
-        return a % 2 == 1;
-    }
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.flaky-count");
     let n: u64 = std::fs::read_to_string(path).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0) + 1;
     std::fs::write(path, n.to_string()).expect("write .flaky-count");
+    // testgate puts the tree back between attempts and numbers them: the
+    // runs of earlier attempts (one each) come before this attempt's.
+    let n = n + std::env::var("TESTGATE_ATTEMPT").ok().and_then(|a| a.parse::<u64>().ok()).unwrap_or(1) - 1;
     n % 2 == 1
 }
 

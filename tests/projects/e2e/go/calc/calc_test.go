@@ -12,10 +12,6 @@ import (
 var mode = os.Getenv("TESTGATE_FIXTURE")
 
 func oddRun(t *testing.T) bool {
-	// testgate numbers its attempts; the tree is put back between them.
-	if a, err := strconv.Atoi(os.Getenv("TESTGATE_ATTEMPT")); err == nil {
-		return a%2 == 1
-	}
 	path := filepath.Join("..", ".flaky-count")
 	n := 0
 	if b, err := os.ReadFile(path); err == nil {
@@ -24,6 +20,11 @@ func oddRun(t *testing.T) bool {
 	n++
 	if err := os.WriteFile(path, []byte(strconv.Itoa(n)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// testgate puts the tree back between attempts and numbers them: the
+	// runs of earlier attempts (one each) come before this attempt's.
+	if a, err := strconv.Atoi(os.Getenv("TESTGATE_ATTEMPT")); err == nil {
+		n += a - 1
 	}
 	return n%2 == 1
 }

@@ -13,10 +13,6 @@ var mode = os.Getenv("TESTGATE_FIXTURE")
 var polluted bool
 
 func firstRun(t *testing.T) bool {
-	// testgate numbers its attempts; the tree is put back between them.
-	if a, err := strconv.Atoi(os.Getenv("TESTGATE_ATTEMPT")); err == nil {
-		return a == 1
-	}
 	path := filepath.Join("..", ".flaky-count")
 	n := 0
 	if b, err := os.ReadFile(path); err == nil {
@@ -25,6 +21,11 @@ func firstRun(t *testing.T) bool {
 	n++
 	if err := os.WriteFile(path, []byte(strconv.Itoa(n)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// testgate puts the tree back between attempts and numbers them: the
+	// runs of earlier attempts (one each) come before this attempt's.
+	if a, err := strconv.Atoi(os.Getenv("TESTGATE_ATTEMPT")); err == nil {
+		n += a - 1
 	}
 	return n == 1
 }
