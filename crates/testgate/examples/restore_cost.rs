@@ -16,7 +16,8 @@
 //! each time (so all three attempts run): one that rewrites the 1,000
 //! files, one that only reads them; the difference, over two put-backs
 //! (after attempts 1 and 2; the third's too, unless kept), is what
-//! restoring costs a check. Each check figure is the median of five runs,
+//! restoring costs a check; beside the copies, the peak memory they take.
+//! Each check figure is the median of five runs,
 //! the two kinds interleaved. Prints figures; asserts that every put-back
 //! gives the recorded tree back.
 #![expect(
@@ -108,9 +109,14 @@ fn library(root: &Path) -> Result<(), Box<dyn Error>> {
         bare.len()
     );
     drop(bare);
+    let before = peak_rss_mib();
     let t = Instant::now();
     let snapshot = Snapshot::take(root, true)?;
-    println!("record, with the copies:      {:>9.1} ms", ms(t.elapsed()));
+    println!(
+        "record, with the copies:      {:>9.1} ms  (peak RSS {before:.0} -> {:.0} MiB)",
+        ms(t.elapsed()),
+        peak_rss_mib()
+    );
     let t = Instant::now();
     let change = snapshot.compare();
     println!(
@@ -185,6 +191,19 @@ fn check(root: &Path, what: &str) -> Result<Duration, Box<dyn Error>> {
         "{what}"
     );
     Ok(took)
+}
+
+/// This process's peak resident set (`VmHWM`), in MiB.
+fn peak_rss_mib() -> f64 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn ms(d: Duration) -> f64 {

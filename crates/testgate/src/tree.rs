@@ -183,6 +183,21 @@ impl TreeChange {
     }
 
     fn reason_for(&self, who: &str) -> String {
+        if self.is_empty() {
+            // Only what costs nothing changed, and not all of it went.
+            let left: Vec<String> = self
+                .incidental
+                .iter()
+                .take(NAMED_PATHS)
+                .map(|p| p.display().to_string())
+                .collect();
+            return format!(
+                "{who} changed the tree, and it could not all be put back, so the next attempt \
+                 would not start from the tree as submitted: {}.{}",
+                left.join(", "),
+                self.restored_sentence()
+            );
+        }
         format!(
             "{who} changed the tree it was judging, so its result is not evidence of a pass: {}.{}",
             self.named(),
