@@ -947,4 +947,29 @@ mod tests {
             "{refused}"
         );
     }
+
+    /// A new folder goes with everything in it, a link inside it removed
+    /// as a link (its target untouched), and a folder reached through a
+    /// link on the way is not the project's: nothing is removed there.
+    #[test]
+    fn remove_entry_takes_a_folder_whole_and_follows_no_link() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let victim = tempfile::tempdir().expect("victim");
+        std::fs::write(victim.path().join("keep"), "host").expect("victim file");
+        let new = dir.path().join("new/deeper");
+        std::fs::create_dir_all(&new).expect("folders");
+        std::fs::write(new.join("file"), "x").expect("file");
+        std::os::unix::fs::symlink(victim.path(), new.join("out")).expect("link");
+        std::os::unix::fs::symlink(victim.path(), dir.path().join("via")).expect("link");
+        let project = ProjectDir::open(dir.path()).expect("open");
+        assert!(!project.remove_entry(Path::new("via/keep")).expect("via"));
+        assert!(project.remove_entry(Path::new("new")).expect("new"));
+        assert!(!dir.path().join("new").exists());
+        assert!(project.remove_entry(Path::new("via")).expect("the link"));
+        assert!(!project.remove_entry(Path::new("gone")).expect("nothing"));
+        assert_eq!(
+            std::fs::read_to_string(victim.path().join("keep")).expect("kept"),
+            "host"
+        );
+    }
 }
