@@ -459,3 +459,52 @@ fn a_record_of_uncommitted_changes_is_marked_dirty() {
         "{second:#}"
     );
 }
+
+/// A file over the hashing limit (16 MiB) edited in place, its size and
+/// modification time put back: the digest binds it by size alone, so
+/// `verify` must not say a flat "tree: ok"; it names the file, and the
+/// record lists it in `tree_unbound`. Before: "tree: ok, … matches".
+#[test]
+fn verify_names_a_large_file_it_could_not_bind() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).expect("project");
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n").expect("test");
+    let big = project.join("big.bin");
+    fs::write(&big, vec![0u8; 17 << 20]).expect("big");
+    let out = testgate(
+        &[
+            "check",
+            "-q",
+            "--record",
+            "../record.json",
+            "--",
+            "sh",
+            "test_ok.sh",
+        ],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = fs::read_to_string(work.path().join("record.json")).expect("record");
+    let doc: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        doc["record"]["tree_unbound"],
+        serde_json::json!(["big.bin"])
+    );
+    let modified = fs::metadata(&big)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let file = fs::OpenOptions::new().write(true).open(&big).expect("open");
+    std::os::unix::fs::FileExt::write_at(&file, b"X", 5).expect("edit in place");
+    file.set_modified(modified).expect("mtime put back");
+    drop(file);
+    let out = testgate(&["verify", "../record.json", "-C", "."], &project);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("tree: ok,"), "{said}");
+    assert!(
+        said.contains(
+            "the digest does not bind, only their size (over 16 MiB, not hashed): big.bin"
+        ),
+        "{said}"
+    );
+}
