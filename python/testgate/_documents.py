@@ -196,7 +196,7 @@ class Tree:
     changed: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
-    #: `{"files": N}`, `{"error": "…"}`, or None without `restore=True`.
+    #: `{"files": N}`, `{"error": "…"}`, or None with `keep_changes=True`.
     restored: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -193,6 +193,7 @@ def check(
     rerun: str = "all",
     format: str = "auto",
     restore: bool = False,
+    keep_changes: bool = False,
     tmpfs_size: str | int | None = None,
     record: StrPath | None = None,
     expect: StrPath | Mapping[str, Any] | Sequence[str] | None = None,
@@ -245,6 +246,9 @@ def check(
     `on_attempt` is called (from another thread) with an `AttemptProgress`
     as each attempt starts and as it ends; an exception it raises is raised
     once the check is over.
+    The tree is put back as submitted after every attempt; `keep_changes=True`
+    (`--keep-changes`) leaves what the last attempt changed in place, and
+    `restore` is accepted and does nothing (restoring is the default).
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
 
@@ -270,6 +274,8 @@ def check(
         argv.append("--allow-network")
     if restore:
         argv.append("--restore")
+    if keep_changes:
+        argv.append("--keep-changes")
     if tmpfs_size is not None:
         argv += ["--tmpfs-size", str(tmpfs_size)]
     if record is not None:

@@ -42,7 +42,7 @@ use resume::{done_ids, id_hash};
 /// MANIFEST holds one check per line, a JSON object: `workspace` and
 /// `command` (an array of words), and optionally `id`, `retries`,
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
-/// `prepare`, `rerun`, `format`, `restore`, `expect` (a file's path or its
+/// `prepare`, `rerun`, `format`, `restore`, `keep_changes`, `expect` (a file's path or its
 /// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`,
 /// `report`, `structured`, `record`, `sign`, `name`, `version` (as
 /// `check`'s options) and

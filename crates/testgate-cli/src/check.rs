@@ -99,13 +99,20 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     format: FormatArg,
 
-    /// When an attempt changed the tree it was judging (verdict
-    /// `tree_changed`, or a Fail the first attempt proved), put the changed,
-    /// deleted and planted files back to the state recorded before the
-    /// first attempt. Without it they are left for you to inspect. The
-    /// files testgate's own output goes to are never touched.
-    #[arg(long)]
+    /// Accepted for scripts written before it was the default, and does
+    /// nothing: after every attempt testgate puts back what the attempt
+    /// changed, deleted or added in the tree, so that each attempt starts
+    /// from the tree as submitted and the tree is left as submitted
+    /// (`--keep-changes` leaves the last attempt's changes instead).
+    #[arg(long, hide = true)]
     restore: bool,
+
+    /// Leave what the last attempt changed in the tree in place, to look
+    /// at, instead of putting the tree back as submitted; the verdict says
+    /// so. Earlier attempts' changes are put back all the same. The files
+    /// testgate's own output goes to are never touched.
+    #[arg(long)]
+    keep_changes: bool,
 
     /// Grade the change against the tests FILE lists instead of the whole
     /// suite: `{"must_pass": [...], "keep_passing": [...]}` (or SWE-bench's
@@ -481,7 +488,7 @@ pub(crate) fn execute_observed<'o>(
         .retrying(args.retries)
         .rerun(args.rerun)
         .format(args.format.0)
-        .restore(args.restore)
+        .keep_changes(args.keep_changes)
         .evidence(args.evidence.rule())
         .own_output(own_output());
     for step in &args.prepare {
@@ -620,13 +627,15 @@ pub(crate) fn execute_observed<'o>(
             "testgate": env!("CARGO_PKG_VERSION"),
             "suite": {"name": name, "version": version, "dirty": dirty},
             "tree_digest": record.tree_digest,
+            "tree_unbound": record.tree_unbound,
             "command": command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "options": {
                 "timeout_ms": u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
                 "retries": args.retries,
                 "rerun": format!("{:?}", args.rerun).to_lowercase(),
                 "format": args.format.0.name(),
-                "restore": args.restore,
+                "restore": !args.keep_changes,
+                "keep_changes": args.keep_changes,
                 "evidence": args.evidence.rule().name(),
             },
             "sandbox": {

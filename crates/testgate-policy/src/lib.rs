@@ -69,7 +69,7 @@ pub use crate::grading::{
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::stress::Stress;
-pub use crate::tree::AfterTreeChange;
+pub use crate::tree::{AfterTreeChange, Leftover};
 pub use crate::variation::Varied;
 pub use crate::verdict::{Cause, Verdict};
 pub use crate::words::{MAX_NAMES, MAX_REASON};

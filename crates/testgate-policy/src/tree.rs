@@ -1,34 +1,54 @@
-//! What a sequence proves when its last attempt changed the tree it was
-//! judging: a failure the first attempt proved on the tree as submitted
-//! stays a Fail; anything else is Inconclusive `tree_changed`.
+//! What a sequence proves when its attempts changed the tree they were
+//! judging: every attempt started from the tree as submitted (the facade
+//! puts it back after each), so a Fail they prove together stands and an
+//! Inconclusive of their own stays; a Pass is no evidence, and is
+//! Inconclusive `tree_changed`.
 
 use crate::attempt::Attempt;
-use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
 use crate::verdict::Verdict;
 
-/// What the attempts prove when the last of them changed, deleted or added
-/// files in the tree it was judging ([`Policy::after_tree_change`]).
+/// What was left of the attempts' changes when the sequence ended
+/// ([`Policy::after_tree_change`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Leftover {
+    /// Every change was put back, or what the last attempt left in place
+    /// (`--keep-changes`) runs nowhere later.
+    Nothing,
+    /// The last attempt's changes were left in place and among them is a
+    /// file that runs later on the host (a git hook, a
+    /// `.cargo/config.toml`, a `conftest.py`…).
+    HostRunFiles,
+    /// A change could not be put back (a file over the copy limit, an
+    /// unreadable one): the next attempt would not have started from the
+    /// tree as submitted, so the sequence stopped there.
+    NotPutBack,
+}
+
+/// What the attempts prove when one or more of them changed, deleted or
+/// added files in the tree it was judging ([`Policy::after_tree_change`]).
 ///
-/// Every attempt up to the one that changed the tree started from the tree
-/// as submitted (the tree is compared after each attempt, and the sequence
-/// stops at the first change). So the first attempt's named failures are
-/// evidence about the submitted tree whatever it did after; a pass, or a
-/// disagreement between attempts, is not, since the tree moved under it.
+/// Every attempt started from the tree as submitted: the facade puts back
+/// what an attempt changed before the next runs. So a failure the attempts
+/// agree on is evidence about the submitted tree whatever the tests wrote,
+/// and so is their disagreement (`flaky`); a pass is not, since a test that
+/// rewrites its assertion, its snapshot or its configuration passes on its
+/// own terms.
 ///
 /// ```
-/// use testgate_policy::{AfterTreeChange, Attempt, Ending, Policy};
+/// use testgate_policy::{AfterTreeChange, Attempt, Ending, Leftover, Policy};
 ///
 /// let failed = Attempt::new(Ending::Exited { code: 1 }).with_failing(["test_counter"]);
 /// let passed = Attempt::new(Ending::Exited { code: 0 }).with_recognised(true);
 /// let policy = Policy::new(0);
 /// assert_eq!(
-///     policy.after_tree_change(&[failed], false),
+///     policy.after_tree_change(&[failed], Leftover::Nothing),
 ///     AfterTreeChange::ProvenFailure { failing: vec!["test_counter".into()] },
 /// );
 /// assert_eq!(
-///     policy.after_tree_change(&[passed], false),
-///     AfterTreeChange::FirstProvedNoFailure,
+///     policy.after_tree_change(&[passed], Leftover::Nothing),
+///     AfterTreeChange::NoEvidenceOfPass,
 /// );
 /// ```
 ///
@@ -36,58 +56,54 @@ use crate::verdict::Verdict;
 /// every caller to decide what it means.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AfterTreeChange {
-    /// The first attempt failed naming tests, and the attempts together
-    /// are a Fail naming them: the verdict is that Fail (with these names,
-    /// the ones that failed in every attempt), and the reason says what
-    /// changed.
+    /// The attempts together are a Fail naming tests: the verdict is that
+    /// Fail (with these names, the ones that failed in every attempt), and
+    /// the attempts that changed the tree note what they changed.
     ProvenFailure {
         /// The tests that failed in every attempt, in order of first
         /// appearance.
         failing: Vec<String>,
     },
-    /// The first attempt did not fail naming a test (it passed, failed
-    /// naming none, or ended without an answer: a timeout, a refusal, a
-    /// contradiction): it proved no failure of the tree as submitted, and
-    /// the tree change wins.
-    FirstProvedNoFailure,
-    /// The first attempt failed naming tests, but the attempts together are
-    /// no Fail naming tests (a later one passed, failed other tests, timed
-    /// out...): they compared different trees, and the tree change wins.
-    AttemptsDisagree,
-    /// The change left files that run later on the host (a git hook, a
-    /// `.cargo/config.toml`, a `conftest.py`…) in place, not restored: a
-    /// Fail tells a gate to reject the change and move on, and nobody would
-    /// look at the plant. The tree change wins, whatever the attempts
-    /// proved.
+    /// The attempts together are Inconclusive for a reason of their own
+    /// (`flaky`, a timeout, a contradiction…): that verdict stands, noted.
+    /// No pass is claimed, and every attempt ran the same tree.
+    VerdictStands,
+    /// The attempts together would be a Pass, or a Fail naming no test (a
+    /// build error, a crash): an attempt that changed what it judged is no
+    /// evidence of a pass, and a nameless failure gives nothing to repair;
+    /// Inconclusive `tree_changed`.
+    NoEvidenceOfPass,
+    /// The last attempt's changes were left in place and run later on the
+    /// host ([`Leftover::HostRunFiles`]): a Fail tells a gate to reject the
+    /// change and move on, and nobody would look at the plant.
+    /// Inconclusive `tree_changed`, whatever the attempts proved.
     LeftHostRunFiles,
+    /// A change could not be put back ([`Leftover::NotPutBack`]): the
+    /// sequence stopped short of what was asked. Inconclusive
+    /// `tree_changed`, whatever the attempts proved.
+    NotPutBack,
 }
 
 impl AfterTreeChange {
-    /// Whether the verdict is the Fail the attempts proved
-    /// ([`AfterTreeChange::ProvenFailure`]) rather than Inconclusive
-    /// `tree_changed`.
-    pub fn is_proven_failure(&self) -> bool {
+    /// Whether the verdict is the one the attempts gave (a Fail, or an
+    /// Inconclusive of their own) rather than Inconclusive `tree_changed`.
+    pub fn verdict_stands(&self) -> bool {
         match self {
-            AfterTreeChange::ProvenFailure { .. } => true,
-            AfterTreeChange::FirstProvedNoFailure
-            | AfterTreeChange::AttemptsDisagree
-            | AfterTreeChange::LeftHostRunFiles => false,
+            AfterTreeChange::ProvenFailure { .. } | AfterTreeChange::VerdictStands => true,
+            AfterTreeChange::NoEvidenceOfPass
+            | AfterTreeChange::LeftHostRunFiles
+            | AfterTreeChange::NotPutBack => false,
         }
     }
 }
 
 impl Policy {
-    /// What `attempts` prove when the last of them changed the tree it was
-    /// judging, with `left_host_run_files` when the change left files that
-    /// run later on the host in place (not restored): the Fail the first
-    /// attempt proved on the tree as submitted, or why the verdict is
+    /// What `attempts` prove when one or more of them changed the tree it
+    /// was judging, `leftover` saying what was left of the changes: the
+    /// verdict they give together when it claims no pass, or why it is
     /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
-    pub fn after_tree_change(
-        &self,
-        attempts: &[Attempt],
-        left_host_run_files: bool,
-    ) -> AfterTreeChange {
-        after_tree_change(self, attempts, left_host_run_files)
+    pub fn after_tree_change(&self, attempts: &[Attempt], leftover: Leftover) -> AfterTreeChange {
+        after_tree_change(self, attempts, leftover)
     }
 }
 
@@ -95,41 +111,27 @@ impl Policy {
 pub(crate) fn after_tree_change(
     policy: &Policy,
     attempts: &[Attempt],
-    left_host_run_files: bool,
+    leftover: Leftover,
 ) -> AfterTreeChange {
-    let Some(first) = attempts.first() else {
-        return AfterTreeChange::FirstProvedNoFailure;
-    };
-    if !failed_naming_tests(first) {
-        return AfterTreeChange::FirstProvedNoFailure;
-    }
-    if left_host_run_files {
-        return AfterTreeChange::LeftHostRunFiles;
+    match leftover {
+        Leftover::Nothing => {}
+        Leftover::HostRunFiles => return AfterTreeChange::LeftHostRunFiles,
+        Leftover::NotPutBack => return AfterTreeChange::NotPutBack,
     }
     match policy.verdict(attempts) {
         Verdict::Fail { failing, .. } if !failing.is_empty() => {
             AfterTreeChange::ProvenFailure { failing }
         }
-        Verdict::Fail { .. } | Verdict::Pass { .. } | Verdict::Inconclusive { .. } => {
-            AfterTreeChange::AttemptsDisagree
-        }
+        Verdict::Inconclusive { .. } => AfterTreeChange::VerdictStands,
+        Verdict::Fail { .. } | Verdict::Pass { .. } => AfterTreeChange::NoEvidenceOfPass,
     }
-}
-
-/// Whether `attempt` ran the full suite and failed naming tests, as
-/// evidence (not a contradiction, a timeout, a flaky-within or a stop).
-fn failed_naming_tests(attempt: &Attempt) -> bool {
-    let failed = match history::classify(attempt) {
-        AttemptClass::Failed { .. } => true,
-        AttemptClass::Passed | AttemptClass::Stop(_) => false,
-    };
-    failed && history::is_full(attempt) && !attempt.failing.is_empty()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attempt::{Counts, Ending, Selection};
+    use crate::attempt::{Counts, Ending};
+    use crate::verdict::Cause;
 
     fn failed(names: &[&str]) -> Attempt {
         Attempt::new(Ending::Exited { code: 1 })
@@ -144,85 +146,69 @@ mod tests {
     }
 
     fn rule(retries: u32, attempts: &[Attempt]) -> AfterTreeChange {
-        Policy::new(retries).after_tree_change(attempts, false)
+        Policy::new(retries).after_tree_change(attempts, Leftover::Nothing)
     }
 
     #[test]
-    fn a_first_attempt_that_failed_naming_tests_stays_a_fail() {
+    fn a_fail_every_attempt_proved_stays_a_fail() {
         assert_eq!(
             rule(0, &[failed(&["a", "b"])]),
             AfterTreeChange::ProvenFailure {
                 failing: vec!["a".into(), "b".into()]
             }
         );
-        // Retries left: the Fail is what the attempts run so far proved.
-        assert!(rule(3, &[failed(&["a"])]).is_proven_failure());
-        // A later attempt that failed the same tests, and changed the tree.
         assert_eq!(
-            rule(2, &[failed(&["a", "b"]), failed(&["a"])]),
+            rule(2, &[failed(&["a", "b"]), failed(&["a"]), failed(&["a"])]),
             AfterTreeChange::ProvenFailure {
                 failing: vec!["a".into()]
             }
         );
     }
 
+    /// The writer beside a flaky test: attempt 1 fails, attempt 2 passes,
+    /// both rewrite a fixture; each started from the submitted tree, so
+    /// `flaky` is what they prove.
     #[test]
-    fn it_does_not_fire_when_the_first_attempt_proved_no_failure() {
-        let no_failure = [
-            passed(),
+    fn the_attempts_own_inconclusive_stands() {
+        let rule = rule(1, &[failed(&["a"]), passed()]);
+        assert_eq!(rule, AfterTreeChange::VerdictStands);
+        assert!(rule.verdict_stands());
+        assert!(matches!(
+            Policy::new(1).verdict(&[failed(&["a"]), passed()]),
+            Verdict::Inconclusive {
+                cause: Cause::Flaky,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn it_does_not_fire_for_a_pass_or_a_nameless_fail() {
+        for attempts in [
+            vec![passed()],
+            vec![passed(), passed()],
             // Failed naming nothing: a build error, a crash.
-            Attempt::new(Ending::Exited { code: 101 }).with_recognised(true),
-            // Exit 0 with failing names: a contradiction.
-            Attempt::new(Ending::Exited { code: 0 }).with_failing(["a"]),
-            Attempt::new(Ending::TimedOut {
-                after: std::time::Duration::from_secs(1),
-            })
-            .with_failing(["a"]),
-            Attempt::new(Ending::Exited { code: 1 })
-                .with_failing(["a"])
-                .with_flaky_within(["a"], 1),
-            // Not the full suite (never first from the driver; any history).
-            failed(&["a"]).with_selection(Selection::Only(vec!["a".into()])),
-        ];
-        for first in no_failure {
+            vec![Attempt::new(Ending::Exited { code: 101 }).with_recognised(true)],
+        ] {
             assert_eq!(
-                rule(0, std::slice::from_ref(&first)),
-                AfterTreeChange::FirstProvedNoFailure,
-                "{first:?}"
+                rule(0, &attempts),
+                AfterTreeChange::NoEvidenceOfPass,
+                "{attempts:?}"
             );
         }
-        assert_eq!(rule(0, &[]), AfterTreeChange::FirstProvedNoFailure);
     }
 
     #[test]
-    fn it_does_not_fire_when_the_attempts_disagree() {
-        for later in [passed(), failed(&["c"])] {
-            assert_eq!(
-                rule(1, &[failed(&["a"]), later.clone()]),
-                AfterTreeChange::AttemptsDisagree,
-                "{later:?}"
-            );
-        }
-        let timed_out = Attempt::new(Ending::TimedOut {
-            after: std::time::Duration::from_secs(1),
-        });
-        assert_eq!(
-            rule(1, &[failed(&["a"]), timed_out]),
-            AfterTreeChange::AttemptsDisagree
-        );
-    }
-
-    #[test]
-    fn host_run_files_left_in_place_win_over_a_proven_failure() {
+    fn what_was_left_in_place_wins_over_a_proven_failure() {
         let policy = Policy::new(0);
         assert_eq!(
-            policy.after_tree_change(&[failed(&["a"])], true),
+            policy.after_tree_change(&[failed(&["a"])], Leftover::HostRunFiles),
             AfterTreeChange::LeftHostRunFiles
         );
-        // They do not turn a pass into anything but tree_changed either.
         assert_eq!(
-            policy.after_tree_change(&[passed()], true),
-            AfterTreeChange::FirstProvedNoFailure
+            policy.after_tree_change(&[failed(&["a"])], Leftover::NotPutBack),
+            AfterTreeChange::NotPutBack
         );
+        assert!(!AfterTreeChange::NotPutBack.verdict_stands());
     }
 }

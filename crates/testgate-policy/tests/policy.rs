@@ -1745,44 +1745,47 @@ fn thousands_of_failing_names() {
 // The tree changed (docs/policy.md, "The tree changed").
 
 #[test]
-fn a_tree_change_keeps_a_proven_failure_and_nothing_else() {
-    use testgate_policy::AfterTreeChange;
+fn a_tree_change_keeps_what_the_attempts_prove_but_a_pass() {
+    use testgate_policy::{AfterTreeChange, Leftover};
     let proven = |names: &[&str]| AfterTreeChange::ProvenFailure {
         failing: names.iter().map(|n| (*n).to_owned()).collect(),
     };
+    let nothing = Leftover::Nothing;
     // A failing test that wrote a tracked file: the Fail and its names.
     assert_eq!(
-        once().after_tree_change(&[fail(&["a"])], false),
+        once().after_tree_change(&[fail(&["a"])], nothing),
         proven(&["a"])
     );
     assert_eq!(
-        retries(2).after_tree_change(&[fail(&["a", "b"]), fail(&["b"])], false),
+        retries(2).after_tree_change(&[fail(&["a", "b"]), fail(&["b"])], nothing),
         proven(&["b"])
     );
-    // Where it must not fire.
+    // Each attempt started from the submitted tree: their disagreement is
+    // theirs (the writer beside a flaky test).
     assert_eq!(
-        once().after_tree_change(&[pass()], false),
-        AfterTreeChange::FirstProvedNoFailure
+        retries(1).after_tree_change(&[fail(&["a"]), pass()], nothing),
+        AfterTreeChange::VerdictStands
     );
     assert_eq!(
-        once().after_tree_change(&[run(101, &[])], false),
-        AfterTreeChange::FirstProvedNoFailure
+        retries(1).after_tree_change(&[fail(&["a"]), fail(&["b"])], nothing),
+        AfterTreeChange::VerdictStands
+    );
+    // Where it must not keep the verdict.
+    assert_eq!(
+        once().after_tree_change(&[pass()], nothing),
+        AfterTreeChange::NoEvidenceOfPass
     );
     assert_eq!(
-        retries(1).after_tree_change(&[fail(&["a"]), pass()], false),
-        AfterTreeChange::AttemptsDisagree
+        once().after_tree_change(&[run(101, &[])], nothing),
+        AfterTreeChange::NoEvidenceOfPass
     );
     assert_eq!(
-        retries(1).after_tree_change(&[fail(&["a"]), fail(&["b"])], false),
-        AfterTreeChange::AttemptsDisagree
-    );
-    assert_eq!(
-        targeted(1).after_tree_change(&[fail(&["a"]), only(&["a"], &[])], false),
-        AfterTreeChange::AttemptsDisagree
-    );
-    assert_eq!(
-        once().after_tree_change(&[fail(&["a"])], true),
+        once().after_tree_change(&[fail(&["a"])], Leftover::HostRunFiles),
         AfterTreeChange::LeftHostRunFiles
+    );
+    assert_eq!(
+        once().after_tree_change(&[fail(&["a"])], Leftover::NotPutBack),
+        AfterTreeChange::NotPutBack
     );
 }
 
@@ -1790,40 +1793,41 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// Whatever the attempts and whichever of them changed the tree, the
-    /// rule keeps only a Fail the first attempt proved and every attempt
-    /// agrees with: never after a pass, never a name the first attempt did
-    /// not fail, never with host-run files left in place.
+    /// rule never keeps a Pass, keeps a Fail only as the attempts prove it,
+    /// and keeps nothing when a change was left where it runs later or was
+    /// not put back.
     #[test]
-    fn a_tree_change_never_keeps_more_than_a_proven_failure(
+    fn a_tree_change_never_keeps_a_pass(
         policy in policy_strategy(),
         attempts in prop::collection::vec(attempt_strategy(), 1..6),
-        left in any::<bool>(),
+        left in 0u8..3,
     ) {
-        use testgate_policy::AfterTreeChange;
-        let rule = policy.after_tree_change(&attempts, left);
-        let first = &attempts[0];
+        use testgate_policy::{AfterTreeChange, Leftover, Verdict};
+        let leftover = match left {
+            0 => Leftover::Nothing,
+            1 => Leftover::HostRunFiles,
+            _ => Leftover::NotPutBack,
+        };
+        let rule = policy.after_tree_change(&attempts, leftover);
+        let verdict = policy.verdict(&attempts);
         match &rule {
             AfterTreeChange::ProvenFailure { failing } => {
-                prop_assert!(!left);
-                prop_assert!(failed(first) && !first.failing.is_empty(), "{first:?}");
-                prop_assert!(!attempts.iter().any(passed), "{attempts:#?}");
+                prop_assert_eq!(leftover, Leftover::Nothing);
                 prop_assert!(!failing.is_empty());
-                prop_assert!(failing.iter().all(|n| first.failing.contains(n)));
-                let verdict = policy.verdict(&attempts);
                 prop_assert_eq!(verdict.failing(), failing.as_slice());
             }
-            AfterTreeChange::FirstProvedNoFailure => {
-                prop_assert!(!(failed(first) && !first.failing.is_empty() && selected(first).is_none()));
+            AfterTreeChange::VerdictStands => {
+                prop_assert_eq!(leftover, Leftover::Nothing);
+                prop_assert!(matches!(verdict, Verdict::Inconclusive { .. }), "{verdict:?}");
             }
-            AfterTreeChange::AttemptsDisagree => {
-                prop_assert!(!left);
-                let verdict = policy.verdict(&attempts);
+            AfterTreeChange::NoEvidenceOfPass => {
                 prop_assert!(verdict.failing().is_empty());
             }
-            AfterTreeChange::LeftHostRunFiles => prop_assert!(left),
+            AfterTreeChange::LeftHostRunFiles => prop_assert_eq!(leftover, Leftover::HostRunFiles),
+            AfterTreeChange::NotPutBack => prop_assert_eq!(leftover, Leftover::NotPutBack),
         }
-        if passed(first) {
-            prop_assert_eq!(rule, AfterTreeChange::FirstProvedNoFailure);
+        if matches!(verdict, Verdict::Pass { .. }) {
+            prop_assert!(!rule.verdict_stands());
         }
     }
 }

@@ -336,6 +336,27 @@ impl ProjectDir {
         }
     }
 
+    /// Removes whatever is at `rel`: a file or link (the link itself), or a
+    /// folder with everything in it, each level opened without following a
+    /// link. Returns whether there was anything; a folder on the way that
+    /// is missing or is now a link is `false`, as for [`ProjectDir::remove`].
+    pub fn remove_entry(&self, rel: &Path) -> Result<bool, ProjectFileError> {
+        if self.remove(rel)? {
+            return Ok(true);
+        }
+        let (parent, name) = split(rel)?;
+        let dir = match self.resolve(parent) {
+            Ok(dir) => dir,
+            Err(ProjectFileError::Resolve { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let path = self.root.join(rel);
+        let c_name = c_path(name, rel)?;
+        let there = open_folder(dir.as_fd(), &c_name).is_ok();
+        remove_folder_at(dir.as_fd(), name, &path)?;
+        Ok(there)
+    }
+
     /// The folder `rel` beneath the root, reached without following a link.
     fn resolve(&self, rel: &Path) -> Result<OwnedFd, ProjectFileError> {
         let resolve_error = |source| ProjectFileError::Resolve {
@@ -924,6 +945,31 @@ mod tests {
         assert!(
             refused.ends_with("fifo is a FIFO, not a regular file"),
             "{refused}"
+        );
+    }
+
+    /// A new folder goes with everything in it, a link inside it removed
+    /// as a link (its target untouched), and a folder reached through a
+    /// link on the way is not the project's: nothing is removed there.
+    #[test]
+    fn remove_entry_takes_a_folder_whole_and_follows_no_link() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let victim = tempfile::tempdir().expect("victim");
+        std::fs::write(victim.path().join("keep"), "host").expect("victim file");
+        let new = dir.path().join("new/deeper");
+        std::fs::create_dir_all(&new).expect("folders");
+        std::fs::write(new.join("file"), "x").expect("file");
+        std::os::unix::fs::symlink(victim.path(), new.join("out")).expect("link");
+        std::os::unix::fs::symlink(victim.path(), dir.path().join("via")).expect("link");
+        let project = ProjectDir::open(dir.path()).expect("open");
+        assert!(!project.remove_entry(Path::new("via/keep")).expect("via"));
+        assert!(project.remove_entry(Path::new("new")).expect("new"));
+        assert!(!dir.path().join("new").exists());
+        assert!(project.remove_entry(Path::new("via")).expect("the link"));
+        assert!(!project.remove_entry(Path::new("gone")).expect("nothing"));
+        assert_eq!(
+            std::fs::read_to_string(victim.path().join("keep")).expect("kept"),
+            "host"
         );
     }
 }

@@ -1,5 +1,5 @@
 //! Measures the tree digest on a 50,000-file project in 2,500 folders:
-//! record (with and without the copies `--restore` keeps), compare,
+//! record (with and without the copies kept to put the tree back), compare,
 //! restore, and recording beside a large sparse file.
 //!
 //! `cargo run --release -p testgate --example tree_digest [FILES] [DIR] [SPARSE_GIB]`

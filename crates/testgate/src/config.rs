@@ -37,7 +37,8 @@ pub struct TestConfig {
     pub(crate) env: Vec<(OsString, Option<OsString>)>,
     /// Shell commands run once, in order, before the first attempt.
     pub(crate) prepare: Vec<String>,
-    pub(crate) restore: bool,
+    /// Whether the last attempt's changes to the tree are left in place.
+    pub(crate) keep_changes: bool,
     /// The tests the change is graded against, when given.
     pub(crate) expect: Option<Expectations>,
     /// Stress mode: run the full suite this many times.
@@ -126,7 +127,7 @@ impl TestConfig {
             format: Format::Auto,
             env: Vec::new(),
             prepare: Vec::new(),
-            restore: false,
+            keep_changes: false,
             expect: None,
             stress: None,
             report: None,
@@ -347,12 +348,21 @@ impl TestConfig {
         &self.prepare
     }
 
-    /// Puts the files an attempt changed, deleted or planted back to the
-    /// recorded state when it changed the tree (the verdict is
-    /// `tree_changed`, or a Fail its first attempt proved); the files are
-    /// otherwise left for the user to inspect.
-    pub fn restore(mut self, restore: bool) -> Self {
-        self.restore = restore;
+    /// Kept for callers written before restoring was the default: the
+    /// tree is put back after every attempt whatever this says (`true`
+    /// asks for what is done anyway; `false` is not `keep_changes`).
+    pub fn restore(self, restore: bool) -> Self {
+        let _ = restore;
+        self
+    }
+
+    /// Leaves what the *last* attempt changed in the tree in place, for
+    /// the user to look at, instead of putting the tree back as submitted
+    /// (`--keep-changes`); the verdict says so. Every earlier attempt's
+    /// changes are put back all the same, so that each attempt starts
+    /// from the tree as submitted (docs/sandbox.md, "The tree is the tree").
+    pub fn keep_changes(mut self, keep: bool) -> Self {
+        self.keep_changes = keep;
         self
     }
 

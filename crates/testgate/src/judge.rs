@@ -3,8 +3,8 @@
 //! stress runs).
 
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Driver, Expectations, Grader, Grading, Plan, Policy, Stress,
-    Varied, Verdict,
+    AfterTreeChange, Attempt, Cause, Driver, Expectations, Grader, Grading, Leftover, Plan, Policy,
+    Stress, Varied, Verdict,
 };
 
 use crate::suite::AttemptRecord;
@@ -44,45 +44,69 @@ impl Judge {
         self.driver().verdict(attempts)
     }
 
-    /// The verdict when attempt `number`, the last of `attempts`, made
-    /// `change` to the tree: the Fail the first attempt proved on the tree
-    /// as submitted (the last attempt then notes what changed), or
-    /// Inconclusive `tree_changed` (docs/policy.md, "The tree changed").
-    /// Graded and stress runs judge tests one by one across attempts: a
-    /// change to the tree leaves them nothing to stand on.
+    /// Whether the driver judges whole attempts (the retry policy), so that
+    /// a change to the tree, put back before the next attempt, leaves the
+    /// sequence worth running on; graded and stress runs weigh each test
+    /// across attempts and stop at the first change.
+    pub(crate) fn weighs_whole_attempts(&self) -> bool {
+        match self {
+            Judge::Suite(_) => true,
+            Judge::Graded(_) | Judge::Stress(_) => false,
+        }
+    }
+
+    /// The verdict when the attempts made `changes` to the tree (each with
+    /// the attempt's number, in order): the verdict the attempts give
+    /// together when it claims no pass (a Fail they prove, or their own
+    /// Inconclusive; the attempts that changed the tree then note what they
+    /// changed), or Inconclusive `tree_changed` (docs/policy.md, "The tree
+    /// changed"). Graded and stress runs judge tests one by one across
+    /// attempts: a change to the tree leaves them nothing to stand on.
     pub(crate) fn after_tree_change(
         &self,
-        change: &TreeChange,
-        number: usize,
+        changes: &[(usize, TreeChange)],
         attempts: &mut [Attempt],
         records: &mut [AttemptRecord],
     ) -> Verdict {
+        let Some((number, last)) = changes.last() else {
+            return self.verdict(attempts);
+        };
         let not_evidence = || Verdict::Inconclusive {
             cause: Cause::TreeChanged,
-            reason: change.reason(number),
+            reason: last.reason(*number),
         };
         let policy = match self {
             Judge::Suite(policy) => policy,
             Judge::Graded(_) | Judge::Stress(_) => return not_evidence(),
         };
-        match policy.after_tree_change(attempts, change.may_leave_host_run_files()) {
-            AfterTreeChange::ProvenFailure { .. } => {
-                let note = change.failure_stands_note();
-                for attempt in attempts
-                    .last_mut()
-                    .into_iter()
-                    .chain(records.last_mut().map(|record| &mut record.attempt))
-                {
-                    attempt.note = Some(match attempt.note.take() {
-                        Some(own) => format!("{own}; {note}"),
-                        None => note.clone(),
-                    });
+        let leftover = if matches!(last.restored, Some(Err(_))) {
+            Leftover::NotPutBack
+        } else if last.may_leave_host_run_files() {
+            Leftover::HostRunFiles
+        } else {
+            Leftover::Nothing
+        };
+        match policy.after_tree_change(attempts, leftover) {
+            AfterTreeChange::ProvenFailure { .. } | AfterTreeChange::VerdictStands => {
+                for (number, change) in changes {
+                    let note = change.verdict_stands_note();
+                    let index = number.saturating_sub(1);
+                    for attempt in attempts
+                        .get_mut(index)
+                        .into_iter()
+                        .chain(records.get_mut(index).map(|record| &mut record.attempt))
+                    {
+                        attempt.note = Some(match attempt.note.take() {
+                            Some(own) => format!("{own}; {note}"),
+                            None => note.clone(),
+                        });
+                    }
                 }
                 policy.verdict(attempts)
             }
-            AfterTreeChange::FirstProvedNoFailure
-            | AfterTreeChange::AttemptsDisagree
-            | AfterTreeChange::LeftHostRunFiles => not_evidence(),
+            AfterTreeChange::NoEvidenceOfPass
+            | AfterTreeChange::LeftHostRunFiles
+            | AfterTreeChange::NotPutBack => not_evidence(),
         }
     }
 

@@ -147,10 +147,8 @@ impl Stamp {
 pub(crate) struct Entry {
     pub(crate) kind: Kind,
     pub(crate) stamp: Stamp,
-    /// The bytes, kept for `--restore`.
+    /// The bytes, kept to put the file back.
     pub(crate) copy: Option<Vec<u8>>,
-    /// A folder with nothing in it.
-    pub(crate) empty: bool,
     /// Inside `node_modules/` (its `.bin` and the shims' targets): judged
     /// after an attempt, not after a preparation, whose job is to fill it.
     pub(crate) in_ignored: bool,
@@ -184,11 +182,12 @@ fn place(rel: &Path, name: &OsStr, siblings: &[OsString]) -> Place {
     let ignored = match name {
         ".git" => top,
         "target" => beside(&["Cargo.toml"]),
-        "node_modules" | "coverage" | ".nyc_output" => beside(&["package.json"]),
+        // What tools write beside the tests (`.pytest_cache`, coverage's
+        // output: `runners::tool_outputs`) is walked, so that it is put back
+        // after each attempt; these are dependencies and caches.
+        "node_modules" => beside(&["package.json"]),
         ".venv" | "venv" | ".cache" => top,
-        ".pytest_cache" | ".mypy_cache" | ".ruff_cache" | ".hypothesis" | ".tox" | ".nox" => {
-            top || beside(&python)
-        }
+        ".mypy_cache" | ".ruff_cache" | ".tox" | ".nox" => top || beside(&python),
         ".gradle" => {
             top || beside(&[
                 "build.gradle",
@@ -361,13 +360,13 @@ impl<'a> Scan<'a> {
                     let sub = dir.open_dir(name).map_err(unreadable(&child))?;
                     match place(rel, name, &names) {
                         Place::Walked => {
-                            let count = self.walk(root, &sub, &child, depth + 1, in_ignored)?;
-                            self.record_dir(&sub, child, &stat, count == 0, in_ignored)?;
+                            self.walk(root, &sub, &child, depth + 1, in_ignored)?;
+                            self.record_dir(&sub, child, &stat, in_ignored)?;
                         }
                         Place::Ignored(inner) => {
                             if name == ".git" {
                                 // Its appearing or vanishing is seen.
-                                self.record_dir(&sub, child.clone(), &stat, false, in_ignored)?;
+                                self.record_dir(&sub, child.clone(), &stat, in_ignored)?;
                             }
                             // What a preparation (`npm ci`) is for.
                             let dependencies = name == "node_modules";
@@ -401,7 +400,6 @@ impl<'a> Scan<'a> {
                         kind: Kind::Symlink(target),
                         stamp: Stamp::of(&stat),
                         copy: None,
-                        empty: false,
                         in_ignored,
                     };
                     self.insert(child, entry)?;
@@ -414,7 +412,6 @@ impl<'a> Scan<'a> {
                         },
                         stamp: Stamp::of(&stat),
                         copy: None,
-                        empty: false,
                         in_ignored,
                     };
                     self.insert(child, entry)?;
@@ -458,7 +455,6 @@ impl<'a> Scan<'a> {
                         },
                         stamp: Stamp::of(&stat),
                         copy: None,
-                        empty: false,
                         in_ignored: false,
                     };
                     self.insert(child, entry)?;
@@ -473,7 +469,6 @@ impl<'a> Scan<'a> {
         dir: &Dir,
         rel: PathBuf,
         stat: &EntryStat,
-        empty: bool,
         in_ignored: bool,
     ) -> Result<(), SnapshotError> {
         let stamp = Stamp::of(stat);
@@ -501,7 +496,6 @@ impl<'a> Scan<'a> {
             },
             stamp,
             copy: None,
-            empty,
             in_ignored,
         };
         self.insert(rel, entry)
@@ -532,7 +526,6 @@ impl<'a> Scan<'a> {
                 kind: before.kind.clone(),
                 stamp,
                 copy,
-                empty: false,
                 in_ignored,
             };
             return self.insert(rel, entry);
@@ -550,7 +543,6 @@ impl<'a> Scan<'a> {
                 },
                 stamp,
                 copy: None,
-                empty: false,
                 in_ignored,
             };
             return self.insert(rel, entry);
@@ -600,7 +592,6 @@ impl<'a> Scan<'a> {
             },
             stamp,
             copy,
-            empty: false,
             in_ignored,
         };
         self.insert(rel, entry)

@@ -111,6 +111,9 @@ pub struct Record {
     /// The digest of the tree before the first attempt (see [`crate::tree`]),
     /// None when it could not be read.
     pub tree_digest: Option<String>,
+    /// The files the digest binds by size alone, not content: over the
+    /// hashing limit ([`Snapshot::unbound`]).
+    pub tree_unbound: Vec<String>,
     /// What an attempt changed in the tree, when one did (the verdict is
     /// then Inconclusive `tree_changed`).
     pub tree: Option<TreeChange>,
@@ -319,6 +322,7 @@ impl SandboxedTests {
                 preparations: Vec::new(),
                 attempts: Vec::new(),
                 tree_digest: None,
+                tree_unbound: Vec::new(),
                 tree: None,
                 grading: None,
                 stress: None,
@@ -328,11 +332,19 @@ impl SandboxedTests {
         // Recorded before anything runs: a preparation is judged too.
         let snapshot = match Snapshot::take_within(
             &self.config.workspace,
-            self.config.restore,
+            true,
             Limits::default(),
             self.cancel.clone(),
         ) {
-            Ok(snapshot) => snapshot.leave_out(&self.config.own_files),
+            Ok(snapshot) => {
+                let snapshot = snapshot.leave_out(&self.config.own_files);
+                // The user's own report is what they asked the runner to
+                // write: left in place.
+                match &self.config.report {
+                    Some(rel) => snapshot.keeping_new(rel),
+                    None => snapshot,
+                }
+            }
             Err(error) => return self.unrecorded(&error, Vec::new()),
         };
         let mut preparations = Vec::new();
@@ -354,6 +366,7 @@ impl SandboxedTests {
                     preparations,
                     attempts: Vec::new(),
                     tree_digest: None,
+                    tree_unbound: Vec::new(),
                     tree: None,
                     grading: None,
                     stress: None,
@@ -370,9 +383,7 @@ impl SandboxedTests {
                         ),
                     }
                 } else {
-                    if self.config.restore {
-                        change.restored = Some(snapshot.restore(&change));
-                    }
+                    change.restored = Some(snapshot.restore(&change));
                     Verdict::Inconclusive {
                         cause: Cause::TreeChanged,
                         reason: change.preparation_reason(command),
@@ -385,6 +396,7 @@ impl SandboxedTests {
                     preparations,
                     attempts: Vec::new(),
                     tree_digest: Some(snapshot.digest()),
+                    tree_unbound: unbound(&snapshot),
                     tree: Some(change),
                     grading: None,
                     stress: None,
@@ -405,7 +417,8 @@ impl SandboxedTests {
         let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
-        let mut tree = None;
+        // The judged changes, by attempt number.
+        let mut changes: Vec<(usize, TreeChange)> = Vec::new();
         let verdict = loop {
             let Plan { step, note, .. } = judge.plan(&attempts);
             let selection = match step {
@@ -433,13 +446,13 @@ impl SandboxedTests {
                 };
                 record.attempt = record.attempt.with_note(note);
             }
-            observer.attempt_finished(&record);
-            attempts.push(record.attempt.clone());
-            records.push(record);
             let mut change = snapshot.compare();
-            if !change.is_empty() {
+            if !change.is_untouched() {
                 if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                     // The comparison may have stopped half-way: unproved.
+                    observer.attempt_finished(&record);
+                    attempts.push(record.attempt.clone());
+                    records.push(record);
                     break Verdict::Inconclusive {
                         cause: Cause::Cancelled,
                         reason: format!(
@@ -447,14 +460,44 @@ impl SandboxedTests {
                         ),
                     };
                 }
-                // Restored first, whatever the verdict: a Fail the first
-                // attempt proved does not keep a plant in place.
-                if self.config.restore {
-                    change.restored = Some(snapshot.restore(&change));
+                // Every attempt starts from the tree as submitted: what this
+                // one changed is put back before the next runs, and after the
+                // last unless the caller keeps it to look at.
+                let mut after = attempts.clone();
+                after.push(record.attempt.clone());
+                let last = matches!(judge.plan(&after).step, Step::Done(_));
+                if !(last && self.config.keep_changes) {
+                    change.restored = Some(snapshot.put_back(&change));
                 }
-                let verdict = judge.after_tree_change(&change, number, &mut attempts, &mut records);
-                tree = Some(change);
-                break verdict;
+                if let Some(incidental) = change.incidental_note() {
+                    record.attempt = record
+                        .attempt
+                        .clone()
+                        .with_note(match &record.attempt.note {
+                            Some(own) => format!("{own}; {incidental}"),
+                            None => incidental,
+                        });
+                }
+            }
+            observer.attempt_finished(&record);
+            attempts.push(record.attempt.clone());
+            records.push(record);
+            let stuck = matches!(change.restored, Some(Err(_)));
+            if !change.is_empty() || stuck {
+                changes.push((number, change));
+            }
+            // A tree not put back would make the next attempt run another
+            // tree; graded and stress runs weigh each test across attempts,
+            // and a change leaves them nothing to stand on.
+            if stuck || (!changes.is_empty() && !judge.weighs_whole_attempts()) {
+                break judge.verdict(&attempts);
+            }
+        };
+        let (verdict, tree) = match changes.last() {
+            None => (verdict, None),
+            Some(_) => {
+                let verdict = judge.after_tree_change(&changes, &mut attempts, &mut records);
+                (verdict, changes.pop().map(|(_, change)| change))
             }
         };
         // The findings of the verdict given, whoever gave it (the driver,
@@ -467,6 +510,7 @@ impl SandboxedTests {
             preparations,
             attempts: records,
             tree_digest: Some(snapshot.digest()),
+            tree_unbound: unbound(&snapshot),
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
@@ -637,6 +681,7 @@ impl SandboxedTests {
             preparations,
             attempts: Vec::new(),
             tree_digest: None,
+            tree_unbound: Vec::new(),
             tree: None,
             grading: None,
             stress: None,
@@ -649,7 +694,19 @@ impl SandboxedTests {
     /// changed `__pycache__` entry is then a tree change; see
     /// docs/sandbox.md).
     fn env_policy(&self) -> EnvPolicy {
-        let base = EnvPolicy::new().set("PYTHONDONTWRITEBYTECODE", "1");
+        self.env_policy_of(None)
+    }
+
+    /// [`env_policy`](SandboxedTests::env_policy), with attempt `number`
+    /// (from 1) in `TESTGATE_ATTEMPT`: the tree is put back between
+    /// attempts, so a suite (a fixture that is flaky on purpose) that
+    /// wants to tell its attempts apart reads the number instead of
+    /// counting in the tree.
+    fn env_policy_of(&self, attempt: Option<usize>) -> EnvPolicy {
+        let mut base = EnvPolicy::new().set("PYTHONDONTWRITEBYTECODE", "1");
+        if let Some(number) = attempt {
+            base = base.set("TESTGATE_ATTEMPT", number.to_string());
+        }
         self.config
             .env
             .iter()
@@ -673,10 +730,14 @@ impl SandboxedTests {
         let (run_args, env, sandbox) = match &asked {
             Ok(asked) => (
                 asked.args().to_vec(),
-                asked.env(self.env_policy()),
+                asked.env(self.env_policy_of(Some(number))),
                 asked.sandbox(self.sandbox.clone()),
             ),
-            Err(_) => (args.to_vec(), self.env_policy(), self.sandbox.clone()),
+            Err(_) => (
+                args.to_vec(),
+                self.env_policy_of(Some(number)),
+                self.sandbox.clone(),
+            ),
         };
         let mut spec = RunSpec::new(program, &run_args)
             .dir(self.config.workspace.clone())
@@ -786,6 +847,15 @@ fn top_level_entries(dir: &Path) -> std::collections::BTreeSet<String> {
         .unwrap_or_default()
 }
 
+/// [`Snapshot::unbound`], as text.
+fn unbound(snapshot: &Snapshot) -> Vec<String> {
+    snapshot
+        .unbound()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
 /// `1 test`, `3 tests`.
 fn count_tests(n: usize) -> String {
     if n == 1 {
@@ -796,8 +866,55 @@ fn count_tests(n: usize) -> String {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
 mod tests {
     use super::*;
+
+    /// Each attempt sees the tree as submitted (a script that exits 3 when
+    /// it does not), rewrites a file and fails: every retry runs, and the
+    /// tree is put back after the last too unless the caller keeps it.
+    #[test]
+    fn every_attempt_starts_from_the_tree_as_submitted_and_the_last_may_be_kept() {
+        for keep in [false, true] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::write(dir.path().join("data.txt"), "as submitted\n").expect("data");
+            let script = "grep -q 'as submitted' data.txt || exit 3; \
+                          echo changed > data.txt; mkdir -p empty/folder; exit 1";
+            let config = TestConfig::new(dir.path(), "sh", ["-c", script])
+                .retrying(2)
+                .keep_changes(keep);
+            let record = SandboxedTests::new(Sandbox::Host, config).run_observed(&mut Silent);
+            let endings: Vec<_> = record
+                .attempts
+                .iter()
+                .map(|r| r.attempt.ending.clone())
+                .collect();
+            assert_eq!(
+                endings,
+                vec![testgate_policy::Ending::Exited { code: 1 }; 3],
+                "keep {keep}: {:?}",
+                record.verdict
+            );
+            // Failing naming no test: a change leaves no evidence.
+            assert_eq!(record.verdict.cause(), Some(Cause::TreeChanged));
+            let left = std::fs::read_to_string(dir.path().join("data.txt")).expect("data");
+            let tree = record.tree.expect("the change");
+            assert_eq!(tree.changed, [std::path::PathBuf::from("data.txt")]);
+            assert_eq!(tree.incidental, [std::path::PathBuf::from("empty")]);
+            if keep {
+                assert_eq!(left, "changed\n");
+                assert!(tree.restored.is_none());
+                assert!(record.verdict.reason().contains("--keep-changes"));
+            } else {
+                assert_eq!(left, "as submitted\n");
+                assert!(!dir.path().join("empty").exists());
+                assert!(tree.put_back());
+            }
+        }
+    }
 
     /// The library refuses the host's root as a project before anything
     /// runs in it, snapshots it or restores it: the caller gets the reason.

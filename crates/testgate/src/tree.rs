@@ -42,12 +42,59 @@ pub struct Snapshot {
     files: BTreeMap<PathBuf, Entry>,
     /// The caller's own files ([`Snapshot::leave_out`]).
     own: OwnFiles,
+    /// New files left in place ([`Snapshot::keeping_new`]).
+    kept_new: Vec<PathBuf>,
     limits: Limits,
     cancel: Option<Cancel>,
     keep_copies: bool,
 }
 
-/// What an attempt did to the tree; empty when nothing it judges changed.
+/// Why a change an attempt made costs its verdict: what the entry is to
+/// the runner or to the host. The reason names it beside each path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Counts {
+    /// It was in the tree as submitted (code, tests, configuration, data):
+    /// the attempt changed what it was judging.
+    Recorded,
+    /// It runs later on the host, or configures a runner or a tool that
+    /// does ([`watch::runs_on_host`]).
+    RunsOnHost,
+    /// It is named like a test, or an expectation a test reads
+    /// ([`is_test_file`]).
+    TestFile,
+    /// Bytecode, which an import reads instead of the source.
+    Bytecode,
+    /// A file with an execute or set-id bit.
+    Executable,
+    /// A link that leads out of the project.
+    OutwardLink,
+    /// A FIFO or a device.
+    Special,
+    /// A world-writable, sticky or set-id folder.
+    OpenFolder,
+}
+
+impl Counts {
+    /// The words the reason puts after the path.
+    pub fn words(self) -> &'static str {
+        match self {
+            Counts::Recorded => "in the tree as submitted",
+            Counts::RunsOnHost => "runs later on the host",
+            Counts::TestFile => "named like a test",
+            Counts::Bytecode => "bytecode an import reads",
+            Counts::Executable => "executable",
+            Counts::OutwardLink => "a link out of the project",
+            Counts::Special => "a FIFO or device",
+            Counts::OpenFolder => "a world-writable or set-id folder",
+        }
+    }
+}
+
+/// What an attempt did to the tree. [`TreeChange::is_empty`] when nothing
+/// it judges changed; what it changed that costs nothing (a new empty
+/// folder, what a tool writes at its conventional place) is
+/// [`TreeChange::incidental`], put back and noted all the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TreeChange {
@@ -55,15 +102,40 @@ pub struct TreeChange {
     pub changed: Vec<PathBuf>,
     /// Recorded files that no longer exist.
     pub deleted: Vec<PathBuf>,
-    /// Test files or watched files that appeared.
+    /// New entries a runner or the host reads as code or configuration
+    /// ([`Counts`]).
     pub added: Vec<PathBuf>,
-    /// What `--restore` did, when it was asked for.
+    /// What the attempt changed that costs no verdict: new entries nothing
+    /// reads as code or configuration (a new empty folder, `.benchmarks`,
+    /// coverage output, a log) and recorded ones inside the folders tools
+    /// write at their conventional place (`.pytest_cache`, `.hypothesis`):
+    /// removed or put back all the same, and noted.
+    pub incidental: Vec<PathBuf>,
+    /// What putting the tree back did: `None` when the changes were left
+    /// in place (`--keep-changes` after the last attempt).
     pub restored: Option<Result<usize, String>>,
+    /// Why each judged path counts.
+    why: BTreeMap<PathBuf, Counts>,
+    /// The new entries whose folder was recorded: what putting the tree
+    /// back removes (with everything in them).
+    new: Vec<PathBuf>,
 }
+
 impl TreeChange {
-    /// Whether nothing changed.
+    /// Whether nothing the attempt judges changed.
     pub fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.deleted.is_empty() && self.added.is_empty()
+    }
+
+    /// Whether nothing changed at all, incidental changes included: there
+    /// is nothing to put back.
+    pub fn is_untouched(&self) -> bool {
+        self.is_empty() && self.incidental.is_empty() && self.new.is_empty()
+    }
+
+    /// Why `path` counts, when it is one of the judged paths.
+    pub fn why(&self, path: &Path) -> Option<Counts> {
+        self.why.get(path).copied()
     }
 
     /// Every path, files that run later on the host first.
@@ -81,8 +153,7 @@ impl TreeChange {
 
     /// Whether files that run later on the host may be left changed or
     /// planted: one of the paths runs on the host, or the tree could not be
-    /// walked (what it holds is unknown), and `--restore` did not put
-    /// everything back.
+    /// walked (what it holds is unknown), and they were not all put back.
     pub fn may_leave_host_run_files(&self) -> bool {
         let unknown = self.changed.iter().any(|p| {
             p.as_os_str()
@@ -92,6 +163,12 @@ impl TreeChange {
         let host = self.paths().iter().any(|p| watch::runs_on_host(p));
         let restored = matches!(self.restored, Some(Ok(_)));
         (unknown || host) && !restored
+    }
+
+    /// Whether the tree is as submitted again: the changes were put back,
+    /// all of them.
+    pub fn put_back(&self) -> bool {
+        matches!(self.restored, Some(Ok(_)))
     }
 
     /// One sentence for the verdict's reason.
@@ -106,26 +183,68 @@ impl TreeChange {
     }
 
     fn reason_for(&self, who: &str) -> String {
+        if self.is_empty() {
+            // Only what costs nothing changed, and not all of it went.
+            let left: Vec<String> = self
+                .incidental
+                .iter()
+                .take(NAMED_PATHS)
+                .map(|p| p.display().to_string())
+                .collect();
+            return format!(
+                "{who} changed the tree, and it could not all be put back, so the next attempt \
+                 would not start from the tree as submitted: {}.{}",
+                left.join(", "),
+                self.restored_sentence()
+            );
+        }
         format!(
-            "{who} changed the tree it was judging, so its result is not evidence: {}.{}",
+            "{who} changed the tree it was judging, so its result is not evidence of a pass: {}.{}",
             self.named(),
             self.restored_sentence()
         )
     }
 
-    /// The note of the attempt that changed the tree when the Fail the
-    /// first attempt proved stands ([`testgate_policy::AfterTreeChange`]).
-    pub fn failure_stands_note(&self) -> String {
+    /// The note of an attempt that changed the tree when the verdict the
+    /// attempts gave stands ([`testgate_policy::AfterTreeChange`]): a Fail
+    /// every attempt proved, or an Inconclusive of their own.
+    pub fn verdict_stands_note(&self) -> String {
         format!(
-            "it changed the tree it was judging: {}; the failures stand, as the attempts started \
+            "it changed the tree it was judging: {}; the verdict stands, as every attempt started \
              from the tree as submitted.{}",
             self.named(),
             self.restored_sentence()
         )
     }
 
-    /// The paths, each with what happened to it, the first
-    /// [`NAMED_PATHS`] of them.
+    /// The note of an attempt that changed only what costs nothing
+    /// ([`TreeChange::incidental`]); `None` when it changed nothing of it.
+    pub fn incidental_note(&self) -> Option<String> {
+        if self.incidental.is_empty() {
+            return None;
+        }
+        let mut named: Vec<String> = self
+            .incidental
+            .iter()
+            .take(NAMED_PATHS)
+            .map(|p| p.display().to_string())
+            .collect();
+        if self.incidental.len() > NAMED_PATHS {
+            named.push(format!("and {} more", self.incidental.len() - NAMED_PATHS));
+        }
+        let done = match &self.restored {
+            Some(Ok(_)) => "removed or put back",
+            Some(Err(_)) => "not all put back",
+            None => "left in place (--keep-changes)",
+        };
+        Some(format!(
+            "it wrote what no runner reads as code or configuration, {done}: {}",
+            named.join(", ")
+        ))
+    }
+
+    /// The paths, each with what happened to it and why it counts, the
+    /// first [`NAMED_PATHS`] of them.
     fn named(&self) -> String {
         let paths = self.paths();
         let mut named: Vec<String> = paths
@@ -139,26 +258,29 @@ impl TreeChange {
                 } else {
                     "changed"
                 };
-                let host = if watch::runs_on_host(p) {
-                    ", runs later on the host"
-                } else {
-                    ""
-                };
-                format!("{} ({what}{host})", p.display())
+                // A recorded entry's "changed" or "deleted" is its why,
+                // said once after the list.
+                match self.why(p) {
+                    Some(Counts::Recorded) | None => format!("{} ({what})", p.display()),
+                    Some(why) => format!("{} ({what}, {})", p.display(), why.words()),
+                }
             })
             .collect();
         if paths.len() > NAMED_PATHS {
             named.push(format!("and {} more", paths.len() - NAMED_PATHS));
         }
-        named.join(", ")
+        let recorded = if self.why.values().any(|w| *w == Counts::Recorded) {
+            " (what is changed or deleted was in the tree as submitted)"
+        } else {
+            ""
+        };
+        format!("{}{recorded}", named.join(", "))
     }
 
-    /// What `--restore` did, as a sentence after the paths.
+    /// What putting the tree back did, as a sentence after the paths.
     fn restored_sentence(&self) -> String {
         match &self.restored {
-            None => {
-                " The files are left as the attempt left them; --restore puts them back.".to_owned()
-            }
+            None => " The last attempt's changes are left in place (--keep-changes).".to_owned(),
             Some(Ok(n)) => format!(" Restored {n} file(s) to the recorded state."),
             Some(Err(why)) => format!(" Restoring failed: {why}."),
         }
@@ -192,6 +314,7 @@ impl Snapshot {
             cancel,
             keep_copies,
             own: OwnFiles::default(),
+            kept_new: Vec::new(),
         })
     }
 
@@ -212,6 +335,14 @@ impl Snapshot {
         })
     }
 
+    /// Leaves a new regular file at `rel` in place when it is no judged
+    /// change (the user's own `--report`, which they asked the runner to
+    /// write): it is neither noted nor removed.
+    pub fn keeping_new(mut self, rel: &Path) -> Snapshot {
+        self.kept_new.push(rel.to_path_buf());
+        self
+    }
+
     /// How many entries (files, links, folders) were recorded.
     pub fn len(&self) -> usize {
         self.files.len()
@@ -222,11 +353,30 @@ impl Snapshot {
         self.files.is_empty()
     }
 
+    /// The recorded files over [`Limits::hashed_file_bytes`]: compared by
+    /// their status stamp, never hashed, so [`Snapshot::digest`] binds only
+    /// their size, and never copied, so they cannot be put back.
+    pub fn unbound(&self) -> Vec<&Path> {
+        self.files
+            .iter()
+            .filter(|(_, e)| {
+                matches!(
+                    e.kind,
+                    Kind::File {
+                        content: Content::Large { .. },
+                        ..
+                    }
+                )
+            })
+            .map(|(p, _)| p.as_path())
+            .collect()
+    }
+
     /// One SHA-256 over every recorded file's and link's path, kind, mode
     /// and content digest (a file over [`Limits::hashed_file_bytes`]: its
-    /// size): the same for the same content wherever it is checked out.
-    /// Folders, xattrs and bytecode caches are compared after each attempt
-    /// but left out of it.
+    /// size, [`Snapshot::unbound`]): the same for the same content wherever
+    /// it is checked out. Folders, xattrs and bytecode caches are compared
+    /// after each attempt but left out of it.
     pub fn digest(&self) -> String {
         let mut hasher = Sha256::new();
         for (path, entry) in &self.files {
@@ -269,7 +419,8 @@ impl Snapshot {
     /// What a preparation step changed: as [`compare`](Snapshot::compare),
     /// except inside `node_modules/` (its `.bin` and the shims' targets) and
     /// inside new folders the preparation made (a `CARGO_HOME` in the
-    /// project, `*.egg-info`): filling those is what preparations are for.
+    /// project, `*.egg-info`): filling those is what preparations are for;
+    /// and only judged new entries are removed when it is put back.
     pub fn compare_preparation(&self) -> TreeChange {
         self.compare_judging(true)
     }
@@ -289,6 +440,27 @@ impl Snapshot {
         }
     }
 
+    /// Whether `rel` lies in (or is) a folder or file a tool writes at its
+    /// conventional place ([`crate::runners::tool_outputs`]): its name at
+    /// the project's top or beside one of the manifests the runner's
+    /// profile names, recorded before anything ran (a manifest an attempt
+    /// plants makes no place conventional).
+    fn in_tool_output(&self, rel: &Path) -> bool {
+        rel.ancestors().any(|at| {
+            let (Some(name), Some(parent)) = (at.file_name(), at.parent()) else {
+                return false;
+            };
+            crate::runners::tool_outputs().any(|output| {
+                name == output.name
+                    && (parent.as_os_str().is_empty()
+                        || output
+                            .beside
+                            .iter()
+                            .any(|manifest| self.files.contains_key(&parent.join(manifest))))
+            })
+        })
+    }
+
     fn compare_judging(&self, preparation: bool) -> TreeChange {
         let mut change = TreeChange::default();
         let (now, followed) =
@@ -305,28 +477,118 @@ impl Snapshot {
                 }
             };
         let judged = |entry: &Entry| !(preparation && entry.in_ignored);
+        // What a recorded entry's change costs: nothing inside a tool's
+        // output at its place, unless it runs later (a `conftest.py`
+        // planted in `.pytest_cache` counts).
+        let recorded_counts = |rel: &Path| {
+            if watch::runs_on_host(rel) {
+                Some(Counts::RunsOnHost)
+            } else if self.in_tool_output(rel) {
+                None
+            } else {
+                Some(Counts::Recorded)
+            }
+        };
+        let note = |change: &mut TreeChange, rel: &PathBuf, counts: Option<Counts>| match counts {
+            Some(why) => {
+                change.why.insert(rel.clone(), why);
+                true
+            }
+            None => {
+                change.incidental.push(rel.clone());
+                false
+            }
+        };
         for (rel, entry) in &now {
             match self.files.get(rel) {
                 Some(before) if before.kind == entry.kind => {}
-                Some(before) if judged(before) || judged(entry) => change.changed.push(rel.clone()),
-                Some(_) => {}
-                None if judged(entry)
-                    && (judged_when_new(rel, entry) || followed.covers(rel))
-                    && (!preparation || self.beside_recorded(rel)) =>
-                {
-                    change.added.push(rel.clone())
+                Some(before) if judged(before) || judged(entry) => {
+                    if note(&mut change, rel, recorded_counts(rel)) {
+                        change.changed.push(rel.clone());
+                    }
                 }
-                None => {}
+                Some(_) => {}
+                None if preparation => {
+                    if judged(entry)
+                        && self.beside_recorded(rel)
+                        && let Some(why) = counts_when_new(rel, entry, false)
+                            .or_else(|| followed.covers(rel).then_some(Counts::RunsOnHost))
+                    {
+                        change.why.insert(rel.clone(), why);
+                        change.added.push(rel.clone());
+                        change.new.push(rel.clone());
+                    }
+                }
+                None => {
+                    // What git follows from `.git` (an include's target, a
+                    // commondir's copy) runs later on the host wherever it lies.
+                    let why = counts_when_new(rel, entry, self.in_tool_output(rel))
+                        .or_else(|| followed.covers(rel).then_some(Counts::RunsOnHost));
+                    if let Some(why) = why {
+                        change.why.insert(rel.clone(), why);
+                        change.added.push(rel.clone());
+                    }
+                    // Removed by its top new entry, with what it holds (a
+                    // folder that is not recorded, as `node_modules/.bin`,
+                    // is no new entry).
+                    let top_most = rel
+                        .ancestors()
+                        .skip(1)
+                        .filter(|a| !a.as_os_str().is_empty())
+                        .all(|a| !now.contains_key(a) || self.files.contains_key(a));
+                    let kept = self.kept_new.contains(rel)
+                        && matches!(entry.kind, Kind::File { .. })
+                        && !change.added.contains(rel);
+                    if top_most && !kept {
+                        change.new.push(rel.clone());
+                    }
+                }
             }
         }
-        change.deleted = self
-            .files
+        for (rel, entry) in &self.files {
+            if !now.contains_key(rel)
+                && judged(entry)
+                && note(&mut change, rel, recorded_counts(rel))
+            {
+                change.deleted.push(rel.clone());
+            }
+        }
+        // A new entry nothing judged lies in is noted, by its top entry.
+        let new_incidental: Vec<PathBuf> = change
+            .new
             .iter()
-            .filter(|(p, e)| !now.contains_key(*p) && judged(e))
-            .map(|(p, _)| p.clone())
+            .filter(|top| !change.added.iter().any(|a| a.starts_with(top)))
+            .cloned()
             .collect();
+        if !preparation {
+            change.incidental.extend(new_incidental);
+            change.incidental.sort();
+        }
         self.own.leave_out_of(&self.root, &mut change);
         change
+    }
+
+    /// Puts changed and deleted entries back from the recorded copies and
+    /// removes new ones (a new folder with everything in it), then compares
+    /// again: anything still not as recorded is an error naming it.
+    /// Returns how many entries it put back or removed.
+    pub fn put_back(&self, change: &TreeChange) -> Result<usize, String> {
+        let restored = self.restore(change)?;
+        let left = self.compare();
+        if left.is_untouched() {
+            return Ok(restored);
+        }
+        let mut paths: Vec<&Path> = left.paths();
+        paths.extend(left.incidental.iter().map(PathBuf::as_path));
+        let paths: Vec<String> = paths
+            .iter()
+            .take(NAMED_PATHS)
+            .map(|p| p.display().to_string())
+            .collect();
+        Err(format!(
+            "restored {restored} file(s) but {} still differ(s) from the recorded tree",
+            paths.join(", ")
+        ))
     }
 
     /// Puts changed and deleted files back from the recorded copies and
@@ -338,30 +600,57 @@ impl Snapshot {
         let project = testgate_run::ProjectDir::open(&self.root).map_err(|e| e.to_string())?;
         let mut restored = 0usize;
         let mut missing = Vec::new();
-        // Added files first: a link the attempt put where a recorded folder
+        // New entries first: a link the attempt put where a recorded folder
         // was goes before the folder is made again in its place.
-        for rel in &change.added {
-            match project.remove(rel) {
+        for rel in &change.new {
+            match project.remove_entry(rel) {
                 Ok(true) => restored = restored.saturating_add(1),
                 Ok(false) => {}
                 Err(e) => missing.push(format!("{} ({e})", rel.display())),
             }
         }
-        for rel in change.changed.iter().chain(&change.deleted) {
+        // Parents before what they hold (paths sort so).
+        let mut back: Vec<&PathBuf> = change
+            .changed
+            .iter()
+            .chain(&change.deleted)
+            .chain(&change.incidental)
+            .filter(|rel| self.files.contains_key(*rel))
+            .collect();
+        back.sort();
+        back.dedup();
+        for rel in back {
             let Some(entry) = self.files.get(rel) else {
                 continue;
             };
             let result = match (&entry.kind, &entry.copy) {
                 (Kind::File { mode, .. }, Some(bytes)) => project.write(rel, bytes, *mode),
                 (Kind::Symlink(target), _) => project.symlink(rel, target),
+                (
+                    Kind::File {
+                        content: Content::Large { .. },
+                        ..
+                    },
+                    None,
+                ) => {
+                    missing.push(format!(
+                        "{} (over the {} MiB copy limit)",
+                        rel.display(),
+                        self.limits.hashed_file_bytes >> 20
+                    ));
+                    continue;
+                }
                 (Kind::File { .. }, None) => {
-                    missing.push(rel.display().to_string());
+                    missing.push(format!(
+                        "{} (beyond the {} MiB of copies kept)",
+                        rel.display(),
+                        COPY_BUDGET >> 20
+                    ));
                     continue;
                 }
                 // A folder the attempt replaced (by a link to a host
                 // folder) or whose mode it changed: made again in place,
-                // its recorded files restored after it (paths sort parents
-                // first). A folder's other contents are not restored.
+                // its recorded files restored after it.
                 (Kind::Dir { mode, .. }, _) => project.make_dir(rel, *mode),
                 (Kind::Special { .. }, _) => {
                     missing.push(format!("{} (not a file)", rel.display()));
@@ -465,28 +754,36 @@ impl Snapshot {
     }
 }
 
-/// Whether a new entry at `rel` is a change to judge: a test file, a file
-/// that runs later on the host or shadows a runner ([`watch::runs_on_host`]),
-/// anything in a bytecode cache or named `.git`, a file with a set-id or an
-/// execute bit, a FIFO or device, a symlink that leads outside the project,
-/// a folder left empty, world-writable or with set-id bits. Other new files
-/// (build output, logs) are not judged.
-fn judged_when_new(rel: &Path, entry: &Entry) -> bool {
-    let by_path = is_test_file(rel)
-        || watch::runs_on_host(rel)
-        || rel.iter().any(|c| c == "__pycache__" || c == ".git");
-    by_path
-        || match &entry.kind {
-            Kind::File { mode, .. } => mode & 0o6111 != 0,
-            Kind::Symlink(target) => {
-                inside(rel.parent().unwrap_or(Path::new("")), target).is_none()
-            }
-            Kind::Dir { mode, .. } => entry.empty || mode & 0o7002 != 0,
-            Kind::Special { what, .. } => match what {
-                EntryKind::Fifo | EntryKind::Device => true,
-                EntryKind::Socket | EntryKind::File | EntryKind::Dir | EntryKind::Symlink => false,
-            },
-        }
+/// Why a new entry at `rel` costs the attempt its verdict, when it does:
+/// it runs later on the host or configures what does (at any depth, and
+/// inside a tool's output folder too), it is bytecode, it is named like a
+/// test (outside a tool's output, `in_tool_output`, where `htmlcov/test_x_py.html`
+/// is a report), it is a file with a set-id or an execute bit, a FIFO or
+/// device, a symlink that leads outside the project, or a world-writable
+/// or set-id folder. Anything else (an empty folder, a log, build output,
+/// what pytest-benchmark or coverage write) costs nothing: it is removed
+/// after the attempt all the same, and noted.
+fn counts_when_new(rel: &Path, entry: &Entry, in_tool_output: bool) -> Option<Counts> {
+    if watch::runs_on_host(rel) {
+        return Some(Counts::RunsOnHost);
+    }
+    if rel.iter().any(|c| c == "__pycache__") {
+        return Some(Counts::Bytecode);
+    }
+    if !in_tool_output && is_test_file(rel) {
+        return Some(Counts::TestFile);
+    }
+    match &entry.kind {
+        Kind::File { mode, .. } => (mode & 0o6111 != 0).then_some(Counts::Executable),
+        Kind::Symlink(target) => inside(rel.parent().unwrap_or(Path::new("")), target)
+            .is_none()
+            .then_some(Counts::OutwardLink),
+        Kind::Dir { mode, .. } => (mode & 0o7002 != 0).then_some(Counts::OpenFolder),
+        Kind::Special { what, .. } => match what {
+            EntryKind::Fifo | EntryKind::Device => Some(Counts::Special),
+            EntryKind::Socket | EntryKind::File | EntryKind::Dir | EntryKind::Symlink => None,
+        },
+    }
 }
 
 /// Whether a path looks like a test, or an expectation a test reads: test
@@ -578,14 +875,20 @@ mod tests {
         assert_eq!(change.changed, vec![PathBuf::from("lib.py")]);
         assert_eq!(change.deleted, vec![PathBuf::from("tests/a_test.py")]);
         assert_eq!(change.added, vec![PathBuf::from(".cargo/config.toml")]);
-        assert!(change.reason(1).starts_with(
-            "attempt 1 changed the tree it was judging, so its result is not evidence: .cargo/config.toml (added, runs later on the host)"
-        ));
-        assert_eq!(snap.restore(&change), Ok(3));
-        // The folder the planted file was in stays, empty.
-        let after = snap.compare();
-        assert_eq!(paths(&after.added), [".cargo"]);
-        assert!(after.changed.is_empty() && after.deleted.is_empty());
+        let reason = change.reason(1);
+        assert!(
+            reason.starts_with(
+                "attempt 1 changed the tree it was judging, so its result is not evidence of a \
+                 pass: .cargo/config.toml (added, runs later on the host), lib.py (changed), \
+                 tests/a_test.py (deleted) (what is changed or deleted was in the tree as \
+                 submitted)."
+            ),
+            "{reason}"
+        );
+        // The planted file goes with the new folder it is in.
+        assert_eq!(snap.put_back(&change), Ok(3));
+        assert!(!dir.path().join(".cargo").exists());
+        assert!(snap.compare().is_untouched());
     }
 
     fn own(path: &Path) -> Vec<OwnFile> {
@@ -697,7 +1000,14 @@ mod tests {
         }
         let reason = snap.compare().reason(2);
         assert!(reason.contains("and 5 more"), "{reason}");
-        assert!(reason.contains("--restore puts them back"), "{reason}");
+        assert!(
+            reason.contains("left in place (--keep-changes)"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("tests/t0.py (added, named like a test)"),
+            "{reason}"
+        );
         let reason = snap.compare().preparation_reason("npm ci");
         assert!(
             reason.starts_with("the preparation `npm ci` changed the tree"),
@@ -722,7 +1032,7 @@ mod tests {
             fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
             fs::write(root.join(path), body).unwrap();
         }
-        let snap = Snapshot::take(root, false).unwrap();
+        let snap = Snapshot::take(root, true).unwrap();
         for path in [
             "lib/coverage/x.js",
             "src/target/y.rs",
@@ -745,12 +1055,24 @@ mod tests {
                 "sub/venv/code.py"
             ]
         );
-        // A manifest planted beside a folder cannot make it ignored: what
-        // was recorded in it is then deleted from the walk's view.
+        // Coverage's output beside the recorded manifest costs nothing, and
+        // is put back all the same.
+        assert_eq!(paths(&change.incidental), ["web/coverage/report.html"]);
+        // A manifest planted beside a folder cannot make it a tool's place:
+        // what was recorded in it still counts.
         fs::write(root.join("lib/package.json"), "{}").unwrap();
         let change = snap.compare();
         assert_eq!(paths(&change.added), ["lib/package.json"]);
-        assert!(paths(&change.deleted).contains(&"lib/coverage/x.js"));
+        assert!(paths(&change.changed).contains(&"lib/coverage/x.js"));
+        assert_eq!(snap.put_back(&change), Ok(6));
+        assert_eq!(
+            fs::read_to_string(root.join("lib/coverage/x.js")).unwrap(),
+            "code"
+        );
+        assert_eq!(
+            fs::read_to_string(root.join("web/coverage/report.html")).unwrap(),
+            "report"
+        );
     }
 
     #[test]
@@ -760,7 +1082,7 @@ mod tests {
         fs::create_dir_all(root.join("src/pkg/__pycache__")).unwrap();
         fs::write(root.join("src/pkg/mod.py"), "x = 1\n").unwrap();
         fs::write(root.join("src/pkg/__pycache__/mod.cpython-311.pyc"), "old").unwrap();
-        let snap = Snapshot::take(root, false).unwrap();
+        let snap = Snapshot::take(root, true).unwrap();
         let plant = |path: &str, body: &str, mode: u32| {
             let path = root.join(path);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -798,7 +1120,6 @@ mod tests {
             paths(&change.added),
             [
                 "crates/a/.cargo/config.toml",
-                "empty/inside",
                 "open",
                 "pytest.py",
                 "rust-toolchain.toml",
@@ -814,6 +1135,11 @@ mod tests {
                 "web/.npmrc",
             ]
         );
+        // A new empty folder and a plain new file cost nothing: noted, and
+        // removed when the tree is put back.
+        assert_eq!(paths(&change.incidental), ["empty", "notes.txt"]);
+        assert_eq!(snap.put_back(&change).map(|_| ()), Ok(()));
+        assert!(!root.join("empty").exists() && !root.join("notes.txt").exists());
     }
 
     #[test]
@@ -1017,5 +1343,138 @@ mod tests {
                 .is_dir()
         );
         assert!(snap.compare().is_empty(), "{:?}", snap.compare());
+    }
+
+    /// What pytest-benchmark, coverage and pytest's cache write at their
+    /// place, and a new empty folder, cost nothing and are put back; a
+    /// file that runs later still counts inside them, and a name like a
+    /// test still counts outside them.
+    #[test]
+    fn tool_output_and_empty_folders_cost_nothing_and_are_put_back() {
+        let dir = tree();
+        let root = dir.path();
+        fs::write(root.join("pyproject.toml"), "[project]\n").unwrap();
+        fs::create_dir_all(root.join(".pytest_cache/v/cache")).unwrap();
+        fs::write(root.join(".pytest_cache/v/cache/lastfailed"), "{}").unwrap();
+        let snap = Snapshot::take(root, true).unwrap();
+        fs::create_dir_all(root.join(".benchmarks")).unwrap();
+        fs::create_dir_all(root.join("build/empty")).unwrap();
+        fs::create_dir_all(root.join("htmlcov")).unwrap();
+        fs::write(root.join("htmlcov/test_lib_py.html"), "<html>").unwrap();
+        fs::write(root.join(".coverage"), "sqlite").unwrap();
+        fs::write(
+            root.join(".pytest_cache/v/cache/lastfailed"),
+            "{\"tests/a_test.py\": true}",
+        )
+        .unwrap();
+        let change = snap.compare();
+        assert!(change.is_empty(), "{change:?}");
+        assert_eq!(
+            paths(&change.incidental),
+            [
+                ".benchmarks",
+                ".coverage",
+                ".pytest_cache/v/cache/lastfailed",
+                "build",
+                "htmlcov"
+            ]
+        );
+        assert!(
+            change
+                .incidental_note()
+                .is_some_and(|n| n.contains(".benchmarks, .coverage")),
+            "{change:?}"
+        );
+        assert_eq!(snap.put_back(&change), Ok(5));
+        assert_eq!(
+            fs::read_to_string(root.join(".pytest_cache/v/cache/lastfailed")).unwrap(),
+            "{}"
+        );
+        assert!(!root.join(".benchmarks").exists() && !root.join("htmlcov").exists());
+
+        // Where it must not fire: what pytest reads as configuration or
+        // code inside the cache, bytecode, and a test's name away from a
+        // tool's place.
+        fs::create_dir_all(root.join(".benchmarks")).unwrap();
+        fs::write(root.join(".pytest_cache/conftest.py"), "import os\n").unwrap();
+        fs::write(root.join(".pytest_cache/pytest.ini"), "[pytest]\n").unwrap();
+        fs::create_dir_all(root.join(".hypothesis/__pycache__")).unwrap();
+        fs::write(root.join(".hypothesis/__pycache__/x.pyc"), "forged").unwrap();
+        fs::create_dir_all(root.join("lib/htmlcov")).unwrap();
+        fs::write(root.join("lib/htmlcov/test_x.py"), "def test(): pass\n").unwrap();
+        let change = snap.compare();
+        assert_eq!(
+            paths(&change.added),
+            [
+                ".hypothesis/__pycache__",
+                ".hypothesis/__pycache__/x.pyc",
+                ".pytest_cache/conftest.py",
+                ".pytest_cache/pytest.ini",
+                "lib/htmlcov/test_x.py"
+            ]
+        );
+        let reason = change.reason(1);
+        assert!(
+            reason.contains(".pytest_cache/conftest.py (added, runs later on the host)"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains(".hypothesis/__pycache__/x.pyc (added, bytecode an import reads)"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("lib/htmlcov/test_x.py (added, named like a test)"),
+            "{reason}"
+        );
+        assert_eq!(paths(&change.incidental), [".benchmarks"]);
+        assert!(snap.put_back(&change).is_ok());
+        assert!(snap.compare().is_untouched());
+    }
+
+    /// Every change is put back, whatever it costs: a new folder with what
+    /// it holds (a dependency folder a runner would not be walked in
+    /// included), a deleted folder with its files, a mode.
+    #[test]
+    fn put_back_leaves_the_tree_as_submitted() {
+        let dir = tree();
+        let root = dir.path();
+        fs::create_dir_all(root.join("docs/deep")).unwrap();
+        fs::write(root.join("docs/deep/a.md"), "a").unwrap();
+        let snap = Snapshot::take(root, true).unwrap();
+        let before = snap.digest();
+        fs::remove_dir_all(root.join("docs")).unwrap();
+        fs::create_dir_all(root.join("gen/pkg/node_modules/x")).unwrap();
+        fs::write(root.join("gen/pkg/package.json"), "{}").unwrap();
+        fs::write(root.join("gen/pkg/node_modules/x/index.js"), "").unwrap();
+        fs::set_permissions(root.join("tests"), fs::Permissions::from_mode(0o700)).unwrap();
+        let change = snap.compare();
+        assert!(!change.is_empty());
+        assert_eq!(snap.put_back(&change).map(|_| ()), Ok(()));
+        assert!(!root.join("gen").exists());
+        assert_eq!(
+            fs::read_to_string(root.join("docs/deep/a.md")).unwrap(),
+            "a"
+        );
+        assert_eq!(Snapshot::take(root, false).unwrap().digest(), before);
+    }
+
+    /// A file too large to copy cannot be put back: said, never silent; and
+    /// the digest does not bind its content, which `unbound` names.
+    #[test]
+    fn what_cannot_be_put_back_is_said_and_what_is_not_hashed_is_named() {
+        let dir = tree();
+        let root = dir.path();
+        fs::write(root.join("big.bin"), "0123456789".repeat(4)).unwrap();
+        let small = Limits {
+            hashed_file_bytes: 16,
+            ..Limits::default()
+        };
+        let snap = Snapshot::take_within(root, true, small, None).unwrap();
+        assert_eq!(snap.unbound(), [Path::new("big.bin")]);
+        fs::write(root.join("big.bin"), "9876543210".repeat(4)).unwrap();
+        let change = snap.compare();
+        assert_eq!(paths(&change.changed), ["big.bin"]);
+        let error = snap.put_back(&change).unwrap_err();
+        assert!(error.contains("big.bin (over the"), "{error}");
     }
 }

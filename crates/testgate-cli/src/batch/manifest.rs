@@ -39,6 +39,7 @@ pub(super) struct Entry {
     rerun: Option<String>,
     format: Option<String>,
     restore: Option<bool>,
+    keep_changes: Option<bool>,
     expect: Option<Tests>,
     baseline: Option<PathBuf>,
     quarantine: Option<PathBuf>,
@@ -267,6 +268,9 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     }
     if entry.restore == Some(true) {
         words.push("--restore".into());
+    }
+    if entry.keep_changes == Some(true) {
+        words.push("--keep-changes".into());
     }
     // Inline expected tests: `--expect` names a stand-in, so that
     // `--missing` and `--strict` parse, and the text replaces it below.

@@ -210,21 +210,24 @@ fn check_json(dir: &Path, mode: &str, extra: &[&str]) -> (Option<i32>, Value) {
     (code, doc)
 }
 
+/// Every attempt starts from the tree as submitted (the counter put back
+/// after each), so the retries run and the Fail is proven by all three;
+/// `--keep-changes` leaves the last attempt's write to look at.
 #[test]
 fn a_failing_test_that_writes_a_tracked_file_is_a_fail_naming_it_and_the_change() {
-    for restore in [false, true] {
+    for keep in [false, true] {
         let (_tmp, dir) = counting_project();
-        let extra: &[&str] = if restore {
-            &["--restore", "-k", "2"]
+        let extra: &[&str] = if keep {
+            &["--keep-changes"]
         } else {
-            &[]
+            &["--restore", "-k", "2"]
         };
         let (code, doc) = check_json(&dir, "fail", extra);
         assert_eq!(code, Some(1), "{doc:#}");
         assert_eq!(doc["verdict"], "fail", "{doc:#}");
         assert_eq!(doc["failing"][0], "test_counter.py::test_counts", "{doc:#}");
-        // One attempt: the tree moved, so no retry runs on it.
-        assert_eq!(doc["attempts"].as_array().map(Vec::len), Some(1));
+        let attempts = if keep { 1 } else { 3 };
+        assert_eq!(doc["attempts"].as_array().map(Vec::len), Some(attempts));
         assert_eq!(doc["tree"]["changed"][0], "counter.txt", "{doc:#}");
         let reason = doc["reason"].as_str().unwrap_or_default();
         assert!(
@@ -235,12 +238,12 @@ fn a_failing_test_that_writes_a_tracked_file_is_a_fail_naming_it_and_the_change(
             .as_str()
             .unwrap_or_default();
         assert!(note.contains("counter.txt (changed)"), "{note}");
-        if restore {
-            assert_eq!(doc["tree"]["restored"]["files"], 1, "{doc:#}");
-            assert_eq!(read(&dir.join("counter.txt")), "0\n");
-        } else {
+        if keep {
             assert!(doc["tree"]["restored"].is_null(), "{doc:#}");
             assert_eq!(read(&dir.join("counter.txt")), "1\n");
+        } else {
+            assert_eq!(doc["tree"]["restored"]["files"], 1, "{doc:#}");
+            assert_eq!(read(&dir.join("counter.txt")), "0\n");
         }
     }
 }

@@ -28,5 +28,6 @@ mod persistence;
 mod private_writes;
 mod processes;
 mod resources;
+mod restore;
 mod tampering;
 mod terminal;

@@ -182,3 +182,16 @@ pub(super) fn without_coverage(args: Vec<String>) -> Vec<String> {
         })
         .collect()
 }
+
+/// What istanbul, c8 and nyc write beside a `package.json` when a jest,
+/// vitest or mocha suite runs with coverage ([`super::RunnerProfile::tool_output`]).
+pub(super) const COVERAGE_OUTPUT: &[super::ToolOutput] = &[
+    super::ToolOutput {
+        name: "coverage",
+        beside: &["package.json"],
+    },
+    super::ToolOutput {
+        name: ".nyc_output",
+        beside: &["package.json"],
+    },
+];

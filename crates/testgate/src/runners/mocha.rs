@@ -91,6 +91,10 @@ impl RunnerProfile for Mocha {
         &[("CI", "true")]
     }
 
+    fn tool_output(&self) -> &'static [super::ToolOutput] {
+        super::js::COVERAGE_OUTPUT
+    }
+
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         node_package_versions("mocha")
     }

@@ -111,6 +111,33 @@ pub(crate) trait RunnerProfile: Sync {
         self.report(&[], place, workspace)
             .filter(|request| request.through_environment)
     }
+
+    /// What the runner and the tools run with it write at their
+    /// conventional place when an honest suite runs (`.pytest_cache`,
+    /// pytest-benchmark's `.benchmarks`, coverage's output): an attempt's
+    /// change there costs no verdict, unless the entry runs later
+    /// (docs/policy.md, "The tree changed"). It is put back all the same.
+    fn tool_output(&self) -> &'static [ToolOutput] {
+        &[]
+    }
+}
+
+/// A file or folder a runner or its tools write at a conventional place
+/// ([`RunnerProfile::tool_output`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ToolOutput {
+    /// Its name.
+    pub(crate) name: &'static str,
+    /// The manifests beside which it is written, besides the project's top.
+    pub(crate) beside: &'static [&'static str],
+}
+
+/// Every runner's [`RunnerProfile::tool_output`], in [`Runner::ALL`]'s
+/// order.
+pub(crate) fn tool_outputs() -> impl Iterator<Item = &'static ToolOutput> {
+    Runner::ALL
+        .into_iter()
+        .flat_map(|runner| profile(runner).tool_output())
 }
 
 /// How a runner is asked for its machine-readable report

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use super::{
-    EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
-    one_of,
+    EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target,
+    ToolOutput, names, one_of,
 };
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
@@ -232,6 +232,33 @@ impl RunnerProfile for Pytest {
 
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
         &[]
+    }
+
+    fn tool_output(&self) -> &'static [ToolOutput] {
+        const PYTHON: &[&str] = &[
+            "pyproject.toml",
+            "setup.py",
+            "setup.cfg",
+            "tox.ini",
+            "pytest.ini",
+        ];
+        const fn beside_python(name: &'static str) -> ToolOutput {
+            ToolOutput {
+                name,
+                beside: PYTHON,
+            }
+        }
+        // pytest's cache, hypothesis's database, pytest-benchmark's
+        // folder (made even with --benchmark-disable), coverage.py's data
+        // and HTML report.
+        const OUTPUT: &[ToolOutput] = &[
+            beside_python(".pytest_cache"),
+            beside_python(".hypothesis"),
+            beside_python(".benchmarks"),
+            beside_python(".coverage"),
+            beside_python("htmlcov"),
+        ];
+        OUTPUT
     }
 
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {

@@ -96,6 +96,10 @@ impl RunnerProfile for Vitest {
         &[("CI", "true")]
     }
 
+    fn tool_output(&self) -> &'static [super::ToolOutput] {
+        super::js::COVERAGE_OUTPUT
+    }
+
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         node_package_versions("vitest")
     }

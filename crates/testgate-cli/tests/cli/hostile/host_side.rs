@@ -15,13 +15,16 @@ use super::harness::Attack;
 fn a_repository_planted_with_a_filter_runs_nothing_on_the_host() {
     let records = tempfile::tempdir().expect("tempdir");
     let record = records.path().join("record.json");
-    let attack = Attack::new("git-filter").arg("--record").arg(&record);
+    let attack = Attack::new("git-filter")
+        .arg("--record")
+        .arg(&record)
+        .arg("--keep-changes");
     let ran = attack
         .outside()
         .join(format!("{}-filter-ran", attack.marker()));
     let first = attack.run();
     // The planted repository is itself a change to the tree (a new `.git`
-    // runs later on the host), left in place without --restore: the
+    // runs later on the host), left in place with --keep-changes: the
     // second check's own git is what this attack is about.
     first.assert_verdict("inconclusive", Some("tree_changed"), 125);
     assert!(

@@ -2,7 +2,7 @@
 //! assertions, its test files, its snapshots, its git history) nor plant a
 //! file that runs later on the host. Each attack passes on its own terms and
 //! must come out Inconclusive `tree_changed`, naming the path, and be put
-//! back with `--restore`.
+//! back (the default; `--keep-changes` leaves it to look at).
 
 use std::fs;
 use std::path::Path;
@@ -37,9 +37,13 @@ fn attack(what: &str, restore: bool, path: &str) -> Attack {
 /// [`attack`] in the sandbox `place`.
 pub(super) fn attack_in(place: Place, what: &str, restore: bool, path: &str) -> Attack {
     let mut attack = Attack::new_in("tree-changes", place).script_arg(what);
-    if restore {
-        attack = attack.arg("--restore");
-    }
+    // `--restore` is the default now, still accepted; `--keep-changes`
+    // leaves the last attempt's changes to look at.
+    attack = attack.arg(if restore {
+        "--restore"
+    } else {
+        "--keep-changes"
+    });
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
     assert!(outcome.reason().contains(path), "{}", outcome.reason());
@@ -87,9 +91,11 @@ fn a_test_that_deletes_a_test_file_is_tree_changed_and_restored() {
 fn a_test_that_commits_from_inside_cannot_move_head_and_is_tree_changed() {
     for restore in [false, true] {
         let mut attack = Attack::new("tree-changes").script_arg("commit");
-        if restore {
-            attack = attack.arg("--restore");
-        }
+        attack = attack.arg(if restore {
+            "--restore"
+        } else {
+            "--keep-changes"
+        });
         let project = attack.project().to_path_buf();
         git(&project, &["init", "-q"]);
         git(&project, &["add", "-A"]);
@@ -153,9 +159,13 @@ pub(super) fn failing_attack_in(
     let mut attack = Attack::new_in("failing-tree-change", place).script_arg(what);
     let record = attack.outside().join("record.json");
     attack = attack.arg("--record").arg(&record);
-    if restore {
-        attack = attack.arg("--restore");
-    }
+    // `--restore` is the default now, still accepted; `--keep-changes`
+    // leaves the last attempt's changes to look at.
+    attack = attack.arg(if restore {
+        "--restore"
+    } else {
+        "--keep-changes"
+    });
     let outcome = attack.run();
     let text = fs::read_to_string(&record).expect("the record is written");
     let document: Value = serde_json::from_str(&text).expect("the record is JSON");
@@ -447,5 +457,54 @@ fn a_record_of_uncommitted_changes_is_marked_dirty() {
         second["dirty"]["digest"].as_str(),
         Some(digest),
         "{second:#}"
+    );
+}
+
+/// A file over the hashing limit (16 MiB) edited in place, its size and
+/// modification time put back: the digest binds it by size alone, so
+/// `verify` must not say a flat "tree: ok"; it names the file, and the
+/// record lists it in `tree_unbound`. Before: "tree: ok, … matches".
+#[test]
+fn verify_names_a_large_file_it_could_not_bind() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).expect("project");
+    fs::write(project.join("test_ok.sh"), "echo '1 passed, 0 failed'\n").expect("test");
+    let big = project.join("big.bin");
+    fs::write(&big, vec![0u8; 17 << 20]).expect("big");
+    let out = testgate(
+        &[
+            "check",
+            "-q",
+            "--record",
+            "../record.json",
+            "--",
+            "sh",
+            "test_ok.sh",
+        ],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = fs::read_to_string(work.path().join("record.json")).expect("record");
+    let doc: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        doc["record"]["tree_unbound"],
+        serde_json::json!(["big.bin"])
+    );
+    let modified = fs::metadata(&big)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let file = fs::OpenOptions::new().write(true).open(&big).expect("open");
+    std::os::unix::fs::FileExt::write_at(&file, b"X", 5).expect("edit in place");
+    file.set_modified(modified).expect("mtime put back");
+    drop(file);
+    let out = testgate(&["verify", "../record.json", "-C", "."], &project);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("tree: ok,"), "{said}");
+    assert!(
+        said.contains(
+            "the digest does not bind, only their size (over 16 MiB, not hashed): big.bin"
+        ),
+        "{said}"
     );
 }

@@ -46,8 +46,7 @@ fn attack(what: &str, paths: &[&str]) {
 #[test]
 fn a_setuid_shell_and_a_world_writable_folder_are_tree_changed() {
     let (attack, outcome) = run("setuid", |_| {});
-    let shell = format!("rootsh-{} (added, runs later on the host)", attack.marker());
-    let shell = shell.replace(", runs later on the host", "");
+    let shell = format!("rootsh-{} (added, executable)", attack.marker());
     assert_tree_changed(&attack, &outcome, &[&shell, "lib (changed)"]);
 }
 
@@ -130,7 +129,10 @@ fn a_nested_git_is_tree_changed() {
 
 #[test]
 fn a_symlink_to_a_host_secret_is_tree_changed() {
-    attack("secret", &["test-results/junit.xml (added)"]);
+    attack(
+        "secret",
+        &["test-results/junit.xml (added, a link out of the project)"],
+    );
 }
 
 #[test]
@@ -143,9 +145,17 @@ fn a_user_xattr_on_a_test_is_tree_changed() {
     attack("xattr", &["test_math.sh (changed)"]);
 }
 
+/// An empty folder runs nothing and is read by no runner: it costs no
+/// verdict (pytest-benchmark leaves `.benchmarks/` so); it is removed and
+/// noted. Before: `tree_changed`.
 #[test]
-fn a_new_empty_folder_is_tree_changed() {
-    attack("empty", &["lib/plugins (added)"]);
+fn a_new_empty_folder_costs_nothing_and_is_removed() {
+    let (attack, outcome) = run("empty", |_| {});
+    outcome.assert_verdict("pass", None, 0);
+    let notes = outcome.doc()["findings"]["notes"].to_string();
+    assert!(notes.contains("lib/plugins"), "{notes}");
+    assert!(!attack.project().join("lib/plugins").exists());
+    attack.assert_contained(&outcome);
 }
 
 #[test]
@@ -159,7 +169,8 @@ fn a_planted_sitecustomize_and_pth_are_tree_changed() {
 
 /// A 200 GiB sparse file is compared by its status, never hashed: the
 /// check ends (within the harness's bound; the old code hashed it for
-/// about 15 minutes) and passes, since a data file is not judged.
+/// about 15 minutes) and passes, since a data file is not judged; it is
+/// removed with the rest of what the attempt added (one unlink).
 #[test]
 fn a_huge_sparse_file_is_not_hashed() {
     let (attack, outcome) = run("sparse", |_| {});
@@ -167,7 +178,7 @@ fn a_huge_sparse_file_is_not_hashed() {
     let big = attack
         .project()
         .join(format!("big-{}.bin", attack.marker()));
-    assert_eq!(fs::metadata(big).expect("big").len(), 200 << 30);
+    assert!(fs::symlink_metadata(big).is_err(), "the file was left");
     attack.assert_contained(&outcome);
 }
 

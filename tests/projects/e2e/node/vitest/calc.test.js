@@ -6,8 +6,11 @@ const MODE = process.env.TESTGATE_FIXTURE || "pass";
 const COUNTER = path.join(import.meta.dirname, ".flaky-count");
 
 function oddRun() {
-  const n = (fs.existsSync(COUNTER) ? Number(fs.readFileSync(COUNTER, "utf8")) : 0) + 1;
-  fs.writeFileSync(COUNTER, String(n));
+  const runs = (fs.existsSync(COUNTER) ? Number(fs.readFileSync(COUNTER, "utf8")) : 0) + 1;
+  fs.writeFileSync(COUNTER, String(runs));
+  // testgate puts the tree back between attempts and numbers them: the
+  // runs of earlier attempts (one each) come before this attempt's.
+  const n = runs + Number(process.env.TESTGATE_ATTEMPT || 1) - 1;
   return n % 2 === 1;
 }
 
