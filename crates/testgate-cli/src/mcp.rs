@@ -377,7 +377,7 @@ impl Observer for Progress {
 }
 
 /// The arguments `check` takes; any other is refused by name.
-const CHECK_KEYS: [&str; 15] = [
+const CHECK_KEYS: [&str; 16] = [
     "workspace",
     "command",
     "retries",

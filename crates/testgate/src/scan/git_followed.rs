@@ -230,7 +230,6 @@ impl Scan<'_> {
                     },
                     stamp: Stamp::of(&stat),
                     copy: None,
-                    empty: false,
                     in_ignored: false,
                 };
                 self.insert(rel, entry)
