@@ -2,11 +2,11 @@
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use crate::{CheckDocument, DiffDocument, ParseDocument};
+use crate::{CheckDocument, CompactCheck, DiffDocument, ParseDocument, SwebenchReport};
 
 /// Every document with a published schema: its file name under
 /// docs/schema/ (without `.json`).
-pub const DOCUMENTS: [&str; 3] = ["check", "parse", "diff"];
+pub const DOCUMENTS: [&str; 5] = ["check", "parse", "diff", "swebench-report", "check-compact"];
 
 /// The JSON Schema of the document `name` (one of [`DOCUMENTS`]), or
 /// `None` for a name that is not one.
@@ -18,6 +18,8 @@ pub fn schema_of(name: &str) -> Option<Schema> {
         "check" => of::<CheckDocument<'static>>(),
         "parse" => of::<ParseDocument<'static>>(),
         "diff" => of::<DiffDocument<'static>>(),
+        "swebench-report" => of::<SwebenchReport>(),
+        "check-compact" => of::<CompactCheck>(),
         _ => return None,
     })
 }
