@@ -62,7 +62,14 @@ fn testcases(xml: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) 
                 }
             }
             Event::Eof => break,
-            _ => {}
+            Event::End(_)
+            | Event::Text(_)
+            | Event::CData(_)
+            | Event::Comment(_)
+            | Event::Decl(_)
+            | Event::PI(_)
+            | Event::DocType(_)
+            | Event::GeneralRef(_) => {}
         }
     }
     (cases, root)
