@@ -51,6 +51,19 @@ pub struct CompactCheck {
     pub tests_named: usize,
 }
 
+/// The `check` tool's structured result: the compact form by default, the
+/// whole document with `full: true`. Untagged: the compact form is told by
+/// its `compact` field, the whole document by its `schema` field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CheckToolResult<'a> {
+    /// The default.
+    Compact(Box<CompactCheck>),
+    /// With `full: true`: `check --json`'s document.
+    Full(Box<CheckDocument<'a>>),
+}
+
 /// A failing test and the first line of its message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -55,13 +55,13 @@ pub use check::{
     Stress, Suite, TestHistory, Tree, Varied,
 };
 pub use compact::{
-    COMPACT_CHARS, COMPACT_NAMES, COMPACT_SCHEMA, CompactCheck, CompactFailure, GradingSummary,
-    NotPassed,
+    COMPACT_CHARS, COMPACT_NAMES, COMPACT_SCHEMA, CheckToolResult, CompactCheck, CompactFailure,
+    GradingSummary, NotPassed,
 };
 pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
 pub use junit::{JunitCase, JunitReport, JunitResult, JunitSuite};
 pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
 #[cfg(feature = "schema")]
-pub use schema::{DOCUMENTS, schema_of};
+pub use schema::{DOCUMENTS, check_tool_schema, schema_of};
 pub use shared::{Counts, Crash, Outcome};
 pub use swebench::{SuccessFailure, SwebenchInstance, SwebenchReport, TestsStatus};

@@ -2,7 +2,9 @@
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use crate::{CheckDocument, CompactCheck, DiffDocument, ParseDocument, SwebenchReport};
+use crate::{
+    CheckDocument, CheckToolResult, CompactCheck, DiffDocument, ParseDocument, SwebenchReport,
+};
 
 /// Every document with a published schema: its file name under
 /// docs/schema/ (without `.json`).
@@ -22,4 +24,13 @@ pub fn schema_of(name: &str) -> Option<Schema> {
         "check-compact" => of::<CompactCheck>(),
         _ => return None,
     })
+}
+
+/// The JSON Schema of the `testgate mcp` `check` tool's structured result
+/// (its `outputSchema`): the compact form or the whole check document,
+/// with `"type": "object"` at the root as MCP asks of an output schema.
+pub fn check_tool_schema() -> Schema {
+    let mut schema = SchemaGenerator::default().into_root_schema_for::<CheckToolResult<'static>>();
+    schema.insert("type".to_owned(), "object".into());
+    schema
 }
