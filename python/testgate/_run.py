@@ -206,6 +206,8 @@ def check(
     sign: StrPath | None = None,
     name: str | None = None,
     version: str | None = None,
+    junit: StrPath | None = None,
+    swebench_report: StrPath | None = None,
     stream: bool = False,
     on_attempt: Callable[[AttemptProgress], None] | None = None,
     expect_verdict: str | Expectation | None = None,
@@ -237,7 +239,11 @@ def check(
     report of its own (pytest's is obtained by default, outside the
     project), `structured=True` asks the runner for one (`--structured`);
     `record` writes the verdict record, `sign`
-    signs it with that key, `name` and `version` name the suite in it. With
+    signs it with that key, `name` and `version` name the suite in it.
+    `junit` writes the check's tests as JUnit XML (`--junit`);
+    `swebench_report`, with `expect`, writes SWE-bench's evaluation report
+    of the listed tests (`--swebench-report`: `resolved`, `tests_status`;
+    a flaky or never-run listed test is a failure there). With
     `stream=True` the test output goes to this process's stderr as it runs.
     `on_attempt` is called (from another thread) with an `AttemptProgress`
     as each attempt starts and as it ends; an exception it raises is raised
@@ -277,6 +283,10 @@ def check(
         argv += ["--name", name]
     if version is not None:
         argv += ["--version", version]
+    if junit is not None:
+        argv += ["--junit", os.fspath(junit)]
+    if swebench_report is not None:
+        argv += ["--swebench-report", os.fspath(swebench_report)]
     if stress is not None:
         argv += ["--stress", str(int(stress))]
     if report is not None:

@@ -219,6 +219,31 @@ def test_every_check_option_reaches_the_binary(project, tmp_path):
     assert "cannot be used with" in caught.value.message
 
 
+def test_junit_and_swebench_report_are_written(project, tmp_path):
+    junit = tmp_path / "junit.xml"
+    report = tmp_path / "report.json"
+    instance = {
+        "instance_id": "example__calc-1",
+        "FAIL_TO_PASS": json.dumps([FAILING[0]]),
+        "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_adds"]),
+    }
+    result = testgate.check(
+        project,
+        PYTEST,
+        env={"TESTGATE_FIXTURE": "fail"},
+        expect=instance,
+        junit=junit,
+        swebench_report=report,
+    )
+    assert result.verdict == "fail", result.reason
+    assert junit.read_text().startswith("<?xml")
+    assert FAILING[0] in junit.read_text()
+    written = json.loads(report.read_text())["example__calc-1"]
+    assert written["resolved"] is False
+    assert written["tests_status"]["FAIL_TO_PASS"] == {"success": [], "failure": [FAILING[0]]}
+    assert written["tests_status"]["PASS_TO_PASS"]["success"] == ["tests/test_calc.py::test_adds"]
+
+
 def test_on_attempt_hears_each_attempt_start_and_end(project):
     heard: list[testgate.AttemptProgress] = []
     result = testgate.check(
