@@ -371,12 +371,14 @@ def batch(
     *,
     index: int | None = None,
     jobs: int = 1,
+    shard: tuple[int, int] | str | None = None,
 ) -> list[BatchResult]:
     """Run the checks of a `testgate batch` manifest (one JSON object per
     line, docs/cli.md) and return one `BatchResult` per check, in the order
     they ended. `index` runs only the manifest's check number `index`
     (0-based, blank lines not counted): what one task of a distributed run
-    does. The results are held in memory: for a long manifest, run
+    does. `shard` (`(i, n)` or `"i/n"`, 1 <= i <= n) runs only the checks
+    whose index modulo n is i-1 (`--shard I/N`). The results are held in memory: for a long manifest, run
     `testgate batch --out FILE`, which writes them as they end and resumes.
 
     Raises `TestgateError` when the manifest cannot be read (exit code 2)
@@ -386,6 +388,8 @@ def batch(
     argv = [binary(), "batch", os.fspath(manifest), "--jobs", str(int(jobs)), "--quiet"]
     if index is not None:
         argv += ["--index", str(int(index))]
+    if shard is not None:
+        argv += ["--shard", shard if isinstance(shard, str) else f"{shard[0]}/{shard[1]}"]
     code, stdout, stderr = _run(argv, stdin=None, stream=False)
     try:
         results = [

@@ -449,6 +449,12 @@ def test_batch_with_an_index_runs_that_line_only(project, tmp_path):
     assert testgate.batch(_manifest(tmp_path, project), index=3) == []
 
 
+def test_batch_shards_split_the_manifest(project, tmp_path):
+    first = {r.id for r in testgate.batch(_manifest(tmp_path, project), shard=(1, 2))}
+    second = {r.id for r in testgate.batch(_manifest(tmp_path, project), shard="2/2")}
+    assert first == {"pass", "typo"} and second == {"fail"}
+
+
 def test_batch_of_an_unreadable_manifest_raises(tmp_path):
     with pytest.raises(testgate.TestgateError) as caught:
         testgate.batch(tmp_path / "missing.jsonl")
