@@ -130,3 +130,67 @@ impl SwebenchReport {
         SwebenchReport(BTreeMap::from([(instance_id.to_owned(), instance)]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SwebenchReport;
+    use crate::CheckDocument;
+
+    /// A check document with `verdict` and the graded tests `graded`
+    /// (name, list, grade, results), nothing else.
+    fn check(verdict: &str, graded: &str) -> CheckDocument<'static> {
+        let text = format!(
+            r#"{{"schema":1,"verdict":"{verdict}","cause":null,"failing":[],"reason":"r",
+              "suite":null,"findings":{{"always_failed":[],"sometimes_failed":[],
+              "order_dependence":null,"stopped_by":null,"notes":[]}},"preparations":[],
+              "attempts":[],"tree_digest":null,"tree":null,"tests":[],
+              "grading":{{"tests":[{graded}],"unlisted_failed":[]}},"stress":null}}"#
+        );
+        serde_json::from_str(&text).expect("a check document")
+    }
+
+    #[test]
+    fn flaky_and_not_run_are_failures_but_a_skipped_pass_to_pass_test_is_maintained() {
+        let graded = r#"
+            {"name":"f2p_flaky","list":"must_pass","grade":"flaky","results":["failed","passed"]},
+            {"name":"f2p_gone","list":"must_pass","grade":"not_run","results":[null]},
+            {"name":"p2p_skipped","list":"keep_passing","grade":"not_run","results":["skipped"]},
+            {"name":"p2p_gone","list":"keep_passing","grade":"not_run","results":[null]},
+            {"name":"unlisted","list":"unlisted","grade":"failed","results":["failed"]}"#;
+        let report = SwebenchReport::of(&check("inconclusive", graded), "i", &[]);
+        let instance = &report.0["i"];
+        let status = &instance.tests_status;
+        assert_eq!(status.fail_to_pass.failure, ["f2p_flaky", "f2p_gone"]);
+        assert!(status.fail_to_pass.success.is_empty());
+        assert_eq!(status.pass_to_pass.success, ["p2p_skipped"]);
+        assert_eq!(status.pass_to_pass.failure, ["p2p_gone"]);
+        assert!(!instance.resolved);
+    }
+
+    #[test]
+    fn resolved_needs_every_listed_test_a_success_and_a_verdict() {
+        let graded = r#"
+            {"name":"a","list":"must_pass","grade":"passed","results":["passed"]},
+            {"name":"b","list":"keep_passing","grade":"passed","results":["passed"]}"#;
+        assert!(SwebenchReport::of(&check("pass", graded), "i", &[]).0["i"].resolved);
+        // An Inconclusive check (a tree changed, a contradiction) never
+        // resolves, whatever its grades.
+        assert!(!SwebenchReport::of(&check("inconclusive", graded), "i", &[]).0["i"].resolved);
+    }
+
+    #[test]
+    fn a_check_that_graded_nothing_fails_every_listed_test() {
+        let mut document = check("inconclusive", "");
+        document.grading = None;
+        let listed = [
+            ("a".to_owned(), "must_pass".to_owned()),
+            ("b".to_owned(), "keep_passing".to_owned()),
+        ];
+        let report = SwebenchReport::of(&document, "i", &listed);
+        let text = serde_json::to_value(&report).expect("JSON");
+        assert_eq!(text["i"]["patch_is_None"], false);
+        assert_eq!(text["i"]["tests_status"]["FAIL_TO_PASS"]["failure"][0], "a");
+        assert_eq!(text["i"]["tests_status"]["PASS_TO_PASS"]["failure"][0], "b");
+        assert_eq!(text["i"]["resolved"], false);
+    }
+}
