@@ -39,6 +39,9 @@ pub struct JunitCase {
     pub result: JunitResult,
     /// Its outcome in each attempt, in a line (`system-out`).
     pub outcomes: String,
+    /// Its duration in seconds, in the latest attempt whose runner report
+    /// gave one.
+    pub time: Option<f64>,
 }
 
 /// A test's outcome across the attempts.
@@ -86,6 +89,13 @@ impl JunitReport {
                 name: test.name.clone().into_owned(),
                 result,
                 outcomes: outcomes_line(&test.outcomes),
+                // Milliseconds as seconds: exact enough for a report.
+                time: test
+                    .durations_ms
+                    .iter()
+                    .rev()
+                    .find_map(|d| *d)
+                    .map(|ms| ms as f64 / 1000.0),
             };
             match suites.iter_mut().find(|s| s.name == suite_name) {
                 Some(suite) => suite.cases.push(case),
@@ -128,9 +138,13 @@ impl JunitReport {
                 totals.skipped
             );
             for case in &suite.cases {
+                let time = case
+                    .time
+                    .map(|t| format!(" time=\"{t:.3}\""))
+                    .unwrap_or_default();
                 let _ = write!(
                     xml,
-                    "    <testcase classname=\"{}\" name=\"{}\">",
+                    "    <testcase classname=\"{}\" name=\"{}\"{time}>",
                     escape(&case.classname),
                     escape(&case.name)
                 );

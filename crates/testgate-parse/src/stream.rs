@@ -343,6 +343,7 @@ fn every_test(
                 kind: test.kind,
                 format: test.format,
                 context: test.context.clone(),
+                duration_ms: None,
             };
             tests.push((*index, test));
             continue;
@@ -381,6 +382,7 @@ fn every_test(
                 kind,
                 format,
                 context,
+                duration_ms: None,
             };
             tests.push((index, test));
         }
@@ -392,6 +394,7 @@ fn every_test(
             kind,
             format,
             context: context.map(str::to_owned),
+            duration_ms: None,
         };
         tests.push((index, test));
     }

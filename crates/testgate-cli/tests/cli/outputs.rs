@@ -99,6 +99,13 @@ fn junit_holds_every_test_with_its_outcome_and_parse_reads_it_back() {
     assert_eq!(root["tests"], cases.len().to_string(), "{xml}");
     assert_eq!(root["failures"], "2", "{xml}");
     assert!(xml.contains("assert"), "the failure's message: {xml}");
+    // pytest's own report gives each test's time: each testcase has it.
+    assert!(
+        xml.lines()
+            .filter(|l| l.contains("<testcase"))
+            .all(|l| l.contains(" time=\"")),
+        "{xml}"
+    );
     // testgate's own parser reads it as the runner's JUnit report.
     let parsed = testgate(&["parse", "--json", junit.to_str().expect("UTF-8")], None);
     assert_eq!(parsed.code, Some(0), "{parsed:#?}");
