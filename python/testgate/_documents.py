@@ -40,7 +40,8 @@ class TestOutcome:
     """A test the output named (`tests`): in `check --json`, `outcomes`
     holds one entry per attempt (None where the attempt did not name it);
     in `parse --json`, `outcome` is the run's. `kind` is `test`, `suite`,
-    `file` or `package`."""
+    `file` or `package`. `durations_ms` (check only): how long it ran in
+    each attempt where the runner's report said, None when none did."""
 
     __test__ = False  # not a pytest test class
 
@@ -48,6 +49,7 @@ class TestOutcome:
     kind: str | None = None
     context: str | None = None
     outcomes: list[str | None] | None = None
+    durations_ms: list[int | None] | None = None
     outcome: str | None = None
     format: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -208,6 +208,8 @@ def check(
     sign: StrPath | None = None,
     name: str | None = None,
     version: str | None = None,
+    junit: StrPath | None = None,
+    swebench_report: StrPath | None = None,
     stream: bool = False,
     on_attempt: Callable[[AttemptProgress], None] | None = None,
     expect_verdict: str | Expectation | None = None,
@@ -241,7 +243,11 @@ def check(
     `evidence="report"` gives no Pass without the runner's own report
     (`--evidence report`: Inconclusive `no_report` where it cannot be asked);
     `record` writes the verdict record, `sign`
-    signs it with that key, `name` and `version` name the suite in it. With
+    signs it with that key, `name` and `version` name the suite in it.
+    `junit` writes the check's tests as JUnit XML (`--junit`);
+    `swebench_report`, with `expect`, writes SWE-bench's evaluation report
+    of the listed tests (`--swebench-report`: `resolved`, `tests_status`;
+    a flaky or never-run listed test is a failure there). With
     `stream=True` the test output goes to this process's stderr as it runs.
     `on_attempt` is called (from another thread) with an `AttemptProgress`
     as each attempt starts and as it ends; an exception it raises is raised
@@ -286,6 +292,10 @@ def check(
         argv += ["--name", name]
     if version is not None:
         argv += ["--version", version]
+    if junit is not None:
+        argv += ["--junit", os.fspath(junit)]
+    if swebench_report is not None:
+        argv += ["--swebench-report", os.fspath(swebench_report)]
     if stress is not None:
         argv += ["--stress", str(int(stress))]
     if report is not None:
@@ -372,12 +382,14 @@ def batch(
     *,
     index: int | None = None,
     jobs: int = 1,
+    shard: tuple[int, int] | str | None = None,
 ) -> list[BatchResult]:
     """Run the checks of a `testgate batch` manifest (one JSON object per
     line, docs/cli.md) and return one `BatchResult` per check, in the order
     they ended. `index` runs only the manifest's check number `index`
     (0-based, blank lines not counted): what one task of a distributed run
-    does. The results are held in memory: for a long manifest, run
+    does. `shard` (`(i, n)` or `"i/n"`, 1 <= i <= n) runs only the checks
+    whose index modulo n is i-1 (`--shard I/N`). The results are held in memory: for a long manifest, run
     `testgate batch --out FILE`, which writes them as they end and resumes.
 
     Raises `TestgateError` when the manifest cannot be read (exit code 2)
@@ -387,6 +399,8 @@ def batch(
     argv = [binary(), "batch", os.fspath(manifest), "--jobs", str(int(jobs)), "--quiet"]
     if index is not None:
         argv += ["--index", str(int(index))]
+    if shard is not None:
+        argv += ["--shard", shard if isinstance(shard, str) else f"{shard[0]}/{shard[1]}"]
     code, stdout, stderr = _run(argv, stdin=None, stream=False)
     try:
         results = [

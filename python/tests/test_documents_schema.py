@@ -49,7 +49,7 @@ PAIRS: list[tuple[str, str | None, type, set[str]]] = [
     ("parse", "FailingTest", d.FailingTest, set()),
     ("parse", "Counts", d.Counts, set()),
     ("parse", "Crash", d.Crash, set()),
-    ("parse", "Test", d.TestOutcome, {"outcomes"}),
+    ("parse", "Test", d.TestOutcome, {"outcomes", "durations_ms"}),
 ]
 
 # Fields the document always holds that the dataclass still lets be None,

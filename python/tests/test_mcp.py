@@ -86,6 +86,11 @@ def test_the_server_lists_its_three_tools():
 
     tools = {tool.name: tool for tool in session_run(body)}
     assert set(tools) == {"check", "parse", "diff"}
+    # The check tool's result has a schema: the compact form or, with
+    # `full: true`, the whole document (docs/schema/check-compact.json, check.json).
+    assert tools["check"].output_schema["type"] == "object"
+    assert len(tools["check"].output_schema["anyOf"]) == 2
+    assert tools["check"].input_schema["properties"]["full"]["type"] == "boolean"
     # `command` may be left out: testgate finds the project's runner.
     assert tools["check"].input_schema["required"] == ["workspace"]
     assert tools["parse"].input_schema["required"] == ["text"]
@@ -106,9 +111,13 @@ def test_check_fails_with_the_names_and_reports_each_attempt(project):
     summary, document = summary_and_document(session_run(body))
     assert document["verdict"] == "fail", document["reason"]
     assert document["cause"] is None
-    assert document["failing"] == FAILING
+    # The compact result: each failing test with its message's first line.
+    assert document["compact"] == 1
+    assert [f["name"] for f in document["failing"]] == FAILING
+    assert all(f["message"] and "\n" not in f["message"] for f in document["failing"])
     assert summary == "FAIL: 2 failing tests: " + ", ".join(FAILING)
     assert len(document["attempts"]) == 2
+    assert document["attempts"][0].startswith("1: exited 1 in "), document["attempts"]
     # Two attempts, each started and ended: four steps, in order, of at most four.
     assert [p for p, _, _ in steps] == [1, 2, 3, 4], steps
     assert all(total == 4 for _, total, _ in steps), steps
@@ -119,8 +128,9 @@ def test_check_fails_with_the_names_and_reports_each_attempt(project):
 
 def test_check_passes_a_passing_suite_and_diff_names_what_broke(project, tmp_path):
     async def body(session):
-        passed = await session.call_tool("check", check_arguments(project, "pass", VERBOSE))
-        failed = await session.call_tool("check", check_arguments(project, "fail", VERBOSE))
+        # `diff` compares whole documents: `full: true`.
+        passed = await session.call_tool("check", check_arguments(project, "pass", VERBOSE, full=True))
+        failed = await session.call_tool("check", check_arguments(project, "fail", VERBOSE, full=True))
         _, before = summary_and_document(passed)
         _, after = summary_and_document(failed)
         diffed = await session.call_tool("diff", {"before": before, "after": after})
@@ -194,13 +204,13 @@ def test_check_without_a_command_finds_the_projects_runner(project, monkeypatch)
 
     summary, document = summary_and_document(session_run(body))
     assert document["verdict"] == "fail", document["reason"]
-    assert document["failing"] == FAILING
+    assert [f["name"] for f in document["failing"]] == FAILING
     assert document["detected"] == {
         "command": ["python3", "-m", "pytest"],
         "runner": "pytest",
         "why": "found conftest.py",
     }
-    assert document["attempts"][0]["command"] == ["python3", "-m", "pytest"]
+    assert document["attempts"][0].startswith("1: exited 1 in "), document["attempts"]
 
 
 def processes_marked(marker):
@@ -378,3 +388,59 @@ def test_no_zombie_is_left_after_a_thousand_attempts(project):
     assert summary.startswith("INCONCLUSIVE (no_tests_ran)"), summary
     assert len(result.structured_content["attempts"]) == ATTEMPTS
     assert zombies == []
+def many_tests_project(root, tests=500, failing=200):
+    """A pytest project of `tests` tests, the first `failing` of which fail
+    with a two-line message: the size of a real suite's result."""
+    root.mkdir()
+    (root / "conftest.py").write_text("")
+    lines = []
+    for i in range(tests):
+        lines.append(f"def test_case_{i:03}():")
+        if i < failing:
+            lines.append(f"    assert {i} == -1, 'case {i} is wrong\\nsee the spec of case {i}'")
+        else:
+            lines.append("    assert True")
+    (root / "test_many.py").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def result_bytes(result):
+    """The bytes of a tool's result as the client received it."""
+    return len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+
+
+def test_the_compact_result_is_a_fraction_of_the_whole_document(tmp_path):
+    project = many_tests_project(tmp_path / "many")
+    names = [f"test_many.py::test_case_{i:03}" for i in range(500)]
+    # A graded run: 150 that must pass (100 of them failing), 300 that
+    # must keep passing (100 of them failing): 250 passed, 200 failed.
+    expect = {"FAIL_TO_PASS": names[100:250], "PASS_TO_PASS": names[:100] + names[300:500]}
+    command = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+    async def body(session):
+        results = {}
+        for graded in (False, True):
+            for full in (False, True):
+                arguments = {"workspace": str(project), "command": command, "full": full}
+                if graded:
+                    arguments["expect"] = expect
+                results[(graded, full)] = await session.call_tool("check", arguments)
+        return results
+
+    results = session_run(body)
+    sizes = {key: result_bytes(result) for key, result in results.items()}
+    print(f"MCP check result bytes (500 tests, 200 failing): {sizes}")
+    _, compact = summary_and_document(results[(False, False)])
+    _, full = summary_and_document(results[(False, True)])
+    assert compact["verdict"] == full["verdict"] == "fail"
+    assert compact["failing_count"] == len(full["failing"]) == 200
+    assert len(compact["failing"]) == 50
+    assert compact["failing"][0]["message"].startswith("AssertionError: case 0 is wrong"), compact
+    assert compact["tests_named"] == len(full["tests"])
+    _, graded = summary_and_document(results[(True, False)])
+    grading = graded["grading"]
+    assert (grading["passed"], grading["failed"], grading["not_run"]) == (250, 200, 0), grading
+    assert len(grading["not_passed"]) == 50
+    for graded_run in (False, True):
+        assert sizes[(graded_run, False)] * 5 < sizes[(graded_run, True)], sizes
+        assert sizes[(graded_run, False)] < 32_000, sizes

@@ -225,6 +225,31 @@ def test_every_check_option_reaches_the_binary(project, tmp_path):
     assert (unasked.verdict, unasked.cause) == ("inconclusive", "no_report"), unasked.reason
 
 
+def test_junit_and_swebench_report_are_written(project, tmp_path):
+    junit = tmp_path / "junit.xml"
+    report = tmp_path / "report.json"
+    instance = {
+        "instance_id": "example__calc-1",
+        "FAIL_TO_PASS": json.dumps([FAILING[0]]),
+        "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_adds"]),
+    }
+    result = testgate.check(
+        project,
+        PYTEST,
+        env={"TESTGATE_FIXTURE": "fail"},
+        expect=instance,
+        junit=junit,
+        swebench_report=report,
+    )
+    assert result.verdict == "fail", result.reason
+    assert junit.read_text().startswith("<?xml")
+    assert FAILING[0] in junit.read_text()
+    written = json.loads(report.read_text())["example__calc-1"]
+    assert written["resolved"] is False
+    assert written["tests_status"]["FAIL_TO_PASS"] == {"success": [], "failure": [FAILING[0]]}
+    assert written["tests_status"]["PASS_TO_PASS"]["success"] == ["tests/test_calc.py::test_adds"]
+
+
 def test_on_attempt_hears_each_attempt_start_and_end(project):
     heard: list[testgate.AttemptProgress] = []
     result = testgate.check(
@@ -428,6 +453,12 @@ def test_batch_with_an_index_runs_that_line_only(project, tmp_path):
     [only] = testgate.batch(_manifest(tmp_path, project), index=1)
     assert only.id == "fail" and only.result is not None and only.result.verdict == "fail"
     assert testgate.batch(_manifest(tmp_path, project), index=3) == []
+
+
+def test_batch_shards_split_the_manifest(project, tmp_path):
+    first = {r.id for r in testgate.batch(_manifest(tmp_path, project), shard=(1, 2))}
+    second = {r.id for r in testgate.batch(_manifest(tmp_path, project), shard="2/2")}
+    assert first == {"pass", "typo"} and second == {"fail"}
 
 
 def test_batch_of_an_unreadable_manifest_raises(tmp_path):

@@ -44,7 +44,8 @@ use resume::{done_ids, id_hash};
 /// `timeout`, `sandbox`, `allow_network`, `writable`, `tmpfs_size`, `env`,
 /// `prepare`, `rerun`, `format`, `restore`, `keep_changes`, `expect` (a file's path or its
 /// JSON inline), `baseline`, `quarantine`, `stress`, `missing`, `strict`,
-/// `report`, `structured`, `record`, `sign`, `name`, `version` (as
+/// `report`, `structured`, `record`, `junit`, `swebench_report`, `sign`,
+/// `name`, `version` (as
 /// `check`'s options) and
 /// `expect_verdict` (a verdict, or `{verdict, cause, failing}`). Relative
 /// paths are
@@ -78,9 +79,53 @@ pub(crate) struct BatchArgs {
     #[arg(long, value_name = "INDEX")]
     index: Option<u64>,
 
+    /// Run only shard I of N: the checks whose index (0-based, blank lines
+    /// not counted, as --index counts) modulo N is I-1. With --out, the
+    /// shard's checks already done are skipped, as without it.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with = "index")]
+    shard: Option<Shard>,
+
     /// No progress line and no summary on stderr.
     #[arg(short, long)]
     quiet: bool,
+}
+
+/// `--shard I/N`: shard `index` (from 1) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shard {
+    index: u64,
+    count: u64,
+}
+
+/// Parses `I/N`, 1 <= I <= N.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("`{text}` is not a shard: give I/N with 1 <= I <= N, e.g. 2/8");
+    let (index, count) = text.split_once('/').ok_or_else(bad)?;
+    let index: u64 = index.trim().parse().map_err(|_| bad())?;
+    let count: u64 = count.trim().parse().map_err(|_| bad())?;
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// Which of the manifest's checks this batch runs: all, the one of
+/// `--index`, or those of `--shard`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LinePick {
+    index: Option<u64>,
+    shard: Option<Shard>,
+}
+
+impl LinePick {
+    /// Whether the check on the `nonblank`-th non-blank line (from 1) runs.
+    fn takes(self, nonblank: u64) -> bool {
+        let index = nonblank.saturating_sub(1);
+        self.index.is_none_or(|i| i == index)
+            && self
+                .shard
+                .is_none_or(|shard| index % shard.count == shard.index - 1)
+    }
 }
 
 /// How a batch ended, for the exit code.
@@ -218,7 +263,11 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         Some((file, path)) => done_ids(file, path)?,
         None => HashSet::new(),
     };
-    let to_run = count_to_run(open_manifest()?, &args.manifest, &done, args.index)?;
+    let pick = LinePick {
+        index: args.index,
+        shard: args.shard,
+    };
+    let to_run = count_to_run(open_manifest()?, &args.manifest, &done, pick)?;
     // Results go to the file this process alone appends to (what it did
     // not write is cut off: `out::OutFile`), or to standard output.
     let mut results = match out_file {
@@ -245,8 +294,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         let reader = {
             let (events, cancel) = (event_tx.clone(), cancel.clone());
             let (done, dir) = (&done, manifest_dir.as_path());
-            scope
-                .spawn(move || dispatch(manifest, dir, done, args.index, &job_tx, &events, &cancel))
+            scope.spawn(move || dispatch(manifest, dir, done, pick, &job_tx, &events, &cancel))
         };
         for _ in 0..args.jobs.get() {
             let (jobs, events, cancel) = (Arc::clone(&job_rx), event_tx.clone(), cancel.clone());
@@ -466,14 +514,15 @@ fn refuse_exposed_out(manifest: File, path: &Path, dir: &Path, out: &Path) -> Re
 }
 
 /// How many checks of the manifest a run will start (the progress bar's
-/// length): the non-blank lines not already done, or one with --index.
+/// length): the non-blank lines not already done, or one with --index,
+/// or the shard's with --shard.
 /// Two lines with one id are refused here, before anything runs: resume
 /// could not tell their results apart.
 fn count_to_run(
     manifest: File,
     path: &Path,
     done: &HashSet<u64>,
-    index: Option<u64>,
+    pick: LinePick,
 ) -> Result<u64, Error> {
     let mut reader = BufReader::new(manifest);
     let (mut line, mut nonblank, mut count) = (0u64, 0u64, 0u64);
@@ -501,7 +550,7 @@ fn count_to_run(
                 progress::label(&id)
             )));
         }
-        if index.is_some_and(|i| i + 1 != nonblank) {
+        if !pick.takes(nonblank) {
             continue;
         }
         count += u64::from(!done.contains(&hash));
@@ -516,7 +565,7 @@ fn dispatch(
     manifest: File,
     dir: &Path,
     done: &HashSet<u64>,
-    index: Option<u64>,
+    pick: LinePick,
     jobs: &mpsc::SyncSender<Job>,
     events: &mpsc::Sender<Event>,
     cancel: &Cancel,
@@ -540,7 +589,7 @@ fn dispatch(
             continue;
         }
         nonblank += 1;
-        if index.is_some_and(|i| i + 1 != nonblank) {
+        if !pick.takes(nonblank) {
             continue;
         }
         let (id, job) = match &text {

@@ -203,6 +203,17 @@ pub(crate) struct CheckArgs {
     #[arg(long = "version", value_name = "VERSION")]
     suite_version: Option<String>,
 
+    /// Write the check's tests to FILE as JUnit XML: each test's outcome
+    /// across the attempts (a flaky one as a failure), with the failure's
+    /// message and output (docs/cli.md).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+
+    /// With --expect: write SWE-bench's evaluation report of the listed
+    /// tests to FILE (`resolved`, `tests_status`; docs/cli.md).
+    #[arg(long, value_name = "FILE", requires = "expect")]
+    swebench_report: Option<PathBuf>,
+
     /// Print one JSON object (schema in docs/cli.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -500,6 +511,8 @@ pub(crate) fn execute_observed<'o>(
     if let Some(path) = report {
         config = config.report(path);
     }
+    // `--swebench-report`: the instance and its listed tests.
+    let mut instance: Option<crate::outputs::Instance> = None;
     if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
@@ -517,6 +530,9 @@ pub(crate) fn execute_observed<'o>(
         // also under --quiet (it is about the input, not the run).
         if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
             let _ = writeln!(io::stderr(), "testgate: {note}");
+        }
+        if let (Some(_), Some(expected)) = (&args.swebench_report, &expected) {
+            instance = Some(swebench_instance(args, &dir, expected));
         }
         let mut expectations = match expected {
             Some(expected) => expected.expectations,
@@ -667,7 +683,43 @@ pub(crate) fn execute_observed<'o>(
         }
         crate::record::write(path, document, args.sign.as_deref())?;
     }
+    if args.junit.is_some() || args.swebench_report.is_some() {
+        let check = crate::json::check_document_detected(&record, detected.as_ref());
+        if let Some(path) = &args.junit {
+            crate::outputs::write_junit(path, &check)?;
+        }
+        if let (Some(path), Some(instance)) = (&args.swebench_report, &instance) {
+            crate::outputs::write_swebench(path, &check, instance)?;
+        }
+    }
     Ok(Checked { record, detected })
+}
+
+/// `--swebench-report`'s instance: the record's `instance_id`, else the
+/// suite's name (`--name`, else the directory's), and the listed tests.
+fn swebench_instance(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    expected: &crate::expect::Expected,
+) -> crate::outputs::Instance {
+    let id = expected
+        .instance_id
+        .clone()
+        .or_else(|| args.name.clone())
+        .unwrap_or_else(|| {
+            dir.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+    let list = |names: &[String], list: &str| {
+        names
+            .iter()
+            .map(|name| (name.clone(), list.to_owned()))
+            .collect::<Vec<_>>()
+    };
+    let mut listed = list(&expected.expectations.must_pass, "must_pass");
+    listed.extend(list(&expected.expectations.keep_passing, "keep_passing"));
+    crate::outputs::Instance { id, listed }
 }
 
 /// The files testgate's own standard output and error write to, when they

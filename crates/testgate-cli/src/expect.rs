@@ -25,6 +25,9 @@ pub(crate) struct Expected {
     /// The keys of a benchmark's instance record that hold no test list
     /// and were ignored, sorted; empty for testgate's own forms.
     pub(crate) ignored: Vec<String>,
+    /// The instance record's `instance_id`, where it is a string
+    /// (`--swebench-report` keys its report by it).
+    pub(crate) instance_id: Option<String>,
 }
 
 impl Expected {
@@ -144,6 +147,7 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
         return Ok(Expected {
             expectations: Expectations::new(names, Vec::<String>::new()),
             ignored: Vec::new(),
+            instance_id: None,
         });
     }
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
@@ -186,6 +190,10 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
     Ok(Expected {
         expectations: Expectations::new(must_pass, keep_passing),
         ignored,
+        instance_id: object
+            .get("instance_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     })
 }
 

@@ -208,11 +208,27 @@ fn test_histories(record: &Record) -> Vec<TestHistory<'_>> {
                     attempt.report.tests.get(*at).map(|t| outcome(t.outcome))
                 })
                 .collect();
+            let durations_ms: Vec<Option<u64>> = record
+                .attempts
+                .iter()
+                .zip(&at)
+                .map(|(attempt, names)| {
+                    let at = names.get(test.name.as_str())?;
+                    attempt.report.tests.get(*at)?.duration_ms
+                })
+                .collect();
+            // Absent where no attempt's report gave one.
+            let durations_ms = if durations_ms.iter().any(Option::is_some) {
+                durations_ms
+            } else {
+                Vec::new()
+            };
             histories.push(TestHistory {
                 name: Cow::Borrowed(&test.name),
                 kind: Cow::Borrowed(test.kind.name()),
                 context: test.context.as_deref().map(Cow::Borrowed),
                 outcomes,
+                durations_ms,
             });
         }
     }

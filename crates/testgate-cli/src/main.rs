@@ -8,6 +8,7 @@ mod exit;
 mod expect;
 mod json;
 mod mcp;
+mod outputs;
 mod parse;
 mod record;
 mod terminal;
@@ -139,6 +140,9 @@ enum Error {
          to write JUnit XML and give its path with --report PATH"
     )]
     Structured(String),
+    /// `check --junit` or `--swebench-report` could not be written.
+    #[error("{0}")]
+    Output(String),
 }
 
 /// What a command ended with, when it did its job.
@@ -237,7 +241,8 @@ fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
             | Error::Batch(_)
             | Error::Baseline(_)
             | Error::Serve(_)
-            | Error::Structured(_)),
+            | Error::Structured(_)
+            | Error::Output(_)),
         ) => {
             let _ = writeln!(io::stderr(), "testgate: {e}");
             exit::TROUBLE

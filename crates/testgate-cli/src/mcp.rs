@@ -23,6 +23,8 @@ use tokio::sync::mpsc;
 use crate::Error;
 use crate::json::parse_document;
 
+mod compact;
+
 /// Serve testgate's tools to an agent over the Model Context Protocol.
 ///
 /// Reads JSON-RPC from standard input and answers on standard output, as
@@ -234,7 +236,11 @@ impl Server {
         arguments: Option<&JsonObject>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let args = match check_arguments(arguments, &self.cwd, &self.roots) {
+        let (full, arguments) = match compact::take_full(arguments) {
+            Ok(taken) => taken,
+            Err(why) => return tool_error(&why),
+        };
+        let args = match check_arguments(arguments.as_ref(), &self.cwd, &self.roots) {
             Ok(args) => args,
             Err(why) => return tool_error(&why),
         };
@@ -277,7 +283,7 @@ impl Server {
         match run {
             Ok((Ok(checked), _)) => {
                 let summary = check_summary(&checked.record.verdict);
-                document_result(&checked.document(), summary)
+                compact::check_result(&checked, full, summary)
             }
             Ok((Err(e), _)) => tool_error(&e.to_string()),
             Err(e) => tool_error(&format!("the check stopped: {e}")),
@@ -697,14 +703,16 @@ fn tools() -> Vec<Tool> {
         "additionalProperties": false
     });
     vec![
-        Tool::new(
+        compact::describe(Tool::new(
             "check",
             "Run a test command in testgate's sandbox (bubblewrap), bounded by a timeout, \
              retrying failures to tell a broken suite from a flaky one, and gate on one verdict: \
              pass, fail (with the failing tests) or inconclusive (with its cause). The result is \
-             `testgate check --json`'s document after a one-line summary.",
+             compact by default (verdict, cause, failing tests with their message, a grading \
+             summary, the attempts in a line each) after a one-line summary; with `full: true`, \
+             `testgate check --json`'s whole document.",
             object(check),
-        ),
+        )),
         Tool::new(
             "parse",
             "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \

@@ -316,6 +316,12 @@ pub struct TestHistory<'a> {
     pub context: Option<Cow<'a, str>>,
     /// Its outcome in each attempt.
     pub outcomes: Vec<Option<Outcome>>,
+    /// How long it ran in each attempt, in milliseconds, null where the
+    /// attempt's runner report gave no duration (JUnit's `time`, jest's and
+    /// vitest's `duration`); absent when no attempt's did (a console gives
+    /// none). Added after the first version of the schema.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub durations_ms: Vec<Option<u64>>,
 }
 
 /// The listed tests and their grades, under `--expect`.

@@ -2,7 +2,9 @@
 //! that the producer (the `testgate` command) and its readers (`diff`,
 //! `check --baseline`, `--quarantine`, your own tools) share. The principal types are
 //! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
-//! and [`DiffDocument`] (`diff --json`); with the `schema` feature,
+//! and [`DiffDocument`] (`diff --json`); besides them, [`JunitReport`]
+//! (`check --junit`), [`SwebenchReport`] (`check --swebench-report`) and
+//! [`CompactCheck`] (the `testgate mcp` `check` tool's result); with the `schema` feature,
 //! `schema_of` gives each one's JSON Schema, published in docs/schema/;
 //! with the `report` feature, `ParseDocument::from(&Report)` (and
 //! `ParseDocument::of_file`) makes `parse --json`'s document of a
@@ -41,21 +43,30 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod compact;
 mod diff;
+mod junit;
 mod parse;
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "schema")]
 mod schema;
 mod shared;
+mod swebench;
 
 pub use check::{
     Attempt, CHECK_SCHEMA, CheckDocument, Detected, Environment, Failure, Findings, GradedTest,
     Grading, Note, OrderDependence, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy,
     Stress, Suite, TestHistory, Tree, Varied,
 };
+pub use compact::{
+    COMPACT_CHARS, COMPACT_NAMES, COMPACT_SCHEMA, CheckToolResult, CompactCheck, CompactFailure,
+    GradingSummary, NotPassed,
+};
 pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
+pub use junit::{JunitCase, JunitReport, JunitResult, JunitSuite};
 pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
 #[cfg(feature = "schema")]
-pub use schema::{DOCUMENTS, schema_of};
+pub use schema::{DOCUMENTS, check_tool_schema, schema_of};
 pub use shared::{Counts, Crash, Outcome};
+pub use swebench::{SuccessFailure, SwebenchInstance, SwebenchReport, TestsStatus};

@@ -182,6 +182,8 @@ struct Case {
     /// A failure the runner retried into a pass (nextest's `flakyFailure`,
     /// a rerun plugin's `rerunFailure`).
     retried: bool,
+    /// Its `time`, in milliseconds.
+    duration_ms: Option<u64>,
 }
 
 impl Case {
@@ -196,6 +198,7 @@ impl Case {
             skipped: false,
             xfail: false,
             retried: false,
+            duration_ms: seconds_to_millis(&attribute(element, "time")),
         }
     }
 
@@ -312,6 +315,7 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
         .into_iter()
         .map(|case| {
             let outcome = case.outcome(producer);
+            let duration_ms = case.duration_ms;
             let (name, context) = case.canonical(producer);
             // A test with no `::` in pytest's report is a file that did
             // not collect.
@@ -320,19 +324,20 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             } else {
                 Kind::Test
             };
-            (name, outcome, kind, context)
+            (name, outcome, kind, context, duration_ms)
         })
         .collect();
     report_of_cases(format, cases)
 }
 
+/// One case of a runner's report: its name, outcome, kind, context and
+/// duration in milliseconds.
+type ReportCase = (String, Outcome, Kind, Option<String>, Option<u64>);
+
 /// The report of a runner's report's cases: each name once (its first
 /// case), failing ones in `failing` (and nextest's flaky ones, as its
 /// console parser keeps them), the counts from the cases.
-fn report_of_cases(
-    format: Option<Runner>,
-    cases: Vec<(String, Outcome, Kind, Option<String>)>,
-) -> Report {
+fn report_of_cases(format: Option<Runner>, cases: Vec<ReportCase>) -> Report {
     let runner = format.unwrap_or(Runner::Cargo);
     let mut report = Report {
         format,
@@ -340,7 +345,7 @@ fn report_of_cases(
     };
     let (mut passed, mut failed, mut skipped) = (0u64, 0u64, 0u64);
     let mut seen = std::collections::HashSet::new();
-    for (name, outcome, kind, context) in cases {
+    for (name, outcome, kind, context, duration_ms) in cases {
         match outcome {
             Outcome::Failed | Outcome::Error => failed = failed.saturating_add(1),
             Outcome::Skipped | Outcome::XFailed => skipped = skipped.saturating_add(1),
@@ -370,6 +375,7 @@ fn report_of_cases(
                 kind,
                 format: runner,
                 context,
+                duration_ms,
             });
         } else {
             report.tests_omitted = report.tests_omitted.saturating_add(1);
@@ -382,6 +388,22 @@ fn report_of_cases(
     };
     report.no_tests_ran = passed == 0 && failed == 0;
     report
+}
+
+/// JUnit's `time` (seconds, `0.012`) in milliseconds; None when absent,
+/// malformed, negative or not finite.
+fn seconds_to_millis(text: &str) -> Option<u64> {
+    millis(text.trim().parse::<f64>().ok()? * 1000.0)
+}
+
+/// A duration in milliseconds as a whole number; None when negative or
+/// not finite.
+fn millis(ms: f64) -> Option<u64> {
+    if !ms.is_finite() || ms < 0.0 {
+        return None;
+    }
+    // Rounded; beyond u64 it saturates (`as` from a float does).
+    Some(ms.round() as u64)
 }
 
 /// An attribute's unescaped value; empty when absent or malformed.
@@ -488,7 +510,7 @@ pub fn parse_json_report_in(bytes: &[u8], root: &str) -> Result<Report, ReportEr
             .is_some_and(|list| !list.is_empty())
     };
     let root = root.trim_end_matches('/');
-    let mut cases: Vec<(String, Outcome, Kind, Option<String>)> = Vec::new();
+    let mut cases: Vec<ReportCase> = Vec::new();
     let (mut tests_listed, mut failed_listed) = (0u64, 0u64);
     for suite in suites {
         let path = text(suite, "name");
@@ -529,11 +551,22 @@ pub fn parse_json_report_in(bytes: &[u8], root: &str) -> Result<Report, ReportEr
             any_failed |= outcome == Outcome::Failed;
             tests_listed = tests_listed.saturating_add(1);
             failed_listed = failed_listed.saturating_add(u64::from(outcome == Outcome::Failed));
-            cases.push((titles.join(join), outcome, Kind::Test, context.clone()));
+            // jest's and vitest's `duration`: milliseconds, a number.
+            let duration_ms = test
+                .get("duration")
+                .and_then(serde_json::Value::as_f64)
+                .and_then(millis);
+            cases.push((
+                titles.join(join),
+                outcome,
+                Kind::Test,
+                context.clone(),
+                duration_ms,
+            ));
         }
         // A file that failed with no test failing in it failed as a whole.
         if text(suite, "status") == "failed" && !any_failed {
-            cases.push((file.clone(), Outcome::Failed, Kind::File, context));
+            cases.push((file.clone(), Outcome::Failed, Kind::File, context, None));
         }
     }
     let mut report = report_of_cases(Some(runner), cases);
@@ -653,6 +686,22 @@ mod tests {
         );
         assert_eq!(report.flaky, ["t.py::test_rerun"]);
         assert_eq!(report.format, Some(Runner::Pytest));
+    }
+
+    #[test]
+    fn durations_are_read_where_the_report_gives_them_and_only_there() {
+        let xml = br#"<testsuite name="pytest"><testcase classname="t" name="a" time="0.25"/>
+            <testcase classname="t" name="b" time="-1"/><testcase classname="t" name="c" time="x"/>
+            <testcase classname="t" name="d"/></testsuite>"#;
+        let report = parse_junit(xml).expect("a JUnit report");
+        let durations: Vec<Option<u64>> = report.tests.iter().map(|t| t.duration_ms).collect();
+        assert_eq!(durations, [Some(250), None, None, None]);
+        let jest = json_report(
+            r#"{"numTotalTests":1,"numFailedTests":0,"testResults":[{"name":"/r/a.test.js",
+               "status":"passed","assertionResults":[{"ancestorTitles":[],"title":"t",
+               "status":"passed","duration":12}]}]}"#,
+        );
+        assert_eq!(jest.tests[0].duration_ms, Some(12));
     }
 
     fn json_report(json: &str) -> Report {

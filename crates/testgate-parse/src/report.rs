@@ -154,7 +154,7 @@ impl Outcome {
 }
 
 /// One test the output named, and how it ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TestOutcome {
     /// The canonical name, spelled as for [`FailingTest::name`].
@@ -169,6 +169,28 @@ pub struct TestOutcome {
     pub format: Runner,
     /// Where the runner says the test lives, as for [`FailingTest::context`].
     pub context: Option<String>,
+    /// How long it ran, in milliseconds, where the runner's report says
+    /// (JUnit's `time`, jest's and vitest's `duration`); None from a
+    /// console.
+    pub duration_ms: Option<u64>,
+}
+
+/// As derived, but `duration_ms` is shown only where a report gave one, so
+/// that the reports of consoles (which give none) read as before.
+impl std::fmt::Debug for TestOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut shown = f.debug_struct("TestOutcome");
+        shown
+            .field("name", &self.name)
+            .field("outcome", &self.outcome)
+            .field("kind", &self.kind)
+            .field("format", &self.format)
+            .field("context", &self.context);
+        if let Some(ms) = self.duration_ms {
+            shown.field("duration_ms", &ms);
+        }
+        shown.finish()
+    }
 }
 
 /// A test binary that died without its runner naming a failing test in it:

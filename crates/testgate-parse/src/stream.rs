@@ -344,6 +344,7 @@ fn every_test(
                 kind: test.kind,
                 format: test.format,
                 context: test.context.clone(),
+                duration_ms: None,
             };
             tests.push((*index, test));
             continue;
@@ -382,6 +383,7 @@ fn every_test(
                 kind,
                 format,
                 context,
+                duration_ms: None,
             };
             tests.push((index, test));
         }
@@ -393,6 +395,7 @@ fn every_test(
             kind,
             format,
             context: context.map(str::to_owned),
+            duration_ms: None,
         };
         tests.push((index, test));
     }

@@ -50,6 +50,8 @@ pub(super) struct Entry {
     report: Option<PathBuf>,
     structured: Option<bool>,
     record: Option<PathBuf>,
+    junit: Option<PathBuf>,
+    swebench_report: Option<PathBuf>,
     sign: Option<PathBuf>,
     name: Option<String>,
     version: Option<String>,
@@ -317,6 +319,12 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if let Some(record) = &entry.record {
         push_flag(&mut words, "--record", path_word(dir, record));
     }
+    if let Some(junit) = &entry.junit {
+        push_flag(&mut words, "--junit", path_word(dir, junit));
+    }
+    if let Some(report) = &entry.swebench_report {
+        push_flag(&mut words, "--swebench-report", path_word(dir, report));
+    }
     if let Some(key) = &entry.sign {
         push_flag(&mut words, "--sign", path_word(dir, key));
     }
@@ -428,6 +436,14 @@ mod tests {
             "sign: Some(\"/m/k\")",
             "name: Some(\"n\")",
             "suite_version: Some(\"v1\")",
+        ] {
+            assert!(args.contains(wanted), "{wanted}: {args}");
+        }
+        let outputs = entry(r#"{"workspace": "p", "command": ["x"], "expect": {"must_pass": ["t"]}, "junit": "j.xml", "swebench_report": "s.json"}"#).unwrap();
+        let args = format!("{:?}", outputs.args);
+        for wanted in [
+            "junit: Some(\"/m/j.xml\")",
+            "swebench_report: Some(\"/m/s.json\")",
         ] {
             assert!(args.contains(wanted), "{wanted}: {args}");
         }

@@ -713,3 +713,54 @@ fn batch_leaves_no_zombie_after_a_thousand_attempts_under_bubblewrap() {
 fn batch_leaves_no_zombie_after_a_thousand_attempts_under_landlock() {
     no_zombie_after_a_thousand_attempts("landlock");
 }
+
+#[test]
+fn shard_runs_the_lines_whose_index_modulo_n_is_i_minus_1_and_resumes() {
+    let (tmp, pass) = pytest_project();
+    // Blank lines are not counted, as by --index: indexes 0..4 are a..d.
+    let mut text = String::new();
+    for id in ["a", "b", "c", "d"] {
+        text.push_str(&format!("{}\n\n", line(id, &pass, "pass", json!({}))));
+    }
+    let manifest = tmp.path().join("manifest.jsonl");
+    std::fs::write(&manifest, text).unwrap();
+    let out = tmp.path().join("out.jsonl");
+    let ids = |out: &Path| -> Vec<String> {
+        results(out)
+            .iter()
+            .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let run = batch(&manifest, &out, &["--shard", "2/2", "--quiet"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut got = ids(&out);
+    got.sort();
+    assert_eq!(got, ["b", "d"]);
+    // Resumed: the shard's checks already in --out are skipped.
+    let run = batch(&manifest, &out, &["--shard", "2/2", "--quiet"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(ids(&out).len(), 2);
+    let run = batch(&manifest, &out, &["--shard", "1/2", "--quiet"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut got = ids(&out);
+    got.sort();
+    assert_eq!(got, ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn a_bad_shard_is_a_usage_error() {
+    let (tmp, pass) = pytest_project();
+    let manifest = write_manifest(tmp.path(), &[line("a", &pass, "pass", json!({}))]);
+    let out = tmp.path().join("out.jsonl");
+    for args in [
+        &["--shard", "0/2"][..],
+        &["--shard", "3/2"],
+        &["--shard", "1"],
+        &["--shard", "1/0"],
+        &["--shard", "1/2", "--index", "0"],
+    ] {
+        let run = batch(&manifest, &out, args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:#?}");
+    }
+    assert!(!out.exists() || results(&out).is_empty());
+}

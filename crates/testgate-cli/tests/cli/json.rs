@@ -49,6 +49,7 @@ fn check_json_of_a_failing_suite() {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
+        ".tests[].durations_ms[]" => "[ms]",
         ".failures[].excerpt" => "[excerpt]",
         // Which sandbox `auto` chose is the machine's.
         ".sandbox.kind" => "[sandbox]",
@@ -66,6 +67,7 @@ fn check_json_of_a_passing_suite() {
         ".reason" => "[reason]",
         ".tree_digest" => "[digest]",
         ".attempts[].duration_ms" => "[ms]",
+        ".tests[].durations_ms[]" => "[ms]",
         // Which sandbox `auto` chose is the machine's.
         ".sandbox.kind" => "[sandbox]",
         ".sandbox.why" => "[why]",

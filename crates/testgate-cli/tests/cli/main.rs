@@ -19,6 +19,7 @@ mod detect;
 mod honest_runs;
 mod hostile;
 mod json;
+mod outputs;
 mod parse;
 mod pipes;
 mod sandboxes;
