@@ -1,4 +1,5 @@
-//! The one place that starts a child process.
+//! The one place that starts a child process, and the run's reaper that
+//! holds every process the command starts.
 
 use std::ffi::OsString;
 use std::io;
@@ -24,11 +25,32 @@ pub(crate) struct Launch<'a> {
     pub(crate) confine: Option<&'a crate::landlocked::Confinement>,
 }
 
-/// Starts a child: in its own process group, stdin from /dev/null, stdout and
-/// stderr piped, a cleared environment holding only `env`, no inherited fd
-/// but 0, 1, 2 (and 3, 4, ... = `pass_fds`), killed if the spawning thread
-/// dies.
-pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
+/// A started command: the run's reaper and what it reports.
+pub(crate) struct Started {
+    /// The process std started: the run's reaper, a child subreaper whose
+    /// only child is the command. Every process the command starts stays
+    /// its descendant (an orphan is reparented to the nearest subreaper),
+    /// whatever the process detaches from or drops; it reaps them all and
+    /// exits once the last is gone. It holds the command's stdout and
+    /// stderr (`Child::stdout`, `Child::stderr`).
+    pub(crate) reaper: Child,
+    /// The read end of the reaper's report: the command's pid (4 bytes,
+    /// native order) at once, then its wait status (4 bytes) when it ends,
+    /// written before it is reaped. End of file without a status: the
+    /// reaper died.
+    pub(crate) report: OwnedFd,
+}
+
+/// Starts a child: the run's reaper ([`Started::reaper`]) and under it the
+/// command, in a process group of its own (not the reaper's), stdin from
+/// /dev/null, stdout and stderr piped, a cleared environment holding only
+/// `env`, no inherited fd but 0, 1, 2 (and 3, 4, ... = `pass_fds`); both
+/// are killed if the spawning thread dies.
+pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
+    let (report, report_write) = crate::runner::pipe()?;
+    // Above the command's fds, so no dup2 onto 3, 4, ... can land on it.
+    let report_write = report_write.try_clone_to_owned_at_least(10)?;
+    let report_fd = report_write.as_raw_fd();
     // Copies at 10 and up, so that dup2 onto 3, 4, ... in the child cannot
     // overwrite a source that happens to sit there.
     let high: Vec<OwnedFd> = launch
@@ -56,8 +78,9 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
     // SAFETY: getpid is async-signal-safe and called before fork.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs between fork and exec and only makes
-    // async-signal-safe calls (prctl, getppid, dup2, syscall, setrlimit;
-    // the confinement's prctl and syscalls).
+    // async-signal-safe calls (prctl, getpid, getppid, a raw clone, dup2,
+    // setpgid, syscall, setrlimit; the reaper's and the confinement's
+    // system calls).
     unsafe {
         command.pre_exec(move || {
             // Die with the spawning thread; if the runner died already, stop.
@@ -66,6 +89,32 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
             }
             if libc::getppid() != parent {
                 libc::_exit(1);
+            }
+            // This process becomes the run's reaper; its child goes on to
+            // become the command. A raw clone, not fork(3): the C library's
+            // fork handlers take locks another thread of the runner may
+            // have held when it forked.
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let reaper = libc::getpid();
+            let command = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0);
+            if command < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if command > 0 {
+                reap_the_run(command as libc::pid_t, report_fd);
+            }
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != reaper {
+                libc::_exit(1);
+            }
+            // A group of its own: a signal to the command's group (at the
+            // timeout, on cancel) never reaches the reaper.
+            if libc::setpgid(0, 0) != 0 {
+                return Err(io::Error::last_os_error());
             }
             let mut first_closed = 3;
             for source in &sources {
@@ -103,7 +152,120 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
     }
     let child = command.spawn();
     drop(high);
-    child
+    drop(report_write);
+    Ok(Started {
+        reaper: child?,
+        report,
+    })
+}
+
+/// The run's reaper, between fork and exec of the process std started:
+/// reports the command's pid, reaps every process that ends beneath it
+/// (the command's wait status reported before the command is reaped, so
+/// that its pid and process group stay its own until the runner knows),
+/// and exits once none is left. Never returns. Async-signal-safe: raw
+/// system calls only.
+fn reap_the_run(command: libc::pid_t, report: libc::c_int) -> ! {
+    // SAFETY: close_range, write, waitid and waitpid on our own fds and
+    // children, into memory we own; _exit ends the process.
+    unsafe {
+        // Only the runner ends the reaper: a terminal's or a command's
+        // SIGTERM, SIGINT or SIGHUP is not for it (set here, after the
+        // clone, so that the command does not inherit the dispositions).
+        for signal in [
+            libc::SIGTERM,
+            libc::SIGINT,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGPIPE,
+        ] {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+        // Only the report stays open: the command's output pipes and std's
+        // exec-error pipe must close when the command's side closes them.
+        close_all_but(report);
+        write_all(report, &command.to_ne_bytes());
+        let mut reported = false;
+        loop {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            if libc::waitid(libc::P_ALL, 0, &mut info, libc::WEXITED | libc::WNOWAIT) != 0 {
+                if *libc::__errno_location() == libc::EINTR {
+                    continue;
+                }
+                // ECHILD: nothing of the run is left.
+                break;
+            }
+            let pid = info.si_pid();
+            if pid == command && !reported {
+                write_all(report, &wait_status(&info).to_ne_bytes());
+                reported = true;
+            }
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        libc::_exit(0)
+    }
+}
+
+/// The `wait(2)` status of an exited child from its `waitid` siginfo.
+///
+/// # Safety
+/// `info` must have been filled by a successful `waitid` with `WEXITED`.
+unsafe fn wait_status(info: &libc::siginfo_t) -> libc::c_int {
+    // SAFETY: the caller's waitid filled the child fields.
+    let status = unsafe { info.si_status() };
+    match info.si_code {
+        libc::CLD_EXITED => (status & 0xff) << 8,
+        libc::CLD_DUMPED => (status & 0x7f) | 0x80,
+        _ => status & 0x7f,
+    }
+}
+
+/// Writes `bytes` (at most `PIPE_BUF`: one atomic write) to `fd`, retrying
+/// on EINTR. Async-signal-safe.
+fn write_all(fd: libc::c_int, bytes: &[u8]) {
+    loop {
+        // SAFETY: writes from a slice we borrow.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        // SAFETY: errno is thread-local and readable after a failed call.
+        if n >= 0 || unsafe { *libc::__errno_location() } != libc::EINTR {
+            return;
+        }
+    }
+}
+
+/// Closes every fd of the calling process but `keep`. Async-signal-safe.
+fn close_all_but(keep: libc::c_int) {
+    // SAFETY: close_range and close on our own descriptors.
+    unsafe {
+        let below = if keep > 0 {
+            libc::syscall(
+                libc::SYS_close_range,
+                0u32,
+                (keep - 1) as libc::c_uint,
+                0u32,
+            )
+        } else {
+            0
+        };
+        let above = libc::syscall(
+            libc::SYS_close_range,
+            (keep + 1) as libc::c_uint,
+            libc::c_uint::MAX,
+            0u32,
+        );
+        if below != 0 || above != 0 {
+            // Kernels before 5.9: every fd up to the soft limit.
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            let max = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+                limit.rlim_cur.min(65_536) as libc::c_int
+            } else {
+                1024
+            };
+            for fd in (0..max).filter(|fd| *fd != keep) {
+                libc::close(fd);
+            }
+        }
+    }
 }
 
 /// `try_clone_to_owned`, at fd `min` or above, close-on-exec.

@@ -218,6 +218,12 @@ impl Attack {
         self
     }
 
+    /// Replaces the further arguments to the suite's `run.sh`: for a later
+    /// check of the same project that runs another part of the suite.
+    pub(super) fn set_script_args(&mut self, args: &[&str]) {
+        self.script_args = args.iter().map(OsString::from).collect();
+    }
+
     /// A variable in testgate's own environment (not passed on by default).
     pub(super) fn testgate_env(
         mut self,
