@@ -81,6 +81,12 @@ pub(crate) fn arguments(
     for path in &protected.proc_masked {
         push(&[&"--ro-bind", &"/dev/null", path]);
     }
+    // The new proc itself read-only, as Landlock grants it: no process
+    // opens another's `/proc/PID/mem` (its runner's, the same user's) for
+    // writing. A process's own memory and descriptors are reached through
+    // the calls, not through /proc; a magic link in `/proc/PID/fd` leads
+    // to the file's own mount, which keeps its mode.
+    push(&[&"--remount-ro", &"/proc"]);
     // tmpfs mounts, each capped (tmpfs pages are the host's memory); /dev
     // itself (bwrap's --dev tmpfs takes no size) read-only once /dev/shm
     // is mounted on it.
@@ -219,6 +225,7 @@ mod tests {
              --ro-bind-try /proc/fs /proc/fs --ro-bind-try /proc/acpi /proc/acpi \
              --ro-bind-try /proc/scsi /proc/scsi --ro-bind-try /proc/pressure /proc/pressure \
              --ro-bind /dev/null /proc/kcore --ro-bind /dev/null /proc/keys \
+             --remount-ro /proc \
              --size 1073741824 --tmpfs /tmp --size 1073741824 --tmpfs /run \
              --size 1073741824 --tmpfs /dev/shm --remount-ro /dev \
              --unshare-all --unshare-user --disable-userns --new-session \

@@ -77,3 +77,69 @@ fn a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one_in(place: Plac
     second.assert_verdict("fail", None, 1);
     attack.assert_contained(&second);
 }
+
+#[test]
+fn another_processs_limits_cannot_be_changed_from_inside_bwrap() {
+    another_processs_limits_cannot_be_changed_from_inside_in(Place::Bwrap);
+}
+
+#[test]
+fn another_processs_limits_cannot_be_changed_from_inside_landlock() {
+    another_processs_limits_cannot_be_changed_from_inside_in(Place::Landlock);
+}
+
+/// `prlimit --pid PID --cpu=0` on the command's parent and, where the
+/// sandbox shows it, its parent (testgate itself under Landlock): refused
+/// by the seccomp filter (`prlimit64` with a pid and a new limit). Under
+/// Landlock it killed testgate (137) while the run's child kept running;
+/// under bubblewrap it killed bwrap's init. The shell's own `ulimit -t`
+/// and reading the parent's limit still work, and testgate gives its
+/// verdict.
+fn another_processs_limits_cannot_be_changed_from_inside_in(place: Place) {
+    let attack = Attack::new_in("prlimit", place);
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    let reason = outcome.reason();
+    assert!(
+        reason.contains("refused: prlimit --cpu=0 on the parent"),
+        "{reason}"
+    );
+    if place == Place::Landlock {
+        assert!(
+            reason.contains("refused: prlimit --cpu=0 on the parent's parent"),
+            "{reason}"
+        );
+    }
+    for honest in ["own limit set", "read the parent's limit"] {
+        assert!(reason.contains(honest), "{honest}: {reason}");
+    }
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn the_runners_memory_cannot_be_opened_for_writing_bwrap() {
+    the_runners_memory_cannot_be_opened_for_writing_in(Place::Bwrap);
+}
+
+#[test]
+fn the_runners_memory_cannot_be_opened_for_writing_landlock() {
+    the_runners_memory_cannot_be_opened_for_writing_in(Place::Landlock);
+}
+
+/// A test opens its runner's `/proc/PPID/mem` for writing: under
+/// bubblewrap it could (the runner's in-memory verdict rewritten); now the
+/// sandbox's `/proc` is a read-only mount (EROFS), as Landlock's read-only
+/// grant of `/proc` already refused it (EACCES). Reading that memory and
+/// reaching the runner's stdout through `/proc/PPID/fd/1` are said by the
+/// suite, not judged: docs/security.md has them as limits.
+fn the_runners_memory_cannot_be_opened_for_writing_in(place: Place) {
+    let attack = Attack::new_in("proc-parent", place);
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    let reason = outcome.reason();
+    assert!(
+        reason.contains("refused: open the parent's memory for writing"),
+        "{reason}"
+    );
+    attack.assert_contained(&outcome);
+}
