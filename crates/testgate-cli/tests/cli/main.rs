@@ -21,6 +21,7 @@ mod hostile;
 mod json;
 mod parse;
 mod sandboxes;
+mod workers;
 
 /// What a run of the binary gave.
 #[derive(Debug)]
