@@ -1,5 +1,5 @@
-//! The one place that starts a child process, and the run's reaper that
-//! holds every process the command starts.
+//! The one place that starts a child process: the run's reaper
+//! ([`crate::reaper`]) and, beneath it, the command.
 
 use std::ffi::OsString;
 use std::io;
@@ -103,7 +103,7 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
                 return Err(io::Error::last_os_error());
             }
             if command > 0 {
-                reap_the_run(command as libc::pid_t, report_fd);
+                crate::reaper::reap(command as libc::pid_t, report_fd, parent);
             }
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                 return Err(io::Error::last_os_error());
@@ -157,115 +157,6 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
         reaper: child?,
         report,
     })
-}
-
-/// The run's reaper, between fork and exec of the process std started:
-/// reports the command's pid, reaps every process that ends beneath it
-/// (the command's wait status reported before the command is reaped, so
-/// that its pid and process group stay its own until the runner knows),
-/// and exits once none is left. Never returns. Async-signal-safe: raw
-/// system calls only.
-fn reap_the_run(command: libc::pid_t, report: libc::c_int) -> ! {
-    // SAFETY: close_range, write, waitid and waitpid on our own fds and
-    // children, into memory we own; _exit ends the process.
-    unsafe {
-        // Only the runner ends the reaper: a terminal's or a command's
-        // SIGTERM, SIGINT or SIGHUP is not for it (set here, after the
-        // clone, so that the command does not inherit the dispositions).
-        for signal in [
-            libc::SIGTERM,
-            libc::SIGINT,
-            libc::SIGHUP,
-            libc::SIGQUIT,
-            libc::SIGPIPE,
-        ] {
-            libc::signal(signal, libc::SIG_IGN);
-        }
-        // Only the report stays open: the command's output pipes and std's
-        // exec-error pipe must close when the command's side closes them.
-        close_all_but(report);
-        write_all(report, &command.to_ne_bytes());
-        let mut reported = false;
-        loop {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            if libc::waitid(libc::P_ALL, 0, &mut info, libc::WEXITED | libc::WNOWAIT) != 0 {
-                if *libc::__errno_location() == libc::EINTR {
-                    continue;
-                }
-                // ECHILD: nothing of the run is left.
-                break;
-            }
-            let pid = info.si_pid();
-            if pid == command && !reported {
-                write_all(report, &wait_status(&info).to_ne_bytes());
-                reported = true;
-            }
-            libc::waitpid(pid, std::ptr::null_mut(), 0);
-        }
-        libc::_exit(0)
-    }
-}
-
-/// The `wait(2)` status of an exited child from its `waitid` siginfo.
-///
-/// # Safety
-/// `info` must have been filled by a successful `waitid` with `WEXITED`.
-unsafe fn wait_status(info: &libc::siginfo_t) -> libc::c_int {
-    // SAFETY: the caller's waitid filled the child fields.
-    let status = unsafe { info.si_status() };
-    match info.si_code {
-        libc::CLD_EXITED => (status & 0xff) << 8,
-        libc::CLD_DUMPED => (status & 0x7f) | 0x80,
-        _ => status & 0x7f,
-    }
-}
-
-/// Writes `bytes` (at most `PIPE_BUF`: one atomic write) to `fd`, retrying
-/// on EINTR. Async-signal-safe.
-fn write_all(fd: libc::c_int, bytes: &[u8]) {
-    loop {
-        // SAFETY: writes from a slice we borrow.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        // SAFETY: errno is thread-local and readable after a failed call.
-        if n >= 0 || unsafe { *libc::__errno_location() } != libc::EINTR {
-            return;
-        }
-    }
-}
-
-/// Closes every fd of the calling process but `keep`. Async-signal-safe.
-fn close_all_but(keep: libc::c_int) {
-    // SAFETY: close_range and close on our own descriptors.
-    unsafe {
-        let below = if keep > 0 {
-            libc::syscall(
-                libc::SYS_close_range,
-                0u32,
-                (keep - 1) as libc::c_uint,
-                0u32,
-            )
-        } else {
-            0
-        };
-        let above = libc::syscall(
-            libc::SYS_close_range,
-            (keep + 1) as libc::c_uint,
-            libc::c_uint::MAX,
-            0u32,
-        );
-        if below != 0 || above != 0 {
-            // Kernels before 5.9: every fd up to the soft limit.
-            let mut limit: libc::rlimit = std::mem::zeroed();
-            let max = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-                limit.rlim_cur.min(65_536) as libc::c_int
-            } else {
-                1024
-            };
-            for fd in (0..max).filter(|fd| *fd != keep) {
-                libc::close(fd);
-            }
-        }
-    }
 }
 
 /// `try_clone_to_owned`, at fd `min` or above, close-on-exec.
