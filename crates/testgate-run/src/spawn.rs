@@ -44,8 +44,8 @@ pub(crate) struct Started {
 /// Starts a child: the run's reaper ([`Started::reaper`]) and under it the
 /// command, in a process group of its own (not the reaper's), stdin from
 /// /dev/null, stdout and stderr piped, a cleared environment holding only
-/// `env`, no inherited fd but 0, 1, 2 (and 3, 4, ... = `pass_fds`); both
-/// are killed if the spawning thread dies.
+/// `env`, no inherited fd but 0, 1, 2 (and 3, 4, ... = `pass_fds`). If the
+/// runner dies, the reaper ends the run ([`crate::reaper::reap`]).
 pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
     let (report, report_write) = crate::runner::pipe()?;
     // Above the command's fds, so no dup2 onto 3, 4, ... can land on it.

@@ -205,3 +205,44 @@ fn inner_runner_killed() {
     ));
     let _ = collect(&spec);
 }
+
+/// Runs one after another in one process (`batch`, `mcp`) leave no zombie:
+/// bubblewrap's processes that its monitor leaves behind were reparented to
+/// the runner (a subreaper) and never reaped, a zombie `bwrap` per attempt
+/// until the process exited (issue 35); they are the run's reaper's now,
+/// which reaps everything beneath it.
+#[test]
+fn sandboxed_runs_in_one_process_leave_no_zombie() {
+    if super::inner_role().is_some() {
+        return;
+    }
+    let output = super::reexec("tree::inner_sandboxed_runs", "zombies", &[]);
+    assert!(output.contains("zombies: 0"), "{output}");
+}
+
+#[test]
+fn inner_sandboxed_runs() {
+    if super::inner_role().as_deref() != Some("zombies") {
+        return;
+    }
+    let dir = scratch();
+    for _ in 0..3 {
+        let (result, output) = collect(&sandboxed("echo hi", dir.path()));
+        assert_eq!(result.expect("runs").ending, Ending::Exited(0), "{output}");
+    }
+    let mut zombies = 0;
+    for task in std::fs::read_dir("/proc/self/task")
+        .expect("tasks")
+        .flatten()
+    {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for pid in children.split_whitespace() {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+            if state.is_some_and(|rest| rest.starts_with('Z')) {
+                zombies += 1;
+            }
+        }
+    }
+    println!("zombies: {zombies}");
+}
