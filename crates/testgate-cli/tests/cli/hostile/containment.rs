@@ -4,7 +4,7 @@
 //! it dropped (its environment). Each attack runs under bubblewrap and
 //! under Landlock.
 
-use super::harness::{Attack, Place, processes_marked};
+use super::harness::{Attack, Outcome, Place, processes_marked};
 use super::persistence;
 
 #[test]
@@ -24,7 +24,32 @@ fn a_survivor_without_the_runs_environment_is_dead_when_check_returns_landlock()
 /// It must be gone the moment `testgate check` returns: then it cannot
 /// plant anything later (no waiting on the clock here).
 fn a_survivor_without_the_runs_environment_is_dead_when_check_returns_in(place: Place) {
-    let attack = Attack::new_in("survivor", place).script_arg("plant");
+    a_survivor_without_the_runs_environment_is_dead_when_check_returns(
+        Attack::new_in("survivor", place).script_arg("plant"),
+    );
+}
+
+/// [`a_survivor_without_the_runs_environment_is_dead_when_check_returns_in`]
+/// with default options under a container runtime's default seccomp
+/// profile, where `auto` picks Landlock and says what it gives up.
+#[test]
+fn a_survivor_without_the_runs_environment_is_dead_when_check_returns_in_a_container() {
+    let attack = Attack::in_a_container("survivor").script_arg("plant");
+    let outcome = a_survivor_without_the_runs_environment_is_dead_when_check_returns(attack);
+    assert_eq!(
+        outcome.doc()["sandbox"]["kind"],
+        "landlock",
+        "{:#}",
+        outcome.doc()
+    );
+    let why = outcome.doc()["sandbox"]["why"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("Landlock promises less than bubblewrap"),
+        "{why}"
+    );
+}
+
+fn a_survivor_without_the_runs_environment_is_dead_when_check_returns(attack: Attack) -> Outcome {
     persistence::git_ok(attack.project(), &["init", "-q"]);
     let outcome = attack.run();
     let alive = processes_marked(attack.marker());
@@ -38,6 +63,7 @@ fn a_survivor_without_the_runs_environment_is_dead_when_check_returns_in(place: 
         "a survivor planted a hook"
     );
     attack.assert_contained(&outcome);
+    outcome
 }
 
 #[test]
@@ -96,7 +122,21 @@ fn another_processs_limits_cannot_be_changed_from_inside_landlock() {
 /// and reading the parent's limit still work, and testgate gives its
 /// verdict.
 fn another_processs_limits_cannot_be_changed_from_inside_in(place: Place) {
-    let attack = Attack::new_in("prlimit", place);
+    another_processs_limits_cannot_be_changed_from_inside(
+        Attack::new_in("prlimit", place),
+        place == Place::Landlock,
+    );
+}
+
+/// [`another_processs_limits_cannot_be_changed_from_inside_in`] with default
+/// options under a container runtime's default seccomp profile (`auto`
+/// picks Landlock): testgate is the parent's parent there too.
+#[test]
+fn another_processs_limits_cannot_be_changed_from_inside_in_a_container() {
+    another_processs_limits_cannot_be_changed_from_inside(Attack::in_a_container("prlimit"), true);
+}
+
+fn another_processs_limits_cannot_be_changed_from_inside(attack: Attack, sees_testgate: bool) {
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     let reason = outcome.reason();
@@ -104,7 +144,7 @@ fn another_processs_limits_cannot_be_changed_from_inside_in(place: Place) {
         reason.contains("refused: prlimit --cpu=0 on the parent"),
         "{reason}"
     );
-    if place == Place::Landlock {
+    if sees_testgate {
         assert!(
             reason.contains("refused: prlimit --cpu=0 on the parent's parent"),
             "{reason}"
