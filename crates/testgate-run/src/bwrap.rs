@@ -81,6 +81,12 @@ pub(crate) fn arguments(
     for path in &protected.proc_masked {
         push(&[&"--ro-bind", &"/dev/null", path]);
     }
+    // The new proc itself read-only, as Landlock grants it: no process
+    // opens another's `/proc/PID/mem` (its runner's, the same user's) for
+    // writing. A process's own memory and descriptors are reached through
+    // the calls, not through /proc; a magic link in `/proc/PID/fd` leads
+    // to the file's own mount, which keeps its mode.
+    push(&[&"--remount-ro", &"/proc"]);
     // tmpfs mounts, each capped (tmpfs pages are the host's memory); /dev
     // itself (bwrap's --dev tmpfs takes no size) read-only once /dev/shm
     // is mounted on it.
@@ -170,14 +176,6 @@ pub(crate) fn exit_code(status: &[u8]) -> Option<i32> {
     status_number(status, "\"exit-code\"")
 }
 
-/// The pid, in the runner's namespace, of the process bwrap cloned into the
-/// new PID namespace (its `init`), from the `--json-status-fd` report. bwrap
-/// exits as soon as the command has, before that process: it is then
-/// reparented to the runner (a subreaper), which must reap it.
-pub(crate) fn child_pid(status: &[u8]) -> Option<i32> {
-    status_number(status, "\"child-pid\"").filter(|pid| *pid > 0)
-}
-
 /// The number after `key` in bwrap's status report.
 fn status_number(status: &[u8], key: &str) -> Option<i32> {
     let text = String::from_utf8_lossy(status);
@@ -247,6 +245,7 @@ mod tests {
              --ro-bind-try /proc/fs /proc/fs --ro-bind-try /proc/acpi /proc/acpi \
              --ro-bind-try /proc/scsi /proc/scsi --ro-bind-try /proc/pressure /proc/pressure \
              --ro-bind /dev/null /proc/kcore --ro-bind /dev/null /proc/keys \
+             --remount-ro /proc \
              --size 1073741824 --tmpfs /tmp --size 1073741824 --tmpfs /run \
              --size 1073741824 --tmpfs /dev/shm --remount-ro /dev \
              --unshare-all --unshare-user --disable-userns --new-session \
@@ -363,15 +362,6 @@ mod tests {
         assert_eq!(exit_code(b"{ \"child-pid\": 7 }\n"), None);
         assert_eq!(exit_code(b""), None);
         assert_eq!(exit_code(b"{ \"exit-code\": }"), None);
-    }
-
-    #[test]
-    fn the_namespaces_init_is_the_child_pid_entry() {
-        let ran = b"{ \"child-pid\": 7, \"mnt-namespace\": 1 }\n{ \"exit-code\": 124 }\n";
-        assert_eq!(child_pid(ran), Some(7));
-        assert_eq!(child_pid(b"{ \"exit-code\": 0 }\n"), None);
-        assert_eq!(child_pid(b"{ \"child-pid\": 0 }"), None);
-        assert_eq!(child_pid(b"{ \"child-pid\": -1 }"), None);
     }
 
     #[test]

@@ -47,13 +47,39 @@ pub fn choose_sandbox(options: &BwrapOptions) -> Result<SandboxChoice, String> {
                 max_processes: options.max_processes,
             }),
             why: format!(
-                "bubblewrap cannot start here ({bwrap}); the kernel has Landlock (ABI {abi})"
+                "bubblewrap cannot start here ({bwrap}); the kernel has Landlock (ABI {abi}); {}",
+                landlock_gives_up(abi)
             ),
         }),
         Err(landlock) => Err(format!(
             "no sandbox can start here: bubblewrap cannot ({bwrap}), and Landlock cannot ({landlock})"
         )),
     }
+}
+
+/// The Landlock ABI from which a sandboxed process cannot signal a process
+/// outside its domain (`LANDLOCK_SCOPE_SIGNAL`).
+const SIGNAL_SCOPE: i32 = 6;
+
+/// What the command may do under Landlock (of ABI `abi`) that bubblewrap
+/// refuses, in a sentence: `auto` never picks Landlock without saying so
+/// (docs/sandbox.md, "The Landlock sandbox, side by side").
+fn landlock_gives_up(abi: i32) -> String {
+    let mut given_up = String::from(
+        "Landlock promises less than bubblewrap: the command sees the host's processes \
+         (their command lines, not their memory or environment) and the host-wide files \
+         of /proc, may change the mode and times of its user's files outside the project \
+         (as root, most of the host's), and may write the project's .git (judged and put \
+         back after the attempt)",
+    );
+    if abi < SIGNAL_SCOPE {
+        given_up.push_str(&format!(
+            "; and this kernel's Landlock (ABI {abi}, before {SIGNAL_SCOPE}) does not scope \
+             signals: the command can signal every process of its user, testgate and its \
+             reaper included, so nothing of the run is promised to end with it"
+        ));
+    }
+    given_up
 }
 
 /// A probe's directories searched and what it found.
@@ -141,6 +167,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn what_landlock_gives_up_is_said_and_more_without_the_signal_scope() {
+        for abi in [1, 5, 6, 9] {
+            let said = landlock_gives_up(abi);
+            assert!(said.contains("sees the host's processes"), "{said}");
+            assert!(said.contains("mode and times"), "{said}");
+            assert_eq!(said.contains("does not scope signals"), abi < 6, "{said}");
+        }
+    }
+
+    #[test]
     fn without_bwrap_landlock_is_chosen_or_both_refusals_are_named() {
         let empty = tempfile::tempdir().expect("a directory without bwrap");
         let options = BwrapOptions {
@@ -155,7 +191,10 @@ mod tests {
                     "{choice:?}"
                 );
                 assert!(
-                    choice.why.contains("no executable bwrap in"),
+                    choice.why.contains("no executable bwrap in")
+                        && choice
+                            .why
+                            .contains("Landlock promises less than bubblewrap"),
                     "{}",
                     choice.why
                 );

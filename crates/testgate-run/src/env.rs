@@ -265,9 +265,6 @@ pub enum CallerRefusal {
     /// It is git's own (`GIT_*`: its directory, work tree, configuration).
     #[error("git reads it to find a repository or its configuration")]
     Git,
-    /// testgate's own: the mark its runner finds a run's processes by.
-    #[error("testgate marks a run's processes with it")]
-    Marker,
     /// Not a variable name (empty, or holding `=` or NUL).
     #[error("it is not a variable name")]
     NotAName,
@@ -326,9 +323,6 @@ const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
 pub fn caller_may_set(name: &str) -> Result<(), CallerRefusal> {
     if name.is_empty() || name.contains(['=', '\0']) {
         return Err(CallerRefusal::NotAName);
-    }
-    if name == crate::tree::MARKER {
-        return Err(CallerRefusal::Marker);
     }
     if crate::view::mounts_by(name) {
         return Err(CallerRefusal::Mount);
@@ -935,7 +929,6 @@ mod tests {
             ("PYTHONSTARTUP", CallerRefusal::Loader),
             ("GIT_DIR", CallerRefusal::Git),
             ("GIT_CONFIG_GLOBAL", CallerRefusal::Git),
-            ("TESTGATE_RUN_ID", CallerRefusal::Marker),
             ("", CallerRefusal::NotAName),
             ("A=B", CallerRefusal::NotAName),
         ];

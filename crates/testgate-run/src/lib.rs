@@ -48,6 +48,7 @@ mod landlocked;
 mod outcome;
 mod project_file;
 mod protect;
+mod reaper;
 mod runner;
 mod seccomp;
 mod seed;

@@ -37,13 +37,17 @@ impl<F: FnMut(&[u8])> OutputSink for F {
 /// Runs `spec`, handing its output to `sink`, and returns once every process
 /// of the run is gone.
 ///
+/// The command runs under a reaper of the run's own, a child subreaper: the
+/// run's processes are the reaper's descendants, as the kernel keeps them,
+/// however they detach and whatever they drop (their environment, their
+/// session, their process group).
+///
 /// Side effects on the calling process (both process-wide, both set on the
 /// first run and left in place): the process becomes a child subreaper
-/// (`PR_SET_CHILD_SUBREAPER`), so orphaned descendants of any child are
-/// reparented to it; and a `SIG_IGN` disposition of SIGCHLD is reset to the
-/// default, since under it the kernel discards children's exit statuses.
-/// The command's processes carry a `TESTGATE_RUN_ID` variable, by which the
-/// runner recognises those that detached.
+/// (`PR_SET_CHILD_SUBREAPER`), so that what a killed reaper leaves is
+/// reparented to it rather than to init; and a `SIG_IGN` disposition of
+/// SIGCHLD is reset to the default, since under it the kernel discards
+/// children's exit statuses.
 pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunError> {
     tree::keep_child_statuses();
     tree::become_subreaper();
@@ -67,7 +71,6 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     };
     let token = run_token();
     let mut env = spec.env.resolve(std::env::vars_os());
-    env.push((tree::MARKER.into(), token.clone().into()));
 
     let mut notes = Vec::new();
     // The Landlock sandbox's temporary directory, removed once every
@@ -226,7 +229,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             (child, Some(read))
         }
     };
-    let mut watch = Watch::new(child, status_read, &token).map_err(io_error)?;
+    let mut watch = Watch::new(child, status_read).map_err(io_error)?;
     let started = Instant::now();
     let result = watch.watch(spec, sink);
     let finished_at = Instant::now();
@@ -321,7 +324,7 @@ impl Drop for AttemptTmp {
 /// remove after the run, the view's notes, and the hold on the project's
 /// private caches that lasts the run.
 type Landlocked = (
-    std::process::Child,
+    spawn::Started,
     AttemptTmp,
     Vec<String>,
     Option<std::sync::Arc<crate::evict::InUse>>,
@@ -539,7 +542,7 @@ fn run_token() -> String {
 }
 
 /// A close-on-exec pipe: (read end, write end).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as RawFd; 2];
     // SAFETY: pipe2 writes two fds into the array we own.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {

@@ -75,6 +75,16 @@ const TAMPERING_CALLS: [libc::c_long; 4] = [
     libc::SYS_pidfd_getfd,
 ];
 
+/// `prlimit64(2)` sets the limits of the process its first argument names
+/// (0: the caller): on another process (the runner, testgate itself, a
+/// host process under Landlock, as the same user) `RLIMIT_CPU=0` kills it.
+/// With a pid other than 0 and a new limit it fails with EPERM; reading
+/// another process's limits (a null new limit) stays allowed. `setrlimit`,
+/// `getrlimit` and glibc's wrappers act on the caller (pid 0). The filter
+/// cannot know the caller's pid, so `prlimit --pid $$` on itself is
+/// refused too.
+const LIMIT_CALL: libc::c_long = libc::SYS_prlimit64;
+
 /// `fchmodat2(2)` (Linux 6.6), the same number on every architecture;
 /// libc does not name it everywhere yet.
 const SYS_FCHMODAT2: libc::c_long = 452;
@@ -184,6 +194,15 @@ fn program(allow_unix_sockets: bool) -> Vec<Instruction> {
     for call in refused {
         op(JEQ_K, To::Ret(Return::Perm), To::Next, call as u32);
     }
+    // prlimit64: pid 0 (the kernel reads a pid_t, the low half), or no
+    // new limit (both halves of the pointer zero), or EPERM.
+    op(JEQ_K, To::Next, To::Over(6), LIMIT_CALL as u32);
+    op(LD_W_ABS, To::Next, To::Next, argument(0));
+    op(JEQ_K, To::Ret(Return::Allow), To::Next, 0);
+    op(LD_W_ABS, To::Next, To::Next, argument(2));
+    op(JEQ_K, To::Next, To::Ret(Return::Perm), 0);
+    op(LD_W_ABS, To::Next, To::Next, argument(2) + 4);
+    op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
     op(
         JEQ_K,
         To::Ret(Return::NoSys),
@@ -467,6 +486,42 @@ mod tests {
                 RET_ALLOW
             );
         }
+    }
+
+    #[test]
+    fn limits_of_another_process_cannot_be_set_only_read() {
+        let call = LIMIT_CALL as u32;
+        let new = 0x7ffd_1234_5678u64;
+        let cases = [
+            // (pid, new limit, allowed): the caller's own (pid 0), set or read.
+            (0u64, new, true),
+            (0, 0, true),
+            // The kernel reads a pid_t: a high half is ignored, as here.
+            (0xffff_ffff_0000_0000, new, true),
+            // Another process: read only.
+            (1, 0, true),
+            (4242, new, false),
+            (u64::from(u32::MAX), new, false),
+            (4242, 0x1_0000_0000, false),
+            (4242, 0x8000, false),
+        ];
+        for allow_unix in [false, true] {
+            for (pid, limit, allowed) in cases {
+                let args = [pid, u64::from(libc::RLIMIT_CPU), limit, 0, 0, 0];
+                let expected = if allowed { RET_ALLOW } else { EPERM };
+                assert_eq!(
+                    verdict_with(allow_unix, NATIVE_ARCH, call, args),
+                    expected,
+                    "pid {pid:#x}, new limit {limit:#x}"
+                );
+            }
+        }
+        // setrlimit acts on the caller only.
+        let args = [u64::from(libc::RLIMIT_CPU), 0x8000, 0, 0, 0, 0];
+        assert_eq!(
+            verdict_with(false, NATIVE_ARCH, libc::SYS_setrlimit as u32, args),
+            RET_ALLOW
+        );
     }
 
     #[test]

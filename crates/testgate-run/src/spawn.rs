@@ -1,4 +1,5 @@
-//! The one place that starts a child process.
+//! The one place that starts a child process: the run's reaper
+//! ([`crate::reaper`]) and, beneath it, the command.
 
 use std::ffi::OsString;
 use std::io;
@@ -24,11 +25,32 @@ pub(crate) struct Launch<'a> {
     pub(crate) confine: Option<&'a crate::landlocked::Confinement>,
 }
 
-/// Starts a child: in its own process group, stdin from /dev/null, stdout and
-/// stderr piped, a cleared environment holding only `env`, no inherited fd
-/// but 0, 1, 2 (and 3, 4, ... = `pass_fds`), killed if the spawning thread
-/// dies.
-pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
+/// A started command: the run's reaper and what it reports.
+pub(crate) struct Started {
+    /// The process std started: the run's reaper, a child subreaper whose
+    /// only child is the command. Every process the command starts stays
+    /// its descendant (an orphan is reparented to the nearest subreaper),
+    /// whatever the process detaches from or drops; it reaps them all and
+    /// exits once the last is gone. It holds the command's stdout and
+    /// stderr (`Child::stdout`, `Child::stderr`).
+    pub(crate) reaper: Child,
+    /// The read end of the reaper's report: the command's pid (4 bytes,
+    /// native order) at once, then its wait status (4 bytes) when it ends,
+    /// written before it is reaped. End of file without a status: the
+    /// reaper died.
+    pub(crate) report: OwnedFd,
+}
+
+/// Starts a child: the run's reaper ([`Started::reaper`]) and under it the
+/// command, in a process group of its own (not the reaper's), stdin from
+/// /dev/null, stdout and stderr piped, a cleared environment holding only
+/// `env`, no inherited fd but 0, 1, 2 (and 3, 4, ... = `pass_fds`). If the
+/// runner dies, the reaper ends the run ([`crate::reaper::reap`]).
+pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
+    let (report, report_write) = crate::runner::pipe()?;
+    // Above the command's fds, so no dup2 onto 3, 4, ... can land on it.
+    let report_write = report_write.try_clone_to_owned_at_least(10)?;
+    let report_fd = report_write.as_raw_fd();
     // Copies at 10 and up, so that dup2 onto 3, 4, ... in the child cannot
     // overwrite a source that happens to sit there.
     let high: Vec<OwnedFd> = launch
@@ -56,8 +78,9 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
     // SAFETY: getpid is async-signal-safe and called before fork.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs between fork and exec and only makes
-    // async-signal-safe calls (prctl, getppid, dup2, syscall, setrlimit;
-    // the confinement's prctl and syscalls).
+    // async-signal-safe calls (prctl, getpid, getppid, a raw clone, dup2,
+    // setpgid, syscall, setrlimit; the reaper's and the confinement's
+    // system calls).
     unsafe {
         command.pre_exec(move || {
             // Die with the spawning thread; if the runner died already, stop.
@@ -66,6 +89,32 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
             }
             if libc::getppid() != parent {
                 libc::_exit(1);
+            }
+            // This process becomes the run's reaper; its child goes on to
+            // become the command. A raw clone, not fork(3): the C library's
+            // fork handlers take locks another thread of the runner may
+            // have held when it forked.
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let reaper = libc::getpid();
+            let command = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0);
+            if command < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if command > 0 {
+                crate::reaper::reap(command as libc::pid_t, report_fd, parent);
+            }
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != reaper {
+                libc::_exit(1);
+            }
+            // A group of its own: a signal to the command's group (at the
+            // timeout, on cancel) never reaches the reaper.
+            if libc::setpgid(0, 0) != 0 {
+                return Err(io::Error::last_os_error());
             }
             let mut first_closed = 3;
             for source in &sources {
@@ -103,7 +152,11 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Child> {
     }
     let child = command.spawn();
     drop(high);
-    child
+    drop(report_write);
+    Ok(Started {
+        reaper: child?,
+        report,
+    })
 }
 
 /// `try_clone_to_owned`, at fd `min` or above, close-on-exec.

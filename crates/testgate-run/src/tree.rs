@@ -1,19 +1,17 @@
 //! Finding and ending every process a run started, however it detached.
 //!
-//! The runner makes itself a child subreaper, so a descendant that double
-//! forks or calls `setsid` is reparented to the runner rather than to init.
-//! A run's processes are then: the descendants of the started process, plus
-//! the descendants of any child of the runner whose environment carries the
-//! run's marker ([`MARKER`]), plus any process seen as a member earlier and
-//! still alive (same pid, same start time).
+//! The command runs under a reaper of its run ([`crate::spawn::Started`]),
+//! a child subreaper: an orphan is reparented to the nearest living
+//! subreaper among its ancestors, so a descendant that double forks,
+//! calls `setsid` or clears its environment stays beneath the reaper. A
+//! run's processes are the reaper's descendants, found by the kernel's
+//! tree (`/proc/PID/task/*/children`), never by anything a process carries
+//! and could drop.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::sync::Once;
 use std::time::{Duration, Instant};
-
-/// The environment variable that marks a run's processes.
-pub(crate) const MARKER: &str = "TESTGATE_RUN_ID";
 
 /// Makes the whole runner process a child subreaper, once. Process-wide.
 pub(crate) fn become_subreaper() {
@@ -50,8 +48,6 @@ pub(crate) fn keep_child_statuses() {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ProcStat {
     pid: i32,
-    ppid: i32,
-    start_time: u64,
     zombie: bool,
 }
 
@@ -60,12 +56,10 @@ struct ProcStat {
 fn parse_stat(pid: i32, text: &str) -> Option<ProcStat> {
     let rest = &text[text.rfind(')')? + 1..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    // fields[0] is field 3 (state); ppid is field 4; starttime is field 22.
+    // fields[0] is field 3 (state).
     Some(ProcStat {
         pid,
         zombie: matches!(*fields.first()?, "Z" | "X"),
-        ppid: fields.get(1)?.parse().ok()?,
-        start_time: fields.get(19)?.parse().ok()?,
     })
 }
 
@@ -93,63 +87,40 @@ fn children_of(pid: &str) -> Vec<i32> {
     out
 }
 
-/// Whether `/proc/PID/environ` holds `MARKER=token`.
-fn has_marker(pid: i32, needle: &[u8]) -> bool {
-    fs::read(format!("/proc/{pid}/environ"))
-        .map(|env| env.split(|b| *b == 0).any(|var| var == needle))
-        .unwrap_or(false)
-}
-
 /// How long processes found after the command's exit may take to go by
 /// themselves before they count as left behind.
 const SETTLE: Duration = Duration::from_millis(200);
 
 /// The processes of one run.
 pub(crate) struct Tree {
+    /// The run's reaper.
+    reaper: i32,
+    /// The command, the reaper's child.
     root: i32,
-    me: i32,
-    /// `MARKER=token`, as found in `/proc/PID/environ`.
-    needle: Vec<u8>,
-    /// Every member seen so far: pid → start time.
-    known: HashMap<i32, u64>,
+    /// Whether the command has ended: its pid and process group may then
+    /// be reaped and no longer its own.
+    root_ended: bool,
 }
 
 impl Tree {
-    /// The tree under the started process `root`, marked with `token`.
-    pub(crate) fn new(root: u32, token: &str) -> Tree {
+    /// The tree beneath the run's `reaper`, whose child is the command `root`.
+    pub(crate) fn new(reaper: u32, root: u32) -> Tree {
         Tree {
+            reaper: reaper as i32,
             root: root as i32,
-            // SAFETY: getpid cannot fail.
-            me: unsafe { libc::getpid() },
-            needle: format!("{MARKER}={token}").into_bytes(),
-            known: HashMap::new(),
+            root_ended: false,
         }
     }
 
-    /// The live (non-zombie) members other than the root, recording them.
-    /// Zombie members reparented to the runner are reaped on the way.
+    /// Records that the command has ended.
+    pub(crate) fn root_ended(&mut self) {
+        self.root_ended = true;
+    }
+
+    /// The live (non-zombie) members other than the root: every
+    /// descendant of the reaper (the reaper reaps the zombies).
     pub(crate) fn others(&mut self) -> Vec<i32> {
-        let mut stack = vec![self.root];
-        for pid in children_of("self") {
-            if pid == self.root {
-                continue;
-            }
-            let seen_before =
-                stat_of(pid).is_some_and(|p| self.known.get(&pid) == Some(&p.start_time));
-            if seen_before || has_marker(pid, &self.needle) {
-                stack.push(pid);
-            }
-        }
-        // Members seen before that now hang under another reaper.
-        let known: Vec<(i32, u64)> = self.known.iter().map(|(p, t)| (*p, *t)).collect();
-        for (pid, start_time) in known {
-            match stat_of(pid) {
-                Some(p) if p.start_time == start_time => stack.push(pid),
-                Some(_) | None => {
-                    self.known.remove(&pid);
-                }
-            }
-        }
+        let mut stack = children_of(&self.reaper.to_string());
         let mut members = HashSet::new();
         let mut live = Vec::new();
         while let Some(pid) = stack.pop() {
@@ -160,35 +131,27 @@ impl Tree {
             if pid == self.root {
                 continue;
             }
-            let Some(p) = stat_of(pid) else { continue };
-            self.known.insert(pid, p.start_time);
-            if p.zombie {
-                if p.ppid == self.me {
-                    // SAFETY: waitpid on a specific pid that is our zombie
-                    // child and a member of this run; no other code waits
-                    // for it.
-                    unsafe {
-                        libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
-                    }
-                    self.known.remove(&pid);
-                }
-            } else {
+            if stat_of(pid).is_some_and(|p| !p.zombie) {
                 live.push(pid);
             }
         }
         live
     }
 
-    /// Sends `signal` to the root's process group, the root (while it is
-    /// unreaped its pid cannot be reused) and every other live member.
-    /// Returns how many members besides the root were signalled.
+    /// Sends `signal` to the root's process group and the root while it
+    /// has not ended (until the reaper has reported it, it is unreaped and
+    /// its pid cannot be reused), and to every other live member. Returns
+    /// how many members besides the root were signalled.
     pub(crate) fn signal(&mut self, signal: libc::c_int) -> usize {
         let others = self.others();
-        // SAFETY: kill/killpg only send signals; the root is our unreaped
-        // child and the others were just found as members.
+        // SAFETY: kill/killpg only send signals; the root is unreaped
+        // until the reaper reports it and the others were just found as
+        // members.
         unsafe {
-            libc::killpg(self.root, signal);
-            libc::kill(self.root, signal);
+            if !self.root_ended {
+                libc::killpg(self.root, signal);
+                libc::kill(self.root, signal);
+            }
             for pid in &others {
                 libc::kill(*pid, signal);
             }
@@ -263,8 +226,6 @@ mod tests {
             parse_stat(42, text),
             Some(ProcStat {
                 pid: 42,
-                ppid: 7,
-                start_time: 123456,
                 zombie: false
             })
         );
@@ -278,7 +239,7 @@ mod tests {
 
     #[test]
     fn truncated_stat_is_none() {
-        assert_eq!(parse_stat(1, "1 (x) S"), None);
+        assert_eq!(parse_stat(1, "1 (x)"), None);
         assert_eq!(parse_stat(1, "garbage"), None);
     }
 }

@@ -1,18 +1,17 @@
-//! The poll loop of one run: output, the child's exit, deadline, cancel.
+//! The poll loop of one run: output, the command's end, deadline, cancel.
 
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::io::Read;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::outcome::Ending;
 use crate::runner::OutputSink;
+use crate::spawn::Started;
 use crate::spec::RunSpec;
 use crate::tree::Tree;
 
-/// How often members of the tree are looked up while the command runs, so
-/// a descendant that detaches and clears its environment is still known.
-const SCAN_EVERY: Duration = Duration::from_millis(200);
 /// How often the cancel flag is looked at.
 const CANCEL_EVERY: Duration = Duration::from_millis(100);
 /// How long after SIGKILL we keep reading pipes that something unknown
@@ -37,18 +36,10 @@ pub(crate) enum Stop {
     Leaked,
 }
 
-/// A pidfd for `pid`, readable once it exits; None on kernels before 5.3.
-fn pidfd_open(pid: u32) -> Option<OwnedFd> {
-    // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
-    // SAFETY: a non-negative return is a fresh fd we own.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
-}
-
 /// Whether the unreaped child `pid` has exited (it stays a zombie).
 fn has_exited(pid: u32) -> bool {
     // SAFETY: waitid writes into a zeroed siginfo we own; WNOWAIT leaves the
-    // child unreaped so its pid and process group cannot be reused.
+    // child unreaped so its pid cannot be reused.
     unsafe {
         let mut info: libc::siginfo_t = std::mem::zeroed();
         let rc = libc::waitid(
@@ -62,18 +53,23 @@ fn has_exited(pid: u32) -> bool {
     }
 }
 
+/// How long the reaper may take to end after the command and its pipes
+/// did, with the leftovers killed again every [`REAP_ROUND`]: a bound on a
+/// fork bomb's last generations, not a speed claim.
+const REAP_BOUND: Duration = Duration::from_secs(60);
+const REAP_ROUND: Duration = Duration::from_millis(50);
+
 /// The state of one running command.
 pub(crate) struct Watch {
-    child: Child,
+    /// The run's reaper ([`crate::spawn::Started::reaper`]).
+    reaper: Child,
     tree: Tree,
     /// stdout, stderr, bwrap's status pipe; None once at end of file.
     pipes: [Option<OwnedFd>; 3],
-    pidfd: Option<OwnedFd>,
-    /// A pidfd for bwrap's `init` in the run's PID namespace
-    /// ([`crate::bwrap::child_pid`]), taken while it is still bwrap's child:
-    /// reparented to the runner once bwrap exits, it is reaped by
-    /// [`Watch::reap`], never left a zombie of a long-lived caller.
-    sandbox_init: Option<OwnedFd>,
+    /// The reaper's report, None once at end of file.
+    report: Option<OwnedFd>,
+    /// The bytes of the command's wait status read so far.
+    report_bytes: Vec<u8>,
     /// bwrap's `--json-status-fd` report (small; capped).
     pub(crate) status: Vec<u8>,
     /// The last bytes of stderr, for bwrap's complaint.
@@ -85,17 +81,29 @@ pub(crate) struct Watch {
 }
 
 impl Watch {
-    pub(crate) fn new(mut child: Child, status: Option<OwnedFd>, token: &str) -> io::Result<Watch> {
-        let stdout = child.stdout.take().map(OwnedFd::from);
-        let stderr = child.stderr.take().map(OwnedFd::from);
-        let tree = Tree::new(child.id(), token);
-        let pidfd = pidfd_open(child.id());
+    pub(crate) fn new(started: Started, status: Option<OwnedFd>) -> io::Result<Watch> {
+        let Started { mut reaper, report } = started;
+        let stdout = reaper.stdout.take().map(OwnedFd::from);
+        let stderr = reaper.stderr.take().map(OwnedFd::from);
+        // The reaper writes the command's pid first thing after the fork.
+        let mut pid = [0u8; 4];
+        let mut report = std::fs::File::from(report);
+        if let Err(error) = report.read_exact(&mut pid) {
+            let _ = reaper.kill();
+            let _ = reaper.wait();
+            return Err(io::Error::new(
+                error.kind(),
+                format!("the run's reaper ended before it named the command: {error}"),
+            ));
+        }
+        let command = u32::from_ne_bytes(pid);
+        let tree = Tree::new(reaper.id(), command);
         Ok(Watch {
-            child,
+            reaper,
             tree,
             pipes: [stdout, stderr, status],
-            pidfd,
-            sandbox_init: None,
+            report: Some(OwnedFd::from(report)),
+            report_bytes: Vec::new(),
             status: Vec::new(),
             tail: Vec::new(),
             output_bytes: 0,
@@ -118,15 +126,8 @@ impl Watch {
         let mut stop: Option<Stop> = None;
         let mut sigkill_at: Option<Instant> = None;
         let mut killed_at: Option<Instant> = None;
-        let mut next_scan = start + SCAN_EVERY;
         loop {
             let now = Instant::now();
-            if exited_at.is_none()
-                && (self.pidfd.is_none() || now >= next_scan)
-                && has_exited(self.child.id())
-            {
-                exited_at = Some(now);
-            }
             if stop.is_none() {
                 let pipes_open = self.pipes[0].is_some() || self.pipes[1].is_some();
                 stop = if spec.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
@@ -154,12 +155,7 @@ impl Watch {
             {
                 break;
             }
-            if now >= next_scan {
-                self.tree.others();
-                next_scan = now + SCAN_EVERY;
-            }
-            let mut wake = [
-                Some(next_scan),
+            let wake = [
                 Some(now + CANCEL_EVERY),
                 deadline.filter(|_| exited_at.is_none()),
                 sigkill_at.filter(|_| killed_at.is_none()),
@@ -173,10 +169,6 @@ impl Watch {
             .filter(|t| *t > now)
             .min()
             .map_or(Duration::ZERO, |t| t - now);
-            if self.pidfd.is_none() && exited_at.is_none() {
-                // No pidfd: look at the child often instead.
-                wake = wake.min(Duration::from_millis(20));
-            }
             self.poll_once(wake, &mut exited_at, sink)?;
             self.flush_partials(Some(Instant::now()), sink);
         }
@@ -192,7 +184,7 @@ impl Watch {
         Ok((stop, leaked))
     }
 
-    /// One poll over the pipes and the pidfd, handing output to the sink.
+    /// One poll over the pipes and the reaper's report, handing output to the sink.
     fn poll_once(
         &mut self,
         wait: Duration,
@@ -207,11 +199,9 @@ impl Watch {
                 which.push(i);
             }
         }
-        if exited_at.is_none() {
-            if let Some(pidfd) = &self.pidfd {
-                fds.push(pollfd(pidfd.as_fd().as_raw_fd()));
-                which.push(usize::MAX);
-            }
+        if let Some(report) = &self.report {
+            fds.push(pollfd(report.as_fd().as_raw_fd()));
+            which.push(usize::MAX);
         }
         let millis = wait.as_millis().min(i32::MAX as u128) as libc::c_int;
         // Round up so a sub-millisecond wait does not spin.
@@ -235,7 +225,10 @@ impl Watch {
                 continue;
             }
             if i == usize::MAX {
-                *exited_at = Some(Instant::now());
+                if self.read_report()? && exited_at.is_none() {
+                    *exited_at = Some(Instant::now());
+                    self.tree.root_ended();
+                }
                 continue;
             }
             self.read_pipe(i, sink)?;
@@ -281,10 +274,6 @@ impl Watch {
                 // bwrap's status report: a few hundred bytes; cap it anyway.
                 if self.status.len() < 64 * 1024 {
                     self.status.extend_from_slice(chunk);
-                }
-                if self.sandbox_init.is_none() {
-                    self.sandbox_init = crate::bwrap::child_pid(&self.status)
-                        .and_then(|pid| adopt_sandbox_init(pid, self.child.id()));
                 }
             }
             _ => {
@@ -337,93 +326,65 @@ impl Watch {
         }
     }
 
-    /// Reaps the started process (it has exited or been SIGKILLed).
-    pub(crate) fn reap(&mut self) -> io::Result<Ending> {
-        let status = self.child.wait()?;
-        if let Some(init) = self.sandbox_init.take() {
-            reap_sandbox_init(&init);
+    /// Reads the reaper's report; true once the command has ended (its
+    /// status is in, or the reaper is gone).
+    fn read_report(&mut self) -> io::Result<bool> {
+        let Some(report) = &self.report else {
+            return Ok(true);
+        };
+        let mut bytes = [0u8; 4];
+        // SAFETY: reads into our own buffer, at most its length.
+        let n = unsafe { libc::read(report.as_raw_fd(), bytes.as_mut_ptr().cast(), bytes.len()) };
+        if n < 0 {
+            let error = io::Error::last_os_error();
+            let retry = matches!(
+                error.kind(),
+                io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+            );
+            return if retry { Ok(false) } else { Err(error) };
         }
-        use std::os::unix::process::ExitStatusExt;
-        Ok(match (status.code(), status.signal()) {
-            (Some(code), _) => Ending::Exited(code),
-            (None, Some(signal)) => Ending::Signalled(signal),
-            (None, None) => Ending::Exited(-1),
+        if n == 0 {
+            self.report = None;
+            return Ok(true);
+        }
+        self.report_bytes.extend_from_slice(&bytes[..n as usize]);
+        Ok(self.report_bytes.len() >= 4)
+    }
+
+    /// Waits until the reaper has reaped the last process of the run and
+    /// ended, killing what is left every [`REAP_ROUND`] (bounded by
+    /// [`REAP_BOUND`]), and returns how the command ended.
+    pub(crate) fn reap(&mut self) -> io::Result<Ending> {
+        let reaper = self.reaper.id();
+        let until = Instant::now() + REAP_BOUND;
+        while !has_exited(reaper) {
+            if Instant::now() >= until {
+                // What is left goes to the runner, a subreaper too, rather
+                // than to init; the run is an error, not a verdict.
+                let _ = self.reaper.kill();
+                let _ = self.reaper.wait();
+                return Err(io::Error::other(
+                    "processes of the run were still starting after they were killed for a minute",
+                ));
+            }
+            self.tree.kill_others();
+            std::thread::sleep(REAP_ROUND);
+        }
+        let reaper_status = self.reaper.wait()?;
+        let Ok(status) = <[u8; 4]>::try_from(self.report_bytes.get(..4).unwrap_or_default()) else {
+            return Err(io::Error::other(format!(
+                "the run's reaper ended ({reaper_status}) before it reported the command's end"
+            )));
+        };
+        let status = libc::c_int::from_ne_bytes(status);
+        Ok(if libc::WIFEXITED(status) {
+            Ending::Exited(libc::WEXITSTATUS(status))
+        } else if libc::WIFSIGNALED(status) {
+            Ending::Signalled(libc::WTERMSIG(status))
+        } else {
+            Ending::Exited(-1)
         })
     }
-}
-
-/// How long bwrap's `init` may take to end after bwrap did: it is killed
-/// with it (`--die-with-parent`), so at once in practice.
-const INIT_ENDS: Duration = Duration::from_secs(5);
-
-/// A pidfd for `pid`, bwrap's `init`, when `pid` is the child of bwrap
-/// (`root`, unreaped, so its pid is not reused) or already reparented to
-/// the runner as the first process of a PID namespace: either way the
-/// pidfd names the sandbox's `init`, whose exit status nobody reads.
-fn adopt_sandbox_init(pid: i32, root: u32) -> Option<OwnedFd> {
-    let pidfd = pidfd_open(u32::try_from(pid).ok()?)?;
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .map(str::trim)
-    };
-    let parent: u32 = field("PPid:")?.parse().ok()?;
-    let first_of_namespace = field("NSpid:").is_some_and(|ids| {
-        let ids: Vec<&str> = ids.split_whitespace().collect();
-        ids.len() > 1 && ids.last() == Some(&"1")
-    });
-    let own = parent == root || (parent == std::process::id() && first_of_namespace);
-    own.then_some(pidfd)
-}
-
-/// Reaps bwrap's `init` (see [`Watch::sandbox_init`]): waits for it up to
-/// [`INIT_ENDS`], kills it if it is still there, and waits again as long.
-/// A pidfd names one process for good, so no other child's status is taken.
-fn reap_sandbox_init(init: &OwnedFd) {
-    for kill in [false, true] {
-        if kill {
-            // SAFETY: sends a signal through a pidfd we own.
-            unsafe {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    init.as_raw_fd(),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                );
-            }
-        }
-        let mut fds = [pollfd(init.as_raw_fd())];
-        let millis = INIT_ENDS.as_millis().min(i32::MAX as u128) as libc::c_int;
-        // SAFETY: one valid pollfd.
-        unsafe { libc::poll(fds.as_mut_ptr(), 1, millis) };
-        // SAFETY: waitid writes into a zeroed siginfo we own; P_PIDFD waits
-        // for exactly the process the pidfd names (ECHILD if it is not, or
-        // no longer, our child: nothing to reap).
-        let rc = unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            libc::waitid(
-                libc::P_PIDFD,
-                init.as_raw_fd() as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG,
-            );
-            info.si_pid()
-        };
-        if rc != 0 || !still_running(init) {
-            return;
-        }
-    }
-}
-
-/// Whether the process a pidfd names has not exited yet.
-fn still_running(pidfd: &OwnedFd) -> bool {
-    let mut fds = [pollfd(pidfd.as_raw_fd())];
-    // SAFETY: one valid pollfd, no wait.
-    let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, 0) };
-    ready == 0
 }
 
 fn pollfd(fd: RawFd) -> libc::pollfd {

@@ -9,6 +9,7 @@ mod harness;
 
 mod caches;
 mod channels;
+mod containment;
 mod escape;
 mod excerpts;
 mod git_follows;

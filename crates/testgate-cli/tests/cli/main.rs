@@ -23,6 +23,7 @@ mod outputs;
 mod parse;
 mod pipes;
 mod sandboxes;
+mod workers;
 
 /// What a run of the binary gave.
 #[derive(Debug)]

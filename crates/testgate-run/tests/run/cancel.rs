@@ -42,8 +42,9 @@ fn inner_sigterm_to_the_runner() {
         return;
     }
     let cancel = cancel_on_signals();
-    // The command signals its parent, the runner, then would sleep on.
-    let spec = host("kill -TERM $PPID; exec sleep 1000")
+    // The command signals the runner (the parent of its parent, the
+    // run's reaper), then would sleep on.
+    let spec = host("kill -TERM $(cut -d' ' -f4 /proc/$PPID/stat); exec sleep 1000")
         .grace(Duration::from_millis(300))
         .cancel(cancel);
     let (result, _) = super::collect(&spec);

@@ -114,6 +114,8 @@ pub(super) struct Attack {
     /// testgate's peak RSS may not exceed this ([`RSS_LIMIT_KB`] unless
     /// the attack's output holds data testgate must keep).
     rss_limit_kb: u64,
+    /// A program testgate is started through (it execs testgate).
+    wrapper: Option<PathBuf>,
 }
 
 /// A key testgate starts with in a fresh session keyring of its own, and
@@ -168,7 +170,20 @@ impl Attack {
             marker_args: true,
             session_key: None,
             rss_limit_kb: RSS_LIMIT_KB,
+            wrapper: None,
         }
+    }
+
+    /// The suite `tests/hostile/NAME` with default options under
+    /// `tests/containers/without-namespaces`, the seccomp filter of a
+    /// container runtime's default profile (no namespaces): `auto` picks
+    /// Landlock there, as inside the podman container CI runs.
+    pub(super) fn in_a_container(name: &'static str) -> Self {
+        let mut attack = Attack::new(name);
+        attack.wrapper = Some(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/containers/without-namespaces"),
+        );
+        attack
     }
 
     /// The suite `tests/hostile/NAME` in the sandbox `place`.
@@ -216,6 +231,12 @@ impl Attack {
     pub(super) fn script_arg(mut self, arg: impl Into<OsString>) -> Self {
         self.script_args.push(arg.into());
         self
+    }
+
+    /// Replaces the further arguments to the suite's `run.sh`: for a later
+    /// check of the same project that runs another part of the suite.
+    pub(super) fn set_script_args(&mut self, args: &[&str]) {
+        self.script_args = args.iter().map(OsString::from).collect();
     }
 
     /// A variable in testgate's own environment (not passed on by default).
@@ -293,7 +314,14 @@ impl Attack {
     /// Starts testgate with another marker, for a second run in the same
     /// project.
     pub(super) fn start_as(&self, marker: &str) -> Running<'_> {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        let mut command = match &self.wrapper {
+            Some(wrapper) => {
+                let mut command = Command::new(wrapper);
+                command.arg(env!("CARGO_BIN_EXE_testgate"));
+                command
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_testgate")),
+        };
         command
             .arg("check")
             .arg("-q")

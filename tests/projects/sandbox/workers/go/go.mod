@@ -1,0 +1,3 @@
+module example.com/honest
+
+go 1.21
