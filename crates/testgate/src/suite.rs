@@ -88,6 +88,9 @@ pub struct AttemptRecord {
     /// What the sandbox decided on the user's behalf about what the
     /// command sees, one line each ([`testgate_run::Finished::sandbox_notes`]).
     pub sandbox_notes: Vec<String>,
+    /// What the attempt did in the project's installed folders under
+    /// Landlock ([`testgate_run::Finished::installed`]).
+    pub installed: testgate_run::InstalledChange,
 }
 
 /// A finished check: which suite, the verdict, and every attempt.
@@ -437,6 +440,11 @@ impl SandboxedTests {
             attempts.push(record.attempt.clone());
             records.push(record);
             let mut change = snapshot.compare();
+            // Under Landlock, what the attempt did in the installed folders.
+            change.installed = records
+                .last()
+                .map(|r| r.installed.clone())
+                .unwrap_or_default();
             if !change.is_empty() {
                 if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                     // The comparison may have stopped half-way: unproved.
@@ -738,6 +746,10 @@ impl SandboxedTests {
             Some(path) => with_runner_report(judged, path),
             None => judged,
         };
+        let installed = match &mut result {
+            Ok(finished) => std::mem::take(&mut finished.installed),
+            Err(_) => testgate_run::InstalledChange::default(),
+        };
         let (ran, duration, leaked, sandbox_notes) = match &mut result {
             Ok(finished) => (
                 Ok(finished.ending),
@@ -768,6 +780,7 @@ impl SandboxedTests {
             attempt,
             report,
             sandbox_notes,
+            installed,
         }
     }
 }
