@@ -379,6 +379,31 @@ mod tests {
         assert!(change.left_for_the_host());
     }
 
+    /// The fixtures' `node_modules` (about 100 MB, after `scripts/setup`),
+    /// when present: recorded whole within the default bounds, and walked
+    /// again as unchanged. Prints the cost of each walk (docs/scale.md).
+    #[test]
+    fn a_real_node_modules_is_recorded_whole_and_compares_unchanged() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let Ok(dir) = repo.join("tests/projects/e2e/node").canonicalize() else {
+            return;
+        };
+        let modules = dir.join("node_modules");
+        if !modules.is_dir() {
+            return; // scripts/setup has not run
+        }
+        let started = Instant::now();
+        let (recorded, notes) = record(&dir, &[modules], &[], Bounds::default());
+        let recording = started.elapsed();
+        assert!(notes.is_empty(), "{notes:?}");
+        let entries: usize = recorded.folders.iter().map(|(_, e)| e.len()).sum();
+        let started = Instant::now();
+        let change = recorded.compare();
+        let comparing = started.elapsed();
+        assert_eq!(change, InstalledChange::default());
+        eprintln!("{entries} entries: recorded in {recording:?}, compared in {comparing:?}");
+    }
+
     #[test]
     fn a_scratch_folder_is_left_out() {
         let (_root, dir) = project();

@@ -51,7 +51,8 @@ pub(crate) struct Protected {
     /// `.git` file leads to, bound read-only.
     pub(crate) git: Vec<PathBuf>,
     /// The project's folders the host installs into or builds in and runs
-    /// from later ([`host_folders`]), bound read-only.
+    /// from later ([`host_folders`]), bound read-only (under Landlock,
+    /// watched: [`crate::installed`]).
     pub(crate) host_folders: Vec<PathBuf>,
     /// The whole project bound read-only ([`crate::ProjectWrites::Nothing`]).
     pub(crate) project_read_only: bool,
@@ -128,7 +129,8 @@ const HOST_FOLDER_WALK: usize = 4096;
 /// `node_modules`, and `target` beside a `Cargo.toml`. A plant there (a
 /// `.pth` in `site-packages`, a test binary in `target/debug/deps`) would
 /// run in the host's next `python` or `cargo test`, so the sandbox shows
-/// them read-only. Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
+/// them read-only (bubblewrap; under Landlock they are recorded and
+/// compared instead, [`crate::installed`]). Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
 /// listing at most [`HOST_FOLDER_WALK`] folders; links are not followed
 /// and `.git` is not entered. Sorted, outermost only.
 pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
