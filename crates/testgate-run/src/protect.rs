@@ -60,6 +60,10 @@ pub(crate) struct Protected {
     /// it runs and never runs code from afterwards ([`SCRATCH`]): writable,
     /// a fresh tmpfs each under bubblewrap.
     pub(crate) scratch: Vec<PathBuf>,
+    /// Folders inside [`Protected::host_folders`] that a tool writes data
+    /// to while it runs and reads only data from later ([`DATA_CACHES`]):
+    /// read-only under bubblewrap, left out of Landlock's watch.
+    pub(crate) data_caches: Vec<PathBuf>,
 }
 
 /// Whether `path` is a regular file (not through a link).
@@ -76,6 +80,16 @@ fn is_file(path: &Path) -> bool {
 /// only in a `node_modules` beside a `package.json`.
 pub(crate) const SCRATCH: &[&str] = &[".vite-temp"];
 
+/// Folders a tool writes inside `node_modules` while it runs, holding data
+/// it reads again, never code: vitest's results cache
+/// (`.vite/vitest/<hash>/results.json`, the durations and failures it
+/// orders the next run's files by). Under bubblewrap it is read-only (vitest
+/// goes on without writing it); under Landlock it is left out of the watch
+/// ([`crate::installed`]), or every vitest run would be a change. Only in
+/// a `node_modules` beside a `package.json`. (`.vite/deps`, vite's bundled
+/// dependencies, is code the host's `vite` serves: watched.)
+pub(crate) const DATA_CACHES: &[&str] = &[".vite/vitest"];
+
 /// What to cover for a run in `dir` (absolute, canonical) that may write
 /// `writes` of it.
 pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
@@ -86,14 +100,18 @@ pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
     };
     // Only where npm installed (a `package.json` beside): the tree check
     // leaves such a `node_modules` out, so the folder made is no change.
-    let scratch = host_folders
-        .iter()
-        .filter(|folder| {
+    let npm_installed = || {
+        host_folders.iter().filter(|folder| {
             folder.file_name() == Some("node_modules".as_ref())
                 && folder
                     .parent()
                     .is_some_and(|up| is_file(&up.join("package.json")))
         })
+    };
+    let data_caches = npm_installed()
+        .flat_map(|folder| DATA_CACHES.iter().map(|name| folder.join(name)))
+        .collect();
+    let scratch = npm_installed()
         .flat_map(|folder| SCRATCH.iter().map(|name| folder.join(name)))
         .filter(|path| {
             // Made in a real folder (the walk followed no link), never
@@ -104,6 +122,7 @@ pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
         .collect();
     Protected {
         scratch,
+        data_caches,
         project_read_only: writes == ProjectWrites::Nothing,
         proc_masked: PROC_MASKED
             .iter()

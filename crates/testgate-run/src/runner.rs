@@ -488,10 +488,16 @@ fn start_landlocked(
         confine: Some(&confinement),
     };
     // Recorded last, just before the command starts.
+    let unwatched: Vec<PathBuf> = protected
+        .scratch
+        .iter()
+        .chain(&protected.data_caches)
+        .cloned()
+        .collect();
     let (recorded, unwatched) = crate::installed::record(
         &dir,
         &protected.host_folders,
-        &protected.scratch,
+        &unwatched,
         crate::installed::Bounds::default(),
     );
     notes.extend(unwatched);
