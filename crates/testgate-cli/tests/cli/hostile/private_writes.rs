@@ -144,6 +144,9 @@ pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place)
                     outcome.reason()
                 );
             }
+            let tree = &outcome.doc()["tree"];
+            assert!(tree["added"].to_string().contains(&pth), "{tree}");
+            assert!(tree["changed"].to_string().contains("dep.py"), "{tree}");
         }
     }
     let site_packages: Vec<_> = fs::read_dir(root.join(site))
