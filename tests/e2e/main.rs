@@ -8,6 +8,7 @@ use std::time::Duration;
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod grading;
+mod installed;
 mod projects;
 mod reports;
 mod rerun;

@@ -245,10 +245,9 @@ fn a_target_dir_outside_the_project_is_not_written_and_the_build_is_kept_private
 }
 
 /// A project with its own `.venv` (a module only the venv holds), run by
-/// the venv's python: the venv is read-only in the sandbox (nothing can be
-/// planted there for the host's next `python`), and the tests still see
-/// it, under bubblewrap and under Landlock (where the project's top
-/// folder, which holds the venv, can then have no entry created in it).
+/// the venv's python: the venv is read-only under bubblewrap and watched
+/// under Landlock (nothing planted there is left for the host's next
+/// `python`), and the tests still see it in both.
 #[test]
 fn a_venv_inside_the_project_is_read_only_and_used() {
     let tmp = scratch();

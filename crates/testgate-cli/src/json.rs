@@ -71,9 +71,28 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
         attempts: record.attempts.iter().map(attempt).collect(),
         tree_digest: record.tree_digest.as_deref().map(Cow::Borrowed),
         tree: record.tree.as_ref().map(|change| Tree {
-            changed: paths(&change.changed),
-            deleted: paths(&change.deleted),
-            added: paths(&change.added),
+            // The installed folders' changes (Landlock) among the others;
+            // the reason says which were removed.
+            changed: [
+                paths(&change.changed),
+                paths(&change.installed.changed),
+                paths(
+                    &change
+                        .installed
+                        .unknown
+                        .iter()
+                        .map(|(f, _)| f.clone())
+                        .collect::<Vec<_>>(),
+                ),
+            ]
+            .concat(),
+            deleted: [paths(&change.deleted), paths(&change.installed.vanished)].concat(),
+            added: [
+                paths(&change.added),
+                paths(&change.installed.left),
+                paths(&change.installed.removed),
+            ]
+            .concat(),
             restored: change.restored.as_ref().map(|r| match r {
                 Ok(files) => Restored::Files { files: *files },
                 Err(why) => Restored::Error { error: why.clone() },

@@ -223,6 +223,7 @@ mod tests {
             host_folders: vec!["/p/.venv".into(), "/p/node_modules".into()],
             project_read_only: false,
             scratch: vec!["/p/node_modules/.vite-temp".into()],
+            data_caches: vec!["/p/node_modules/.vite/vitest".into()],
         };
         let args = arguments(
             &BwrapOptions::default(),

@@ -85,14 +85,11 @@ pub(crate) struct Grants {
 /// The grants of a run: `hidden` (the view's hidden homes and files) taken
 /// out of `/` with [`HIDDEN`], `shown` (the view's read-only toolchains)
 /// added back, `writable` (the project, caches, temporary directory)
-/// writable but for `read_only` folders inside them (the project's
-/// installed folders, [`crate::protect::host_folders`]).
-pub(crate) fn grants(
-    hidden: &[PathBuf],
-    shown: &[PathBuf],
-    writable: &[PathBuf],
-    read_only: &[PathBuf],
-) -> Grants {
+/// writable whole. The project's installed folders are not split out of
+/// the project's grant (Landlock can only add rights: the project's top
+/// would lose the right to create anything); [`crate::installed`] watches
+/// them instead.
+pub(crate) fn grants(hidden: &[PathBuf], shown: &[PathBuf], writable: &[PathBuf]) -> Grants {
     let hidden: Vec<PathBuf> = hidden
         .iter()
         .cloned()
@@ -101,46 +98,10 @@ pub(crate) fn grants(
     let mut read = Vec::new();
     readable_beneath(Path::new("/"), &hidden, &mut read);
     read.extend(shown.iter().cloned());
-    let mut write = Vec::new();
-    for path in writable {
-        writable_beneath(path, read_only, &mut read, &mut write);
-    }
     Grants {
         read,
-        write,
+        write: writable.to_vec(),
         devices: DEVICES.iter().map(PathBuf::from).collect(),
-    }
-}
-
-/// Grants `path` writable, everything beneath, but the `read_only` folders
-/// inside it. Landlock's rules only add rights, and a folder's rights hold
-/// for everything beneath it: a folder holding a read-only one is granted
-/// read only, and each of its other entries writable one by one. So in
-/// such a folder (the project's top, when it holds a `.venv`), existing
-/// entries are written as before but none can be created, removed or
-/// renamed. Links are left out (a grant would follow them).
-fn writable_beneath(
-    path: &Path,
-    read_only: &[PathBuf],
-    read: &mut Vec<PathBuf>,
-    write: &mut Vec<PathBuf>,
-) {
-    if read_only.iter().any(|inside| inside == path) {
-        read.push(path.to_path_buf());
-        return;
-    }
-    if !read_only.iter().any(|inside| inside.starts_with(path)) {
-        write.push(path.to_path_buf());
-        return;
-    }
-    read.push(path.to_path_buf());
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|kind| !kind.is_symlink()) {
-            writable_beneath(&entry.path(), read_only, read, write);
-        }
     }
 }
 
@@ -488,12 +449,7 @@ mod tests {
 
     #[test]
     fn the_hosts_homes_temporary_directories_and_devices_are_not_readable() {
-        let grants = grants(
-            &[PathBuf::from("/root"), PathBuf::from("/home")],
-            &[],
-            &[],
-            &[],
-        );
+        let grants = grants(&[PathBuf::from("/root"), PathBuf::from("/home")], &[], &[]);
         for path in ["/root", "/tmp", "/run", "/dev", "/home"] {
             assert!(
                 !grants.read.iter().any(|g| Path::new(path).starts_with(g)),
@@ -504,43 +460,14 @@ mod tests {
         assert!(grants.devices.contains(&PathBuf::from("/dev/null")));
     }
 
-    /// A read-only folder inside a writable one: its ancestors are granted
-    /// read, their other entries write one by one, links left out.
+    /// The project's grant is whole, whatever folders it holds: a
+    /// `.venv` or `node_modules` inside takes nothing from its top.
     #[test]
-    fn a_read_only_folder_inside_the_project_splits_the_projects_grant() {
-        let root = tempfile::tempdir().expect("tempdir");
-        let project = root.path().canonicalize().expect("canonical");
-        for rel in ["src", ".venv/lib", "web/node_modules", "web/src"] {
-            std::fs::create_dir_all(project.join(rel)).expect("mkdir");
-        }
-        std::fs::write(project.join("setup.py"), "").expect("write");
-        std::os::unix::fs::symlink("/etc", project.join("etc")).expect("symlink");
-        let venv = project.join(".venv");
-        let modules = project.join("web/node_modules");
+    fn the_project_is_granted_writable_whole() {
+        let project = PathBuf::from("/work/project");
         let tmp = PathBuf::from("/nonexistent/tmp");
-        let split = grants(
-            &[],
-            &[],
-            &[project.clone(), tmp.clone()],
-            &[venv.clone(), modules.clone()],
-        );
-        let mut write = split.write.clone();
-        write.sort();
-        assert_eq!(
-            write,
-            [
-                tmp.clone(),
-                project.join("setup.py"),
-                project.join("src"),
-                project.join("web/src"),
-            ]
-        );
-        for path in [&project, &project.join("web"), &venv, &modules] {
-            assert!(split.read.contains(path), "{path:?}: {split:?}");
-        }
-        // Without a read-only folder inside, one grant.
-        let whole = grants(&[], &[], std::slice::from_ref(&project), &[]);
-        assert_eq!(whole.write, [project]);
+        let grants = grants(&[], &[], &[project.clone(), tmp.clone()]);
+        assert_eq!(grants.write, [project, tmp]);
     }
 
     #[test]

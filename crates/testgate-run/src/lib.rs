@@ -44,6 +44,7 @@ mod dir;
 mod env;
 mod evict;
 mod gitconfig;
+mod installed;
 mod landlocked;
 mod outcome;
 mod project_file;
@@ -62,6 +63,7 @@ pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::choose::{SandboxChoice, choose_sandbox};
 pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
 pub use crate::env::{CallerRefusal, EnvPolicy, caller_may_set, effective_uid, home_directories};
+pub use crate::installed::InstalledChange;
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
     ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,

@@ -37,6 +37,12 @@ pub struct Finished {
     /// cache variable pointed at testgate's private cache), one line each;
     /// empty outside bubblewrap.
     pub sandbox_notes: Vec<String>,
+    /// What the command did in the project's installed folders (a venv,
+    /// `node_modules`, `target/` beside a `Cargo.toml`) under Landlock,
+    /// which cannot show them read-only without taking the project's top
+    /// from the command: additions removed, changes reported. Empty under
+    /// bubblewrap (they are bound read-only) and on the host.
+    pub installed: crate::InstalledChange,
 }
 
 /// Why a run could not produce a [`Finished`] report.

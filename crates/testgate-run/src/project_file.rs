@@ -357,6 +357,32 @@ impl ProjectDir {
         Ok(there)
     }
 
+    /// Removes the empty folder at `rel`, reached without following a link.
+    /// Returns whether there was one; nothing at `rel`, a file or link
+    /// there, or a folder on the way that is missing or is now a link, is
+    /// `false`. A folder that is not empty is an error.
+    pub fn remove_dir(&self, rel: &Path) -> Result<bool, ProjectFileError> {
+        let (parent, name) = split(rel)?;
+        let dir = match self.resolve(parent) {
+            Ok(dir) => dir,
+            Err(ProjectFileError::Resolve { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let name = c_path(name, rel)?;
+        // SAFETY: a NUL-terminated name and an open descriptor.
+        if unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), libc::AT_REMOVEDIR) } == 0 {
+            return Ok(true);
+        }
+        let error = io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::ENOENT | libc::ENOTDIR) => Ok(false),
+            _ => Err(ProjectFileError::Write {
+                path: self.root.join(rel),
+                source: error,
+            }),
+        }
+    }
+
     /// The folder `rel` beneath the root, reached without following a link.
     fn resolve(&self, rel: &Path) -> Result<OwnedFd, ProjectFileError> {
         let resolve_error = |source| ProjectFileError::Resolve {

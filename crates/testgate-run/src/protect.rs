@@ -51,7 +51,8 @@ pub(crate) struct Protected {
     /// `.git` file leads to, bound read-only.
     pub(crate) git: Vec<PathBuf>,
     /// The project's folders the host installs into or builds in and runs
-    /// from later ([`host_folders`]), bound read-only.
+    /// from later ([`host_folders`]), bound read-only (under Landlock,
+    /// watched: [`crate::installed`]).
     pub(crate) host_folders: Vec<PathBuf>,
     /// The whole project bound read-only ([`crate::ProjectWrites::Nothing`]).
     pub(crate) project_read_only: bool,
@@ -59,6 +60,10 @@ pub(crate) struct Protected {
     /// it runs and never runs code from afterwards ([`SCRATCH`]): writable,
     /// a fresh tmpfs each under bubblewrap.
     pub(crate) scratch: Vec<PathBuf>,
+    /// Folders inside [`Protected::host_folders`] that a tool writes data
+    /// to while it runs and reads only data from later ([`DATA_CACHES`]):
+    /// read-only under bubblewrap, left out of Landlock's watch.
+    pub(crate) data_caches: Vec<PathBuf>,
 }
 
 /// Whether `path` is a regular file (not through a link).
@@ -75,6 +80,16 @@ fn is_file(path: &Path) -> bool {
 /// only in a `node_modules` beside a `package.json`.
 pub(crate) const SCRATCH: &[&str] = &[".vite-temp"];
 
+/// Folders a tool writes inside `node_modules` while it runs, holding data
+/// it reads again, never code: vitest's results cache
+/// (`.vite/vitest/<hash>/results.json`, the durations and failures it
+/// orders the next run's files by). Under bubblewrap it is read-only (vitest
+/// goes on without writing it); under Landlock it is left out of the watch
+/// ([`crate::installed`]), or every vitest run would be a change. Only in
+/// a `node_modules` beside a `package.json`. (`.vite/deps`, vite's bundled
+/// dependencies, is code the host's `vite` serves: watched.)
+pub(crate) const DATA_CACHES: &[&str] = &[".vite/vitest"];
+
 /// What to cover for a run in `dir` (absolute, canonical) that may write
 /// `writes` of it.
 pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
@@ -85,14 +100,18 @@ pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
     };
     // Only where npm installed (a `package.json` beside): the tree check
     // leaves such a `node_modules` out, so the folder made is no change.
-    let scratch = host_folders
-        .iter()
-        .filter(|folder| {
+    let npm_installed = || {
+        host_folders.iter().filter(|folder| {
             folder.file_name() == Some("node_modules".as_ref())
                 && folder
                     .parent()
                     .is_some_and(|up| is_file(&up.join("package.json")))
         })
+    };
+    let data_caches = npm_installed()
+        .flat_map(|folder| DATA_CACHES.iter().map(|name| folder.join(name)))
+        .collect();
+    let scratch = npm_installed()
         .flat_map(|folder| SCRATCH.iter().map(|name| folder.join(name)))
         .filter(|path| {
             // Made in a real folder (the walk followed no link), never
@@ -103,6 +122,7 @@ pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
         .collect();
     Protected {
         scratch,
+        data_caches,
         project_read_only: writes == ProjectWrites::Nothing,
         proc_masked: PROC_MASKED
             .iter()
@@ -128,7 +148,8 @@ const HOST_FOLDER_WALK: usize = 4096;
 /// `node_modules`, and `target` beside a `Cargo.toml`. A plant there (a
 /// `.pth` in `site-packages`, a test binary in `target/debug/deps`) would
 /// run in the host's next `python` or `cargo test`, so the sandbox shows
-/// them read-only. Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
+/// them read-only (bubblewrap; under Landlock they are recorded and
+/// compared instead, [`crate::installed`]). Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
 /// listing at most [`HOST_FOLDER_WALK`] folders; links are not followed
 /// and `.git` is not entered. Sorted, outermost only.
 pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {

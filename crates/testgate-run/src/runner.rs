@@ -79,6 +79,8 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     // The run's hold on its project's private caches: no eviction removes
     // them while it runs.
     let mut _cache_claim = None;
+    // Under Landlock, the installed folders as they were before the run.
+    let mut installed: Option<crate::installed::Recorded> = None;
     let (child, status_read) = match &spec.sandbox {
         Sandbox::Host => {
             let launch = Launch {
@@ -107,11 +109,12 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             return Ok(finished);
         }
         Sandbox::Landlock(options) => {
-            let (child, tmp, view_notes, claim) =
+            let (child, tmp, view_notes, claim, recorded) =
                 start_landlocked(spec, options, &dir, &mut env, &token)?;
             notes = view_notes;
             _attempt_tmp = Some(tmp);
             _cache_claim = claim;
+            installed = recorded;
             (child, None)
         }
         Sandbox::Bubblewrap(options) => {
@@ -236,6 +239,10 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     let (stop, leaked) = result.map_err(io_error)?;
     let status = watch.reap().map_err(io_error)?;
     let duration = finished_at - started;
+    // Every process of the run is gone: nothing writes there any more.
+    let installed = installed
+        .map(|recorded| recorded.compare())
+        .unwrap_or_default();
     let ending = match stop {
         Some(Stop::TimedOut) => Ending::TimedOut,
         Some(Stop::Cancelled) => Ending::Cancelled,
@@ -267,6 +274,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         leaked_processes: leaked,
         output_bytes: watch.output_bytes,
         sandbox_notes: notes,
+        installed,
     })
 }
 
@@ -321,20 +329,22 @@ impl Drop for AttemptTmp {
 }
 
 /// A command started under Landlock: the child, the temporary directory to
-/// remove after the run, the view's notes, and the hold on the project's
-/// private caches that lasts the run.
+/// remove after the run, the view's notes, the hold on the project's
+/// private caches that lasts the run, and the installed folders as they
+/// were before it started.
 type Landlocked = (
     spawn::Started,
     AttemptTmp,
     Vec<String>,
     Option<std::sync::Arc<crate::evict::InUse>>,
+    Option<crate::installed::Recorded>,
 );
 
 /// Starts the command under Landlock ([`crate::landlocked`]): the view
 /// bubblewrap would show turned into grants, the environment pointed at
 /// the private caches and temporary directory, the child confined before
-/// exec. Returns the child, the temporary directory to remove after the
-/// run, and the view's notes.
+/// exec; the project writable whole, its installed folders recorded
+/// ([`crate::installed`]) instead of shown read-only.
 fn start_landlocked(
     spec: &RunSpec,
     options: &crate::spec::LandlockOptions,
@@ -463,7 +473,7 @@ fn start_landlocked(
     write.extend(protected.scratch.iter().cloned());
     let mut hidden = view.hidden_dirs.clone();
     hidden.extend(view.hidden_files.iter().cloned());
-    let grants = crate::landlocked::grants(&hidden, &shown, &write, &protected.host_folders);
+    let grants = crate::landlocked::grants(&hidden, &shown, &write);
     let ruleset = crate::landlocked::ruleset(&grants, options.allow_network).map_err(refuse)?;
     let confinement = crate::landlocked::Confinement::new(
         ruleset,
@@ -480,9 +490,24 @@ fn start_landlocked(
         max_processes: options.max_processes,
         confine: Some(&confinement),
     };
+    // Recorded last, just before the command starts.
+    let unwatched: Vec<PathBuf> = protected
+        .scratch
+        .iter()
+        .chain(&protected.data_caches)
+        .cloned()
+        .collect();
+    let (recorded, unwatched) = crate::installed::record(
+        &dir,
+        &protected.host_folders,
+        &unwatched,
+        crate::installed::Bounds::default(),
+    );
+    notes.extend(unwatched);
     let child = spawn::start(&launch).map_err(would_not_start)?;
     notes.extend(cap_note);
-    Ok((child, tmp, notes, view.cache_claim))
+    let recorded = (!protected.host_folders.is_empty()).then_some(recorded);
+    Ok((child, tmp, notes, view.cache_claim, recorded))
 }
 
 /// Where testgate keeps the projects' private toolchain caches:

@@ -88,6 +88,9 @@ pub struct AttemptRecord {
     /// What the sandbox decided on the user's behalf about what the
     /// command sees, one line each ([`testgate_run::Finished::sandbox_notes`]).
     pub sandbox_notes: Vec<String>,
+    /// What the attempt did in the project's installed folders under
+    /// Landlock ([`testgate_run::Finished::installed`]).
+    pub installed: testgate_run::InstalledChange,
 }
 
 /// A finished check: which suite, the verdict, and every attempt.
@@ -447,6 +450,8 @@ impl SandboxedTests {
                 record.attempt = record.attempt.with_note(note);
             }
             let mut change = snapshot.compare();
+            // Under Landlock, what the attempt did in the installed folders.
+            change.installed = record.installed.clone();
             if !change.is_untouched() {
                 if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                     // The comparison may have stopped half-way: unproved.
@@ -800,6 +805,10 @@ impl SandboxedTests {
             None => judged,
         };
         let judged = judged.under(self.config.evidence);
+        let installed = match &mut result {
+            Ok(finished) => std::mem::take(&mut finished.installed),
+            Err(_) => testgate_run::InstalledChange::default(),
+        };
         let (ran, duration, leaked, sandbox_notes) = match &mut result {
             Ok(finished) => (
                 Ok(finished.ending),
@@ -830,6 +839,7 @@ impl SandboxedTests {
             attempt,
             report,
             sandbox_notes,
+            installed,
         }
     }
 }

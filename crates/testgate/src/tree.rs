@@ -119,12 +119,19 @@ pub struct TreeChange {
     /// The new entries whose folder was recorded: what putting the tree
     /// back removes (with everything in them).
     new: Vec<PathBuf>,
+    /// What the attempt did in the installed folders the host runs from,
+    /// which Landlock cannot show read-only ([`testgate_run::InstalledChange`]):
+    /// additions removed, changes that cannot be put back.
+    pub installed: testgate_run::InstalledChange,
 }
 
 impl TreeChange {
     /// Whether nothing the attempt judges changed.
     pub fn is_empty(&self) -> bool {
-        self.changed.is_empty() && self.deleted.is_empty() && self.added.is_empty()
+        self.changed.is_empty()
+            && self.deleted.is_empty()
+            && self.added.is_empty()
+            && self.installed.is_empty()
     }
 
     /// Whether nothing changed at all, incidental changes included: there
@@ -162,7 +169,7 @@ impl TreeChange {
         });
         let host = self.paths().iter().any(|p| watch::runs_on_host(p));
         let restored = matches!(self.restored, Some(Ok(_)));
-        (unknown || host) && !restored
+        ((unknown || host) && !restored) || self.installed.left_for_the_host()
     }
 
     /// Whether the tree is as submitted again: the changes were put back,
@@ -269,6 +276,7 @@ impl TreeChange {
         if paths.len() > NAMED_PATHS {
             named.push(format!("and {} more", paths.len() - NAMED_PATHS));
         }
+        named.extend(installed_named(&self.installed));
         let recorded = if self.why.values().any(|w| *w == Counts::Recorded) {
             " (what is changed or deleted was in the tree as submitted)"
         } else {
@@ -285,6 +293,32 @@ impl TreeChange {
             Some(Err(why)) => format!(" Restoring failed: {why}."),
         }
     }
+}
+
+/// The installed folders' changes, each with what happened to it and why
+/// it counts, the first [`NAMED_PATHS`] of each kind.
+fn installed_named(installed: &testgate_run::InstalledChange) -> Vec<String> {
+    const WHY: &str = "in an installed folder the host runs from";
+    let mut named = Vec::new();
+    let mut name = |paths: &[PathBuf], what: &str| {
+        for p in paths.iter().take(NAMED_PATHS) {
+            named.push(format!("{} ({what} {WHY})", p.display()));
+        }
+        if paths.len() > NAMED_PATHS {
+            named.push(format!("and {} more {what}", paths.len() - NAMED_PATHS));
+        }
+    };
+    name(&installed.changed, "changed, not put back,");
+    name(&installed.vanished, "deleted, not put back,");
+    name(&installed.left, "added, not removed,");
+    name(&installed.removed, "added and removed,");
+    for (folder, why) in &installed.unknown {
+        named.push(format!(
+            "{} (not walked after the attempt: {why}; an installed folder the host runs from)",
+            folder.display()
+        ));
+    }
+    named
 }
 
 impl Snapshot {

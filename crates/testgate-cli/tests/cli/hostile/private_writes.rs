@@ -103,11 +103,17 @@ pub(super) fn bytecode_a_check_planted_is_not_read_by_the_next_in(place: Place) 
 
 /// A `.pth` in the project's venv, a module rewritten there,
 /// `node_modules/dep/index.js` rewritten, a test binary replaced in
-/// `target/debug/deps` (beside a `Cargo.toml`): each refused, the host's
-/// files as they were. Before: pass (0) with every plant left for the
-/// host's next `python`, `node` or `cargo test` to run as root.
+/// `target/debug/deps` (beside a `Cargo.toml`) and then removed. Under
+/// bubblewrap each is refused, the host's files as they were. Under
+/// Landlock (which cannot show them read-only without taking the project's
+/// top from honest tests) the `.pth` is removed after the run and each
+/// change is named: Inconclusive `tree_changed`. Either way nothing is
+/// added to site-packages, and the next check of the broken commit is a
+/// Fail. Before: pass (0) with every plant left for the host's next
+/// `python`, `node` or `cargo test` to run as root.
 pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place) {
-    let attack = Attack::new_in("private-writes", place).script_arg("installed");
+    let attack = broken_commit(place);
+    what(&attack, "installed");
     let root = attack.project();
     let site = ".venv/lib/python3/site-packages";
     write(root, ".venv/pyvenv.cfg", "home = /usr/bin\n");
@@ -117,6 +123,50 @@ pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place)
     write(root, "Cargo.toml", "[package]\nname = \"unit\"\n");
     write(root, "target/debug/deps/unit-0123456789abcdef", "ELF\n");
     let outcome = attack.run();
+    match place {
+        Place::Bwrap => assert_installed_refused(root, site, &outcome),
+        Place::Landlock => {
+            outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
+            let pth = format!("{site}/evil-{}.pth", attack.marker());
+            for (path, what) in [
+                (pth.as_str(), "added and removed,"),
+                (&format!("{site}/dep.py"), "changed, not put back,"),
+                ("node_modules/dep/index.js", "changed, not put back,"),
+                (
+                    "target/debug/deps/unit-0123456789abcdef",
+                    "deleted, not put back,",
+                ),
+            ] {
+                let named = format!("{path} ({what} in an installed folder the host runs from)");
+                assert!(
+                    outcome.reason().contains(&named),
+                    "{named} not said:\n{}",
+                    outcome.reason()
+                );
+            }
+            let tree = &outcome.doc()["tree"];
+            assert!(tree["added"].to_string().contains(&pth), "{tree}");
+            assert!(tree["changed"].to_string().contains("dep.py"), "{tree}");
+        }
+    }
+    let site_packages: Vec<_> = fs::read_dir(root.join(site))
+        .expect("site-packages")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(site_packages, ["dep.py"], "a plant in the venv");
+    attack.assert_contained(&outcome);
+    what(&attack, "test");
+    let next = attack
+        .start_as(&format!("{}-next", attack.marker()))
+        .finish();
+    assert_broken_commit_fails(&next);
+    attack.assert_contained(&next);
+}
+
+/// Under bubblewrap: every write in the installed folders refused, their
+/// files as they were.
+fn assert_installed_refused(root: &Path, site: &str, outcome: &Outcome) {
     outcome.assert_verdict("pass", None, 0);
     for refused in [
         "pth",
@@ -131,12 +181,6 @@ pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place)
             outcome.reason()
         );
     }
-    let site_packages: Vec<_> = fs::read_dir(root.join(site))
-        .expect("site-packages")
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert_eq!(site_packages, ["dep.py"], "a plant in the venv");
     for (path, body) in [
         (format!("{site}/dep.py"), "VALUE = 1\n"),
         (
@@ -154,7 +198,6 @@ pub(super) fn nothing_is_planted_in_venv_node_modules_or_target_in(place: Place)
             "{path} changed"
         );
     }
-    attack.assert_contained(&outcome);
 }
 
 /// testgate run with `CARGO_TARGET_DIR` naming a folder shared with other
