@@ -66,7 +66,7 @@ pub use crate::env::{CallerRefusal, EnvPolicy, caller_may_set, effective_uid, ho
 pub use crate::installed::InstalledChange;
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
-    ProjectDir, ProjectFileError, append_file, read_project_file, replace_file,
+    ProjectDir, ProjectFileError, ProjectLock, append_file, read_project_file, replace_file,
 };
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};

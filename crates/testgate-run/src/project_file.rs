@@ -179,6 +179,39 @@ fn is_symlink(path: &Path) -> bool {
         .is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// One check's hold on a project: an exclusive `flock` on the project's
+/// folder itself (nothing is written), taken before the tree is recorded
+/// and released when the check has put the tree back. Every attempt runs
+/// the tree as submitted and testgate leaves it so: a second check of the
+/// same folder at the same time would record the first one's writes as the
+/// tree, and put back over its run (a new file of one removed under the
+/// other), so it waits for the hold (the CLI, `batch`, `testgate mcp` and
+/// the library alike).
+#[derive(Debug)]
+pub struct ProjectLock {
+    _dir: File,
+}
+
+impl ProjectLock {
+    /// Takes the hold on `dir` if no other check has it: `Ok(None)` when
+    /// one does. The folder is opened without following a final link.
+    pub fn try_hold(dir: &Path) -> io::Result<Option<ProjectLock>> {
+        let folder = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(dir)?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(Some(ProjectLock { _dir: folder }));
+        }
+        let error = io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::EWOULDBLOCK) => Ok(None),
+            _ => Err(error),
+        }
+    }
+}
+
 /// A project folder, opened once, under which paths are resolved without
 /// ever following a link: `openat2` with `RESOLVE_BENEATH |
 /// RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`, or, where the kernel has no

@@ -304,6 +304,22 @@ impl SandboxedTests {
         }
     }
 
+    /// Waits until no other check holds the project
+    /// ([`testgate_run::ProjectLock`]), or this one is cancelled. A folder
+    /// that cannot be held (a file system without `flock`) is checked
+    /// without the hold, as before.
+    fn hold_project(&self) -> Option<testgate_run::ProjectLock> {
+        loop {
+            match testgate_run::ProjectLock::try_hold(&self.config.workspace) {
+                Ok(Some(hold)) => return Some(hold),
+                Ok(None) if !self.cancel.as_ref().is_some_and(Cancel::is_cancelled) => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+
     /// Runs the tests, retrying as configured, and says whether they passed.
     pub fn run(&self) -> Verdict {
         self.run_observed(&mut Silent).verdict
@@ -332,6 +348,8 @@ impl SandboxedTests {
                 sandbox: self.sandbox_used(),
             };
         }
+        // One check of a project at a time: each puts the tree back.
+        let _hold = self.hold_project();
         // Recorded before anything runs: a preparation is judged too.
         let snapshot = match Snapshot::take_within(
             &self.config.workspace,

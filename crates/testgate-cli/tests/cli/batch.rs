@@ -687,7 +687,7 @@ fn no_zombie_after_a_thousand_attempts(sandbox: &str) {
         &[
             json!({"id": "attempts", "workspace": project, "command": ["true"],
                    "stress": ATTEMPTS, "sandbox": sandbox}),
-            json!({"id": "count", "workspace": counter, "sandbox": "none",
+            json!({"id": "count", "workspace": counter, "sandbox": "none", "keep_changes": true,
                    "command": ["sh", "-c", count]}),
         ],
     );

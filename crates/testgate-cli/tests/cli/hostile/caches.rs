@@ -42,7 +42,7 @@ fn the_hosts_caches_are_readable_and_nothing_can_be_planted_in_them() {
 }
 
 pub(super) fn the_hosts_caches_are_readable_and_nothing_can_be_planted_in_them_in(place: Place) {
-    let attack = Attack::new_in("caches", place);
+    let attack = Attack::new_in("caches", place).keeping_changes();
     let home = attack.outside().join("home");
     // One entry in each host cache, as the toolchain lays it out: (path
     // under the home, content, whether the sandbox shows a private copy).

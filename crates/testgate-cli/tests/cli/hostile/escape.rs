@@ -111,7 +111,7 @@ fn planted_secrets_and_canaries_are_unreadable() {
 /// [`planted_secrets_and_canaries_are_unreadable`] in `place`.
 pub(super) fn planted_secrets_and_canaries_are_unreadable_in(place: Place) {
     const CANARY: &str = "canary-8d1f3c";
-    let attack = Attack::new_in("secrets", place);
+    let attack = Attack::new_in("secrets", place).keeping_changes();
     // A HOME the run sees (passed with --env), with a key planted in it.
     let home = attack.outside().join("home");
     fs::create_dir_all(home.join(".ssh")).expect("mkdir .ssh");
@@ -292,7 +292,7 @@ fn the_home_is_an_allowlist_and_caches_are_private() {
 
 pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
     const CANARY: &str = "canary-5e02a7";
-    let attack = Attack::new_in("home", place);
+    let attack = Attack::new_in("home", place).keeping_changes();
     // The HOME testgate runs with, as a user's: credentials, a history,
     // notes, a toolchain, and the host's own Go build cache.
     let home = attack.outside().join("home");

@@ -138,7 +138,7 @@ fn a_git_file_naming_a_repository_outside_is_found_and_removed_under_landlock() 
     assert!(
         outcome
             .reason()
-            .starts_with("attempt 1 changed the tree it was judging, so its result is not evidence: .git (changed, runs later on the host)"),
+            .starts_with("attempt 1 changed the tree it was judging, so its result is not evidence of a pass: .git (changed, runs later on the host)"),
         "{}",
         outcome.reason()
     );

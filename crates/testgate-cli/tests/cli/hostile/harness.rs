@@ -222,6 +222,13 @@ impl Attack {
     }
 
     /// A further `testgate check` option (before `--`).
+    /// `--keep-changes`: the suite's own files (what it found, wrote or
+    /// dumped) stay in the project for the test to read; without it every
+    /// attempt's writes are put back.
+    pub(super) fn keeping_changes(self) -> Self {
+        self.arg("--keep-changes")
+    }
+
     pub(super) fn arg(mut self, arg: impl Into<OsString>) -> Self {
         self.args.push(arg.into());
         self

@@ -53,6 +53,7 @@ fn tokens_in_index_and_registry_urls_are_held_back() {
         ),
     ];
     let mut attack = Attack::new("held-secrets")
+        .keeping_changes()
         .testgate_env("PIP_INDEX_URL", "https://pypi.org/simple")
         .testgate_env("npm_config_registry", "https://registry.npmjs.org/");
     for (name, value) in &held {
@@ -77,7 +78,7 @@ fn tokens_in_index_and_registry_urls_are_held_back() {
 /// would be): unreadable inside, and the record still signed with it.
 #[test]
 fn the_signing_key_is_unreadable_inside_wherever_it_lies() {
-    let attack = Attack::new("held-secrets");
+    let attack = Attack::new("held-secrets").keeping_changes();
     let key = attack.outside().join("testgate-key");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_testgate"))
         .arg("keygen")
@@ -114,7 +115,7 @@ fn the_signing_key_is_unreadable_inside_wherever_it_lies() {
 /// another project's cache is not there inside.
 #[test]
 fn other_projects_private_caches_are_hidden_outside_the_homes() {
-    let attack = Attack::new("held-secrets");
+    let attack = Attack::new("held-secrets").keeping_changes();
     let xdg = attack.outside().join("xdg");
     // A name with `~` is never pruned as a gone project's.
     let other = xdg.join("testgate/sandbox/other-project~kept/home-cache");

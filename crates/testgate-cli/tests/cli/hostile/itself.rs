@@ -67,7 +67,7 @@ fn a_parent_ignoring_sigchld_still_gets_the_exit_code() {
 }
 
 #[test]
-fn two_runs_at_once_in_one_project_both_pass() {
+fn two_checks_at_once_of_one_project_run_one_after_the_other() {
     let attack = Attack::new("concurrent");
     // Not an extension of the first marker: scans match substrings.
     let first_marker = attack.marker();
