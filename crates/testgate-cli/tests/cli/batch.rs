@@ -251,15 +251,16 @@ fn wait_until(what: &str, bound: Duration, mut ready: impl FnMut() -> bool) {
 #[test]
 fn ctrl_c_ends_every_running_check_and_leaves_out_complete() {
     let (tmp, pass) = pytest_project();
-    let (_t2, hang) = pytest_project();
+    // A project each: checks of one project wait for each other.
+    let hangs = [pytest_project(), pytest_project(), pytest_project()];
     let marker = format!("batch-interrupt-{}", std::process::id());
     // Each hanging suite's processes carry a mark of their own in their
     // environment.
-    let hanging = |id: &str| {
+    let hanging = |id: &str, n: usize| {
         let mark = format!("{marker}-{id}");
         line(
             id,
-            &hang,
+            &hangs[n].1,
             "hang",
             json!({"timeout": "10m", "env": {"TESTGATE_FIXTURE": "hang", "MARK": mark}}),
         )
@@ -268,9 +269,9 @@ fn ctrl_c_ends_every_running_check_and_leaves_out_complete() {
         tmp.path(),
         &[
             line("pass", &pass, "pass", json!({})),
-            hanging("hang1"),
-            hanging("hang2"),
-            hanging("hang3"),
+            hanging("hang1", 0),
+            hanging("hang2", 1),
+            hanging("hang3", 2),
         ],
     );
     let out = tmp.path().join("results.jsonl");
