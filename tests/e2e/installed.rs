@@ -79,7 +79,9 @@ fn jest_coverage_makes_its_folder_beside_node_modules_under_landlock() {
         "npx",
         ["jest", "--coverage", "--config", "jest.config.cjs"],
     )
-    .format(Runner::Jest);
+    .format(Runner::Jest)
+    // What the command made is looked at below: kept, not put back.
+    .keep_changes(true);
     let record = run(landlock_for(false), config);
     assert_pass_untouched(&record, "jest --coverage beside node_modules");
     assert!(dir.join("coverage").is_dir(), "no coverage/ made");
@@ -110,7 +112,9 @@ fn a_test_beside_an_in_project_venv_makes_files_at_the_top_under_landlock() {
         venv.join("bin/python"),
         ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
     )
-    .format(Runner::Pytest);
+    .format(Runner::Pytest)
+    // What the test made is looked at below: kept, not put back.
+    .keep_changes(true);
     let record = run(landlock_for(false), config);
     assert_pass_untouched(&record, "pytest beside an in-project .venv");
     assert!(dir.join(".coverage").is_file(), "no .coverage made");
@@ -127,7 +131,8 @@ fn cargo_writes_a_missing_lock_file_beside_target_and_a_venv_under_landlock() {
     fs::remove_file(dir.join("Cargo.lock")).unwrap();
     write(&dir.join("target/.rustc_info.json"), "{}\n");
     write(&dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\n");
-    let record = run(landlock_for(false), TestConfig::cargo(&dir));
+    // The lock file cargo writes is looked at below: kept, not put back.
+    let record = run(landlock_for(false), TestConfig::cargo(&dir).keep_changes(true));
     assert_pass_untouched(&record, "cargo test without Cargo.lock");
     assert!(dir.join("Cargo.lock").is_file(), "no Cargo.lock written");
 }
