@@ -34,9 +34,16 @@ pub fn check_format(format: Runner, data: &[u8]) {
 }
 
 fn check_report(report: &Report, data: &[u8]) {
+    // A name is the test's identity within its context: two files may
+    // each have a failing test of one title (docs/formats.md).
     let mut seen = HashSet::new();
-    for name in report.names() {
-        assert!(seen.insert(name), "{name:?} reported twice");
+    for test in &report.failing {
+        assert!(
+            seen.insert((test.name.as_str(), test.context.as_deref())),
+            "{:?} in {:?} reported twice",
+            test.name,
+            test.context
+        );
     }
     assert!(
         report.lines <= data.len() as u64 + 1,

@@ -309,7 +309,9 @@ def test_the_caller_cannot_widen_the_sandbox(project, tmp_path):
             arguments = {"workspace": str(project), "command": command, **changes}
             results.append(await session.call_tool("check", arguments))
         honest = await session.call_tool(
-            "check", {"workspace": str(project), "command": command, "env": {"CI": "1"}}
+            "check",
+            # keep_changes: ran.txt, what the command wrote, is read below.
+            {"workspace": str(project), "command": command, "env": {"CI": "1"}, "keep_changes": True},
         )
         return results, honest
 

@@ -132,7 +132,10 @@ fn cargo_writes_a_missing_lock_file_beside_target_and_a_venv_under_landlock() {
     write(&dir.join("target/.rustc_info.json"), "{}\n");
     write(&dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\n");
     // The lock file cargo writes is looked at below: kept, not put back.
-    let record = run(landlock_for(false), TestConfig::cargo(&dir).keep_changes(true));
+    let record = run(
+        landlock_for(false),
+        TestConfig::cargo(&dir).keep_changes(true),
+    );
     assert_pass_untouched(&record, "cargo test without Cargo.lock");
     assert!(dir.join("Cargo.lock").is_file(), "no Cargo.lock written");
 }
