@@ -11,32 +11,14 @@
 )]
 
 use std::fs;
-use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use testgate::parse::Runner;
-use testgate::{Record, Sandbox, SandboxedTests, TestConfig};
+use testgate::{Record, TestConfig};
 
 use crate::projects::landlock_for;
-use crate::{NoObserver, assert_pass, repo_root};
-
-fn run(sandbox: Sandbox, config: TestConfig) -> Record {
-    SandboxedTests::new(sandbox, config.within(Duration::from_secs(300)))
-        .run_observed(&mut NoObserver)
-}
-
-/// A fresh directory beside the repository's target dir.
-fn scratch() -> tempfile::TempDir {
-    let base = repo_root().join("target/e2e");
-    fs::create_dir_all(&base).unwrap();
-    tempfile::tempdir_in(&base).unwrap()
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
-}
+use crate::toolchains::{run, scratch, write};
+use crate::{assert_pass, repo_root};
 
 /// A pass that left the tree as judged: no tree change, the installed
 /// folders' included.

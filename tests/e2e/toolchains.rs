@@ -19,14 +19,14 @@ use testgate::{Record, Sandbox, SandboxedTests, TestConfig};
 use crate::projects::{Project, bwrap_for, landlock_for};
 use crate::{NoObserver, assert_pass, repo_root};
 
-fn run(sandbox: Sandbox, config: TestConfig) -> Record {
+pub(crate) fn run(sandbox: Sandbox, config: TestConfig) -> Record {
     SandboxedTests::new(sandbox, config.within(Duration::from_secs(300)))
         .run_observed(&mut NoObserver)
 }
 
 /// A fresh directory beside the repository's target dir (not under /tmp,
 /// where the tests of the venv put theirs on purpose).
-fn scratch() -> tempfile::TempDir {
+pub(crate) fn scratch() -> tempfile::TempDir {
     let base = repo_root().join("target/e2e");
     fs::create_dir_all(&base).unwrap();
     tempfile::tempdir_in(&base).unwrap()
@@ -53,7 +53,7 @@ fn entries(dir: &Path) -> usize {
     fs::read_dir(dir).map(Iterator::count).unwrap_or(0)
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
 }
