@@ -8,11 +8,13 @@ use std::path::{Path, PathBuf};
 use crate::check::fresh_copy;
 use crate::testgate;
 
-/// `testgate check -q --sandbox SANDBOX -C DIR -- COMMAND`: asserts a PASS
-/// with `passed` tests.
-fn assert_passes(dir: &Path, sandbox: &str, command: &[&str], passed: u32) {
+/// `testgate check -q --sandbox SANDBOX -C DIR OPTIONS -- COMMAND`: asserts
+/// a PASS with `passed` tests.
+fn assert_passes(dir: &Path, sandbox: &str, options: &[&str], command: &[&str], passed: u32) {
     let dir = dir.to_str().expect("a UTF-8 path");
-    let mut args = vec!["check", "-q", "--sandbox", sandbox, "-C", dir, "--"];
+    let mut args = vec!["check", "-q", "--sandbox", sandbox, "-C", dir];
+    args.extend_from_slice(options);
+    args.push("--");
     args.extend_from_slice(command);
     let run = testgate(&args, None);
     assert_eq!(run.code, Some(0), "{sandbox}: {run:#?}");
@@ -38,7 +40,7 @@ const XDIST: &[&str] = &[
 #[test]
 fn pytest_xdist_workers_and_a_loopback_server_pass_under_bubblewrap() {
     let (_tmp, dir) = project("pytest");
-    assert_passes(&dir, "bwrap", XDIST, 6);
+    assert_passes(&dir, "bwrap", &[], XDIST, 6);
 }
 
 /// Under Landlock a test cannot connect to a server it started (docs/
@@ -50,14 +52,14 @@ fn pytest_xdist_workers_pass_under_landlock() {
     let (_tmp, dir) = project("pytest");
     let mut command = XDIST.to_vec();
     command.extend(["-p", "no:rerunfailures", "--ignore=test_server.py"]);
-    assert_passes(&dir, "landlock", &command, 4);
+    assert_passes(&dir, "landlock", &[], &command, 4);
 }
 
 #[test]
 fn go_test_of_several_packages_passes_in_both_sandboxes() {
     let (_tmp, dir) = project("go");
     for sandbox in ["bwrap", "landlock"] {
-        assert_passes(&dir, sandbox, &["go", "test", "./..."], 3);
+        assert_passes(&dir, sandbox, &[], &["go", "test", "./..."], 3);
     }
 }
 
@@ -71,7 +73,17 @@ fn jest_workers_pass_in_both_sandboxes() {
         panic!("tests/projects/e2e/node/node_modules is missing: run scripts/setup (npm ci)");
     };
     std::os::unix::fs::symlink(&modules, dir.join("node_modules")).expect("link node_modules");
+    // The linked folder is shown to the run: in a checkout under /tmp it
+    // lies in the host's /tmp, which the sandbox hides.
+    let modules = modules.to_str().expect("a UTF-8 path");
     for sandbox in ["bwrap", "landlock"] {
-        assert_passes(&dir, sandbox, &["npx", "jest", "--maxWorkers=2"], 3);
+        let options = ["--writable", modules];
+        assert_passes(
+            &dir,
+            sandbox,
+            &options,
+            &["npx", "jest", "--maxWorkers=2"],
+            3,
+        );
     }
 }
