@@ -42,12 +42,20 @@ const NOT_PACKAGES: &[&str] = &[
 ];
 
 /// What detection looks for, for the message of a project where it found
-/// nothing (docs/cli.md lists the same, with what each file means).
-const LOOKED_FOR: &str = "Cargo.toml (cargo test, or cargo nextest run with \
-    .config/nextest.toml), go.mod, pytest's configuration (pytest.ini, \
-    pyproject.toml's [tool.pytest.ini_options], setup.cfg's [tool:pytest], \
-    tox.ini's [pytest], conftest.py, tests/test_*.py), package.json's test \
-    script calling a known runner, jest.config.*, vitest.config.*";
+/// nothing: each profile's [`looks_for`](crate::runners::RunnerProfile::looks_for),
+/// in [`Runner::ALL`]'s order, each phrase once (docs/cli.md lists the same,
+/// with what each file means).
+fn looked_for() -> String {
+    let mut phrases: Vec<&str> = Vec::new();
+    for runner in Runner::ALL {
+        for phrase in profile(runner).looks_for() {
+            if !phrases.contains(phrase) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    phrases.join(", ")
+}
 
 /// The test command detection chose for a project, and what showed it.
 ///
@@ -133,8 +141,9 @@ pub enum DetectError {
     Unreadable(#[from] ProjectFileError),
     /// Nothing in the project names a runner.
     #[error(
-        "found no test runner in {}: looked for {LOOKED_FOR}; pass the test command after `--`",
-        dir.display()
+        "found no test runner in {}: looked for {}; pass the test command after `--`",
+        dir.display(),
+        looked_for()
     )]
     Unknown {
         /// The project folder.

@@ -5,76 +5,72 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use testgate_parse::Runner;
+
+use crate::runners::{self, HostFile, Module};
+
 /// Whether `path` (relative to the workspace) runs later, or changes what
 /// runs later, by convention, at any depth: direnv, editor settings, make,
-/// pre-commit, git (any `.git`, its hooks); cargo (its config, build
-/// scripts, a toolchain file); npm and yarn (`package.json`, their rc files,
-/// `node_modules/.bin` shims); Python's start-up and pytest's configuration
-/// (`sitecustomize.py`, `usercustomize.py`, `*.pth`, `conftest.py`,
-/// `pytest.ini`, `tox.ini`, `noxfile.py`, `setup.cfg`, `setup.py`); and
-/// modules that shadow a runner ([`shadows_a_runner`]).
+/// pre-commit, git (any `.git`, its hooks); and what each toolchain and
+/// runner names ([`RunnerProfile::host_files`](crate::runners::RunnerProfile::host_files)):
+/// cargo (its config, build scripts, a toolchain file); npm and yarn
+/// (`package.json`, their rc files, `node_modules/.bin` shims); Python's
+/// start-up and pytest's configuration (`sitecustomize.py`,
+/// `usercustomize.py`, `*.pth`, `conftest.py`, `pytest.ini`, `tox.ini`,
+/// `noxfile.py`, `setup.cfg`, `setup.py`); and modules that shadow a
+/// runner ([`shadows_a_runner`]).
 pub fn runs_on_host(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let parent = path
-        .parent()
-        .and_then(Path::file_name)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let inside = |folder: &str| path.iter().any(|c| c == folder);
     let named = matches!(
         name.as_str(),
-        ".envrc"
-            | "build.rs"
-            | "Makefile"
-            | "makefile"
-            | "GNUmakefile"
-            | "package.json"
-            | ".pre-commit-config.yaml"
-            | "conftest.py"
-            | "sitecustomize.py"
-            | "usercustomize.py"
-            | "pytest.ini"
-            | "tox.ini"
-            | "noxfile.py"
-            | "setup.cfg"
-            | "setup.py"
-            | ".npmrc"
-            | ".pnpmfile.cjs"
-            | "rust-toolchain"
-            | "rust-toolchain.toml"
-            | ".git"
+        ".envrc" | "Makefile" | "makefile" | "GNUmakefile" | ".pre-commit-config.yaml" | ".git"
     );
     named
-        || name.ends_with(".pth")
-        || name.starts_with(".yarnrc")
-        || (parent == ".cargo" && name.starts_with("config"))
         || inside(".vscode")
         || inside(".idea")
         || inside(".git")
-        || (parent == ".bin" && path.iter().any(|c| c == "node_modules"))
+        || host_files().any(|file| file.matches(path))
         || shadows_a_runner(path)
+}
+
+/// Every toolchain's and every runner's [`HostFile`]s.
+fn host_files() -> impl Iterator<Item = &'static HostFile> {
+    let toolchains = runners::toolchains()
+        .into_iter()
+        .flat_map(|toolchain| toolchain.host_files);
+    let own = Runner::ALL
+        .into_iter()
+        .flat_map(|runner| runners::profile(runner).host_files());
+    toolchains.chain(own)
 }
 
 /// Whether `path` is a module or package that a runner would import
 /// instead of its own when it runs from the folder holding it: `pytest.py`,
-/// `pytest/`, `_pytest`, `unittest.py`, `pluggy.py`, `py.py`, `site.py`.
+/// `pytest/`, `_pytest`, `unittest.py`, `pluggy.py`, `py.py`, `site.py`
+/// (each toolchain's and runner's [`Module`]s).
 pub fn shadows_a_runner(path: &Path) -> bool {
+    let modules: Vec<&Module> = runners::toolchains()
+        .into_iter()
+        .flat_map(|toolchain| toolchain.shadowed)
+        .chain(
+            Runner::ALL
+                .into_iter()
+                .flat_map(|runner| runners::profile(runner).shadowed()),
+        )
+        .collect();
     let parts: Vec<_> = path.iter().map(|c| c.to_string_lossy()).collect();
     parts
         .iter()
         .enumerate()
         .any(|(i, c)| match c.strip_suffix(".py") {
-            Some(module) if i + 1 == parts.len() => matches!(
-                module,
-                "pytest" | "_pytest" | "unittest" | "pluggy" | "py" | "site" | "doctest"
-            ),
+            Some(module) if i + 1 == parts.len() => modules.iter().any(|m| m.name == module),
             Some(_) => false,
             None => {
-                i + 1 < parts.len()
-                    && matches!(c.as_ref(), "pytest" | "_pytest" | "unittest" | "pluggy")
+                i + 1 < parts.len() && modules.iter().any(|m| m.package && m.name == c.as_ref())
             }
         })
 }

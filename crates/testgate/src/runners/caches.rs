@@ -1,9 +1,14 @@
 //! Which of the project's private toolchain caches a program uses: handed
 //! to `testgate-run` as data ([`testgate_run::RunSpec::caches`]), which
-//! knows no tool by name.
+//! knows no tool by name. Each program and its caches is a profile's or
+//! its toolchain's ([`super::Program`]); this module knows only shells.
 
 use std::ffi::OsStr;
 use std::path::Path;
+
+use testgate_parse::Runner;
+
+use super::toolchain::{NPM_CACHE, PACKAGE_MANAGERS};
 
 /// The private caches (by [`testgate_run::PRIVATE_CACHES`] and
 /// [`tool_caches`]' names) the program
@@ -46,12 +51,6 @@ pub(crate) fn caches_used_in<S: AsRef<OsStr>>(
     }
     Some(names)
 }
-
-/// npm's download cache, by [`testgate_run::PRIVATE_CACHES`]' name.
-const NPM_CACHE: &str = "npm/_cacache";
-
-/// The package managers whose script commands are read.
-const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
 
 /// Whether a package manager's `args` run one of the project's scripts
 /// (its first word `test`, `t`, `tst`, `run`, `run-script`, `start`),
@@ -138,24 +137,28 @@ fn shell_script_uses<S: AsRef<OsStr>>(args: &[S]) -> Option<Vec<&'static str>> {
 }
 
 /// The caches tools keep at a fixed path outside the homes, handed to
-/// every sandboxed run ([`testgate_run::RunSpec::tool_caches`]): jest's.
+/// every sandboxed run ([`testgate_run::RunSpec::tool_caches`]): each
+/// profile's ([`super::RunnerProfile::tool_cache`]), jest's.
 pub(crate) fn tool_caches() -> Vec<testgate_run::ToolCache> {
-    vec![super::jest::cache(testgate_run::effective_uid())]
+    let uid = testgate_run::effective_uid();
+    Runner::ALL
+        .into_iter()
+        .filter_map(|runner| super::profile(runner).tool_cache(uid))
+        .collect()
 }
 
-/// [`caches_used_by`] of a file name.
+/// [`caches_used_by`] of a file name: the caches of the first program a
+/// profile or a toolchain names so, `None` for a program none names.
 fn used_by(program: &str) -> Option<&'static [&'static str]> {
-    let python_tool = program.starts_with("python")
-        || program.starts_with("pip")
-        || matches!(program, "tox" | "nox" | "uv" | "poetry" | "pdm" | "hatch");
-    match program {
-        "go" | "gotestsum" => Some(&["home-cache/go-build"]),
-        "pytest" | "py.test" | "cargo" | "cargo-nextest" | "rustc" | "mocha" => Some(&[]),
-        "node" | "npx" | "jest" | "vitest" => Some(&["jest"]),
-        "npm" | "yarn" | "pnpm" | "bun" => Some(&["npm/_cacache", "jest"]),
-        _ if python_tool => Some(&["home-cache/pip"]),
-        _ => None,
-    }
+    let own = Runner::ALL
+        .into_iter()
+        .flat_map(|runner| super::profile(runner).programs());
+    let toolchains = super::toolchains()
+        .into_iter()
+        .flat_map(|toolchain| toolchain.programs);
+    own.chain(toolchains)
+        .find(|known| known.is(program))
+        .map(|known| known.caches)
 }
 
 #[cfg(test)]

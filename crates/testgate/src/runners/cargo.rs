@@ -56,6 +56,14 @@ fn cargo(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String>
 pub(super) struct Cargo;
 
 impl RunnerProfile for Cargo {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::RUST
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["Cargo.toml (cargo test, or cargo nextest run with .config/nextest.toml)"]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         let at = toolchain_words(program, args)?;
         (args.get(at).map(String::as_str) == Some("test")).then_some(at + 1)

@@ -163,6 +163,14 @@ fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
 pub(super) struct Go;
 
 impl RunnerProfile for Go {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::GO
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["go.mod"]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         (program == "go" && args.first().map(String::as_str) == Some("test")).then_some(1)
     }

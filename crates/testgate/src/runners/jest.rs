@@ -61,6 +61,29 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
 pub(super) struct Jest;
 
 impl RunnerProfile for Jest {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::NODE
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &[
+            "package.json's test script calling a known runner",
+            "jest.config.*",
+        ]
+    }
+
+    fn programs(&self) -> &'static [super::Program] {
+        &[super::Program {
+            names: &["jest"],
+            prefixes: &[],
+            caches: &["jest"],
+        }]
+    }
+
+    fn tool_cache(&self, uid: u32) -> Option<testgate_run::ToolCache> {
+        Some(cache(uid))
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         own_or_npx(program, args, "jest")
     }

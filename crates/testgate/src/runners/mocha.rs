@@ -68,6 +68,22 @@ fn without_grep(rest: &[String]) -> Result<Vec<String>, String> {
 pub(super) struct Mocha;
 
 impl RunnerProfile for Mocha {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::NODE
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["package.json's test script calling a known runner"]
+    }
+
+    fn programs(&self) -> &'static [super::Program] {
+        &[super::Program {
+            names: &["mocha"],
+            prefixes: &[],
+            caches: &[],
+        }]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         own_or_npx(program, args, "mocha")
     }

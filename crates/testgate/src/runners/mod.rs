@@ -26,6 +26,7 @@ mod node;
 pub(crate) mod npm;
 mod pytest;
 mod shell;
+mod toolchain;
 mod vitest;
 
 pub(crate) use caches::{caches_used_in, tool_caches};
@@ -40,6 +41,7 @@ pub(crate) use nextest::nextest_escape;
 #[cfg(test)]
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
+pub(crate) use toolchain::{HostFile, Module, Program, Toolchain, toolchains};
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
@@ -110,6 +112,42 @@ pub(crate) trait RunnerProfile: Sync {
     fn report_behind_wrapper(&self, place: &Path, workspace: &Path) -> Option<ReportRequest> {
         self.report(&[], place, workspace)
             .filter(|request| request.through_environment)
+    }
+
+    /// The toolchain of the runner's ecosystem (its programs' caches, the
+    /// files that run later on the host): one of `toolchain.rs`'s, shared
+    /// by every runner of the ecosystem.
+    fn toolchain(&self) -> &'static Toolchain;
+
+    /// What detection looks for to find this runner, a few words each, for
+    /// the message of a project where it found none
+    /// ([`crate::detect_command`]); a phrase two runners give is said once.
+    fn looks_for(&self) -> &'static [&'static str];
+
+    /// The runner's own programs, beyond its toolchain's, and the private
+    /// caches each uses (`pytest`: none).
+    fn programs(&self) -> &'static [Program] {
+        &[]
+    }
+
+    /// A cache the runner keeps at a fixed path outside the homes (jest's
+    /// `/tmp/jest_<uid>`), for the effective uid `uid`, handed to every
+    /// sandboxed run ([`testgate_run::RunSpec::tool_caches`]).
+    fn tool_cache(&self, uid: u32) -> Option<testgate_run::ToolCache> {
+        let _ = uid;
+        None
+    }
+
+    /// The runner's own files that run later on the host (pytest's
+    /// `conftest.py`), beyond its toolchain's.
+    fn host_files(&self) -> &'static [HostFile] {
+        &[]
+    }
+
+    /// The modules the runner imports that a project's file of the same
+    /// name would shadow (`pytest.py`), beyond its toolchain's.
+    fn shadowed(&self) -> &'static [Module] {
+        &[]
     }
 
     /// What the runner and the tools run with it write at their
@@ -292,6 +330,14 @@ impl RunnerProfile for Unknown {
 
     fn detect(&self, _: &ProjectView<'_>) -> Option<Detected> {
         None
+    }
+
+    fn toolchain(&self) -> &'static Toolchain {
+        &toolchain::NONE
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &[]
     }
 }
 

@@ -135,6 +135,14 @@ fn toml_string(path: &Path) -> Option<String> {
 pub(super) struct Nextest;
 
 impl RunnerProfile for Nextest {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::RUST
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["Cargo.toml (cargo test, or cargo nextest run with .config/nextest.toml)"]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         let at = super::cargo::toolchain_words(program, args)?;
         let arg = |i: usize| args.get(i).map(String::as_str);

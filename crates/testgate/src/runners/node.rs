@@ -55,6 +55,14 @@ fn without_name_pattern(rest: &[String]) -> Vec<String> {
 pub(super) struct Node;
 
 impl RunnerProfile for Node {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::NODE
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["package.json's test script calling a known runner"]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         if program != "node" && program != "nodejs" {
             return None;

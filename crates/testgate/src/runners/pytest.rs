@@ -206,6 +206,52 @@ fn pytest_path(arg: &str, workspace: &Path) -> Result<(), String> {
 pub(super) struct Pytest;
 
 impl RunnerProfile for Pytest {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::PYTHON
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &[
+            "pytest's configuration (pytest.ini, pyproject.toml's [tool.pytest.ini_options], setup.cfg's [tool:pytest], tox.ini's [pytest], conftest.py, tests/test_*.py)",
+        ]
+    }
+
+    fn programs(&self) -> &'static [super::Program] {
+        &[super::Program {
+            names: &["pytest", "py.test"],
+            prefixes: &[],
+            caches: &[],
+        }]
+    }
+
+    fn host_files(&self) -> &'static [super::HostFile] {
+        &[
+            super::HostFile::Named("conftest.py"),
+            super::HostFile::Named("pytest.ini"),
+        ]
+    }
+
+    fn shadowed(&self) -> &'static [super::Module] {
+        &[
+            super::Module {
+                name: "pytest",
+                package: true,
+            },
+            super::Module {
+                name: "_pytest",
+                package: true,
+            },
+            super::Module {
+                name: "pluggy",
+                package: true,
+            },
+            super::Module {
+                name: "py",
+                package: false,
+            },
+        ]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         let arg = |i: usize| args.get(i).map(String::as_str);
         match program {

@@ -73,6 +73,26 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
 pub(super) struct Vitest;
 
 impl RunnerProfile for Vitest {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::NODE
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &[
+            "package.json's test script calling a known runner",
+            "vitest.config.*",
+        ]
+    }
+
+    fn programs(&self) -> &'static [super::Program] {
+        // vitest runs under node, as jest does: jest's cache for both.
+        &[super::Program {
+            names: &["vitest"],
+            prefixes: &[],
+            caches: &["jest"],
+        }]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         // `vitest run`: the command word is vitest's, not an argument.
         let at = own_or_npx(program, args, "vitest")?;

@@ -1,0 +1,262 @@
+//! What testgate knows of a runner's ecosystem rather than of the runner:
+//! one [`Toolchain`] value per ecosystem (Rust, Go, Python, Node), which
+//! each profile names ([`super::RunnerProfile::toolchain`]), so that a
+//! second runner of a known ecosystem adds nothing here.
+
+use std::path::Path;
+
+/// What testgate knows of one ecosystem's toolchain: data, read by the
+/// facade's caches (`caches.rs`) and its tree (`watch.rs`).
+#[derive(Debug)]
+pub(crate) struct Toolchain {
+    /// Its programs, and the private caches each uses
+    /// ([`super::caches_used_in`]). A runner's own program is its
+    /// profile's ([`super::RunnerProfile::programs`]).
+    pub(crate) programs: &'static [Program],
+    /// The files that run later on the host, or change what runs
+    /// (`build.rs`, `package.json`, `*.pth`): an attempt that creates or
+    /// changes one gives `tree_changed` (docs/sandbox.md).
+    pub(crate) host_files: &'static [HostFile],
+    /// The modules that, lying where the toolchain imports from, would be
+    /// imported instead of its own (`site.py`).
+    pub(crate) shadowed: &'static [Module],
+}
+
+/// A program of a toolchain or a runner, and the project's private caches
+/// it may use ([`testgate_run::PRIVATE_CACHES`]' names, or a
+/// [`testgate_run::ToolCache`]'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Program {
+    /// Its file names (`cargo`, `cargo-nextest`).
+    pub(crate) names: &'static [&'static str],
+    /// Beginnings of its file names (`python` for `python3.12`).
+    pub(crate) prefixes: &'static [&'static str],
+    /// The private caches it uses; empty for none.
+    pub(crate) caches: &'static [&'static str],
+}
+
+impl Program {
+    /// Whether `file_name` is this program.
+    pub(crate) fn is(&self, file_name: &str) -> bool {
+        self.names.contains(&file_name) || self.prefixes.iter().any(|p| file_name.starts_with(p))
+    }
+}
+
+/// A file that runs later on the host, by where it lies in the project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HostFile {
+    /// A file of this name, at any depth.
+    Named(&'static str),
+    /// A file whose name begins so (`.yarnrc`, `.yarnrc.yml`).
+    NameStarting(&'static str),
+    /// A file whose name ends so (`.pth`).
+    NameEnding(&'static str),
+    /// A file whose name begins with `name` in a folder named `folder`
+    /// (`.cargo/config.toml`).
+    In {
+        /// The folder's name.
+        folder: &'static str,
+        /// The beginning of the file's name.
+        name: &'static str,
+    },
+    /// Any entry of a folder named `folder` that lies, at any depth,
+    /// under a folder named `under` (`node_modules/.bin`'s shims).
+    Beneath {
+        /// The folder holding the entry.
+        folder: &'static str,
+        /// A folder above it.
+        under: &'static str,
+    },
+}
+
+impl HostFile {
+    /// Whether `path` (relative to the project) is such a file.
+    pub(crate) fn matches(&self, path: &Path) -> bool {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let parent = || {
+            path.parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        match *self {
+            HostFile::Named(named) => name == named,
+            HostFile::NameStarting(start) => name.starts_with(start),
+            HostFile::NameEnding(end) => name.ends_with(end),
+            HostFile::In {
+                folder,
+                name: start,
+            } => parent() == folder && name.starts_with(start),
+            HostFile::Beneath { folder, under } => {
+                parent() == folder && path.iter().any(|c| c == under)
+            }
+        }
+    }
+}
+
+/// A module a runner or its toolchain imports by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Module {
+    /// Its name (`pytest`): `pytest.py` shadows it.
+    pub(crate) name: &'static str,
+    /// Whether a folder of its name (a package, `pytest/`) shadows it too.
+    pub(crate) package: bool,
+}
+
+/// A toolchain no profile names (a runner this facade has no profile for):
+/// no program, no file, no module.
+pub(crate) static NONE: Toolchain = Toolchain {
+    programs: &[],
+    host_files: &[],
+    shadowed: &[],
+};
+
+/// Rust's: cargo (whose registry is the host's, read-only: no private
+/// cache), its configuration, build scripts and toolchain files.
+pub(crate) static RUST: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["cargo", "cargo-nextest", "rustc"],
+        prefixes: &[],
+        caches: &[],
+    }],
+    host_files: &[
+        HostFile::Named("build.rs"),
+        HostFile::Named("rust-toolchain"),
+        HostFile::Named("rust-toolchain.toml"),
+        HostFile::In {
+            folder: ".cargo",
+            name: "config",
+        },
+    ],
+    shadowed: &[],
+};
+
+/// Go's: its build cache.
+pub(crate) static GO: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["go", "gotestsum"],
+        prefixes: &[],
+        caches: &["home-cache/go-build"],
+    }],
+    host_files: &[],
+    shadowed: &[],
+};
+
+/// Python's: pip's cache for its interpreters and project tools; its
+/// start-up files, the files its tools run, and the standard modules a
+/// project's file would shadow.
+pub(crate) static PYTHON: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["tox", "nox", "uv", "poetry", "pdm", "hatch"],
+        prefixes: &["python", "pip"],
+        caches: &["home-cache/pip"],
+    }],
+    host_files: &[
+        HostFile::Named("sitecustomize.py"),
+        HostFile::Named("usercustomize.py"),
+        HostFile::NameEnding(".pth"),
+        HostFile::Named("tox.ini"),
+        HostFile::Named("noxfile.py"),
+        HostFile::Named("setup.cfg"),
+        HostFile::Named("setup.py"),
+    ],
+    shadowed: &[
+        Module {
+            name: "unittest",
+            package: true,
+        },
+        Module {
+            name: "site",
+            package: false,
+        },
+        Module {
+            name: "doctest",
+            package: false,
+        },
+    ],
+};
+
+/// Node's: node and npx (which may start jest, whose cache they use), the
+/// package managers (npm's download cache too), their configuration and
+/// `node_modules/.bin`'s shims.
+pub(crate) static NODE: Toolchain = Toolchain {
+    programs: &[
+        Program {
+            names: &["node", "npx"],
+            prefixes: &[],
+            caches: &["jest"],
+        },
+        Program {
+            names: &PACKAGE_MANAGERS,
+            prefixes: &[],
+            caches: &[NPM_CACHE, "jest"],
+        },
+    ],
+    host_files: &[
+        HostFile::Named("package.json"),
+        HostFile::Named(".npmrc"),
+        HostFile::Named(".pnpmfile.cjs"),
+        HostFile::NameStarting(".yarnrc"),
+        HostFile::Beneath {
+            folder: ".bin",
+            under: "node_modules",
+        },
+    ],
+    shadowed: &[],
+};
+
+/// Node's package managers, whose script commands are read
+/// ([`super::caches_used_in`]).
+pub(crate) const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
+
+/// npm's download cache, by [`testgate_run::PRIVATE_CACHES`]' name.
+pub(crate) const NPM_CACHE: &str = "npm/_cacache";
+
+/// Every toolchain a profile names, each once, in [`testgate_parse::Runner::ALL`]'s
+/// order of the first runner naming it.
+pub(crate) fn toolchains() -> Vec<&'static Toolchain> {
+    let mut out: Vec<&'static Toolchain> = Vec::new();
+    for runner in testgate_parse::Runner::ALL {
+        let toolchain = super::profile(runner).toolchain();
+        if !out.iter().any(|known| std::ptr::eq(*known, toolchain)) {
+            out.push(toolchain);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ecosystem_is_named_by_a_profile() {
+        let all = toolchains();
+        assert_eq!(all.len(), 4);
+        for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE]) {
+            assert!(std::ptr::eq(got, expected), "{got:?}");
+        }
+    }
+
+    #[test]
+    fn host_file_rules_match_by_place() {
+        let config = HostFile::In {
+            folder: ".cargo",
+            name: "config",
+        };
+        assert!(config.matches(Path::new("a/.cargo/config.toml")));
+        // Where it must not fire: another folder, another name.
+        assert!(!config.matches(Path::new("src/config.toml")));
+        assert!(!config.matches(Path::new(".cargo/registry.toml")));
+        let shim = HostFile::Beneath {
+            folder: ".bin",
+            under: "node_modules",
+        };
+        assert!(shim.matches(Path::new("web/node_modules/.bin/jest")));
+        assert!(!shim.matches(Path::new("node_modules/jest/bin/jest.js")));
+        assert!(!shim.matches(Path::new("tools/.bin/run")));
+    }
+}
