@@ -499,10 +499,10 @@ fn check_arguments(
     Ok(args)
 }
 
-/// `name` if the caller may set it ([`testgate::run::caller_may_set`],
+/// `name` if the caller may set it ([`testgate::caller_may_set`],
 /// the rule shared with the environment policy), or why not in one line.
 fn caller_may_set(name: &str) -> Result<(), String> {
-    testgate::run::caller_may_set(name).map_err(|why| {
+    testgate::caller_may_set(name).map_err(|why| {
         format!(
             "`env` may not set {name}: {why}, and the caller of this server may change \
              what its tests do, never what the sandbox holds"

@@ -4,8 +4,12 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-/// Variables passed by default, by exact name. Each is read by a shell, a
-/// runner or a package manager and holds no secret by design; a name here
+use crate::Toolchain;
+
+/// Variables passed by default, by exact name, besides those of the
+/// toolchains the caller names ([`crate::Toolchain::variables`]). Each is
+/// read by a shell, a toolchain or a package manager and holds no secret
+/// by design; a name here
 /// is passed whatever its words (`GOPRIVATE` lists module paths), but a
 /// value holding a URL that carries a credential is still held back.
 /// docs/cli.md prints this list: keep the two in step.
@@ -52,78 +56,8 @@ pub(crate) const EXACT: &[&str] = &[
     "CPPFLAGS",
     "LDFLAGS",
     "PKG_CONFIG_PATH",
-    // Go.
-    "GOPATH",
-    "GOROOT",
-    "GOBIN",
-    "GOFLAGS",
-    "GOCACHE",
-    "GOMODCACHE",
-    "GOTMPDIR",
-    "GOENV",
-    "GOTOOLCHAIN",
-    "GOPROXY",
-    "GONOPROXY",
-    "GOPRIVATE",
-    "GONOSUMDB",
-    "GOSUMDB",
-    "GOINSECURE",
-    "GOVCS",
-    "GOWORK",
-    "GO111MODULE",
-    "GOOS",
-    "GOARCH",
-    "GOAMD64",
-    "GOARM",
-    "GOARM64",
-    "GO386",
-    "GOEXPERIMENT",
-    "GODEBUG",
-    "GOMAXPROCS",
-    "GOGC",
-    "GOMEMLIMIT",
-    "GOTRACEBACK",
-    "GOCOVERDIR",
-    // Rust (rustup's `RUSTUP_*`, cargo's `CARGO_*` and `RUST_*` by prefix).
-    "RUSTFLAGS",
-    "RUSTDOCFLAGS",
-    "RUSTC",
-    "RUSTDOC",
-    "RUSTC_WRAPPER",
-    "RUSTC_WORKSPACE_WRAPPER",
-    "RUSTC_BOOTSTRAP",
-    // Python (pip's `PIP_*` and pytest's `PYTEST_*` by prefix).
-    "PYTHONPATH",
-    "PYTHONHOME",
-    "PYTHONHASHSEED",
-    "PYTHONDONTWRITEBYTECODE",
-    "PYTHONUNBUFFERED",
-    "PYTHONWARNINGS",
-    "PYTHONIOENCODING",
-    "PYTHONUTF8",
-    "PYTHONNOUSERSITE",
-    "PYTHONSAFEPATH",
-    "PYTHONDEVMODE",
-    "PYTHONFAULTHANDLER",
-    "PYTHONOPTIMIZE",
-    "VIRTUAL_ENV",
-    "CONDA_PREFIX",
-    "CONDA_DEFAULT_ENV",
-    // Node (npm's `npm_config_*` by prefix).
-    "NODE_OPTIONS",
-    "NODE_PATH",
-    "NODE_ENV",
-    "NODE_NO_WARNINGS",
-    "NODE_PRESERVE_SYMLINKS",
-    "NODE_ICU_DATA",
-    "NODE_V8_COVERAGE",
-    "NODE_COMPILE_CACHE",
-    "NVM_DIR",
-    "NVM_BIN",
-    "VOLTA_HOME",
-    "PNPM_HOME",
-    "BUN_INSTALL",
-    "COREPACK_HOME",
+    // Each toolchain's own (Go's `GOFLAGS`, Python's `PYTHONPATH`, …) are
+    // its caller's to give ([`crate::Toolchain::variables`]).
     // The JVM.
     "JAVA_HOME",
 ];
@@ -132,18 +66,11 @@ pub(crate) const EXACT: &[&str] = &[
 /// namespace, closed by `_`, so it cannot admit another vendor's variables
 /// (`GO` would admit `GOOGLE_API_KEY`). A name admitted by a prefix is
 /// still held back when it looks like a secret ([`looks_secret`]).
-/// `npm_config_` is matched without regard to case, as npm reads it.
-pub(crate) const PREFIXES: &[&str] = &[
-    "LC_",
-    "CARGO_",
-    "RUSTUP_",
-    "RUST_",
-    "CGO_",
-    "NEXTEST_",
-    "PIP_",
-    "PYTEST_",
-    "NPM_CONFIG_",
-];
+/// A toolchain's namespaces (`CARGO_`) are its caller's to give
+/// ([`crate::Toolchain::prefixes`]), and a test runner's (`PYTEST_`) too
+/// ([`EnvPolicy::pass_prefixed`]): this crate knows no toolchain and no
+/// runner.
+pub(crate) const PREFIXES: &[&str] = &["LC_"];
 
 /// Words of a variable's name that mark a secret: a name holding one of
 /// these anywhere (`NPM_CONFIG__AUTH`, `CARGO_REGISTRY_TOKEN`,
@@ -158,8 +85,10 @@ const SECRET_PARTS: &[&str] = &[
 /// locale, certificate bundles, proxies, and the variables Go, Rust,
 /// Python, Node and the JVM read: `GOPATH`, `GOFLAGS`, `RUSTFLAGS`,
 /// `PYTHONPATH`, `NODE_OPTIONS`, …, the whole list in docs/cli.md) and the
-/// prefixes `LC_`, `CARGO_`, `RUSTUP_`, `RUST_`, `CGO_`, `NEXTEST_`, `PIP_`,
-/// `PYTEST_` and `NPM_CONFIG_` (any case) — minus a prefixed name that looks
+/// prefixes `LC_`, `CARGO_`, `RUSTUP_`, `RUST_`, `CGO_`, `PIP_` and
+/// `NPM_CONFIG_` (any case), and those the caller adds
+/// ([`pass_prefixed`](EnvPolicy::pass_prefixed): testgate's runner
+/// profiles add `NEXTEST_` and `PYTEST_`) — minus a prefixed name that looks
 /// like a secret (it holds `TOKEN`, `SECRET`, `PASS`, `CRED`, `AUTH`,
 /// `PRIVATE`, `SESSION`, `COOKIE` or `BEARER`, or has `PAT` or a `…KEY` as a
 /// word) and minus any value that holds a URL carrying a credential: a
@@ -170,7 +99,7 @@ const SECRET_PARTS: &[&str] = &[
 /// variable given to [`set`](EnvPolicy::set) is added whatever the host has.
 ///
 /// ```
-/// use testgate_run::EnvPolicy;
+/// use testgate_run::{EnvPolicy, Toolchain};
 ///
 /// let host = [
 ///     ("GOFLAGS", "-mod=mod"),
@@ -179,13 +108,21 @@ const SECRET_PARTS: &[&str] = &[
 ///     ("NPM_CONFIG__AUTH", "a"),
 ///     ("CI", "true"),
 /// ];
-/// let env = EnvPolicy::new().resolve(host.iter().map(|(k, v)| (k.into(), v.into())));
+/// // Go's variables and the prefix npm reads, as a caller names them.
+/// const GO: Toolchain = Toolchain {
+///     variables: &["GOFLAGS", "GOPROXY"],
+///     prefixes_any_case: &["NPM_CONFIG_"],
+///     ..Toolchain::NONE
+/// };
+/// let host = host.iter().map(|(k, v)| (k.into(), v.into()));
+/// let env = EnvPolicy::new().resolve_for(host, &[GO]);
 /// let names: Vec<_> = env.iter().map(|(k, _)| k.to_str().unwrap()).collect();
 /// assert_eq!(names, ["CI", "GOFLAGS"]);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnvPolicy {
     passed: Vec<OsString>,
+    prefixes: Vec<String>,
     set: Vec<(OsString, OsString)>,
     no_defaults: bool,
 }
@@ -211,15 +148,36 @@ impl EnvPolicy {
         self
     }
 
+    /// Passes by default, as [`new`](EnvPolicy::new)'s prefixes are, the
+    /// host's variables whose name starts with `prefix` (a tool's own
+    /// namespace closed by `_`, such as a test runner's `PYTEST_`), unless
+    /// the name looks like a secret or the value holds a URL carrying a
+    /// credential. Nothing for [`empty`](EnvPolicy::empty).
+    pub fn pass_prefixed(mut self, prefix: impl Into<String>) -> EnvPolicy {
+        self.prefixes.push(prefix.into());
+        self
+    }
+
     /// Sets `name` to `value` for the command, overriding the host.
     pub fn set(mut self, name: impl Into<OsString>, value: impl Into<OsString>) -> EnvPolicy {
         self.set.push((name.into(), value.into()));
         self
     }
 
-    /// The command's environment, given the host's. Pure: the runner calls
-    /// it with `std::env::vars_os()`. Sorted by name, one entry per name.
+    /// The command's environment, given the host's, for a command of no
+    /// toolchain ([`resolve_for`](EnvPolicy::resolve_for) with none).
     pub fn resolve<I>(&self, host_env: I) -> Vec<(OsString, OsString)>
+    where
+        I: IntoIterator<Item = (OsString, OsString)>,
+    {
+        self.resolve_for(host_env, &[])
+    }
+
+    /// The command's environment, given the host's, passing by default the
+    /// variables of `toolchains` too. Pure: the runner calls it with
+    /// `std::env::vars_os()` and [`RunSpec::toolchains`](crate::RunSpec::toolchains).
+    /// Sorted by name, one entry per name.
+    pub fn resolve_for<I>(&self, host_env: I, toolchains: &[Toolchain]) -> Vec<(OsString, OsString)>
     where
         I: IntoIterator<Item = (OsString, OsString)>,
     {
@@ -227,7 +185,8 @@ impl EnvPolicy {
             .into_iter()
             .filter(|(name, value)| {
                 self.passed.iter().any(|p| p == name)
-                    || (!self.no_defaults && passes_by_default(name, value))
+                    || (!self.no_defaults
+                        && passes_by_default(name, value, &self.prefixes, toolchains))
             })
             .collect();
         for (name, value) in &self.set {
@@ -314,17 +273,26 @@ const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
 /// suite's own switches.
 ///
 /// ```
-/// use testgate_run::caller_may_set;
+/// use testgate_run::{CallerRefusal, Toolchain, caller_may_set};
 ///
-/// assert!(caller_may_set("RUST_BACKTRACE").is_ok());
-/// assert!(caller_may_set("CARGO_TARGET_DIR").is_err());
-/// assert!(caller_may_set("PYTHONPATH").is_err());
+/// const PYTHON: Toolchain = Toolchain {
+///     directories: &["VIRTUAL_ENV"],
+///     search_paths: &["PYTHONPATH"],
+///     ..Toolchain::NONE
+/// };
+/// assert!(caller_may_set("RUST_BACKTRACE", &[PYTHON]).is_ok());
+/// assert!(caller_may_set("CARGO_TARGET_DIR", &[PYTHON]).is_err());
+/// assert_eq!(caller_may_set("PYTHONPATH", &[PYTHON]), Err(CallerRefusal::Mount));
 /// ```
-pub fn caller_may_set(name: &str) -> Result<(), CallerRefusal> {
+///
+/// `toolchains` are those the command may use, as
+/// [`RunSpec::toolchains`](crate::RunSpec::toolchains) names them: every
+/// variable the view reads of them is refused as a mount.
+pub fn caller_may_set(name: &str, toolchains: &[Toolchain]) -> Result<(), CallerRefusal> {
     if name.is_empty() || name.contains(['=', '\0']) {
         return Err(CallerRefusal::NotAName);
     }
-    if crate::view::mounts_by(name) {
+    if crate::view::mounts_by(name, toolchains) {
         return Err(CallerRefusal::Mount);
     }
     let upper = name.to_ascii_uppercase();
@@ -354,21 +322,29 @@ pub fn caller_may_set(name: &str) -> Result<(), CallerRefusal> {
 }
 
 /// Whether the default policy passes the host's `name=value`.
-fn passes_by_default(name: &OsStr, value: &OsStr) -> bool {
+fn passes_by_default(
+    name: &OsStr,
+    value: &OsStr,
+    prefixes: &[String],
+    toolchains: &[Toolchain],
+) -> bool {
     let Some(name) = name.to_str() else {
         return false;
     };
-    let listed = EXACT.contains(&name) || (by_prefix(name) && !looks_secret(name));
+    let given = prefixes
+        .iter()
+        .any(|prefix| name.starts_with(prefix.as_str()) && name.len() > prefix.len())
+        || toolchains.iter().any(|t| t.has_prefix_of(name));
+    let exact = EXACT.contains(&name) || toolchains.iter().any(|t| t.variables.contains(&name));
+    let listed = exact || ((by_prefix(name) || given) && !looks_secret(name));
     listed && !holds_url_credentials(value)
 }
 
-/// Whether `name` starts with one of [`PREFIXES`] (npm's in any case).
+/// Whether `name` starts with one of [`PREFIXES`].
 fn by_prefix(name: &str) -> bool {
-    PREFIXES.iter().any(|prefix| {
-        name.get(..prefix.len()).is_some_and(|head| {
-            head == *prefix || (*prefix == "NPM_CONFIG_" && head.eq_ignore_ascii_case(prefix))
-        }) && name.len() > prefix.len()
-    })
+    PREFIXES
+        .iter()
+        .any(|prefix| name.starts_with(prefix) && name.len() > prefix.len())
 }
 
 /// Whether `name` looks like it holds a secret: it contains one of
@@ -562,6 +538,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toolchain::FOR_TESTS;
 
     fn host(vars: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
         vars.iter().map(|(k, v)| (k.into(), v.into())).collect()
@@ -671,7 +648,11 @@ mod tests {
             ("DATABASE_URL", "postgres://u:p@db/x", false),
         ];
         for (name, value, passes) in table {
-            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            // The runners' namespaces, as testgate's runner profiles give them.
+            let env = EnvPolicy::new()
+                .pass_prefixed("NEXTEST_")
+                .pass_prefixed("PYTEST_")
+                .resolve_for(host(&[(name, value)]), &FOR_TESTS);
             assert_eq!(
                 !env.is_empty(),
                 *passes,
@@ -679,6 +660,28 @@ mod tests {
                 if *passes { "passed" } else { "held back" }
             );
         }
+    }
+
+    /// A runner's namespace is its caller's to give, and a name in it that
+    /// looks like a secret is held back all the same.
+    #[test]
+    fn a_prefix_given_passes_its_namespace_and_no_secret() {
+        let of = |policy: EnvPolicy, name: &str| !policy.resolve(host(&[(name, "v")])).is_empty();
+        assert!(
+            !of(EnvPolicy::new(), "PYTEST_ADDOPTS"),
+            "no runner's by default"
+        );
+        let pytest = || EnvPolicy::new().pass_prefixed("PYTEST_");
+        assert!(of(pytest(), "PYTEST_ADDOPTS"));
+        // Where it must not fire: a secret, the prefix alone, another
+        // vendor's name, a policy that passes nothing by default.
+        assert!(!of(pytest(), "PYTEST_API_TOKEN"));
+        assert!(!of(pytest(), "PYTEST_"));
+        assert!(!of(pytest(), "PYTESTX_Y"));
+        assert!(!of(
+            EnvPolicy::empty().pass_prefixed("PYTEST_"),
+            "PYTEST_ADDOPTS"
+        ));
     }
 
     /// URLs that carry a credential, in the variables that hold index and
@@ -739,7 +742,7 @@ mod tests {
             ),
         ];
         for (name, value) in held {
-            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            let env = EnvPolicy::new().resolve_for(host(&[(name, value)]), &FOR_TESTS);
             assert!(env.is_empty(), "{name}={value} must be held back");
         }
         let passed = [
@@ -784,7 +787,7 @@ mod tests {
             ("NO_PROXY", "localhost,127.0.0.1,.example.com"),
         ];
         for (name, value) in passed {
-            let env = EnvPolicy::new().resolve(host(&[(name, value)]));
+            let env = EnvPolicy::new().resolve_for(host(&[(name, value)]), &FOR_TESTS);
             assert_eq!(names(&env), [name], "{name}={value} must be passed");
         }
     }
@@ -933,7 +936,7 @@ mod tests {
             ("A=B", CallerRefusal::NotAName),
         ];
         for (name, why) in refused {
-            assert_eq!(caller_may_set(name), Err(why), "{name}");
+            assert_eq!(caller_may_set(name, &FOR_TESTS), Err(why), "{name}");
         }
         // Where the rule must not fire: a suite's own switches and the
         // variables that change what a test does, not where it runs.
@@ -951,7 +954,7 @@ mod tests {
             "MODE",
             "PATHOLOGICAL",
         ] {
-            assert_eq!(caller_may_set(name), Ok(()), "{name}");
+            assert_eq!(caller_may_set(name, &FOR_TESTS), Ok(()), "{name}");
         }
     }
 

@@ -55,6 +55,7 @@ mod seccomp;
 mod seed;
 mod spawn;
 mod spec;
+mod toolchain;
 mod tree;
 mod view;
 mod watch;
@@ -70,4 +71,5 @@ pub use crate::project_file::{
 };
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
+pub use crate::toolchain::Toolchain;
 pub use crate::view::{PRIVATE_CACHES, ToolCache};

@@ -70,7 +70,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         source,
     };
     let token = run_token();
-    let mut env = spec.env.resolve(std::env::vars_os());
+    let mut env = spec.env.resolve_for(std::env::vars_os(), &spec.toolchains);
 
     let mut notes = Vec::new();
     // The Landlock sandbox's temporary directory, removed once every
@@ -178,6 +178,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 homes: &homes,
                 env: &env,
                 program: &spec.program,
+                toolchains: &spec.toolchains,
                 caches: spec.caches.as_deref(),
                 tool_caches: &spec.tool_caches,
                 dir: &dir,
@@ -397,6 +398,7 @@ fn start_landlocked(
         homes: &homes,
         env,
         program: &spec.program,
+        toolchains: &spec.toolchains,
         caches: spec.caches.as_deref(),
         tool_caches: &spec.tool_caches,
         dir: &dir,

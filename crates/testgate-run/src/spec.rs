@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
+use crate::toolchain::Toolchain;
 use crate::view::ToolCache;
 
 /// Durations are capped here (about 136 years) so that adding one to an
@@ -152,6 +153,7 @@ pub struct RunSpec {
     pub(crate) cancel: Option<Cancel>,
     pub(crate) caches: Option<Vec<String>>,
     pub(crate) tool_caches: Vec<ToolCache>,
+    pub(crate) toolchains: Vec<Toolchain>,
     pub(crate) writes: ProjectWrites,
 }
 
@@ -195,6 +197,7 @@ impl RunSpec {
             cancel: None,
             caches: None,
             tool_caches: Vec::new(),
+            toolchains: Vec::new(),
             writes: ProjectWrites::default(),
         }
     }
@@ -254,6 +257,16 @@ impl RunSpec {
     /// (default: none).
     pub fn tool_caches(mut self, caches: Vec<ToolCache>) -> RunSpec {
         self.tool_caches = caches;
+        self
+    }
+
+    /// The toolchains the command may use, which this crate knows only as
+    /// the data given here (none by default): their variables are passed
+    /// ([`EnvPolicy::resolve_for`]), and under a sandbox the folders of the
+    /// homes they are installed in, and those their variables name, are
+    /// shown read-only ([`Toolchain`]).
+    pub fn toolchains(mut self, toolchains: Vec<Toolchain>) -> RunSpec {
+        self.toolchains = toolchains;
         self
     }
 

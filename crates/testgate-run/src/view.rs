@@ -8,34 +8,14 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Component, Path, PathBuf};
 
+use crate::Toolchain;
 use crate::project_file::read_project_file;
 
-/// Under each home, what toolchains are installed in and need to be read:
-/// shown read-only when they exist. Nothing here holds a credential by
-/// design (cargo's credentials are beside `bin/` and `registry/`, not in
-/// them).
-pub(crate) const HOME_TOOLCHAINS: &[&str] = &[
-    ".cargo/bin",
-    ".cargo/env",
-    ".cargo/registry",
-    ".cargo/git",
-    ".rustup",
-    ".pyenv",
-    ".nvm",
-    ".volta",
-    ".bun",
-    ".deno",
-    ".local/bin",
-    ".local/lib",
-    ".local/share/uv",
-    ".local/share/pnpm",
-    "go",
-    ".config/go",
-    ".conda",
-    "miniconda3",
-    "miniforge3",
-    "anaconda3",
-];
+/// Under each home, what tools of no one toolchain are installed in and
+/// need to be read (pip's and pipx's user installs): shown read-only when
+/// they exist, as each toolchain's [`Toolchain::homes`]. Nothing here
+/// holds a credential by design.
+pub(crate) const HOME_TOOLCHAINS: &[&str] = &[".local/bin", ".local/lib"];
 
 /// Directories hidden whole (an empty tmpfs over each): every home but the
 /// toolchains above.
@@ -55,23 +35,9 @@ const HIDDEN_FILES: &[&str] = &[
     "/etc/ssh/ssh_host_dsa_key",
 ];
 
-/// Variables naming one directory a toolchain lives in (read-only).
-const TOOLCHAIN_VARIABLES: &[&str] = &[
-    "VIRTUAL_ENV",
-    "CONDA_PREFIX",
-    "GOPATH",
-    "GOROOT",
-    "GOMODCACHE",
-    "RUSTUP_HOME",
-    "PYENV_ROOT",
-    "NVM_DIR",
-    "VOLTA_HOME",
-    "BUN_INSTALL",
-    "DENO_DIR",
-];
-
-/// Variables holding a `:`-separated list of directories (read-only).
-const TOOLCHAIN_LISTS: &[&str] = &["PATH", "PYTHONPATH", "NODE_PATH"];
+/// Variables holding a `:`-separated list of directories (read-only),
+/// besides each toolchain's [`Toolchain::search_paths`].
+const TOOLCHAIN_LISTS: &[&str] = &["PATH"];
 
 /// Variables naming where a build tool writes what it builds, and the
 /// project's private folder (under its private caches) each is pointed at
@@ -94,14 +60,17 @@ pub(crate) const CACHE_VARIABLES: &[(&str, &str)] = &[
     ("NPM_CONFIG_CACHE", ".npm"),
 ];
 
-/// Whether [`view`] reads the variable `name` to decide what it mounts: a
-/// home, a toolchain or a list of them (read-only), a build output or a
-/// cache (writable). [`crate::env::caller_may_set`] refuses every one, so a
-/// variable added to a list above is refused to an untrusted caller too.
-pub(crate) fn mounts_by(name: &str) -> bool {
+/// Whether [`view`] reads the variable `name` to decide what it mounts,
+/// given the command's `toolchains`: a home, a toolchain or a list of them
+/// (read-only), a build output or a cache (writable).
+/// [`crate::env::caller_may_set`] refuses every one, so a variable added to
+/// a list above or to a toolchain is refused to an untrusted caller too.
+pub(crate) fn mounts_by(name: &str, toolchains: &[Toolchain]) -> bool {
     name == "HOME"
-        || TOOLCHAIN_VARIABLES.contains(&name)
         || TOOLCHAIN_LISTS.contains(&name)
+        || toolchains
+            .iter()
+            .any(|t| t.directories.contains(&name) || t.search_paths.contains(&name))
         || CACHE_VARIABLES
             .iter()
             .any(|(cache, _)| cache.eq_ignore_ascii_case(name))
@@ -142,6 +111,8 @@ pub(crate) struct Host<'a> {
     pub(crate) env: &'a [(OsString, OsString)],
     /// The program as given (a path, or a name looked up in `PATH`).
     pub(crate) program: &'a OsStr,
+    /// The toolchains the command may use ([`crate::RunSpec::toolchains`]).
+    pub(crate) toolchains: &'a [Toolchain],
     /// The private caches (by [`HostCache::private`]) the command uses, as
     /// its caller knows them ([`crate::RunSpec::caches`]); `None`: all.
     pub(crate) caches: Option<&'a [String]>,
@@ -250,7 +221,13 @@ fn mounts(host: &Host<'_>) -> View {
     // directories the environment names, a venv's interpreter.
     let mut wanted: Vec<PathBuf> = Vec::new();
     for home in &homes {
-        wanted.extend(HOME_TOOLCHAINS.iter().map(|rel| home.join(rel)));
+        let installed = host.toolchains.iter().flat_map(|t| t.homes);
+        wanted.extend(
+            HOME_TOOLCHAINS
+                .iter()
+                .chain(installed)
+                .map(|rel| home.join(rel)),
+        );
     }
     let program = Path::new(host.program);
     if program.is_absolute() {
@@ -263,10 +240,11 @@ fn mounts(host: &Host<'_>) -> View {
             wanted.push(venv);
         }
     }
-    for name in TOOLCHAIN_VARIABLES {
+    for name in host.toolchains.iter().flat_map(|t| t.directories) {
         wanted.extend(value(host.env, name).map(PathBuf::from));
     }
-    for name in TOOLCHAIN_LISTS {
+    let searched = host.toolchains.iter().flat_map(|t| t.search_paths);
+    for name in TOOLCHAIN_LISTS.iter().chain(searched) {
         if let Some(list) = value(host.env, name) {
             wanted.extend(
                 list.as_bytes()
@@ -765,6 +743,7 @@ mod tests {
             homes: &[],
             env: &env,
             program: OsStr::new("cargo"),
+            toolchains: &crate::toolchain::FOR_TESTS,
             caches: Some(&[]),
             tool_caches: &[ToolCache {
                 what: "runner cache".to_owned(),
@@ -820,6 +799,7 @@ mod tests {
                 homes: &[],
                 env,
                 program: OsStr::new("cargo"),
+                toolchains: &crate::toolchain::FOR_TESTS,
                 caches: Some(&[]),
                 tool_caches: &[],
                 dir,
@@ -859,6 +839,7 @@ mod tests {
                 homes: &[],
                 env: &env,
                 program: OsStr::new("git"),
+                toolchains: &crate::toolchain::FOR_TESTS,
                 caches: None,
                 tool_caches: &[],
                 dir: &project,
@@ -883,6 +864,7 @@ mod tests {
             homes: &[f.root.join("other")],
             env: &vars,
             program: OsStr::new("git"),
+            toolchains: &crate::toolchain::FOR_TESTS,
             caches: None,
             tool_caches: &[],
             dir: &project,
@@ -901,6 +883,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("cargo"),
+            toolchains: &crate::toolchain::FOR_TESTS,
             caches: Some(&[]),
             tool_caches: &[],
             dir: &project,
@@ -953,6 +936,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("pytest"),
+            toolchains: &crate::toolchain::FOR_TESTS,
             caches: Some(&[]),
             tool_caches: &[],
             dir: &project,
@@ -1016,6 +1000,7 @@ mod tests {
                 homes: &[],
                 env: vars,
                 program: OsStr::new("make"),
+                toolchains: &crate::toolchain::FOR_TESTS,
                 caches: None,
                 tool_caches: &[],
                 dir: &project,
@@ -1033,6 +1018,7 @@ mod tests {
                 homes: &[],
                 env: &vars,
                 program: OsStr::new("make"),
+                toolchains: &crate::toolchain::FOR_TESTS,
                 caches: None,
                 tool_caches: &runner,
                 dir: &project,
@@ -1094,6 +1080,7 @@ mod tests {
                 homes: &[],
                 env: &in_project,
                 program: OsStr::new("go"),
+                toolchains: &crate::toolchain::FOR_TESTS,
                 caches: Some(&go_build),
                 tool_caches: &[],
                 dir: &project,
@@ -1127,6 +1114,7 @@ mod tests {
             homes: &[],
             env: &vars,
             program: OsStr::new("go"),
+            toolchains: &crate::toolchain::FOR_TESTS,
             caches: Some(&go_build),
             tool_caches: &[],
             dir: &project,

@@ -71,6 +71,21 @@ pub use testgate_policy as policy;
 /// ([`run::ProjectDir`], [`run::read_project_file`]).
 pub use testgate_run as run;
 
+/// Whether a caller that is not trusted (the agent calling `testgate
+/// mcp`'s `check` tool) may set the variable `name` for a check's command,
+/// or why not: [`run::caller_may_set`] with the toolchains of every runner
+/// profile, whose variables the sandbox's view reads.
+///
+/// ```
+/// use testgate::run::CallerRefusal;
+///
+/// assert!(testgate::caller_may_set("RUST_BACKTRACE").is_ok());
+/// assert_eq!(testgate::caller_may_set("BUN_INSTALL"), Err(CallerRefusal::Mount));
+/// ```
+pub fn caller_may_set(name: &str) -> Result<(), run::CallerRefusal> {
+    run::caller_may_set(name, &crate::runners::run_toolchains())
+}
+
 /// Runs `program` with `args` on the host, not sandboxed, in `dir`, with the
 /// default environment policy plus `GIT_CONFIG_NOSYSTEM=1`, for at most
 /// `timeout`; returns its standard output when it exited 0 (its standard

@@ -272,7 +272,8 @@ impl SandboxedTests {
                 OsStr::new(program),
                 args,
             ))
-            .tool_caches(crate::runners::tool_caches());
+            .tool_caches(crate::runners::tool_caches())
+            .toolchains(crate::runners::run_toolchains());
         let mut out: Vec<u8> = Vec::new();
         let mut sink = |chunk: &[u8]| {
             if out.len() < 64 * 1024 {
@@ -580,7 +581,8 @@ impl SandboxedTests {
             .timeout(self.config.timeout)
             .sandbox(sandbox)
             .writes(ProjectWrites::All)
-            .tool_caches(crate::runners::tool_caches());
+            .tool_caches(crate::runners::tool_caches())
+            .toolchains(crate::runners::run_toolchains());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }
@@ -726,7 +728,8 @@ impl SandboxedTests {
     /// wants to tell its attempts apart reads the number instead of
     /// counting in the tree.
     fn env_policy_of(&self, attempt: Option<usize>) -> EnvPolicy {
-        let mut base = EnvPolicy::new().set("PYTHONDONTWRITEBYTECODE", "1");
+        let mut base =
+            crate::runners::pass_runners_env(EnvPolicy::new()).set("PYTHONDONTWRITEBYTECODE", "1");
         if let Some(number) = attempt {
             base = base.set("TESTGATE_ATTEMPT", number.to_string());
         }
@@ -772,7 +775,8 @@ impl SandboxedTests {
                 program,
                 &run_args,
             ))
-            .tool_caches(crate::runners::tool_caches());
+            .tool_caches(crate::runners::tool_caches())
+            .toolchains(crate::runners::run_toolchains());
         if let Some(cancel) = &self.cancel {
             spec = spec.cancel(cancel.clone());
         }

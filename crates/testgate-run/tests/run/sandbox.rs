@@ -204,7 +204,15 @@ fn credential_stores_in_home_are_hidden() {
     // The control: on the host the key is readable.
     let (_, output) = exit_of(&host(script).env(env.clone()));
     assert!(output.contains("PRIVATE-KEY-MATERIAL"), "{output}");
-    let (_, output) = exit_of(&sandboxed(script, project.path()).env(env));
+    // The toolchains are the caller's to name (testgate's runner profiles).
+    let cargo = testgate_run::Toolchain {
+        homes: &[".cargo/bin"],
+        ..testgate_run::Toolchain::NONE
+    };
+    let spec = sandboxed(script, project.path())
+        .env(env)
+        .toolchains(vec![cargo]);
+    let (_, output) = exit_of(&spec);
     assert!(!output.contains("PRIVATE-KEY-MATERIAL"), "{output}");
     assert!(!output.contains("NETRC-SECRET"), "{output}");
     // The home is an allowlist of toolchains: the rest is not there.

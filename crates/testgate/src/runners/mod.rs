@@ -41,7 +41,7 @@ pub(crate) use nextest::nextest_escape;
 #[cfg(test)]
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
-pub(crate) use toolchain::{HostFile, Module, Program, Toolchain, toolchains};
+pub(crate) use toolchain::{HostFile, Module, Program, Toolchain, run_toolchains, toolchains};
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
@@ -138,6 +138,14 @@ pub(crate) trait RunnerProfile: Sync {
         None
     }
 
+    /// The runner's own namespaces of environment variables (`PYTEST_`),
+    /// passed to every command as the toolchains' are
+    /// ([`testgate_run::EnvPolicy::pass_prefixed`]), unless one looks like
+    /// a secret.
+    fn env_prefixes(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The runner's own files that run later on the host (pytest's
     /// `conftest.py`), beyond its toolchain's.
     fn host_files(&self) -> &'static [HostFile] {
@@ -176,6 +184,14 @@ pub(crate) fn tool_outputs() -> impl Iterator<Item = &'static ToolOutput> {
     Runner::ALL
         .into_iter()
         .flat_map(|runner| profile(runner).tool_output())
+}
+
+/// `policy` passing every runner's [`RunnerProfile::env_prefixes`].
+pub(crate) fn pass_runners_env(policy: testgate_run::EnvPolicy) -> testgate_run::EnvPolicy {
+    Runner::ALL
+        .into_iter()
+        .flat_map(|runner| profile(runner).env_prefixes())
+        .fold(policy, |policy, prefix| policy.pass_prefixed(*prefix))
 }
 
 /// How a runner is asked for its machine-readable report

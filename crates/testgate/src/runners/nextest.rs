@@ -143,6 +143,10 @@ impl RunnerProfile for Nextest {
         &["Cargo.toml (cargo test, or cargo nextest run with .config/nextest.toml)"]
     }
 
+    fn env_prefixes(&self) -> &'static [&'static str] {
+        &["NEXTEST_"]
+    }
+
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         let at = super::cargo::toolchain_words(program, args)?;
         let arg = |i: usize| args.get(i).map(String::as_str);

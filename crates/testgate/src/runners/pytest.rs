@@ -216,6 +216,10 @@ impl RunnerProfile for Pytest {
         ]
     }
 
+    fn env_prefixes(&self) -> &'static [&'static str] {
+        &["PYTEST_"]
+    }
+
     fn programs(&self) -> &'static [super::Program] {
         &[super::Program {
             names: &["pytest", "py.test"],

@@ -20,6 +20,10 @@ pub(crate) struct Toolchain {
     /// The modules that, lying where the toolchain imports from, would be
     /// imported instead of its own (`site.py`).
     pub(crate) shadowed: &'static [Module],
+    /// What of the host it needs inside the sandbox (its folders of the
+    /// homes, the variables naming where it lives, the variables it
+    /// reads), handed to `testgate-run` as data ([`run_toolchains`]).
+    pub(crate) run: testgate_run::Toolchain,
 }
 
 /// A program of a toolchain or a runner, and the project's private caches
@@ -112,6 +116,7 @@ pub(crate) static NONE: Toolchain = Toolchain {
     programs: &[],
     host_files: &[],
     shadowed: &[],
+    run: testgate_run::Toolchain::NONE,
 };
 
 /// Rust's: cargo (whose registry is the host's, read-only: no private
@@ -132,6 +137,29 @@ pub(crate) static RUST: Toolchain = Toolchain {
         },
     ],
     shadowed: &[],
+    run: testgate_run::Toolchain {
+        homes: &[
+            ".cargo/bin",
+            ".cargo/env",
+            ".cargo/registry",
+            ".cargo/git",
+            ".rustup",
+        ],
+        directories: &["RUSTUP_HOME"],
+        search_paths: &[],
+        variables: &[
+            "RUSTFLAGS",
+            "RUSTDOCFLAGS",
+            "RUSTC",
+            "RUSTDOC",
+            "RUSTC_WRAPPER",
+            "RUSTC_WORKSPACE_WRAPPER",
+            "RUSTC_BOOTSTRAP",
+        ],
+        // rustup's `RUSTUP_*`, cargo's `CARGO_*` and `RUST_*`.
+        prefixes: &["CARGO_", "RUSTUP_", "RUST_"],
+        prefixes_any_case: &[],
+    },
 };
 
 /// Go's: its build cache.
@@ -143,6 +171,47 @@ pub(crate) static GO: Toolchain = Toolchain {
     }],
     host_files: &[],
     shadowed: &[],
+    run: testgate_run::Toolchain {
+        homes: &["go", ".config/go"],
+        directories: &["GOPATH", "GOROOT", "GOMODCACHE"],
+        search_paths: &[],
+        variables: &[
+            "GOPATH",
+            "GOROOT",
+            "GOBIN",
+            "GOFLAGS",
+            "GOCACHE",
+            "GOMODCACHE",
+            "GOTMPDIR",
+            "GOENV",
+            "GOTOOLCHAIN",
+            "GOPROXY",
+            "GONOPROXY",
+            "GOPRIVATE",
+            "GONOSUMDB",
+            "GOSUMDB",
+            "GOINSECURE",
+            "GOVCS",
+            "GOWORK",
+            "GO111MODULE",
+            "GOOS",
+            "GOARCH",
+            "GOAMD64",
+            "GOARM",
+            "GOARM64",
+            "GO386",
+            "GOEXPERIMENT",
+            "GODEBUG",
+            "GOMAXPROCS",
+            "GOGC",
+            "GOMEMLIMIT",
+            "GOTRACEBACK",
+            "GOCOVERDIR",
+        ],
+        // Not `GO_`: `GO` would admit `GOOGLE_API_KEY`.
+        prefixes: &["CGO_"],
+        prefixes_any_case: &[],
+    },
 };
 
 /// Python's: pip's cache for its interpreters and project tools; its
@@ -177,6 +246,39 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
             package: false,
         },
     ],
+    run: testgate_run::Toolchain {
+        homes: &[
+            ".pyenv",
+            ".local/share/uv",
+            ".conda",
+            "miniconda3",
+            "miniforge3",
+            "anaconda3",
+        ],
+        directories: &["VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_ROOT"],
+        search_paths: &["PYTHONPATH"],
+        variables: &[
+            "PYTHONPATH",
+            "PYTHONHOME",
+            "PYTHONHASHSEED",
+            "PYTHONDONTWRITEBYTECODE",
+            "PYTHONUNBUFFERED",
+            "PYTHONWARNINGS",
+            "PYTHONIOENCODING",
+            "PYTHONUTF8",
+            "PYTHONNOUSERSITE",
+            "PYTHONSAFEPATH",
+            "PYTHONDEVMODE",
+            "PYTHONFAULTHANDLER",
+            "PYTHONOPTIMIZE",
+            "VIRTUAL_ENV",
+            "CONDA_PREFIX",
+            "CONDA_DEFAULT_ENV",
+        ],
+        // pip's `PIP_*`.
+        prefixes: &["PIP_"],
+        prefixes_any_case: &[],
+    },
 };
 
 /// Node's: node and npx (which may start jest, whose cache they use), the
@@ -206,6 +308,30 @@ pub(crate) static NODE: Toolchain = Toolchain {
         },
     ],
     shadowed: &[],
+    run: testgate_run::Toolchain {
+        homes: &[".nvm", ".volta", ".bun", ".deno", ".local/share/pnpm"],
+        directories: &["NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "DENO_DIR"],
+        search_paths: &["NODE_PATH"],
+        variables: &[
+            "NODE_OPTIONS",
+            "NODE_PATH",
+            "NODE_ENV",
+            "NODE_NO_WARNINGS",
+            "NODE_PRESERVE_SYMLINKS",
+            "NODE_ICU_DATA",
+            "NODE_V8_COVERAGE",
+            "NODE_COMPILE_CACHE",
+            "NVM_DIR",
+            "NVM_BIN",
+            "VOLTA_HOME",
+            "PNPM_HOME",
+            "BUN_INSTALL",
+            "COREPACK_HOME",
+        ],
+        prefixes: &[],
+        // npm reads `npm_config_*` in any case.
+        prefixes_any_case: &["NPM_CONFIG_"],
+    },
 };
 
 /// Node's package managers, whose script commands are read
@@ -228,6 +354,15 @@ pub(crate) fn toolchains() -> Vec<&'static Toolchain> {
     out
 }
 
+/// What of the host every toolchain a profile names needs inside the
+/// sandbox, handed to each run ([`testgate_run::RunSpec::toolchains`]).
+pub(crate) fn run_toolchains() -> Vec<testgate_run::Toolchain> {
+    toolchains()
+        .into_iter()
+        .map(|toolchain| toolchain.run)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +373,24 @@ mod tests {
         assert_eq!(all.len(), 4);
         for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE]) {
             assert!(std::ptr::eq(got, expected), "{got:?}");
+        }
+    }
+
+    /// An exact name that a prefix also admits would be passed with no
+    /// secret check by one and checked by the other: keep them apart.
+    #[test]
+    fn no_variable_is_a_prefix_or_a_duplicate() {
+        let all = run_toolchains();
+        let variables: Vec<&str> = all.iter().flat_map(|t| t.variables).copied().collect();
+        for (i, name) in variables.iter().enumerate() {
+            assert!(!variables[..i].contains(name), "{name} twice");
+            let prefixed = all.iter().any(|t| {
+                t.prefixes.iter().any(|p| name.starts_with(p))
+                    || t.prefixes_any_case
+                        .iter()
+                        .any(|p| name.to_ascii_uppercase().starts_with(p))
+            });
+            assert!(!prefixed, "{name} is also admitted by a prefix");
         }
     }
 
