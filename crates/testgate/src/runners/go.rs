@@ -199,22 +199,8 @@ impl RunnerProfile for Go {
         Some(out)
     }
 
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         vec![words(&["go", "version"])]
-    }
-
-    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
-    }
-
-    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {

@@ -97,14 +97,6 @@ impl RunnerProfile for Jest {
         Ok(jest(rest, targets))
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[("CI", "true")]
-    }
-
     fn tool_output(&self) -> &'static [super::ToolOutput] {
         super::js::COVERAGE_OUTPUT
     }

@@ -99,14 +99,6 @@ impl RunnerProfile for Mocha {
         Ok(out)
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[("CI", "true")]
-    }
-
     fn tool_output(&self) -> &'static [super::ToolOutput] {
         super::js::COVERAGE_OUTPUT
     }
@@ -120,11 +112,6 @@ impl RunnerProfile for Mocha {
         names_program(words, "mocha")
             .then(|| one_of(words, &["-w"], &[]))
             .flatten()
-    }
-
-    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
     }
 
     /// `npm test` whose script calls mocha. A `.mocharc.*` alone does not

@@ -63,10 +63,17 @@ pub(crate) trait RunnerProfile: Sync {
     /// The runner's own arguments `rest` for a run that replays no cached
     /// result (each run of a stress sequence), `None` when `rest` already
     /// runs afresh.
-    fn uncached(&self, rest: &[String]) -> Option<Vec<String>>;
+    fn uncached(&self, rest: &[String]) -> Option<Vec<String>> {
+        let _ = rest;
+        None
+    }
 
-    /// The environment the runner's preset sets (docs/policy.md).
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)];
+    /// The environment the runner's preset sets (docs/policy.md): by
+    /// default its toolchain's ([`Toolchain::preset_env`]: Node's runners
+    /// `CI=true`).
+    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
+        self.toolchain().preset_env
+    }
 
     /// The commands whose first line `check --record` keeps as the
     /// toolchain's versions; `program` is the test command's program.
@@ -78,13 +85,19 @@ pub(crate) trait RunnerProfile: Sync {
     /// does. Asked of every profile for every command ([`watch_word`]), so
     /// a profile names the runner's own conditions (mocha's `-w` only where
     /// mocha is named).
-    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str>;
+    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
 
     /// The word of `words` that lets the tests rewrite their own expected
     /// snapshots (`jest -u`, syrupy's `--snapshot-update`); `None` when
     /// none does. Asked as [`RunnerProfile::watch_word`] is
     /// ([`snapshot_update_word`]).
-    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str>;
+    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
+        let _ = words;
+        None
+    }
 
     /// The command that runs this runner in `project`, and what showed
     /// it, when the files at the project's root name this runner (`testgate
@@ -324,24 +337,8 @@ impl RunnerProfile for Unknown {
         Err("testgate has no profile for this runner: it cannot select tests".to_owned())
     }
 
-    fn uncached(&self, _: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
     fn version_questions(&self, _: &str) -> Vec<Vec<String>> {
         Vec::new()
-    }
-
-    fn watch_word<'a>(&self, _: &'a [String]) -> Option<&'a str> {
-        None
-    }
-
-    fn snapshot_update_word<'a>(&self, _: &'a [String]) -> Option<&'a str> {
-        None
     }
 
     fn detect(&self, _: &ProjectView<'_>) -> Option<Detected> {

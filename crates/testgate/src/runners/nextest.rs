@@ -162,30 +162,12 @@ impl RunnerProfile for Nextest {
         Ok(nextest(rest, targets))
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
         vec![
             words(&["cargo", "--version"]),
             words(&["rustc", "--version"]),
             words(&["cargo", "nextest", "--version"]),
         ]
-    }
-
-    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
-    }
-
-    fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
     }
 
     fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {

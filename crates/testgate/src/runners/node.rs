@@ -91,21 +91,8 @@ impl RunnerProfile for Node {
         Ok(out)
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[("CI", "true")]
-    }
-
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         vec![vec![program.to_owned(), "--version".to_owned()]]
-    }
-
-    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
     }
 
     fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {

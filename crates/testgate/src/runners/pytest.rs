@@ -276,14 +276,6 @@ impl RunnerProfile for Pytest {
         pytest(rest, targets, workspace)
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
     fn tool_output(&self) -> &'static [ToolOutput] {
         const PYTHON: &[&str] = &[
             "pyproject.toml",
@@ -332,11 +324,6 @@ impl RunnerProfile for Pytest {
             vec!["pytest".into(), "--version".into()]
         };
         vec![vec![python, "--version".into()], pytest]
-    }
-
-    fn watch_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {
-        let _ = words;
-        None
     }
 
     fn snapshot_update_word<'a>(&self, words: &'a [String]) -> Option<&'a str> {

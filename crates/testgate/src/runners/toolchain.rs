@@ -20,6 +20,9 @@ pub(crate) struct Toolchain {
     /// The modules that, lying where the toolchain imports from, would be
     /// imported instead of its own (`site.py`).
     pub(crate) shadowed: &'static [Module],
+    /// The environment its runners' presets set, unless a profile says
+    /// otherwise ([`super::RunnerProfile::preset_env`]).
+    pub(crate) preset_env: &'static [(&'static str, &'static str)],
     /// What of the host it needs inside the sandbox (its folders of the
     /// homes, the variables naming where it lives, the variables it
     /// reads), handed to `testgate-run` as data ([`run_toolchains`]).
@@ -116,6 +119,7 @@ pub(crate) static NONE: Toolchain = Toolchain {
     programs: &[],
     host_files: &[],
     shadowed: &[],
+    preset_env: &[],
     run: testgate_run::Toolchain::NONE,
 };
 
@@ -137,6 +141,7 @@ pub(crate) static RUST: Toolchain = Toolchain {
         },
     ],
     shadowed: &[],
+    preset_env: &[],
     run: testgate_run::Toolchain {
         homes: &[
             ".cargo/bin",
@@ -171,6 +176,7 @@ pub(crate) static GO: Toolchain = Toolchain {
     }],
     host_files: &[],
     shadowed: &[],
+    preset_env: &[],
     run: testgate_run::Toolchain {
         homes: &["go", ".config/go"],
         directories: &["GOPATH", "GOROOT", "GOMODCACHE"],
@@ -246,6 +252,7 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
             package: false,
         },
     ],
+    preset_env: &[],
     run: testgate_run::Toolchain {
         homes: &[
             ".pyenv",
@@ -308,6 +315,9 @@ pub(crate) static NODE: Toolchain = Toolchain {
         },
     ],
     shadowed: &[],
+    // jest and vitest then fail a snapshot never stored instead of
+    // writing it (docs/policy.md).
+    preset_env: &[("CI", "true")],
     run: testgate_run::Toolchain {
         homes: &[".nvm", ".volta", ".bun", ".deno", ".local/share/pnpm"],
         directories: &["NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "DENO_DIR"],

@@ -108,14 +108,6 @@ impl RunnerProfile for Vitest {
         Ok(vitest(rest, targets))
     }
 
-    fn uncached(&self, _rest: &[String]) -> Option<Vec<String>> {
-        None
-    }
-
-    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[("CI", "true")]
-    }
-
     fn tool_output(&self) -> &'static [super::ToolOutput] {
         super::js::COVERAGE_OUTPUT
     }
