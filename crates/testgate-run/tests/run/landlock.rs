@@ -186,7 +186,16 @@ fn a_host_service_on_the_loopback_is_unreachable_without_allow_network() {
     let service = std::net::TcpListener::bind("127.0.0.1:0").expect("a host service");
     service.set_nonblocking(true).expect("nonblocking");
     let port = service.local_addr().expect("its address").port();
-    let (ending, output) = exit_of(&landlocked(&network_probe(port), project.path()));
+    // The probe is Python's: where the host's `python3` is a pyenv shim
+    // in a home, the caller names the toolchain that shows it, as
+    // testgate's runner profiles do.
+    let python = testgate_run::Toolchain {
+        homes: &[".pyenv", ".local/share/uv", ".conda", "miniconda3"],
+        directories: &["VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_ROOT"],
+        ..testgate_run::Toolchain::NONE
+    };
+    let probe = landlocked(&network_probe(port), project.path()).toolchains(vec![python]);
+    let (ending, output) = exit_of(&probe);
     assert_eq!(ending, Ending::Exited(0), "{output}");
     for refused in ["connect", "udp", "fixed", "unix"] {
         assert!(
@@ -206,11 +215,9 @@ fn a_host_service_on_the_loopback_is_unreachable_without_allow_network() {
         allow_unix_sockets: true,
         ..LandlockOptions::default()
     };
-    let (ending, output) = exit_of(&landlocked_with(
-        &network_probe(port),
-        project.path(),
-        options,
-    ));
+    let (ending, output) = exit_of(
+        &landlocked_with(&network_probe(port), project.path(), options).toolchains(vec![python]),
+    );
     assert_eq!(ending, Ending::Exited(0), "{output}");
     for open in ["connect", "udp", "unix"] {
         assert!(output.contains(&format!("{open} open")), "{open}: {output}");
