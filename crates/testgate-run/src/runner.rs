@@ -422,9 +422,9 @@ fn start_landlocked(
     let cache_home = home.or_else(|| homes.first().cloned());
     let variables: Vec<(&str, PathBuf)> = cache_home
         .map(|home| {
-            view::CACHE_VARIABLES
-                .iter()
-                .map(|(name, rel)| (*name, home.join(rel)))
+            view::cache_variables(&spec.toolchains)
+                .into_iter()
+                .map(|(name, rel)| (name, home.join(rel)))
                 .collect()
         })
         .unwrap_or_default();

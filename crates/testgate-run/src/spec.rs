@@ -243,7 +243,7 @@ impl RunSpec {
     }
 
     /// Which of the project's private toolchain caches the command uses,
-    /// by name ([`PRIVATE_CACHES`](crate::PRIVATE_CACHES), [`ToolCache::private`]): under bubblewrap only those are seeded
+    /// by name ([`HomeCache::private`](crate::HomeCache::private), [`ToolCache::private`]): under bubblewrap only those are seeded
     /// from the host's on a project's first run (a copy costs time). `None`
     /// (the default): all of them, as for a shell or a script. The caller
     /// knows its tools; this crate knows none.

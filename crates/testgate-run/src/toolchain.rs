@@ -45,6 +45,74 @@ pub struct Toolchain {
     /// Namespaces matched without regard to case (`NPM_CONFIG_`, which npm
     /// reads as `npm_config_…`).
     pub prefixes_any_case: &'static [&'static str],
+    /// Its caches under the home: each project gets a private, persistent
+    /// one, seeded from the host's ([`HomeCache`]).
+    pub caches: &'static [HomeCache],
+    /// Variables naming where its build tool writes what it builds, and
+    /// the project's private folder each is pointed at inside, whatever
+    /// the host's value (`CARGO_TARGET_DIR`, `cargo-target`): the host's
+    /// folder is never written, and what a check builds is reused by the
+    /// project's next check.
+    pub build_outputs: &'static [(&'static str, &'static str)],
+}
+
+/// A cache a toolchain keeps under the home (Go's build cache, pip's,
+/// npm's): inside, the project's private one, seeded from the host's on
+/// the project's first run (never shared: docs/sandbox.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HomeCache {
+    /// What it is, for a note (`Go build cache`).
+    pub what: &'static str,
+    /// The variables naming where the toolchain keeps it, the first set
+    /// winning (`GOCACHE`): inside, pointed at the private one.
+    pub variables: &'static [&'static str],
+    /// Where it is when no variable says.
+    pub place: CachePlace,
+}
+
+/// Where a [`HomeCache`] lies when no variable says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachePlace {
+    /// A folder of the XDG cache (`$XDG_CACHE_HOME`, else `~/.cache`):
+    /// Go's `go-build`. Its variables name that folder.
+    XdgCache(&'static str),
+    /// A folder of its own under the home (npm's `.npm`), of which only
+    /// `seeded` (`_cacache`) is copied. Its variables name the folder.
+    HomeFolder {
+        /// The folder, relative to the home.
+        folder: &'static str,
+        /// What of it is copied from the host's.
+        seeded: &'static str,
+    },
+}
+
+impl HomeCache {
+    /// Its name among the project's private caches, as
+    /// [`RunSpec::caches`](crate::RunSpec::caches) names it:
+    /// `home-cache/go-build`, `npm/_cacache`.
+    pub fn private(&self) -> String {
+        match self.place {
+            CachePlace::XdgCache(name) => format!("home-cache/{name}"),
+            CachePlace::HomeFolder { folder, seeded } => {
+                format!("{}/{seeded}", home_folder_private(folder))
+            }
+        }
+    }
+
+    /// Where its variables point inside, relative to the home:
+    /// `.cache/go-build`, `.npm`.
+    pub(crate) fn inside(&self) -> String {
+        match self.place {
+            CachePlace::XdgCache(name) => format!(".cache/{name}"),
+            CachePlace::HomeFolder { folder, .. } => folder.to_owned(),
+        }
+    }
+}
+
+/// The project's private folder bound at a home folder of a cache's own
+/// (`.npm`: `npm`).
+pub(crate) fn home_folder_private(folder: &str) -> String {
+    folder.trim_start_matches('.').replace('/', "-")
 }
 
 impl Toolchain {
@@ -57,6 +125,8 @@ impl Toolchain {
         variables: &[],
         prefixes: &[],
         prefixes_any_case: &[],
+        caches: &[],
+        build_outputs: &[],
     };
 
     /// Whether the variable `name` is in one of its namespaces.
@@ -101,6 +171,8 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         // rustup's `RUSTUP_*`, cargo's `CARGO_*` and `RUST_*`.
         prefixes: &["CARGO_", "RUSTUP_", "RUST_"],
         prefixes_any_case: &[],
+        caches: &[],
+        build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
     },
     // Python
     Toolchain {
@@ -135,6 +207,12 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         // pip's `PIP_*`.
         prefixes: &["PIP_"],
         prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "pip cache",
+            variables: &["PIP_CACHE_DIR"],
+            place: CachePlace::XdgCache("pip"),
+        }],
+        build_outputs: &[],
     },
     // Go
     Toolchain {
@@ -177,6 +255,12 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         // Not `GO_`: `GO` would admit `GOOGLE_API_KEY`.
         prefixes: &["CGO_"],
         prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "Go build cache",
+            variables: &["GOCACHE"],
+            place: CachePlace::XdgCache("go-build"),
+        }],
+        build_outputs: &[],
     },
     // Node
     Toolchain {
@@ -202,5 +286,14 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         prefixes: &[],
         // npm reads `npm_config_*` in any case.
         prefixes_any_case: &["NPM_CONFIG_"],
+        caches: &[HomeCache {
+            what: "npm cache",
+            variables: &["npm_config_cache", "NPM_CONFIG_CACHE"],
+            place: CachePlace::HomeFolder {
+                folder: ".npm",
+                seeded: "_cacache",
+            },
+        }],
+        build_outputs: &[],
     },
 ];

@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::Toolchain;
 use crate::project_file::read_project_file;
+use crate::toolchain::CachePlace;
 
 /// Under each home, what tools of no one toolchain are installed in and
 /// need to be read (pip's and pipx's user installs): shown read-only when
@@ -39,26 +40,21 @@ const HIDDEN_FILES: &[&str] = &[
 /// besides each toolchain's [`Toolchain::search_paths`].
 const TOOLCHAIN_LISTS: &[&str] = &["PATH"];
 
-/// Variables naming where a build tool writes what it builds, and the
-/// project's private folder (under its private caches) each is pointed at
-/// inside, whatever the host's value: the host's folder (a shared
-/// `CARGO_TARGET_DIR`, the project's `target/`) is never written, and
-/// what a check builds is reused by the project's next check.
-pub(crate) const BUILD_OUTPUTS: &[(&str, &str)] = &[("CARGO_TARGET_DIR", "cargo-target")];
-
-/// Where, inside, a private build output ([`BUILD_OUTPUTS`]) is bound: the
+/// Where, inside, a private build output ([`Toolchain::build_outputs`]) is bound: the
 /// attempt's own `/tmp` (under Landlock, the folder's real place).
 pub(crate) const BUILD_OUTPUT_PLACE: &str = "/tmp/testgate-build";
 
 /// Cache variables and where, under the command's home, testgate's private
-/// cache for them is: a value outside the writable paths is replaced.
-pub(crate) const CACHE_VARIABLES: &[(&str, &str)] = &[
-    ("XDG_CACHE_HOME", ".cache"),
-    ("GOCACHE", ".cache/go-build"),
-    ("PIP_CACHE_DIR", ".cache/pip"),
-    ("npm_config_cache", ".npm"),
-    ("NPM_CONFIG_CACHE", ".npm"),
-];
+/// cache for them is: XDG's, and those of each of `toolchains`' caches
+/// ([`crate::HomeCache::variables`]); a value outside the writable paths is
+/// replaced.
+pub(crate) fn cache_variables(toolchains: &[Toolchain]) -> Vec<(&'static str, String)> {
+    let mut out = vec![("XDG_CACHE_HOME", ".cache".to_owned())];
+    for cache in toolchains.iter().flat_map(|t| t.caches) {
+        out.extend(cache.variables.iter().map(|name| (*name, cache.inside())));
+    }
+    out
+}
 
 /// Whether [`view`] reads the variable `name` to decide what it mounts,
 /// given the command's `toolchains`: a home, a toolchain or a list of them
@@ -71,7 +67,7 @@ pub(crate) fn mounts_by(name: &str, toolchains: &[Toolchain]) -> bool {
         || toolchains
             .iter()
             .any(|t| t.directories.contains(&name) || t.search_paths.contains(&name))
-        || CACHE_VARIABLES
+        || cache_variables(toolchains)
             .iter()
             .any(|(cache, _)| cache.eq_ignore_ascii_case(name))
 }
@@ -288,7 +284,7 @@ fn mounts(host: &Host<'_>) -> View {
             "no private cache for this project ({error}): toolchain caches are cold in each attempt"
         )),
     }
-    for (name, private) in BUILD_OUTPUTS {
+    for (name, private) in host.toolchains.iter().flat_map(|t| t.build_outputs) {
         let place = Path::new(BUILD_OUTPUT_PLACE).join(private);
         if let Some(current) = value(host.env, name) {
             view.notes.push(format!(
@@ -298,7 +294,7 @@ fn mounts(host: &Host<'_>) -> View {
         }
         view.env.push(((*name).into(), place.into_os_string()));
     }
-    for (name, rel) in CACHE_VARIABLES {
+    for (name, rel) in cache_variables(host.toolchains) {
         let Some(current) = value(host.env, name) else {
             continue;
         };
@@ -343,12 +339,6 @@ pub(crate) fn bytecode_in(
     env.push((BYTECODE_PREFIX.into(), place.as_os_str().to_owned()));
 }
 
-/// The names of the project's private toolchain caches a command may use
-/// ([`crate::RunSpec::caches`]), each a folder under the project's cache
-/// directory: Go's build cache, pip's, and npm's `_cacache`; besides these,
-/// the [`ToolCache::private`] names the caller hands over.
-pub const PRIVATE_CACHES: [&str; 3] = ["home-cache/go-build", "home-cache/pip", "npm/_cacache"];
-
 /// A cache a tool keeps at a fixed path outside the homes (a test runner's
 /// under `/tmp`, named after the user): the sandbox gives the project a
 /// private, persistent one bound at that same path, seeded from the host's
@@ -361,7 +351,7 @@ pub struct ToolCache {
     /// Where the tool keeps it, on the host and inside alike (absolute).
     pub path: PathBuf,
     /// Its folder under the project's private caches: one plain name
-    /// (no `/`), distinct from [`PRIVATE_CACHES`]'s.
+    /// (no `/`), distinct from every [`crate::HomeCache::private`]'s.
     pub private: String,
 }
 
@@ -395,44 +385,36 @@ fn host_caches(
     let xdg_kept = xdg.as_deref().is_some_and(is_writable);
     let under_xdg = |rel: &str| xdg.clone().unwrap_or_else(|| home.join(".cache")).join(rel);
     let mut out = Vec::new();
-    let mut cache = |what: &str, variable: &[&str], default: PathBuf, private: &str| {
-        let named = variable.iter().find_map(|name| value(host.env, name));
-        let host = match named {
-            Some(named) if is_writable(Path::new(named)) => return,
-            Some(named) if Path::new(named).is_absolute() => PathBuf::from(named),
-            // `GOCACHE=off` and relative values: nothing to seed from.
-            Some(_) => return,
-            None if xdg_kept => return,
-            None => default,
+    for cache in host.toolchains.iter().flat_map(|t| t.caches) {
+        let named = cache
+            .variables
+            .iter()
+            .find_map(|name| value(host.env, name));
+        let seeded = match cache.place {
+            CachePlace::XdgCache(name) => match named {
+                Some(named) if is_writable(Path::new(named)) => continue,
+                Some(named) if Path::new(named).is_absolute() => PathBuf::from(named),
+                // `GOCACHE=off` and relative values: nothing to seed from.
+                Some(_) => continue,
+                None if xdg_kept => continue,
+                None => under_xdg(name),
+            },
+            CachePlace::HomeFolder { folder, seeded } => {
+                let root = cache
+                    .variables
+                    .iter()
+                    .find_map(|name| absolute(name))
+                    .unwrap_or_else(|| home.join(folder));
+                if is_writable(&root) {
+                    continue;
+                }
+                root.join(seeded)
+            }
         };
         out.push(HostCache {
-            what: what.to_owned(),
-            host,
-            private: private.to_owned(),
-        });
-    };
-    cache(
-        "Go build cache",
-        &["GOCACHE"],
-        under_xdg("go-build"),
-        "home-cache/go-build",
-    );
-    cache(
-        "pip cache",
-        &["PIP_CACHE_DIR"],
-        under_xdg("pip"),
-        "home-cache/pip",
-    );
-    let npm = ["npm_config_cache", "NPM_CONFIG_CACHE"];
-    let npm_cache = npm
-        .iter()
-        .find_map(|name| absolute(name))
-        .unwrap_or_else(|| home.join(".npm"));
-    if !is_writable(&npm_cache) {
-        out.push(HostCache {
-            what: "npm cache".to_owned(),
-            host: npm_cache.join("_cacache"),
-            private: "npm/_cacache".to_owned(),
+            what: cache.what.to_owned(),
+            host: seeded,
+            private: cache.private(),
         });
     }
     out.extend(host.tool_caches.iter().map(|tool| HostCache {
@@ -510,19 +492,30 @@ fn private_caches(
             ));
         }
     }
-    let mut pairs = vec![
-        ("home-cache", home.join(".cache")),
-        ("npm", home.join(".npm")),
-    ];
+    let mut pairs = vec![("home-cache".to_owned(), home.join(".cache"))];
+    for cache in host.toolchains.iter().flat_map(|t| t.caches) {
+        if let CachePlace::HomeFolder { folder, .. } = cache.place {
+            let private = crate::toolchain::home_folder_private(folder);
+            if !pairs.iter().any(|(known, _)| *known == private) {
+                pairs.push((private, home.join(folder)));
+            }
+        }
+    }
     pairs.extend(
         host.tool_caches
             .iter()
-            .map(|tool| (tool.private.as_str(), tool.path.clone())),
+            .map(|tool| (tool.private.clone(), tool.path.clone())),
     );
     pairs.extend(
-        BUILD_OUTPUTS
+        host.toolchains
             .iter()
-            .map(|(_, private)| (*private, Path::new(BUILD_OUTPUT_PLACE).join(private))),
+            .flat_map(|t| t.build_outputs)
+            .map(|(_, private)| {
+                (
+                    (*private).to_owned(),
+                    Path::new(BUILD_OUTPUT_PLACE).join(private),
+                )
+            }),
     );
     let mut out = Vec::new();
     for (sub, inside) in pairs {
@@ -1032,13 +1025,22 @@ mod tests {
             &|path: &Path| path.starts_with(&project),
         );
         let names: Vec<&str> = seeds.iter().map(|s| s.private.as_str()).collect();
-        assert_eq!(names, [&PRIVATE_CACHES[..], &["runner"]].concat());
+        // In the order of the toolchains given (Rust, Python, Go, Node).
+        assert_eq!(
+            names,
+            [
+                "home-cache/pip",
+                "home-cache/go-build",
+                "npm/_cacache",
+                "runner"
+            ]
+        );
         let hosts: Vec<&Path> = seeds.iter().map(|s| s.host.as_path()).collect();
         assert_eq!(
             hosts,
             [
-                &*home.join(".cache/go-build"),
                 &*home.join(".cache/pip"),
+                &*home.join(".cache/go-build"),
                 &*npm.join("_cacache"),
                 Path::new("/tmp/runner_7"),
             ]

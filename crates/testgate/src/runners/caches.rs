@@ -10,7 +10,7 @@ use testgate_parse::Runner;
 
 use super::toolchain::{NPM_CACHE, PACKAGE_MANAGERS};
 
-/// The private caches (by [`testgate_run::PRIVATE_CACHES`] and
+/// The private caches (by [`testgate_run::HomeCache::private`] and
 /// [`tool_caches`]' names) the program
 /// `program` (a path or a name) run with `args` may use, `None` for any
 /// other (`make`, a script), which may use all of them. A copy costs time
@@ -250,17 +250,27 @@ mod tests {
         assert_eq!(of("sh", &["-c", "npm ci && npm test"]), full);
     }
 
-    /// Every name handed over is one `testgate-run` keeps: a misspelt one
-    /// would silently seed nothing.
+    /// Every name handed over is one `testgate-run` keeps (a cache of a
+    /// toolchain handed to it, or a tool cache): a misspelt one would
+    /// silently seed nothing.
     #[test]
     fn every_cache_named_is_one_testgate_run_keeps() {
-        for program in ["go", "python3", "npm", "npx", "cargo"] {
-            for name in used_by(program).unwrap_or_default() {
-                let tool = tool_caches().iter().any(|tool| tool.private == *name);
-                assert!(
-                    testgate_run::PRIVATE_CACHES.contains(name) || tool,
-                    "{name}"
-                );
+        let kept: Vec<String> = super::super::run_toolchains()
+            .iter()
+            .flat_map(|toolchain| toolchain.caches)
+            .map(testgate_run::HomeCache::private)
+            .chain(tool_caches().into_iter().map(|tool| tool.private))
+            .collect();
+        assert!(kept.iter().any(|name| name == NPM_CACHE), "{kept:?}");
+        let own = Runner::ALL
+            .into_iter()
+            .flat_map(|runner| super::super::profile(runner).programs());
+        let toolchains = super::super::toolchains()
+            .into_iter()
+            .flat_map(|toolchain| toolchain.programs);
+        for program in own.chain(toolchains) {
+            for name in program.caches {
+                assert!(kept.iter().any(|kept| kept == name), "{name}");
             }
         }
     }

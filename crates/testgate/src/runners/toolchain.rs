@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+use testgate_run::{CachePlace, HomeCache};
+
 /// What testgate knows of one ecosystem's toolchain: data, read by the
 /// facade's caches (`caches.rs`) and its tree (`watch.rs`).
 #[derive(Debug)]
@@ -30,7 +32,7 @@ pub(crate) struct Toolchain {
 }
 
 /// A program of a toolchain or a runner, and the project's private caches
-/// it may use ([`testgate_run::PRIVATE_CACHES`]' names, or a
+/// it may use ([`testgate_run::HomeCache::private`] names, or a
 /// [`testgate_run::ToolCache`]'s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Program {
@@ -164,6 +166,8 @@ pub(crate) static RUST: Toolchain = Toolchain {
         // rustup's `RUSTUP_*`, cargo's `CARGO_*` and `RUST_*`.
         prefixes: &["CARGO_", "RUSTUP_", "RUST_"],
         prefixes_any_case: &[],
+        caches: &[],
+        build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
     },
 };
 
@@ -217,6 +221,12 @@ pub(crate) static GO: Toolchain = Toolchain {
         // Not `GO_`: `GO` would admit `GOOGLE_API_KEY`.
         prefixes: &["CGO_"],
         prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "Go build cache",
+            variables: &["GOCACHE"],
+            place: CachePlace::XdgCache("go-build"),
+        }],
+        build_outputs: &[],
     },
 };
 
@@ -285,6 +295,12 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
         // pip's `PIP_*`.
         prefixes: &["PIP_"],
         prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "pip cache",
+            variables: &["PIP_CACHE_DIR"],
+            place: CachePlace::XdgCache("pip"),
+        }],
+        build_outputs: &[],
     },
 };
 
@@ -341,6 +357,15 @@ pub(crate) static NODE: Toolchain = Toolchain {
         prefixes: &[],
         // npm reads `npm_config_*` in any case.
         prefixes_any_case: &["NPM_CONFIG_"],
+        caches: &[HomeCache {
+            what: "npm cache",
+            variables: &["npm_config_cache", "NPM_CONFIG_CACHE"],
+            place: CachePlace::HomeFolder {
+                folder: ".npm",
+                seeded: "_cacache",
+            },
+        }],
+        build_outputs: &[],
     },
 };
 
@@ -348,7 +373,7 @@ pub(crate) static NODE: Toolchain = Toolchain {
 /// ([`super::caches_used_in`]).
 pub(crate) const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
 
-/// npm's download cache, by [`testgate_run::PRIVATE_CACHES`]' name.
+/// npm's download cache, by its [`testgate_run::HomeCache::private`] name.
 pub(crate) const NPM_CACHE: &str = "npm/_cacache";
 
 /// Every toolchain a profile names, each once, in [`testgate_parse::Runner::ALL`]'s
