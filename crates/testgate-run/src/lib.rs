@@ -71,5 +71,5 @@ pub use crate::project_file::{
 };
 pub use crate::runner::{OutputSink, run};
 pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
-pub use crate::toolchain::{CachePlace, HomeCache, Toolchain};
+pub use crate::toolchain::{CachePlace, HomeCache, Installed, InstalledPart, Toolchain};
 pub use crate::view::ToolCache;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::project_file::read_project_file;
+use crate::toolchain::{Installed, InstalledPart, Toolchain};
 
 /// `/proc` entries bound read-only over themselves after `--proc`, as
 /// runc and Docker do (their `readonlyPaths`). Sysctls check euid 0, not a
@@ -57,11 +58,11 @@ pub(crate) struct Protected {
     /// The whole project bound read-only ([`crate::ProjectWrites::Nothing`]).
     pub(crate) project_read_only: bool,
     /// Folders inside [`Protected::host_folders`] that a tool writes while
-    /// it runs and never runs code from afterwards ([`SCRATCH`]): writable,
+    /// it runs and never runs code from afterwards ([`Toolchain::scratch`]): writable,
     /// a fresh tmpfs each under bubblewrap.
     pub(crate) scratch: Vec<PathBuf>,
     /// Folders inside [`Protected::host_folders`] that a tool writes data
-    /// to while it runs and reads only data from later ([`DATA_CACHES`]):
+    /// to while it runs and reads only data from later ([`Toolchain::data_caches`]):
     /// read-only under bubblewrap, left out of Landlock's watch.
     pub(crate) data_caches: Vec<PathBuf>,
 }
@@ -71,48 +72,40 @@ fn is_file(path: &Path) -> bool {
     path.symlink_metadata().is_ok_and(|m| m.is_file())
 }
 
-/// Folders a tool writes inside `node_modules` while it runs, that nothing
-/// reads after the run: vite (vitest's configuration) bundles an ES module
-/// configuration into `node_modules/.vite-temp/<name>.<random>.mjs`,
-/// imports it and removes it, and fails when it cannot (`EROFS`; on
-/// `EACCES` it writes beside the configuration instead). Made on the host
-/// when missing, as vite would, so that it can be granted or mounted on;
-/// only in a `node_modules` beside a `package.json`.
-pub(crate) const SCRATCH: &[&str] = &[".vite-temp"];
-
-/// Folders a tool writes inside `node_modules` while it runs, holding data
-/// it reads again, never code: vitest's results cache
-/// (`.vite/vitest/<hash>/results.json`, the durations and failures it
-/// orders the next run's files by). Under bubblewrap it is read-only (vitest
-/// goes on without writing it); under Landlock it is left out of the watch
-/// ([`crate::installed`]), or every vitest run would be a change. Only in
-/// a `node_modules` beside a `package.json`. (`.vite/deps`, vite's bundled
-/// dependencies, is code the host's `vite` serves: watched.)
-pub(crate) const DATA_CACHES: &[&str] = &[".vite/vitest"];
-
 /// What to cover for a run in `dir` (absolute, canonical) that may write
-/// `writes` of it.
-pub(crate) fn protected(dir: &Path, writes: crate::ProjectWrites) -> Protected {
+/// `writes` of it, whose command may use `toolchains`.
+pub(crate) fn protected(
+    dir: &Path,
+    writes: crate::ProjectWrites,
+    toolchains: &[Toolchain],
+) -> Protected {
     use crate::ProjectWrites;
     let host_folders = match writes {
-        ProjectWrites::AllButInstalled => host_folders(dir),
+        ProjectWrites::AllButInstalled => host_folders(dir, toolchains),
         ProjectWrites::All | ProjectWrites::Nothing => Vec::new(),
     };
-    // Only where npm installed (a `package.json` beside): the tree check
-    // leaves such a `node_modules` out, so the folder made is no change.
-    let npm_installed = || {
-        host_folders.iter().filter(|folder| {
-            folder.file_name() == Some("node_modules".as_ref())
-                && folder
-                    .parent()
-                    .is_some_and(|up| is_file(&up.join("package.json")))
-        })
+    // Only where the folder lies beside its manifest (npm's `node_modules`
+    // beside a `package.json`): the tree check leaves such a folder out,
+    // so the folder made is no change.
+    let parts = |parts: fn(&Toolchain) -> &'static [InstalledPart]| {
+        let host_folders = &host_folders;
+        toolchains
+            .iter()
+            .flat_map(parts)
+            .flat_map(move |part| {
+                host_folders.iter().filter_map(move |folder| {
+                    let beside = folder.file_name() == Some(part.installed.as_ref())
+                        && folder
+                            .parent()
+                            .is_some_and(|up| is_file(&up.join(part.beside)));
+                    beside.then(|| folder.join(part.path))
+                })
+            })
+            .collect::<Vec<PathBuf>>()
     };
-    let data_caches = npm_installed()
-        .flat_map(|folder| DATA_CACHES.iter().map(|name| folder.join(name)))
-        .collect();
-    let scratch = npm_installed()
-        .flat_map(|folder| SCRATCH.iter().map(|name| folder.join(name)))
+    let data_caches = parts(|t| t.data_caches);
+    let scratch = parts(|t| t.scratch)
+        .into_iter()
         .filter(|path| {
             // Made in a real folder (the walk followed no link), never
             // through a link planted at the name.
@@ -143,16 +136,17 @@ const HOST_FOLDER_DEPTH: usize = 3;
 const HOST_FOLDER_WALK: usize = 4096;
 
 /// The folders of the project `dir` (absolute, canonical) that the host's
-/// tools install into or build in, and run code from afterwards: a virtual
-/// environment (a folder holding `pyvenv.cfg`, or conda's `conda-meta`),
-/// `node_modules`, and `target` beside a `Cargo.toml`. A plant there (a
+/// tools install into or build in, and run code from afterwards: each of
+/// `toolchains`' [`Installed`] (a virtual environment, a folder holding
+/// `pyvenv.cfg`, or conda's `conda-meta`; `node_modules`; `target` beside
+/// a `Cargo.toml`). A plant there (a
 /// `.pth` in `site-packages`, a test binary in `target/debug/deps`) would
 /// run in the host's next `python` or `cargo test`, so the sandbox shows
 /// them read-only (bubblewrap; under Landlock they are recorded and
 /// compared instead, [`crate::installed`]). Looked for [`HOST_FOLDER_DEPTH`] folders deep at most,
 /// listing at most [`HOST_FOLDER_WALK`] folders; links are not followed
 /// and `.git` is not entered. Sorted, outermost only.
-pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn host_folders(dir: &Path, toolchains: &[Toolchain]) -> Vec<PathBuf> {
     let is_dir = |path: &Path| path.symlink_metadata().is_ok_and(|m| m.is_dir());
     let mut found = Vec::new();
     let mut queue = std::collections::VecDeque::from([(dir.to_path_buf(), 0usize)]);
@@ -165,7 +159,6 @@ pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
-        let beside_cargo = is_file(&folder.join("Cargo.toml"));
         for entry in entries.flatten() {
             // A link is not a folder here: `file_type` does not follow it.
             if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
@@ -173,10 +166,18 @@ pub(crate) fn host_folders(dir: &Path) -> Vec<PathBuf> {
             }
             let path = entry.path();
             let name = entry.file_name();
-            let installed = name == "node_modules"
-                || (name == "target" && beside_cargo)
-                || is_file(&path.join("pyvenv.cfg"))
-                || is_dir(&path.join("conda-meta"));
+            let installed = toolchains
+                .iter()
+                .flat_map(|t| t.installed)
+                .any(|installed| match *installed {
+                    Installed::Named(named) => name == named,
+                    Installed::Beside {
+                        name: named,
+                        manifest,
+                    } => name == named && is_file(&folder.join(manifest)),
+                    Installed::HoldingFile(file) => is_file(&path.join(file)),
+                    Installed::HoldingFolder(inner) => is_dir(&path.join(inner)),
+                });
             if installed {
                 found.push(path);
             } else if name != ".git" && depth + 1 < HOST_FOLDER_DEPTH {
@@ -345,7 +346,7 @@ mod tests {
         folder(".git/node_modules");
         std::os::unix::fs::symlink("/usr", dir.join("docs/node_modules")).expect("symlink");
         assert_eq!(
-            host_folders(&dir),
+            host_folders(&dir, &crate::toolchain::FOR_TESTS),
             [
                 dir.join(".venv"),
                 dir.join("envs/conda"),
@@ -354,11 +355,13 @@ mod tests {
                 dir.join("target"),
             ]
         );
+        // The folders are the toolchains' the caller names: none, none.
+        assert!(host_folders(&dir, &[]).is_empty());
     }
 
     #[test]
     fn proc_masks_are_only_what_this_kernel_has() {
-        let masked = protected(Path::new("/"), crate::ProjectWrites::All).proc_masked;
+        let masked = protected(Path::new("/"), crate::ProjectWrites::All, &[]).proc_masked;
         assert!(masked.iter().all(|p| p.symlink_metadata().is_ok()));
         assert!(
             masked.contains(&PathBuf::from("/proc/kcore")) || !Path::new("/proc/kcore").exists()

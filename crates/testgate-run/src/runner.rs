@@ -168,7 +168,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                     .iter()
                     .filter_map(|path| bwrap::hidden(path)),
             );
-            let protected = protect::protected(&dir, spec.writes);
+            let protected = protect::protected(&dir, spec.writes, &spec.toolchains);
             let homes = crate::env::home_directories();
             let cache_root = cache_root(&homes);
             let (cap, cap_note) = cache_cap();
@@ -446,7 +446,7 @@ fn start_landlocked(
     let mut notes = view.notes;
     view::bytecode_in(env, &tmp.0.join("bytecode"), &mut notes);
     let git_config = tmp.0.join("gitconfig");
-    let protected = protect::protected(&dir, spec.writes);
+    let protected = protect::protected(&dir, spec.writes, &spec.toolchains);
     let safe = gitconfig::safe_directories(&dir, &protected.git);
     std::fs::write(&git_config, gitconfig::contents(&safe))
         .map_err(|e| refuse(format!("could not write {}: {e}", git_config.display())))?;

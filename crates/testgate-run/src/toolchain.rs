@@ -54,6 +54,52 @@ pub struct Toolchain {
     /// folder is never written, and what a check builds is reused by the
     /// project's next check.
     pub build_outputs: &'static [(&'static str, &'static str)],
+    /// The project's folders it installs into or builds in, and runs code
+    /// from afterwards (`node_modules`, `target` beside `Cargo.toml`, a
+    /// virtual environment): read-only inside unless the run may write
+    /// them ([`crate::ProjectWrites`]).
+    pub installed: &'static [Installed],
+    /// Folders inside an installed folder that a tool writes while it runs
+    /// and reads nothing from after (vite's `node_modules/.vite-temp`):
+    /// writable, a fresh tmpfs each under bubblewrap.
+    pub scratch: &'static [InstalledPart],
+    /// Folders inside an installed folder that a tool writes data to while
+    /// it runs and reads only data from later (vitest's
+    /// `node_modules/.vite/vitest`): read-only under bubblewrap, left out of
+    /// Landlock's watch.
+    pub data_caches: &'static [InstalledPart],
+}
+
+/// A folder of the project a toolchain installs into or builds in
+/// ([`Toolchain::installed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Installed {
+    /// Any folder of this name (`node_modules`).
+    Named(&'static str),
+    /// A folder of this name beside this file (`target` beside
+    /// `Cargo.toml`).
+    Beside {
+        /// The folder's name.
+        name: &'static str,
+        /// The file beside it.
+        manifest: &'static str,
+    },
+    /// Any folder holding this regular file (a venv's `pyvenv.cfg`).
+    HoldingFile(&'static str),
+    /// Any folder holding this folder (conda's `conda-meta`).
+    HoldingFolder(&'static str),
+}
+
+/// A folder inside an installed folder of a given name that lies beside a
+/// given file ([`Toolchain::scratch`], [`Toolchain::data_caches`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstalledPart {
+    /// The installed folder's name (`node_modules`).
+    pub installed: &'static str,
+    /// The file beside the installed folder (`package.json`).
+    pub beside: &'static str,
+    /// The part, relative to the installed folder (`.vite-temp`).
+    pub path: &'static str,
 }
 
 /// A cache a toolchain keeps under the home (Go's build cache, pip's,
@@ -127,6 +173,9 @@ impl Toolchain {
         prefixes_any_case: &[],
         caches: &[],
         build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
     };
 
     /// Whether the variable `name` is in one of its namespaces.
@@ -173,6 +222,12 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         prefixes_any_case: &[],
         caches: &[],
         build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
+        installed: &[Installed::Beside {
+            name: "target",
+            manifest: "Cargo.toml",
+        }],
+        scratch: &[],
+        data_caches: &[],
     },
     // Python
     Toolchain {
@@ -213,6 +268,12 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
             place: CachePlace::XdgCache("pip"),
         }],
         build_outputs: &[],
+        installed: &[
+            Installed::HoldingFile("pyvenv.cfg"),
+            Installed::HoldingFolder("conda-meta"),
+        ],
+        scratch: &[],
+        data_caches: &[],
     },
     // Go
     Toolchain {
@@ -261,6 +322,9 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
             place: CachePlace::XdgCache("go-build"),
         }],
         build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
     },
     // Node
     Toolchain {
@@ -295,5 +359,23 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
             },
         }],
         build_outputs: &[],
+ installed: &[Installed::Named("node_modules")],
+ scratch: // vite (vitest's configuration) bundles an ES module configuration
+ // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
+ // removes it, and fails when it cannot (`EROFS`).
+ &[InstalledPart {
+ installed: "node_modules",
+ beside: "package.json",
+ path: ".vite-temp",
+ }],
+ data_caches: // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
+ // durations and failures it orders the next run's files by): data,
+ // never code. (`.vite/deps`, vite's bundled dependencies, is code the
+ // host's `vite` serves: watched.)
+ &[InstalledPart {
+ installed: "node_modules",
+ beside: "package.json",
+ path: ".vite/vitest",
+ }],
     },
 ];

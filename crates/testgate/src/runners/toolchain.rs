@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use testgate_run::{CachePlace, HomeCache};
+use testgate_run::{CachePlace, HomeCache, Installed, InstalledPart};
 
 /// What testgate knows of one ecosystem's toolchain: data, read by the
 /// facade's caches (`caches.rs`) and its tree (`watch.rs`).
@@ -168,6 +168,12 @@ pub(crate) static RUST: Toolchain = Toolchain {
         prefixes_any_case: &[],
         caches: &[],
         build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
+        installed: &[Installed::Beside {
+            name: "target",
+            manifest: "Cargo.toml",
+        }],
+        scratch: &[],
+        data_caches: &[],
     },
 };
 
@@ -227,6 +233,9 @@ pub(crate) static GO: Toolchain = Toolchain {
             place: CachePlace::XdgCache("go-build"),
         }],
         build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
     },
 };
 
@@ -301,6 +310,12 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
             place: CachePlace::XdgCache("pip"),
         }],
         build_outputs: &[],
+        installed: &[
+            Installed::HoldingFile("pyvenv.cfg"),
+            Installed::HoldingFolder("conda-meta"),
+        ],
+        scratch: &[],
+        data_caches: &[],
     },
 };
 
@@ -366,6 +381,24 @@ pub(crate) static NODE: Toolchain = Toolchain {
             },
         }],
         build_outputs: &[],
+ installed: &[Installed::Named("node_modules")],
+ scratch: // vite (vitest's configuration) bundles an ES module configuration
+ // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
+ // removes it, and fails when it cannot (`EROFS`).
+ &[InstalledPart {
+ installed: "node_modules",
+ beside: "package.json",
+ path: ".vite-temp",
+ }],
+ data_caches: // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
+ // durations and failures it orders the next run's files by): data,
+ // never code. (`.vite/deps`, vite's bundled dependencies, is code the
+ // host's `vite` serves: watched.)
+ &[InstalledPart {
+ installed: "node_modules",
+ beside: "package.json",
+ path: ".vite/vitest",
+ }],
     },
 };
 
