@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use std::path::PathBuf;
 
-use testgate_run::{Finished, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
+use testgate_run::{
+    Finished, Installed, InstalledPart, LandlockOptions, ProjectWrites, RunSpec, Sandbox, Toolchain,
+};
 
 use super::{collect, scratch};
 
@@ -16,6 +18,43 @@ fn sandboxes() -> [Sandbox; 2] {
     [
         Sandbox::Bubblewrap(testgate_run::BwrapOptions::default()),
         Sandbox::Landlock(LandlockOptions::default()),
+    ]
+}
+
+/// The installed folders and build outputs of the toolchains testgate's
+/// runner profiles hand over (`crates/testgate/src/runners/toolchain.rs`):
+/// this crate knows none by itself.
+fn toolchains() -> Vec<Toolchain> {
+    vec![
+        Toolchain {
+            installed: &[Installed::Beside {
+                name: "target",
+                manifest: "Cargo.toml",
+            }],
+            build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
+            ..Toolchain::NONE
+        },
+        Toolchain {
+            installed: &[
+                Installed::HoldingFile("pyvenv.cfg"),
+                Installed::HoldingFolder("conda-meta"),
+            ],
+            ..Toolchain::NONE
+        },
+        Toolchain {
+            installed: &[Installed::Named("node_modules")],
+            scratch: &[InstalledPart {
+                installed: "node_modules",
+                beside: "package.json",
+                path: ".vite-temp",
+            }],
+            data_caches: &[InstalledPart {
+                installed: "node_modules",
+                beside: "package.json",
+                path: ".vite/vitest",
+            }],
+            ..Toolchain::NONE
+        },
     ]
 }
 
@@ -50,6 +89,7 @@ fn touches_finished(
     let spec = RunSpec::new("sh", ["-c", &script])
         .dir(dir)
         .sandbox(sandbox.clone())
+        .toolchains(toolchains())
         .writes(writes)
         .timeout(Duration::from_secs(60));
     let (result, output) = collect(&spec);
@@ -151,6 +191,7 @@ fn bytecode_and_builds_go_to_private_folders() {
                     .set("CARGO_TARGET_DIR", "/var/tmp/shared-target"),
             )
             .sandbox(sandbox.clone())
+            .toolchains(toolchains())
             .timeout(Duration::from_secs(60));
         for _ in 0..2 {
             let (result, output) = collect(&spec);
