@@ -457,20 +457,12 @@ fn looks_like_token(segment: &[u8]) -> bool {
     })
 }
 
-/// What the command's environment gets when the sandbox has no network:
-/// npm (and npx, which is npm) told to stay offline. Without it, `npx
-/// vitest run` in a project whose `node_modules` was never installed
-/// tried the registry and npm retried for the whole timeout (10 minutes,
-/// `timed_out`); offline, it fails at once with `ENOTCACHED`, which the
-/// environment recogniser reads. A package npm has in its cache still
-/// installs. Names npm reads in any case: a setting of the command's own,
-/// in any case and to any value, is left as it is.
-pub(crate) const WITHOUT_NETWORK: [(&str, &str); 1] = [("npm_config_offline", "true")];
-
-/// Adds [`WITHOUT_NETWORK`] to `env`, but for a name `env` already holds
-/// in any case.
-pub(crate) fn stay_offline(env: &mut Vec<(OsString, OsString)>) {
-    for (name, value) in WITHOUT_NETWORK {
+/// Adds what the command's environment gets when the sandbox has no
+/// network, each of `toolchains`' [`Toolchain::offline`] (npm told to stay
+/// offline), but for a name `env` already holds in any case: a setting of
+/// the command's own, in any case and to any value, is left as it is.
+pub(crate) fn stay_offline(env: &mut Vec<(OsString, OsString)>, toolchains: &[Toolchain]) {
+    for (name, value) in toolchains.iter().flat_map(|t| t.offline) {
         let own = env
             .iter()
             .any(|(k, _)| k.as_encoded_bytes().eq_ignore_ascii_case(name.as_bytes()));
@@ -962,7 +954,7 @@ mod tests {
     fn offline_npm_unless_the_command_says_otherwise() {
         let offline = |vars: &[(&str, &str)]| {
             let mut env = host(vars);
-            stay_offline(&mut env);
+            stay_offline(&mut env, &FOR_TESTS);
             env.iter()
                 .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
                 .collect::<Vec<_>>()

@@ -193,7 +193,7 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
                 env.push((name.clone(), value.clone()));
             }
             if !options.allow_network {
-                crate::env::stay_offline(&mut env);
+                crate::env::stay_offline(&mut env, &spec.toolchains);
             }
             notes = view.notes.clone();
             notes.extend(cap_note);
@@ -413,7 +413,7 @@ fn start_landlocked(
         env.push((name.clone(), value.clone()));
     }
     if !options.allow_network {
-        crate::env::stay_offline(env);
+        crate::env::stay_offline(env, &spec.toolchains);
     }
     let tmp = AttemptTmp::new(&std::env::temp_dir(), &dir, token)
         .map_err(|e| refuse(format!("no temporary directory for the attempt: {e}")))?;

@@ -68,6 +68,10 @@ pub struct Toolchain {
     /// `node_modules/.vite/vitest`): read-only under bubblewrap, left out of
     /// Landlock's watch.
     pub data_caches: &'static [InstalledPart],
+    /// Variables set when the sandbox has no network, unless the command
+    /// sets them itself in any case (npm's `npm_config_offline=true`: a
+    /// package npm lacks then fails at once, not at the timeout).
+    pub offline: &'static [(&'static str, &'static str)],
 }
 
 /// A folder of the project a toolchain installs into or builds in
@@ -176,6 +180,7 @@ impl Toolchain {
         installed: &[],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     };
 
     /// Whether the variable `name` is in one of its namespaces.
@@ -228,6 +233,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         }],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
     // Python
     Toolchain {
@@ -274,6 +280,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         ],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
     // Go
     Toolchain {
@@ -325,6 +332,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         installed: &[],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
     // Node
     Toolchain {
@@ -359,23 +367,27 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
             },
         }],
         build_outputs: &[],
- installed: &[Installed::Named("node_modules")],
- scratch: // vite (vitest's configuration) bundles an ES module configuration
- // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
- // removes it, and fails when it cannot (`EROFS`).
- &[InstalledPart {
- installed: "node_modules",
- beside: "package.json",
- path: ".vite-temp",
- }],
- data_caches: // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
- // durations and failures it orders the next run's files by): data,
- // never code. (`.vite/deps`, vite's bundled dependencies, is code the
- // host's `vite` serves: watched.)
- &[InstalledPart {
- installed: "node_modules",
- beside: "package.json",
- path: ".vite/vitest",
- }],
+        installed: &[Installed::Named("node_modules")],
+        // vite (vitest's configuration) bundles an ES module configuration
+        // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
+        // removes it, and fails when it cannot (`EROFS`).
+        scratch: &[InstalledPart {
+            installed: "node_modules",
+            beside: "package.json",
+            path: ".vite-temp",
+        }],
+        // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
+        // durations and failures it orders the next run's files by): data,
+        // never code. (`.vite/deps`, vite's bundled dependencies, is code
+        // the host's `vite` serves: watched.)
+        data_caches: &[InstalledPart {
+            installed: "node_modules",
+            beside: "package.json",
+            path: ".vite/vitest",
+        }],
+        // npm (and npx) stay offline without the network: a package not in
+        // the cache fails at once (`ENOTCACHED`), not after npm retried the
+        // registry for the whole timeout.
+        offline: &[("npm_config_offline", "true")],
     },
 ];

@@ -454,6 +454,13 @@ fn git_has_a_neutral_identity_that_the_tests_own_overrides() {
 fn npm_stays_offline_without_network_unless_told_otherwise() {
     let dir = scratch();
     let script = "env | grep -i '^npm_config_offline=' || echo unset";
+    // Node's toolchain as testgate's runner profiles hand it: this crate
+    // knows no npm by itself.
+    let node = testgate_run::Toolchain {
+        offline: &[("npm_config_offline", "true")],
+        ..testgate_run::Toolchain::NONE
+    };
+    let sandboxed = |script, dir| sandboxed(script, dir).toolchains(vec![node]);
     let (_, output) = exit_of(&sandboxed(script, dir.path()));
     assert_eq!(output, "npm_config_offline=true\n");
     let own = EnvPolicy::new().set("npm_config_offline", "false");
@@ -468,6 +475,6 @@ fn npm_stays_offline_without_network_unless_told_otherwise() {
     });
     let (_, output) = exit_of(&sandboxed(script, dir.path()).sandbox(network));
     assert_eq!(output, "unset\n");
-    let (_, output) = exit_of(&host(script));
+    let (_, output) = exit_of(&host(script).toolchains(vec![node]));
     assert_eq!(output, "unset\n");
 }

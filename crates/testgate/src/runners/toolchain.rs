@@ -174,6 +174,7 @@ pub(crate) static RUST: Toolchain = Toolchain {
         }],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
 };
 
@@ -236,6 +237,7 @@ pub(crate) static GO: Toolchain = Toolchain {
         installed: &[],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
 };
 
@@ -316,6 +318,7 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
         ],
         scratch: &[],
         data_caches: &[],
+        offline: &[],
     },
 };
 
@@ -381,24 +384,28 @@ pub(crate) static NODE: Toolchain = Toolchain {
             },
         }],
         build_outputs: &[],
- installed: &[Installed::Named("node_modules")],
- scratch: // vite (vitest's configuration) bundles an ES module configuration
- // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
- // removes it, and fails when it cannot (`EROFS`).
- &[InstalledPart {
- installed: "node_modules",
- beside: "package.json",
- path: ".vite-temp",
- }],
- data_caches: // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
- // durations and failures it orders the next run's files by): data,
- // never code. (`.vite/deps`, vite's bundled dependencies, is code the
- // host's `vite` serves: watched.)
- &[InstalledPart {
- installed: "node_modules",
- beside: "package.json",
- path: ".vite/vitest",
- }],
+        installed: &[Installed::Named("node_modules")],
+        // vite (vitest's configuration) bundles an ES module configuration
+        // into `node_modules/.vite-temp/<name>.<random>.mjs`, imports it and
+        // removes it, and fails when it cannot (`EROFS`).
+        scratch: &[InstalledPart {
+            installed: "node_modules",
+            beside: "package.json",
+            path: ".vite-temp",
+        }],
+        // vitest's results cache (`.vite/vitest/<hash>/results.json`, the
+        // durations and failures it orders the next run's files by): data,
+        // never code. (`.vite/deps`, vite's bundled dependencies, is code
+        // the host's `vite` serves: watched.)
+        data_caches: &[InstalledPart {
+            installed: "node_modules",
+            beside: "package.json",
+            path: ".vite/vitest",
+        }],
+        // npm (and npx) stay offline without the network: a package not in
+        // the cache fails at once (`ENOTCACHED`), not after npm retried the
+        // registry for the whole timeout.
+        offline: &[("npm_config_offline", "true")],
     },
 };
 
