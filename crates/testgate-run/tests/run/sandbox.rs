@@ -89,8 +89,16 @@ fn tmp_and_run_are_private() {
     let dir = scratch();
     let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
     assert_eq!(ending, Ending::Exited(0));
-    // But for the project's private build folder (cargo's
-    // `CARGO_TARGET_DIR`, under `testgate-build`).
+    assert_eq!(output, "/run:\n\n/tmp:\nend\n", "{output}");
+    // But for the project's private build folder of a toolchain the caller
+    // names (cargo's `CARGO_TARGET_DIR`, under `testgate-build`).
+    let rust = testgate_run::Toolchain {
+        build_outputs: &[("CARGO_TARGET_DIR", "cargo-target")],
+        ..testgate_run::Toolchain::NONE
+    };
+    let sandboxed = |script, dir| sandboxed(script, dir).toolchains(vec![rust]);
+    let (ending, output) = exit_of(&sandboxed("ls -A /tmp /run; echo end", dir.path()));
+    assert_eq!(ending, Ending::Exited(0));
     assert_eq!(output, "/run:\n\n/tmp:\ntestgate-build\nend\n", "{output}");
     // A tool's cache the caller names is the only other thing there: the
     // project's private one, bound at the tool's path.
