@@ -12,7 +12,7 @@ use crate::runners::{self, HostFile, Module};
 /// Whether `path` (relative to the workspace) runs later, or changes what
 /// runs later, by convention, at any depth: direnv, editor settings, make,
 /// pre-commit, git (any `.git`, its hooks); and what each toolchain and
-/// runner names ([`RunnerProfile::host_files`](crate::runners::RunnerProfile::host_files)):
+/// runner names (the runner profiles' `host_files`, `src/runners/`):
 /// cargo (its config, build scripts, a toolchain file); npm and yarn
 /// (`package.json`, their rc files, `node_modules/.bin` shims); Python's
 /// start-up and pytest's configuration (`sitecustomize.py`,
@@ -51,7 +51,7 @@ fn host_files() -> impl Iterator<Item = &'static HostFile> {
 /// Whether `path` is a module or package that a runner would import
 /// instead of its own when it runs from the folder holding it: `pytest.py`,
 /// `pytest/`, `_pytest`, `unittest.py`, `pluggy.py`, `py.py`, `site.py`
-/// (each toolchain's and runner's [`Module`]s).
+/// (each toolchain's and runner profile's `shadowed` modules).
 pub fn shadows_a_runner(path: &Path) -> bool {
     let modules: Vec<&Module> = runners::toolchains()
         .into_iter()
