@@ -441,6 +441,7 @@ pub(crate) fn run_toolchains() -> Vec<testgate_run::Toolchain> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use testgate_parse::Runner;
 
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
@@ -467,6 +468,167 @@ mod tests {
             });
             assert!(!prefixed, "{name} is also admitted by a prefix");
         }
+    }
+
+    /// The toolchains hand testgate-run what its own lists held before
+    /// the kit (issue 37), no more and no less: every home, variable,
+    /// namespace, cache, build output and installed folder of Rust,
+    /// Python, Go and Node. A profile naming no toolchain, or a toolchain
+    /// losing an entry, fails here.
+    #[test]
+    fn the_toolchains_hand_over_what_testgate_run_knew() {
+        fn set<'a>(items: impl Iterator<Item = &'a str>) -> std::collections::BTreeSet<&'a str> {
+            items.collect()
+        }
+        let all = run_toolchains();
+        let homes = set(all.iter().flat_map(|t| t.homes).copied());
+        assert_eq!(
+            homes,
+            set([
+                ".cargo/bin",
+                ".cargo/env",
+                ".cargo/registry",
+                ".cargo/git",
+                ".rustup",
+                ".pyenv",
+                ".nvm",
+                ".volta",
+                ".bun",
+                ".deno",
+                ".local/share/uv",
+                ".local/share/pnpm",
+                "go",
+                ".config/go",
+                ".conda",
+                "miniconda3",
+                "miniforge3",
+                "anaconda3",
+            ]
+            .into_iter())
+        );
+        let directories = set(all.iter().flat_map(|t| t.directories).copied());
+        assert_eq!(
+            directories,
+            set([
+                "VIRTUAL_ENV",
+                "CONDA_PREFIX",
+                "GOPATH",
+                "GOROOT",
+                "GOMODCACHE",
+                "RUSTUP_HOME",
+                "PYENV_ROOT",
+                "NVM_DIR",
+                "VOLTA_HOME",
+                "BUN_INSTALL",
+                "DENO_DIR",
+            ]
+            .into_iter())
+        );
+        let lists = set(all.iter().flat_map(|t| t.search_paths).copied());
+        assert_eq!(lists, set(["PYTHONPATH", "NODE_PATH"].into_iter()));
+        let variables = set(all.iter().flat_map(|t| t.variables).copied());
+        assert_eq!(
+            variables,
+            set([
+                "GOPATH",
+                "GOROOT",
+                "GOBIN",
+                "GOFLAGS",
+                "GOCACHE",
+                "GOMODCACHE",
+                "GOTMPDIR",
+                "GOENV",
+                "GOTOOLCHAIN",
+                "GOPROXY",
+                "GONOPROXY",
+                "GOPRIVATE",
+                "GONOSUMDB",
+                "GOSUMDB",
+                "GOINSECURE",
+                "GOVCS",
+                "GOWORK",
+                "GO111MODULE",
+                "GOOS",
+                "GOARCH",
+                "GOAMD64",
+                "GOARM",
+                "GOARM64",
+                "GO386",
+                "GOEXPERIMENT",
+                "GODEBUG",
+                "GOMAXPROCS",
+                "GOGC",
+                "GOMEMLIMIT",
+                "GOTRACEBACK",
+                "GOCOVERDIR",
+                "RUSTFLAGS",
+                "RUSTDOCFLAGS",
+                "RUSTC",
+                "RUSTDOC",
+                "RUSTC_WRAPPER",
+                "RUSTC_WORKSPACE_WRAPPER",
+                "RUSTC_BOOTSTRAP",
+                "PYTHONPATH",
+                "PYTHONHOME",
+                "PYTHONHASHSEED",
+                "PYTHONDONTWRITEBYTECODE",
+                "PYTHONUNBUFFERED",
+                "PYTHONWARNINGS",
+                "PYTHONIOENCODING",
+                "PYTHONUTF8",
+                "PYTHONNOUSERSITE",
+                "PYTHONSAFEPATH",
+                "PYTHONDEVMODE",
+                "PYTHONFAULTHANDLER",
+                "PYTHONOPTIMIZE",
+                "VIRTUAL_ENV",
+                "CONDA_PREFIX",
+                "CONDA_DEFAULT_ENV",
+                "NODE_OPTIONS",
+                "NODE_PATH",
+                "NODE_ENV",
+                "NODE_NO_WARNINGS",
+                "NODE_PRESERVE_SYMLINKS",
+                "NODE_ICU_DATA",
+                "NODE_V8_COVERAGE",
+                "NODE_COMPILE_CACHE",
+                "NVM_DIR",
+                "NVM_BIN",
+                "VOLTA_HOME",
+                "PNPM_HOME",
+                "BUN_INSTALL",
+                "COREPACK_HOME",
+            ]
+            .into_iter())
+        );
+        let prefixes = set(all.iter().flat_map(|t| t.prefixes).copied());
+        assert_eq!(
+            prefixes,
+            set(["CARGO_", "RUSTUP_", "RUST_", "CGO_", "PIP_"].into_iter())
+        );
+        let any_case = set(all.iter().flat_map(|t| t.prefixes_any_case).copied());
+        assert_eq!(any_case, set(["NPM_CONFIG_"].into_iter()));
+        let runners = set(Runner::ALL
+            .into_iter()
+            .flat_map(|runner| super::super::profile(runner).env_prefixes())
+            .copied());
+        assert_eq!(runners, set(["NEXTEST_", "PYTEST_"].into_iter()));
+        let caches: Vec<String> = all
+            .iter()
+            .flat_map(|t| t.caches)
+            .map(testgate_run::HomeCache::private)
+            .collect();
+        let caches = set(caches.iter().map(String::as_str));
+        assert_eq!(
+            caches,
+            set(["home-cache/go-build", "home-cache/pip", "npm/_cacache"].into_iter())
+        );
+        let outputs: Vec<_> = all.iter().flat_map(|t| t.build_outputs).collect();
+        assert_eq!(outputs, [&("CARGO_TARGET_DIR", "cargo-target")]);
+        let installed: Vec<_> = all.iter().flat_map(|t| t.installed).collect();
+        assert_eq!(installed.len(), 4, "{installed:?}");
+        let offline: Vec<_> = all.iter().flat_map(|t| t.offline).collect();
+        assert_eq!(offline, [&("npm_config_offline", "true")]);
     }
 
     #[test]
