@@ -34,6 +34,13 @@
 //! (`openat` with `O_NOFOLLOW`, `fstatat`, `readlinkat`): no link followed,
 //! no path longer than one name.
 //!
+//! This crate knows no toolchain and no test runner by name: what a
+//! command's toolchains need of the host (the folders of the homes they are
+//! installed in, their variables, their caches made private, the project's
+//! folders they install into) is data its caller hands over, a
+//! [`Toolchain`] each ([`RunSpec::toolchains`]; testgate's facade hands
+//! every runner profile's).
+//!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 #![deny(missing_docs)]
 
