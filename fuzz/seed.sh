@@ -1,27 +1,34 @@
 #!/bin/sh
 # Seeds fuzz/corpus/<target>/ with the captured runner logs.
 #
-# Each parser target gets its own format's logs and every other format's
-# (Auto runs on all of them, and a log a parser must NOT claim is as useful
-# a seed as one it must); stream_chunks gets every log behind a header that
-# picks a format and a few chunk sizes; policy_driver starts from a handful
-# of hand-made records. Safe to run again: it only adds files.
+# parse_runner gets every log behind every runner's byte; go_events every
+# log; stream_chunks every log behind a header that picks a format and a few
+# chunk sizes; parse_junit the captured reports; policy_driver starts from a
+# handful of hand-made records. Safe to run again: it only adds files.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures="$here/../crates/testgate-parse/tests/fixtures"
 corpus="$here/corpus"
 
-# One parser target per runner (`fuzz_targets/parse_<runner>.rs`), found
-# here rather than listed, so that a new runner's target is seeded too.
-for source in "$here"/fuzz_targets/parse_*.rs; do
-    target=$(basename "$source" .rs)
-    [ "$target" = parse_junit ] && continue
-    mkdir -p "$corpus/$target"
-    for log in "$fixtures"/*/*.log; do
-        [ -e "$log" ] || continue
-        format=$(basename "$(dirname "$log")")
-        cp "$log" "$corpus/$target/${format}_$(basename "$log")"
+# The runners in `Runner::ALL`'s order (read from runner.rs; each runner's
+# name is its variant's in lowercase): parse_runner's first byte and
+# stream_chunks' format byte index them.
+runners=$(sed -n '/pub const ALL: \[Runner;/,/\];/p' "$here/../crates/testgate-parse/src/runner.rs" |
+    grep -o 'Runner::[A-Za-z]*' | sed 's/Runner:://' | tr 'A-Z' 'a-z')
+
+# parse_runner: every log behind every runner's byte (a log a parser must
+# NOT claim is as useful a seed as one it must); go_events: every log.
+mkdir -p "$corpus/parse_runner" "$corpus/go_events"
+for log in "$fixtures"/*/*.log; do
+    [ -e "$log" ] || continue
+    format=$(basename "$(dirname "$log")")
+    name="${format}_$(basename "$log" .log)"
+    cp "$log" "$corpus/go_events/$name"
+    i=0
+    for runner in $runners; do
+        { printf "$(printf '\\%03o' "$i")"; cat "$log"; } >"$corpus/parse_runner/${runner}_$name"
+        i=$((i + 1))
     done
 done
 
@@ -33,11 +40,8 @@ for xml in "$fixtures"/*/*.junit.xml "$fixtures"/*/*.report.json; do
 done
 
 # Header: format byte (0 = auto, then each runner at its index in
-# `Format::ALL`: 1 + its place in `Runner::ALL`, read from runner.rs; each
-# runner's name is its variant's in lowercase), a count of chunk sizes, the
+# `Format::ALL`: 1 + its place in `Runner::ALL`), a count of chunk sizes, the
 # sizes.
-runners=$(sed -n '/pub const ALL: \[Runner;/,/\];/p' "$here/../crates/testgate-parse/src/runner.rs" |
-    grep -o 'Runner::[A-Za-z]*' | sed 's/Runner:://' | tr 'A-Z' 'a-z')
 mkdir -p "$corpus/stream_chunks"
 for log in "$fixtures"/*/*.log; do
     [ -e "$log" ] || continue

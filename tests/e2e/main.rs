@@ -106,7 +106,7 @@ fn assert_inconclusive(record: &testgate::Record, cause: Cause, what: &str) {
 }
 
 fn each_runner(f: impl Fn(Runner, Where)) {
-    for runner in projects::PROJECTS {
+    for runner in projects::projects() {
         for place in EVERY_PLACE {
             f(runner, place);
         }

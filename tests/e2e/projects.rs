@@ -8,17 +8,31 @@ use testgate::parse::Runner;
 
 use crate::repo_root;
 
-/// The runners with a fixture project of their own; nextest runs cargo's,
-/// and its fail-fast makes the names a failing run reports depend on timing.
-pub(crate) const PROJECTS: [Runner; 7] = [
-    Runner::Cargo,
-    Runner::Pytest,
-    Runner::Go,
-    Runner::Jest,
-    Runner::Vitest,
-    Runner::Mocha,
-    Runner::Node,
-];
+/// The runners of [`Runner::ALL`] with a fixture project of their own,
+/// which every test of `main.rs` runs. A new runner fails
+/// `every_runner_has_an_e2e_project` until it has its project.
+pub(crate) fn projects() -> impl Iterator<Item = Runner> {
+    Runner::ALL
+        .into_iter()
+        .filter(|&runner| own_project(runner))
+}
+
+/// Whether `runner` has a fixture project of its own: nextest runs
+/// cargo's, and its fail-fast makes the names a failing run reports depend
+/// on timing.
+fn own_project(runner: Runner) -> bool {
+    match runner {
+        Runner::Nextest => false,
+        Runner::Cargo
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Jest
+        | Runner::Vitest
+        | Runner::Mocha
+        | Runner::Node => true,
+        other => panic!("the e2e tests have no {other} project"),
+    }
+}
 
 /// The fixture project `runner` runs.
 fn source(runner: Runner) -> PathBuf {
@@ -164,4 +178,21 @@ pub(crate) fn landlock_for(node: bool) -> testgate::Sandbox {
         options.writable.push(node_modules());
     }
     testgate::Sandbox::Landlock(options)
+}
+
+/// A new runner in `Runner::ALL` fails here until it has its e2e project,
+/// its failing names and its configuration (needs no runner installed).
+#[test]
+fn every_runner_has_an_e2e_project() {
+    for runner in Runner::ALL {
+        let dir = source(runner);
+        assert!(dir.is_dir(), "{runner}: {} is missing", dir.display());
+        assert!(
+            !failing_names(runner).is_empty(),
+            "{runner}: no failing names"
+        );
+        let _ = uses_node_modules(runner);
+        let _ = own_project(runner);
+    }
+    assert!(projects().count() > 0);
 }

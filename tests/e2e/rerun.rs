@@ -5,83 +5,125 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use testgate::parse::Runner;
 use testgate::policy::{Rerun, Selection};
 use testgate::{Cause, Record, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 use crate::projects::copy_dir;
 use crate::{NoObserver, assert_fail, assert_inconclusive, repo_root};
 
-/// A runner as a targeted retry selects its tests.
+/// A runner as a targeted retry selects its tests: its own command, or
+/// `npm test` whose script is the runner's command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Cargo,
-    Nextest,
-    Pytest,
-    Go,
-    Jest,
-    /// jest behind `npm test`, whose script is `jest --ci`.
-    NpmJest,
-    Vitest,
-    Mocha,
-    /// mocha behind `npm test`, whose script is `mocha`.
-    NpmMocha,
-    /// `node --test`.
-    Node,
-    /// `node --test` behind `npm test`, whose script is `node --test`.
-    NpmNode,
+    /// The runner's own command (`TestConfig`'s preset for it).
+    Direct(Runner),
+    /// `npm test`, whose script runs the runner (`jest --ci`, `mocha`,
+    /// `node --test`).
+    Npm(Runner),
+}
+
+/// What a runner's rerun test checks, each by its project's mode of that
+/// name (`TESTGATE_FIXTURE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Two tests fail on every run: [`consistent_failure`].
+    Fail,
+    /// A test fails on its first run only: [`flaky`].
+    Flaky,
+    /// A test fails after another, passes alone: [`order_dependent`].
+    Order,
+}
+
+/// What a runner's rerun test checks: the modes run by its own command,
+/// and whether `npm test` is checked too.
+struct Cases {
+    modes: &'static [Mode],
+    npm: bool,
+}
+
+/// Every runner's [`Cases`]; a runner of [`Runner::ALL`] without an arm
+/// fails `every_runner_has_its_rerun_test`.
+fn cases(runner: Runner) -> Cases {
+    use Mode::{Fail, Flaky, Order};
+    match runner {
+        Runner::Cargo | Runner::Pytest | Runner::Go => Cases {
+            modes: &[Fail, Flaky, Order],
+            npm: false,
+        },
+        // nextest runs each test in its own process: no order dependence.
+        Runner::Nextest | Runner::Vitest => Cases {
+            modes: &[Fail, Flaky],
+            npm: false,
+        },
+        Runner::Jest => Cases {
+            modes: &[Fail, Order],
+            npm: true,
+        },
+        Runner::Mocha | Runner::Node => Cases {
+            modes: &[Fail, Flaky, Order],
+            npm: true,
+        },
+        other => panic!("the e2e rerun tests have no {other} cases"),
+    }
 }
 
 impl Kind {
+    fn runner(self) -> Runner {
+        match self {
+            Kind::Direct(runner) | Kind::Npm(runner) => runner,
+        }
+    }
+
     /// The project directory under `tests/projects/rerun/`.
     fn project(self) -> &'static str {
-        match self {
-            Kind::Cargo | Kind::Nextest => "cargo",
-            Kind::Pytest => "pytest",
-            Kind::Go => "go",
-            Kind::Jest | Kind::NpmJest => "node/jest",
-            Kind::Vitest => "node/vitest",
-            Kind::Mocha | Kind::NpmMocha => "node/mocha",
-            Kind::Node | Kind::NpmNode => "node/node",
+        match self.runner() {
+            Runner::Cargo | Runner::Nextest => "cargo",
+            Runner::Pytest => "pytest",
+            Runner::Go => "go",
+            Runner::Jest => "node/jest",
+            Runner::Vitest => "node/vitest",
+            Runner::Mocha => "node/mocha",
+            Runner::Node => "node/node",
+            other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
 
     /// The names the `fail` mode fails, as the parser spells them.
     fn failing(self) -> &'static [&'static str] {
-        match self {
-            Kind::Cargo | Kind::Nextest => &["tests::fails", "tests::ünïcode_fails"],
-            Kind::Pytest => &[
+        match self.runner() {
+            Runner::Cargo | Runner::Nextest => &["tests::fails", "tests::ünïcode_fails"],
+            Runner::Pytest => &[
                 "tests/test_rerun.py::test_named[with space [and] - dash]",
                 "tests/test_rerun.py::test_named[a.b*(c)|d]",
                 "tests/test_rerun.py::TestBox::test_unicode_ünï",
             ],
-            Kind::Go => &[
+            Runner::Go => &[
                 "TestNamed",
                 "TestNamed/with_space_(and)_[brackets]_+_ünï",
                 "TestNamed/a.b*c|d^$",
                 "TestOther",
             ],
-            Kind::Jest | Kind::NpmJest => {
-                &["calc › named (x) [y] + ünï › a.b*c|d^$ ✓", "calc › fails"]
-            }
+            Runner::Jest => &["calc › named (x) [y] + ünï › a.b*c|d^$ ✓", "calc › fails"],
             // One name: see the fixture's `fails` test.
-            Kind::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
-            Kind::Mocha | Kind::NpmMocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
-            Kind::Node | Kind::NpmNode => {
-                &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"]
-            }
+            Runner::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
+            Runner::Mocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
+            Runner::Node => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"],
+            other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
 
     /// The name the `order` mode fails.
     fn victim(self) -> &'static str {
-        match self {
-            Kind::Cargo | Kind::Nextest => "tests::b_victim",
-            Kind::Pytest => "tests/test_rerun.py::test_b_victim",
-            Kind::Go => "TestBVictim",
-            Kind::Jest | Kind::NpmJest => "calc › b victim",
-            Kind::Vitest => "calc > b victim",
-            Kind::Mocha | Kind::NpmMocha => "calc b victim",
-            Kind::Node | Kind::NpmNode => "calc > b victim",
+        match self.runner() {
+            Runner::Cargo | Runner::Nextest => "tests::b_victim",
+            Runner::Pytest => "tests/test_rerun.py::test_b_victim",
+            Runner::Go => "TestBVictim",
+            Runner::Jest => "calc › b victim",
+            Runner::Vitest => "calc > b victim",
+            Runner::Mocha => "calc b victim",
+            Runner::Node => "calc > b victim",
+            other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
 }
@@ -103,10 +145,7 @@ fn copy(kind: Kind) -> Copy {
             .join(kind.project()),
         &dir,
     );
-    if matches!(
-        kind,
-        Kind::Jest | Kind::NpmJest | Kind::Vitest | Kind::Mocha | Kind::NpmMocha
-    ) {
+    if crate::projects::uses_node_modules(kind.runner()) {
         let modules = repo_root().join("tests/projects/e2e/node/node_modules");
         assert!(
             modules.is_dir(),
@@ -119,32 +158,32 @@ fn copy(kind: Kind) -> Copy {
 }
 
 fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
-    match kind {
+    let runner = match kind {
+        Kind::Npm(runner) => {
+            return TestConfig::new(dir, "npm", ["test"])
+                .format(runner)
+                .preset();
+        }
+        Kind::Direct(runner) => runner,
+    };
+    match runner {
         // `-q`: with one test thread libtest prints `test x ... ` before the
         // test runs, and cargo's status lines on stderr may land inside it.
-        Kind::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
-            .format(testgate::parse::Runner::Cargo)
+        Runner::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
+            .format(Runner::Cargo)
             .env("CARGO_TARGET_DIR", dir.join("target")),
         // nextest cancels the run at the first failure by default, which
         // would leave the second failing name to chance.
-        Kind::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-            .format(testgate::parse::Runner::Nextest)
+        Runner::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
+            .format(Runner::Nextest)
             .env("CARGO_TARGET_DIR", dir.join("target")),
-        Kind::Pytest => TestConfig::pytest(dir),
-        Kind::Go => TestConfig::go(dir),
-        Kind::Jest => TestConfig::jest(dir),
-        Kind::NpmJest => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::parse::Runner::Jest)
-            .env("CI", "true"),
-        Kind::Vitest => TestConfig::vitest(dir),
-        Kind::Mocha => TestConfig::mocha(dir),
-        Kind::NpmMocha => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::parse::Runner::Mocha)
-            .preset(),
-        Kind::Node => TestConfig::node_test(dir),
-        Kind::NpmNode => TestConfig::new(dir, "npm", ["test"])
-            .format(testgate::parse::Runner::Node)
-            .preset(),
+        Runner::Pytest => TestConfig::pytest(dir),
+        Runner::Go => TestConfig::go(dir),
+        Runner::Jest => TestConfig::jest(dir),
+        Runner::Vitest => TestConfig::vitest(dir),
+        Runner::Mocha => TestConfig::mocha(dir),
+        Runner::Node => TestConfig::node_test(dir),
+        other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
 
@@ -160,17 +199,15 @@ fn check(kind: Kind, mode: &str, retries: u32) -> Record {
     // private /tmp cache at every attempt (about 10 s each here): go runs
     // on the host with one cache shared by every go test instead. What a
     // retry selects does not depend on the sandbox.
-    let (sandbox, config) = match kind {
-        Kind::Go => (
+    let (sandbox, config) = if kind.runner() == Runner::Go {
+        (
             Sandbox::Host,
             config.env("GOCACHE", repo_root().join("target/e2e/go-cache")),
-        ),
-        Kind::Jest | Kind::NpmJest | Kind::Vitest | Kind::Mocha | Kind::NpmMocha => {
-            (crate::projects::bwrap_for(true), config)
-        }
-        Kind::Cargo | Kind::Nextest | Kind::Pytest | Kind::Node | Kind::NpmNode => {
-            (Sandbox::default(), config)
-        }
+        )
+    } else if crate::projects::uses_node_modules(kind.runner()) {
+        (crate::projects::bwrap_for(true), config)
+    } else {
+        (Sandbox::default(), config)
     };
     SandboxedTests::new(sandbox, config).run_observed(&mut NoObserver)
 }
@@ -208,7 +245,7 @@ fn consistent_failure(kind: Kind) {
             record.attempts[index].command
         );
     }
-    if matches!(kind, Kind::Jest | Kind::NpmJest | Kind::Vitest) {
+    if matches!(kind.runner(), Runner::Jest | Runner::Vitest) {
         // Only the failing file ran: `other.test.js`'s test is not even
         // counted as skipped.
         let total = |index: usize| {
@@ -259,68 +296,82 @@ fn order_dependent(kind: Kind) {
     );
 }
 
-#[test]
-fn cargo_test_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Cargo);
-    flaky(Kind::Cargo);
-    order_dependent(Kind::Cargo);
+/// `runner`'s [`cases`]: each mode by its own command, then a consistent
+/// failure behind `npm test`.
+fn reruns_only_the_failed_tests(runner: Runner) {
+    let cases = cases(runner);
+    for &mode in cases.modes {
+        match mode {
+            Mode::Fail => consistent_failure(Kind::Direct(runner)),
+            Mode::Flaky => flaky(Kind::Direct(runner)),
+            Mode::Order => order_dependent(Kind::Direct(runner)),
+        }
+    }
+    if cases.npm {
+        consistent_failure(Kind::Npm(runner));
+    }
 }
 
-#[test]
-fn cargo_nextest_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Nextest);
-    // nextest runs each test in its own process: no order dependence.
-    flaky(Kind::Nextest);
+/// One test per runner, and the list of the runners that have one.
+macro_rules! rerun_tests {
+    ($($test:ident: $runner:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                reruns_only_the_failed_tests(Runner::$runner);
+            }
+        )*
+
+        /// The runners with a test of their own above.
+        const TESTED: &[Runner] = &[$(Runner::$runner),*];
+    };
 }
 
-#[test]
-fn pytest_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Pytest);
-    flaky(Kind::Pytest);
-    order_dependent(Kind::Pytest);
+rerun_tests! {
+    cargo_test_reruns_only_the_failed_tests: Cargo,
+    cargo_nextest_reruns_only_the_failed_tests: Nextest,
+    pytest_reruns_only_the_failed_tests: Pytest,
+    go_test_reruns_only_the_failed_tests: Go,
+    jest_reruns_only_the_failed_tests: Jest,
+    vitest_reruns_only_the_failed_tests: Vitest,
+    mocha_reruns_only_the_failed_tests: Mocha,
+    node_test_reruns_only_the_failed_tests: Node,
 }
 
+/// A new runner in `Runner::ALL` fails here until it has its rerun test,
+/// its cases, its project and its names (needs no runner installed).
 #[test]
-fn go_test_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Go);
-    flaky(Kind::Go);
-    order_dependent(Kind::Go);
-}
-
-#[test]
-fn jest_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Jest);
-    order_dependent(Kind::Jest);
-    consistent_failure(Kind::NpmJest);
-}
-
-#[test]
-fn vitest_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Vitest);
-    flaky(Kind::Vitest);
-}
-
-#[test]
-fn mocha_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Mocha);
-    flaky(Kind::Mocha);
-    order_dependent(Kind::Mocha);
-    consistent_failure(Kind::NpmMocha);
-}
-
-#[test]
-fn node_test_reruns_only_the_failed_tests() {
-    consistent_failure(Kind::Node);
-    flaky(Kind::Node);
-    order_dependent(Kind::Node);
-    consistent_failure(Kind::NpmNode);
+fn every_runner_has_its_rerun_test() {
+    assert_eq!(TESTED, Runner::ALL, "one rerun test per runner, in order");
+    for runner in Runner::ALL {
+        let cases = cases(runner);
+        assert!(
+            cases.modes.contains(&Mode::Fail),
+            "{runner}: {:?}",
+            cases.modes
+        );
+        let kind = Kind::Direct(runner);
+        let project = repo_root()
+            .join("tests/projects/rerun")
+            .join(kind.project());
+        assert!(
+            project.is_dir(),
+            "{runner}: {} is missing",
+            project.display()
+        );
+        assert!(!kind.failing().is_empty(), "{runner}: no failing names");
+        if cases.modes.contains(&Mode::Order) {
+            assert!(!kind.victim().is_empty(), "{runner}: no victim");
+        }
+        let _ = config(kind, &project);
+    }
 }
 
 #[test]
 fn a_selector_that_matches_nothing_gives_a_full_retry() {
-    let record = check(Kind::Pytest, "nomatch", 1);
+    let record = check(Kind::Direct(Runner::Pytest), "nomatch", 1);
     let what = "pytest nomatch";
-    assert_fail(&record, Kind::Pytest.failing(), what);
+    assert_fail(&record, Kind::Direct(Runner::Pytest).failing(), what);
     assert_eq!(shape(&record), "FOF", "{what}: {:#?}", record.attempts);
     let note = record.attempts[2].attempt.note.as_deref().unwrap_or("");
     assert!(
@@ -331,7 +382,7 @@ fn a_selector_that_matches_nothing_gives_a_full_retry() {
 
 #[test]
 fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
-    let project = copy(Kind::Pytest);
+    let project = copy(Kind::Direct(Runner::Pytest));
     let config = TestConfig::new(
         &project.dir,
         "sh",
@@ -341,7 +392,11 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
     .retrying(1)
     .rerun(Rerun::Failed);
     let record = SandboxedTests::new(Sandbox::Host, config).run_observed(&mut NoObserver);
-    assert_fail(&record, Kind::Pytest.failing(), "sh -c pytest");
+    assert_fail(
+        &record,
+        Kind::Direct(Runner::Pytest).failing(),
+        "sh -c pytest",
+    );
     // The retry ran the full command, and is recorded as full: it must not
     // count as "passed when run alone".
     assert_eq!(shape(&record), "FF", "{:#?}", record.attempts);
@@ -361,7 +416,7 @@ fn a_command_that_cannot_be_rewritten_runs_in_full_with_a_note() {
 /// `order_dependent` — never a Fail, since the attempts disagreed.
 #[test]
 fn alternating_flakiness_reads_as_order_dependence_under_rerun_failed() {
-    let project = crate::projects::Project::copy(testgate::parse::Runner::Pytest);
+    let project = crate::projects::Project::copy(Runner::Pytest);
     let config = project
         .config()
         .env("TESTGATE_FIXTURE", "flaky")

@@ -1,5 +1,20 @@
 //! The `testgate` command: parses the command line, runs one subcommand, and
 //! maps its outcome to an exit code (see [`exit`]).
+//!
+//! # Code map
+//!
+//! - `check`: [`check`] (options → the facade, the verdict printed or
+//!   written as a document), grading files read by [`expect`], the output
+//!   streamed to a terminal filtered by [`terminal`] (a pure state
+//!   machine), `--junit` and `--swebench-report` in [`outputs`], and
+//!   signed verdict records (`--record`, `keygen`, `verify`) in [`record`].
+//! - `parse`: [`parse`]; `diff`: [`diff`].
+//! - `batch`: [`batch`], many checks from a JSON-lines manifest, `--jobs`
+//!   at a time.
+//! - `mcp`: [`mcp`], a Model Context Protocol server over stdio whose tools
+//!   call `check`, `parse` and `diff` for a caller treated as untrusted; the
+//!   only async code.
+//! - The facade's types become testgate-documents' documents in [`json`].
 
 mod batch;
 mod check;

@@ -42,6 +42,11 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The crate's README, whose example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod check;
 mod compact;
 mod diff;

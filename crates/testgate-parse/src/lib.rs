@@ -32,7 +32,41 @@
 //! assert_eq!(report.format, Some(testgate_parse::Runner::Cargo));
 //! assert_eq!(report.counts.failed, Some(1));
 //! ```
+//!
+//! # Code map
+//!
+//! A [`StreamParser`] (`stream.rs`) cuts output into bounded lines
+//! ([`MAX_LINE`]; [`crate::line::LineSplitter`]), cleans them (ANSI, CR,
+//! invalid UTF-8), takes off the prefixes CI systems put on a job log's
+//! lines and drops the CI's own lines ([`crate::ci`]: GitHub Actions,
+//! Azure, GitLab, Buildkite, Jenkins, docker compose, tox/nox), classifies
+//! each line once ([`crate::formats::LineKey`]) and hands it to each
+//! [`Recognizer`](crate::formats::Recognizer) whose
+//! [`Interest`](crate::formats::Interest) in its present state holds that
+//! class ([`crate::dispatch`]; with an explicit [`Format`] its one
+//! recogniser reads every line). There is one recogniser per [`Runner`] in
+//! [`crate::formats`], built by [`crate::formats::recognizer`], an
+//! exhaustive match. Where a runner ends a scope (a binary, a run, a
+//! package, a session) its candidates go through the one confirmation
+//! rule, `formats/scope.rs`, with the runner's judgement. What jest
+//! and vitest share is [`crate::formats::js`]; a failing test's own output
+//! is cut by `formats/excerpt.rs`.
+//!
+//! [`GoEvents`] renders `go test -json`'s events back to the text `go test
+//! -v` prints ([`GoEvents::feed_split`] hands a report's parser every line
+//! but the tests' output). [`EnvironmentScan`] and [`CoverageScan`] are
+//! recognisers of whole lines that [`StreamParser::with_scans`] runs on the
+//! lines it splits itself ([`StreamParser::finish_scanned`] gives
+//! [`Scanned`]). [`Beside`] sets a runner's own report ([`parse_junit`],
+//! [`parse_json_report`]) beside its console. [`Runner`] (`runner.rs`) is
+//! the workspace's one list of runners. Fixtures:
+//! `tests/fixtures/<format>/*.log`, captured by `tests/capture/*.sh` from
+//! the projects in the repository's `tests/projects/parse/`.
 #![deny(missing_docs)]
+#![allow(
+    rustdoc::private_intra_doc_links,
+    reason = "the code map links the private modules, so that a stale name breaks `cargo doc`"
+)]
 #![forbid(unsafe_code)]
 
 /// The crate's README, whose example runs as a doctest.

@@ -37,8 +37,41 @@
 //! assert_eq!(verdict.failing(), ["tests::parses_empty"]);
 //! assert!(verdict.reason().starts_with("tests::parses_empty\n"));
 //! ```
+//!
+//! # Code map
+//!
+//! The crate is a pipeline whose stages are modules, each using only the
+//! ones before it (`scripts/check-policy-layers` declares the order and
+//! fails on an edge back up it):
+//!
+//! - facts: [`crate::signal`], [`crate::verdict`], [`crate::attempt`],
+//!   [`crate::policy`] (the settings), [`crate::prepare`];
+//! - classification: [`crate::history`], what each attempt is, typed;
+//! - analysis: [`crate::findings`], [`crate::grading`] (a change graded
+//!   against listed tests, and [`compare`], which classifies two checks'
+//!   tests), [`crate::variation`];
+//! - decision: [`crate::decide`], [`crate::decide_grade`],
+//!   [`crate::decide_stress`], a typed conclusion with no English;
+//! - words: [`crate::words`], the only module that writes English;
+//! - drivers: [`crate::retry`] ([`Policy::plan`], [`Policy::verdict`]),
+//!   [`crate::tree`] ([`Policy::after_tree_change`]: what the attempts prove
+//!   when one changed the tree it judged), [`crate::grade`] ([`Grader`]),
+//!   [`crate::stress`] ([`Stress`]) and [`crate::driver`] ([`Driver`], the
+//!   trait the three share).
+//!
+//! `docs/policy.md` is the specification, and its "Where each rule lives"
+//! maps each rule to its module.
 #![deny(missing_docs)]
+#![allow(
+    rustdoc::private_intra_doc_links,
+    reason = "the code map links the private modules, so that a stale name breaks `cargo doc`"
+)]
 #![forbid(unsafe_code)]
+
+/// The crate's README, whose example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 mod attempt;
 mod decide;

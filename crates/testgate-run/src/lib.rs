@@ -42,7 +42,41 @@
 //! every runner profile's).
 //!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
+//!
+//! # Code map
+//!
+//! [`run`] ([`crate::runner`]) builds the environment ([`crate::env`]:
+//! [`EnvPolicy`]) and the sandbox's command line ([`crate::bwrap`], the
+//! seccomp filter of [`crate::seccomp`]; or the Landlock ruleset of
+//! [`crate::landlocked`]), starts the command through the one place that
+//! spawns ([`crate::spawn`]) under a reaper of the run's own
+//! ([`crate::reaper`], a child subreaper: every process of the run stays
+//! its descendant), and polls its output, end, deadline and [`Cancel`]
+//! ([`crate::watch`]); [`crate::tree`] finds and ends every process the
+//! run started. [`choose_sandbox`] ([`crate::choose`]) picks bubblewrap or
+//! Landlock, never the host.
+//!
+//! What the sandbox shows: [`crate::view`] (homes as an allowlist,
+//! toolchains read-only, private per-project caches, as [`ToolCache`]s the
+//! caller names), [`crate::seed`] (a private cache started as a copy of the
+//! host's), [`crate::evict`] (a cap on those caches), [`crate::protect`]
+//! (what is read-only inside: the `.git` host git uses, the folders the
+//! host installs into, unless [`ProjectWrites`] says otherwise),
+//! [`crate::installed`] (the same folders under Landlock, checked after the
+//! run: [`InstalledChange`]) and [`crate::gitconfig`] (the home's
+//! `~/.gitconfig`). [`crate::project_file`] is the one door to a tree the
+//! code under test could change ([`ProjectDir`]) and [`crate::dir`] walks
+//! one by descriptor ([`Dir`]). `docs/sandbox.md` is the specification.
 #![deny(missing_docs)]
+#![allow(
+    rustdoc::private_intra_doc_links,
+    reason = "the code map links the private modules, so that a stale name breaks `cargo doc`"
+)]
+
+/// The crate's README, whose example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 mod bwrap;
 mod cancel;

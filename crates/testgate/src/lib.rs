@@ -26,8 +26,42 @@
 //!     other => println!("cannot tell: {}", other.reason()),
 //! }
 //! ```
+//!
+//! # Code map
+//!
+//! [`SandboxedTests`] ([`crate::suite`]) is the loop: it asks the policy's
+//! driver for the next attempt, runs it through [`testgate_run`], feeds
+//! the output to one streaming parser with its scans and a tail buffer
+//! ([`crate::capture`]), sets the runner's own report beside the console
+//! ([`crate::channels`]; the user's `--report`, [`crate::users_report`]),
+//! and turns each attempt's facts into the policy's `Attempt` by one pure
+//! function ([`crate::attempt`]). [`TestConfig`] ([`crate::config`]) is
+//! the command with its limits and a preset per runner.
+//!
+//! [`crate::runners`] holds what testgate knows of each runner outside its
+//! parser, one profile per runner behind one trait: how its argv is
+//! recognised, the retry selector, its preset environment, how it is asked
+//! for its own report, how it is found in a project. [`detect_command`]
+//! ([`crate::detect`]) asks every profile through a read-only,
+//! link-refusing view of the project; [`crate::rerun`] rewrites a targeted
+//! retry's command through the profiles.
+//!
+//! [`crate::tree`] records the project before anything runs, compares it
+//! after each preparation and attempt and puts it back as submitted
+//! ([`tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
+//! within a budget; [`crate::project`] refuses folders that may not be a
+//! project ([`project_dir`]). None of them starts a process.
 #![deny(missing_docs)]
+#![allow(
+    rustdoc::private_intra_doc_links,
+    reason = "the code map links the private modules, so that a stale name breaks `cargo doc`"
+)]
 #![forbid(unsafe_code)]
+
+/// The crate's README, whose example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 mod attempt;
 mod capture;

@@ -22,6 +22,7 @@ mod json;
 mod outputs;
 mod parse;
 mod pipes;
+mod runner_names;
 mod sandboxes;
 mod workers;
 

@@ -1,14 +1,25 @@
-//! The laws every parser target checks, shared by `include!`.
+//! Every runner's parser, and `Format::Auto`, on arbitrary bytes.
 //!
-//! A parser never panics (libFuzzer catches that by itself); on top of it the
-//! report must be self-consistent whatever the bytes.
+//! Input layout: byte 0 picks the runner (its index in `Runner::ALL`, modulo
+//! its length, so a new runner is fuzzed without a new target); the rest is
+//! the output. A parser never panics (libFuzzer catches that by itself); on
+//! top of it the report must be self-consistent whatever the bytes.
+#![no_main]
 
 use std::collections::HashSet;
 
+use libfuzzer_sys::fuzz_target;
 use testgate_parse::{Format, Report, Runner, parse};
 
+fuzz_target!(|data: &[u8]| {
+    let Some((&runner, output)) = data.split_first() else {
+        return;
+    };
+    check_format(Runner::ALL[usize::from(runner) % Runner::ALL.len()], output);
+});
+
 /// Parses `data` as `format` and as `Format::Auto`, and checks both reports.
-pub fn check_format(format: Runner, data: &[u8]) {
+fn check_format(format: Runner, data: &[u8]) {
     let explicit = parse(format, data);
     check_report(&explicit, data);
     // An explicit format names itself or nothing.
