@@ -183,3 +183,63 @@ fn the_runners_memory_cannot_be_opened_for_writing_in(place: Place) {
     );
     attack.assert_contained(&outcome);
 }
+
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_bwrap() {
+    another_processs_scheduling_cannot_be_changed_from_inside_in(Place::Bwrap);
+}
+
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_landlock() {
+    another_processs_scheduling_cannot_be_changed_from_inside_in(Place::Landlock);
+}
+
+/// `renice -p`, `taskset -p`, `chrt -p`, `sched_setparam` and `ionice -p`
+/// on the command's parent and, where the sandbox shows it, its parent
+/// (testgate itself under Landlock), and `setpriority` of the caller's own
+/// process group: refused by the seccomp filter (a pid other than 0, a
+/// group or a user). With the previous binary every one was allowed, in
+/// both sandboxes (on testgate under Landlock: a host process). What
+/// honest tools do on themselves (`nice`, `taskset -c`, `chrt -b`,
+/// `ionice -c`, `os.sched_setaffinity(0, …)`) and reading the parent's
+/// still work.
+fn another_processs_scheduling_cannot_be_changed_from_inside_in(place: Place) {
+    another_processs_scheduling_cannot_be_changed_from_inside(
+        Attack::new_in("scheduling", place),
+        place == Place::Landlock,
+    );
+}
+
+/// [`another_processs_scheduling_cannot_be_changed_from_inside_in`] with
+/// default options under a container runtime's default seccomp profile
+/// (`auto` picks Landlock): testgate is the parent's parent there too.
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_in_a_container() {
+    another_processs_scheduling_cannot_be_changed_from_inside(
+        Attack::in_a_container("scheduling"),
+        true,
+    );
+}
+
+fn another_processs_scheduling_cannot_be_changed_from_inside(attack: Attack, sees_testgate: bool) {
+    let outcome = attack.run();
+    let reason = outcome.reason();
+    assert!(!reason.contains("DID "), "{reason}");
+    outcome.assert_verdict("pass", None, 0);
+    let mut targets = vec!["the parent"];
+    if sees_testgate {
+        targets.push("the parent's parent");
+    }
+    for whom in targets {
+        for what in ["renice", "taskset", "chrt", "sched_setparam", "ionice"] {
+            let refused = format!("refused: {what} on {whom}\n");
+            assert!(reason.contains(&refused), "{refused}: {reason}");
+        }
+    }
+    assert!(
+        reason.contains("refused: setpriority on the own process group"),
+        "{reason}"
+    );
+    assert!(!reason.contains("honest call refused"), "{reason}");
+    attack.assert_contained(&outcome);
+}
