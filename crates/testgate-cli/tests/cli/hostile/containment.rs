@@ -243,3 +243,38 @@ fn another_processs_scheduling_cannot_be_changed_from_inside(attack: Attack, see
     assert!(!reason.contains("honest call refused"), "{reason}");
     attack.assert_contained(&outcome);
 }
+
+#[test]
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_bwrap() {
+    events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(Place::Bwrap);
+}
+
+#[test]
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_landlock() {
+    events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(Place::Landlock);
+}
+
+/// A failing go test opens go's stdout (testgate's pipe, which carries
+/// go's `-json` events, the report) through `/proc/PPID/fd/1` and writes a
+/// `pass` for itself and for its package there. The open is not refused
+/// in either sandbox (docs/sandbox.md, "What it does not promise": a
+/// socket would refuse it and break every `/dev/stdout`); what holds is
+/// that go's own events and exit status still judge: Fail, naming TestBad.
+/// Not a regression test of a change: main's binary gives the same.
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(place: Place) {
+    let attack = Attack::new_in("proc-stdout-go", place).runner_command(&["go", "test", "./..."]);
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.attempt()["failing"],
+        serde_json::json!(["TestBad"]),
+        "{:#}",
+        outcome.attempt()
+    );
+    assert!(
+        outcome.reason().contains("go's stdout through /proc: "),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}
