@@ -22,12 +22,13 @@
 //! with EPERM: the runner that judges the tests runs in the same sandbox as
 //! the same user, and a test could otherwise attach to it and rewrite its
 //! report or exit status. The scheduling of another process is refused
-//! the same way (EPERM): `sched_setaffinity`, `sched_setscheduler`,
-//! `sched_setparam`, `sched_setattr`, `migrate_pages` and `move_pages`
-//! with a pid other than 0, `setpriority` and `ioprio_set` other than on
-//! the caller itself (a process, pid 0). `chmod`, `fchmod`, `fchmodat`, `fchmodat2` (and
-//! `open`, `creat`, `openat`, `mknod`, `mknodat`, which set the mode of
-//! what they create) fail with EPERM when the mode has `S_ISUID` or
+//! the same way (EPERM): `sched_setscheduler`, `sched_setparam`,
+//! `sched_setattr`, `migrate_pages` and `move_pages` with a pid other than
+//! 0, `setpriority` and `ioprio_set` other than on the caller itself (a
+//! process, pid 0); `sched_setaffinity` is left alone (glibc sets a
+//! thread's CPUs by its id). `chmod`, `fchmod`, `fchmodat`, `fchmodat2`
+//! (and `open`, `creat`, `openat`, `mknod`, `mknodat`, which set the mode
+//! of what they create) fail with EPERM when the mode has `S_ISUID` or
 //! `S_ISGID`; `openat2`, whose mode the filter cannot read, fails with
 //! ENOSYS.
 
@@ -89,17 +90,20 @@ const TAMPERING_CALLS: [libc::c_long; 4] = [
 /// refused too.
 const LIMIT_CALL: libc::c_long = libc::SYS_prlimit64;
 
-/// The calls that change how another process is scheduled (its CPUs, its
-/// policy and priority, where its memory lies), given its pid as their
-/// first argument, 0 meaning the caller: with any other pid they fail with
-/// EPERM. As the same user a test could otherwise pin its runner, testgate
-/// or (under Landlock) the host's processes to one CPU, or set them
-/// `SCHED_IDLE`. The filter cannot know the caller's own pid, nor its
-/// threads' ids: a runtime that sets a thread's affinity by its tid
-/// (glibc's `pthread_setaffinity_np`) is refused too (docs/sandbox.md,
-/// "What it does not promise").
-const OWN_SCHEDULING_CALLS: [libc::c_long; 6] = [
-    libc::SYS_sched_setaffinity,
+/// The calls that change how another process is scheduled (its policy
+/// and priority, where its memory lies), given its pid as their first
+/// argument, 0 meaning the caller: with any other pid they fail with
+/// EPERM. As the same user a test could otherwise set its runner or
+/// (under Landlock) the host's processes of its user `SCHED_IDLE`, a
+/// change that outlives the run. The filter cannot know the caller's own
+/// pid, nor its threads' ids: a thread's policy set by its id
+/// (`pthread_setschedparam`) is refused too. `sched_setaffinity` is not
+/// among them: glibc sets a thread's CPUs by its id
+/// (`pthread_setaffinity_np`, and `pthread_create` with an affinity, which
+/// libgomp uses under `OMP_PROC_BIND`, fails if it is refused), and
+/// another process's CPUs only slow it (docs/sandbox.md, "What it does not
+/// promise").
+const OWN_SCHEDULING_CALLS: [libc::c_long; 5] = [
     libc::SYS_sched_setscheduler,
     libc::SYS_sched_setparam,
     libc::SYS_sched_setattr,
@@ -118,8 +122,8 @@ const IOPRIO_WHO_PROCESS: u32 = 1;
 /// The calls that set a priority by (which, who): allowed only for one
 /// process (`PRIO_PROCESS`, `IOPRIO_WHO_PROCESS`) and who 0, the caller
 /// (`nice`, `ionice -c3 cmd`, `os.nice`); on another pid, a process group
-/// or a user's every process (`renice -u root` under Landlock reached the
-/// host's) they fail with EPERM.
+/// or a user's every process (under Landlock, for a user other than root,
+/// the host's processes of that user) they fail with EPERM.
 const OWN_PRIORITY_CALLS: [(libc::c_long, u32); 2] = [
     (libc::SYS_setpriority, PRIO_PROCESS),
     (libc::SYS_ioprio_set, IOPRIO_WHO_PROCESS),
@@ -627,8 +631,10 @@ mod tests {
                 }
             }
         }
-        // Reading another process's scheduling stays allowed.
+        // Reading another process's scheduling stays allowed, and so does
+        // setting its CPUs (a thread's, by its id).
         for call in [
+            libc::SYS_sched_setaffinity,
             libc::SYS_sched_getaffinity,
             libc::SYS_sched_getscheduler,
             libc::SYS_sched_getparam,
