@@ -21,9 +21,14 @@
 //! `ptrace`, `process_vm_readv`, `process_vm_writev` and `pidfd_getfd` fail
 //! with EPERM: the runner that judges the tests runs in the same sandbox as
 //! the same user, and a test could otherwise attach to it and rewrite its
-//! report or exit status. `chmod`, `fchmod`, `fchmodat`, `fchmodat2` (and
-//! `open`, `creat`, `openat`, `mknod`, `mknodat`, which set the mode of
-//! what they create) fail with EPERM when the mode has `S_ISUID` or
+//! report or exit status. The scheduling of another process is refused
+//! the same way (EPERM): `sched_setscheduler`, `sched_setparam`,
+//! `sched_setattr`, `migrate_pages` and `move_pages` with a pid other than
+//! 0, `setpriority` and `ioprio_set` other than on the caller itself (a
+//! process, pid 0); `sched_setaffinity` is left alone (glibc sets a
+//! thread's CPUs by its id). `chmod`, `fchmod`, `fchmodat`, `fchmodat2`
+//! (and `open`, `creat`, `openat`, `mknod`, `mknodat`, which set the mode
+//! of what they create) fail with EPERM when the mode has `S_ISUID` or
 //! `S_ISGID`; `openat2`, whose mode the filter cannot read, fails with
 //! ENOSYS.
 
@@ -84,6 +89,45 @@ const TAMPERING_CALLS: [libc::c_long; 4] = [
 /// cannot know the caller's pid, so `prlimit --pid $$` on itself is
 /// refused too.
 const LIMIT_CALL: libc::c_long = libc::SYS_prlimit64;
+
+/// The calls that change how another process is scheduled (its policy
+/// and priority, where its memory lies), given its pid as their first
+/// argument, 0 meaning the caller: with any other pid they fail with
+/// EPERM. As the same user a test could otherwise set its runner or
+/// (under Landlock) the host's processes of its user `SCHED_IDLE`, a
+/// change that outlives the run. The filter cannot know the caller's own
+/// pid, nor its threads' ids: a thread's policy set by its id
+/// (`pthread_setschedparam`) is refused too. `sched_setaffinity` is not
+/// among them: glibc sets a thread's CPUs by its id
+/// (`pthread_setaffinity_np`, and `pthread_create` with an affinity, which
+/// libgomp uses under `OMP_PROC_BIND`, fails if it is refused), and
+/// another process's CPUs only slow it (docs/sandbox.md, "What it does not
+/// promise").
+const OWN_SCHEDULING_CALLS: [libc::c_long; 5] = [
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setparam,
+    libc::SYS_sched_setattr,
+    libc::SYS_migrate_pages,
+    libc::SYS_move_pages,
+];
+
+/// `setpriority(2)`'s `PRIO_PROCESS` (libc's type for it differs between
+/// C libraries).
+const PRIO_PROCESS: u32 = 0;
+
+/// `ioprio_set(2)`'s `IOPRIO_WHO_PROCESS`; the kernel headers' value,
+/// which libc does not name.
+const IOPRIO_WHO_PROCESS: u32 = 1;
+
+/// The calls that set a priority by (which, who): allowed only for one
+/// process (`PRIO_PROCESS`, `IOPRIO_WHO_PROCESS`) and who 0, the caller
+/// (`nice`, `ionice -c3 cmd`, `os.nice`); on another pid, a process group
+/// or a user's every process (under Landlock, for a user other than root,
+/// the host's processes of that user) they fail with EPERM.
+const OWN_PRIORITY_CALLS: [(libc::c_long, u32); 2] = [
+    (libc::SYS_setpriority, PRIO_PROCESS),
+    (libc::SYS_ioprio_set, IOPRIO_WHO_PROCESS),
+];
 
 /// `fchmodat2(2)` (Linux 6.6), the same number on every architecture;
 /// libc does not name it everywhere yet.
@@ -203,6 +247,20 @@ fn program(allow_unix_sockets: bool) -> Vec<Instruction> {
     op(JEQ_K, To::Next, To::Ret(Return::Perm), 0);
     op(LD_W_ABS, To::Next, To::Next, argument(2) + 4);
     op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+    // The number matched: the pid (a pid_t, the low half) decides.
+    for call in OWN_SCHEDULING_CALLS {
+        op(JEQ_K, To::Next, To::Over(2), call as u32);
+        op(LD_W_ABS, To::Next, To::Next, argument(0));
+        op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+    }
+    // The number matched: which must be one process, who the caller.
+    for (call, process) in OWN_PRIORITY_CALLS {
+        op(JEQ_K, To::Next, To::Over(4), call as u32);
+        op(LD_W_ABS, To::Next, To::Next, argument(0));
+        op(JEQ_K, To::Next, To::Ret(Return::Perm), process);
+        op(LD_W_ABS, To::Next, To::Next, argument(1));
+        op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+    }
     op(
         JEQ_K,
         To::Ret(Return::NoSys),
@@ -522,6 +580,73 @@ mod tests {
             verdict_with(false, NATIVE_ARCH, libc::SYS_setrlimit as u32, args),
             RET_ALLOW
         );
+    }
+
+    #[test]
+    fn another_processs_scheduling_cannot_be_set_only_the_callers() {
+        let pids = [
+            // (pid, allowed): the caller (0; the kernel reads a pid_t, so a
+            // high half is ignored, as here), or another process.
+            (0u64, true),
+            (0xffff_ffff_0000_0000, true),
+            (1, false),
+            (4242, false),
+            (u64::from(u32::MAX), false),
+        ];
+        for allow_unix in [false, true] {
+            for call in OWN_SCHEDULING_CALLS {
+                for (pid, allowed) in pids {
+                    // The other arguments must not matter.
+                    let args = [pid, 8, 0x7ffd_1234_5678, 0, 0, 0];
+                    let expected = if allowed { RET_ALLOW } else { EPERM };
+                    assert_eq!(
+                        verdict_with(allow_unix, NATIVE_ARCH, call as u32, args),
+                        expected,
+                        "call {call}, pid {pid:#x}"
+                    );
+                }
+            }
+            for (call, process) in OWN_PRIORITY_CALLS {
+                let process = u64::from(process);
+                for (which, who, allowed) in [
+                    (process, 0u64, true),
+                    (process | 0xffff_ffff_0000_0000, 0xffff_ffff_0000_0000, true),
+                    (process, 4242, false),
+                    (process, 1, false),
+                    // A process group or a user: refused even for who 0
+                    // (the caller's group holds its runner, the caller's
+                    // user the host's processes).
+                    (process + 1, 0, false),
+                    (process + 2, 0, false),
+                    (process + 1, 4242, false),
+                    (7, 0, false),
+                ] {
+                    let args = [which, who, 19, 0, 0, 0];
+                    let expected = if allowed { RET_ALLOW } else { EPERM };
+                    assert_eq!(
+                        verdict_with(allow_unix, NATIVE_ARCH, call as u32, args),
+                        expected,
+                        "call {call}, which {which:#x}, who {who:#x}"
+                    );
+                }
+            }
+        }
+        // Reading another process's scheduling stays allowed, and so does
+        // setting its CPUs (a thread's, by its id).
+        for call in [
+            libc::SYS_sched_setaffinity,
+            libc::SYS_sched_getaffinity,
+            libc::SYS_sched_getscheduler,
+            libc::SYS_sched_getparam,
+            libc::SYS_getpriority,
+            libc::SYS_ioprio_get,
+        ] {
+            let args = [1, 4242, 0, 0, 0, 0];
+            assert_eq!(
+                verdict_with(false, NATIVE_ARCH, call as u32, args),
+                RET_ALLOW
+            );
+        }
     }
 
     #[test]

@@ -183,3 +183,99 @@ fn the_runners_memory_cannot_be_opened_for_writing_in(place: Place) {
     );
     attack.assert_contained(&outcome);
 }
+
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_bwrap() {
+    another_processs_scheduling_cannot_be_changed_from_inside_in(Place::Bwrap);
+}
+
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_landlock() {
+    another_processs_scheduling_cannot_be_changed_from_inside_in(Place::Landlock);
+}
+
+/// `renice -p`, `chrt -p`, `sched_setparam` and `ionice -p`
+/// on the command's parent and, where the sandbox shows it, its parent
+/// (testgate itself under Landlock), and `setpriority` of the caller's own
+/// process group: refused by the seccomp filter (a pid other than 0, a
+/// group or a user). With the previous binary every one was allowed, in
+/// both sandboxes (on testgate under Landlock: a host process). What
+/// honest tools do on themselves (`nice`, `taskset -c`, `chrt -b`,
+/// `ionice -c`, `os.sched_setaffinity` by pid 0 and by its own pid) and
+/// reading the parent's still work. Another process's CPUs
+/// (`taskset -p`) are allowed: glibc sets a thread's by its id.
+fn another_processs_scheduling_cannot_be_changed_from_inside_in(place: Place) {
+    another_processs_scheduling_cannot_be_changed_from_inside(
+        Attack::new_in("scheduling", place),
+        place == Place::Landlock,
+    );
+}
+
+/// [`another_processs_scheduling_cannot_be_changed_from_inside_in`] with
+/// default options under a container runtime's default seccomp profile
+/// (`auto` picks Landlock): testgate is the parent's parent there too.
+#[test]
+fn another_processs_scheduling_cannot_be_changed_from_inside_in_a_container() {
+    another_processs_scheduling_cannot_be_changed_from_inside(
+        Attack::in_a_container("scheduling"),
+        true,
+    );
+}
+
+fn another_processs_scheduling_cannot_be_changed_from_inside(attack: Attack, sees_testgate: bool) {
+    let outcome = attack.run();
+    let reason = outcome.reason();
+    assert!(!reason.contains("DID "), "{reason}");
+    outcome.assert_verdict("pass", None, 0);
+    let mut targets = vec!["the parent"];
+    if sees_testgate {
+        targets.push("the parent's parent");
+    }
+    for whom in targets {
+        for what in ["renice", "chrt", "sched_setparam", "ionice"] {
+            let refused = format!("refused: {what} on {whom}\n");
+            assert!(reason.contains(&refused), "{refused}: {reason}");
+        }
+    }
+    assert!(
+        reason.contains("refused: setpriority on the own process group"),
+        "{reason}"
+    );
+    assert!(!reason.contains("honest call refused"), "{reason}");
+    attack.assert_contained(&outcome);
+}
+
+#[test]
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_bwrap() {
+    events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(Place::Bwrap);
+}
+
+#[test]
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_landlock() {
+    events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(Place::Landlock);
+}
+
+/// A failing go test opens go's stdout (testgate's pipe, which carries
+/// go's `-json` events, the report) through `/proc/PPID/fd/1` and writes a
+/// `pass` for itself and for its package there. The open is not refused
+/// in either sandbox (docs/sandbox.md, "What it does not promise": a
+/// socket would refuse it and break every `/dev/stdout`); what holds is
+/// that go's own events and exit status still judge: Fail, naming TestBad.
+/// Not a regression test of a change: main's binary gives the same.
+fn events_written_to_gos_stdout_through_proc_do_not_pass_a_failing_test_in(place: Place) {
+    let attack = Attack::new_in("proc-stdout-go", place).runner_command(&["go", "test", "./..."]);
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.attempt()["failing"],
+        serde_json::json!(["TestBad"]),
+        "{:#}",
+        outcome.attempt()
+    );
+    assert!(
+        outcome.reason().contains("go's stdout through /proc: "),
+        "{}",
+        outcome.reason()
+    );
+    attack.assert_contained(&outcome);
+}

@@ -1,0 +1,3 @@
+module example.com/procstdout
+
+go 1.19
