@@ -3,12 +3,27 @@
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::{
-    CheckDocument, CheckToolResult, CompactCheck, DiffDocument, ParseDocument, SwebenchReport,
+    BatchLine, CheckArguments, CheckDocument, CheckToolResult, CompactCheck, DiffArguments,
+    DiffDocument, ExpectFile, ManifestEntry, ParseArguments, ParseDocument, RecordDocument,
+    SignedRecord, SwebenchReport,
 };
 
 /// Every document with a published schema: its file name under
 /// docs/schema/ (without `.json`).
-pub const DOCUMENTS: [&str; 5] = ["check", "parse", "diff", "swebench-report", "check-compact"];
+pub const DOCUMENTS: [&str; 12] = [
+    "check",
+    "parse",
+    "diff",
+    "swebench-report",
+    "check-compact",
+    "record",
+    "batch-line",
+    "batch-manifest",
+    "expect",
+    "mcp-check-arguments",
+    "mcp-parse-arguments",
+    "mcp-diff-arguments",
+];
 
 /// The JSON Schema of the document `name` (one of [`DOCUMENTS`]), or
 /// `None` for a name that is not one.
@@ -22,6 +37,34 @@ pub fn schema_of(name: &str) -> Option<Schema> {
         "diff" => of::<DiffDocument<'static>>(),
         "swebench-report" => of::<SwebenchReport>(),
         "check-compact" => of::<CompactCheck>(),
+        "record" => of::<SignedRecord<RecordDocument<'static>>>(),
+        "batch-line" => of::<BatchLine<'static>>(),
+        "batch-manifest" => of::<ManifestEntry>(),
+        "expect" => of::<ExpectFile>(),
+        "mcp-check-arguments" => tool_input_schema("check")?,
+        "mcp-parse-arguments" => tool_input_schema("parse")?,
+        "mcp-diff-arguments" => tool_input_schema("diff")?,
+        _ => return None,
+    })
+}
+
+/// The input schema of the `testgate mcp` tool `tool` (`check`, `parse`
+/// or `diff`), as `tools/list` gives it: its arguments' type, every
+/// definition inlined (some MCP clients do not follow `$ref`), or `None`
+/// for a tool there is not.
+pub fn tool_input_schema(tool: &str) -> Option<Schema> {
+    fn of<T: JsonSchema>() -> Schema {
+        let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+        settings.inline_subschemas = true;
+        let mut schema = SchemaGenerator::new(settings).into_root_schema_for::<T>();
+        // An input schema is a tool's own, not a document with a version.
+        schema.remove("$schema");
+        schema
+    }
+    Some(match tool {
+        "check" => of::<CheckArguments>(),
+        "parse" => of::<ParseArguments>(),
+        "diff" => of::<DiffArguments>(),
         _ => return None,
     })
 }
