@@ -162,7 +162,7 @@ impl Scalar {
 
 /// A manifest's `env`: `{"NAME": "VALUE"}` (null passes the host's
 /// through) or `["NAME", "NAME=VALUE"]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ManifestEnv {
@@ -222,5 +222,25 @@ impl<'de> Deserialize<'de> for ManifestExpect {
             }
         }
         deserializer.deserialize_any(Expect)
+    }
+}
+
+impl<'de> Deserialize<'de> for ManifestEnv {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Env;
+        impl<'de> Visitor<'de> for Env {
+            type Value = ManifestEnv;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("{\"NAME\": \"VALUE\" or null} or [\"NAME\", \"NAME=VALUE\"]")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ManifestEnv, A::Error> {
+                BTreeMap::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(ManifestEnv::Map)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<ManifestEnv, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(ManifestEnv::List)
+            }
+        }
+        deserializer.deserialize_any(Env)
     }
 }

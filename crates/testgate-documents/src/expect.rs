@@ -118,7 +118,10 @@ impl<'de> Deserialize<'de> for ExpectFile {
                 let mut file = ExpectFile::default();
                 while let Some(key) = map.next_key::<String>()? {
                     if let Some(slot) = file.slot(&key) {
-                        let list = map.next_value::<TestList>().map_err(|_| {
+                        // Read whole first: what is not JSON stays that
+                        // error; what is no list is said so by its key.
+                        let value = map.next_value::<serde_json::Value>()?;
+                        let list = TestList::deserialize(value).map_err(|_| {
                             de::Error::custom(format!("`{key}` is not a list of test names"))
                         })?;
                         *slot = Some(list);

@@ -2,8 +2,10 @@
 //! argument's description in `tools/list`.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::batch::Scalar;
 use crate::expect::ExpectFile;
@@ -101,7 +103,7 @@ pub enum EvidenceArgument {
 
 /// The `check` tool's `env`: `{"NAME": "VALUE"}` or `["NAME=VALUE"]`; a
 /// value is always given (the host's are never passed through).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EnvArgument {
@@ -133,4 +135,35 @@ pub struct DiffArguments {
     pub before: serde_json::Value,
     /// The later check's document.
     pub after: serde_json::Value,
+}
+
+impl<'de> Deserialize<'de> for EnvArgument {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Env;
+        impl<'de> Visitor<'de> for Env {
+            type Value = EnvArgument;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("{\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EnvArgument, A::Error> {
+                let mut values = BTreeMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    // Null passes the host's variable through on the
+                    // command line and in a manifest; never here.
+                    let Some(value) = map.next_value::<Option<String>>()? else {
+                        return Err(de::Error::custom(
+                            "null: give a value; the server sets variables and never passes \
+                             the host's through (they may hold secrets)",
+                        ));
+                    };
+                    values.insert(name, value);
+                }
+                Ok(EnvArgument::Map(values))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<EnvArgument, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(EnvArgument::List)
+            }
+        }
+        deserializer.deserialize_any(Env)
+    }
 }

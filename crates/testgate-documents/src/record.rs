@@ -95,10 +95,10 @@ pub struct RecordSuite {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Dirty {
-    /// The changed paths and a digest of their contents.
+    /// How many paths changed, and a digest of the changes.
     Paths {
-        /// The paths git reports as changed.
-        paths: Vec<String>,
+        /// How many paths `git status` reports.
+        paths: usize,
         /// The digest of the changes.
         digest: String,
     },
