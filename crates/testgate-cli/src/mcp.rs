@@ -923,6 +923,65 @@ mod tests {
         assert!(why.contains("quarantined"), "{why}");
     }
 
+    /// The schemas `tools/list` gives are the argument types': every
+    /// argument the tools took when their schemas were written by hand,
+    /// no other, each optional one typed without null.
+    #[test]
+    fn the_tools_input_schemas_are_the_argument_types() {
+        let tools = tools();
+        let schema = |name: &str| {
+            let tool = tools.iter().find(|t| t.name == name).expect("the tool");
+            Value::Object((*tool.input_schema).clone())
+        };
+        let check = schema("check");
+        let mut arguments: Vec<&str> = check["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        arguments.sort_unstable();
+        assert_eq!(
+            arguments,
+            [
+                "allow_network",
+                "command",
+                "env",
+                "evidence",
+                "expect",
+                "format",
+                "full",
+                "k",
+                "keep_changes",
+                "missing",
+                "rerun",
+                "restore",
+                "retries",
+                "stress",
+                "strict",
+                "timeout",
+                "workspace"
+            ]
+        );
+        assert_eq!(check["required"], json!(["workspace"]));
+        assert_eq!(check["additionalProperties"], json!(false));
+        assert_eq!(check["properties"]["full"]["type"], "boolean");
+        assert_eq!(check["properties"]["stress"]["minimum"], 2);
+        let values = |argument: &str| -> Vec<Value> {
+            let options = check["properties"][argument]["oneOf"].as_array();
+            options
+                .into_iter()
+                .flatten()
+                .map(|o| o["const"].clone())
+                .collect()
+        };
+        assert_eq!(values("rerun"), [json!("all"), json!("failed")]);
+        assert_eq!(values("missing"), [json!("not-run"), json!("fail")]);
+        assert_eq!(values("evidence"), [json!("any"), json!("report")]);
+        assert_eq!(schema("parse")["required"], json!(["text"]));
+        assert_eq!(schema("diff")["required"], json!(["before", "after"]));
+    }
+
     #[test]
     fn a_long_list_of_names_is_cut_in_the_summary() {
         let names: Vec<String> = (0..12).map(|i| format!("t{i}")).collect();

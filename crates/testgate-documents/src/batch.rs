@@ -181,7 +181,7 @@ pub enum ManifestExpect {
     /// The file's path.
     File(PathBuf),
     /// The file's JSON.
-    Inline(ExpectFile),
+    Inline(Box<ExpectFile>),
 }
 
 /// `expect_verdict`: `"fail"`, or `{"verdict": "fail", "cause": …,
@@ -218,7 +218,7 @@ impl<'de> Deserialize<'de> for ManifestExpect {
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ManifestExpect, A::Error> {
                 ExpectFile::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ManifestExpect::Inline)
+                    .map(|file| ManifestExpect::Inline(Box::new(file)))
             }
         }
         deserializer.deserialize_any(Expect)

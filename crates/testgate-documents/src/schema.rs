@@ -50,13 +50,17 @@ pub fn schema_of(name: &str) -> Option<Schema> {
 
 /// The input schema of the `testgate mcp` tool `tool` (`check`, `parse`
 /// or `diff`), as `tools/list` gives it: its arguments' type, every
-/// definition inlined (some MCP clients do not follow `$ref`), or `None`
-/// for a tool there is not.
+/// definition inlined (some MCP clients do not follow `$ref`) and an
+/// optional argument's type without `null`, or `None` for a tool there is
+/// not.
 pub fn tool_input_schema(tool: &str) -> Option<Schema> {
     fn of<T: JsonSchema>() -> Schema {
         let mut settings = schemars::generate::SchemaSettings::draft2020_12();
         settings.inline_subschemas = true;
         let mut schema = SchemaGenerator::new(settings).into_root_schema_for::<T>();
+        if let Some(serde_json::Value::Object(properties)) = schema.get_mut("properties") {
+            properties.values_mut().for_each(without_null);
+        }
         // An input schema is a tool's own, not a document with a version.
         schema.remove("$schema");
         schema
@@ -67,6 +71,34 @@ pub fn tool_input_schema(tool: &str) -> Option<Schema> {
         "diff" => of::<DiffArguments>(),
         _ => return None,
     })
+}
+
+/// An argument's schema without the `null` its `Option` adds: an argument
+/// not given is left out (null is read as left out too, but the schema
+/// offers only the value).
+fn without_null(argument: &mut serde_json::Value) {
+    use serde_json::Value;
+    let Value::Object(schema) = argument else {
+        return;
+    };
+    if let Some(Value::Array(types)) = schema.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            schema.insert("type".to_owned(), only);
+        }
+    }
+    if let Some(Value::Array(options)) = schema.get_mut("anyOf") {
+        options.retain(|o| o.get("type").is_none_or(|t| t != "null"));
+        if let [Value::Object(only)] = options.as_slice() {
+            let only = only.clone();
+            schema.remove("anyOf");
+            for (key, value) in only {
+                // The argument's own description is the one kept.
+                schema.entry(key).or_insert(value);
+            }
+        }
+    }
 }
 
 /// The JSON Schema of the `testgate mcp` `check` tool's structured result

@@ -185,7 +185,7 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
         }
         Some(ManifestExpect::Inline(file)) => {
             push_flag(&mut words, "--expect", "(inline)".to_owned());
-            Some(file)
+            Some(*file)
         }
     };
     if let Some(baseline) = &entry.baseline {
