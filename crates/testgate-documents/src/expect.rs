@@ -223,3 +223,54 @@ impl schemars::JsonSchema for TestList {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ExpectFile, TestList};
+
+    fn read(text: &str) -> Result<ExpectFile, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_list_is_read_in_each_of_its_three_forms() {
+        let file = read(
+            r#"{"must_pass": ["a"], "FAIL_TO_PASS": "[\"b\"]", "f2p_tests": {"d": {}, "c": {}},
+                "instance_id": "x-1", "repo": "x"}"#,
+        )
+        .unwrap();
+        assert_eq!(file.must_pass, Some(TestList(vec!["a".into()])));
+        assert_eq!(file.list("FAIL_TO_PASS"), Some(&TestList(vec!["b".into()])));
+        assert_eq!(
+            file.list("f2p_tests"),
+            Some(&TestList(vec!["c".into(), "d".into()]))
+        );
+        assert_eq!(file.instance_id.as_deref(), Some("x-1"));
+        assert_eq!(file.other, ["instance_id", "repo"]);
+        assert!(file.is_instance_record());
+    }
+
+    #[test]
+    fn a_list_that_is_none_is_named_and_what_is_not_json_stays_so() {
+        for (text, wanted) in [
+            (
+                r#"{"keep_passing": [1]}"#,
+                "`keep_passing` is not a list of test names",
+            ),
+            (
+                r#"{"PASS_TO_PASS": "[\"\"]"}"#,
+                "`PASS_TO_PASS` is not a list",
+            ),
+            (r#"{"p2p_tests": 3}"#, "`p2p_tests` is not a list"),
+            (r#"{"must_pass": ["#, "EOF while parsing"),
+            ("[]", "invalid type: sequence"),
+        ] {
+            let why = read(text).unwrap_err();
+            assert!(why.starts_with(wanted), "{text}: {why}");
+        }
+        // Not a list: an instance id that is no string is kept by name only.
+        let file = read(r#"{"must_pass": ["a"], "instance_id": 3}"#).unwrap();
+        assert_eq!(file.instance_id, None);
+        assert_eq!(file.other, ["instance_id"]);
+    }
+}
