@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use testgate::policy::Expectations;
-use testgate_documents::ExpectFile;
+use testgate_documents::{ExpectFile, StressOfCheck};
 
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
@@ -91,14 +91,7 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
             .map(str::to_owned)
             .collect());
     }
-    /// What a quarantine reads of `check --stress --json`: typed, as
-    /// testgate-documents writes it.
-    #[derive(serde::Deserialize)]
-    struct Stressed {
-        stress: Option<testgate_documents::Stress<'static>>,
-    }
-    let stressed: Stressed =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let stressed: StressOfCheck = crate::json::read_document(text.as_bytes())?;
     let stress = stressed.stress.ok_or(
         "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
     )?;

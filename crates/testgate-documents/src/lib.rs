@@ -10,7 +10,9 @@
 //! [`ManifestEntry`] (a `batch` manifest line), [`ExpectFile`] (`check
 //! --expect`), and the `testgate mcp` tools' [`CheckArguments`],
 //! [`ParseArguments`] and [`DiffArguments`]; its exit codes are
-//! [`TestgateExitCode`]'s constants. With the `schema` feature,
+//! [`TestgateExitCode`]'s constants. What a reader needs of a document and
+//! no more is a view here too ([`CheckTests`], [`BatchLineKey`],
+//! [`StressOfCheck`]), never a copy in the reader. With the `schema` feature,
 //! `schema_of` gives each one's JSON Schema, published in docs/schema/;
 //! with the `report` feature, `ParseDocument::from(&Report)` (and
 //! `ParseDocument::of_file`) makes `parse --json`'s document of a
@@ -64,6 +66,7 @@ mod report;
 mod schema;
 mod shared;
 mod swebench;
+mod views;
 
 pub use batch::{
     BATCH_SCHEMA, BatchLine, ExpectVerdict, ManifestEntry, ManifestEnv, ManifestExpect, Scalar,
@@ -94,3 +97,6 @@ pub use record::{
 pub use schema::{DOCUMENTS, check_tool_schema, schema_of, tool_input_schema};
 pub use shared::{Counts, Crash, Outcome};
 pub use swebench::{SuccessFailure, SwebenchInstance, SwebenchReport, TestsStatus};
+pub use views::{
+    BatchLineKey, CheckTests, RecordedCheck, RecordedTests, StressOfCheck, TestOutcomes,
+};
