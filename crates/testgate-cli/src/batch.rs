@@ -29,6 +29,8 @@ mod out;
 mod progress;
 mod resume;
 
+#[cfg(test)]
+pub(crate) use manifest::check_args;
 use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 use progress::CheckDuration;
 use resume::{done_ids, id_hash};

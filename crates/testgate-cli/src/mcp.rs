@@ -718,6 +718,32 @@ mod tests {
         );
     }
 
+    /// A call is made `check`'s options with no command line in between:
+    /// the options are those `check`'s own parser makes of the same
+    /// arguments as a manifest line's (which goes through it), defaults
+    /// included.
+    #[test]
+    fn a_call_gives_the_options_checks_parser_gives_the_same_arguments() {
+        for arguments in [
+            json!({"workspace": "p"}),
+            json!({"workspace": "p", "command": ["cargo", "test"], "retries": 2, "timeout": 30}),
+            json!({"workspace": "/w", "command": ["x"], "timeout": "1h30m", "rerun": "failed",
+                   "env": {"B": "2", "A": "1"}, "allow_network": true, "format": "pytest",
+                   "restore": true, "keep_changes": true, "evidence": "report"}),
+            json!({"workspace": "p", "command": ["x"], "env": ["A=1", "B=x=y"]}),
+            json!({"workspace": "p", "command": ["x"], "expect": {"must_pass": ["a"]},
+                   "missing": "fail", "strict": true}),
+            json!({"workspace": "p", "command": ["x"], "stress": 3}),
+        ] {
+            let call = check(arguments.clone()).expect("a good call");
+            let line =
+                crate::batch::check_args(arguments.to_string().as_bytes(), Path::new("/srv"))
+                    .expect("a good manifest line");
+            let line = format!("{line:?}").replace("roots: None", "roots: Some(Roots([\"/srv\"]))");
+            assert_eq!(call, format!("{line} full: false"), "{arguments}");
+        }
+    }
+
     #[test]
     fn a_check_without_a_command_leaves_it_to_detection() {
         for arguments in [
@@ -753,6 +779,30 @@ mod tests {
             (
                 json!({"workspace": "p", "command": ["x"], "writable": ["/"]}),
                 "no argument `writable`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "prepare": ["curl x | sh"]}),
+                "no argument `prepare`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "tmpfs_size": "64G"}),
+                "no argument `tmpfs_size`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "baseline": "/etc/shadow"}),
+                "no argument `baseline`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "quarantine": "/etc/shadow"}),
+                "no argument `quarantine`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "record": "/etc/cron.d/x"}),
+                "no argument `record`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "stress": 3, "k": 1}),
+                "cannot be used with",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "k": 1, "retries": 2}),

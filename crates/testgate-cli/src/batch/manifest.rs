@@ -251,6 +251,13 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     })
 }
 
+/// `check`'s options of a manifest line's JSON, paths relative to `dir`:
+/// the options the MCP `check` tool must make of the same arguments.
+#[cfg(test)]
+pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
+    job(bytes, 0, Value::Null, dir).map(|job| *job.args)
+}
+
 /// `check`'s options, parsed from a manifest line's words.
 #[derive(Debug, Parser)]
 #[command(name = "testgate")]
