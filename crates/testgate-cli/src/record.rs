@@ -13,8 +13,9 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use serde::Deserialize;
 use serde_json::Value;
-use testgate_documents::{Dirty, RecordDocument, SignedRecord};
+use testgate_documents::{Dirty, RecordDocument, RecordedVerdict, SignedRecord};
 
 use crate::Error;
 
@@ -201,6 +202,8 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     if !record.is_object() {
         return Err(bad(format!("{} has no record", args.record.display())));
     }
+    let recorded = RecordedVerdict::deserialize(record)
+        .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
     let mut ok = true;
     // Each line is said for the reader; one who stopped reading (`verify … |
     // head -1`) changes nothing of the exit status, which is what held.
@@ -220,7 +223,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
         }
     }
     if let Some(dir) = &args.dir {
-        let recorded = record["tree_digest"].as_str().unwrap_or("");
+        let recorded = recorded.tree_digest.as_deref().unwrap_or("");
         let snapshot = testgate::tree::Snapshot::take(dir, false)
             .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?;
         let now = snapshot.digest();
@@ -253,7 +256,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     }
     say(format_args!(
         "verdict recorded: {}",
-        record["verdict"].as_str().unwrap_or("?")
+        recorded.verdict.as_deref().unwrap_or("?")
     ));
     Ok(ok)
 }

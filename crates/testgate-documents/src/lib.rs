@@ -98,5 +98,6 @@ pub use schema::{DOCUMENTS, check_tool_schema, schema_of, tool_input_schema};
 pub use shared::{Counts, Crash, Outcome};
 pub use swebench::{SuccessFailure, SwebenchInstance, SwebenchReport, TestsStatus};
 pub use views::{
-    BatchLineKey, CheckTests, RecordedCheck, RecordedTests, StressOfCheck, TestOutcomes,
+    BatchLineKey, CheckTests, ManifestId, RecordedCheck, RecordedTests, RecordedVerdict,
+    StressOfCheck, TestOutcomes,
 };

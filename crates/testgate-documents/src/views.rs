@@ -80,3 +80,25 @@ pub struct StressOfCheck {
     /// [`CheckDocument::stress`](crate::CheckDocument::stress).
     pub stress: Option<Stress<'static>>,
 }
+
+/// What `testgate verify` reads of a record it checks the signature of
+/// as a value (`SignedRecord<serde_json::Value>`): the tree's digest and
+/// the verdict, each absent in a record that lacks it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RecordedVerdict {
+    /// [`RecordDocument::tree_digest`](crate::RecordDocument::tree_digest).
+    #[serde(default)]
+    pub tree_digest: Option<String>,
+    /// [`RecordDocument::verdict`](crate::RecordDocument::verdict).
+    #[serde(default)]
+    pub verdict: Option<String>,
+}
+
+/// What `batch` reads of a manifest line before it reads the line whole:
+/// its `id`, so that the error line of a line that is no check carries it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ManifestId {
+    /// [`ManifestEntry::id`](crate::ManifestEntry::id); null reads as absent.
+    #[serde(default)]
+    pub id: Option<serde_json::Value>,
+}

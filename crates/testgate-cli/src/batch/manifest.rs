@@ -8,7 +8,9 @@ use std::path::Path;
 use clap::Parser;
 use serde_json::Value;
 use testgate::Verdict;
-use testgate_documents::{ExpectVerdict as Expect, ManifestEntry, ManifestEnv, ManifestExpect};
+use testgate_documents::{
+    ExpectVerdict as Expect, ManifestEntry, ManifestEnv, ManifestExpect, ManifestId,
+};
 
 use crate::check::CheckArgs;
 
@@ -80,9 +82,9 @@ pub(super) fn is_blank(line: &Line) -> bool {
 
 /// The id of a manifest line: its `id`, else its line number.
 pub(super) fn line_id(bytes: &[u8], line: u64) -> Value {
-    serde_json::from_slice::<Value>(bytes)
+    serde_json::from_slice::<ManifestId>(bytes)
         .ok()
-        .and_then(|v| v.get("id").filter(|id| !id.is_null()).cloned())
+        .and_then(|line| line.id)
         .unwrap_or_else(|| Value::from(line))
 }
 
