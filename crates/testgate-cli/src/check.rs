@@ -290,6 +290,44 @@ impl CheckArgs {
     }
 }
 
+impl CheckArgs {
+    /// The record's `options`: those that change a verdict.
+    fn record_options(&self) -> RecordOptions {
+        RecordOptions {
+            timeout_ms: u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX),
+            retries: self.retries,
+            rerun: format!("{:?}", self.rerun).to_lowercase(),
+            format: self.format.0.name().to_owned(),
+            restore: !self.keep_changes,
+            keep_changes: self.keep_changes,
+            evidence: self.evidence.rule().name().to_owned(),
+        }
+    }
+
+    /// The record's `sandbox`: the one asked for, and the one used
+    /// (`kind`) and why.
+    fn record_sandbox(&self, kind: &str, why: Option<String>) -> RecordSandbox {
+        RecordSandbox {
+            kind: kind.to_owned(),
+            requested: self.sandbox.clone(),
+            why,
+            allow_network: self.allow_network,
+            writable: self
+                .writable
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            tmpfs_size: self.tmpfs_size,
+        }
+    }
+
+    /// The names `--env` gives, never their values.
+    fn env_names(&self) -> Vec<String> {
+        let name = |e: &String| e.split_once('=').map_or(e.as_str(), |(n, _)| n).to_owned();
+        self.env.iter().map(name).collect()
+    }
+}
+
 /// `check`'s options parsed from no words: every option's default, as
 /// `check`'s own declaration states it.
 #[derive(Debug, clap::Parser)]
@@ -342,38 +380,7 @@ impl CheckArgs {
         }
         args.restore = call.restore.unwrap_or(false);
         args.keep_changes = call.keep_changes.unwrap_or(false);
-        let graded = call.expect.is_some();
-        if let Some(file) = call.expect {
-            // A stand-in, as a manifest's inline list has: never read.
-            args.expect = Some(PathBuf::from("(inline)"));
-            args.expect_inline = Some(file);
-        }
-        for (given, name) in [
-            (call.missing.is_some(), "missing"),
-            (call.strict.is_some(), "strict"),
-        ] {
-            if given && !graded {
-                return Err(format!(
-                    "`{name}` grades against `expect`: give `expect` too"
-                ));
-            }
-        }
-        if let Some(missing) = call.missing {
-            args.missing = match missing {
-                MissingArgument::NotRun => MissingArg::NotRun,
-                MissingArgument::Fail => MissingArg::Fail,
-            };
-        }
-        args.strict = call.strict.unwrap_or(false);
-        if let Some(runs) = call.stress {
-            if runs < 2 {
-                return Err(format!("`stress` is {runs}: give 2 runs or more"));
-            }
-            if graded || args.retries > 0 {
-                return Err("`stress` cannot be used with `expect` or `retries`".to_owned());
-            }
-            args.stress = Some(runs);
-        }
+        args.grade_as_called(call.expect, call.missing, call.strict, call.stress)?;
         if let Some(evidence) = call.evidence {
             args.evidence = match evidence {
                 EvidenceArgument::Any => EvidenceArg::Any,
@@ -387,6 +394,48 @@ impl CheckArgs {
             .map(OsString::from)
             .collect();
         Ok(args)
+    }
+
+    /// The `check` tool's grading arguments as options: `expect` (an
+    /// --expect file's JSON), `missing` and `strict` with it, `stress`
+    /// without it or retries; or why not, naming the argument.
+    fn grade_as_called(
+        &mut self,
+        expect: Option<testgate_documents::ExpectFile>,
+        missing: Option<MissingArgument>,
+        strict: Option<bool>,
+        stress: Option<u32>,
+    ) -> Result<(), String> {
+        let graded = expect.is_some();
+        if let Some(file) = expect {
+            // A stand-in, as a manifest's inline list has: never read.
+            self.expect = Some(PathBuf::from("(inline)"));
+            self.expect_inline = Some(file);
+        }
+        for (given, name) in [(missing.is_some(), "missing"), (strict.is_some(), "strict")] {
+            if given && !graded {
+                return Err(format!(
+                    "`{name}` grades against `expect`: give `expect` too"
+                ));
+            }
+        }
+        if let Some(missing) = missing {
+            self.missing = match missing {
+                MissingArgument::NotRun => MissingArg::NotRun,
+                MissingArgument::Fail => MissingArg::Fail,
+            };
+        }
+        self.strict = strict.unwrap_or(false);
+        if let Some(runs) = stress {
+            if runs < 2 {
+                return Err(format!("`stress` is {runs}: give 2 runs or more"));
+            }
+            if graded || self.retries > 0 {
+                return Err("`stress` cannot be used with `expect` or `retries`".to_owned());
+            }
+            self.stress = Some(runs);
+        }
+        Ok(())
     }
 }
 
@@ -758,32 +807,9 @@ pub(crate) fn execute_observed<'o>(
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
-            options: RecordOptions {
-                timeout_ms: u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
-                retries: args.retries,
-                rerun: format!("{:?}", args.rerun).to_lowercase(),
-                format: args.format.0.name().to_owned(),
-                restore: !args.keep_changes,
-                keep_changes: args.keep_changes,
-                evidence: args.evidence.rule().name().to_owned(),
-            },
-            sandbox: RecordSandbox {
-                kind: record.sandbox.0.to_owned(),
-                requested: args.sandbox.clone(),
-                why: record.sandbox.1.clone(),
-                allow_network: args.allow_network,
-                writable: args
-                    .writable
-                    .iter()
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect(),
-                tmpfs_size: args.tmpfs_size,
-            },
-            env: args
-                .env
-                .iter()
-                .map(|e| e.split_once('=').map_or(e.as_str(), |(n, _)| n).to_owned())
-                .collect(),
+            options: args.record_options(),
+            sandbox: args.record_sandbox(record.sandbox.0, record.sandbox.1.clone()),
+            env: args.env_names(),
             environment: tests.environment_names(),
             toolchain,
             host: Host {
