@@ -17,21 +17,19 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
 use serde_json::Value;
 use testgate::run::Cancel;
+use testgate_documents::{BATCH_SCHEMA, BatchLine};
 
 use crate::check::{self, CheckEnd};
 use crate::{Error, exit};
-
-/// The `schema` of each line `batch` writes; by the rule of `check --json`.
-pub(crate) const BATCH_SCHEMA: u32 = 1;
 
 mod manifest;
 mod out;
 mod progress;
 mod resume;
 
+#[cfg(test)]
 pub(crate) use manifest::check_args;
 use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
 use progress::CheckDuration;
@@ -139,24 +137,6 @@ pub(crate) enum BatchEnd {
     Errors,
     /// A signal ended the batch and its running checks.
     Interrupted,
-}
-
-/// One line of `--out`.
-#[derive(Debug, Serialize)]
-struct ResultLine<'a> {
-    schema: u32,
-    id: &'a Value,
-    /// The manifest line, from 1.
-    line: u64,
-    /// `check`'s exit code: 0, 1, 125, or 2 with `error`.
-    exit_code: u8,
-    /// Whether the verdict met `expect_verdict`; null without one.
-    as_expected: Option<bool>,
-    /// Why the check could not run (an invalid line, a usage error).
-    error: Option<&'a str>,
-    duration_ms: u64,
-    /// The `check --json` document; null with `error`.
-    result: Option<Value>,
 }
 
 /// What the main thread hears from the reader and the workers.
@@ -675,54 +655,50 @@ fn verdict_line(
         CheckEnd::Interrupted => (exit::INTERRUPTED, Tally::Inconclusive),
     };
     let as_expected = job.expect_verdict.as_ref().map(|e| met(e, &record.verdict));
-    let result = match crate::json::printable_value(&checked.document()) {
-        Ok(value) => value,
-        Err(e) => {
-            return error_line(
-                &job.id,
-                job.line,
-                &format!("cannot serialise the result: {e}"),
-            );
-        }
-    };
-    let line = ResultLine {
+    let line = BatchLine {
         schema: BATCH_SCHEMA,
-        id: &job.id,
+        id: job.id.clone(),
         line: job.line,
         exit_code,
         as_expected,
         error: None,
         duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
-        result: Some(result),
+        result: Some(checked.document()),
     };
-    Finished {
-        text: to_line(&line),
-        tally,
-        unexpected: as_expected == Some(false),
+    match to_line(&line) {
+        Ok(text) => Finished {
+            text,
+            tally,
+            unexpected: as_expected == Some(false),
+        },
+        Err(e) => error_line(
+            &job.id,
+            job.line,
+            &format!("cannot serialise the result: {e}"),
+        ),
     }
 }
 
 fn error_line(id: &Value, line: u64, why: &str) -> Finished {
-    let result = ResultLine {
+    let result = BatchLine {
         schema: BATCH_SCHEMA,
-        id,
+        id: id.clone(),
         line,
         exit_code: exit::TROUBLE,
         as_expected: None,
-        error: Some(why),
+        error: Some(why.to_owned()),
         duration_ms: 0,
         result: None,
     };
     Finished {
-        text: to_line(&result),
+        // A line of strings and numbers serialises.
+        text: to_line(&result).unwrap_or_default(),
         tally: Tally::Error,
         unexpected: false,
     }
 }
 
-fn to_line(line: &ResultLine<'_>) -> String {
-    // Serialising a struct of strings, numbers and Values cannot fail.
-    let mut text = serde_json::to_string(line).unwrap_or_default();
-    text.push('\n');
-    text
+/// A result line's text: through the one writer of testgate's JSON.
+fn to_line(line: &BatchLine<'_>) -> serde_json::Result<String> {
+    crate::json::line_text(line)
 }

@@ -5,14 +5,20 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::Parser as _;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use serde_json::{Value, json};
-use testgate::parse::Runner;
+use testgate::parse::{Format, Runner};
 use testgate::policy::{Ending, Expectations, Grade, Missing, Rerun, Selection};
 use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
     AttemptRecord, Detected, EvidenceRule, Observer, PreparationRecord, Record, Sandbox,
     SandboxedTests, TestConfig, Verdict,
+};
+
+use testgate_documents::{
+    CheckArguments, CommandDetected, EnvArgument, EvidenceArgument, Host, MissingArgument,
+    RECORD_SCHEMA, RecordDocument, RecordOptions, RecordSandbox, RecordSuite, RerunArgument,
+    ToolchainVersion,
 };
 
 use crate::{Error, FormatArg};
@@ -121,11 +127,11 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
 
-    /// `batch`: the expected tests stated inline in a manifest line, as
-    /// the text of an --expect file; read instead of the file `expect`
-    /// then names (a stand-in).
+    /// `batch` and `testgate mcp`: the expected tests stated inline (a
+    /// manifest line's, a call's), as an --expect file's JSON; read
+    /// instead of the file `expect` then names (a stand-in).
     #[arg(skip)]
-    expect_text: Option<String>,
+    expect_inline: Option<testgate_documents::ExpectFile>,
 
     /// Grade the change against an earlier check of the base commit (its
     /// `check --json` output, or its record): every test that passed there
@@ -279,8 +285,157 @@ impl CheckArgs {
     /// only stands in for it (so that `--missing` and `--strict` parse, and
     /// everything that asks whether there are expected tests is told so)
     /// and is never read.
-    pub(crate) fn expect_inline(&mut self, text: String) {
-        self.expect_text = Some(text);
+    pub(crate) fn expect_inline(&mut self, file: testgate_documents::ExpectFile) {
+        self.expect_inline = Some(file);
+    }
+}
+
+impl CheckArgs {
+    /// The record's `options`: those that change a verdict.
+    fn record_options(&self) -> RecordOptions {
+        RecordOptions {
+            timeout_ms: u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX),
+            retries: self.retries,
+            rerun: format!("{:?}", self.rerun).to_lowercase(),
+            format: self.format.0.name().to_owned(),
+            restore: !self.keep_changes,
+            keep_changes: self.keep_changes,
+            evidence: self.evidence.rule().name().to_owned(),
+        }
+    }
+
+    /// The record's `sandbox`: the one asked for, and the one used
+    /// (`kind`) and why.
+    fn record_sandbox(&self, kind: &str, why: Option<String>) -> RecordSandbox {
+        RecordSandbox {
+            kind: kind.to_owned(),
+            requested: self.sandbox.clone(),
+            why,
+            allow_network: self.allow_network,
+            writable: self
+                .writable
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            tmpfs_size: self.tmpfs_size,
+        }
+    }
+
+    /// The names `--env` gives, never their values.
+    fn env_names(&self) -> Vec<String> {
+        let name = |e: &String| e.split_once('=').map_or(e.as_str(), |(n, _)| n).to_owned();
+        self.env.iter().map(name).collect()
+    }
+}
+
+/// `check`'s options parsed from no words: every option's default, as
+/// `check`'s own declaration states it.
+#[derive(Debug, clap::Parser)]
+#[command(name = "testgate")]
+enum Defaults {
+    Check(CheckArgs),
+}
+
+impl CheckArgs {
+    /// `check --json --quiet`'s options for the `testgate mcp` `check`
+    /// tool's `call`, run in `dir` (its `workspace`, resolved), typed value
+    /// to option with no command line in between; or why not, in one line
+    /// naming the argument. The caller has vetted `env` and the workspace.
+    pub(crate) fn of_tool_call(call: CheckArguments, dir: PathBuf) -> Result<CheckArgs, String> {
+        let Ok(Defaults::Check(mut args)) = Defaults::try_parse_from(["testgate", "check"]) else {
+            return Err("check's defaults do not parse".to_owned());
+        };
+        args.dir = dir;
+        args.json = true;
+        args.quiet = true;
+        args.retries = match (call.retries, call.k) {
+            (Some(_), Some(_)) => return Err("give `k` or `retries`, not both".to_owned()),
+            (Some(k), None) | (None, Some(k)) => k,
+            (None, None) => args.retries,
+        };
+        if let Some(timeout) = &call.timeout {
+            args.timeout =
+                parse_duration(&timeout.word()).map_err(|why| format!("`timeout`: {why}"))?;
+        }
+        if let Some(rerun) = call.rerun {
+            args.rerun = match rerun {
+                RerunArgument::All => Rerun::All,
+                RerunArgument::Failed => Rerun::Failed,
+            };
+        }
+        args.env = match call.env {
+            None => Vec::new(),
+            Some(EnvArgument::Map(map)) => {
+                map.into_iter().map(|(n, v)| format!("{n}={v}")).collect()
+            }
+            Some(EnvArgument::List(words)) => words,
+        };
+        args.allow_network = call.allow_network.unwrap_or(false);
+        if let Some(name) = &call.format {
+            let format = Format::ALL.iter().copied().find(|f| f.name() == name);
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            args.format = FormatArg(format.ok_or_else(|| {
+                format!("`format` is \"{name}\": give one of {}", names.join(", "))
+            })?);
+        }
+        args.restore = call.restore.unwrap_or(false);
+        args.keep_changes = call.keep_changes.unwrap_or(false);
+        args.grade_as_called(call.expect, call.missing, call.strict, call.stress)?;
+        if let Some(evidence) = call.evidence {
+            args.evidence = match evidence {
+                EvidenceArgument::Any => EvidenceArg::Any,
+                EvidenceArgument::Report => EvidenceArg::Report,
+            };
+        }
+        args.command = call
+            .command
+            .unwrap_or_default()
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        Ok(args)
+    }
+
+    /// The `check` tool's grading arguments as options: `expect` (an
+    /// --expect file's JSON), `missing` and `strict` with it, `stress`
+    /// without it or retries; or why not, naming the argument.
+    fn grade_as_called(
+        &mut self,
+        expect: Option<testgate_documents::ExpectFile>,
+        missing: Option<MissingArgument>,
+        strict: Option<bool>,
+        stress: Option<u32>,
+    ) -> Result<(), String> {
+        let graded = expect.is_some();
+        if let Some(file) = expect {
+            // A stand-in, as a manifest's inline list has: never read.
+            self.expect = Some(PathBuf::from("(inline)"));
+            self.expect_inline = Some(file);
+        }
+        for (given, name) in [(missing.is_some(), "missing"), (strict.is_some(), "strict")] {
+            if given && !graded {
+                return Err(format!(
+                    "`{name}` grades against `expect`: give `expect` too"
+                ));
+            }
+        }
+        if let Some(missing) = missing {
+            self.missing = match missing {
+                MissingArgument::NotRun => MissingArg::NotRun,
+                MissingArgument::Fail => MissingArg::Fail,
+            };
+        }
+        self.strict = strict.unwrap_or(false);
+        if let Some(runs) = stress {
+            if runs < 2 {
+                return Err(format!("`stress` is {runs}: give 2 runs or more"));
+            }
+            if graded || self.retries > 0 {
+                return Err("`stress` cannot be used with `expect` or `retries`".to_owned());
+            }
+            self.stress = Some(runs);
+        }
+        Ok(())
     }
 }
 
@@ -518,9 +673,9 @@ pub(crate) fn execute_observed<'o>(
             MissingArg::NotRun => Missing::Inconclusive,
             MissingArg::Fail => Missing::Fail,
         };
-        let expected = match (&args.expect_text, &args.expect) {
-            (Some(text), _) => Some(
-                crate::expect::parse(text)
+        let expected = match (&args.expect_inline, &args.expect) {
+            (Some(file), _) => Some(
+                crate::expect::expected(file.clone())
                     .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
             ),
             (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
@@ -619,11 +774,11 @@ pub(crate) fn execute_observed<'o>(
     // the attempts run, with the project read-only: nothing a question
     // runs (a module of the project's that shadows the runner's) can
     // plant a file after the tree check.
-    let toolchain: Vec<Value> = match &args.record {
+    let toolchain: Vec<ToolchainVersion> = match &args.record {
         Some(_) => tests
             .toolchain_versions()
             .into_iter()
-            .map(|(question, answer)| json!({"question": question, "answer": answer}))
+            .map(|(question, answer)| ToolchainVersion { question, answer })
             .collect(),
         None => Vec::new(),
     };
@@ -638,50 +793,40 @@ pub(crate) fn execute_observed<'o>(
         let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
             .then(crate::record::bwrap_version)
             .flatten();
-        let mut document = json!({
-            "schema": "testgate-record/1",
-            "testgate": env!("CARGO_PKG_VERSION"),
-            "suite": {"name": name, "version": version, "dirty": dirty},
-            "tree_digest": record.tree_digest,
-            "tree_unbound": record.tree_unbound,
-            "command": command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
-            "options": {
-                "timeout_ms": u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
-                "retries": args.retries,
-                "rerun": format!("{:?}", args.rerun).to_lowercase(),
-                "format": args.format.0.name(),
-                "restore": !args.keep_changes,
-                "keep_changes": args.keep_changes,
-                "evidence": args.evidence.rule().name(),
+        let document = RecordDocument {
+            schema: RECORD_SCHEMA.to_owned(),
+            testgate: env!("CARGO_PKG_VERSION").to_owned(),
+            suite: RecordSuite {
+                name,
+                version,
+                dirty,
             },
-            "sandbox": {
-                "kind": record.sandbox.0,
-                "requested": args.sandbox,
-                "why": record.sandbox.1,
-                "allow_network": args.allow_network,
-                "writable": args.writable.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
-                "tmpfs_size": args.tmpfs_size,
+            tree_digest: record.tree_digest.clone(),
+            tree_unbound: record.tree_unbound.clone(),
+            command: command
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            options: args.record_options(),
+            sandbox: args.record_sandbox(record.sandbox.0, record.sandbox.1.clone()),
+            env: args.env_names(),
+            environment: tests.environment_names(),
+            toolchain,
+            host: Host {
+                kernel: kernel_release(),
+                bwrap,
             },
-            "env": args.env.iter().map(|e| e.split_once('=').map_or(e.as_str(), |(n, _)| n)).collect::<Vec<_>>(),
-            "environment": tests.environment_names(),
-            "toolchain": toolchain,
-            "host": {
-                "kernel": kernel_release(),
-                "bwrap": bwrap,
-            },
-            "started_at": started,
-            "ended_at": unix_seconds(),
-            "verdict": record.verdict.name(),
-            "result": crate::json::printable_value(&crate::json::check_document_detected(&record, detected.as_ref())).map_err(|e| Error::Record(e.to_string()))?,
-        });
-        if let (Some(detected), Some(fields)) = (&detected, document.as_object_mut()) {
+            started_at: started,
+            ended_at: unix_seconds(),
+            verdict: record.verdict.name().to_owned(),
+            result: crate::json::check_document_detected(&record, detected.as_ref()),
             // How the command was chosen: no one typed it.
-            fields.insert(
-                "command_detected".to_owned(),
-                json!({"runner": detected.runner.name(), "why": detected.why()}),
-            );
-        }
-        crate::record::write(path, document, args.sign.as_deref())?;
+            command_detected: detected.as_ref().map(|detected| CommandDetected {
+                runner: detected.runner.name().to_owned(),
+                why: detected.why(),
+            }),
+        };
+        crate::record::write(path, &document, args.sign.as_deref())?;
     }
     if args.junit.is_some() || args.swebench_report.is_some() {
         let check = crate::json::check_document_detected(&record, detected.as_ref());

@@ -10,9 +10,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 use testgate::policy::{Change, Grade, TestResult, compare};
-#[cfg(doc)]
-use testgate_documents::TestHistory;
-use testgate_documents::{DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
+use testgate_documents::{CheckTests, DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
 
 use crate::Error;
 
@@ -153,7 +151,7 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
         Err(e) => return Err(Error::Baseline(e.to_string())),
     };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-    let envelope: Envelope = serde_json::from_str(&text).map_err(|e| match e.classify() {
+    let envelope: CheckTests = serde_json::from_str(&text).map_err(|e| match e.classify() {
         serde_json::error::Category::Data => bad(format!("not a check's document ({e})")),
         serde_json::error::Category::Io
         | serde_json::error::Category::Syntax
@@ -166,30 +164,18 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
 /// `--record` holding one, already parsed: the MCP `diff` tool's
 /// argument), named `label` in errors.
 pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<(String, Grade)>, Error> {
-    let envelope = Envelope::deserialize(value)
+    let envelope = CheckTests::deserialize(value)
         .map_err(|e| Error::Baseline(format!("{label}: not a check's document ({e})")))?;
     grades_from(envelope, label)
 }
 
 /// Every test of the check `envelope` holds, named `label` in errors.
-fn grades_from(envelope: Envelope, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+fn grades_from(envelope: CheckTests, label: &str) -> Result<Vec<(String, Grade)>, Error> {
     // A record file holds the check's document as `record.result`.
-    let tests = match envelope {
-        Envelope {
-            record: Some(Recorded { result }),
-            ..
-        } => result.tests,
-        Envelope {
-            tests: Some(tests), ..
-        } => tests,
-        Envelope {
-            record: None,
-            tests: None,
-        } => {
-            return Err(Error::Baseline(format!(
-                "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
-            )));
-        }
+    let Some(tests) = envelope.into_tests() else {
+        return Err(Error::Baseline(format!(
+            "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+        )));
     };
     Ok(tests
         .into_iter()
@@ -199,39 +185,6 @@ fn grades_from(envelope: Envelope, label: &str) -> Result<Vec<(String, Grade)>, 
             (test.name, Grade::of(&results))
         })
         .collect())
-}
-
-/// What `diff` and `--baseline` read of a file: a `check --json` document's
-/// tests, or a `--record` file's check. Typed: an outcome this version does
-/// not know is an error naming it, never read as another.
-#[derive(Debug, Deserialize)]
-struct Envelope {
-    record: Option<Recorded>,
-    tests: Option<Vec<Outcomes>>,
-}
-
-/// A `--record` file's record: its check's document.
-#[derive(Debug, Deserialize)]
-struct Recorded {
-    result: Tests,
-}
-
-/// The tests of a check's document.
-#[derive(Debug, Deserialize)]
-struct Tests {
-    tests: Vec<Outcomes>,
-}
-
-/// What grading reads of one of a check's tests ([`TestHistory`]): its
-/// name and its outcome in each attempt, typed by the documents' own
-/// [`Outcome`]. Only these: a check's document an MCP client writes by hand
-/// need not carry the history's other fields.
-#[derive(Debug, Deserialize)]
-struct Outcomes {
-    /// [`TestHistory::name`].
-    name: String,
-    /// [`TestHistory::outcomes`].
-    outcomes: Vec<Option<Outcome>>,
 }
 
 /// One attempt's outcome of a test in `check --json`, as grading reads it:

@@ -11,8 +11,8 @@
 
 use std::path::Path;
 
-use serde_json::Value;
 use testgate::policy::Expectations;
+use testgate_documents::{ExpectFile, StressOfCheck};
 
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
@@ -91,14 +91,7 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
             .map(str::to_owned)
             .collect());
     }
-    /// What a quarantine reads of `check --stress --json`: typed, as
-    /// testgate-documents writes it.
-    #[derive(serde::Deserialize)]
-    struct Stressed {
-        stress: Option<testgate_documents::Stress<'static>>,
-    }
-    let stressed: Stressed =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let stressed: StressOfCheck = crate::json::read_document(text.as_bytes())?;
     let stress = stressed.stress.ok_or(
         "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
     )?;
@@ -108,30 +101,6 @@ fn quarantine(text: &str) -> Result<Vec<String>, String> {
         .map(|test| test.name.into_owned())
         .collect())
 }
-
-/// The keys of a list of tests that must pass, and of tests that must keep
-/// passing: testgate's own, SWE-bench's, Multi-SWE-bench's (whose
-/// skipped-then-passing `s2p_tests` and new-and-passing `n2p_tests` must
-/// pass after the change as its failing-then-passing `f2p_tests` must).
-const MUST_PASS: [&str; 5] = [
-    "must_pass",
-    "FAIL_TO_PASS",
-    "f2p_tests",
-    "s2p_tests",
-    "n2p_tests",
-];
-const KEEP_PASSING: [&str; 3] = ["keep_passing", "PASS_TO_PASS", "p2p_tests"];
-
-/// The keys that make an object a benchmark's instance record, whose other
-/// keys are the record's business, not a list of tests.
-const RECORD: [&str; 6] = [
-    "FAIL_TO_PASS",
-    "PASS_TO_PASS",
-    "f2p_tests",
-    "p2p_tests",
-    "s2p_tests",
-    "n2p_tests",
-];
 
 /// The expectations `text` states.
 pub(crate) fn parse(text: &str) -> Result<Expected, String> {
@@ -150,80 +119,49 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
             instance_id: None,
         });
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-    let Value::Object(object) = value else {
-        return Err("not a JSON object".to_owned());
-    };
-    let known = |key: &str| MUST_PASS.contains(&key) || KEEP_PASSING.contains(&key);
+    let file: ExpectFile = crate::json::read_document(text.as_bytes())?;
+    expected(file)
+}
+
+/// The expectations an `--expect` file's JSON states (a file's, a
+/// manifest line's or an MCP call's), or why it states none.
+pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
     // A benchmark's record carries its lists among much else; testgate's
     // own form holds nothing else, so a stray key there is a typo.
-    let record = object.keys().any(|k| RECORD.contains(&k.as_str()));
-    let mut ignored: Vec<String> = object.keys().filter(|k| !known(k)).cloned().collect();
-    if !record && object.contains_key("instance_id") && !object.keys().any(|k| known(k)) {
+    let record = file.is_instance_record();
+    let listed = ExpectFile::MUST_PASS
+        .iter()
+        .chain(&ExpectFile::KEEP_PASSING)
+        .any(|key| file.list(key).is_some());
+    if !record && file.instance_id.is_some() && !listed {
         return Err(
             "an instance record with no test list: expected FAIL_TO_PASS and \
              PASS_TO_PASS (SWE-bench), or f2p_tests and p2p_tests (Multi-SWE-bench)"
                 .to_owned(),
         );
     }
-    if let (false, Some(other)) = (record, ignored.first()) {
+    if let (false, Some(other)) = (record, file.other.first()) {
         return Err(format!(
             "unknown key `{other}` (expected must_pass and keep_passing; FAIL_TO_PASS and \
              PASS_TO_PASS; or f2p_tests and p2p_tests)"
         ));
     }
-    ignored.sort();
-    let list = |keys: &[&str]| -> Result<Vec<String>, String> {
-        let mut names = Vec::new();
-        for &key in keys {
-            if let Some(value) = object.get(key) {
-                names.extend(names_in(key, value)?);
-            }
-        }
-        Ok(names)
+    let list = |keys: &[&str]| -> Vec<String> {
+        keys.iter()
+            .filter_map(|key| file.list(key))
+            .flat_map(|list| list.0.iter().cloned())
+            .collect()
     };
-    let must_pass = list(&MUST_PASS)?;
-    let keep_passing = list(&KEEP_PASSING)?;
+    let must_pass = list(&ExpectFile::MUST_PASS);
+    let keep_passing = list(&ExpectFile::KEEP_PASSING);
     if must_pass.is_empty() && keep_passing.is_empty() {
         return Err("no test is listed".to_owned());
     }
     Ok(Expected {
         expectations: Expectations::new(must_pass, keep_passing),
-        ignored,
-        instance_id: object
-            .get("instance_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        ignored: file.other,
+        instance_id: file.instance_id,
     })
-}
-
-/// The names of one key: a list of strings, a string holding one (as
-/// SWE-bench stores them), or an object keyed by test name (as
-/// Multi-SWE-bench stores them, each name's value its outcomes in the
-/// benchmark's runs, not read).
-fn names_in(key: &str, value: &Value) -> Result<Vec<String>, String> {
-    let bad = || format!("`{key}` is not a list of test names");
-    let items = match value {
-        Value::Array(items) => items.clone(),
-        Value::String(encoded) => match serde_json::from_str(encoded) {
-            Ok(Value::Array(items)) => items,
-            Ok(_) | Err(_) => return Err(bad()),
-        },
-        Value::Object(by_name) => by_name.keys().cloned().map(Value::String).collect(),
-        Value::Null | Value::Bool(_) | Value::Number(_) => return Err(bad()),
-    };
-    items
-        .into_iter()
-        .map(|item| match item {
-            Value::String(name) if !name.is_empty() => Ok(name),
-            Value::String(_)
-            | Value::Null
-            | Value::Bool(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Object(_) => Err(bad()),
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::io;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_json::error::Category;
 use serde_json::ser::{CharEscape, Formatter};
 use testgate::parse::Report;
 use testgate::policy::{Ending, Evidence, Selection};
@@ -398,6 +400,60 @@ pub(crate) fn write_printable<W: io::Write, T: Serialize>(
 ) -> serde_json::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(out, Shown::default());
     document.serialize(&mut serializer)
+}
+
+/// The document of type `T` in `bytes` (one JSON value, nothing after it
+/// but whitespace), or a one-line error: `not valid JSON (…)` for what is
+/// not JSON, else serde's message after the field at fault (`` `env.A`:
+/// invalid type… ``), unless the message names the field itself.
+pub(crate) fn read_document<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let document: T = serde_path_to_error::deserialize(&mut json).map_err(read_error)?;
+    json.end().map_err(|e| format!("not valid JSON ({e})"))?;
+    Ok(document)
+}
+
+/// The document of type `T` that `value` holds (an MCP call's arguments),
+/// or a one-line error as [`read_document`] gives it.
+pub(crate) fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(read_error)
+}
+
+fn read_error(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    match inner.classify() {
+        Category::Io | Category::Syntax | Category::Eof => format!("not valid JSON ({inner})"),
+        Category::Data => {
+            let message = inner.to_string();
+            // A message that names its field already (`unknown field
+            // `x``, the --expect file's own) is not given it twice.
+            if path == "." || message.starts_with('`') || message.contains(&format!("`{path}`")) {
+                message
+            } else {
+                format!("`{path}`: {message}")
+            }
+        }
+    }
+}
+
+/// `document` as indented JSON text ending in a newline, as the files
+/// testgate writes for people to read hold it (the record, the SWE-bench
+/// report): serde_json's pretty form of what the type serialises to.
+pub(crate) fn pretty_text<T: Serialize>(document: &T) -> serde_json::Result<String> {
+    let mut text = serde_json::to_string_pretty(document)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// `document` as one line of JSON (a batch result line), ending in a
+/// newline, every string shown as [`write_printable`] shows it.
+pub(crate) fn line_text<T: Serialize>(document: &T) -> serde_json::Result<String> {
+    let mut bytes = Vec::new();
+    write_printable(&mut bytes, document)?;
+    bytes.push(b'\n');
+    // The formatter writes only what serde_json gives it and escapes: UTF-8.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// `document` through [`write_printable`], as a value (for the record).

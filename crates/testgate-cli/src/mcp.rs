@@ -13,10 +13,11 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use testgate::policy::Selection;
 use testgate::run::Cancel;
 use testgate::{AttemptRecord, Observer, Verdict};
+use testgate_documents::{CheckArguments, DiffArguments, EnvArgument, ParseArguments};
 use testgate_parse::Format;
 use tokio::sync::mpsc;
 
@@ -236,11 +237,7 @@ impl Server {
         arguments: Option<&JsonObject>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let (full, arguments) = match compact::take_full(arguments) {
-            Ok(taken) => taken,
-            Err(why) => return tool_error(&why),
-        };
-        let args = match check_arguments(arguments.as_ref(), &self.cwd, &self.roots) {
+        let (args, full) = match check_arguments(arguments, &self.cwd, &self.roots) {
             Ok(args) => args,
             Err(why) => return tool_error(&why),
         };
@@ -382,121 +379,69 @@ impl Observer for Progress {
     }
 }
 
-/// The arguments `check` takes; any other is refused by name.
-const CHECK_KEYS: [&str; 16] = [
-    "workspace",
-    "command",
-    "retries",
-    "k",
-    "timeout",
-    "expect",
-    "rerun",
-    "env",
-    "allow_network",
-    "format",
-    "restore",
-    "keep_changes",
-    "missing",
-    "strict",
-    "stress",
-    "evidence",
-];
-
-/// `check`'s options from the `check` tool's arguments, through the parser
-/// `batch` gives a manifest line (itself `check`'s own), with a relative
-/// `workspace` taken from `cwd`; or why not, in one line. What would loosen
-/// the sandbox beyond the network (`sandbox`, `writable`, a host variable
-/// passed through) is not an argument: the caller is the agent whose tests
-/// run.
+/// `check`'s options from the `check` tool's arguments (typed, then each
+/// made the option it is, no command line in between), with a relative
+/// `workspace` taken from `cwd`, and whether the call asked for the `full`
+/// document; or why not, in one line. What would loosen the sandbox beyond
+/// the network (`sandbox`, `writable`, a host variable passed through) is
+/// not an argument: the caller is the agent whose tests run.
 fn check_arguments(
     arguments: Option<&JsonObject>,
     cwd: &Path,
     roots: &Arc<Roots>,
-) -> Result<crate::check::CheckArgs, String> {
-    let empty = JsonObject::new();
-    let arguments = arguments.unwrap_or(&empty);
-    let mut entry = JsonObject::new();
-    for (key, value) in arguments {
-        if !CHECK_KEYS.contains(&key.as_str()) {
-            return Err(format!(
-                "`check` takes no argument `{key}`: it takes {}",
-                CHECK_KEYS.join(", ")
-            ));
-        }
-        if value.is_null() {
-            continue;
-        }
-        let key = if key == "k" {
-            if arguments.get("retries").is_some_and(|v| !v.is_null()) {
-                return Err("give `k` or `retries`, not both".to_owned());
-            }
-            "retries"
-        } else {
-            key.as_str()
-        };
-        entry.insert(key.to_owned(), value.clone());
+) -> Result<(crate::check::CheckArgs, bool), String> {
+    let Some(arguments) = arguments else {
+        return Err(
+            "`workspace` is missing: give the project directory the command runs in".to_owned(),
+        );
+    };
+    let call: CheckArguments = arguments_of("check", arguments)?;
+    let dir = cwd.join(&call.workspace);
+    // Refused here with the roots named; checked again on the folder the
+    // run uses (`CheckArgs::roots`).
+    if let Ok(canonical) = std::fs::canonicalize(&dir) {
+        roots.admit(&canonical)?;
     }
-    match entry.get("workspace") {
-        None => {
-            return Err(
-                "`workspace` is missing: give the project directory the command runs in".to_owned(),
-            );
-        }
-        Some(Value::String(workspace)) => {
-            // Refused here with the roots named; checked again on the
-            // folder the run uses (`CheckArgs::roots`).
-            if let Ok(canonical) = std::fs::canonicalize(cwd.join(workspace)) {
-                roots.admit(&canonical)?;
+    match &call.env {
+        None => {}
+        Some(EnvArgument::Map(map)) => map.keys().try_for_each(|name| caller_may_set(name))?,
+        Some(EnvArgument::List(words)) => {
+            for word in words {
+                match word.split_once('=') {
+                    Some((name, _)) if !name.is_empty() => caller_may_set(name)?,
+                    Some(_) | None => {
+                        return Err(format!("`env` holds \"{word}\": {ENV_VALUES}"));
+                    }
+                }
             }
         }
-        Some(other) => {
-            return Err(format!(
-                "`workspace` is {other}: give the project directory's path as a string"
-            ));
-        }
     }
-    // Missing or empty: detected from the workspace's files.
-    match entry.get("command") {
-        None | Some(Value::Array(_)) => {}
-        Some(other) => {
-            return Err(format!(
-                "`command` is {other}: give an array of words, e.g. [\"cargo\", \"test\"]"
-            ));
-        }
-    }
-    if let Some(expect) = entry.get("expect").filter(|e| !e.is_object()) {
+    let full = call.full.unwrap_or(false);
+    let mut args = crate::check::CheckArgs::of_tool_call(call, dir)?;
+    args.roots = Some(roots.clone());
+    Ok((args, full))
+}
+
+/// The arguments of `tool` as their type, or a one-line error: an argument
+/// the tool does not take is named with those it does (from the type's own
+/// schema), a bad value with the argument it is.
+fn arguments_of<T: serde::de::DeserializeOwned>(
+    tool: &str,
+    arguments: &JsonObject,
+) -> Result<T, String> {
+    let known: Vec<String> = testgate_documents::tool_input_schema(tool)
+        .and_then(|schema| {
+            let properties = schema.get("properties")?.as_object()?;
+            Some(properties.keys().cloned().collect())
+        })
+        .unwrap_or_default();
+    if let Some(key) = arguments.keys().find(|k| !known.contains(k)) {
         return Err(format!(
-            "`expect` is {expect}: give an object, {{\"must_pass\": [...], \
-             \"keep_passing\": [...]}} or SWE-bench's {{\"FAIL_TO_PASS\": [...], \
-             \"PASS_TO_PASS\": [...]}}"
+            "`{tool}` takes no argument `{key}`: it takes {}",
+            known.join(", ")
         ));
     }
-    match entry.get("env") {
-        None => {}
-        Some(Value::Object(map)) => {
-            if let Some((name, value)) = map.iter().find(|(_, v)| !v.is_string()) {
-                return Err(format!("`env.{name}` is {value}: {ENV_VALUES}"));
-            }
-            map.keys().try_for_each(|name| caller_may_set(name))?;
-        }
-        Some(Value::Array(words)) => {
-            if let Some(word) = words.iter().find(|w| {
-                w.as_str()
-                    .is_none_or(|w| w.split_once('=').is_none_or(|(n, _)| n.is_empty()))
-            }) {
-                return Err(format!("`env` holds {word}: {ENV_VALUES}"));
-            }
-            words
-                .iter()
-                .filter_map(|w| w.as_str()?.split_once('='))
-                .try_for_each(|(name, _)| caller_may_set(name))?;
-        }
-        Some(other) => return Err(format!("`env` is {other}: {ENV_VALUES}")),
-    }
-    let bytes = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
-    let mut args = crate::batch::check_args(&bytes, cwd)?;
-    args.roots = Some(roots.clone());
-    Ok(args)
+    crate::json::read_value(Value::Object(arguments.clone()))
 }
 
 /// `name` if the caller may set it ([`testgate::caller_may_set`],
@@ -552,22 +497,16 @@ fn names_line<S: AsRef<str>>(names: &[S]) -> String {
 
 /// The `parse` tool: `parse --json`'s document of `text`.
 fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
-    let empty = JsonObject::new();
-    let arguments = arguments.unwrap_or(&empty);
-    refuse_unknown("parse", arguments, &["text", "format"])?;
-    let text = match arguments.get("text") {
-        Some(Value::String(text)) => text,
-        None | Some(Value::Null) => {
-            return Err("`text` is missing: give the runner's output (or its report)".to_owned());
-        }
-        Some(other) => return Err(format!("`text` is {other}: give the log as a string")),
+    let Some(arguments) = arguments else {
+        return Err("`text` is missing: give the runner's output (or its report)".to_owned());
     };
-    let format = match arguments.get("format") {
-        None | Some(Value::Null) => Format::Auto,
-        Some(Value::String(name)) => format_named(name)?,
-        Some(other) => return Err(format!("`format` is {other}: {}", format_names())),
+    let call: ParseArguments = arguments_of("parse", arguments)?;
+    let format = match &call.format {
+        None => Format::Auto,
+        Some(name) => format_named(name)?,
     };
-    let report = crate::parse::parse_text(format, text.as_bytes()).map_err(|e| e.to_string())?;
+    let report =
+        crate::parse::parse_text(format, call.text.as_bytes()).map_err(|e| e.to_string())?;
     let names: Vec<&str> = report.names().collect();
     let summary = if names.is_empty() {
         let passed = report.counts.passed.unwrap_or(0);
@@ -600,38 +539,30 @@ fn format_names() -> String {
 
 /// The `diff` tool: `diff --json`'s document of two check documents.
 fn diff_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
-    let empty = JsonObject::new();
-    let arguments = arguments.unwrap_or(&empty);
-    refuse_unknown("diff", arguments, &["before", "after"])?;
-    let grades = |key: &str| {
-        let value = match arguments.get(key) {
-            None | Some(Value::Null) => {
-                return Err(format!(
-                    "`{key}` is missing: give a check's document (the `check` tool's result)"
-                ));
-            }
+    let Some(arguments) = arguments else {
+        return Err(
+            "`before` is missing: give a check's document (the `check` tool's result)".to_owned(),
+        );
+    };
+    let call: DiffArguments = arguments_of("diff", arguments)?;
+    let grades = |key: &str, value: Value| {
+        let value = match value {
             // A document passed as its JSON text, as some clients do.
-            Some(Value::String(text)) => serde_json::from_str(text)
+            Value::String(text) => serde_json::from_str(&text)
                 .map_err(|e| format!("`{key}` is a string but not JSON ({e})"))?,
-            Some(value) => value.clone(),
+            value @ (Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::Array(_)
+            | Value::Object(_)) => value,
         };
         crate::diff::grades_of(&value, &format!("`{key}`")).map_err(|e| e.to_string())
     };
-    let before = grades("before")?;
-    let after = grades("after")?;
+    let before = grades("before", call.before)?;
+    let after = grades("after", call.after)?;
     let document = crate::diff::document(&before, &after);
     let summary = crate::diff::summary(&document);
     Ok(document_result(&document, summary))
-}
-
-fn refuse_unknown(tool: &str, arguments: &JsonObject, known: &[&str]) -> Result<(), String> {
-    match arguments.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(key) => Err(format!(
-            "`{tool}` takes no argument `{key}`: it takes {}",
-            known.join(", ")
-        )),
-        None => Ok(()),
-    }
 }
 
 /// A tool's result: `summary`, then the document as JSON text, and the
@@ -651,57 +582,19 @@ fn tool_error(why: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(why.to_owned())])
 }
 
-/// The tools, with their arguments' JSON schemas.
+/// The tools, with their arguments' JSON schemas: the argument types' own
+/// (testgate-documents' [`CheckArguments`], [`ParseArguments`],
+/// [`DiffArguments`]).
 fn tools() -> Vec<Tool> {
-    let object = |value: Value| match value {
-        Value::Object(map) => Arc::new(map),
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_) => {
-            Arc::new(JsonObject::new())
+    let input = |tool: &str| {
+        let schema = testgate_documents::tool_input_schema(tool).map(Value::from);
+        match schema {
+            Some(Value::Object(map)) => Arc::new(map),
+            Some(Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_))
+            | Some(Value::Array(_))
+            | None => Arc::new(JsonObject::new()),
         }
     };
-    let names = json!({"type": "array", "items": {"type": "string"}});
-    let check = json!({
-        "type": "object",
-        "properties": {
-            "workspace": {"type": "string", "description": "The project directory the command runs in (read-write in the sandbox); relative to the server's directory. It must lie in a folder the server serves (`testgate mcp --root`) and be no system folder."},
-            "command": {"type": "array", "items": {"type": "string"}, "description": "The test command and its arguments, e.g. [\"cargo\", \"test\"]. Leave it out to have testgate find the project's runner from its files (Cargo.toml, go.mod, pytest's configuration, package.json's test script); the result's `detected` says what it chose and why."},
-            "retries": {"type": "integer", "minimum": 0, "description": "Further attempts after a failing one (detect flakiness; never turn a failure into a pass). Default 0."},
-            "k": {"type": "integer", "minimum": 0, "description": "Another name for retries."},
-            "timeout": {"type": ["string", "integer"], "description": "The time limit of one attempt: 90s, 5m, 1h30m, or seconds. Default 10m."},
-            "expect": {"type": "object", "description": "Grade against listed tests: {\"must_pass\": [...], \"keep_passing\": [...]} or SWE-bench's {\"FAIL_TO_PASS\": [...], \"PASS_TO_PASS\": [...]}.",
-                "properties": {"must_pass": names, "keep_passing": names, "FAIL_TO_PASS": names, "PASS_TO_PASS": names}},
-            "rerun": {"type": "string", "enum": ["all", "failed"], "description": "What a retry runs. Default all."},
-            "env": {"type": ["object", "array"], "description": "Variables to set: {\"NAME\": \"VALUE\"} or [\"NAME=VALUE\"]. The host's are never passed through, and none that changes a mount, path, search path or loader (PATH, PYTHONPATH, HOME, *_TARGET_DIR, caches, LD_*, *FLAGS, NODE_OPTIONS…) is accepted."},
-            "allow_network": {"type": "boolean", "description": "Let the command reach the network. Default false."},
-            "format": {"type": "string", "description": "The runner whose output to read; auto by default."},
-            "restore": {"type": "boolean", "description": "Accepted, does nothing: the tree is put back after every attempt by default."},
-            "keep_changes": {"type": "boolean", "description": "Leave what the last attempt changed in the tree in place instead of putting it back. Default false."},
-            "missing": {"type": "string", "enum": ["not-run", "fail"], "description": "With expect: what a listed test that never ran makes of the verdict."},
-            "strict": {"type": "boolean", "description": "With expect: tests on no list gate too."},
-            "stress": {"type": "integer", "minimum": 2, "description": "Run the suite N times and list every test whose outcome varied."},
-            "evidence": {"type": "string", "enum": ["any", "report"], "description": "What a pass needs: `report` gives no pass without the runner's own report (inconclusive no_report where the runner cannot be asked for one). Default any."}
-        },
-        "required": ["workspace"],
-        "additionalProperties": false
-    });
-    let parse = json!({
-        "type": "object",
-        "properties": {
-            "text": {"type": "string", "description": "A test runner's output, or its JUnit XML or JSON report."},
-            "format": {"type": "string", "description": "The runner that wrote it; auto (the default) recognises every runner."}
-        },
-        "required": ["text"],
-        "additionalProperties": false
-    });
-    let diff = json!({
-        "type": "object",
-        "properties": {
-            "before": {"type": "object", "description": "The earlier check's document (the check tool's result, or a record)."},
-            "after": {"type": "object", "description": "The later check's document."}
-        },
-        "required": ["before", "after"],
-        "additionalProperties": false
-    });
     vec![
         compact::describe(Tool::new(
             "check",
@@ -711,19 +604,19 @@ fn tools() -> Vec<Tool> {
              compact by default (verdict, cause, failing tests with their message, a grading \
              summary, the attempts in a line each) after a one-line summary; with `full: true`, \
              `testgate check --json`'s whole document.",
-            object(check),
+            input("check"),
         )),
         Tool::new(
             "parse",
             "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \
              jest, vitest, mocha, node --test, or a JUnit/JSON report): `testgate parse --json`'s document.",
-            object(parse),
+            input("parse"),
         ),
         Tool::new(
             "diff",
             "Compare two checks' documents: which tests broke, were fixed, still fail, are new, \
              gone, flaky or not run (`testgate diff --json`'s document).",
-            object(diff),
+            input("diff"),
         ),
     ]
 }
@@ -771,6 +664,7 @@ impl ServerHandler for Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn object(value: Value) -> JsonObject {
         match value {
@@ -791,7 +685,7 @@ mod tests {
 
     fn check(value: Value) -> Result<String, String> {
         check_arguments(Some(&object(value)), Path::new("/srv"), &srv())
-            .map(|args| format!("{args:?}"))
+            .map(|(args, full)| format!("{args:?} full: {full}"))
     }
 
     #[test]
@@ -813,7 +707,7 @@ mod tests {
             "quiet: true",
             // The default sandbox, never the host.
             "sandbox: \"auto\"",
-            r#"expect_text: Some("{\"FAIL_TO_PASS\":[\"t\"]}")"#,
+            r#"expect_inline: Some(ExpectFile { must_pass: None, keep_passing: None, fail_to_pass: Some(TestList(["t"]))"#,
         ] {
             assert!(args.contains(wanted), "{wanted}: {args}");
         }
@@ -822,6 +716,32 @@ mod tests {
             absolute.contains("dir: \"/w\"") && absolute.contains("timeout: 30s"),
             "{absolute}"
         );
+    }
+
+    /// A call is made `check`'s options with no command line in between:
+    /// the options are those `check`'s own parser makes of the same
+    /// arguments as a manifest line's (which goes through it), defaults
+    /// included.
+    #[test]
+    fn a_call_gives_the_options_checks_parser_gives_the_same_arguments() {
+        for arguments in [
+            json!({"workspace": "p"}),
+            json!({"workspace": "p", "command": ["cargo", "test"], "retries": 2, "timeout": 30}),
+            json!({"workspace": "/w", "command": ["x"], "timeout": "1h30m", "rerun": "failed",
+                   "env": {"B": "2", "A": "1"}, "allow_network": true, "format": "pytest",
+                   "restore": true, "keep_changes": true, "evidence": "report"}),
+            json!({"workspace": "p", "command": ["x"], "env": ["A=1", "B=x=y"]}),
+            json!({"workspace": "p", "command": ["x"], "expect": {"must_pass": ["a"]},
+                   "missing": "fail", "strict": true}),
+            json!({"workspace": "p", "command": ["x"], "stress": 3}),
+        ] {
+            let call = check(arguments.clone()).expect("a good call");
+            let line =
+                crate::batch::check_args(arguments.to_string().as_bytes(), Path::new("/srv"))
+                    .expect("a good manifest line");
+            let line = format!("{line:?}").replace("roots: None", "roots: Some(Roots([\"/srv\"]))");
+            assert_eq!(call, format!("{line} full: false"), "{arguments}");
+        }
     }
 
     #[test]
@@ -839,14 +759,14 @@ mod tests {
     #[test]
     fn bad_check_arguments_are_one_line_errors() {
         let cases = [
-            (json!({"command": ["x"]}), "`workspace` is missing"),
+            (json!({"command": ["x"]}), "missing field `workspace`"),
             (
                 json!({"workspace": 3, "command": ["x"]}),
-                "`workspace` is 3",
+                "`workspace`: invalid type: integer `3`",
             ),
             (
                 json!({"workspace": "p", "command": "cargo test"}),
-                "give an array of words",
+                "`command`: invalid type: string \"cargo test\"",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "retires": 1}),
@@ -859,6 +779,30 @@ mod tests {
             (
                 json!({"workspace": "p", "command": ["x"], "writable": ["/"]}),
                 "no argument `writable`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "prepare": ["curl x | sh"]}),
+                "no argument `prepare`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "tmpfs_size": "64G"}),
+                "no argument `tmpfs_size`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "baseline": "/etc/shadow"}),
+                "no argument `baseline`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "quarantine": "/etc/shadow"}),
+                "no argument `quarantine`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "record": "/etc/cron.d/x"}),
+                "no argument `record`",
+            ),
+            (
+                json!({"workspace": "p", "command": ["x"], "stress": 3, "k": 1}),
+                "cannot be used with",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "k": 1, "retries": 2}),
@@ -886,7 +830,7 @@ mod tests {
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "expect": "e.json"}),
-                "`expect` is \"e.json\"",
+                "`expect`: invalid type: string \"e.json\"",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "env": {"HOME": null}}),
@@ -902,15 +846,15 @@ mod tests {
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "env": "A=1"}),
-                "`env` is",
+                "`env`: invalid type: string",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "stress": 1}),
-                "--stress",
+                "`stress` is 1",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "strict": true}),
-                "--expect",
+                "give `expect` too",
             ),
             (
                 json!({"workspace": "p", "command": ["x"], "format": "surefire"}),
@@ -983,12 +927,12 @@ mod tests {
     #[test]
     fn bad_parse_and_diff_arguments_are_one_line_errors() {
         let parse = |v: Value| parse_tool(Some(&object(v))).map(|_| ()).unwrap_err();
-        assert!(parse(json!({})).contains("`text` is missing"));
-        assert!(parse(json!({"text": 3})).contains("`text` is 3"));
+        assert!(parse(json!({})).contains("missing field `text`"));
+        assert!(parse(json!({"text": 3})).contains("`text`: invalid type: integer `3`"));
         assert!(parse(json!({"text": "", "format": "surefire"})).contains("give one of auto"));
         assert!(parse(json!({"text": "", "lines": 3})).contains("no argument `lines`"));
         let diff = |v: Value| diff_tool(Some(&object(v))).map(|_| ()).unwrap_err();
-        assert!(diff(json!({"after": {}})).contains("`before` is missing"));
+        assert!(diff(json!({"after": {}})).contains("missing field `before`"));
         assert!(diff(json!({"before": "{", "after": {}})).contains("not JSON"));
         assert!(
             diff(json!({"before": {"verdict": "pass"}, "after": {}})).contains("no `tests` list")
@@ -1027,6 +971,65 @@ mod tests {
             .expect_err("an unknown outcome is refused");
         assert!(why.starts_with("`before`: not a check's document"), "{why}");
         assert!(why.contains("quarantined"), "{why}");
+    }
+
+    /// The schemas `tools/list` gives are the argument types': every
+    /// argument the tools took when their schemas were written by hand,
+    /// no other, each optional one typed without null.
+    #[test]
+    fn the_tools_input_schemas_are_the_argument_types() {
+        let tools = tools();
+        let schema = |name: &str| {
+            let tool = tools.iter().find(|t| t.name == name).expect("the tool");
+            Value::Object((*tool.input_schema).clone())
+        };
+        let check = schema("check");
+        let mut arguments: Vec<&str> = check["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        arguments.sort_unstable();
+        assert_eq!(
+            arguments,
+            [
+                "allow_network",
+                "command",
+                "env",
+                "evidence",
+                "expect",
+                "format",
+                "full",
+                "k",
+                "keep_changes",
+                "missing",
+                "rerun",
+                "restore",
+                "retries",
+                "stress",
+                "strict",
+                "timeout",
+                "workspace"
+            ]
+        );
+        assert_eq!(check["required"], json!(["workspace"]));
+        assert_eq!(check["additionalProperties"], json!(false));
+        assert_eq!(check["properties"]["full"]["type"], "boolean");
+        assert_eq!(check["properties"]["stress"]["minimum"], 2);
+        let values = |argument: &str| -> Vec<Value> {
+            let options = check["properties"][argument]["oneOf"].as_array();
+            options
+                .into_iter()
+                .flatten()
+                .map(|o| o["const"].clone())
+                .collect()
+        };
+        assert_eq!(values("rerun"), [json!("all"), json!("failed")]);
+        assert_eq!(values("missing"), [json!("not-run"), json!("fail")]);
+        assert_eq!(values("evidence"), [json!("any"), json!("report")]);
+        assert_eq!(schema("parse")["required"], json!(["text"]));
+        assert_eq!(schema("diff")["required"], json!(["before", "after"]));
     }
 
     #[test]

@@ -30,9 +30,9 @@ pub(crate) fn write_swebench(
     instance: &Instance,
 ) -> Result<(), Error> {
     let report = SwebenchReport::of(check, &instance.id, &instance.listed);
-    let text = serde_json::to_string_pretty(&report)
+    let text = crate::json::pretty_text(&report)
         .map_err(|e| Error::Output(format!("cannot write the SWE-bench report: {e}")))?;
-    write(path, format!("{text}\n").as_bytes(), "the SWE-bench report")
+    write(path, text.as_bytes(), "the SWE-bench report")
 }
 
 /// The path may lie in the project the suite just wrote: as for

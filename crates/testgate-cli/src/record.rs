@@ -13,7 +13,9 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::Value;
+use testgate_documents::{Dirty, RecordDocument, RecordedVerdict, SignedRecord};
 
 use crate::Error;
 
@@ -115,37 +117,93 @@ pub(crate) fn keygen(args: &KeygenArgs) -> Result<(), Error> {
 }
 
 /// Wraps `record` with its signature (by the key in `key`, if any) and
-/// writes it to `path`.
-pub(crate) fn write(path: &Path, record: Value, key: Option<&Path>) -> Result<(), Error> {
+/// writes it to `path`. The signature covers the record as a `Value`
+/// (keys sorted) of its printable form: what `verify` reads back.
+pub(crate) fn write(
+    path: &Path,
+    record: &RecordDocument<'_>,
+    key: Option<&Path>,
+) -> Result<(), Error> {
+    let record = crate::json::printable_value(record).map_err(bad)?;
     let signature = match key {
-        None => Value::Null,
+        None => None,
         Some(key) => {
             let seed: [u8; 32] = unhex(&read_key(key)?, &format!("the key {}", key.display()))?;
             let key = SigningKey::from_bytes(&seed);
             let signature = key.sign(record.to_string().as_bytes());
-            json!({
-                "algorithm": "ed25519",
-                "public_key": hex(key.verifying_key().as_bytes()),
-                "value": hex(&signature.to_bytes()),
+            Some(testgate_documents::Signature {
+                algorithm: "ed25519".to_owned(),
+                public_key: hex(key.verifying_key().as_bytes()),
+                value: hex(&signature.to_bytes()),
             })
         }
     };
-    let document = json!({"record": record, "signature": signature});
+    let text = crate::json::pretty_text(&SignedRecord { record, signature }).map_err(bad)?;
     // The path may lie in the project the suite just wrote: a link planted
     // there is replaced, never written through.
-    testgate::run::replace_file(path, format!("{document:#}\n").as_bytes(), 0o644)
+    testgate::run::replace_file(path, text.as_bytes(), 0o644)
         .map_err(|e| bad(format!("cannot write the record: {e}")))
+}
+
+/// Checks `signature` over `record`, saying what held; `ok` turns false
+/// when it does not.
+fn verify_signature(
+    signature: &testgate_documents::Signature,
+    record: &Value,
+    args: &VerifyArgs,
+    say: &mut impl FnMut(std::fmt::Arguments<'_>),
+    ok: &mut bool,
+) -> Result<(), Error> {
+    let embedded: [u8; 32] = unhex(&signature.public_key, "the record's public key")?;
+    let trusted = match &args.key {
+        Some(path) => unhex(&read_key(path)?, &format!("the key {}", path.display()))?,
+        None => embedded,
+    };
+    let value: [u8; 64] = unhex(&signature.value, "the signature")?;
+    let key =
+        VerifyingKey::from_bytes(&trusted).map_err(|e| bad(format!("the public key: {e}")))?;
+    let good = key
+        .verify(
+            record.to_string().as_bytes(),
+            &Signature::from_bytes(&value),
+        )
+        .is_ok();
+    let whose = if args.key.is_some() {
+        "the given key"
+    } else {
+        "the record's own key"
+    };
+    if good && args.key.is_none() {
+        // Anyone can re-sign an edited record with a key of their own:
+        // a signature checked against the key it carries proves nothing.
+        say(format_args!(
+            "FAIL: the signature was not checked: it matches the record's own key, which anyone can make; pass --key KEY.pub"
+        ));
+        *ok = false;
+    } else if good {
+        say(format_args!("signature: ok, by {whose}"));
+    } else {
+        say(format_args!(
+            "FAIL: the signature does not match {whose}: the record was changed or signed by another key"
+        ));
+        *ok = false;
+    }
+    Ok(())
 }
 
 /// Checks a record; Ok(true) when every check held.
 pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     let text = read(&args.record)?;
-    let document: Value = serde_json::from_str(&text)
+    // The record as a value: the signature covers every field of it, also
+    // those a later version of testgate added.
+    let document: SignedRecord<Value> = serde_json::from_str(&text)
         .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
-    let record = &document["record"];
+    let record = &document.record;
     if !record.is_object() {
         return Err(bad(format!("{} has no record", args.record.display())));
     }
+    let recorded = RecordedVerdict::deserialize(record)
+        .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
     let mut ok = true;
     // Each line is said for the reader; one who stopped reading (`verify … |
     // head -1`) changes nothing of the exit status, which is what held.
@@ -153,8 +211,9 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     let mut say = |line: std::fmt::Arguments<'_>| {
         let _ = writeln!(out, "{line}");
     };
-    let signature = &document["signature"];
-    if signature.is_null() {
+    if let Some(signature) = &document.signature {
+        verify_signature(signature, record, args, &mut say, &mut ok)?;
+    } else {
         say(format_args!("signature: none (the record is unsigned)"));
         ok = args.key.is_none();
         if !ok {
@@ -162,47 +221,9 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
                 "FAIL: --key was given but the record is unsigned"
             ));
         }
-    } else {
-        let embedded: [u8; 32] = unhex(
-            signature["public_key"].as_str().unwrap_or(""),
-            "the record's public key",
-        )?;
-        let trusted = match &args.key {
-            Some(path) => unhex(&read_key(path)?, &format!("the key {}", path.display()))?,
-            None => embedded,
-        };
-        let value: [u8; 64] = unhex(signature["value"].as_str().unwrap_or(""), "the signature")?;
-        let key =
-            VerifyingKey::from_bytes(&trusted).map_err(|e| bad(format!("the public key: {e}")))?;
-        let good = key
-            .verify(
-                record.to_string().as_bytes(),
-                &Signature::from_bytes(&value),
-            )
-            .is_ok();
-        let whose = if args.key.is_some() {
-            "the given key"
-        } else {
-            "the record's own key"
-        };
-        if good && args.key.is_none() {
-            // Anyone can re-sign an edited record with a key of their own:
-            // a signature checked against the key it carries proves nothing.
-            say(format_args!(
-                "FAIL: the signature was not checked: it matches the record's own key, which anyone can make; pass --key KEY.pub"
-            ));
-            ok = false;
-        } else if good {
-            say(format_args!("signature: ok, by {whose}"));
-        } else {
-            say(format_args!(
-                "FAIL: the signature does not match {whose}: the record was changed or signed by another key"
-            ));
-            ok = false;
-        }
     }
     if let Some(dir) = &args.dir {
-        let recorded = record["tree_digest"].as_str().unwrap_or("");
+        let recorded = recorded.tree_digest.as_deref().unwrap_or("");
         let snapshot = testgate::tree::Snapshot::take(dir, false)
             .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?;
         let now = snapshot.digest();
@@ -235,7 +256,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     }
     say(format_args!(
         "verdict recorded: {}",
-        record["verdict"].as_str().unwrap_or("?")
+        recorded.verdict.as_deref().unwrap_or("?")
     ));
     Ok(ok)
 }
@@ -391,11 +412,11 @@ fn runs_a_command(key: &str) -> bool {
 /// or textconv, no optional locks; and not at all when the repository's
 /// own configuration defines a filter, a diff driver or anything else that
 /// runs a command ([`runs_a_command`]).
-pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Value>> {
+pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Dirty>> {
     if let Some(why) = follows_outside(&repository.git_dir, dir) {
-        return Some(Some(
-            json!({ "unchecked": format!("git was not run: {why}") }),
-        ));
+        return Some(Some(Dirty::Unchecked {
+            unchecked: format!("git was not run: {why}"),
+        }));
     }
     let git_dir = format!("--git-dir={}", repository.git_dir.to_str()?);
     let work_tree = format!("--work-tree={}", dir.to_str()?);
@@ -446,7 +467,7 @@ pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Va
             "git was not run: the repository's configuration sets {}, which runs a command",
             testgate::parse::printable(key.as_bytes())
         );
-        return Some(Some(json!({"unchecked": why})));
+        return Some(Some(Dirty::Unchecked { unchecked: why }));
     }
     let status = git(&[
         "status",
@@ -472,7 +493,7 @@ pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Va
     sha2::Digest::update(&mut hasher, &diff);
     let digest = hex(&sha2::Digest::finalize(hasher));
     let paths = status.split(|&b| b == 0).filter(|p| !p.is_empty()).count();
-    Some(Some(json!({"paths": paths, "digest": digest})))
+    Some(Some(Dirty::Paths { paths, digest }))
 }
 
 /// `bwrap --version`'s one line ("bubblewrap 0.8.0"), or None.

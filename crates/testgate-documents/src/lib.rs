@@ -3,8 +3,16 @@
 //! `check --baseline`, `--quarantine`, your own tools) share. The principal types are
 //! [`CheckDocument`] (`check --json`), [`ParseDocument`] (`parse --json`)
 //! and [`DiffDocument`] (`diff --json`); besides them, [`JunitReport`]
-//! (`check --junit`), [`SwebenchReport`] (`check --swebench-report`) and
-//! [`CompactCheck`] (the `testgate mcp` `check` tool's result); with the `schema` feature,
+//! (`check --junit`), [`SwebenchReport`] (`check --swebench-report`),
+//! [`CompactCheck`] (the `testgate mcp` `check` tool's result),
+//! [`RecordDocument`] in its [`SignedRecord`] (`check --record`),
+//! [`BatchLine`] (`batch --out`); and what testgate reads:
+//! [`ManifestEntry`] (a `batch` manifest line), [`ExpectFile`] (`check
+//! --expect`), and the `testgate mcp` tools' [`CheckArguments`],
+//! [`ParseArguments`] and [`DiffArguments`]; its exit codes are
+//! [`TestgateExitCode`]'s constants. What a reader needs of a document and
+//! no more is a view here too ([`CheckTests`], [`BatchLineKey`],
+//! [`StressOfCheck`]), never a copy in the reader. With the `schema` feature,
 //! `schema_of` gives each one's JSON Schema, published in docs/schema/;
 //! with the `report` feature, `ParseDocument::from(&Report)` (and
 //! `ParseDocument::of_file`) makes `parse --json`'s document of a
@@ -47,18 +55,27 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+mod batch;
 mod check;
 mod compact;
 mod diff;
+mod exit;
+mod expect;
 mod junit;
+mod mcp;
 mod parse;
+mod record;
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "schema")]
 mod schema;
 mod shared;
 mod swebench;
+mod views;
 
+pub use batch::{
+    BATCH_SCHEMA, BatchLine, ExpectVerdict, ManifestEntry, ManifestEnv, ManifestExpect, Scalar,
+};
 pub use check::{
     Attempt, CHECK_SCHEMA, CheckDocument, Detected, Environment, Failure, Findings, GradedTest,
     Grading, Note, OrderDependence, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy,
@@ -69,9 +86,23 @@ pub use compact::{
     GradingSummary, NotPassed,
 };
 pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
+pub use exit::TestgateExitCode;
+pub use expect::{ExpectFile, TestList};
 pub use junit::{JunitCase, JunitReport, JunitResult, JunitSuite};
+pub use mcp::{
+    CheckArguments, DiffArguments, EnvArgument, EvidenceArgument, MissingArgument, ParseArguments,
+    RerunArgument,
+};
 pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
+pub use record::{
+    CommandDetected, Dirty, Host, RECORD_SCHEMA, RecordDocument, RecordOptions, RecordSandbox,
+    RecordSuite, Signature, SignedRecord, ToolchainVersion,
+};
 #[cfg(feature = "schema")]
-pub use schema::{DOCUMENTS, check_tool_schema, schema_of};
+pub use schema::{DOCUMENTS, check_tool_schema, schema_of, tool_input_schema};
 pub use shared::{Counts, Crash, Outcome};
 pub use swebench::{SuccessFailure, SwebenchInstance, SwebenchReport, TestsStatus};
+pub use views::{
+    BatchLineKey, CheckTests, ManifestId, RecordedCheck, RecordedTests, RecordedVerdict,
+    StressOfCheck, TestOutcomes,
+};

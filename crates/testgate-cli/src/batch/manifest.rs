@@ -1,112 +1,21 @@
-//! The manifest of `testgate batch`: its lines read in bounded memory, and
-//! each turned into `check`'s options through `check`'s own parser.
+//! The manifest of `testgate batch`: its lines read in bounded memory, each
+//! read as testgate-documents' `ManifestEntry` and turned into `check`'s
+//! options through `check`'s own parser.
 
 use std::io::{self, BufRead, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::Parser;
-use serde::Deserialize;
 use serde_json::Value;
 use testgate::Verdict;
+use testgate_documents::{
+    ExpectVerdict as Expect, ManifestEntry, ManifestEnv, ManifestExpect, ManifestId,
+};
 
 use crate::check::CheckArgs;
 
 /// The longest manifest line read; a longer one is an error line, skipped.
 pub(super) const MAX_LINE: usize = 1 << 20;
-
-/// One line of the manifest.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Entry {
-    #[expect(
-        dead_code,
-        reason = "read by line_id before the line is validated; named so unknown fields can be refused"
-    )]
-    id: Option<Value>,
-    workspace: PathBuf,
-    /// Missing or empty: detected from the workspace's files, as `check`
-    /// with no command does.
-    #[serde(default)]
-    command: Vec<String>,
-    retries: Option<u32>,
-    timeout: Option<Scalar>,
-    sandbox: Option<String>,
-    allow_network: Option<bool>,
-    writable: Option<Vec<PathBuf>>,
-    tmpfs_size: Option<Scalar>,
-    env: Option<Env>,
-    prepare: Option<Vec<String>>,
-    rerun: Option<String>,
-    format: Option<String>,
-    restore: Option<bool>,
-    keep_changes: Option<bool>,
-    expect: Option<Tests>,
-    baseline: Option<PathBuf>,
-    quarantine: Option<PathBuf>,
-    stress: Option<u32>,
-    missing: Option<String>,
-    strict: Option<bool>,
-    evidence: Option<String>,
-    report: Option<PathBuf>,
-    structured: Option<bool>,
-    record: Option<PathBuf>,
-    junit: Option<PathBuf>,
-    swebench_report: Option<PathBuf>,
-    sign: Option<PathBuf>,
-    name: Option<String>,
-    version: Option<String>,
-    expect_verdict: Option<Expect>,
-}
-
-/// A value given as a string (`"5m"`) or a number (seconds, bytes).
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum Scalar {
-    Text(String),
-    Number(u64),
-}
-
-impl Scalar {
-    fn word(&self) -> String {
-        match self {
-            Scalar::Text(text) => text.clone(),
-            Scalar::Number(n) => n.to_string(),
-        }
-    }
-}
-
-/// `env`: `{"NAME": "VALUE"}` (null passes the host's through) or
-/// `["NAME", "NAME=VALUE"]`.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum Env {
-    Map(serde_json::Map<String, Value>),
-    List(Vec<String>),
-}
-
-/// `expect`: the tests the change is graded against, as `check --expect`:
-/// the path of such a file, or its JSON inline.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum Tests {
-    File(PathBuf),
-    Inline(serde_json::Map<String, Value>),
-}
-
-/// `expect_verdict`: `"fail"`, or `{"verdict": "fail", "cause": …,
-/// "failing": […]}`.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum Expect {
-    Verdict(String),
-    Full {
-        verdict: String,
-        #[serde(default)]
-        cause: Option<String>,
-        #[serde(default)]
-        failing: Option<Vec<String>>,
-    },
-}
 
 /// A check ready to run.
 #[derive(Debug)]
@@ -173,9 +82,9 @@ pub(super) fn is_blank(line: &Line) -> bool {
 
 /// The id of a manifest line: its `id`, else its line number.
 pub(super) fn line_id(bytes: &[u8], line: u64) -> Value {
-    serde_json::from_slice::<Value>(bytes)
+    serde_json::from_slice::<ManifestId>(bytes)
         .ok()
-        .and_then(|v| v.get("id").filter(|id| !id.is_null()).cloned())
+        .and_then(|line| line.id)
         .unwrap_or_else(|| Value::from(line))
 }
 
@@ -208,7 +117,7 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// go through `check`'s own parser: the same values are accepted and the
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
-    let entry: Entry = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    let entry: ManifestEntry = crate::json::read_document(bytes)?;
     if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict
         && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
     {
@@ -239,18 +148,12 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     }
     match entry.env {
         None => {}
-        Some(Env::List(names)) => names.into_iter().for_each(|n| push("--env", n)),
-        Some(Env::Map(map)) => {
+        Some(ManifestEnv::List(names)) => names.into_iter().for_each(|n| push("--env", n)),
+        Some(ManifestEnv::Map(map)) => {
             for (name, value) in map {
                 let word = match value {
-                    Value::Null => name,
-                    Value::String(value) => format!("{name}={value}"),
-                    other @ (Value::Bool(_)
-                    | Value::Number(_)
-                    | Value::Array(_)
-                    | Value::Object(_)) => {
-                        return Err(format!("`env.{name}` is {other}: give a string or null"));
-                    }
+                    None => name,
+                    Some(value) => format!("{name}={value}"),
                 };
                 push("--env", word);
             }
@@ -278,13 +181,13 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     // `--missing` and `--strict` parse, and the text replaces it below.
     let inline = match entry.expect {
         None => None,
-        Some(Tests::File(path)) => {
+        Some(ManifestExpect::File(path)) => {
             push_flag(&mut words, "--expect", path_word(dir, &path));
             None
         }
-        Some(Tests::Inline(map)) => {
+        Some(ManifestExpect::Inline(file)) => {
             push_flag(&mut words, "--expect", "(inline)".to_owned());
-            Some(Value::Object(map).to_string())
+            Some(*file)
         }
     };
     if let Some(baseline) = &entry.baseline {
@@ -339,8 +242,8 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     let CheckLine::Check(mut args) =
         CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
             .map_err(|e| first_line(&e.to_string()))?;
-    if let Some(text) = inline {
-        args.expect_inline(text);
+    if let Some(file) = inline {
+        args.expect_inline(file);
     }
     Ok(Job {
         line,
@@ -350,10 +253,9 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     })
 }
 
-/// `check`'s options from `bytes`, a JSON object with a manifest line's
-/// keys (`id` and `expect_verdict` aside), paths relative to `dir`: what
-/// `testgate mcp`'s `check` tool runs, through the same parser and with
-/// the same one-line messages.
+/// `check`'s options of a manifest line's JSON, paths relative to `dir`:
+/// the options the MCP `check` tool must make of the same arguments.
+#[cfg(test)]
 pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
     job(bytes, 0, Value::Null, dir).map(|job| *job.args)
 }
@@ -412,7 +314,7 @@ mod tests {
         let args = format!("{:?}", job.args);
         for wanted in [
             "expect: Some(\"/m/e.json\")",
-            "expect_text: None",
+            "expect_inline: None",
             "baseline: Some(\"/m/b.json\")",
             "quarantine: Some(\"/q\")",
             "missing: Fail",
@@ -425,7 +327,7 @@ mod tests {
                 .unwrap();
         let args = format!("{:?}", inline.args);
         assert!(
-            args.contains(r#"expect_text: Some("{\"must_pass\":[\"a\"]}")"#),
+            args.contains(r#"expect_inline: Some(ExpectFile { must_pass: Some(TestList(["a"]))"#),
             "{args}"
         );
         let recorded = entry(r#"{"workspace": "p", "command": ["x"], "report": "t/j.xml", "record": "r.json", "sign": "k", "name": "n", "version": "v1"}"#).unwrap();
@@ -497,7 +399,7 @@ mod tests {
             ),
             (
                 r#"{"workspace": "p", "command": ["x"], "env": {"A": 1}}"#,
-                "`env.A` is 1",
+                "`env.A`: invalid type: integer `1`",
             ),
             ("not json", "expected"),
         ];

@@ -9,8 +9,8 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::Value;
+use testgate_documents::BatchLineKey;
 
 use crate::Error;
 
@@ -19,16 +19,6 @@ pub(super) fn id_hash(id: &Value) -> u64 {
     let mut hasher = DefaultHasher::new();
     id.to_string().hash(&mut hasher);
     hasher.finish()
-}
-
-/// What resume reads of a result line: its `id`, and whether it is an error
-/// line. Every other field (`result`, the long one) is skipped as it
-/// streams past, never held.
-#[derive(Debug, Deserialize)]
-struct ResultKey {
-    id: Value,
-    #[serde(default)]
-    error: Option<IgnoredAny>,
 }
 
 /// The ids already done in `file` (the `--out` of `path`), whose checks a
@@ -66,11 +56,11 @@ pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Err
             continue;
         }
         match key {
-            Ok(ResultKey { id, error: None }) => {
+            Ok(BatchLineKey { id, error: false }) => {
                 done.insert(id_hash(&id));
             }
             // Tried again: whatever kept it from running may be fixed.
-            Ok(ResultKey { error: Some(_), .. }) => {}
+            Ok(BatchLineKey { error: true, .. }) => {}
             Err(e) if e.is_io() => return Err(trouble(e.to_string())),
             Err(_) => {
                 return Err(trouble(format!(
@@ -91,9 +81,9 @@ pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Err
 
 /// The key of the JSON object `line` holds, and nothing after it but
 /// whitespace.
-fn read_key(line: &mut impl Read) -> serde_json::Result<ResultKey> {
+fn read_key(line: &mut impl Read) -> serde_json::Result<BatchLineKey> {
     let mut json = serde_json::Deserializer::from_reader(line);
-    let key = ResultKey::deserialize(&mut json)?;
+    let key = BatchLineKey::deserialize(&mut json)?;
     json.end()?;
     Ok(key)
 }
