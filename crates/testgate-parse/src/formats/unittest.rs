@@ -1,0 +1,632 @@
+//! Python unittest's console (`python -m unittest`, dots and `-v`, `-b`,
+//! `-f`), also as Django's test runner prints it (`manage.py test`,
+//! `runtests.py`, `--parallel`).
+//!
+//! A run ends with `Ran N tests in Xs`, a blank line and `OK`/`FAILED (…)`/
+//! `NO TESTS RAN`: the runner's own result on the run. Names come from the
+//! failure headers of the errors section printed just before it (a line of
+//! 70 `=`, then `FAIL: desc`, `ERROR: desc` or 3.11's `UNEXPECTED SUCCESS:
+//! desc`), and from verbose result lines (`desc ... ok`). A test's own
+//! output lands among them, so:
+//!
+//! - the errors section is the headers after the run's last result line
+//!   (a verbose result, a line of progress dots): a header a test printed
+//!   while running is followed by more results, and names nothing;
+//! - where the run printed verbose lines, a header stands only for a test
+//!   the run started and gave no passing result (a header inside a failing
+//!   test's message names a test that never ran);
+//! - no more headers stand than the closing line counts failures, errors
+//!   and unexpected successes (the real section is the last);
+//! - while a verbose test is running (its line ended with ` ... ` and no
+//!   result word yet), every line is its output: a forged verbose line or
+//!   closing line then is no result;
+//! - `OK` after a result that said FAIL or ERROR is no Pass: the run is
+//!   judged unclosed, its verbose failures standing.
+//!
+//! A name is `test_method (module.Class)` on every Python (3.11's
+//! `test_method (module.Class.test_method)` is cut back); a subtest fails its
+//! test; a doctest is named as unittest names it (`func (module)`); a module
+//! that failed to import (`unittest.loader._FailedTest`) by its dotted name.
+
+use std::collections::HashSet;
+
+use foldhash::fast::RandomState;
+
+use super::{Findings, Recognizer};
+use crate::line::Line;
+use crate::report::{Counts, FailingTest, Kind, Outcome};
+use crate::runner::Runner;
+
+/// unittest's `separator1`, before each failure header.
+const HEADER_RULE: &str = "======================================================================";
+
+/// Recognises unittest output.
+#[derive(Debug, Default)]
+pub(crate) struct Unittest {
+    findings: Findings,
+    run: Run,
+    /// The last line was [`HEADER_RULE`]: this one may be a header.
+    after_rule: bool,
+    /// A `Ran N tests in Xs` line was read, with its line and N: the next
+    /// non-empty line says the run's verdict.
+    ran: Option<(u64, u64)>,
+}
+
+/// What one run (up to its closing line) said so far.
+#[derive(Debug, Default)]
+struct Run {
+    /// A line of this run was read: an unclosed run is reported.
+    open: bool,
+    /// How the run prints its results, from its first result line: a
+    /// result line of the other kind is a test's output.
+    mode: Option<Mode>,
+    /// A result said FAIL or ERROR (verbose or a progress `F`/`E`).
+    said_failure: bool,
+    /// Failing tests by their verbose result lines, with the line and how.
+    verbose_failures: Vec<(u64, String, Outcome)>,
+    /// Every test a verbose line started, by name.
+    started: HashSet<String, RandomState>,
+    /// Headers since the run's last result line: the errors section.
+    headers: Vec<(u64, String, Outcome)>,
+    /// A result line came after the last header: the next header opens a
+    /// new section.
+    stale: bool,
+    /// The test whose verbose line ended with ` ... `: the lines until its
+    /// result word are its output.
+    running: Option<Running>,
+    /// A bare description line (`name (module.Class)`): the next line is
+    /// its docstring's first line, then ` ... ` and the result.
+    described: Option<String>,
+}
+
+/// How a run prints its results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The default: a progress character per test (`..F.E`).
+    Dots,
+    /// `-v`: a line per test (`test_x (mod.Class) ... ok`).
+    Verbose,
+}
+
+/// A verbose test started and not ended.
+#[derive(Debug)]
+struct Running {
+    index: u64,
+    name: String,
+    /// A subtest of it failed: 3.11 prints no result word for it then.
+    subtests: bool,
+}
+
+/// The verdict line after `Ran N tests`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Verdict {
+    ok: bool,
+    no_tests: bool,
+    failures: u64,
+    errors: u64,
+    skipped: u64,
+    expected_failures: u64,
+    unexpected_successes: u64,
+}
+
+impl Unittest {
+    fn detected(&mut self, index: u64) {
+        self.findings.detected_at.get_or_insert(index);
+    }
+
+    /// Ends the run: `verdict` is the closing line's, `None` when the log
+    /// stopped (or another run began) before one.
+    fn end_run(&mut self, verdict: Option<(u64, Verdict)>) {
+        let run = std::mem::take(&mut self.run);
+        self.after_rule = false;
+        if !run.open && verdict.is_none() {
+            return;
+        }
+        let mut standing: Vec<(u64, String, Outcome)> = Vec::new();
+        match verdict {
+            Some((_, v)) if v.ok => {}
+            Some((_, v)) if !v.ok && !v.no_tests => {
+                let section = if run.stale { Vec::new() } else { run.headers };
+                let ran = |name: &str| {
+                    run.mode != Some(Mode::Verbose)
+                        || (run.started.contains(name)
+                            && self.findings.seen.get(name).is_none_or(|n| {
+                                n.outcome.is_failure() || n.outcome == Outcome::XPassed
+                            }))
+                };
+                let section: Vec<(u64, String, Outcome)> = section
+                    .into_iter()
+                    .filter(|(_, name, _)| ran(name))
+                    .collect();
+                let headers = counted_section(section, &v);
+                standing = headers;
+                // Before 3.11 an unexpected success has no header.
+                standing.extend(
+                    run.verbose_failures
+                        .iter()
+                        .filter(|(_, _, outcome)| *outcome == Outcome::XPassed)
+                        .cloned(),
+                );
+                if standing.is_empty() {
+                    standing = run.verbose_failures;
+                }
+            }
+            Some((_, v)) if v.no_tests => {}
+            Some(_) | None => {
+                // No word from unittest (an `OK` after a failed result is
+                // none: see `line`).
+                self.findings.unclosed.get_or_insert_with(|| {
+                    "a unittest run ended without its closing `Ran N tests` line".to_owned()
+                });
+                if verdict.is_none() {
+                    self.findings
+                        .running
+                        .extend(run.running.map(|r| (r.index, r.name)));
+                }
+                standing = run.verbose_failures;
+                standing.extend(run.headers);
+            }
+        }
+        for (index, name, outcome) in standing {
+            let outcome = match outcome {
+                Outcome::Error => Outcome::Error,
+                _ => Outcome::Failed,
+            };
+            let kind = if name.contains(' ') {
+                Kind::Test
+            } else {
+                Kind::File
+            };
+            self.findings.seen.note(index, &name, None, outcome);
+            let test = FailingTest::new(name, Runner::Unittest, None).with_kind(kind);
+            self.findings.fail(index, test);
+        }
+        if let Some((_, v)) = verdict {
+            let ran = self.ran.map_or(0, |(_, n)| n);
+            let failed = v
+                .failures
+                .saturating_add(v.errors)
+                .saturating_add(v.unexpected_successes);
+            let skipped = v.skipped.saturating_add(v.expected_failures);
+            self.findings.counts.add(Counts {
+                passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
+                failed: Some(failed),
+                skipped: Some(skipped),
+            });
+            self.findings.no_tests_ran |= v.no_tests || ran == 0;
+        }
+    }
+
+    /// A verbose result for `name` at `index`.
+    fn result(&mut self, index: u64, name: String, outcome: Outcome) {
+        self.detected(index);
+        self.run.open = true;
+        self.run.mode.get_or_insert(Mode::Verbose);
+        self.run.stale = true;
+        self.run.started.insert(name.clone());
+        if self.run.mode != Some(Mode::Verbose) {
+            return;
+        }
+        if outcome.is_failure() || outcome == Outcome::XPassed {
+            self.run.said_failure |= outcome.is_failure();
+            self.run
+                .verbose_failures
+                .push((index, name.clone(), outcome));
+        }
+        self.findings.seen.note(index, &name, None, outcome);
+    }
+
+    /// A line of a verbose run: `desc ... word`, `desc ... ` (the test runs,
+    /// or prints), or a bare description. True when it was one.
+    fn verbose_line(&mut self, index: u64, text: &str) -> bool {
+        let described = self.run.described.take();
+        if let Some(head) = text.strip_suffix(" ... ") {
+            // 3.8 prints nothing for a failed subtest: the next test's line
+            // follows on the same line.
+            return self.started(index, canonical(last_segment(head)), described);
+        }
+        let Some(at) = super::rfind(text, " ... ") else {
+            if let Some((name, false)) = canonical(text) {
+                self.run.described = Some(name);
+                return true;
+            }
+            return false;
+        };
+        let (head, word) = (&text[..at], &text[at + 5..]);
+        let Some(outcome) = result_word(word) else {
+            // The test printed on its own line before its result.
+            return self.started(index, canonical(last_segment(head)), described);
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut segments = head.split(" ... ").peekable();
+        while let Some(desc) = segments.next() {
+            let last = segments.peek().is_none();
+            match canonical(desc) {
+                Some((name, _)) if last => names.push(name),
+                // An earlier test on the same line started and printed no
+                // result of its own (3.8's failed subtests).
+                Some((name, _)) => {
+                    self.run.started.insert(name);
+                }
+                None if last => names.extend(described.clone()),
+                None => {}
+            }
+        }
+        match names.pop() {
+            Some(name) => {
+                self.result(index, name, outcome);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A verbose line started a test (`desc`, else the one `described`):
+    /// the lines until its result word are its output.
+    fn started(
+        &mut self,
+        index: u64,
+        desc: Option<(String, bool)>,
+        described: Option<String>,
+    ) -> bool {
+        let Some(name) = desc.map(|(n, _)| n).or(described) else {
+            return false;
+        };
+        self.detected(index);
+        self.run.open = true;
+        self.run.mode.get_or_insert(Mode::Verbose);
+        self.run.started.insert(name.clone());
+        self.run.running = Some(Running {
+            index,
+            name,
+            subtests: false,
+        });
+        true
+    }
+
+    /// A line while a verbose test runs: its result word, one of its
+    /// failed subtests (3.11: `  name (…) (i=1) ... FAIL`), or its output.
+    /// False when the line is the run's again: the test's subtests failed
+    /// and it printed no result word of its own (3.11).
+    fn running_line(&mut self, index: u64, text: &str) -> bool {
+        let Some(running) = self.run.running.take() else {
+            return false;
+        };
+        if let Some(outcome) = result_word(text) {
+            self.result(index, running.name, outcome);
+            return true;
+        }
+        if let Some(rest) = text.strip_prefix("  ") {
+            if let Some((desc, word)) = rest.rsplit_once(" ... ") {
+                if let (Some((sub, true)), Some(outcome)) = (canonical(desc), result_word(word)) {
+                    if sub == running.name {
+                        if outcome.is_failure() {
+                            self.result(index, sub, outcome);
+                        }
+                        // More of its subtests may follow.
+                        self.run.running = Some(Running {
+                            subtests: true,
+                            ..running
+                        });
+                        return true;
+                    }
+                }
+            }
+        }
+        if running.subtests {
+            return false;
+        }
+        self.run.running = Some(running);
+        true
+    }
+
+    fn header(&mut self, index: u64, text: &str) -> bool {
+        let (outcome, desc) = if let Some(desc) = text.strip_prefix("FAIL: ") {
+            (Outcome::Failed, desc)
+        } else if let Some(desc) = text.strip_prefix("ERROR: ") {
+            (Outcome::Error, desc)
+        } else if let Some(desc) = text.strip_prefix("UNEXPECTED SUCCESS: ") {
+            (Outcome::XPassed, desc)
+        } else {
+            return false;
+        };
+        let Some((name, _)) = canonical(desc) else {
+            return false;
+        };
+        self.detected(index);
+        self.run.open = true;
+        if self.run.stale {
+            self.run.headers.clear();
+            self.run.stale = false;
+        }
+        self.run.headers.push((index, name, outcome));
+        true
+    }
+}
+
+impl Recognizer for Unittest {
+    fn line(&mut self, line: &Line<'_>) {
+        let text = &*line.text;
+        let index = line.index;
+        if let Some((ran_at, _)) = self.ran {
+            if text.trim().is_empty() {
+                return;
+            }
+            if let Some(verdict) = verdict(text) {
+                if verdict.ok && self.run.said_failure {
+                    // A test printed it: unittest's own `OK` never follows a
+                    // failed result. The run goes on (or the log ends and
+                    // leaves it unclosed).
+                    self.ran = None;
+                    return;
+                }
+                self.detected(ran_at);
+                self.end_run(Some((index, verdict)));
+                self.ran = None;
+                return;
+            }
+            self.ran = None;
+        }
+        if self.run.running.is_some() && self.running_line(index, text) {
+            return;
+        }
+        let after_rule = std::mem::replace(&mut self.after_rule, text == HEADER_RULE);
+        if text == HEADER_RULE {
+            return;
+        }
+        if after_rule && self.header(index, text) {
+            return;
+        }
+        if let Some(n) = ran_line(text) {
+            self.ran = Some((index, n));
+            return;
+        }
+        if is_progress(text) && self.run.mode != Some(Mode::Verbose) {
+            self.run.mode = Some(Mode::Dots);
+            self.run.open = true;
+            self.run.stale = true;
+            self.run.said_failure |= text.bytes().any(|b| b == b'F' || b == b'E');
+            return;
+        }
+        if self.run.mode == Some(Mode::Dots) {
+            return;
+        }
+        self.verbose_line(index, text);
+    }
+
+    fn finish(&mut self) -> Findings {
+        self.end_run(None);
+        std::mem::take(&mut self.findings)
+    }
+}
+
+/// The headers of the errors section unittest's closing line counts:
+/// unittest prints its errors, then its failures, then (3.11) its
+/// unexpected successes, one header each; a header beyond those counts was
+/// printed inside a block (a failing test's message or buffered output,
+/// after its own header), so they are matched from the end.
+fn counted_section(
+    section: Vec<(u64, String, Outcome)>,
+    verdict: &Verdict,
+) -> Vec<(u64, String, Outcome)> {
+    let mut need = [
+        verdict.errors,
+        verdict.failures,
+        verdict.unexpected_successes,
+    ];
+    let order = |outcome: Outcome| match outcome {
+        Outcome::Error => 0,
+        Outcome::XPassed => 2,
+        Outcome::Passed
+        | Outcome::Failed
+        | Outcome::Skipped
+        | Outcome::XFailed
+        | Outcome::Flaky
+        | Outcome::Running => 1,
+    };
+    let mut phase = 2;
+    let mut kept: Vec<(u64, String, Outcome)> = Vec::new();
+    for header in section.into_iter().rev() {
+        let kind = order(header.2);
+        if kind > phase {
+            continue;
+        }
+        let Some(left) = need.get_mut(kind).filter(|left| **left > 0) else {
+            continue;
+        };
+        *left -= 1;
+        phase = kind;
+        kept.push(header);
+    }
+    kept.reverse();
+    kept
+}
+
+/// The last ` ... `-separated part of `head`: the description of the test
+/// whose result follows.
+fn last_segment(head: &str) -> &str {
+    match super::rfind(head, " ... ") {
+        Some(at) => &head[at + 5..],
+        None => head,
+    }
+}
+
+/// The word a verbose result line ends with, as the outcome it means.
+fn result_word(word: &str) -> Option<Outcome> {
+    let word = word.trim_end();
+    Some(match word {
+        "ok" => Outcome::Passed,
+        "FAIL" => Outcome::Failed,
+        "ERROR" => Outcome::Error,
+        "expected failure" => Outcome::XFailed,
+        "unexpected success" => Outcome::XPassed,
+        _ if word.starts_with("skipped") => Outcome::Skipped,
+        _ => return None,
+    })
+}
+
+/// A test's description as unittest prints it, as the canonical name, and
+/// whether it is a subtest's (more follows the parenthesis):
+/// `test_x (mod.Class)` (also 3.11's `test_x (mod.Class.test_x)`) is
+/// `test_x (mod.Class)`; `func (mod)` a doctest; `mod.name
+/// (unittest.loader._FailedTest)` the module `mod.name`. `None` when `desc`
+/// is not one.
+fn canonical(desc: &str) -> Option<(String, bool)> {
+    let (method, rest) = desc.split_once(" (")?;
+    let (dotted, after) = rest.split_once(')')?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80)
+    };
+    if !plain(method) || !plain(dotted) || dotted.starts_with('.') {
+        return None;
+    }
+    let subtest = !after.is_empty();
+    if subtest && !after.starts_with(' ') {
+        return None;
+    }
+    let class = dotted
+        .strip_suffix(method)
+        .and_then(|c| c.strip_suffix('.'))
+        .filter(|c| !c.is_empty())
+        .unwrap_or(dotted);
+    if matches!(
+        class,
+        "unittest.loader._FailedTest" | "unittest.loader.ModuleImportFailure"
+    ) {
+        return Some((method.to_owned(), subtest));
+    }
+    Some((format!("{method} ({class})"), subtest))
+}
+
+/// `Ran N tests in Xs` (`Ran 1 test in 0.000s`): N.
+fn ran_line(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix("Ran ")?;
+    let (n, rest) = rest.split_once(' ')?;
+    let rest = rest
+        .strip_prefix("tests in ")
+        .or_else(|| rest.strip_prefix("test in "))?;
+    let seconds = rest.trim_end().strip_suffix('s')?;
+    if seconds.is_empty() || !seconds.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// The verdict line: `OK`, `OK (skipped=1)`, `FAILED (failures=1,
+/// errors=2)`, `NO TESTS RAN`.
+fn verdict(text: &str) -> Option<Verdict> {
+    let text = text.trim_end();
+    let (word, counts) = match text.split_once(" (") {
+        Some((word, counts)) => (word, Some(counts.strip_suffix(')')?)),
+        None => (text, None),
+    };
+    let mut verdict = match word {
+        "OK" => Verdict {
+            ok: true,
+            ..Verdict::default()
+        },
+        "FAILED" => Verdict::default(),
+        "NO TESTS RAN" => Verdict {
+            no_tests: true,
+            ..Verdict::default()
+        },
+        _ => return None,
+    };
+    for item in counts.into_iter().flat_map(|c| c.split(", ")) {
+        let (key, n) = item.split_once('=')?;
+        let n: u64 = n.parse().ok()?;
+        let slot = match key {
+            "failures" => &mut verdict.failures,
+            "errors" => &mut verdict.errors,
+            "skipped" => &mut verdict.skipped,
+            "expected failures" => &mut verdict.expected_failures,
+            "unexpected successes" => &mut verdict.unexpected_successes,
+            _ => return None,
+        };
+        *slot = n;
+    }
+    Some(verdict)
+}
+
+/// A line of unittest's progress characters only (`..F.Es`): a result
+/// line of the default verbosity.
+fn is_progress(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| matches!(b, b'.' | b'F' | b'E' | b's' | b'x' | b'u'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_canonical_on_every_python() {
+        let name = |d: &str| canonical(d).map(|(n, _)| n);
+        assert_eq!(
+            name("test_x (a.b.C.test_x)").as_deref(),
+            Some("test_x (a.b.C)")
+        );
+        assert_eq!(name("test_x (a.b.C)").as_deref(), Some("test_x (a.b.C)"));
+        assert_eq!(
+            canonical("test_x (a.C.test_x) (i=1)"),
+            Some(("test_x (a.C)".to_owned(), true))
+        );
+        assert_eq!(
+            name("pkg.test_mod (unittest.loader._FailedTest.pkg.test_mod)").as_deref(),
+            Some("pkg.test_mod")
+        );
+        assert_eq!(
+            name("triple (pkg.test_doc)").as_deref(),
+            Some("triple (pkg.test_doc)")
+        );
+        // Not a description: prose, libtest's and pytest's names.
+        assert_eq!(name("this is (not a test)"), None);
+        assert_eq!(name("tests::adds"), None);
+        assert_eq!(name("tests/a.py::test_x"), None);
+        assert_eq!(name("x (y)z"), None);
+    }
+
+    #[test]
+    fn closing_lines() {
+        assert_eq!(ran_line("Ran 12 tests in 0.004s"), Some(12));
+        assert_eq!(ran_line("Ran 1 test in 0.000s"), Some(1));
+        assert_eq!(ran_line("Ran tests in 1s"), None);
+        assert_eq!(ran_line("Ran 3 miles in 20s"), None);
+        let v = verdict(
+            "FAILED (failures=4, errors=2, skipped=1, expected failures=1, unexpected successes=1)",
+        )
+        .unwrap();
+        assert_eq!((v.failures, v.errors, v.unexpected_successes), (4, 2, 1));
+        assert!(verdict("OK (skipped=1)").unwrap().ok);
+        assert!(verdict("NO TESTS RAN").unwrap().no_tests);
+        assert_eq!(verdict("OK then"), None);
+        assert_eq!(verdict("FAILED (reasons=1)"), None);
+    }
+
+    #[test]
+    fn progress_lines_must_not_be_prose() {
+        assert!(is_progress("..F.Esxu"));
+        assert!(!is_progress("sure"));
+        assert!(!is_progress(""));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_streams_alike(
+            pieces in proptest::collection::vec(super::super::testing::piece(&[
+                "test_x (a.C.test_x) ... ", "ok\n", "FAIL\n", " ... FAIL\n", "\n",
+                "======================================================================\n",
+                "FAIL: test_x (a.C)\n", "ERROR: m (unittest.loader._FailedTest)\n",
+                "Ran 2 tests in 0.001s\n", "OK\n", "FAILED (failures=1)\n", "..F\n",
+                "  test_x (a.C.test_x) (i=1) ... FAIL\n", "NO TESTS RAN\n",
+            ]), 0..40),
+        ) {
+            let log: String = pieces.concat();
+            super::super::testing::chunked_equals_whole(Runner::Unittest, &log)?;
+        }
+    }
+}
