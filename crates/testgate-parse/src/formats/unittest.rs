@@ -357,6 +357,7 @@ impl Recognizer for Unittest {
                     // A test printed it: unittest's own `OK` never follows a
                     // failed result. The run goes on (or the log ends and
                     // leaves it unclosed).
+                    self.detected(ran_at);
                     self.ran = None;
                     return;
                 }

@@ -26,6 +26,10 @@ class RecordingResult(unittest.TextTestResult):
         with open(os.environ["TG_RECORD"], "a", encoding="utf-8") as f:
             f.write(json.dumps({"id": test.id(), "name": canonical(test), "outcome": outcome}) + "\n")
 
+    def startTest(self, test):
+        super().startTest(test)
+        self._record(test, "started")
+
     def addSuccess(self, test):
         super().addSuccess(test)
         self._record(test, "passed")
