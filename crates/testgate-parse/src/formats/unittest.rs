@@ -32,7 +32,7 @@ use std::collections::HashSet;
 
 use foldhash::fast::RandomState;
 
-use super::{Findings, Recognizer};
+use super::{Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -170,7 +170,13 @@ impl Unittest {
         for (index, name, outcome) in standing {
             let outcome = match outcome {
                 Outcome::Error => Outcome::Error,
-                _ => Outcome::Failed,
+                Outcome::Passed
+                | Outcome::Failed
+                | Outcome::Skipped
+                | Outcome::XFailed
+                | Outcome::XPassed
+                | Outcome::Flaky
+                | Outcome::Running => Outcome::Failed,
             };
             let kind = if name.contains(' ') {
                 Kind::Test
@@ -220,6 +226,9 @@ impl Unittest {
     /// or prints), or a bare description. True when it was one.
     fn verbose_line(&mut self, index: u64, text: &str) -> bool {
         let described = self.run.described.take();
+        if described.is_none() && !may_describe(text) {
+            return false;
+        }
         if let Some(head) = text.strip_suffix(" ... ") {
             // 3.8 prints nothing for a failed subtest: the next test's line
             // follows on the same line.
@@ -399,7 +408,20 @@ impl Recognizer for Unittest {
         self.end_run(None);
         std::mem::take(&mut self.findings)
     }
+
+    fn interest(&self) -> &'static Interest {
+        // Between tests only a line's start matters: an indented line is
+        // a running test's subtest (3.11) or output.
+        let between = self.run.running.is_none()
+            && self.ran.is_none()
+            && !self.after_rule
+            && self.run.described.is_none();
+        if between { &UNINDENTED } else { &Interest::ALL }
+    }
 }
+
+/// Every line that does not start with a space.
+static UNINDENTED: Interest = Interest::NONE.first_range(0, u8::MAX);
 
 /// The headers of the errors section unittest's closing line counts:
 /// unittest prints its errors, then its failures, then (3.11) its
@@ -441,6 +463,16 @@ fn counted_section(
     }
     kept.reverse();
     kept
+}
+
+/// Whether `text` may be a verbose line: its first description, before
+/// ` ... ` or alone, ends with `)`. The cheap test that keeps other
+/// runners' lines (`test a::b ... ok`) from the parsing of descriptions.
+fn may_describe(text: &str) -> bool {
+    match super::find(text, " ... ") {
+        Some(at) => text.as_bytes().get(at.wrapping_sub(1)) == Some(&b')'),
+        None => text.ends_with(')'),
+    }
 }
 
 /// The last ` ... `-separated part of `head`: the description of the test
@@ -609,10 +641,125 @@ mod tests {
     }
 
     #[test]
+    fn descriptions_must_end_in_a_parenthesis() {
+        assert!(may_describe("test_x (m.C.test_x) ... ok"));
+        assert!(may_describe("test_x (m.C)"));
+        assert!(!may_describe("test tests::adds ... ok"));
+        assert!(!may_describe(" ... ok"));
+        assert!(!may_describe("tests/a.py::test_x PASSED [ 50%]"));
+    }
+
+    #[test]
     fn progress_lines_must_not_be_prose() {
         assert!(is_progress("..F.Esxu"));
         assert!(!is_progress("sure"));
         assert!(!is_progress(""));
+    }
+
+    const RULE: &str = HEADER_RULE;
+    const DASHES: &str = "----------------------------------------------------------------------";
+
+    fn names(log: &str) -> Vec<String> {
+        crate::parse(Runner::Unittest, log)
+            .failing
+            .into_iter()
+            .map(|t| t.name)
+            .collect()
+    }
+
+    #[test]
+    fn a_header_a_passing_test_prints_names_nothing() {
+        // Hand-made: the shape of fixtures/unittest/lies_verbose.log, alone.
+        let log = format!(
+            "test_a (m.T.test_a) ... \n{RULE}\nFAIL: test_fake (m.Fake)\n{DASHES}\nboom\n\nok\n\
+             {DASHES}\nRan 1 test in 0.001s\n\nOK\n"
+        );
+        let report = crate::parse(Runner::Unittest, &log);
+        assert!(report.failing.is_empty(), "{report:?}");
+        assert_eq!(report.unclosed, None);
+        assert_eq!(report.format, Some(Runner::Unittest));
+    }
+
+    #[test]
+    fn a_header_inside_a_failures_message_names_nothing() {
+        // Dots: the count says one failure; the header in test_b's message,
+        // after test_b's own, is not unittest's.
+        let log = format!(
+            ".F\n{RULE}\nFAIL: test_b (m.T.test_b)\n{DASHES}\nAssertionError: x\n\n\
+             {RULE}\nERROR: test_fake (m.Fake)\n{DASHES}\n\n{DASHES}\nRan 2 tests in 0.001s\n\n\
+             FAILED (failures=1)\n"
+        );
+        assert_eq!(names(&log), ["test_b (m.T)"]);
+    }
+
+    #[test]
+    fn a_closing_line_a_running_test_prints_ends_nothing() {
+        let log = format!(
+            "test_a (m.T.test_a) ... FAIL\ntest_b (m.T.test_b) ... \n{DASHES}\n\
+             Ran 2 tests in 0.001s\n\nOK\nok\n\n{RULE}\nFAIL: test_a (m.T.test_a)\n{DASHES}\nx\n\n\
+             {DASHES}\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n"
+        );
+        assert_eq!(names(&log), ["test_a (m.T)"]);
+    }
+
+    #[test]
+    fn ok_after_a_failed_result_is_no_pass() {
+        // A test prints the closing `OK` and exits 0 (tests/hostile-style).
+        for log in [
+            format!("F\n{DASHES}\nRan 2 tests in 0.001s\n\nOK\n"),
+            format!("test_a (m.T) ... FAIL\n{DASHES}\nRan 2 tests in 0.001s\n\nOK\n"),
+        ] {
+            let report = crate::parse(Runner::Unittest, &log);
+            assert!(report.unclosed.is_some(), "{log}");
+            assert_eq!(report.format, Some(Runner::Unittest));
+        }
+        let log = format!("test_a (m.T) ... FAIL\n{DASHES}\nRan 2 tests in 0.001s\n\nOK\n");
+        assert_eq!(names(&log), ["test_a (m.T)"]);
+    }
+
+    #[test]
+    fn a_failed_subtest_fails_its_test_on_every_python() {
+        // 3.8: nothing printed for the subtest, the next test on the line.
+        let old = format!(
+            "test_s (m.T) ... test_u (m.T) ... unexpected success\n\n{RULE}\n\
+             FAIL: test_s (m.T) (i=1)\n{DASHES}\nx\n\n{DASHES}\nRan 2 tests in 0.001s\n\n\
+             FAILED (failures=1, unexpected successes=1)\n"
+        );
+        assert_eq!(names(&old), ["test_u (m.T)", "test_s (m.T)"]);
+        // 3.11: the subtest's own indented line.
+        let new = format!(
+            "test_s (m.T.test_s) ... \n  test_s (m.T.test_s) (i=1) ... FAIL\ntest_p (m.T.test_p) ... ok\n\n\
+             {RULE}\nFAIL: test_s (m.T.test_s) (i=1)\n{DASHES}\nx\n\n{DASHES}\nRan 2 tests in 0.001s\n\n\
+             FAILED (failures=1)\n"
+        );
+        assert_eq!(names(&new), ["test_s (m.T)"]);
+    }
+
+    #[test]
+    fn no_tests_ran() {
+        for closing in ["NO TESTS RAN", "OK"] {
+            let log = format!("\n{DASHES}\nRan 0 tests in 0.000s\n\n{closing}\n");
+            let report = crate::parse(Runner::Unittest, &log);
+            assert!(report.no_tests_ran, "{closing}");
+            assert!(report.failing.is_empty());
+        }
+    }
+
+    #[test]
+    fn other_runners_lines_are_not_unittests() {
+        for log in [
+            "test tests::adds ... ok\ntest tests::x ... FAILED\n",
+            "tests/a.py::test_x FAILED [ 50%]\nFAILED tests/a.py::test_x - boom\n",
+            "--- FAIL: TestX (0.00s)\nFAIL\tpkg\t0.01s\n",
+            "Applying auth.0001_initial... OK\nSystem check identified no issues (0 silenced).\n",
+        ] {
+            let report = crate::parse(crate::Format::Auto, log);
+            assert_ne!(report.format, Some(Runner::Unittest), "{log}");
+            assert!(
+                crate::parse(Runner::Unittest, log).failing.is_empty(),
+                "{log}"
+            );
+        }
     }
 
     proptest::proptest! {
