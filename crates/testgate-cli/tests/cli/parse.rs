@@ -382,7 +382,11 @@ fn a_django_run_is_read_as_unittest() {
     ] {
         let run = testgate(&args, None);
         assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
-        assert_eq!(run.stdout, expected_names(Runner::Unittest, &text), "{args:?}");
+        assert_eq!(
+            run.stdout,
+            expected_names(Runner::Unittest, &text),
+            "{args:?}"
+        );
         assert!(
             run.stdout
                 .lines()

@@ -32,10 +32,13 @@ use std::collections::HashSet;
 
 use foldhash::fast::RandomState;
 
-use super::{Findings, Interest, Recognizer};
+use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
+
+/// unittest's `separator2`, under each failure header and before `Ran`.
+const DASHES: &str = "----------------------------------------------------------------------";
 
 /// unittest's `separator1`, before each failure header.
 const HEADER_RULE: &str = "======================================================================";
@@ -50,6 +53,12 @@ pub(crate) struct Unittest {
     /// A `Ran N tests in Xs` line was read, with its line and N: the next
     /// non-empty line says the run's verdict.
     ran: Option<(u64, u64)>,
+    /// The blocks of the errors section by the name in their header: each
+    /// failing test's traceback, its exception line the message.
+    excerpts: Excerpts,
+    /// Between a header and the rule of `-` under it: the docstring's first
+    /// line or a doctest's `Doctest: m.f`, not the traceback yet.
+    block_head: bool,
 }
 
 /// What one run (up to its closing line) said so far.
@@ -168,6 +177,7 @@ impl Unittest {
             }
         }
         for (index, name, outcome) in standing {
+            let (message, excerpt) = self.excerpts.take(&name);
             let outcome = match outcome {
                 Outcome::Error => Outcome::Error,
                 Outcome::Passed
@@ -184,9 +194,12 @@ impl Unittest {
                 Kind::File
             };
             self.findings.seen.note(index, &name, None, outcome);
-            let test = FailingTest::new(name, Runner::Unittest, None).with_kind(kind);
+            let test = FailingTest::new(name, Runner::Unittest, None)
+                .with_kind(kind)
+                .with_output(message, excerpt);
             self.findings.fail(index, test);
         }
+        self.excerpts.clear();
         if let Some((_, v)) = verdict {
             let ran = self.ran.map_or(0, |(_, n)| n);
             let failed = v
@@ -329,6 +342,20 @@ impl Unittest {
         true
     }
 
+    /// A line of a header's block: its first line that is not a traceback's
+    /// frame (`AssertionError: 2 != 3`, `ImportError: Failed to import…`)
+    /// is the message.
+    fn block_line(&mut self, text: &str) {
+        if self.block_head {
+            self.block_head = text != DASHES;
+            return;
+        }
+        if !self.excerpts.has_message() && is_exception_line(text) {
+            self.excerpts.message(text);
+        }
+        self.excerpts.push(text);
+    }
+
     fn header(&mut self, index: u64, text: &str) -> bool {
         let (outcome, desc) = if let Some(desc) = text.strip_prefix("FAIL: ") {
             (Outcome::Failed, desc)
@@ -345,9 +372,13 @@ impl Unittest {
         self.detected(index);
         self.run.open = true;
         if self.run.stale {
+            // The headers so far were a test's output: so were their blocks.
             self.run.headers.clear();
+            self.excerpts.clear();
             self.run.stale = false;
         }
+        self.excerpts.open(&name);
+        self.block_head = true;
         self.run.headers.push((index, name, outcome));
         true
     }
@@ -382,14 +413,19 @@ impl Recognizer for Unittest {
         }
         let after_rule = std::mem::replace(&mut self.after_rule, text == HEADER_RULE);
         if text == HEADER_RULE {
+            self.excerpts.end();
             return;
         }
         if after_rule && self.header(index, text) {
             return;
         }
         if let Some(n) = ran_line(text) {
+            self.excerpts.end();
             self.ran = Some((index, n));
             return;
+        }
+        if self.excerpts.is_open() {
+            self.block_line(text);
         }
         if is_progress(text) && self.run.mode != Some(Mode::Verbose) {
             self.run.mode = Some(Mode::Dots);
@@ -413,6 +449,7 @@ impl Recognizer for Unittest {
         // Between tests only a line's start matters: an indented line is
         // a running test's subtest (3.11) or output.
         let between = self.run.running.is_none()
+            && !self.excerpts.is_open()
             && self.ran.is_none()
             && !self.after_rule
             && self.run.described.is_none();
@@ -463,6 +500,19 @@ fn counted_section(
     }
     kept.reverse();
     kept
+}
+
+/// Whether `text` is an exception's line in a traceback's block:
+/// `module.Error: message` or `Error` alone, unindented.
+fn is_exception_line(text: &str) -> bool {
+    let head = text.split_once(':').map_or(text, |(head, _)| head);
+    !head.is_empty()
+        && head != "Traceback (most recent call last)"
+        && head.as_bytes()[0].is_ascii_alphabetic()
+        && head
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && (text.len() == head.len() || text[head.len()..].starts_with(": "))
 }
 
 /// Whether `text` may be a verbose line: its first description, before
@@ -650,6 +700,36 @@ mod tests {
     }
 
     #[test]
+    fn exception_lines_are_messages_and_frames_are_not() {
+        assert!(is_exception_line(
+            "AssertionError: 2 != 3 : arithmetic is broken"
+        ));
+        assert!(is_exception_line(
+            "shop.models.Item.DoesNotExist: Item matching query"
+        ));
+        assert!(is_exception_line("KeyboardInterrupt"));
+        assert!(!is_exception_line("Traceback (most recent call last):"));
+        assert!(!is_exception_line("  File \"t.py\", line 3, in test_x"));
+        assert!(!is_exception_line(""));
+    }
+
+    #[test]
+    fn a_failing_tests_block_is_its_output() {
+        let log = format!(
+            "F\n{RULE}\nFAIL: test_b (m.T.test_b)\n{DASHES}\nTraceback (most recent call last):\n\
+             \x20 File \"m.py\", line 3, in test_b\nAssertionError: 1 != 2\n\n{DASHES}\n\
+             Ran 1 test in 0.001s\n\nFAILED (failures=1)\n"
+        );
+        let report = crate::parse(Runner::Unittest, &log);
+        assert_eq!(
+            report.failing[0].message.as_deref(),
+            Some("AssertionError: 1 != 2")
+        );
+        let excerpt = report.failing[0].excerpt.as_deref().unwrap_or_default();
+        assert!(excerpt.contains("in test_b"), "{excerpt}");
+    }
+
+    #[test]
     fn progress_lines_must_not_be_prose() {
         assert!(is_progress("..F.Esxu"));
         assert!(!is_progress("sure"));
@@ -657,7 +737,6 @@ mod tests {
     }
 
     const RULE: &str = HEADER_RULE;
-    const DASHES: &str = "----------------------------------------------------------------------";
 
     fn names(log: &str) -> Vec<String> {
         crate::parse(Runner::Unittest, log)
