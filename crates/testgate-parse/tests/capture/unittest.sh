@@ -118,6 +118,8 @@ capture failfast_verbose 3.11 suite yes -v -f
 capture all_pass_verbose 3.11 allpass yes -v
 capture all_pass 3.11 allpass no
 capture import_error 3.11 broken no
+capture no_tests_py311 3.11 empty yes
+capture no_tests_py312 3.12 empty yes
 capture lies_verbose 3.11 forged no -v
 capture lies 3.11 forged no
 
