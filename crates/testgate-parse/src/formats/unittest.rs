@@ -10,18 +10,23 @@
 //! output lands among them, so:
 //!
 //! - the errors section is the headers after the run's last result line
-//!   (a verbose result, a line of progress dots): a header a test printed
-//!   while running is followed by more results, and names nothing;
-//! - where the run printed verbose lines, a header stands only for a test
-//!   the run started and gave no passing result (a header inside a failing
-//!   test's message names a test that never ran);
-//! - no more headers stand than the closing line counts failures, errors
-//!   and unexpected successes (the real section is the last);
-//! - while a verbose test is running (its line ended with ` ... ` and no
-//!   result word yet), every line is its output: a forged verbose line or
-//!   closing line then is no result;
-//! - `OK` after a result that said FAIL or ERROR is no Pass: the run is
-//!   judged unclosed, its verbose failures standing.
+//!   (a verbose result, a line of progress characters): a header a test
+//!   printed while the run went on is followed by more results, and names
+//!   nothing;
+//! - where the run prints verbose lines, a header stands only for a test a
+//!   verbose line started and gave no passing result (a header inside a
+//!   failing test's message names a test that never ran);
+//! - no more headers stand than the closing line counts, kind by kind
+//!   (unittest prints errors, then failures, then unexpected successes), so
+//!   they are matched from the end: one printed inside a block is left over;
+//! - while a verbose test runs (its line ended with ` ... ` or its own
+//!   output, no result word yet), every line is its output: a forged
+//!   verbose line, header or closing line then is nothing;
+//! - a run reads only its own kind of result line (dots or verbose, from
+//!   its first one);
+//! - `OK` after a result that said FAIL or ERROR is not unittest's: the run
+//!   goes on, and a log that ends there leaves it unclosed, its verbose
+//!   failures standing.
 //!
 //! A name is `test_method (module.Class)` on every Python (3.11's
 //! `test_method (module.Class.test_method)` is cut back); a subtest fails its
