@@ -15,8 +15,8 @@ const CHUNK: usize = 64 * 1024;
 /// Print the failing tests named in test-runner logs.
 ///
 /// Reads each FILE (standard input when none is given, or for `-`) as the
-/// output of cargo test, cargo nextest, pytest, go test, jest, vitest, mocha
-/// or `node --test`, or
+/// output of cargo test, cargo nextest, pytest, go test, jest, vitest, mocha,
+/// `node --test` or Python's unittest (also Django's test runner), or
 /// as a runner's own report — JUnit XML (pytest --junitxml, nextest, vitest,
 /// jest-junit, go-junit-report) or jest's and vitest's JSON — recognised by
 /// its first bytes and read whole, and

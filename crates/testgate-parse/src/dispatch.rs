@@ -197,6 +197,7 @@ mod tests {
             Runner::Vitest => VITEST,
             Runner::Mocha => MOCHA,
             Runner::Node => NODE,
+            Runner::Unittest => UNITTEST,
         }
     }
     const CARGO: &[&str] = &[
@@ -261,6 +262,24 @@ mod tests {
         "{\"Action\":\"fail\",\"Package\":\"p\",\"Test\":\"T\"}\n",
         "{\"Action\":\"fail\",\"Package\":\"p\"}\n",
         "\tTestB\n",
+    ];
+    const UNITTEST: &[&str] = &[
+        "test_a (m.C.test_a) ... ",
+        "test_b (m.C) ... FAIL\n",
+        "test_c (m.C)\n",
+        "Docstring ... ok\n",
+        "  test_a (m.C.test_a) (i=1) ... FAIL\n",
+        "ok\n",
+        "..F.E\n",
+        "======================================================================\n",
+        "FAIL: test_b (m.C)\n",
+        "ERROR: m (unittest.loader._FailedTest)\n",
+        "UNEXPECTED SUCCESS: test_a (m.C.test_a)\n",
+        "----------------------------------------------------------------------\n",
+        "Ran 2 tests in 0.001s\n",
+        "OK\n",
+        "FAILED (failures=1, errors=1)\n",
+        "NO TESTS RAN\n",
     ];
     const PYTEST: &[&str] = &[
         "============================= test session starts ==============================\n",

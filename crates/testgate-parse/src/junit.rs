@@ -253,9 +253,8 @@ impl Case {
                 some(&self.classname).or_else(|| some(&self.suite)),
             ),
             // No report of theirs is recognised as theirs yet.
-            Producer::Known(Runner::Mocha | Runner::Node) | Producer::Unknown => {
-                (self.name.clone(), some(&self.classname))
-            }
+            Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
+            | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
     }
 }

@@ -142,7 +142,7 @@ fn help_and_version_exit_0_on_stdout() {
     let run = testgate(&["parse", "--help"], None);
     assert!(run.stdout.contains("--format <FORMAT>"), "{}", run.stdout);
     assert!(run.stdout.contains(
-        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node]"
+        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest]"
     ));
 }
 
@@ -364,6 +364,40 @@ fn json_spells_formats_in_lowercase() {
     for runner in Runner::ALL {
         assert_eq!(runner.name(), runner.name().to_lowercase());
     }
+}
+
+/// A Django run as SWE-bench grades one (`tests/runtests.py --verbosity 2`,
+/// captured by testgate-parse's `tests/capture/unittest.sh`): `parse` finds
+/// unittest's format without being told and prints its failing names in
+/// the spelling SWE-bench's lists use, `test_method (module.Class)`.
+#[test]
+fn a_django_run_is_read_as_unittest() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testgate-parse/tests/fixtures/unittest/runtests_verbose.log");
+    let text = std::fs::read_to_string(&log).expect("the captured log");
+    let path = log.to_string_lossy();
+    for args in [
+        vec!["parse", path.as_ref()],
+        vec!["parse", "--format", "unittest", path.as_ref()],
+    ] {
+        let run = testgate(&args, None);
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+        assert_eq!(
+            run.stdout,
+            expected_names(Runner::Unittest, &text),
+            "{args:?}"
+        );
+        assert!(
+            run.stdout
+                .lines()
+                .any(|name| name == "test_slugify (utils_tests.test_text.TestUtilsText)"),
+            "{}",
+            run.stdout
+        );
+    }
+    let run = testgate(&["parse", "--json", path.as_ref()], None);
+    let lines = json_lines(&run.stdout);
+    assert_eq!(lines[0]["format"], json!("unittest"));
 }
 
 /// A go test binary killed by a panic in a goroutine names no failing test:

@@ -26,6 +26,7 @@ mod nextest;
 mod node;
 mod pytest;
 mod scope;
+mod unittest;
 mod vitest;
 
 /// A runner's line-by-line recogniser.
@@ -522,6 +523,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Vitest => Box::new(vitest::Vitest::default()),
         Runner::Mocha => Box::new(mocha::Mocha::default()),
         Runner::Node => Box::new(node::Node::default()),
+        Runner::Unittest => Box::new(unittest::Unittest::default()),
     }
 }
 

@@ -57,9 +57,25 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Vitest => VITEST,
         Runner::Mocha => MOCHA,
         Runner::Node => NODE,
+        Runner::Unittest => UNITTEST,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
+
+const UNITTEST: &[&str] = &[
+    "test_x (pkg.test_mod.TestX.test_x) ... ok",
+    "test_y (pkg.test_mod.TestX) ... FAIL",
+    "test_z (pkg.test_mod.TestX) ... ",
+    "  test_z (pkg.test_mod.TestX.test_z) (i=1) ... FAIL",
+    "..F.Es",
+    "======================================================================",
+    "FAIL: test_y (pkg.test_mod.TestX)",
+    "ERROR: pkg.test_broken (unittest.loader._FailedTest.pkg.test_broken)",
+    "----------------------------------------------------------------------",
+    "Ran 3 tests in 0.002s",
+    "OK",
+    "FAILED (failures=1, errors=1)",
+];
 
 const CARGO: &[&str] = &[
     "running 3 tests",

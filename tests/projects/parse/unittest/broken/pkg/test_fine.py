@@ -1,0 +1,6 @@
+import unittest
+
+
+class TestFine(unittest.TestCase):
+    def test_fine(self):
+        pass
