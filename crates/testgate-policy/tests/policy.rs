@@ -1422,11 +1422,10 @@ fn check_findings(
                 prop_assert!(order.passed_alone_in < order.failed_again_in);
             }
             if let Some(stop) = findings.stopped_by {
-                // Two passes of one selection are compared as they come, before a
-                // later attempt can stop the sequence.
-                if *cause != Cause::DifferentSuites {
-                    prop_assert_eq!(stop.cause, *cause);
-                }
+                // From the conclusion: the attempt that stopped the
+                // sequence gave the cause (two passes of one selection that
+                // differ end it before a later attempt could stop it).
+                prop_assert_eq!(stop.cause, *cause);
             }
         }
     }
@@ -1497,6 +1496,11 @@ proptest! {
         }
         prop_assert_eq!(&verdict, &policy.verdict(&attempts));
         check_findings(&policy, &attempts, &verdict)?;
+        // The findings of the decision are those of the verdict counted
+        // over the attempts: on what the driver runs, the conclusion leaves
+        // nothing out (`decide::tests::the_findings_rest_on_what_the_conclusion_rests_on`
+        // shows a history it does not make).
+        prop_assert_eq!(policy.findings(&attempts), testgate_policy::Findings::of(&attempts, &verdict));
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert_eq!(attempts.len(), 1);
@@ -1599,6 +1603,9 @@ proptest! {
         };
         prop_assert_eq!(&verdict, &driver.verdict(&attempts));
         let findings = driver.findings(&attempts);
+        // From the driver's decision, they are what the verdict's are when
+        // counted over the attempts.
+        prop_assert_eq!(&findings, &testgate_policy::Findings::of(&attempts, &verdict));
         match &verdict {
             Verdict::Pass { .. } => prop_assert!(findings.always_failed.is_empty()),
             Verdict::Fail { failing, .. } => prop_assert_eq!(&findings.always_failed, failing),
@@ -1825,6 +1832,9 @@ proptest! {
             }
             AfterTreeChange::LeftHostRunFiles => prop_assert_eq!(leftover, Leftover::HostRunFiles),
             AfterTreeChange::NotPutBack => prop_assert_eq!(leftover, Leftover::NotPutBack),
+            AfterTreeChange::TestsAcrossAttempts => {
+                prop_assert!(false, "the policy weighs whole attempts: {rule:?}");
+            }
         }
         if matches!(verdict, Verdict::Pass { .. }) {
             prop_assert!(!rule.verdict_stands());

@@ -5,32 +5,25 @@ use std::collections::HashSet;
 
 use crate::decide::{Conclusion, Decided, Decision, Disagreement, Sequence, WhyRetry};
 use crate::history::{self, Classified};
-use crate::policy::{Plan, Step};
-use crate::verdict::{Cause, Verdict};
 use crate::words::explain::{
-    closing_lines, crash_lines, different_suites, excerpt_lines, inconclusive, nothing_ran, pass,
-    push_tail, stopped, summary, tally_lines,
+    closing_lines, crash_lines, different_suites, excerpt_lines, nothing_ran, pass, push_tail,
+    stopped, summary, tally_lines,
 };
 use crate::words::phrase::{exit_hint, phrase};
 use crate::words::reason::{Reason, tests};
 
-/// What the driver wants next, in words: the verdict, or the selection with
-/// its note.
-pub(crate) fn plan(decided: &Decided<'_>) -> Plan {
+/// The reason of a finished sequence's verdict ([`Decided::outcome`]).
+pub(crate) fn reason(decided: &Decided<'_>) -> String {
     match &decided.decision {
-        Decision::Known(conclusion) => Plan {
-            step: Step::Done(verdict(&decided.sequence, conclusion)),
-            note: None,
-        },
-        Decision::Need { selection, why } => Plan {
-            step: Step::Run(selection.clone()),
-            note: why.as_ref().map(note),
-        },
+        Decision::Known(conclusion) => conclusion_reason(&decided.sequence, conclusion),
+        // `decide` answers every finished sequence; this arm keeps the
+        // library panic-free if that ever changes.
+        Decision::Need { .. } => "the sequence ended before anything was proved".to_owned(),
     }
 }
 
 /// Why a retry runs what it runs.
-fn note(why: &WhyRetry<'_>) -> String {
+pub(crate) fn note(why: &WhyRetry<'_>) -> String {
     match why {
         WhyRetry::TargetedNotEvidence { ignored } => format!(
             "attempt {}'s targeted retry {}, so the retry runs the full suite",
@@ -53,8 +46,8 @@ fn note(why: &WhyRetry<'_>) -> String {
     }
 }
 
-/// The verdict of `conclusion`, reached on `sequence`.
-pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> Verdict {
+/// The reason of `conclusion`, reached on `sequence`.
+fn conclusion_reason(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> String {
     let records = &sequence.records;
     let any_targeted = sequence.any_targeted;
     match conclusion {
@@ -84,7 +77,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             if let Some(last) = evidence.last() {
                 push_tail(&mut reason, last.attempt, last.number);
             }
-            inconclusive(Cause::Flaky, reason)
+            reason.finish()
         }
         Conclusion::Failed { every, tally } => failed(sequence, every, tally),
         Conclusion::Disagreed { why, tally } => {
@@ -108,7 +101,7 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             if let Some(r) = evidence.iter().rev().find(|r| r.is_fail()) {
                 push_tail(&mut reason, r.attempt, r.number);
             }
-            inconclusive(Cause::Flaky, reason)
+            reason.finish()
         }
         Conclusion::OrderDependent {
             every,
@@ -154,13 +147,14 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             }
             closing_lines(&mut reason, records, None);
             push_tail(&mut reason, last.attempt, last.number);
-            inconclusive(Cause::OrderDependent, reason)
+            reason.finish()
         }
     }
 }
 
-/// The Fail of a sequence whose every evidence attempt failed.
-fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> Verdict {
+/// The reason of the Fail of a sequence whose every evidence attempt
+/// failed.
+fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> String {
     let records = &sequence.records;
     let any_targeted = sequence.any_targeted;
     let evidence = sequence.evidence();
@@ -217,8 +211,5 @@ fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> V
         excerpt_lines(&mut reason, last.attempt, last.number, every);
         push_tail(&mut reason, last.attempt, last.number);
     }
-    Verdict::Fail {
-        failing: every.iter().map(|n| (*n).to_owned()).collect(),
-        reason: reason.finish(),
-    }
+    reason.finish()
 }

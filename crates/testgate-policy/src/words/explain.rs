@@ -5,7 +5,6 @@
 use crate::attempt::{Attempt, Evidence};
 use crate::findings::tally;
 use crate::history::{Classified, Disagreement, Stop};
-use crate::verdict::{Cause, Verdict};
 use crate::words;
 use crate::words::{MAX_NAME, MAX_REASON, Reason, cut_end};
 
@@ -154,13 +153,6 @@ pub(crate) fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
     );
 }
 
-pub(crate) fn inconclusive(cause: Cause, reason: Reason) -> Verdict {
-    Verdict::Inconclusive {
-        cause,
-        reason: reason.finish(),
-    }
-}
-
 /// Names of an Inconclusive: every name seen, marked with how often it
 /// failed when more than one attempt could have named it.
 pub(crate) fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: usize) {
@@ -185,7 +177,7 @@ pub(crate) fn stopped(
     number: usize,
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
@@ -267,7 +259,7 @@ pub(crate) fn stopped(
     tally_lines(&mut reason, &tally(all), records.len() + 1);
     closing_lines(&mut reason, records, Some((attempt, number)));
     push_tail(&mut reason, attempt, number);
-    inconclusive(stop.cause(), reason)
+    reason.finish()
 }
 
 pub(crate) fn different_suites(
@@ -275,7 +267,7 @@ pub(crate) fn different_suites(
     record: &Classified<'_>,
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let ran = |r: &Classified<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
     let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
@@ -301,10 +293,10 @@ pub(crate) fn different_suites(
     tally_lines(&mut reason, &tally(all), records.len() + 1);
     closing_lines(&mut reason, records, Some((record.attempt, record.number)));
     push_tail(&mut reason, record.attempt, record.number);
-    inconclusive(Cause::DifferentSuites, reason)
+    reason.finish()
 }
 
-pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Verdict {
+pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> String {
     let mut reason = Reason::new();
     if records.is_empty() {
         reason.line("no attempt ran: nothing was proved");
@@ -319,14 +311,14 @@ pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Ver
             push_tail(&mut reason, last.attempt, last.number);
         }
     }
-    inconclusive(Cause::NoTestsRan, reason)
+    reason.finish()
 }
 
 pub(crate) fn pass(
     evidence: &[&Classified<'_>],
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let mut reason = Reason::new();
     let first = evidence[0];
     let counts = first.attempt.counts.map(|c| {
@@ -383,7 +375,5 @@ pub(crate) fn pass(
     if let Some(r) = unrecognised {
         push_tail(&mut reason, r.attempt, r.number);
     }
-    Verdict::Pass {
-        reason: reason.finish(),
-    }
+    reason.finish()
 }
