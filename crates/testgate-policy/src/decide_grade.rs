@@ -168,33 +168,8 @@ pub(crate) fn decide_grade<'a>(
     // Under strict with nothing listed, every test gates: one must have run.
     let nothing_to_grade = tests.is_empty() && !(expectations.strict && ran_any);
     if !not_run.is_empty() || nothing_to_grade {
-        // A runner that names only its failures (pytest -q, jest's and
-        // vitest's default reporters) may have passed a listed test
-        // without naming it: that is not seen, not "never ran".
-        let unnamed = unnamed_passes(attempts);
-        let why = if tests.is_empty() && expectations.strict {
-            Unseen::NothingPassedFirst
-        } else if tests.is_empty() {
-            Unseen::NothingListed
-        } else if unnamed > 0 {
-            Unseen::Unnamed
-        } else {
-            Unseen::NeverRan
-        };
-        let fails = match expectations.missing {
-            Missing::Fail => !not_run.is_empty() && unnamed == 0,
-            Missing::Inconclusive => false,
-        };
-        let near = near_misses(&not_run, attempts)
-            .into_iter()
-            .map(|(listed, ran)| (listed.to_owned(), ran.to_owned()))
-            .collect();
-        return known(GradeConclusion::NotRun {
-            why,
-            unnamed,
-            fails,
-            near,
-        });
+        let nothing_listed = tests.is_empty();
+        return known(unseen(expectations, attempts, &not_run, nothing_listed));
     }
     let quarantined = expectations
         .quarantine
@@ -207,6 +182,43 @@ pub(crate) fn decide_grade<'a>(
         .cloned()
         .collect();
     known(GradeConclusion::Passed { quarantined })
+}
+
+/// The conclusion when `not_run` of the listed tests never showed, or
+/// nothing could be graded (`nothing_listed`).
+fn unseen(
+    expectations: &Expectations,
+    attempts: &[Attempt],
+    not_run: &[&str],
+    nothing_listed: bool,
+) -> GradeConclusion {
+    // A runner that names only its failures (pytest -q, jest's and
+    // vitest's default reporters) may have passed a listed test
+    // without naming it: that is not seen, not "never ran".
+    let unnamed = unnamed_passes(attempts);
+    let why = if nothing_listed && expectations.strict {
+        Unseen::NothingPassedFirst
+    } else if nothing_listed {
+        Unseen::NothingListed
+    } else if unnamed > 0 {
+        Unseen::Unnamed
+    } else {
+        Unseen::NeverRan
+    };
+    let fails = match expectations.missing {
+        Missing::Fail => !not_run.is_empty() && unnamed == 0,
+        Missing::Inconclusive => false,
+    };
+    let near = near_misses(not_run, attempts)
+        .into_iter()
+        .map(|(listed, ran)| (listed.to_owned(), ran.to_owned()))
+        .collect();
+    GradeConclusion::NotRun {
+        why,
+        unnamed,
+        fails,
+        near,
+    }
 }
 
 /// A retry of the listed tests that failed: only them where the policy

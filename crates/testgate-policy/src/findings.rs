@@ -135,33 +135,7 @@ pub(crate) fn findings(attempts: &[Attempt], outcome: &Outcome) -> Findings {
             | Cause::NoReport,
         ) => false,
     };
-    let mut stopped_by = None;
-    let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
-    for (index, attempt) in attempts.iter().enumerate() {
-        let number = index + 1;
-        let full = history::is_full(attempt);
-        match history::classify(attempt) {
-            AttemptClass::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
-            AttemptClass::Stop(_) if past_stops => {}
-            AttemptClass::Stop(stop) => {
-                stopped_by = Some(StoppedBy {
-                    attempt: number,
-                    cause: stop.cause(),
-                });
-                break;
-            }
-            AttemptClass::Passed => {
-                if history::not_evidence(attempt).is_none() {
-                    evidence.push((number, attempt, true));
-                }
-            }
-            AttemptClass::Failed { .. } => {
-                if history::not_evidence(attempt).is_none() {
-                    evidence.push((number, attempt, false));
-                }
-            }
-        }
-    }
+    let (stopped_by, evidence) = evidence_until_stop(attempts, past_stops);
     let order = match outcome {
         Outcome::Inconclusive(Cause::OrderDependent) => order_dependence(&evidence),
         Outcome::Pass | Outcome::Fail { .. } | Outcome::Inconclusive(_) => None,
@@ -195,6 +169,42 @@ pub(crate) fn findings(attempts: &[Attempt], outcome: &Outcome) -> Findings {
         stopped_by,
         notes: notes(attempts),
     }
+}
+
+/// The evidence attempts (number, attempt, passed) up to the first that
+/// stopped the sequence, and that one; `past_stops` reads every attempt.
+fn evidence_until_stop(
+    attempts: &[Attempt],
+    past_stops: bool,
+) -> (Option<StoppedBy>, Vec<(usize, &Attempt, bool)>) {
+    let mut stopped_by = None;
+    let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
+    for (index, attempt) in attempts.iter().enumerate() {
+        let number = index + 1;
+        let full = history::is_full(attempt);
+        match history::classify(attempt) {
+            AttemptClass::Stop(history::Stop::NoTestsRan { .. }) if !full => {}
+            AttemptClass::Stop(_) if past_stops => {}
+            AttemptClass::Stop(stop) => {
+                stopped_by = Some(StoppedBy {
+                    attempt: number,
+                    cause: stop.cause(),
+                });
+                break;
+            }
+            AttemptClass::Passed => {
+                if history::not_evidence(attempt).is_none() {
+                    evidence.push((number, attempt, true));
+                }
+            }
+            AttemptClass::Failed { .. } => {
+                if history::not_evidence(attempt).is_none() {
+                    evidence.push((number, attempt, false));
+                }
+            }
+        }
+    }
+    (stopped_by, evidence)
 }
 
 /// The names of `tally` (counted over `failures`) that are not in `always`

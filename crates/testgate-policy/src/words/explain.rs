@@ -188,7 +188,23 @@ pub(crate) fn stopped(
         words::label(attempt, number, any_targeted),
         words::stop_phrase(stop)
     ));
-    sentence.push_str(match stop {
+    sentence.push_str(what_a_stop_proves(stop));
+    let mut reason = Reason::new();
+    leading_lines(&mut reason, stop, attempt);
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((attempt, number)));
+    push_tail(&mut reason, attempt, number);
+    reason.finish()
+}
+
+/// What the attempt that stopped the sequence proves, after what it did.
+fn what_a_stop_proves(stop: Stop<'_>) -> &'static str {
+    match stop {
         Stop::Contradiction { report: false, .. } => ": the exit status and the output disagree",
         Stop::Contradiction { report: true, .. } => {
             ": the exit status and the runner's report disagree"
@@ -212,9 +228,13 @@ pub(crate) fn stopped(
         | Stop::KilledFromOutside { .. }
         | Stop::Cancelled
         | Stop::Lost { .. } => ": nothing was proved",
-    });
-    let mut reason = Reason::new();
-    // The fix leads: it is what the reader acts on.
+    }
+}
+
+/// The lines a stop's reason leads with: the fix, what it acts on first
+/// (the tests the runner retried within the attempt, the tests that were
+/// running at a timeout, the names only the console gave).
+fn leading_lines(reason: &mut Reason, stop: Stop<'_>, attempt: &Attempt) {
     match stop {
         Stop::Environment { fix, .. } => reason.line(fix.trim()),
         Stop::FlakyWithin { .. } => {
@@ -251,15 +271,6 @@ pub(crate) fn stopped(
             Disagreement::FailedCounts { .. } | Disagreement::RanCounts { .. } => {}
         },
     }
-    reason.line(&sentence);
-    let all = records
-        .iter()
-        .map(|r| r.attempt)
-        .chain(std::iter::once(attempt));
-    tally_lines(&mut reason, &tally(all), records.len() + 1);
-    closing_lines(&mut reason, records, Some((attempt, number)));
-    push_tail(&mut reason, attempt, number);
-    reason.finish()
 }
 
 pub(crate) fn different_suites(
