@@ -1796,6 +1796,43 @@ fn a_tree_change_keeps_what_the_attempts_prove_but_a_pass() {
     );
 }
 
+/// The tree rule is the driver's: a caller asks `Driver::after_tree_change`,
+/// never which driver it holds. A grader and a stress run weigh each test
+/// across attempts, so any change is `TestsAcrossAttempts` (the facade then
+/// stops at once, `tree_changed`), even where the plain policy would keep
+/// a proven Fail; the plain policy never answers it.
+#[test]
+fn the_tree_rule_is_asked_of_the_driver() {
+    use testgate_policy::{AfterTreeChange, Leftover};
+    let failed = [fail(&["a"])];
+    let graded = Grader::new(once(), Expectations::new(["a"], Vec::<String>::new()));
+    let drivers: [(&dyn Driver, AfterTreeChange); 3] = [
+        (
+            &once(),
+            AfterTreeChange::ProvenFailure {
+                failing: vec!["a".into()],
+            },
+        ),
+        (&graded, AfterTreeChange::TestsAcrossAttempts),
+        (&Stress::new(3), AfterTreeChange::TestsAcrossAttempts),
+    ];
+    for (driver, expected) in drivers {
+        assert_eq!(
+            driver.after_tree_change(&failed, Leftover::Nothing),
+            expected,
+            "{driver:?}"
+        );
+    }
+    // What else the facade asks of a driver rather than of its kind.
+    assert!(Driver::grading(&once(), &failed).is_none());
+    assert!(Driver::varied(&once(), &failed).is_none());
+    assert_eq!(
+        Driver::grading(&graded, &failed).map(|g| g.tests.len()),
+        Some(1)
+    );
+    assert_eq!(Driver::varied(&Stress::new(1), &failed), Some(Vec::new()));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

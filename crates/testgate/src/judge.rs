@@ -116,3 +116,57 @@ fn after_tree_change(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use testgate_policy::Ending;
+
+    use super::*;
+
+    /// The facade asks the driver, never its kind: a plain check keeps the
+    /// Fail its attempts prove and notes the change; a grader and a stress
+    /// run stop at the first change, `tree_changed`, whatever was proved.
+    #[test]
+    fn a_tree_change_is_ruled_by_the_driver() {
+        let failed = Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["a"])
+            .with_recognised(true);
+        let mut change = TreeChange::default();
+        change.changed.push("tests/test_a.py".into());
+        change.restored = Some(Ok(1));
+        let listed = Expectations::new(["a"], Vec::<String>::new());
+        let drivers = [
+            (driver(Policy::new(0), None, None), None),
+            (
+                driver(Policy::new(0), Some(listed), None),
+                Some(Cause::TreeChanged),
+            ),
+            (
+                driver(Policy::new(0), None, Some(2)),
+                Some(Cause::TreeChanged),
+            ),
+        ];
+        for (driver, cause) in drivers {
+            let mut attempts = vec![failed.clone()];
+            assert_eq!(
+                ends_at_tree_change(&*driver, &attempts),
+                cause.is_some(),
+                "{driver:?}"
+            );
+            let given = (driver.verdict(&attempts), true);
+            let changes = vec![(1, change.clone())];
+            let (verdict, findings, tree) =
+                conclude(&*driver, given, changes, &mut attempts, &mut []);
+            assert_eq!(verdict.cause(), cause, "{driver:?}: {verdict:?}");
+            assert!(tree.is_some());
+            match cause {
+                None => {
+                    assert_eq!(verdict.failing(), ["a"]);
+                    assert_eq!(findings.always_failed, ["a"]);
+                    assert!(attempts[0].note.is_some(), "the change is noted");
+                }
+                Some(_) => assert!(findings.always_failed.is_empty()),
+            }
+        }
+    }
+}
