@@ -8,9 +8,10 @@
 //! `words/` renders what it decides.
 
 use crate::attempt::{Attempt, Ending, Selection};
-use crate::findings::{every_time, tally};
+use crate::findings::{self, Findings, OrderDependence, StoppedBy, every_time, tally};
 use crate::history::{self, AttemptClass, Classified, CountsAs, NotEvidence, Stop};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
+use crate::verdict::{Cause, Outcome};
 
 /// The attempts of a sequence as the decision classified them, up to where
 /// it was reached.
@@ -126,6 +127,96 @@ pub(crate) enum Disagreement {
 pub(crate) struct Decided<'a> {
     pub(crate) sequence: Sequence<'a>,
     pub(crate) decision: Decision<'a>,
+}
+
+impl Conclusion<'_> {
+    /// The verdict's kind and cause: what the conclusion proves, before
+    /// any word.
+    pub(crate) fn outcome(&self) -> Outcome {
+        match self {
+            Conclusion::Stopped { stop, .. } => Outcome::Inconclusive(stop.cause()),
+            Conclusion::DifferentSuites { .. } => Outcome::Inconclusive(Cause::DifferentSuites),
+            Conclusion::NothingRan => Outcome::Inconclusive(Cause::NoTestsRan),
+            Conclusion::Passed => Outcome::Pass,
+            Conclusion::NoCommonFailure { .. } | Conclusion::Disagreed { .. } => {
+                Outcome::Inconclusive(Cause::Flaky)
+            }
+            Conclusion::Failed { every, .. } => Outcome::Fail {
+                failing: every.iter().map(|n| (*n).to_owned()).collect(),
+            },
+            Conclusion::OrderDependent { .. } => Outcome::Inconclusive(Cause::OrderDependent),
+        }
+    }
+}
+
+impl Decided<'_> {
+    /// The outcome of the sequence. A finished sequence is always
+    /// [`Decision::Known`]; one that still needs an attempt has proved
+    /// nothing yet (`no_tests_ran`).
+    pub(crate) fn outcome(&self) -> Outcome {
+        match &self.decision {
+            Decision::Known(conclusion) => conclusion.outcome(),
+            Decision::Need { .. } => Outcome::Inconclusive(Cause::NoTestsRan),
+        }
+    }
+
+    /// What the conclusion rests on, as data: its names, its stop, its
+    /// order dependence and its tally, as the decision computed them.
+    pub(crate) fn findings(&self) -> Findings {
+        let sequence = &self.sequence;
+        let (every, tallied, stopped_by, order): (&[&str], _, _, _) = match &self.decision {
+            Decision::Known(Conclusion::Stopped { stop, at, .. }) => {
+                let stopped_by = StoppedBy {
+                    attempt: *at,
+                    cause: stop.cause(),
+                };
+                (&[], None, Some(stopped_by), None)
+            }
+            Decision::Known(Conclusion::Failed { every, tally }) => {
+                (every, Some(tally), None, None)
+            }
+            Decision::Known(
+                Conclusion::NoCommonFailure { tally } | Conclusion::Disagreed { tally, .. },
+            ) => (&[], Some(tally), None, None),
+            Decision::Known(Conclusion::OrderDependent {
+                every,
+                tally,
+                alone,
+                again,
+                ..
+            }) => {
+                let order = OrderDependence {
+                    names: every.iter().map(|n| (*n).to_owned()).collect(),
+                    passed_alone_in: *alone,
+                    failed_again_in: *again,
+                };
+                (every, Some(tally), None, Some(order))
+            }
+            Decision::Known(
+                Conclusion::DifferentSuites { .. } | Conclusion::NothingRan | Conclusion::Passed,
+            )
+            | Decision::Need { .. } => (&[], None, None, None),
+        };
+        // The failures the names are counted over: for order dependence,
+        // the full runs.
+        let failures: Vec<&Attempt> = sequence
+            .evidence()
+            .into_iter()
+            .filter(|r| r.is_fail() && (order.is_none() || r.is_full()))
+            .map(|r| r.attempt)
+            .collect();
+        let tally = match tallied {
+            Some(tally) => tally.clone(),
+            None => tally(failures.iter().copied()),
+        };
+        Findings {
+            always_failed: every.iter().map(|n| (*n).to_owned()).collect(),
+            sometimes_failed: findings::sometimes(&tally, every, &failures),
+            order_dependence: order,
+            stopped_by,
+            notes: findings::notes(sequence.attempts),
+        }
+    }
 }
 
 /// Decides on `attempts`. With `finished`, the sequence ends here whatever
@@ -458,6 +549,35 @@ mod tests {
             matches!(why, Some(WhyRetry::TooMany { failed }) if failed == MAX_TARGETED + 1),
             "{why:?}"
         );
+    }
+
+    /// The findings come from the conclusion: two passes of one selection
+    /// that ran different numbers of tests end the sequence there, so an
+    /// attempt after them (only in a history the driver never makes)
+    /// neither stops it nor adds names, as the verdict's reason says.
+    #[test]
+    fn the_findings_rest_on_what_the_conclusion_rests_on() {
+        let timed_out = Attempt::new(Ending::TimedOut {
+            after: std::time::Duration::from_secs(1),
+        });
+        let attempts = [
+            exited(0, &[], 3),
+            exited(0, &[], 4),
+            exited(1, &["a"], 4),
+            exited(1, &["b"], 4),
+            timed_out,
+        ];
+        let policy = Policy::new(4);
+        let (verdict, findings) = policy.verdict_with_findings(&attempts);
+        assert_eq!(verdict.cause(), Some(Cause::DifferentSuites));
+        assert_eq!(findings.stopped_by, None);
+        assert!(findings.sometimes_failed.is_empty(), "{findings:?}");
+        // Counted over every attempt (`Findings::of`, for a verdict given
+        // outside a driver), the timeout and the two failures after the
+        // end would show.
+        let counted = crate::Findings::of(&attempts, &verdict);
+        assert_eq!(counted.stopped_by.map(|s| s.attempt), Some(5));
+        assert_eq!(counted.sometimes_failed.len(), 2, "{counted:?}");
     }
 
     /// fuzz/policy_driver: a confirming full run that fails many more tests

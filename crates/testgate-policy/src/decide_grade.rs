@@ -9,6 +9,7 @@ use crate::grading::{
 };
 use crate::history::{self, AttemptClass};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
+use crate::verdict::{Cause, Outcome};
 
 /// The grader's decision on a sequence.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub(crate) enum GradeDecision<'a> {
 /// What the grading of a finished (or decided) sequence proves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum GradeConclusion {
+    /// No attempt ran: nothing was graded.
+    NoAttempt,
     /// A graded test changed outcome between attempts or within one.
     Flaky,
     /// A graded test failed in every attempt that ran it.
@@ -64,6 +67,45 @@ pub(crate) enum Unseen {
     NeverRan,
 }
 
+impl GradeDecision<'_> {
+    /// The verdict's kind and cause: the suite policy's where an attempt
+    /// proved nothing of any test, else the grading's. A decision that
+    /// still needs an attempt graded nothing (`not_run`).
+    pub(crate) fn outcome(&self) -> Outcome {
+        match self {
+            GradeDecision::Stopped(decided) => decided.outcome(),
+            GradeDecision::Need { .. } => Outcome::Inconclusive(Cause::NotRun),
+            GradeDecision::Known {
+                grading,
+                conclusion,
+            } => conclusion.outcome(grading),
+        }
+    }
+}
+
+impl GradeConclusion {
+    /// The verdict's kind and cause on `grading`: a Fail names the graded
+    /// tests that failed (or, under `--missing fail`, those that never ran).
+    pub(crate) fn outcome(&self, grading: &Grading) -> Outcome {
+        let named = |grade: Grade| Outcome::Fail {
+            failing: grading
+                .tests
+                .iter()
+                .filter(|t| t.grade == grade)
+                .map(|t| t.name.clone())
+                .collect(),
+        };
+        match self {
+            GradeConclusion::NoAttempt => Outcome::Inconclusive(Cause::NotRun),
+            GradeConclusion::Flaky => Outcome::Inconclusive(Cause::Flaky),
+            GradeConclusion::Failed => named(Grade::Failed),
+            GradeConclusion::NotRun { fails: true, .. } => named(Grade::NotRun),
+            GradeConclusion::NotRun { fails: false, .. } => Outcome::Inconclusive(Cause::NotRun),
+            GradeConclusion::Passed { .. } => Outcome::Pass,
+        }
+    }
+}
+
 /// Decides on `attempts` graded against `expectations`, retrying as
 /// `policy` says. With `finished`, the answer is never
 /// [`GradeDecision::Need`].
@@ -74,6 +116,17 @@ pub(crate) fn decide_grade<'a>(
     finished: bool,
 ) -> GradeDecision<'a> {
     let finished = finished || attempts.len() as u64 >= policy.max_attempts();
+    if attempts.is_empty() && !finished {
+        return GradeDecision::Need {
+            selection: Selection::Full,
+        };
+    }
+    if attempts.is_empty() {
+        return GradeDecision::Known {
+            grading: graded(expectations, attempts),
+            conclusion: GradeConclusion::NoAttempt,
+        };
+    }
     // An attempt that proves nothing about any test ends the sequence as
     // the suite policy decides it.
     for (index, attempt) in attempts.iter().enumerate() {
@@ -115,33 +168,8 @@ pub(crate) fn decide_grade<'a>(
     // Under strict with nothing listed, every test gates: one must have run.
     let nothing_to_grade = tests.is_empty() && !(expectations.strict && ran_any);
     if !not_run.is_empty() || nothing_to_grade {
-        // A runner that names only its failures (pytest -q, jest's and
-        // vitest's default reporters) may have passed a listed test
-        // without naming it: that is not seen, not "never ran".
-        let unnamed = unnamed_passes(attempts);
-        let why = if tests.is_empty() && expectations.strict {
-            Unseen::NothingPassedFirst
-        } else if tests.is_empty() {
-            Unseen::NothingListed
-        } else if unnamed > 0 {
-            Unseen::Unnamed
-        } else {
-            Unseen::NeverRan
-        };
-        let fails = match expectations.missing {
-            Missing::Fail => !not_run.is_empty() && unnamed == 0,
-            Missing::Inconclusive => false,
-        };
-        let near = near_misses(&not_run, attempts)
-            .into_iter()
-            .map(|(listed, ran)| (listed.to_owned(), ran.to_owned()))
-            .collect();
-        return known(GradeConclusion::NotRun {
-            why,
-            unnamed,
-            fails,
-            near,
-        });
+        let nothing_listed = tests.is_empty();
+        return known(unseen(expectations, attempts, &not_run, nothing_listed));
     }
     let quarantined = expectations
         .quarantine
@@ -154,6 +182,43 @@ pub(crate) fn decide_grade<'a>(
         .cloned()
         .collect();
     known(GradeConclusion::Passed { quarantined })
+}
+
+/// The conclusion when `not_run` of the listed tests never showed, or
+/// nothing could be graded (`nothing_listed`).
+fn unseen(
+    expectations: &Expectations,
+    attempts: &[Attempt],
+    not_run: &[&str],
+    nothing_listed: bool,
+) -> GradeConclusion {
+    // A runner that names only its failures (pytest -q, jest's and
+    // vitest's default reporters) may have passed a listed test
+    // without naming it: that is not seen, not "never ran".
+    let unnamed = unnamed_passes(attempts);
+    let why = if nothing_listed && expectations.strict {
+        Unseen::NothingPassedFirst
+    } else if nothing_listed {
+        Unseen::NothingListed
+    } else if unnamed > 0 {
+        Unseen::Unnamed
+    } else {
+        Unseen::NeverRan
+    };
+    let fails = match expectations.missing {
+        Missing::Fail => !not_run.is_empty() && unnamed == 0,
+        Missing::Inconclusive => false,
+    };
+    let near = near_misses(not_run, attempts)
+        .into_iter()
+        .map(|(listed, ran)| (listed.to_owned(), ran.to_owned()))
+        .collect();
+    GradeConclusion::NotRun {
+        why,
+        unnamed,
+        fails,
+        near,
+    }
 }
 
 /// A retry of the listed tests that failed: only them where the policy

@@ -8,6 +8,7 @@ use crate::grading::Grade;
 use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
 use crate::variation::{Varied, per_test, stopped, varied};
+use crate::verdict::{Cause, Outcome};
 
 /// The decision on a stress run's attempts.
 #[derive(Debug, Clone)]
@@ -28,6 +29,27 @@ pub(crate) enum StressDecision<'a> {
     NamedNoTest,
     /// This many tests passed in every run.
     Passed(usize),
+}
+
+impl StressDecision<'_> {
+    /// The verdict's kind and cause: the suite policy's where an attempt
+    /// proved nothing of any test or failed unexplained (never a Pass: a
+    /// first attempt the policy passes is [`StressDecision::NamedNoTest`]).
+    pub(crate) fn outcome(&self) -> Outcome {
+        match self {
+            StressDecision::Stopped(decided) | StressDecision::Unexplained(decided) => {
+                decided.outcome()
+            }
+            StressDecision::NoAttempt | StressDecision::NamedNoTest => {
+                Outcome::Inconclusive(Cause::NoTestsRan)
+            }
+            StressDecision::Varied(_) => Outcome::Inconclusive(Cause::Flaky),
+            StressDecision::Failed(always) => Outcome::Fail {
+                failing: always.iter().map(|n| (*n).to_owned()).collect(),
+            },
+            StressDecision::Passed(_) => Outcome::Pass,
+        }
+    }
 }
 
 /// Decides on a stress run's `attempts`.

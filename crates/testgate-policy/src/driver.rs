@@ -1,18 +1,25 @@
-//! The one interface of the three drivers: what to run next, the verdict, the findings and the bound.
+//! The one interface of the three drivers: what to run next, the verdict,
+//! the findings, the bound, and what a change to the tree means.
 
 use crate::attempt::Attempt;
 use crate::findings::Findings;
 use crate::grade::Grader;
+use crate::grading::Grading;
 use crate::policy::{Plan, Policy};
+use crate::prepare::Preparation;
 use crate::stress::Stress;
-use crate::verdict::Verdict;
+use crate::tree::{AfterTreeChange, Leftover};
+use crate::variation::Varied;
+use crate::verdict::{Cause, Outcome, Verdict};
+use crate::words;
 
 /// A driver of a sequence of attempts: [`Policy`] (a plain check),
 /// [`Grader`] (a change graded against listed tests) and [`Stress`] (N full
 /// runs). A caller holds one driver and asks it everything: what to run
 /// next, the verdict, the [`Findings`] behind that verdict and how many
 /// attempts it may ask for, so that no caller recomputes what the driver
-/// knows (a bound taken from a `Policy` while a `Stress` drives is wrong).
+/// knows (a bound taken from a `Policy` while a `Stress` drives is wrong,
+/// and so is a caller matching on which driver it holds).
 ///
 /// ```
 /// use testgate_policy::{Attempt, Driver, Ending, Policy, Step, Stress};
@@ -41,9 +48,30 @@ pub trait Driver: std::fmt::Debug {
     /// The most attempts [`plan`](Driver::plan) ever asks for.
     fn max_attempts(&self) -> u64;
 
-    /// What the driver's verdict on `attempts` rests on, as data.
-    fn findings(&self, attempts: &[Attempt]) -> Findings {
-        Findings::of(attempts, &self.verdict(attempts))
+    /// What the driver's verdict on `attempts` rests on, as data, from the
+    /// same decision as the verdict.
+    fn findings(&self, attempts: &[Attempt]) -> Findings;
+
+    /// What `attempts` prove when one or more of them changed the tree it
+    /// was judging, `leftover` saying what was left of the changes
+    /// (docs/policy.md, "The tree changed"). A driver that weighs each test
+    /// across attempts (a grader, a stress run) answers
+    /// [`AfterTreeChange::TestsAcrossAttempts`]: the sequence ends at the
+    /// first change.
+    fn after_tree_change(&self, attempts: &[Attempt], leftover: Leftover) -> AfterTreeChange;
+
+    /// Every graded test of `attempts`, when the driver grades against
+    /// listed tests ([`Grader`]).
+    fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
+        let _ = attempts;
+        None
+    }
+
+    /// The tests whose outcome varied across `attempts`, when the driver is
+    /// a stress run ([`Stress`]).
+    fn varied(&self, attempts: &[Attempt]) -> Option<Vec<Varied>> {
+        let _ = attempts;
+        None
     }
 }
 
@@ -59,6 +87,14 @@ impl Driver for Policy {
     fn max_attempts(&self) -> u64 {
         Policy::max_attempts(self)
     }
+
+    fn findings(&self, attempts: &[Attempt]) -> Findings {
+        Policy::findings(self, attempts)
+    }
+
+    fn after_tree_change(&self, attempts: &[Attempt], leftover: Leftover) -> AfterTreeChange {
+        Policy::after_tree_change(self, attempts, leftover)
+    }
 }
 
 impl Driver for Grader {
@@ -73,6 +109,18 @@ impl Driver for Grader {
     fn max_attempts(&self) -> u64 {
         self.policy().max_attempts()
     }
+
+    fn findings(&self, attempts: &[Attempt]) -> Findings {
+        Grader::findings(self, attempts)
+    }
+
+    fn after_tree_change(&self, _: &[Attempt], _: Leftover) -> AfterTreeChange {
+        AfterTreeChange::TestsAcrossAttempts
+    }
+
+    fn grading(&self, attempts: &[Attempt]) -> Option<Grading> {
+        Some(Grader::grading(self, attempts))
+    }
 }
 
 impl Driver for Stress {
@@ -86,5 +134,27 @@ impl Driver for Stress {
 
     fn max_attempts(&self) -> u64 {
         u64::from(self.runs())
+    }
+
+    fn findings(&self, attempts: &[Attempt]) -> Findings {
+        Stress::findings(self, attempts)
+    }
+
+    fn after_tree_change(&self, _: &[Attempt], _: Leftover) -> AfterTreeChange {
+        AfterTreeChange::TestsAcrossAttempts
+    }
+
+    fn varied(&self, attempts: &[Attempt]) -> Option<Vec<Varied>> {
+        Some(Stress::varied(self, attempts))
+    }
+}
+
+impl Preparation {
+    /// The verdict when it did not succeed: Inconclusive
+    /// [`Cause::PrepareFailed`] with how it ended, what it removed, and the
+    /// end of its output. A preparation is not an attempt: its failure
+    /// says nothing about the tests, so it is never a Fail.
+    pub fn verdict(&self) -> Verdict {
+        Outcome::Inconclusive(Cause::PrepareFailed).with_reason(words::preparation_reason(self))
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::attempt::Attempt;
 use crate::history::{self, AttemptClass};
-use crate::verdict::{Cause, Verdict};
+use crate::verdict::{Cause, Outcome, Verdict};
 
 /// What a finished sequence showed, beside its [`Verdict`].
 ///
@@ -98,18 +98,24 @@ impl Findings {
     /// [`Driver`](crate::Driver), or a tree change that ended the sequence)
     /// is `verdict`: `always_failed` is a Fail's names (or the
     /// order-dependent ones) and empty otherwise.
+    ///
+    /// For a verdict given outside a driver (the facade's `tree_changed`);
+    /// a driver's own findings come from its decision
+    /// ([`Driver::findings`](crate::Driver::findings)).
     pub fn of(attempts: &[Attempt], verdict: &Verdict) -> Findings {
-        findings(attempts, verdict)
+        findings(attempts, &Outcome::of(verdict))
     }
 }
 
-/// The findings of `attempts`, whose verdict is `verdict`.
-pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
+/// The findings of `attempts`, whose verdict's kind and cause is `outcome`,
+/// counted over the attempts: what a grader's or a stress run's decision
+/// rests on, whose conclusions keep no tally of the sequence.
+pub(crate) fn findings(attempts: &[Attempt], outcome: &Outcome) -> Findings {
     // A verdict that rests on the tests' outcomes was reached past any
     // stop among the attempts: a grader or a stress run goes on after an
     // attempt that says something of its tests (exit 0 naming failures, no
     // test run), and that attempt ended nothing.
-    let past_stops = match verdict.cause() {
+    let past_stops = match outcome.cause() {
         None | Some(Cause::OrderDependent | Cause::NotRun) => true,
         Some(
             Cause::Flaky
@@ -129,6 +135,48 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
             | Cause::NoReport,
         ) => false,
     };
+    let (stopped_by, evidence) = evidence_until_stop(attempts, past_stops);
+    let order = match outcome {
+        Outcome::Inconclusive(Cause::OrderDependent) => order_dependence(&evidence),
+        Outcome::Pass | Outcome::Fail { .. } | Outcome::Inconclusive(_) => None,
+    };
+    let failures: Vec<&Attempt> = match &order {
+        // The full runs are what order dependence is judged on.
+        Some(_) => evidence
+            .iter()
+            .filter(|(_, a, passed)| !passed && history::is_full(a))
+            .map(|(_, a, _)| *a)
+            .collect(),
+        None => evidence
+            .iter()
+            .filter(|(_, _, passed)| !passed)
+            .map(|(_, a, _)| *a)
+            .collect(),
+    };
+    let always: Vec<&str> = match outcome {
+        Outcome::Fail { failing } => failing.iter().map(String::as_str).collect(),
+        Outcome::Inconclusive(Cause::OrderDependent) => order
+            .as_ref()
+            .map(|o| o.names.iter().map(String::as_str).collect())
+            .unwrap_or_default(),
+        Outcome::Pass | Outcome::Inconclusive(_) => Vec::new(),
+    };
+    let sometimes = sometimes(&tally(failures.iter().copied()), &always, &failures);
+    Findings {
+        always_failed: always.iter().map(|n| (*n).to_owned()).collect(),
+        sometimes_failed: sometimes,
+        order_dependence: order,
+        stopped_by,
+        notes: notes(attempts),
+    }
+}
+
+/// The evidence attempts (number, attempt, passed) up to the first that
+/// stopped the sequence, and that one; `past_stops` reads every attempt.
+fn evidence_until_stop(
+    attempts: &[Attempt],
+    past_stops: bool,
+) -> (Option<StoppedBy>, Vec<(usize, &Attempt, bool)>) {
     let mut stopped_by = None;
     let mut evidence: Vec<(usize, &Attempt, bool)> = Vec::new();
     for (index, attempt) in attempts.iter().enumerate() {
@@ -156,51 +204,37 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
             }
         }
     }
-    let order = match verdict {
-        Verdict::Inconclusive {
-            cause: Cause::OrderDependent,
-            ..
-        } => order_dependence(&evidence),
-        Verdict::Pass { .. } | Verdict::Fail { .. } | Verdict::Inconclusive { .. } => None,
-    };
-    let failures: Vec<&Attempt> = match &order {
-        // The full runs are what order dependence is judged on.
-        Some(_) => evidence
-            .iter()
-            .filter(|(_, a, passed)| !passed && history::is_full(a))
-            .map(|(_, a, _)| *a)
-            .collect(),
-        None => evidence
-            .iter()
-            .filter(|(_, _, passed)| !passed)
-            .map(|(_, a, _)| *a)
-            .collect(),
-    };
-    let always: Vec<String> = match verdict {
-        Verdict::Fail { failing, .. } => failing.clone(),
-        Verdict::Inconclusive {
-            cause: Cause::OrderDependent,
-            ..
-        } => order.as_ref().map(|o| o.names.clone()).unwrap_or_default(),
-        Verdict::Pass { .. } | Verdict::Inconclusive { .. } => Vec::new(),
-    };
+    (stopped_by, evidence)
+}
+
+/// The names of `tally` (counted over `failures`) that are not in `always`
+/// and failed in fewer than every failing attempt that named failures.
+pub(crate) fn sometimes(
+    tally: &[(&str, usize)],
+    always: &[&str],
+    failures: &[&Attempt],
+) -> Vec<SometimesFailed> {
     let out_of = failures
         .iter()
         .filter(|a| !a.failing.is_empty() || history::coverage_failed_the_run(a).is_some())
         .count();
     // A set, not a search of the list: 100,000 failing names made this
     // quadratic (30 s; hostile `a_hundred_thousand_failing_names_take_linear_time`).
-    let always_set: HashSet<&str> = always.iter().map(String::as_str).collect();
-    let sometimes = tally(failures.iter().copied())
-        .into_iter()
-        .filter(|(name, count)| !always_set.contains(name) && *count < out_of)
+    let always: HashSet<&str> = always.iter().copied().collect();
+    tally
+        .iter()
+        .filter(|(name, count)| !always.contains(name) && *count < out_of)
         .map(|(name, count)| SometimesFailed {
-            name: name.to_owned(),
-            failed_in: count,
+            name: (*name).to_owned(),
+            failed_in: *count,
             out_of,
         })
-        .collect();
-    let notes = attempts
+        .collect()
+}
+
+/// The driver's notes, by attempt.
+pub(crate) fn notes(attempts: &[Attempt]) -> Vec<Note> {
+    attempts
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
@@ -209,14 +243,7 @@ pub(crate) fn findings(attempts: &[Attempt], verdict: &Verdict) -> Findings {
                 text: text.trim().to_owned(),
             })
         })
-        .collect();
-    Findings {
-        always_failed: always,
-        sometimes_failed: sometimes,
-        order_dependence: order,
-        stopped_by,
-        notes,
-    }
+        .collect()
 }
 
 /// The order-dependence evidence of an `order_dependent` sequence: the

@@ -14,10 +14,11 @@
 //! reported and do not gate, unless [`Expectations::strict`].
 
 use crate::attempt::Attempt;
-use crate::decide_grade::decide_grade;
+use crate::decide_grade::{GradeDecision, decide_grade};
+use crate::findings::{self, Findings};
 use crate::grading::{Expectations, Grading, graded};
 use crate::policy::{Plan, Policy, Step};
-use crate::verdict::{Cause, Verdict};
+use crate::verdict::Verdict;
 use crate::words;
 
 /// The retry driver and verdict for a change graded against
@@ -52,7 +53,14 @@ impl Grader {
     /// Never asks for more than the policy's
     /// [`max_attempts`](Policy::max_attempts).
     pub fn plan(&self, attempts: &[Attempt]) -> Plan {
-        self.decide(attempts, false)
+        let decision = decide_grade(&self.policy, &self.expectations, attempts, false);
+        let step = match decision {
+            GradeDecision::Need { selection } => Step::Run(selection),
+            GradeDecision::Stopped(_) | GradeDecision::Known { .. } => {
+                Step::Done(verdict(&decision, attempts))
+            }
+        };
+        Plan { step, note: None }
     }
 
     /// [`plan`](Grader::plan)'s step alone.
@@ -62,15 +70,13 @@ impl Grader {
 
     /// The verdict of a finished sequence (or of one cut short).
     pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        match self.decide(attempts, true).step {
-            Step::Done(verdict) => verdict,
-            // `decide` answers every finished sequence; this arm keeps the
-            // library panic-free if that ever changes.
-            Step::Run(_) => Verdict::Inconclusive {
-                cause: Cause::NotRun,
-                reason: "the sequence ended before any listed test was graded".to_owned(),
-            },
-        }
+        verdict(&self.decided(attempts), attempts)
+    }
+
+    /// The [`Findings`] of a finished sequence: what its
+    /// [`verdict`](Grader::verdict) rests on, as data.
+    pub(crate) fn findings(&self, attempts: &[Attempt]) -> Findings {
+        findings::findings(attempts, &self.decided(attempts).outcome())
     }
 
     /// Every graded test of `attempts`, as data.
@@ -78,10 +84,16 @@ impl Grader {
         graded(&self.expectations, attempts)
     }
 
-    fn decide(&self, attempts: &[Attempt], finished: bool) -> Plan {
-        let decision = decide_grade(&self.policy, &self.expectations, attempts, finished);
-        words::grade_plan(&decision, attempts)
+    fn decided<'a>(&self, attempts: &'a [Attempt]) -> GradeDecision<'a> {
+        decide_grade(&self.policy, &self.expectations, attempts, true)
     }
+}
+
+/// The grader's decision's verdict: its outcome, with the reason in words.
+fn verdict(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> Verdict {
+    decision
+        .outcome()
+        .with_reason(words::grade_reason(decision, attempts))
 }
 
 /// What the grading and stress tests share.
@@ -114,6 +126,7 @@ mod tests {
     use crate::attempt::TestResult;
     use crate::grading::{Grade, List, Missing};
     use crate::policy::Rerun;
+    use crate::verdict::Cause;
 
     fn grader(retries: u32) -> Grader {
         Grader::new(Policy::new(retries), Expectations::new(["fixed"], ["kept"]))

@@ -4,6 +4,7 @@
 
 use crate::attempt::{Attempt, Selection};
 use crate::decide_stress::decide_stress;
+use crate::findings::{self, Findings};
 use crate::policy::{Plan, Step};
 use crate::variation::{self, Varied, stopped};
 use crate::verdict::Verdict;
@@ -80,7 +81,16 @@ impl Stress {
     /// else Fail naming those that failed in every attempt, else Pass; an
     /// attempt that proved nothing ends it as the suite policy words it.
     pub fn verdict(&self, attempts: &[Attempt]) -> Verdict {
-        words::stress_verdict(&decide_stress(attempts), attempts)
+        let decision = decide_stress(attempts);
+        decision
+            .outcome()
+            .with_reason(words::stress_reason(&decision, attempts))
+    }
+
+    /// The [`Findings`] of a finished stress run: what its
+    /// [`verdict`](Stress::verdict) rests on, as data.
+    pub(crate) fn findings(&self, attempts: &[Attempt]) -> Findings {
+        findings::findings(attempts, &decide_stress(attempts).outcome())
     }
 }
 

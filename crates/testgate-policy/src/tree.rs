@@ -82,6 +82,12 @@ pub enum AfterTreeChange {
     /// sequence stopped short of what was asked. Inconclusive
     /// `tree_changed`, whatever the attempts proved.
     NotPutBack,
+    /// The driver weighs each test across attempts (a [`Grader`](crate::Grader),
+    /// a [`Stress`](crate::Stress) run): a change to the tree, even put
+    /// back, leaves a test's outcomes nothing to stand on, so the sequence
+    /// ends at the first change. Inconclusive `tree_changed`, whatever the
+    /// attempts proved.
+    TestsAcrossAttempts,
 }
 
 impl AfterTreeChange {
@@ -92,7 +98,8 @@ impl AfterTreeChange {
             AfterTreeChange::ProvenFailure { .. } | AfterTreeChange::VerdictStands => true,
             AfterTreeChange::NoEvidenceOfPass
             | AfterTreeChange::LeftHostRunFiles
-            | AfterTreeChange::NotPutBack => false,
+            | AfterTreeChange::NotPutBack
+            | AfterTreeChange::TestsAcrossAttempts => false,
         }
     }
 }

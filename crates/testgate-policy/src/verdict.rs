@@ -184,6 +184,51 @@ impl Verdict {
     }
 }
 
+/// What a verdict says before its reason is worded: its kind, with a
+/// Fail's names and an Inconclusive's cause. Each decision stage
+/// (`decide*.rs`) returns it with its conclusion; `words/` writes the
+/// reason, and [`Outcome::with_reason`] puts the two together, so the words
+/// never choose a verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A Pass.
+    Pass,
+    /// A Fail naming these tests.
+    Fail { failing: Vec<String> },
+    /// An Inconclusive, and why.
+    Inconclusive(Cause),
+}
+
+impl Outcome {
+    /// The outcome of a verdict decided elsewhere.
+    pub(crate) fn of(verdict: &Verdict) -> Outcome {
+        match verdict {
+            Verdict::Pass { .. } => Outcome::Pass,
+            Verdict::Fail { failing, .. } => Outcome::Fail {
+                failing: failing.clone(),
+            },
+            Verdict::Inconclusive { cause, .. } => Outcome::Inconclusive(*cause),
+        }
+    }
+
+    /// The cause of an Inconclusive.
+    pub(crate) fn cause(&self) -> Option<Cause> {
+        match self {
+            Outcome::Inconclusive(cause) => Some(*cause),
+            Outcome::Pass | Outcome::Fail { .. } => None,
+        }
+    }
+
+    /// The verdict, its reason in words.
+    pub(crate) fn with_reason(self, reason: String) -> Verdict {
+        match self {
+            Outcome::Pass => Verdict::Pass { reason },
+            Outcome::Fail { failing } => Verdict::Fail { failing, reason },
+            Outcome::Inconclusive(cause) => Verdict::Inconclusive { cause, reason },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1422,11 +1422,10 @@ fn check_findings(
                 prop_assert!(order.passed_alone_in < order.failed_again_in);
             }
             if let Some(stop) = findings.stopped_by {
-                // Two passes of one selection are compared as they come, before a
-                // later attempt can stop the sequence.
-                if *cause != Cause::DifferentSuites {
-                    prop_assert_eq!(stop.cause, *cause);
-                }
+                // From the conclusion: the attempt that stopped the
+                // sequence gave the cause (two passes of one selection that
+                // differ end it before a later attempt could stop it).
+                prop_assert_eq!(stop.cause, *cause);
             }
         }
     }
@@ -1497,6 +1496,11 @@ proptest! {
         }
         prop_assert_eq!(&verdict, &policy.verdict(&attempts));
         check_findings(&policy, &attempts, &verdict)?;
+        // The findings of the decision are those of the verdict counted
+        // over the attempts: on what the driver runs, the conclusion leaves
+        // nothing out (`decide::tests::the_findings_rest_on_what_the_conclusion_rests_on`
+        // shows a history it does not make).
+        prop_assert_eq!(policy.findings(&attempts), testgate_policy::Findings::of(&attempts, &verdict));
         match &verdict {
             Verdict::Pass { .. } => {
                 prop_assert_eq!(attempts.len(), 1);
@@ -1599,6 +1603,9 @@ proptest! {
         };
         prop_assert_eq!(&verdict, &driver.verdict(&attempts));
         let findings = driver.findings(&attempts);
+        // From the driver's decision, they are what the verdict's are when
+        // counted over the attempts.
+        prop_assert_eq!(&findings, &testgate_policy::Findings::of(&attempts, &verdict));
         match &verdict {
             Verdict::Pass { .. } => prop_assert!(findings.always_failed.is_empty()),
             Verdict::Fail { failing, .. } => prop_assert_eq!(&findings.always_failed, failing),
@@ -1789,6 +1796,43 @@ fn a_tree_change_keeps_what_the_attempts_prove_but_a_pass() {
     );
 }
 
+/// The tree rule is the driver's: a caller asks `Driver::after_tree_change`,
+/// never which driver it holds. A grader and a stress run weigh each test
+/// across attempts, so any change is `TestsAcrossAttempts` (the facade then
+/// stops at once, `tree_changed`), even where the plain policy would keep
+/// a proven Fail; the plain policy never answers it.
+#[test]
+fn the_tree_rule_is_asked_of_the_driver() {
+    use testgate_policy::{AfterTreeChange, Leftover};
+    let failed = [fail(&["a"])];
+    let graded = Grader::new(once(), Expectations::new(["a"], Vec::<String>::new()));
+    let drivers: [(&dyn Driver, AfterTreeChange); 3] = [
+        (
+            &once(),
+            AfterTreeChange::ProvenFailure {
+                failing: vec!["a".into()],
+            },
+        ),
+        (&graded, AfterTreeChange::TestsAcrossAttempts),
+        (&Stress::new(3), AfterTreeChange::TestsAcrossAttempts),
+    ];
+    for (driver, expected) in drivers {
+        assert_eq!(
+            driver.after_tree_change(&failed, Leftover::Nothing),
+            expected,
+            "{driver:?}"
+        );
+    }
+    // What else the facade asks of a driver rather than of its kind.
+    assert!(Driver::grading(&once(), &failed).is_none());
+    assert!(Driver::varied(&once(), &failed).is_none());
+    assert_eq!(
+        Driver::grading(&graded, &failed).map(|g| g.tests.len()),
+        Some(1)
+    );
+    assert_eq!(Driver::varied(&Stress::new(1), &failed), Some(Vec::new()));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -1825,6 +1869,9 @@ proptest! {
             }
             AfterTreeChange::LeftHostRunFiles => prop_assert_eq!(leftover, Leftover::HostRunFiles),
             AfterTreeChange::NotPutBack => prop_assert_eq!(leftover, Leftover::NotPutBack),
+            AfterTreeChange::TestsAcrossAttempts => {
+                prop_assert!(false, "the policy weighs whole attempts: {rule:?}");
+            }
         }
         if matches!(verdict, Verdict::Pass { .. }) {
             prop_assert!(!rule.verdict_stands());

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use testgate_parse::Report;
 use testgate_policy::{
-    Attempt, Cause, Environment, Findings, Grading, Plan, Policy, Preparation, Selection, Step,
-    Stress, Varied, Verdict,
+    Attempt, Cause, Driver, Environment, Findings, Grading, Plan, Policy, Preparation, Selection,
+    Step, Varied, Verdict,
 };
 use testgate_run::{
     BwrapOptions, Cancel, EnvPolicy, LandlockOptions, ProjectWrites, RunSpec, Sandbox,
@@ -17,7 +17,7 @@ use testgate_run::{
 use crate::attempt::{Facts, attempt_of, ending_of};
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
-use crate::judge::Judge;
+use crate::judge;
 use crate::rerun::{self, Target};
 use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 use crate::users_report::{self, with_runner_report};
@@ -293,16 +293,13 @@ impl SandboxedTests {
     /// configuration chooses (the retry policy, grading against `expect`, or
     /// `stress` runs). Ask this, never a `Policy` rebuilt beside it.
     pub fn max_attempts(&self) -> u64 {
-        self.judge().driver().max_attempts()
+        self.judge().max_attempts()
     }
 
     /// The driver the configuration chooses.
-    fn judge(&self) -> Judge {
+    fn judge(&self) -> Box<dyn Driver> {
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
-        match self.config.stress {
-            Some(runs) => Judge::Stress(Stress::new(runs)),
-            None => Judge::new(policy, self.config.expect.clone()),
-        }
+        judge::driver(policy, self.config.expect.clone(), self.config.stress)
     }
 
     /// Waits until no other check holds the project
@@ -441,6 +438,8 @@ impl SandboxedTests {
         let mut records: Vec<AttemptRecord> = Vec::new();
         // The judged changes, by attempt number.
         let mut changes: Vec<(usize, TreeChange)> = Vec::new();
+        // Whether the verdict is the driver's (not testgate's own `cancelled`).
+        let mut by_driver = true;
         let verdict = loop {
             let Plan { step, note, .. } = judge.plan(&attempts);
             let selection = match step {
@@ -477,6 +476,7 @@ impl SandboxedTests {
                     observer.attempt_finished(&record);
                     attempts.push(record.attempt.clone());
                     records.push(record);
+                    by_driver = false;
                     break Verdict::Inconclusive {
                         cause: Cause::Cancelled,
                         reason: format!(
@@ -511,22 +511,15 @@ impl SandboxedTests {
                 changes.push((number, change));
             }
             // A tree not put back would make the next attempt run another
-            // tree; graded and stress runs weigh each test across attempts,
-            // and a change leaves them nothing to stand on.
-            if stuck || (!changes.is_empty() && !judge.weighs_whole_attempts()) {
+            // tree; a driver that weighs each test across attempts (graded
+            // and stress runs) has nothing to stand on after a change.
+            if stuck || (!changes.is_empty() && judge::ends_at_tree_change(&*judge, &attempts)) {
                 break judge.verdict(&attempts);
             }
         };
-        let (verdict, tree) = match changes.last() {
-            None => (verdict, None),
-            Some(_) => {
-                let verdict = judge.after_tree_change(&changes, &mut attempts, &mut records);
-                (verdict, changes.pop().map(|(_, change)| change))
-            }
-        };
-        // The findings of the verdict given, whoever gave it (the driver,
-        // or a tree change that ended the sequence).
-        let findings = Findings::of(&attempts, &verdict);
+        let given = (verdict, by_driver);
+        let (verdict, findings, tree) =
+            judge::conclude(&*judge, given, changes, &mut attempts, &mut records);
         Record {
             suite: self.suite.clone(),
             verdict,

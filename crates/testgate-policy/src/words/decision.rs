@@ -5,32 +5,25 @@ use std::collections::HashSet;
 
 use crate::decide::{Conclusion, Decided, Decision, Disagreement, Sequence, WhyRetry};
 use crate::history::{self, Classified};
-use crate::policy::{Plan, Step};
-use crate::verdict::{Cause, Verdict};
 use crate::words::explain::{
-    closing_lines, crash_lines, different_suites, excerpt_lines, inconclusive, nothing_ran, pass,
-    push_tail, stopped, summary, tally_lines,
+    closing_lines, crash_lines, different_suites, excerpt_lines, nothing_ran, pass, push_tail,
+    stopped, summary, tally_lines,
 };
 use crate::words::phrase::{exit_hint, phrase};
 use crate::words::reason::{Reason, tests};
 
-/// What the driver wants next, in words: the verdict, or the selection with
-/// its note.
-pub(crate) fn plan(decided: &Decided<'_>) -> Plan {
+/// The reason of a finished sequence's verdict ([`Decided::outcome`]).
+pub(crate) fn reason(decided: &Decided<'_>) -> String {
     match &decided.decision {
-        Decision::Known(conclusion) => Plan {
-            step: Step::Done(verdict(&decided.sequence, conclusion)),
-            note: None,
-        },
-        Decision::Need { selection, why } => Plan {
-            step: Step::Run(selection.clone()),
-            note: why.as_ref().map(note),
-        },
+        Decision::Known(conclusion) => conclusion_reason(&decided.sequence, conclusion),
+        // `decide` answers every finished sequence; this arm keeps the
+        // library panic-free if that ever changes.
+        Decision::Need { .. } => "the sequence ended before anything was proved".to_owned(),
     }
 }
 
 /// Why a retry runs what it runs.
-fn note(why: &WhyRetry<'_>) -> String {
+pub(crate) fn note(why: &WhyRetry<'_>) -> String {
     match why {
         WhyRetry::TargetedNotEvidence { ignored } => format!(
             "attempt {}'s targeted retry {}, so the retry runs the full suite",
@@ -53,8 +46,8 @@ fn note(why: &WhyRetry<'_>) -> String {
     }
 }
 
-/// The verdict of `conclusion`, reached on `sequence`.
-pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> Verdict {
+/// The reason of `conclusion`, reached on `sequence`.
+fn conclusion_reason(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> String {
     let records = &sequence.records;
     let any_targeted = sequence.any_targeted;
     match conclusion {
@@ -71,45 +64,9 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
         }
         Conclusion::NothingRan => nothing_ran(records, any_targeted),
         Conclusion::Passed => pass(&sequence.evidence(), records, any_targeted),
-        Conclusion::NoCommonFailure { tally } => {
-            let evidence = sequence.evidence();
-            let all: Vec<&Classified<'_>> = records.iter().collect();
-            let mut reason = Reason::new();
-            reason.line(&format!(
-                "{}, but no test failed in all of them: the suite is flaky",
-                summary(&all, any_targeted)
-            ));
-            tally_lines(&mut reason, tally, evidence.len());
-            closing_lines(&mut reason, records, None);
-            if let Some(last) = evidence.last() {
-                push_tail(&mut reason, last.attempt, last.number);
-            }
-            inconclusive(Cause::Flaky, reason)
-        }
+        Conclusion::NoCommonFailure { tally } => no_common_failure(sequence, tally),
         Conclusion::Failed { every, tally } => failed(sequence, every, tally),
-        Conclusion::Disagreed { why, tally } => {
-            let evidence = sequence.evidence();
-            let all: Vec<&Classified<'_>> = records.iter().collect();
-            let said = summary(&all, any_targeted);
-            let sentence = match why {
-                Disagreement::NotOrder => format!("{said}: the suite is flaky"),
-                Disagreement::NotConfirmed => format!(
-                    "{said}; the full suite was not run again, so order dependence cannot be \
-                     told from flakiness: the suite is flaky"
-                ),
-                Disagreement::NoCommonFullFailure => {
-                    format!("{said}, but no test failed in every full run: the suite is flaky")
-                }
-            };
-            let mut reason = Reason::new();
-            reason.line(&sentence);
-            tally_lines(&mut reason, tally, evidence.len());
-            closing_lines(&mut reason, records, None);
-            if let Some(r) = evidence.iter().rev().find(|r| r.is_fail()) {
-                push_tail(&mut reason, r.attempt, r.number);
-            }
-            inconclusive(Cause::Flaky, reason)
-        }
+        Conclusion::Disagreed { why, tally } => disagreed(sequence, *why, tally),
         Conclusion::OrderDependent {
             every,
             tally,
@@ -118,49 +75,125 @@ pub(crate) fn verdict(sequence: &Sequence<'_>, conclusion: &Conclusion<'_>) -> V
             again,
             last,
         } => {
-            let all: Vec<&Classified<'_>> = records.iter().collect();
-            let said = summary(&all, any_targeted);
-            let always: HashSet<&str> = every.iter().copied().collect();
-            let alone_then_together = format!(
-                "fails in the full suite, passes alone: these tests passed when run alone \
-                 (attempt {alone}) and failed again in the full suite (attempt {again}), so \
-                 their failure depends on what runs before or with them; the attempts \
-                 disagree, so nothing was proved about the tests themselves"
-            );
-            // Many names must not crowd out the one sentence that says why a
-            // Fail follows a pass (found by fuzz/policy_driver).
-            let why = [said.as_str(), alone_then_together.as_str()];
-            let mut reason = Reason::new();
-            reason.names_before(every, |_| String::new(), &why);
-            reason.names_before(
-                &tally
-                    .iter()
-                    .filter(|(n, _)| !always.contains(n))
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>(),
-                |name| {
-                    let count = tally
-                        .iter()
-                        .find(|(n, _)| *n == name)
-                        .map_or(0, |(_, c)| *c);
-                    format!(" (failed only sometimes: in {count} of {out_of} full runs)")
-                },
-                &why,
-            );
-            reason.line(&said);
-            reason.line(&alone_then_together);
-            if let Some(hint) = exit_hint(last.attempt) {
-                reason.line(&hint);
-            }
-            closing_lines(&mut reason, records, None);
-            push_tail(&mut reason, last.attempt, last.number);
-            inconclusive(Cause::OrderDependent, reason)
+            let runs = OrderRuns {
+                out_of: *out_of,
+                alone: *alone,
+                again: *again,
+            };
+            order_dependent(sequence, every, tally, runs, last)
         }
     }
 }
 
-/// The Fail of a sequence whose every evidence attempt failed.
-fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> Verdict {
+/// Every evidence attempt failed and no name failed in all of them.
+fn no_common_failure(sequence: &Sequence<'_>, tally: &[(&str, usize)]) -> String {
+    let records = &sequence.records;
+    let evidence = sequence.evidence();
+    let all: Vec<&Classified<'_>> = records.iter().collect();
+    let mut reason = Reason::new();
+    reason.line(&format!(
+        "{}, but no test failed in all of them: the suite is flaky",
+        summary(&all, sequence.any_targeted)
+    ));
+    tally_lines(&mut reason, tally, evidence.len());
+    closing_lines(&mut reason, records, None);
+    if let Some(last) = evidence.last() {
+        push_tail(&mut reason, last.attempt, last.number);
+    }
+    reason.finish()
+}
+
+/// Some evidence attempts passed and some failed, and `why` it is not
+/// order dependence.
+fn disagreed(sequence: &Sequence<'_>, why: Disagreement, tally: &[(&str, usize)]) -> String {
+    let records = &sequence.records;
+    let evidence = sequence.evidence();
+    let all: Vec<&Classified<'_>> = records.iter().collect();
+    let said = summary(&all, sequence.any_targeted);
+    let sentence = match why {
+        Disagreement::NotOrder => format!("{said}: the suite is flaky"),
+        Disagreement::NotConfirmed => format!(
+            "{said}; the full suite was not run again, so order dependence cannot be \
+             told from flakiness: the suite is flaky"
+        ),
+        Disagreement::NoCommonFullFailure => {
+            format!("{said}, but no test failed in every full run: the suite is flaky")
+        }
+    };
+    let mut reason = Reason::new();
+    reason.line(&sentence);
+    tally_lines(&mut reason, tally, evidence.len());
+    closing_lines(&mut reason, records, None);
+    if let Some(r) = evidence.iter().rev().find(|r| r.is_fail()) {
+        push_tail(&mut reason, r.attempt, r.number);
+    }
+    reason.finish()
+}
+
+/// The attempts an order dependence was shown by: the full runs counted,
+/// the attempt that passed alone, the full run that failed again.
+struct OrderRuns {
+    out_of: usize,
+    alone: usize,
+    again: usize,
+}
+
+/// The failing tests failed in every full run and passed alone.
+fn order_dependent(
+    sequence: &Sequence<'_>,
+    every: &[&str],
+    tally: &[(&str, usize)],
+    runs: OrderRuns,
+    last: &Classified<'_>,
+) -> String {
+    let records = &sequence.records;
+    let OrderRuns {
+        out_of,
+        alone,
+        again,
+    } = runs;
+    let all: Vec<&Classified<'_>> = records.iter().collect();
+    let said = summary(&all, sequence.any_targeted);
+    let always: HashSet<&str> = every.iter().copied().collect();
+    let alone_then_together = format!(
+        "fails in the full suite, passes alone: these tests passed when run alone \
+         (attempt {alone}) and failed again in the full suite (attempt {again}), so \
+         their failure depends on what runs before or with them; the attempts \
+         disagree, so nothing was proved about the tests themselves"
+    );
+    // Many names must not crowd out the one sentence that says why a
+    // Fail follows a pass (found by fuzz/policy_driver).
+    let why = [said.as_str(), alone_then_together.as_str()];
+    let mut reason = Reason::new();
+    reason.names_before(every, |_| String::new(), &why);
+    reason.names_before(
+        &tally
+            .iter()
+            .filter(|(n, _)| !always.contains(n))
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>(),
+        |name| {
+            let count = tally
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(0, |(_, c)| *c);
+            format!(" (failed only sometimes: in {count} of {out_of} full runs)")
+        },
+        &why,
+    );
+    reason.line(&said);
+    reason.line(&alone_then_together);
+    if let Some(hint) = exit_hint(last.attempt) {
+        reason.line(&hint);
+    }
+    closing_lines(&mut reason, records, None);
+    push_tail(&mut reason, last.attempt, last.number);
+    reason.finish()
+}
+
+/// The reason of the Fail of a sequence whose every evidence attempt
+/// failed.
+fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> String {
     let records = &sequence.records;
     let any_targeted = sequence.any_targeted;
     let evidence = sequence.evidence();
@@ -217,8 +250,5 @@ fn failed(sequence: &Sequence<'_>, every: &[&str], tally: &[(&str, usize)]) -> V
         excerpt_lines(&mut reason, last.attempt, last.number, every);
         push_tail(&mut reason, last.attempt, last.number);
     }
-    Verdict::Fail {
-        failing: every.iter().map(|n| (*n).to_owned()).collect(),
-        reason: reason.finish(),
-    }
+    reason.finish()
 }

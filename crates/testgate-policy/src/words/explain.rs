@@ -5,7 +5,6 @@
 use crate::attempt::{Attempt, Evidence};
 use crate::findings::tally;
 use crate::history::{Classified, Disagreement, Stop};
-use crate::verdict::{Cause, Verdict};
 use crate::words;
 use crate::words::{MAX_NAME, MAX_REASON, Reason, cut_end};
 
@@ -154,13 +153,6 @@ pub(crate) fn push_tail(reason: &mut Reason, attempt: &Attempt, number: usize) {
     );
 }
 
-pub(crate) fn inconclusive(cause: Cause, reason: Reason) -> Verdict {
-    Verdict::Inconclusive {
-        cause,
-        reason: reason.finish(),
-    }
-}
-
 /// Names of an Inconclusive: every name seen, marked with how often it
 /// failed when more than one attempt could have named it.
 pub(crate) fn tally_lines(reason: &mut Reason, tally: &[(&str, usize)], out_of: usize) {
@@ -185,7 +177,7 @@ pub(crate) fn stopped(
     number: usize,
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
     if !sentence.is_empty() {
@@ -196,7 +188,23 @@ pub(crate) fn stopped(
         words::label(attempt, number, any_targeted),
         words::stop_phrase(stop)
     ));
-    sentence.push_str(match stop {
+    sentence.push_str(what_a_stop_proves(stop));
+    let mut reason = Reason::new();
+    leading_lines(&mut reason, stop, attempt);
+    reason.line(&sentence);
+    let all = records
+        .iter()
+        .map(|r| r.attempt)
+        .chain(std::iter::once(attempt));
+    tally_lines(&mut reason, &tally(all), records.len() + 1);
+    closing_lines(&mut reason, records, Some((attempt, number)));
+    push_tail(&mut reason, attempt, number);
+    reason.finish()
+}
+
+/// What the attempt that stopped the sequence proves, after what it did.
+fn what_a_stop_proves(stop: Stop<'_>) -> &'static str {
+    match stop {
         Stop::Contradiction { report: false, .. } => ": the exit status and the output disagree",
         Stop::Contradiction { report: true, .. } => {
             ": the exit status and the runner's report disagree"
@@ -220,9 +228,13 @@ pub(crate) fn stopped(
         | Stop::KilledFromOutside { .. }
         | Stop::Cancelled
         | Stop::Lost { .. } => ": nothing was proved",
-    });
-    let mut reason = Reason::new();
-    // The fix leads: it is what the reader acts on.
+    }
+}
+
+/// The lines a stop's reason leads with: the fix, what it acts on first
+/// (the tests the runner retried within the attempt, the tests that were
+/// running at a timeout, the names only the console gave).
+fn leading_lines(reason: &mut Reason, stop: Stop<'_>, attempt: &Attempt) {
     match stop {
         Stop::Environment { fix, .. } => reason.line(fix.trim()),
         Stop::FlakyWithin { .. } => {
@@ -259,15 +271,6 @@ pub(crate) fn stopped(
             Disagreement::FailedCounts { .. } | Disagreement::RanCounts { .. } => {}
         },
     }
-    reason.line(&sentence);
-    let all = records
-        .iter()
-        .map(|r| r.attempt)
-        .chain(std::iter::once(attempt));
-    tally_lines(&mut reason, &tally(all), records.len() + 1);
-    closing_lines(&mut reason, records, Some((attempt, number)));
-    push_tail(&mut reason, attempt, number);
-    inconclusive(stop.cause(), reason)
 }
 
 pub(crate) fn different_suites(
@@ -275,7 +278,7 @@ pub(crate) fn different_suites(
     record: &Classified<'_>,
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let ran = |r: &Classified<'_>| r.attempt.counts.and_then(|c| c.ran()).unwrap_or(0);
     let before: Vec<&Classified<'_>> = records.iter().collect();
     let mut sentence = summary(&before, any_targeted);
@@ -301,10 +304,10 @@ pub(crate) fn different_suites(
     tally_lines(&mut reason, &tally(all), records.len() + 1);
     closing_lines(&mut reason, records, Some((record.attempt, record.number)));
     push_tail(&mut reason, record.attempt, record.number);
-    inconclusive(Cause::DifferentSuites, reason)
+    reason.finish()
 }
 
-pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Verdict {
+pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> String {
     let mut reason = Reason::new();
     if records.is_empty() {
         reason.line("no attempt ran: nothing was proved");
@@ -319,14 +322,14 @@ pub(crate) fn nothing_ran(records: &[Classified<'_>], any_targeted: bool) -> Ver
             push_tail(&mut reason, last.attempt, last.number);
         }
     }
-    inconclusive(Cause::NoTestsRan, reason)
+    reason.finish()
 }
 
 pub(crate) fn pass(
     evidence: &[&Classified<'_>],
     records: &[Classified<'_>],
     any_targeted: bool,
-) -> Verdict {
+) -> String {
     let mut reason = Reason::new();
     let first = evidence[0];
     let counts = first.attempt.counts.map(|c| {
@@ -383,7 +386,5 @@ pub(crate) fn pass(
     if let Some(r) = unrecognised {
         push_tail(&mut reason, r.attempt, r.number);
     }
-    Verdict::Pass {
-        reason: reason.finish(),
-    }
+    reason.finish()
 }

@@ -3,199 +3,191 @@
 
 use crate::attempt::Attempt;
 use crate::decide_grade::{GradeConclusion, GradeDecision, Unseen};
-use crate::grading::{Grade, GradedTest, List, xfailed};
-use crate::policy::{Plan, Step};
-use crate::verdict::{Cause, Verdict};
-use crate::words::decision::plan;
+use crate::grading::{Grade, GradedTest, Grading, List, xfailed};
+use crate::words::decision::reason;
 use crate::words::explain::{excerpt_lines, push_tail};
 use crate::words::reason::{Reason, tests};
 
-/// The grader's decision in words: the verdict, or the retry it asks for.
-pub(crate) fn grade_plan(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> Plan {
-    let done = |verdict| Plan {
-        step: Step::Done(verdict),
-        note: None,
-    };
-    let Some(last) = attempts.last() else {
-        return Plan {
-            step: Step::Run(crate::attempt::Selection::Full),
-            note: None,
-        };
-    };
-    let number = attempts.len();
-    match decision {
-        GradeDecision::Stopped(decided) => plan(decided),
-        GradeDecision::Need { selection } => Plan {
-            step: Step::Run(selection.clone()),
-            note: None,
-        },
+/// The reason of the grader's verdict ([`GradeDecision::outcome`]).
+pub(crate) fn grade_reason(decision: &GradeDecision<'_>, attempts: &[Attempt]) -> String {
+    let (grading, conclusion) = match decision {
+        GradeDecision::Stopped(decided) => return reason(decided),
         GradeDecision::Known {
             grading,
             conclusion,
-        } => {
-            let tests_of = &grading.tests;
-            let unlisted_failed = &grading.unlisted_failed;
-            let of = |grade: Grade| -> Vec<&GradedTest> {
-                tests_of.iter().filter(|t| t.grade == grade).collect()
-            };
-            match conclusion {
-                GradeConclusion::Flaky => {
-                    let flaky = of(Grade::Flaky);
-                    let mut reason = Reason::new();
-                    let names: Vec<&str> = flaky.iter().map(|t| t.name.as_str()).collect();
-                    reason.names(&names, |name| {
-                        let test = flaky.iter().find(|t| t.name == name);
-                        test.map_or_else(String::new, |t| {
-                            format!(" ({}: {})", mark(t.list), history_of(t))
-                        })
-                    });
-                    reason.line(&format!(
-                        "{} changed outcome between attempts or within one: the suite is flaky, \
-                         and a flaky listed test proves nothing about the change",
-                        tests_listed(flaky.len())
-                    ));
-                    unlisted_line(&mut reason, unlisted_failed);
-                    excerpt_lines(&mut reason, last, number, &names);
-                    push_tail(&mut reason, last, number);
-                    done(Verdict::Inconclusive {
-                        cause: Cause::Flaky,
-                        reason: reason.finish(),
-                    })
-                }
-                GradeConclusion::Failed => {
-                    let failed = of(Grade::Failed);
-                    let mut reason = Reason::new();
-                    let names: Vec<&str> = failed.iter().map(|t| t.name.as_str()).collect();
-                    reason.names(&names, |name| {
-                        let list = failed.iter().find(|t| t.name == name).map(|t| t.list);
-                        list.map_or_else(String::new, |l| format!(" ({})", mark(l)))
-                    });
-                    reason.line(&format!(
-                        "{} failed in every attempt that ran {} ({})",
-                        tests_listed(failed.len()),
-                        if failed.len() == 1 { "it" } else { "them" },
-                        attempts_phrase(number)
-                    ));
-                    let not_run = of(Grade::NotRun);
-                    if !not_run.is_empty() {
-                        reason.line(&format!("{} did not run", tests_listed(not_run.len())));
-                    }
-                    unlisted_line(&mut reason, unlisted_failed);
-                    excerpt_lines(&mut reason, last, number, &names);
-                    push_tail(&mut reason, last, number);
-                    done(Verdict::Fail {
-                        failing: names.iter().map(|n| (*n).to_owned()).collect(),
-                        reason: reason.finish(),
-                    })
-                }
-                GradeConclusion::NotRun {
-                    why,
-                    unnamed,
-                    fails,
-                    near,
-                } => {
-                    let not_run = of(Grade::NotRun);
-                    let unnamed = *unnamed;
-                    let unseen = if unnamed > 0 {
-                        "not named in the output"
-                    } else {
-                        "did not run"
-                    };
-                    let mut reason = Reason::new();
-                    let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
-                    reason.names(&names, |name| {
-                        let test = not_run.iter().find(|t| t.name == name);
-                        test.map_or_else(String::new, |t| {
-                            let how = if xfailed(t) {
-                                "failed as marked expected to (xfail)"
-                            } else {
-                                unseen
-                            };
-                            format!(" ({}, {how})", mark(t.list))
-                        })
-                    });
-                    let expected_failures = not_run.iter().filter(|t| xfailed(t)).count();
-                    if expected_failures > 0 {
-                        reason.line(&format!(
-                            "{} that must pass failed as marked expected to (xfail): an \
-                             expected failure is no pass of a test that must pass",
-                            tests_listed(expected_failures)
-                        ));
-                    }
-                    match why {
-                        Unseen::NothingPassedFirst => reason
-                            .line("no test passed in the first attempt, so nothing was proved"),
-                        Unseen::NothingListed => reason.line("no test is listed to grade against"),
-                        Unseen::Unnamed => reason.line(&format!(
-                            "{} never showed in the output, in {}, but the runner counted \
-                             {unnamed} passing {} it did not name: whether {} ran cannot be \
-                             told; run the runner in a mode that names every test (pytest -v, \
-                             go test -v, jest --verbose, vitest --reporter=verbose)",
-                            tests_listed(not_run.len()),
-                            attempts_phrase(number),
-                            if unnamed == 1 { "test" } else { "tests" },
-                            if not_run.len() == 1 { "it" } else { "they" },
-                        )),
-                        Unseen::NeverRan => reason.line(&format!(
-                            "{} never ran, or were skipped, in {}: renamed, deselected or not \
-                             collected",
-                            tests_listed(not_run.len()),
-                            attempts_phrase(number)
-                        )),
-                    }
-                    if !last.recognised {
-                        reason.line(
-                            "testgate did not recognise the runner's output, so it saw no test",
-                        );
-                    }
-                    for (listed, ran) in near {
-                        reason.line(&format!("did you mean {ran} for {listed}?"));
-                    }
-                    unlisted_line(&mut reason, unlisted_failed);
-                    push_tail(&mut reason, last, number);
-                    done(if *fails {
-                        Verdict::Fail {
-                            failing: names.iter().map(|n| (*n).to_owned()).collect(),
-                            reason: reason.finish(),
-                        }
-                    } else {
-                        Verdict::Inconclusive {
-                            cause: Cause::NotRun,
-                            reason: reason.finish(),
-                        }
-                    })
-                }
-                GradeConclusion::Passed { quarantined } => {
-                    let mut reason = Reason::new();
-                    let must = tests_of.iter().filter(|t| t.list == List::MustPass).count();
-                    if tests_of.is_empty() {
-                        reason.line(&format!(
-                            "no test failed outside the quarantine, in {}",
-                            attempts_phrase(number)
-                        ));
-                    } else {
-                        reason.line(&format!(
-                            "{} passed ({must} that must pass, {} that must keep passing), in {}",
-                            tests_listed(tests_of.len()),
-                            tests_of.len() - must,
-                            attempts_phrase(number)
-                        ));
-                    }
-                    if !quarantined.is_empty() {
-                        reason.line(&format!(
-                            "{} in quarantine failed and did not gate: {}",
-                            tests(quarantined.len()),
-                            quarantined.join(", ")
-                        ));
-                    }
-                    unlisted_line(&mut reason, unlisted_failed);
-                    done(Verdict::Pass {
-                        reason: reason.finish(),
-                    })
-                }
-            }
-        }
+        } => (grading, conclusion),
+        // `decide_grade` answers every finished sequence; this arm keeps
+        // the library panic-free if that ever changes.
+        GradeDecision::Need { .. } => return ended_early(),
+    };
+    let Some(last) = attempts.last() else {
+        return ended_early();
+    };
+    let number = attempts.len();
+    match conclusion {
+        GradeConclusion::NoAttempt => ended_early(),
+        GradeConclusion::Flaky => flaky(grading, last, number),
+        GradeConclusion::Failed => failed(grading, last, number),
+        GradeConclusion::NotRun {
+            why, unnamed, near, ..
+        } => not_run(grading, *why, *unnamed, near, last, number),
+        GradeConclusion::Passed { quarantined } => passed(grading, quarantined, number),
     }
+}
+
+fn ended_early() -> String {
+    "the sequence ended before any listed test was graded".to_owned()
+}
+
+/// The graded tests of `grading` that add up to `grade`.
+fn of(grading: &Grading, grade: Grade) -> Vec<&GradedTest> {
+    grading.tests.iter().filter(|t| t.grade == grade).collect()
+}
+
+fn flaky(grading: &Grading, last: &Attempt, number: usize) -> String {
+    let flaky = of(grading, Grade::Flaky);
+    let mut reason = Reason::new();
+    let names: Vec<&str> = flaky.iter().map(|t| t.name.as_str()).collect();
+    reason.names(&names, |name| {
+        let test = flaky.iter().find(|t| t.name == name);
+        test.map_or_else(String::new, |t| {
+            format!(" ({}: {})", mark(t.list), history_of(t))
+        })
+    });
+    reason.line(&format!(
+        "{} changed outcome between attempts or within one: the suite is flaky, \
+         and a flaky listed test proves nothing about the change",
+        tests_listed(flaky.len())
+    ));
+    unlisted_line(&mut reason, &grading.unlisted_failed);
+    excerpt_lines(&mut reason, last, number, &names);
+    push_tail(&mut reason, last, number);
+    reason.finish()
+}
+
+fn failed(grading: &Grading, last: &Attempt, number: usize) -> String {
+    let failed = of(grading, Grade::Failed);
+    let mut reason = Reason::new();
+    let names: Vec<&str> = failed.iter().map(|t| t.name.as_str()).collect();
+    reason.names(&names, |name| {
+        let list = failed.iter().find(|t| t.name == name).map(|t| t.list);
+        list.map_or_else(String::new, |l| format!(" ({})", mark(l)))
+    });
+    reason.line(&format!(
+        "{} failed in every attempt that ran {} ({})",
+        tests_listed(failed.len()),
+        if failed.len() == 1 { "it" } else { "them" },
+        attempts_phrase(number)
+    ));
+    let not_run = of(grading, Grade::NotRun);
+    if !not_run.is_empty() {
+        reason.line(&format!("{} did not run", tests_listed(not_run.len())));
+    }
+    unlisted_line(&mut reason, &grading.unlisted_failed);
+    excerpt_lines(&mut reason, last, number, &names);
+    push_tail(&mut reason, last, number);
+    reason.finish()
+}
+
+fn not_run(
+    grading: &Grading,
+    why: Unseen,
+    unnamed: u64,
+    near: &[(String, String)],
+    last: &Attempt,
+    number: usize,
+) -> String {
+    let not_run = of(grading, Grade::NotRun);
+    let unseen = if unnamed > 0 {
+        "not named in the output"
+    } else {
+        "did not run"
+    };
+    let mut reason = Reason::new();
+    let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
+    reason.names(&names, |name| {
+        let test = not_run.iter().find(|t| t.name == name);
+        test.map_or_else(String::new, |t| {
+            let how = if xfailed(t) {
+                "failed as marked expected to (xfail)"
+            } else {
+                unseen
+            };
+            format!(" ({}, {how})", mark(t.list))
+        })
+    });
+    let expected_failures = not_run.iter().filter(|t| xfailed(t)).count();
+    if expected_failures > 0 {
+        reason.line(&format!(
+            "{} that must pass failed as marked expected to (xfail): an \
+             expected failure is no pass of a test that must pass",
+            tests_listed(expected_failures)
+        ));
+    }
+    reason.line(&unseen_line(why, unnamed, not_run.len(), number));
+    if !last.recognised {
+        reason.line("testgate did not recognise the runner's output, so it saw no test");
+    }
+    for (listed, ran) in near {
+        reason.line(&format!("did you mean {ran} for {listed}?"));
+    }
+    unlisted_line(&mut reason, &grading.unlisted_failed);
+    push_tail(&mut reason, last, number);
+    reason.finish()
+}
+
+/// Why the listed tests were not seen, in words.
+fn unseen_line(why: Unseen, unnamed: u64, not_run: usize, number: usize) -> String {
+    match why {
+        Unseen::NothingPassedFirst => {
+            "no test passed in the first attempt, so nothing was proved".to_owned()
+        }
+        Unseen::NothingListed => "no test is listed to grade against".to_owned(),
+        Unseen::Unnamed => format!(
+            "{} never showed in the output, in {}, but the runner counted \
+             {unnamed} passing {} it did not name: whether {} ran cannot be \
+             told; run the runner in a mode that names every test (pytest -v, \
+             go test -v, jest --verbose, vitest --reporter=verbose)",
+            tests_listed(not_run),
+            attempts_phrase(number),
+            if unnamed == 1 { "test" } else { "tests" },
+            if not_run == 1 { "it" } else { "they" },
+        ),
+        Unseen::NeverRan => format!(
+            "{} never ran, or were skipped, in {}: renamed, deselected or not \
+             collected",
+            tests_listed(not_run),
+            attempts_phrase(number)
+        ),
+    }
+}
+
+fn passed(grading: &Grading, quarantined: &[String], number: usize) -> String {
+    let tests_of = &grading.tests;
+    let mut reason = Reason::new();
+    let must = tests_of.iter().filter(|t| t.list == List::MustPass).count();
+    if tests_of.is_empty() {
+        reason.line(&format!(
+            "no test failed outside the quarantine, in {}",
+            attempts_phrase(number)
+        ));
+    } else {
+        reason.line(&format!(
+            "{} passed ({must} that must pass, {} that must keep passing), in {}",
+            tests_listed(tests_of.len()),
+            tests_of.len() - must,
+            attempts_phrase(number)
+        ));
+    }
+    if !quarantined.is_empty() {
+        reason.line(&format!(
+            "{} in quarantine failed and did not gate: {}",
+            tests(quarantined.len()),
+            quarantined.join(", ")
+        ));
+    }
+    unlisted_line(&mut reason, &grading.unlisted_failed);
+    reason.finish()
 }
 
 /// How a reason marks a test of `list`.

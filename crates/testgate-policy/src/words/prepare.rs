@@ -3,16 +3,18 @@
 use crate::attempt::{Attempt, Ending};
 use crate::prepare::Preparation;
 use crate::signal;
-use crate::verdict::{Cause, Verdict};
 use crate::words::phrase::exit_hint;
 use crate::words::reason::{MAX_NAME, Reason, cut_end};
 
+/// The reason of a failed preparation's verdict
+/// ([`Preparation::verdict`]): how it ended, what it removed, and the end
+/// of its output.
+pub(crate) fn preparation_reason(preparation: &Preparation) -> String {
+    preparation.reason()
+}
+
 impl Preparation {
-    /// The verdict when it did not succeed: Inconclusive
-    /// [`Cause::PrepareFailed`] with how it ended, what it removed, and the
-    /// end of its output. A preparation is not an attempt: its failure
-    /// says nothing about the tests, so it is never a Fail.
-    pub fn verdict(&self) -> Verdict {
+    fn reason(&self) -> String {
         let command = cut_end(self.command.trim(), MAX_NAME);
         let how = match &self.ending {
             Ending::Exited { code } => format!("exited with code {code}"),
@@ -50,10 +52,7 @@ impl Preparation {
             ));
         }
         reason.tail("the end of the output of the preparation:", &self.tail);
-        Verdict::Inconclusive {
-            cause: Cause::PrepareFailed,
-            reason: reason.finish(),
-        }
+        reason.finish()
     }
 }
 
@@ -61,6 +60,7 @@ impl Preparation {
 mod tests {
     use super::*;
     use crate::attempt::Environment;
+    use crate::verdict::Cause;
 
     #[test]
     fn every_ending_is_inconclusive_and_says_what_it_removed() {

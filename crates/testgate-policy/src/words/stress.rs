@@ -2,31 +2,23 @@
 
 use crate::attempt::Attempt;
 use crate::decide_stress::StressDecision;
-use crate::policy::Step;
-use crate::verdict::{Cause, Verdict};
-use crate::words::decision::plan;
+use crate::words::decision::reason;
 use crate::words::explain::push_tail;
 use crate::words::reason::{Reason, tests};
 
-/// The verdict of a stress run's `decision` on `attempts`.
-pub(crate) fn stress_verdict(decision: &StressDecision<'_>, attempts: &[Attempt]) -> Verdict {
+/// The reason of a stress run's verdict ([`StressDecision::outcome`]).
+pub(crate) fn stress_reason(decision: &StressDecision<'_>, attempts: &[Attempt]) -> String {
     let n = attempts.len();
-    let mut reason = Reason::new();
+    let mut words = Reason::new();
     match decision {
-        StressDecision::Stopped(decided) => match plan(decided).step {
-            Step::Done(verdict) => verdict,
-            Step::Run(_) => Verdict::Inconclusive {
-                cause: Cause::NoTestsRan,
-                reason: "the stress run ended before anything was proved".to_owned(),
-            },
-        },
-        StressDecision::NoAttempt => Verdict::Inconclusive {
-            cause: Cause::NoTestsRan,
-            reason: "no attempt ran".to_owned(),
-        },
+        StressDecision::Stopped(decided) | StressDecision::Unexplained(decided) => {
+            return reason(decided);
+        }
+        StressDecision::NoAttempt => return "no attempt ran".to_owned(),
+        StressDecision::NamedNoTest => return named_no_test(),
         StressDecision::Varied(varied) => {
             let names: Vec<&str> = varied.iter().map(|v| v.name.as_str()).collect();
-            reason.names(&names, |name| {
+            words.names(&names, |name| {
                 varied
                     .iter()
                     .find(|v| v.name == name)
@@ -34,7 +26,7 @@ pub(crate) fn stress_verdict(decision: &StressDecision<'_>, attempts: &[Attempt]
                         format!(" (failed in {} of {})", v.failed_in, v.out_of)
                     })
             });
-            reason.line(&format!(
+            words.line(&format!(
                 "{} varied across {n} runs of the same suite: quarantine {} \
                  (`--quarantine`) or fix {}",
                 tests(varied.len()),
@@ -42,49 +34,31 @@ pub(crate) fn stress_verdict(decision: &StressDecision<'_>, attempts: &[Attempt]
                 if varied.len() == 1 { "it" } else { "them" },
             ));
             if let Some(last) = attempts.last() {
-                push_tail(&mut reason, last, n);
-            }
-            Verdict::Inconclusive {
-                cause: Cause::Flaky,
-                reason: reason.finish(),
+                push_tail(&mut words, last, n);
             }
         }
         StressDecision::Failed(always) => {
-            reason.names(always, |_| String::new());
-            reason.line(&format!(
+            words.names(always, |_| String::new());
+            words.line(&format!(
                 "{} failed in every one of {n} runs",
                 tests(always.len())
             ));
             if let Some(last) = attempts.last() {
-                push_tail(&mut reason, last, n);
-            }
-            Verdict::Fail {
-                failing: always.iter().map(|n| (*n).to_owned()).collect(),
-                reason: reason.finish(),
+                push_tail(&mut words, last, n);
             }
         }
-        StressDecision::Unexplained(decided) => match plan(decided).step {
-            Step::Done(verdict) if !verdict.is_pass() => verdict,
-            Step::Done(_) | Step::Run(_) => named_no_test(),
-        },
-        StressDecision::NamedNoTest => named_no_test(),
         StressDecision::Passed(seen) => {
-            reason.line(&format!("{} passed in every one of {n} runs", tests(*seen)));
-            Verdict::Pass {
-                reason: reason.finish(),
-            }
+            words.line(&format!("{} passed in every one of {n} runs", tests(*seen)));
         }
     }
+    words.finish()
 }
 
 /// The stress runs named no test.
-fn named_no_test() -> Verdict {
-    Verdict::Inconclusive {
-        cause: Cause::NoTestsRan,
-        reason: "the stress runs named no test, so no test's outcome could be \
-                 compared between runs: run the runner in a mode that names every \
-                 test (go test -v, pytest -v, jest --verbose, vitest \
-                 --reporter=verbose)"
-            .to_owned(),
-    }
+fn named_no_test() -> String {
+    "the stress runs named no test, so no test's outcome could be \
+     compared between runs: run the runner in a mode that names every \
+     test (go test -v, pytest -v, jest --verbose, vitest \
+     --reporter=verbose)"
+        .to_owned()
 }
