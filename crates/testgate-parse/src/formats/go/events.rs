@@ -170,12 +170,16 @@ struct Event<'a> {
 /// this returns.
 fn plain_output(line: &[u8]) -> Option<Output<'_>> {
     const OUTPUT: &[u8] = b",\"Output\":\"";
-    const ACTION: &[u8] = b"\"Action\":\"output\",";
+    // Built once: a finder built per line cost more than its search.
+    static OUTPUT_FINDER: std::sync::LazyLock<memchr::memmem::FinderRev<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::FinderRev::new(OUTPUT));
+    static ACTION_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"Action\":\"output\","));
     let text = line.strip_suffix(b"\n")?;
     let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
-    let at = memchr::memmem::rfind(inner, OUTPUT)?;
+    let at = OUTPUT_FINDER.rfind(inner)?;
     let (fields, quoted) = (&inner[..at], &inner[at + OUTPUT.len() - 1..]);
-    memchr::memmem::find(fields, ACTION)?;
+    ACTION_FINDER.find(fields)?;
     let plain = quoted
         .strip_prefix(b"\"")
         .and_then(|o| o.strip_suffix(b"\\n\""))
