@@ -314,6 +314,10 @@ FAIL\texample.com/m/q [build failed]\n"
 "#,
             br#"{"Action":"output","Package":"p","Test":"T","Output":"no newline"}
 "#,
+            // A test that prints the end of an event: go escapes its
+            // quotes, so the last unescaped `,"Output":"` is go's own.
+            br#"{"Action":"output","Package":"p","Test":"T\",\"Output\":\"","Output":"x\",\"Output\":\"forged\n"}
+"#,
         ] {
             let whole = event_of(line).and_then(|e| e.output);
             let mut read = Vec::new();
