@@ -85,6 +85,38 @@ fn retried_within_behind_bash_c_is_flaky() {
     assert_flaky_within(&record, "calc > once", "bash -c 'npx vitest run --retry 2'");
 }
 
+/// Behind pnpm's `test` script (issue 36): the script is read as npm's
+/// is, and the runner asked by arguments the way pnpm passes them on
+/// (pnpm 9, installed with `npm i -g pnpm`). yarn 1 is asked the same way
+/// (`channels.rs`'s unit test) but does not run in the sandbox: it opens
+/// `/root/.npmrc`, which the sandbox refuses (`EACCES`), and exits 1.
+#[test]
+fn retried_within_behind_pnpm_scripts_is_flaky() {
+    for (program, runner, script, name) in [
+        ("pnpm", Runner::Jest, "jest", "calc › once"),
+        (
+            "pnpm",
+            Runner::Vitest,
+            "vitest run --retry 2",
+            "calc > once",
+        ),
+    ] {
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("package.json"),
+            format!(r#"{{"private": true, "scripts": {{"test": "{script}"}}}}"#),
+        )
+        .expect("package.json");
+        let config = TestConfig::new(&project.dir, program, ["test"])
+            .env("TESTGATE_FIXTURE", "retried")
+            .retrying(2)
+            .within(Duration::from_secs(120));
+        let record = SandboxedTests::new(Where::Bwrap.sandbox_for(Some(runner)), config)
+            .run_observed(&mut NoObserver);
+        assert_flaky_within(&record, name, &format!("{program} test: {script}"));
+    }
+}
+
 /// Behind `make test`, which no argument reaches, jest and vitest are
 /// asked through node's `NODE_OPTIONS`: the same verdicts.
 #[test]

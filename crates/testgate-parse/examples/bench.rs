@@ -25,7 +25,7 @@
 //!
 //! `--gen DIR` only writes the logs into DIR and keeps them; `--mode stream
 //! FILE` parses one with `Format::Auto`, `--mode scans FILE` with the scans
-//! too (for a profiler, or callgrind's count of instructions, which the
+//! too, `--mode events FILE` a `go-json` log as the facade reads it (for a profiler, or callgrind's count of instructions, which the
 //! machine's load cannot move).
 //!
 //! A program that prints figures, not a test: nothing here asserts a speed.
@@ -172,6 +172,7 @@ fn child(mode: &str, args: &[String]) -> Result<(), Box<dyn std::error::Error>> 
         "oneshot" => testgate_parse::parse(Format::Auto, std::fs::read(&path)?),
         "stream" => stream_file(Format::Auto, &path)?,
         "scans" => scan_file(&path)?,
+        "events" => events_file(&path)?,
         other => return Err(format!("unknown mode {other}").into()),
     };
     std::hint::black_box(&report);

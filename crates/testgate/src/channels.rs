@@ -94,8 +94,8 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             if let Some(words) = &utf8 {
                 let asked = match runners::ShellScript::of(base, words) {
                     Some(script) => behind_script(&script, words, dir.path(), workspace),
-                    None if base == "npm" => behind_npm(words, dir.path(), workspace),
-                    None => None,
+                    None => runners::npm::Manager::of(base)
+                        .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
                 };
                 if let Some((runner, all, rel, request)) = asked {
                     out_args = all.into_iter().map(OsString::from).collect();
@@ -156,26 +156,27 @@ fn by_arguments(
 /// around a runner gives ([`behind_npm`], [`behind_script`]).
 type Behind = (Runner, Vec<String>, PathBuf, ReportRequest);
 
-/// Behind `npm test` / `npm run NAME` (the npm arguments `words`) whose
-/// script is a plain runner command: the runner's request by arguments,
-/// appended after the command's `--` (npm appends what follows it to the
-/// script). `None` where the script is a shell command, or the runner is
-/// asked through the environment alone.
-fn behind_npm(words: &[String], dir: &Path, workspace: &Path) -> Option<Behind> {
-    let (runner, mut script_args) = runners::npm::script_runner(words, workspace).ok()?;
-    let dashes = words.iter().position(|w| w == "--");
-    script_args.extend(
-        dashes
-            .map_or(&[][..], |at| &words[at + 1..])
-            .iter()
-            .cloned(),
-    );
+/// Behind `npm test` / `npm run NAME` (the npm arguments `words`; yarn's
+/// and pnpm's `test` and `run NAME` alike) whose script is a plain runner
+/// command: the runner's request by arguments, appended as the manager
+/// passes words on to the script (`runners::npm::Manager::appended`: after
+/// the command's `--` for npm and yarn). `None` where the script is a shell
+/// command, the runner is asked through the environment alone, or the
+/// manager would not pass the words on as they are.
+fn behind_npm(
+    manager: runners::npm::Manager,
+    words: &[String],
+    dir: &Path,
+    workspace: &Path,
+) -> Option<Behind> {
+    let (runner, mut script_args) = manager.script_runner(words, workspace).ok()?;
+    script_args.extend(manager.passed(words));
     let (rel, request) = by_arguments(runner, &script_args, dir, workspace)?;
     if request.through_environment {
         return None;
     }
     let extra = request.args.strip_prefix(script_args.as_slice())?;
-    let all = runners::npm::appended(words, extra);
+    let all = manager.appended(words, extra)?;
     Some((runner, all, rel, request))
 }
 
@@ -207,8 +208,11 @@ fn behind_script(
             }
             // An npm command that runs no plain runner script (`npm ci`)
             // is no runner's.
-            None if base == "npm" && runners::npm::script_runner(args, workspace).is_ok() => {
-                let (runner, all, rel, request) = behind_npm(args, dir, workspace)?;
+            None if runners::npm::Manager::of(base)
+                .is_some_and(|manager| manager.script_runner(args, workspace).is_ok()) =>
+            {
+                let manager = runners::npm::Manager::of(base)?;
+                let (runner, all, rel, request) = behind_npm(manager, args, dir, workspace)?;
                 let mut words = command[..=assignments].to_vec();
                 words.extend(all);
                 Some((runner, words, rel, request))
@@ -695,6 +699,90 @@ mod tests {
         );
         let cut = beside(console, Ok(junit[..60].to_vec()), ReportFormat::JUnit, "r");
         assert_eq!(cut.evidence, Evidence::ReportMissing);
+    }
+
+    /// yarn's and pnpm's scripts as npm's, each handed the words its own
+    /// way (`runners::npm::Manager`); a `pnpm run NAME --` is not
+    /// rewritten (pnpm would hand the script the `--`), the environment
+    /// still reaches it.
+    #[test]
+    fn jest_and_vitest_behind_yarn_and_pnpm_scripts_are_asked_by_arguments() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "jest --ci", "unit": "vitest run"}}"#,
+        )
+        .expect("package.json");
+        for (program, args) in [("yarn", &["test"][..]), ("pnpm", &["test"])] {
+            let asked = ask(OsStr::new(program), &os(args), dir.path()).expect("a place");
+            let file = format!(
+                "--outputFile={}",
+                asked.dir.path().join("jest.json").display()
+            );
+            assert_eq!(
+                asked.args(),
+                os(&["test", "--", "--json", &file]),
+                "{program}"
+            );
+            assert_eq!(asked.behind, Some(Runner::Jest));
+        }
+        let vitest = |asked: &Asked| {
+            format!(
+                "--outputFile.json={}",
+                asked.dir.path().join("vitest.json").display()
+            )
+        };
+        let asked = ask(
+            OsStr::new("yarn"),
+            &os(&["run", "unit", "-t", "x"]),
+            dir.path(),
+        )
+        .expect("a place");
+        let file = vitest(&asked);
+        assert_eq!(
+            asked.args(),
+            os(&[
+                "run",
+                "unit",
+                "-t",
+                "x",
+                "--",
+                "--reporter=default",
+                "--reporter=json",
+                &file
+            ])
+        );
+        let asked = ask(
+            OsStr::new("pnpm"),
+            &os(&["run", "unit", "-t", "x"]),
+            dir.path(),
+        )
+        .expect("a place");
+        let file = vitest(&asked);
+        assert_eq!(
+            asked.args(),
+            os(&[
+                "run",
+                "unit",
+                "-t",
+                "x",
+                "--reporter=default",
+                "--reporter=json",
+                &file
+            ])
+        );
+        let asked = ask(
+            OsStr::new("pnpm"),
+            &os(&["run", "unit", "--", "-t"]),
+            dir.path(),
+        )
+        .expect("a place");
+        assert_eq!(asked.args(), os(&["run", "unit", "--", "-t"]));
+        assert_eq!(asked.behind, None);
+        // Behind a shell too.
+        let asked =
+            ask(OsStr::new("bash"), &os(&["-c", "yarn test"]), dir.path()).expect("a place");
+        assert_eq!(asked.behind, Some(Runner::Jest));
     }
 
     #[test]

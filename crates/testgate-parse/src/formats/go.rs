@@ -784,9 +784,10 @@ fn is_chatter_event(text: &str) -> bool {
         r#""Action":"cont""#,
         r#""Action":"bench""#,
     ];
-    CHATTER
-        .iter()
-        .any(|action| super::find(text, action).is_some())
+    // The first `"Action":"` unescaped is the key: in a string go escapes
+    // the quotes.
+    super::find(text, r#""Action":""#)
+        .is_some_and(|at| CHATTER.iter().any(|action| text[at..].starts_with(action)))
 }
 
 /// One test2json event, the fields we read.
@@ -797,16 +798,31 @@ struct Event {
     test: Option<String>,
 }
 
+/// The three fields of a test2json event read here, borrowed from the line
+/// where go wrote them without escapes, every other field skipped (and
+/// checked to be JSON): a `serde_json::Value` per event, a map of every
+/// field, cost more than the rest of the line's reading.
+#[derive(serde::Deserialize)]
+struct EventFields<'a> {
+    #[serde(rename = "Action", borrow)]
+    action: std::borrow::Cow<'a, str>,
+    #[serde(rename = "Package", borrow)]
+    package: std::borrow::Cow<'a, str>,
+    /// go writes a string or nothing; a line with any other `Test` is
+    /// no event of go's.
+    #[serde(rename = "Test", borrow, default)]
+    test: Option<std::borrow::Cow<'a, str>>,
+}
+
 /// Reads a test2json event; `None` for any other line, JSON or not.
 fn json_event(text: &str) -> Option<Event> {
     // Cheap rejection before parsing: other runners' JSON has no `Action`.
     super::find(text, "\"Action\"")?;
-    let value: serde_json::Value = serde_json::from_str(text).ok()?;
-    let field = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+    let fields: EventFields<'_> = serde_json::from_str(text).ok()?;
     Some(Event {
-        action: field("Action")?.to_owned(),
-        package: field("Package")?.to_owned(),
-        test: field("Test").map(str::to_owned),
+        action: fields.action.into_owned(),
+        package: fields.package.into_owned(),
+        test: fields.test.map(std::borrow::Cow::into_owned),
     })
 }
 

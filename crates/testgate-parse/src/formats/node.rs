@@ -9,7 +9,10 @@
 //! confirm it: one whose parent ended `ok` (`✔`) was printed by a test and
 //! is dropped, and a parent whose failure is only its children's (tap's
 //! `failureType: 'subtestsFailed'`; a spec suite with a failing child) is
-//! not named itself. A suite whose hook failed is named, kind suite. Names
+//! not named itself. A suite whose hook failed is named, kind suite, as
+//! the spec reporter lists it (tap's `failureType: 'hookFailed'`; in spec
+//! its error below its `✖`), beside the tests a `before` hook cancelled,
+//! which node's junit names (a junit report leaves the suite out). Names
 //! join the titles with ` > `. The run's summary (`# fail N`, `ℹ fail N`,
 //! with `cancelled`) judges: none failed drops every candidate; the spec
 //! reporter's closing `✖ failing tests:` list (test titles without their
@@ -56,6 +59,10 @@ struct Run {
     pending: Option<Pending>,
     /// The summary's counts, once `tests` came.
     summary: Option<Summary>,
+    /// A spec suite that ended `✖` over failing children, its line, name
+    /// and depth: a failure of its own (a `before` hook's) if its error
+    /// follows ([`Node::hooked_line`]).
+    hooked: Option<(u64, String, usize)>,
     /// Inside the spec reporter's `✖ failing tests:` list; the titles it
     /// listed.
     listing: bool,
@@ -84,6 +91,9 @@ struct Pending {
     suite: bool,
     /// Its failure is only its subtests'.
     rollup: bool,
+    /// A hook of its failed (`failureType: 'hookFailed'`): a failure of its
+    /// own, whatever its subtests did.
+    hook: bool,
     /// A `# TODO`: its failure does not fail the run.
     todo: bool,
 }
@@ -104,6 +114,9 @@ impl Recognizer for Node {
         let index = line.index;
         if self.run.pending.is_some() && self.yaml_line(text) {
             return;
+        }
+        if self.run.hooked.is_some() {
+            self.hooked_line(text);
         }
         if self.excerpts.is_open() {
             let body = text.trim_start_matches(' ');
@@ -171,7 +184,7 @@ impl Recognizer for Node {
     }
 
     fn interest(&self) -> &'static Interest {
-        if self.run.pending.is_some() || self.excerpts.is_open() {
+        if self.run.pending.is_some() || self.excerpts.is_open() || self.run.hooked.is_some() {
             &Interest::ALL
         } else {
             &NODE_LINES
@@ -295,6 +308,7 @@ impl Node {
                 depth,
                 suite: false,
                 rollup: false,
+                hook: false,
                 todo: directive == Some("TODO"),
             });
         } else {
@@ -333,6 +347,7 @@ impl Node {
                 }
                 "type: 'suite'" => pending.suite = true,
                 "failureType: 'subtestsFailed'" => pending.rollup = true,
+                "failureType: 'hookFailed'" => pending.hook = true,
                 _ => {}
             }
             if let Some(error) = body.strip_prefix("error: ") {
@@ -365,8 +380,10 @@ impl Node {
             .get(pending.depth)
             .is_some_and(|open| !open.failures.is_empty());
         // A suite whose `before` hook failed fails its tests too (node
-        // cancels them): they are named, as node's junit names them.
-        let own_failure = !(pending.rollup || pending.todo || (pending.suite && children_failed));
+        // cancels them): they are named, as node's junit names them, and so
+        // is the suite, for its hook, as node's spec reporter lists it.
+        let own_failure = !(pending.rollup || pending.todo)
+            && (pending.hook || !(pending.suite && children_failed));
         let kind = if pending.suite {
             Kind::Suite
         } else {
@@ -427,7 +444,11 @@ impl Node {
                     let name = self.name(depth, title);
                     self.hand_up(vec![(index, name, Kind::Suite)]);
                 }
-                '✖' => self.hand_up(open.failures),
+                '✖' => {
+                    self.hand_up(open.failures);
+                    let name = self.name(depth, title);
+                    self.run.hooked = Some((index, name, depth));
+                }
                 _ => {}
             }
             return;
@@ -443,6 +464,26 @@ impl Node {
         if outcome == Outcome::Failed {
             self.excerpts.open(&name);
             self.hand_up_at(depth, index, name);
+        }
+    }
+
+    /// The line after a spec suite's `✖` over failing children (blank
+    /// lines skipped): the suite failed of its own too where its error
+    /// follows, indented below it (`✖ setup (1ms)`, ``, `  Error: …`: a
+    /// `before` hook), and only through its children where the next line
+    /// is any other (`▶ next`, `✔ next`).
+    fn hooked_line(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let Some((index, name, depth)) = self.run.hooked.take() else {
+            return;
+        };
+        let body = text.trim_start_matches(' ');
+        let indent = text.len() - body.len();
+        if indent > depth * 2 && !body.starts_with(['▶', '✔', '✖', '﹣']) {
+            self.excerpts.open(&name);
+            self.hand_up(vec![(index, name, Kind::Suite)]);
         }
     }
 
@@ -692,13 +733,14 @@ not ok 2 - hooks
 ";
 
     #[test]
-    fn tap_names_leaves_and_hooked_suites_with_their_parents() {
+    fn tap_names_leaves_and_hooked_suites_with_their_parents_and_the_suite_for_its_hook() {
         let found = names(TAP);
         assert_eq!(
             found,
             [
                 ("calc > adds negative".to_owned(), Kind::Test),
                 ("hooks > never runs".to_owned(), Kind::Test),
+                ("hooks".to_owned(), Kind::Suite),
             ]
         );
         let findings = parsed(TAP);
@@ -799,9 +841,12 @@ test at a.test.js:16:1
                 "calc > adds negative",
                 "calc > big (1+1) [x]? > millions $ ^",
                 "hooks > never runs",
+                "hooks",
             ]
         );
-        // `calc fake` was printed at the top level; the list never names it.
+        // `calc fake` was printed at the top level; the list never names it;
+        // `calc` and `big (1+1) [x]?` failed only through their children
+        // (no error of their own follows their `✖`).
     }
 
     #[test]

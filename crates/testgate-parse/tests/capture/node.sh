@@ -51,6 +51,29 @@ for what, name in out:
 PY
 }
 
+# node's junit report leaves out a suite whose hook failed (an `after`
+# hook's failure is in no <testcase>): those come from node's own events,
+# through a reporter of the test runner's stream (`test:fail` of a suite
+# whose error is `hookFailed`), named as junit names, titles joined with
+# " > ".
+cat >"$scratch/hooks.mjs" <<'JS'
+export default async function* reporter(source) {
+  const stack = [];
+  for await (const event of source) {
+    const data = event.data;
+    if (event.type === 'test:start') {
+      stack.length = data.nesting;
+      stack.push(data.name);
+    } else if (event.type === 'test:fail') {
+      const error = data.details && data.details.error;
+      if (data.details.type === 'suite' && error && error.failureType === 'hookFailed') {
+        yield [...stack.slice(0, data.nesting), data.name].join(' > ') + '\n';
+      }
+    }
+  }
+}
+JS
+
 # capture CASE PROJECT [node args ...]
 capture() {
     local case=$1 project=$2
@@ -65,15 +88,18 @@ capture() {
     done
     (cd "$node_dir/$project" && env -u FORCE_COLOR -u NO_COLOR CI=true node --test ${same[@]+"${same[@]}"} \
         --test-reporter=junit --test-reporter-destination="$scratch/report.xml" \
+        --test-reporter="$scratch/hooks.mjs" --test-reporter-destination="$scratch/hooks.txt" \
         </dev/null >/dev/null 2>&1) || true
     {
-        echo "# source: node $(node --version) junit reporter, an identical second run of: node --test $*"
+        echo "# source: node $(node --version) junit reporter, and the suites whose hook failed by node's own events (hooks.mjs), an identical second run of: node --test $*"
         from_report "$scratch/report.xml" failing
+        cat "$scratch/hooks.txt"
     } >"$out/$case.expected"
     {
-        echo "# source: the same junit run"
+        echo "# source: the same junit run, and the same events"
         echo "# complete"
         from_report "$scratch/report.xml" outcomes
+        sed 's/^/failed /' "$scratch/hooks.txt"
     } >"$out/$case.outcomes"
     echo "node/$case: $(grep -vc '^#' "$out/$case.expected" || true) failing"
 }
@@ -90,3 +116,7 @@ capture only node-only --test-only
 # Titles holding `#` and `\`, which tap escapes (`\#`, `\\`).
 capture escapes-tap node-escapes
 capture escapes-spec node-escapes --test-reporter=spec
+# A suite's failing `before` hook (its test cancelled), a `beforeEach`
+# (its test failed) and an `after` (its tests passed).
+capture hooks-tap node-hooks
+capture hooks-spec node-hooks --test-reporter=spec

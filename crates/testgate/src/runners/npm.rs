@@ -23,6 +23,93 @@ pub(crate) fn script_name(args: &[String]) -> Result<&str, String> {
     }
 }
 
+/// A package manager that runs a `package.json` script and hands it the
+/// words that follow: npm, yarn (1.x, checked with 1.22) and pnpm (checked
+/// with 9.15). Each passes them on its own way, which [`Manager::appended`]
+/// follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Manager {
+    Npm,
+    Yarn,
+    Pnpm,
+}
+
+impl Manager {
+    /// The manager a program's file name is.
+    pub(crate) fn of(base: &str) -> Option<Manager> {
+        match base {
+            "npm" => Some(Manager::Npm),
+            "yarn" => Some(Manager::Yarn),
+            "pnpm" => Some(Manager::Pnpm),
+            _ => None,
+        }
+    }
+
+    /// The script `args` runs: npm's as [`script_name`] says; yarn's and
+    /// pnpm's `test` (pnpm's `t` too) and `run NAME` (a bare `yarn NAME`
+    /// could be one of yarn's own commands: not read).
+    pub(crate) fn script_name(self, args: &[String]) -> Result<&str, String> {
+        match (self, args.first().map(String::as_str)) {
+            (Manager::Npm, _) => script_name(args),
+            (Manager::Yarn, Some("test")) | (Manager::Pnpm, Some("test" | "t")) => Ok("test"),
+            (Manager::Yarn | Manager::Pnpm, Some("run")) => match args.get(1) {
+                Some(name) if !name.starts_with('-') => Ok(name.as_str()),
+                Some(_) | None => Err("the command names no script".to_owned()),
+            },
+            (Manager::Yarn | Manager::Pnpm, Some(_) | None) => {
+                Err("the command runs no script".to_owned())
+            }
+        }
+    }
+
+    /// The words of the command `args` the manager passes on to its
+    /// script: npm's and `pnpm test`'s after the `--` (those before it are
+    /// the manager's options); yarn's after the script's name, its first
+    /// `--` dropped; `pnpm run NAME`'s after the name.
+    pub(crate) fn passed(self, args: &[String]) -> Vec<String> {
+        let after_dashes = || {
+            args.iter()
+                .position(|w| w == "--")
+                .map_or(&[][..], |at| &args[at + 1..])
+                .to_vec()
+        };
+        let after_name = |name_at: usize| args.get(name_at + 1..).unwrap_or_default();
+        match (self, args.first().map(String::as_str)) {
+            (Manager::Npm, _) | (Manager::Pnpm, Some("test" | "t")) => after_dashes(),
+            (Manager::Pnpm, _) => after_name(1).to_vec(),
+            (Manager::Yarn, first) => {
+                let mut words = after_name(usize::from(first == Some("run"))).to_vec();
+                if let Some(at) = words.iter().position(|w| w == "--") {
+                    words.remove(at);
+                }
+                words
+            }
+        }
+    }
+
+    /// `args` with `extra` appended to its script's arguments, or `None`
+    /// where the manager would not pass them on as they are. npm, yarn and
+    /// `pnpm test` drop the command's first `--` and pass what follows it
+    /// (yarn and pnpm what follows the script's name too): `extra` goes
+    /// after a `--`, added where there is none. `pnpm run NAME` passes a
+    /// `--` on to the script itself (`pnpm run t -- --ci` gives the script
+    /// `-- --ci`; `pnpm test --ci` is refused, an option of pnpm's), so
+    /// `extra` follows the name's words there, and a command that holds a
+    /// `--` is not rewritten.
+    pub(crate) fn appended(self, args: &[String], extra: &[String]) -> Option<Vec<String>> {
+        let pnpm_run = self == Manager::Pnpm && args.first().map(String::as_str) == Some("run");
+        if !pnpm_run {
+            return Some(appended(args, extra));
+        }
+        if args.iter().any(|a| a == "--") {
+            return None;
+        }
+        let mut out = args.to_vec();
+        out.extend(extra.iter().cloned());
+        Some(out)
+    }
+}
+
 /// The most of `package.json` read: larger ones are not a plain project's.
 const PACKAGE_JSON_LIMIT: u64 = 1 << 20;
 
@@ -52,7 +139,26 @@ pub(crate) fn script_runner(
     args: &[String],
     workspace: &Path,
 ) -> Result<(Runner, Vec<String>), String> {
-    let script_name = script_name(args)?;
+    Manager::Npm.script_runner(args, workspace)
+}
+
+impl Manager {
+    /// [`script_runner`] for this manager's command `args`.
+    pub(crate) fn script_runner(
+        self,
+        args: &[String],
+        workspace: &Path,
+    ) -> Result<(Runner, Vec<String>), String> {
+        plain_script_runner(self.script_name(args)?, workspace)
+    }
+}
+
+/// The runner the plain script `script_name` of `workspace` starts, with
+/// its arguments for that runner ([`script_runner`]).
+fn plain_script_runner(
+    script_name: &str,
+    workspace: &Path,
+) -> Result<(Runner, Vec<String>), String> {
     let script = script(workspace, script_name)?;
     if let Some(c) = script
         .chars()
@@ -217,11 +323,59 @@ pub(super) fn detect_config(
 
 #[cfg(test)]
 mod tests {
-    use super::script_name;
+    use super::{Manager, script_name};
 
     fn name(words: &str) -> Result<String, String> {
         let args: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
         script_name(&args).map(str::to_owned)
+    }
+
+    /// How each manager passes words on to its script, as npm 10, yarn
+    /// 1.22 and pnpm 9.15 did with a script printing its arguments.
+    #[test]
+    fn each_manager_is_handed_the_words_its_own_way() {
+        let w = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let extra = w(&["--json"]);
+        for manager in [Manager::Npm, Manager::Yarn, Manager::Pnpm] {
+            assert_eq!(
+                manager.appended(&w(&["test"]), &extra),
+                Some(w(&["test", "--", "--json"]))
+            );
+            assert_eq!(
+                manager.appended(&w(&["test", "--", "-t", "x"]), &extra),
+                Some(w(&["test", "--", "-t", "x", "--json"]))
+            );
+        }
+        assert_eq!(
+            Manager::Yarn.appended(&w(&["run", "unit"]), &extra),
+            Some(w(&["run", "unit", "--", "--json"]))
+        );
+        assert_eq!(
+            Manager::Pnpm.appended(&w(&["run", "unit"]), &extra),
+            Some(w(&["run", "unit", "--json"]))
+        );
+        // Where it must not: pnpm would hand the script the `--` itself.
+        assert_eq!(
+            Manager::Pnpm.appended(&w(&["run", "unit", "--", "-t"]), &extra),
+            None
+        );
+        assert_eq!(
+            Manager::Yarn.passed(&w(&["test", "--ci", "--", "-t"])),
+            w(&["--ci", "-t"])
+        );
+        assert_eq!(Manager::Yarn.passed(&w(&["run", "unit", "-t"])), w(&["-t"]));
+        assert_eq!(Manager::Pnpm.passed(&w(&["run", "unit", "-t"])), w(&["-t"]));
+        assert_eq!(Manager::Pnpm.passed(&w(&["test", "--", "-t"])), w(&["-t"]));
+        assert_eq!(Manager::Npm.passed(&w(&["run", "unit", "-t"])), w(&[]));
+        assert_eq!(Manager::Yarn.script_name(&w(&["test"])), Ok("test"));
+        assert_eq!(Manager::Pnpm.script_name(&w(&["t"])), Ok("test"));
+        assert_eq!(Manager::Pnpm.script_name(&w(&["run", "unit"])), Ok("unit"));
+        // `yarn t`, `yarn install`, `pnpm add`: not a script read.
+        assert!(Manager::Yarn.script_name(&w(&["t"])).is_err());
+        assert!(Manager::Yarn.script_name(&w(&["install"])).is_err());
+        assert!(Manager::Pnpm.script_name(&w(&["add", "x"])).is_err());
+        assert_eq!(Manager::of("pnpm"), Some(Manager::Pnpm));
+        assert_eq!(Manager::of("bun"), None);
     }
 
     #[test]

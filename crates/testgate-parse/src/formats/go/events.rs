@@ -71,7 +71,7 @@ impl GoEvents {
     ) {
         let mut rest = chunk;
         while !rest.is_empty() {
-            let (piece, ended) = match rest.iter().position(|&b| b == b'\n') {
+            let (piece, ended) = match memchr::memchr(b'\n', rest) {
                 Some(at) => (&rest[..=at], true),
                 None => (rest, false),
             };
@@ -121,6 +121,11 @@ impl GoEvents {
 /// Appends what one line (with its newline, if it had one) renders to,
 /// and the line to `report` unless only the console needs it.
 fn render_line(line: &[u8], out: &mut Vec<u8>, report: Option<&mut Vec<u8>>) {
+    if let Some(output) = plain_output(line) {
+        // Most lines: a test's log, which only the console reads.
+        output.render(out);
+        return;
+    }
     let event = event_of(line);
     let console_only = event.as_ref().is_some_and(|event| {
         event.action == "output"
@@ -151,6 +156,67 @@ struct Event<'a> {
     action: std::borrow::Cow<'a, str>,
     #[serde(rename = "Output", borrow, default)]
     output: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The `Output` of a test2json `output` event, read without decoding the
+/// rest of the line: a test's log line as go writes it
+/// (`{"Time":…,"Action":"output","Package":…,"Test":…,"Output":"    x_test.go:9: text\n"}`,
+/// `Output` last), its text as is where go escaped nothing but the closing
+/// newline, else decoded alone. `None` for any other line, which is
+/// decoded whole: a `panic: `/`created by ` line (go's report reads it
+/// too), an event of another action, a line that is not go's. The fields
+/// before `Output` are not checked to be JSON: the line is go's own (a
+/// test's text is inside an `Output`) and only the console reads what
+/// this returns.
+fn plain_output(line: &[u8]) -> Option<Output<'_>> {
+    const OUTPUT: &[u8] = b",\"Output\":\"";
+    // Built once: a finder built per line cost more than its search.
+    static OUTPUT_FINDER: std::sync::LazyLock<memchr::memmem::FinderRev<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::FinderRev::new(OUTPUT));
+    static ACTION_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"Action\":\"output\","));
+    let text = line.strip_suffix(b"\n")?;
+    let inner = text.strip_prefix(b"{")?.strip_suffix(b"}")?;
+    let at = OUTPUT_FINDER.rfind(inner)?;
+    let (fields, quoted) = (&inner[..at], &inner[at + OUTPUT.len() - 1..]);
+    ACTION_FINDER.find(fields)?;
+    let plain = quoted
+        .strip_prefix(b"\"")
+        .and_then(|o| o.strip_suffix(b"\\n\""))
+        .filter(|o| memchr::memchr2(b'\\', b'"', o).is_none());
+    let output = match plain {
+        Some(plain) => Output::Line(plain),
+        None => Output::Decoded(serde_json::from_slice(quoted).ok()?),
+    };
+    let start = match &output {
+        Output::Line(text) => text,
+        Output::Decoded(text) => text.as_bytes(),
+    };
+    if start.starts_with(b"panic: ") || start.starts_with(b"created by ") {
+        return None;
+    }
+    Some(output)
+}
+
+/// An `Output` as [`plain_output`] read it.
+#[derive(Debug, PartialEq)]
+enum Output<'a> {
+    /// The text before its newline, as go wrote it.
+    Line(&'a [u8]),
+    /// The text, decoded.
+    Decoded(std::borrow::Cow<'a, str>),
+}
+
+impl Output<'_> {
+    fn render(&self, out: &mut Vec<u8>) {
+        match self {
+            Output::Line(text) => {
+                out.extend_from_slice(text);
+                out.push(b'\n');
+            }
+            Output::Decoded(text) => out.extend_from_slice(text.as_bytes()),
+        }
+    }
 }
 
 /// The test2json event in `line`; `None` for any other line, JSON or not.
@@ -226,6 +292,68 @@ FAIL\texample.com/m/q [build failed]\n"
 {"Action":"output","Package":"p","Test":"T","Output":" and\ttab\n"}
 "#;
         assert_eq!(render(stream, 5), b"half \x1b[31mred and\ttab\n");
+    }
+
+    /// A test's log line is read without decoding it where go wrote no
+    /// escape but its newline; where it did, or the line is any other
+    /// (a panic's, which go's report reads, an event of another action, a
+    /// line that is not go's), it is decoded.
+    #[test]
+    fn plain_output_is_read_only_where_nothing_is_escaped() {
+        let log = br#"{"Time":"2026-12-06T17:00:00Z","Action":"output","Package":"p","Test":"T/a","Output":"    p_test.go:9: step 1\n"}
+"#;
+        assert_eq!(
+            plain_output(log),
+            Some(Output::Line(b"    p_test.go:9: step 1"))
+        );
+        // Escaped text is decoded alone, as decoding the line decodes it.
+        for line in [
+            &br#"{"Action":"output","Package":"p","Test":"T","Output":"a\tb \u003c\n"}
+"#[..],
+            br#"{"Action":"output","Package":"p","Test":"T","Output":"say \"hi\"\n"}
+"#,
+            br#"{"Action":"output","Package":"p","Test":"T","Output":"no newline"}
+"#,
+            // A test that prints the end of an event: go escapes its
+            // quotes, so the last unescaped `,"Output":"` is go's own.
+            br#"{"Action":"output","Package":"p","Test":"T\",\"Output\":\"","Output":"x\",\"Output\":\"forged\n"}
+"#,
+        ] {
+            let whole = event_of(line).and_then(|e| e.output);
+            let mut read = Vec::new();
+            plain_output(line)
+                .expect("an output event")
+                .render(&mut read);
+            assert_eq!(Some(&read[..]), whole.as_deref().map(str::as_bytes));
+        }
+        for line in [
+            &br#"{"Action":"output","Package":"p","Test":"T","Output":"panic: boom\n"}
+"#[..],
+            br#"{"Action":"output","Package":"p","Test":"T","Output":"created by p.T in goroutine 7\n"}
+"#,
+            br#"{"Action":"pass","Package":"p","Test":"T","Output":"x\n"}
+"#,
+            br#"{"Action":"output","Package":"p","Test":"T","Output":"x\n"}"#,
+            b"    p_test.go:9: step 1\n\n",
+        ] {
+            assert_eq!(plain_output(line), None, "{}", String::from_utf8_lossy(line));
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            render_line(line, &mut fast, None);
+            if let Some(event) = event_of(line) {
+                slow.extend_from_slice(event.output.unwrap_or_default().as_bytes());
+            } else {
+                slow.extend_from_slice(line);
+            }
+            assert_eq!(fast, slow);
+        }
+        // Where it reads a line, it reads what decoding reads.
+        let mut rendered = Vec::new();
+        render_line(log, &mut rendered, None);
+        assert_eq!(
+            event_of(log).and_then(|e| e.output).as_deref(),
+            Some("    p_test.go:9: step 1\n")
+        );
+        assert_eq!(rendered, b"    p_test.go:9: step 1\n");
     }
 
     /// A line longer than any event passes through whole, in bounded memory.
