@@ -387,6 +387,32 @@ mod tests {
     }
 
     #[test]
+    fn djangos_settings_pass_and_its_secrets_do_not() {
+        let policy = super::super::pass_runners_env(testgate_run::EnvPolicy::new());
+        let host = [
+            ("DJANGO_SETTINGS_MODULE", "site_cfg.settings"),
+            ("DJANGO_CONFIGURATION", "Test"),
+            ("DJANGO_SECRET_KEY", "canary"),
+            ("DJANGO_DB_PASSWORD", "canary"),
+            ("DJANGO_DATABASE_URL", "postgres://u:canary@db/x"),
+        ];
+        let passed: Vec<_> = policy
+            .resolve(host.map(|(n, v)| (n.into(), v.into())))
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| name.to_string_lossy().starts_with("DJANGO_"))
+            .collect();
+        assert_eq!(passed, ["DJANGO_CONFIGURATION", "DJANGO_SETTINGS_MODULE"]);
+        // Before the profile passed them: none of the host's.
+        let before: Vec<_> = testgate_run::EnvPolicy::new()
+            .resolve(host.map(|(n, v)| (n.into(), v.into())))
+            .into_iter()
+            .filter(|(name, _)| name.to_string_lossy().starts_with("DJANGO_"))
+            .collect();
+        assert!(before.is_empty(), "{before:?}");
+    }
+
+    #[test]
     fn names_become_dotted_labels() {
         let here = Path::new("/nonexistent");
         assert_eq!(label("test_x (m.C)", here), Ok("m.C.test_x".to_owned()));
