@@ -1,6 +1,7 @@
 //! Grading a change against expected tests, with the real runners under
-//! bubblewrap: cargo, pytest, go and jest, in modes that name passing tests
-//! (libtest's default, `pytest -v`, `go test -v`, `jest --verbose`).
+//! bubblewrap: cargo, pytest, go, jest and unittest, in modes that name
+//! passing tests (libtest's default, `pytest -v`, `go test -v`, `jest
+//! --verbose`, `python -m unittest -v`).
 
 use std::time::Duration;
 
@@ -11,7 +12,13 @@ use testgate::{Cause, SandboxedTests, TestConfig};
 use crate::NoObserver;
 use crate::projects::{self, Project, failing_names};
 
-const RUNNERS: [Runner; 4] = [Runner::Cargo, Runner::Pytest, Runner::Go, Runner::Jest];
+const RUNNERS: [Runner; 5] = [
+    Runner::Cargo,
+    Runner::Pytest,
+    Runner::Go,
+    Runner::Jest,
+    Runner::Unittest,
+];
 
 /// A test that passes in every mode but `hang`.
 fn steady(runner: Runner) -> &'static str {
@@ -23,6 +30,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > adds",
         Runner::Mocha => "calc adds",
         Runner::Node => "calc > adds",
+        Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -37,6 +45,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > sometimes",
         Runner::Mocha => "calc sometimes",
         Runner::Node => "calc > sometimes",
+        Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -60,10 +69,14 @@ fn verbose(project: &Project) -> TestConfig {
         Runner::Jest => TestConfig::new(dir, "npx", ["--no-install", "jest", "--verbose"])
             .format(Runner::Jest)
             .preset(),
-        // mocha's spec and node's tap reporters name every test.
-        Runner::Cargo | Runner::Nextest | Runner::Vitest | Runner::Mocha | Runner::Node => {
-            project.config()
-        }
+        // unittest's `-v`, like mocha's spec and node's tap reporters, name
+        // every test.
+        Runner::Cargo
+        | Runner::Nextest
+        | Runner::Vitest
+        | Runner::Mocha
+        | Runner::Node
+        | Runner::Unittest => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

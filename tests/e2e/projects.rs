@@ -29,7 +29,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Jest
         | Runner::Vitest
         | Runner::Mocha
-        | Runner::Node => true,
+        | Runner::Node
+        | Runner::Unittest => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -38,7 +39,7 @@ fn own_project(runner: Runner) -> bool {
 fn source(runner: Runner) -> PathBuf {
     let e2e = repo_root().join("tests/projects/e2e");
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(runner.name()),
+        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -63,6 +64,10 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
         Runner::Mocha => &["calc adds negative", "calc big millions"],
         Runner::Node => &["calc > adds negative", "calc > big > millions"],
+        Runner::Unittest => &[
+            "test_adds_negative (tests.test_calc.CalcTest)",
+            "test_big_numbers (tests.test_calc.TestBig)",
+        ],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -116,6 +121,10 @@ impl Project {
             Runner::Vitest => TestConfig::vitest(&self.dir),
             Runner::Mocha => TestConfig::mocha(&self.dir),
             Runner::Node => TestConfig::node_test(&self.dir),
+            // `-v`: the console names every test, passing ones too.
+            Runner::Unittest => TestConfig::new(&self.dir, "python3", ["-m", "unittest", "-v"])
+                .format(Runner::Unittest)
+                .preset(),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -126,7 +135,12 @@ impl Project {
 pub(crate) fn uses_node_modules(runner: Runner) -> bool {
     match runner {
         Runner::Jest | Runner::Vitest | Runner::Mocha => true,
-        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go | Runner::Node => false,
+        Runner::Cargo
+        | Runner::Nextest
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Node
+        | Runner::Unittest => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }

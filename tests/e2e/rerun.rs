@@ -47,7 +47,7 @@ struct Cases {
 fn cases(runner: Runner) -> Cases {
     use Mode::{Fail, Flaky, Order};
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go => Cases {
+        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest => Cases {
             modes: &[Fail, Flaky, Order],
             npm: false,
         },
@@ -85,6 +85,7 @@ impl Kind {
             Runner::Vitest => "node/vitest",
             Runner::Mocha => "node/mocha",
             Runner::Node => "node/node",
+            Runner::Unittest => "unittest",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -109,6 +110,12 @@ impl Kind {
             Runner::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
             Runner::Mocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
             Runner::Node => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"],
+            // A failed subtest fails its test.
+            Runner::Unittest => &[
+                "test_fails (tests.test_rerun.RerunTest)",
+                "test_subtests (tests.test_rerun.Box)",
+                "test_unicode_ünï (tests.test_rerun.Box)",
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -123,6 +130,7 @@ impl Kind {
             Runner::Vitest => "calc > b victim",
             Runner::Mocha => "calc b victim",
             Runner::Node => "calc > b victim",
+            Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -183,6 +191,9 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Vitest => TestConfig::vitest(dir),
         Runner::Mocha => TestConfig::mocha(dir),
         Runner::Node => TestConfig::node_test(dir),
+        Runner::Unittest => TestConfig::new(dir, "python3", ["-m", "unittest"])
+            .format(Runner::Unittest)
+            .preset(),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -336,6 +347,7 @@ rerun_tests! {
     vitest_reruns_only_the_failed_tests: Vitest,
     mocha_reruns_only_the_failed_tests: Mocha,
     node_test_reruns_only_the_failed_tests: Node,
+    unittest_reruns_only_the_failed_tests: Unittest,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

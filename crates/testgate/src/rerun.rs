@@ -563,8 +563,13 @@ mod tests {
         assert!(!is_python("pythonista"));
         assert!(is_python("python3.12"));
         assert_eq!(
-            refused(&["python3", "-m", "unittest"], &targets, &[]),
+            refused(&["python3", "-m", "nose2"], &targets, &[]),
             "`python3` is not a test runner testgate can select tests of"
+        );
+        // unittest's, which reads no pytest name.
+        assert_eq!(
+            refused(&["python3", "-m", "unittest"], &targets, &[]),
+            "`tests/test_x.py::test_a` is not a unittest test name"
         );
     }
 

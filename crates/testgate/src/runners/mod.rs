@@ -27,6 +27,7 @@ pub(crate) mod npm;
 mod pytest;
 mod shell;
 mod toolchain;
+mod unittest;
 mod vitest;
 
 pub(crate) use caches::{caches_used_in, tool_caches};
@@ -320,8 +321,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Vitest => &vitest::Vitest,
         Runner::Mocha => &mocha::Mocha,
         Runner::Node => &node::Node,
-        // No profile yet: the parser reads its output (issue 38 item 2).
-        Runner::Unittest => return None,
+        Runner::Unittest => &unittest::Unittest,
         _ => return None,
     })
 }

@@ -361,7 +361,7 @@ impl RunnerProfile for Pytest {
 /// What shows the project runs pytest, and whether only its layout does: a
 /// configuration file with pytest's section, `conftest.py`, or else a
 /// `tests/` (or `test/`) folder of `test_*.py` / `*_test.py` files.
-fn pytest_marker(project: &ProjectView<'_>) -> Option<(String, bool)> {
+pub(super) fn pytest_marker(project: &ProjectView<'_>) -> Option<(String, bool)> {
     let sections: [(&str, &[&str]); 4] = [
         ("pytest.ini", &[]),
         (
@@ -401,7 +401,7 @@ fn pytest_marker(project: &ProjectView<'_>) -> Option<(String, bool)> {
 /// virtual environment (`.venv/`, `venv/`), else the active one
 /// (`VIRTUAL_ENV`), else `python3` on `PATH`. The interpreter is only
 /// named here, never run: it runs inside the sandbox, whatever it links to.
-fn interpreter(project: &ProjectView<'_>) -> (std::ffi::OsString, Option<String>) {
+pub(super) fn interpreter(project: &ProjectView<'_>) -> (std::ffi::OsString, Option<String>) {
     for venv in [".venv", "venv"] {
         let rel = format!("{venv}/bin/python");
         if matches!(

@@ -612,7 +612,7 @@ mod tests {
             .into_iter()
             .flat_map(|runner| super::super::profile(runner).env_prefixes())
             .copied());
-        assert_eq!(runners, set(["NEXTEST_", "PYTEST_"].into_iter()));
+        assert_eq!(runners, set(["NEXTEST_", "PYTEST_", "DJANGO_"].into_iter()));
         let caches: Vec<String> = all
             .iter()
             .flat_map(|t| t.caches)
