@@ -189,3 +189,36 @@ fn baseline_and_diff_tell_one_name_in_two_files_apart() {
         ]
     );
 }
+
+/// `math › adds` failing in both files, retried under `--rerun failed`:
+/// the retry selects both files (item 3's "retries select both"). Before,
+/// the name was placed in one file, the latest that failed it, and the
+/// retry ran that file alone.
+#[test]
+fn a_targeted_retry_of_one_name_failing_in_two_files_runs_both() {
+    let (_tmp, dir) = project();
+    let out = check(&dir, "fail-both", &["--rerun", "failed", "--retries", "1"]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let retry = &doc["attempts"][1];
+    assert_eq!(retry["selected"], json!([ADDS]), "{doc:#}");
+    let command: Vec<&str> = retry["command"]
+        .as_array()
+        .map(|words| words.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    for file in ["a", "b"] {
+        let pattern = format!("/src\\/{file}\\.test\\.js$");
+        assert!(command.contains(&pattern.as_str()), "{file}: {command:?}");
+    }
+    // Each file's test failed again in the retry.
+    let outcomes: Vec<&Value> = doc["tests"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter(|t| t["name"] == ADDS)
+                .map(|t| &t["outcomes"])
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(outcomes, [&json!(["failed", "failed"]); 2], "{doc:#}");
+}
