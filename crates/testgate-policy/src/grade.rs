@@ -499,6 +499,23 @@ mod tests {
         assert_eq!(verdict.cause(), Some(Cause::NotRun), "{}", verdict.reason());
     }
 
+    /// A quarantined name covers the tests of that name in every file; a
+    /// strict grading still gates every other test, placed or not.
+    #[test]
+    fn a_quarantined_name_covers_every_file() {
+        let expect = Expectations::new(Vec::<String>::new(), Vec::<String>::new())
+            .with_strict(true)
+            .with_quarantine(["math › adds"]);
+        let grader = Grader::new(Policy::new(0), expect);
+        let verdict = grader.verdict(&[one_title_in_two_files(F)]);
+        assert!(verdict.is_pass(), "{}", verdict.reason());
+        let unquarantined =
+            Expectations::new(Vec::<String>::new(), Vec::<String>::new()).with_strict(true);
+        let verdict =
+            Grader::new(Policy::new(0), unquarantined).verdict(&[one_title_in_two_files(F)]);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+    }
+
     proptest::proptest! {
         /// The laws of issue 15: a grading verdict is never Pass when a
         /// listed test failed in any attempt; removing an unlisted test
