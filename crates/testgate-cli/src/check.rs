@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Parser as _;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use testgate::parse::{Format, Runner};
-use testgate::policy::{Ending, Expectations, Grade, Missing, Rerun, Selection};
+use testgate::policy::{Ending, Expectations, Grade, ListedTest, Missing, Rerun, Selection};
 use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
     AttemptRecord, Detected, EvidenceRule, Observer, PreparationRecord, Record, Sandbox,
@@ -695,10 +695,14 @@ pub(crate) fn execute_observed<'o>(
         };
         if let Some(path) = &args.baseline {
             // What passed on the base commit must keep passing.
+            // Each by its name and its file, where the runner gave one.
             let passed = crate::diff::grades_in(path)?
                 .into_iter()
-                .filter(|(_, grade)| *grade == Grade::Passed)
-                .map(|(name, _)| name);
+                .filter(|test| test.grade == Grade::Passed)
+                .map(|test| match test.context {
+                    Some(file) => ListedTest::in_file(test.name, file),
+                    None => ListedTest::from(test.name),
+                });
             expectations.keep_passing.extend(passed);
         }
         // A quarantine alone grades every test but the quarantined ones.
@@ -856,10 +860,10 @@ fn swebench_instance(
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-    let list = |names: &[String], list: &str| {
+    let list = |names: &[ListedTest], list: &str| {
         names
             .iter()
-            .map(|name| (name.clone(), list.to_owned()))
+            .map(|test| (test.name.clone(), list.to_owned()))
             .collect::<Vec<_>>()
     };
     let mut listed = list(&expected.expectations.must_pass, "must_pass");

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
-use testgate::policy::{Change, Grade, TestResult, compare};
+use testgate::policy::{Grade, TestResult, compare};
 use testgate_documents::{CheckTests, DIFF_SCHEMA, DiffDocument, DiffEntry, Outcome};
 
 use crate::Error;
@@ -50,59 +50,106 @@ const ORDER: [&str; 8] = [
 pub(crate) fn run(args: &DiffArgs) -> Result<(), Error> {
     let before = grades_in(&args.before)?;
     let after = grades_in(&args.after)?;
-    let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
-    let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
-    let changes = compare(&before_ref, &after_ref);
     let mut stdout = io::stdout().lock();
+    let document = document(&before, &after);
     if args.json {
-        let document = document(&before, &after);
         crate::json::write_printable(&mut stdout, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(stdout).map_err(Error::Write)?;
     } else {
+        let shared = shared_names(&document);
         for group in ORDER {
-            let names = changes.iter().copied().filter(|(_, c)| c.name() == group);
-            for (name, change) in names {
-                let detail = match change {
-                    Change::New(grade) | Change::Gone(grade) => format!(" ({})", grade.name()),
-                    Change::Fixed
-                    | Change::Broken
-                    | Change::StillFailing
-                    | Change::StillPassing
-                    | Change::Flaky
-                    | Change::NotRun => String::new(),
+            let entries = document.tests.iter().filter(|t| t.change == group);
+            for entry in entries {
+                let place = match &entry.context {
+                    Some(file) if shared.contains(entry.name.as_ref()) => {
+                        format!(" (in {})", testgate::parse::printable(file.as_bytes()))
+                    }
+                    Some(_) | None => String::new(),
                 };
-                let name = testgate::parse::printable(name.as_bytes());
-                writeln!(stdout, "{:<14}{name}{detail}", group.replace('_', " "))
-                    .map_err(Error::Write)?;
+                let detail = match (&entry.before, &entry.after) {
+                    (None, Some(grade)) | (Some(grade), None) => format!(" ({grade})"),
+                    (Some(_), Some(_)) | (None, None) => String::new(),
+                };
+                let name = testgate::parse::printable(entry.name.as_bytes());
+                writeln!(
+                    stdout,
+                    "{:<14}{name}{place}{detail}",
+                    group.replace('_', " ")
+                )
+                .map_err(Error::Write)?;
             }
         }
-        writeln!(stdout, "{}", summary(&document(&before, &after))).map_err(Error::Write)?;
+        writeln!(stdout, "{}", summary(&document)).map_err(Error::Write)?;
     }
     stdout.flush().map_err(Error::Write)
 }
 
+/// The names two entries of `document` share (one title in two files):
+/// their text says which file each is.
+fn shared_names<'d>(document: &'d DiffDocument<'_>) -> std::collections::HashSet<&'d str> {
+    let mut first: std::collections::HashMap<&str, Option<&str>> = Default::default();
+    let mut shared = std::collections::HashSet::new();
+    for entry in &document.tests {
+        let context = entry.context.as_deref();
+        match first.get(entry.name.as_ref()) {
+            Some(seen) if *seen != context => {
+                shared.insert(entry.name.as_ref());
+            }
+            Some(_) => {}
+            None => {
+                first.insert(entry.name.as_ref(), context);
+            }
+        }
+    }
+    shared
+}
+
+/// One test of a check as `diff` and `--baseline` read it: its identity
+/// (its name, and its context where the runner gave one) and what its
+/// attempts add up to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CheckedTest {
+    /// The runner's name for it.
+    pub(crate) name: String,
+    /// Where it lies (a file, a package), if the runner said.
+    pub(crate) context: Option<String>,
+    /// What its attempts add up to.
+    pub(crate) grade: Grade,
+}
+
+impl CheckedTest {
+    /// Its identity: two tests of one name in two files are two tests.
+    fn identity(&self) -> (&str, Option<&str>) {
+        (self.name.as_str(), self.context.as_deref())
+    }
+}
+
 /// The document of how each test changed from `before` to `after` (two
-/// checks' tests, as [`grades_in`] reads them): `diff --json`'s, and
-/// `testgate mcp`'s `diff` tool's.
+/// checks' tests, as [`grades_in`] reads them), each test known by its
+/// name and context: `diff --json`'s, and `testgate mcp`'s `diff` tool's.
 pub(crate) fn document<'a>(
-    before: &'a [(String, Grade)],
-    after: &'a [(String, Grade)],
+    before: &'a [CheckedTest],
+    after: &'a [CheckedTest],
 ) -> DiffDocument<'a> {
-    let before_ref: Vec<(&str, Grade)> = before.iter().map(|(n, g)| (n.as_str(), *g)).collect();
-    let after_ref: Vec<(&str, Grade)> = after.iter().map(|(n, g)| (n.as_str(), *g)).collect();
-    let grade_in = |list: &[(&str, Grade)], name: &str| {
-        list.iter().find(|(n, _)| *n == name).map(|(_, g)| g.name())
+    let keyed = |tests: &'a [CheckedTest]| -> Vec<((&'a str, Option<&'a str>), Grade)> {
+        tests.iter().map(|t| (t.identity(), t.grade)).collect()
+    };
+    let (before_ref, after_ref) = (keyed(before), keyed(after));
+    let grade_in = |list: &[((&str, Option<&str>), Grade)], key: (&str, Option<&str>)| {
+        list.iter().find(|(k, _)| *k == key).map(|(_, g)| g.name())
     };
     let mut counts = std::collections::BTreeMap::new();
     let tests = compare(&before_ref, &after_ref)
         .iter()
-        .map(|&(name, change)| {
+        .map(|&(key, change)| {
             *counts.entry(Cow::Borrowed(change.name())).or_insert(0) += 1;
+            let (name, context) = key;
             DiffEntry {
                 name: Cow::Borrowed(name),
+                context: context.map(Cow::Borrowed),
                 change: Cow::Borrowed(change.name()),
-                before: grade_in(&before_ref, name).map(Cow::Borrowed),
-                after: grade_in(&after_ref, name).map(Cow::Borrowed),
+                before: grade_in(&before_ref, key).map(Cow::Borrowed),
+                after: grade_in(&after_ref, key).map(Cow::Borrowed),
             }
         })
         .collect();
@@ -136,7 +183,7 @@ const MAX_DOCUMENT: u64 = 256 << 20;
 
 /// Every test of the check in `path` (a `check --json` document, or a
 /// `--record` file holding one), with what its attempts add up to.
-pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
+pub(crate) fn grades_in(path: &Path) -> Result<Vec<CheckedTest>, Error> {
     let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
     // The document may lie in a project a suite wrote: no link followed,
     // no FIFO waited on, capped.
@@ -163,14 +210,14 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<(String, Grade)>, Error> {
 /// Every test of the check `value` (a `check --json` document, or a
 /// `--record` holding one, already parsed: the MCP `diff` tool's
 /// argument), named `label` in errors.
-pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<CheckedTest>, Error> {
     let envelope = CheckTests::deserialize(value)
         .map_err(|e| Error::Baseline(format!("{label}: not a check's document ({e})")))?;
     grades_from(envelope, label)
 }
 
 /// Every test of the check `envelope` holds, named `label` in errors.
-fn grades_from(envelope: CheckTests, label: &str) -> Result<Vec<(String, Grade)>, Error> {
+fn grades_from(envelope: CheckTests, label: &str) -> Result<Vec<CheckedTest>, Error> {
     // A record file holds the check's document as `record.result`.
     let Some(tests) = envelope.into_tests() else {
         return Err(Error::Baseline(format!(
@@ -182,7 +229,11 @@ fn grades_from(envelope: CheckTests, label: &str) -> Result<Vec<(String, Grade)>
         .map(|test| {
             let results: Vec<Option<TestResult>> =
                 test.outcomes.iter().map(|o| o.map(result_of)).collect();
-            (test.name, Grade::of(&results))
+            CheckedTest {
+                name: test.name,
+                context: test.context,
+                grade: Grade::of(&results),
+            }
         })
         .collect())
 }

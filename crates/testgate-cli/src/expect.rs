@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use testgate::policy::Expectations;
+use testgate::policy::{Expectations, ListedTest};
 use testgate_documents::{ExpectFile, StressOfCheck};
 
 /// The largest expectations file read: a list of names, not a log.
@@ -146,10 +146,14 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
              PASS_TO_PASS; or f2p_tests and p2p_tests)"
         ));
     }
-    let list = |keys: &[&str]| -> Vec<String> {
+    let list = |keys: &[&str]| -> Vec<ListedTest> {
         keys.iter()
             .filter_map(|key| file.list(key))
-            .flat_map(|list| list.0.iter().cloned())
+            .flat_map(|list| list.0.iter())
+            .map(|entry| match &entry.file {
+                Some(file) => ListedTest::in_file(entry.name.clone(), file.clone()),
+                None => ListedTest::from(entry.name.as_str()),
+            })
             .collect()
     };
     let must_pass = list(&ExpectFile::MUST_PASS);

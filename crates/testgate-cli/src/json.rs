@@ -107,6 +107,7 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
                 .iter()
                 .map(|test| GradedTest {
                     name: Cow::Borrowed(&test.name),
+                    context: test.context.as_deref().map(Cow::Borrowed),
                     list: Cow::Borrowed(test.list.name()),
                     grade: Cow::Borrowed(test.grade.name()),
                     results: test
@@ -202,30 +203,34 @@ fn failures(record: &Record) -> Vec<Failure<'_>> {
 /// Names are borrowed: a hundred thousand tests cost an index and one small
 /// entry each, not a second copy of the names.
 fn test_histories(record: &Record) -> Vec<TestHistory<'_>> {
-    let at: Vec<HashMap<&str, usize>> = record
+    // A test is its name and its context: one title in two files is two
+    // tests (docs/formats.md, "A test's identity").
+    type Identity<'r> = (&'r str, Option<&'r str>);
+    let at: Vec<HashMap<Identity<'_>, usize>> = record
         .attempts
         .iter()
         .map(|attempt| {
             let tests = attempt.report.tests.iter().enumerate();
-            tests.map(|(i, test)| (test.name.as_str(), i)).collect()
+            tests
+                .map(|(i, test)| ((test.name.as_str(), test.context.as_deref()), i))
+                .collect()
         })
         .collect();
     let mut histories = Vec::new();
     for (number, attempt) in record.attempts.iter().enumerate() {
+        let mut seen = std::collections::HashSet::new();
         for test in &attempt.report.tests {
+            let key = (test.name.as_str(), test.context.as_deref());
             let earlier = at.get(..number).unwrap_or_default();
-            if earlier
-                .iter()
-                .any(|names| names.contains_key(test.name.as_str()))
-            {
+            if earlier.iter().any(|tests| tests.contains_key(&key)) || !seen.insert(key) {
                 continue;
             }
             let outcomes = record
                 .attempts
                 .iter()
                 .zip(&at)
-                .map(|(attempt, names)| {
-                    let at = names.get(test.name.as_str())?;
+                .map(|(attempt, tests)| {
+                    let at = tests.get(&key)?;
                     attempt.report.tests.get(*at).map(|t| outcome(t.outcome))
                 })
                 .collect();
@@ -233,8 +238,8 @@ fn test_histories(record: &Record) -> Vec<TestHistory<'_>> {
                 .attempts
                 .iter()
                 .zip(&at)
-                .map(|(attempt, names)| {
-                    let at = names.get(test.name.as_str())?;
+                .map(|(attempt, tests)| {
+                    let at = tests.get(&key)?;
                     attempt.report.tests.get(*at)?.duration_ms
                 })
                 .collect();

@@ -340,6 +340,11 @@ pub struct Grading<'a> {
 pub struct GradedTest<'a> {
     /// The test.
     pub name: Cow<'a, str>,
+    /// The file it lies in, where the list gave one or the runner placed
+    /// the tests of the name (each place graded on its own). Absent
+    /// where neither did (added after the first version of the schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Cow<'a, str>>,
     /// The list it is on.
     pub list: Cow<'a, str>,
     /// What its attempts add up to.

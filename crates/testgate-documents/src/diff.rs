@@ -26,6 +26,12 @@ pub struct DiffDocument<'a> {
 pub struct DiffEntry<'a> {
     /// The test.
     pub name: Cow<'a, str>,
+    /// Where it lies (its `context` in the checks: a file, a package), if
+    /// the runner said: two tests of one name in two files are two
+    /// entries. Absent where the runner gave none (added after the first
+    /// version of the schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Cow<'a, str>>,
     /// `broken`, `fixed`, `still_failing`, `new`, `gone`, `flaky`,
     /// `not_run` or `still_passing`.
     pub change: Cow<'a, str>,

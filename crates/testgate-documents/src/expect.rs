@@ -157,12 +157,91 @@ impl<'de> Deserialize<'de> for MaybeText {
     }
 }
 
-/// The names of one list: written as a list of names, a string holding
-/// one in JSON (as SWE-bench stores them), or an object keyed by test name
-/// (as Multi-SWE-bench stores them, each value the benchmark's own runs,
-/// not read). No name is empty.
+/// The tests of one list: written as a list, a string holding one in JSON
+/// (as SWE-bench stores them), or an object keyed by test name (as
+/// Multi-SWE-bench stores them, each value the benchmark's own runs, not
+/// read). An entry of a list is a test's name, or an object
+/// `{"name": …, "file": …}` naming the file it lies in (a test's identity
+/// is its name and, where the runner gives one, its file: docs/formats.md).
+/// No name or file is empty.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct TestList(pub Vec<String>);
+pub struct TestList(pub Vec<ListedName>);
+
+/// One entry of a [`TestList`]: a test's name, and the file where the
+/// list gives one. Written as the name alone, or as
+/// `{"name": …, "file": …}`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ListedName {
+    /// The test's name, as the runner names it.
+    pub name: String,
+    /// The file it lies in, where the list gives one.
+    pub file: Option<String>,
+}
+
+impl ListedName {
+    /// A name alone: every test of that name, in whatever file.
+    pub fn new(name: impl Into<String>) -> Self {
+        ListedName {
+            name: name.into(),
+            file: None,
+        }
+    }
+}
+
+impl fmt::Debug for ListedName {
+    // A name alone reads as the string it was written as.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            None => fmt::Debug::fmt(&self.name, f),
+            Some(file) => f
+                .debug_struct("ListedName")
+                .field("name", &self.name)
+                .field("file", file)
+                .finish(),
+        }
+    }
+}
+
+impl PartialEq<&str> for ListedName {
+    /// An entry is a name alone equal to `other`.
+    fn eq(&self, other: &&str) -> bool {
+        self.file.is_none() && self.name == *other
+    }
+}
+
+impl Serialize for ListedName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        match &self.file {
+            None => serializer.serialize_str(&self.name),
+            Some(file) => {
+                let mut object = serializer.serialize_struct("ListedName", 2)?;
+                object.serialize_field("name", &self.name)?;
+                object.serialize_field("file", file)?;
+                object.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ListedName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Name(String),
+            Placed {
+                name: String,
+                #[serde(default)]
+                file: Option<String>,
+            },
+        }
+        Ok(match Written::deserialize(deserializer)? {
+            Written::Name(name) => ListedName { name, file: None },
+            Written::Placed { name, file } => ListedName { name, file },
+        })
+    }
+}
 
 impl<'de> Deserialize<'de> for TestList {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -174,22 +253,22 @@ impl<'de> Deserialize<'de> for TestList {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TestList, A::Error> {
                 let mut names = Vec::new();
-                while let Some(name) = seq.next_element::<String>()? {
+                while let Some(name) = seq.next_element::<ListedName>()? {
                     names.push(name);
                 }
                 TestList::named(names)
             }
             fn visit_str<E: de::Error>(self, encoded: &str) -> Result<TestList, E> {
-                let names: Vec<String> = serde_json::from_str(encoded).map_err(E::custom)?;
+                let names: Vec<ListedName> = serde_json::from_str(encoded).map_err(E::custom)?;
                 TestList::named(names)
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TestList, A::Error> {
                 let mut names = Vec::new();
                 while let Some((name, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
-                    names.push(name);
+                    names.push(ListedName::new(name));
                 }
                 // Keyed by name: sorted, as a JSON object's keys are read.
-                names.sort();
+                names.sort_by(|a, b| a.name.cmp(&b.name));
                 TestList::named(names)
             }
         }
@@ -198,8 +277,9 @@ impl<'de> Deserialize<'de> for TestList {
 }
 
 impl TestList {
-    fn named<E: de::Error>(names: Vec<String>) -> Result<TestList, E> {
-        if names.iter().any(String::is_empty) {
+    fn named<E: de::Error>(names: Vec<ListedName>) -> Result<TestList, E> {
+        let empty = |t: &ListedName| t.name.is_empty() || t.file.as_deref() == Some("");
+        if names.iter().any(empty) {
             return Err(E::custom("an empty test name"));
         }
         Ok(TestList(names))
@@ -214,9 +294,19 @@ impl schemars::JsonSchema for TestList {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Test names: a list, a string holding a JSON list (SWE-bench), or an object keyed by name (Multi-SWE-bench).",
+            "description": "Tests: a list, a string holding a JSON list (SWE-bench), or an object keyed by name (Multi-SWE-bench). An entry of a list is a test's name (every test of that name, in whatever file), or {\"name\", \"file\"} (the test of that name in that file).",
             "anyOf": [
-                {"type": "array", "items": {"type": "string", "minLength": 1}},
+                {"type": "array", "items": {"anyOf": [
+                    {"type": "string", "minLength": 1},
+                    {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1},
+                            "file": {"type": "string", "minLength": 1}
+                        },
+                        "required": ["name"]
+                    }
+                ]}},
                 {"type": "string"},
                 {"type": "object"}
             ]
@@ -226,7 +316,7 @@ impl schemars::JsonSchema for TestList {
 
 #[cfg(test)]
 mod tests {
-    use super::{ExpectFile, TestList};
+    use super::{ExpectFile, ListedName, TestList};
 
     fn read(text: &str) -> Result<ExpectFile, String> {
         serde_json::from_str(text).map_err(|e| e.to_string())
@@ -239,15 +329,56 @@ mod tests {
                 "instance_id": "x-1", "repo": "x"}"#,
         )
         .unwrap();
-        assert_eq!(file.must_pass, Some(TestList(vec!["a".into()])));
-        assert_eq!(file.list("FAIL_TO_PASS"), Some(&TestList(vec!["b".into()])));
+        assert_eq!(file.must_pass, Some(TestList(vec![ListedName::new("a")])));
+        assert_eq!(
+            file.list("FAIL_TO_PASS"),
+            Some(&TestList(vec![ListedName::new("b")]))
+        );
         assert_eq!(
             file.list("f2p_tests"),
-            Some(&TestList(vec!["c".into(), "d".into()]))
+            Some(&TestList(vec![ListedName::new("c"), ListedName::new("d")]))
         );
         assert_eq!(file.instance_id.as_deref(), Some("x-1"));
         assert_eq!(file.other, ["instance_id", "repo"]);
         assert!(file.is_instance_record());
+    }
+
+    /// An entry that names its file, in a list or in SWE-bench's string;
+    /// written back as it was read.
+    #[test]
+    fn an_entry_may_name_its_file() {
+        let file = read(
+            r#"{"must_pass": ["a", {"name": "m › adds", "file": "b.test.js"}],
+                "PASS_TO_PASS": "[{\"name\": \"k\"}]"}"#,
+        )
+        .unwrap();
+        let placed = ListedName {
+            name: "m › adds".into(),
+            file: Some("b.test.js".into()),
+        };
+        assert_eq!(
+            file.must_pass,
+            Some(TestList(vec![ListedName::new("a"), placed]))
+        );
+        assert_eq!(
+            file.list("PASS_TO_PASS"),
+            Some(&TestList(vec![ListedName::new("k")]))
+        );
+        assert_eq!(
+            serde_json::to_string(&file.must_pass).unwrap(),
+            r#"["a",{"name":"m › adds","file":"b.test.js"}]"#
+        );
+        for bad in [
+            r#"{"must_pass": [{"file": "b.test.js"}]}"#,
+            r#"{"must_pass": [{"name": "a", "file": ""}]}"#,
+            r#"{"must_pass": [{"name": ""}]}"#,
+        ] {
+            let why = read(bad).unwrap_err();
+            assert!(
+                why.starts_with("`must_pass` is not a list of test names"),
+                "{bad}: {why}"
+            );
+        }
     }
 
     #[test]

@@ -87,7 +87,7 @@ pub use compact::{
 };
 pub use diff::{DIFF_SCHEMA, DiffDocument, DiffEntry};
 pub use exit::TestgateExitCode;
-pub use expect::{ExpectFile, TestList};
+pub use expect::{ExpectFile, ListedName, TestList};
 pub use junit::{JunitCase, JunitReport, JunitResult, JunitSuite};
 pub use mcp::{
     CheckArguments, DiffArguments, EnvArgument, EvidenceArgument, MissingArgument, ParseArguments,

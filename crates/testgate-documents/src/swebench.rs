@@ -68,6 +68,17 @@ pub struct SuccessFailure {
     pub failure: Vec<String>,
 }
 
+impl SuccessFailure {
+    /// Each name once, in order, a failure wherever it failed.
+    fn by_name(&mut self) {
+        let mut failed = std::collections::HashSet::new();
+        self.failure.retain(|name| failed.insert(name.clone()));
+        let mut passed = std::collections::HashSet::new();
+        self.success
+            .retain(|name| !failed.contains(name) && passed.insert(name.clone()));
+    }
+}
+
 impl SwebenchReport {
     /// The report of `check` for the instance `instance_id`. `listed` is
     /// every listed test with its list (`must_pass` or `keep_passing`), for
@@ -117,6 +128,11 @@ impl SwebenchReport {
                 }
             }
         }
+        // SWE-bench keys a test by its name: one listed by name alone that
+        // ran in two files (graded once for each) is a failure if either
+        // failed, and is said once.
+        status.fail_to_pass.by_name();
+        status.pass_to_pass.by_name();
         let resolved = check.verdict != "inconclusive"
             && status.fail_to_pass.failure.is_empty()
             && status.pass_to_pass.failure.is_empty();
@@ -165,6 +181,23 @@ mod tests {
         assert_eq!(status.pass_to_pass.success, ["p2p_skipped"]);
         assert_eq!(status.pass_to_pass.failure, ["p2p_gone"]);
         assert!(!instance.resolved);
+    }
+
+    /// A name listed alone that ran in two files is graded once for each:
+    /// SWE-bench's report says it once, a failure if either failed.
+    #[test]
+    fn one_name_graded_in_two_files_is_said_once() {
+        let graded = r#"
+            {"name":"adds","context":"a.test.js","list":"must_pass","grade":"passed","results":["passed"]},
+            {"name":"adds","context":"b.test.js","list":"must_pass","grade":"failed","results":["failed"]},
+            {"name":"zero","context":"a.test.js","list":"keep_passing","grade":"passed","results":["passed"]},
+            {"name":"zero","context":"b.test.js","list":"keep_passing","grade":"passed","results":["passed"]}"#;
+        let report = SwebenchReport::of(&check("fail", graded), "i", &[]);
+        let status = &report.0["i"].tests_status;
+        assert_eq!(status.fail_to_pass.failure, ["adds"]);
+        assert!(status.fail_to_pass.success.is_empty());
+        assert_eq!(status.pass_to_pass.success, ["zero"]);
+        assert!(status.pass_to_pass.failure.is_empty());
     }
 
     #[test]

@@ -9,8 +9,10 @@ use crate::shared::Outcome;
 
 /// What `diff`, `--baseline` and the MCP `diff` tool read of a file: a
 /// [`CheckDocument`](crate::CheckDocument)'s tests, or those of the check a
-/// `--record` file holds. Only the tests' names and outcomes are read, so a
-/// document a caller wrote by hand need carry nothing else; an outcome this
+/// `--record` file holds. Only the tests' names, contexts and outcomes are
+/// read, so a
+/// document a caller wrote by hand need carry nothing else (a test's
+/// `context` may be left out); an outcome this
 /// version does not know is an error naming it, never read as another.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct CheckTests {
@@ -49,11 +51,15 @@ pub struct RecordedTests {
 }
 
 /// A test of a check's document ([`TestHistory`](crate::TestHistory)) as
-/// grading reads it: its name and its outcome in each attempt.
+/// grading reads it: its name, its place, and its outcome in each attempt.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct TestOutcomes {
     /// [`TestHistory::name`](crate::TestHistory::name).
     pub name: String,
+    /// [`TestHistory::context`](crate::TestHistory::context): with the
+    /// name, the test's identity. Absent reads as none.
+    #[serde(default)]
+    pub context: Option<String>,
     /// [`TestHistory::outcomes`](crate::TestHistory::outcomes).
     pub outcomes: Vec<Option<Outcome>>,
 }

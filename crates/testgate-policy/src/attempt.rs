@@ -249,6 +249,12 @@ pub struct Attempt {
     /// [`Grader`](crate::Grader) grades listed tests by. Empty when the
     /// caller gives only the failing names.
     pub tests: Vec<(String, TestResult)>,
+    /// Where each of [`tests`](Self::tests) lies, by index: the context
+    /// the runner gave it (jest's and vitest's file, go's package), `None`
+    /// where it gave none. Empty when the caller gave no places: a test's
+    /// identity is its name and its place (docs/formats.md, "A test's
+    /// identity").
+    pub places: Vec<Option<String>>,
     /// Failing tests' own output, by name: the excerpt of each block the
     /// runner showed for it (or its message alone), as the parser kept it.
     /// A Fail's reason shows them after its names, before the tail. Text
@@ -335,6 +341,7 @@ impl Attempt {
             running: Vec::new(),
             crashes: Vec::new(),
             tests: Vec::new(),
+            places: Vec::new(),
             excerpts: Vec::new(),
             evidence: Evidence::ConsoleAlone,
         }
@@ -370,6 +377,29 @@ impl Attempt {
     {
         self.tests = tests.into_iter().map(|(n, r)| (n.into(), r)).collect();
         self
+    }
+
+    /// Sets every test the output named with the place the runner gave
+    /// it (see [`places`](Self::places)), and how it ended.
+    pub fn with_placed_tests<I, S, P>(mut self, tests: I) -> Self
+    where
+        I: IntoIterator<Item = (S, Option<P>, TestResult)>,
+        S: Into<String>,
+        P: Into<String>,
+    {
+        let (tests, places) = tests
+            .into_iter()
+            .map(|(n, p, r)| ((n.into(), r), p.map(Into::into)))
+            .unzip();
+        self.tests = tests;
+        self.places = places;
+        self
+    }
+
+    /// The place [`with_placed_tests`](Self::with_placed_tests) gave the
+    /// `index`th of [`tests`](Self::tests), if any.
+    pub fn place(&self, index: usize) -> Option<&str> {
+        self.places.get(index).and_then(Option::as_deref)
     }
 
     /// Sets what the attempt ran.

@@ -87,13 +87,17 @@ impl GradeConclusion {
     /// The verdict's kind and cause on `grading`: a Fail names the graded
     /// tests that failed (or, under `--missing fail`, those that never ran).
     pub(crate) fn outcome(&self, grading: &Grading) -> Outcome {
-        let named = |grade: Grade| Outcome::Fail {
-            failing: grading
-                .tests
-                .iter()
-                .filter(|t| t.grade == grade)
-                .map(|t| t.name.clone())
-                .collect(),
+        // A name is failing once, however many places it failed in.
+        let named = |grade: Grade| {
+            let mut seen = std::collections::HashSet::new();
+            Outcome::Fail {
+                failing: grading
+                    .tests
+                    .iter()
+                    .filter(|t| t.grade == grade && seen.insert(t.name.as_str()))
+                    .map(|t| t.name.clone())
+                    .collect(),
+            }
         };
         match self {
             GradeConclusion::NoAttempt => Outcome::Inconclusive(Cause::NotRun),
@@ -226,7 +230,9 @@ fn unseen(
 fn retry_selection(policy: &Policy, failed: &[&GradedTest]) -> Selection {
     match policy.rerun {
         Rerun::Failed if failed.len() <= MAX_TARGETED => {
-            Selection::Only(failed.iter().map(|t| t.name.clone()).collect())
+            let mut seen = std::collections::HashSet::new();
+            let names = failed.iter().filter(|t| seen.insert(t.name.as_str()));
+            Selection::Only(names.map(|t| t.name.clone()).collect())
         }
         Rerun::Failed | Rerun::All => Selection::Full,
     }

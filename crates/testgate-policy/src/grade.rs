@@ -124,7 +124,7 @@ mod tests {
     use crate::attempt::Ending;
     use crate::attempt::Selection;
     use crate::attempt::TestResult;
-    use crate::grading::{Grade, List, Missing};
+    use crate::grading::{Grade, List, ListedTest, Missing};
     use crate::policy::Rerun;
     use crate::verdict::Cause;
 
@@ -430,6 +430,90 @@ mod tests {
             ]
         );
         assert_eq!(grading.unlisted_failed, ["x"]);
+    }
+
+    /// One title in two files (jest's `math › adds`, in a.test.js and
+    /// b.test.js), failing in b alone.
+    fn one_title_in_two_files(b: TestResult) -> Attempt {
+        run(1, &[])
+            .with_failing(["math › adds"])
+            .with_placed_tests([
+                ("math › adds", Some("a.test.js"), P),
+                ("math › adds", Some("b.test.js"), b),
+                ("kept", None, P),
+            ])
+    }
+
+    #[test]
+    fn a_name_alone_holds_for_every_file_and_the_grade_names_the_one_that_failed() {
+        let grader = Grader::new(Policy::new(0), Expectations::new(["math › adds"], ["kept"]));
+        let verdict = grader.verdict(&[one_title_in_two_files(F)]);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .starts_with("math › adds (must pass, in b.test.js)\n"),
+            "{}",
+            verdict.reason()
+        );
+        let grading = grader.grading(&[one_title_in_two_files(F)]);
+        let got: Vec<(Option<&str>, Grade)> = grading
+            .tests
+            .iter()
+            .filter(|t| t.name == "math › adds")
+            .map(|t| (t.context.as_deref(), t.grade))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some("a.test.js"), Grade::Passed),
+                (Some("b.test.js"), Grade::Failed)
+            ]
+        );
+        // Both pass: the name holds.
+        assert!(grader.verdict(&[one_title_in_two_files(P)]).is_pass());
+    }
+
+    #[test]
+    fn a_name_and_file_holds_for_that_file_alone() {
+        let in_a = Expectations::new(
+            [ListedTest::in_file("math › adds", "./a.test.js")],
+            ["kept"],
+        );
+        let verdict = Grader::new(Policy::new(0), in_a).verdict(&[one_title_in_two_files(F)]);
+        assert!(verdict.is_pass(), "{}", verdict.reason());
+        // The one in b failed on no list: said, not gating.
+        assert!(
+            verdict
+                .reason()
+                .contains("1 test on no list failed and did not gate: math › adds"),
+            "{}",
+            verdict.reason()
+        );
+        let in_b = Expectations::new([ListedTest::in_file("math › adds", "b.test.js")], ["kept"]);
+        let verdict = Grader::new(Policy::new(0), in_b).verdict(&[one_title_in_two_files(F)]);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+        // A file where no test of the name ran: not run.
+        let in_c = Expectations::new([ListedTest::in_file("math › adds", "c.test.js")], ["kept"]);
+        let verdict = Grader::new(Policy::new(0), in_c).verdict(&[one_title_in_two_files(P)]);
+        assert_eq!(verdict.cause(), Some(Cause::NotRun), "{}", verdict.reason());
+    }
+
+    /// A quarantined name covers the tests of that name in every file; a
+    /// strict grading still gates every other test, placed or not.
+    #[test]
+    fn a_quarantined_name_covers_every_file() {
+        let expect = Expectations::new(Vec::<String>::new(), Vec::<String>::new())
+            .with_strict(true)
+            .with_quarantine(["math › adds"]);
+        let grader = Grader::new(Policy::new(0), expect);
+        let verdict = grader.verdict(&[one_title_in_two_files(F)]);
+        assert!(verdict.is_pass(), "{}", verdict.reason());
+        let unquarantined =
+            Expectations::new(Vec::<String>::new(), Vec::<String>::new()).with_strict(true);
+        let verdict =
+            Grader::new(Policy::new(0), unquarantined).verdict(&[one_title_in_two_files(F)]);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
     }
 
     proptest::proptest! {

@@ -5,6 +5,7 @@
 //! driver ([`Grader`](crate::Grader)) in `grade.rs`.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use crate::attempt::{Attempt, TestResult};
 
@@ -41,6 +42,88 @@ impl List {
     }
 }
 
+/// One entry of a list of tests (`--expect`'s, `--baseline`'s): a name,
+/// and the file where the list gives one.
+///
+/// An entry with a name alone matches every test of that name, in
+/// whatever file (all of them must hold); one with a file matches the test
+/// of that name whose place (its context: jest's and vitest's file) is
+/// that file, a leading `./` aside (docs/formats.md, "A test's identity").
+///
+/// ```
+/// use testgate_policy::ListedTest;
+///
+/// let anywhere = ListedTest::from("math › adds wrongly");
+/// assert!(anywhere.matches("math › adds wrongly", Some("b.test.js")));
+/// let there = ListedTest::in_file("math › adds wrongly", "a.test.js");
+/// assert!(there.matches("math › adds wrongly", Some("./a.test.js")));
+/// assert!(!there.matches("math › adds wrongly", Some("b.test.js")));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ListedTest {
+    /// The test's name, as the runner names it.
+    pub name: String,
+    /// The file it lies in, where the list gives one.
+    pub file: Option<String>,
+}
+
+impl ListedTest {
+    /// The test `name` in `file`.
+    pub fn in_file(name: impl Into<String>, file: impl Into<String>) -> Self {
+        ListedTest {
+            name: name.into(),
+            file: Some(file.into()),
+        }
+    }
+
+    /// Whether the test `name`, placed at `place` by the runner, is this
+    /// entry's.
+    pub fn matches(&self, name: &str, place: Option<&str>) -> bool {
+        self.name == name
+            && match (&self.file, place) {
+                (None, _) => true,
+                (Some(file), Some(place)) => same_file(file, place),
+                (Some(_), None) => false,
+            }
+    }
+}
+
+/// Whether a list's `file` and a runner's `place` name the same file: a
+/// leading `./` is no part of a relative path.
+fn same_file(file: &str, place: &str) -> bool {
+    let bare = |p: &'_ str| -> String { p.trim_start_matches("./").to_owned() };
+    bare(file) == bare(place)
+}
+
+impl From<&str> for ListedTest {
+    fn from(name: &str) -> Self {
+        ListedTest {
+            name: name.to_owned(),
+            file: None,
+        }
+    }
+}
+
+impl From<String> for ListedTest {
+    fn from(name: String) -> Self {
+        ListedTest { name, file: None }
+    }
+}
+
+impl From<&String> for ListedTest {
+    fn from(name: &String) -> Self {
+        ListedTest::from(name.as_str())
+    }
+}
+
+impl PartialEq<&str> for ListedTest {
+    /// An entry is a bare name equal to `other`.
+    fn eq(&self, other: &&str) -> bool {
+        self.file.is_none() && self.name == *other
+    }
+}
+
 /// The tests a change is graded against.
 ///
 /// ```
@@ -62,10 +145,10 @@ impl List {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Expectations {
-    /// The tests that must pass (FAIL_TO_PASS), by canonical name.
-    pub must_pass: Vec<String>,
+    /// The tests that must pass (FAIL_TO_PASS).
+    pub must_pass: Vec<ListedTest>,
     /// The tests that must keep passing (PASS_TO_PASS).
-    pub keep_passing: Vec<String>,
+    pub keep_passing: Vec<ListedTest>,
     /// What a listed test that never ran makes of the verdict.
     pub missing: Missing,
     /// Tests on no list gate too: one that failed in every attempt fails
@@ -82,8 +165,8 @@ impl Expectations {
     where
         I: IntoIterator<Item = S>,
         J: IntoIterator<Item = T>,
-        S: Into<String>,
-        T: Into<String>,
+        S: Into<ListedTest>,
+        T: Into<ListedTest>,
     {
         Expectations {
             must_pass: must_pass.into_iter().map(Into::into).collect(),
@@ -119,15 +202,27 @@ impl Expectations {
         self
     }
 
-    /// The listed tests, each once, with its list: must-pass first.
-    fn listed(&self) -> Vec<(&str, List)> {
-        let mut seen: HashSet<&str> = self.quarantine.iter().map(String::as_str).collect();
-        let must = self.must_pass.iter().map(|n| (n.as_str(), List::MustPass));
-        let keep = self
-            .keep_passing
-            .iter()
-            .map(|n| (n.as_str(), List::KeepPassing));
-        must.chain(keep).filter(|(n, _)| seen.insert(*n)).collect()
+    /// The listed tests, each once, with its list: must-pass first; none
+    /// that is in quarantine.
+    fn listed(&self) -> Vec<(&ListedTest, List)> {
+        let quarantined: HashSet<&str> = self.quarantine.iter().map(String::as_str).collect();
+        let mut seen: HashSet<&ListedTest> = HashSet::new();
+        let must = self.must_pass.iter().map(|t| (t, List::MustPass));
+        let keep = self.keep_passing.iter().map(|t| (t, List::KeepPassing));
+        must.chain(keep)
+            .filter(|(t, _)| !quarantined.contains(t.name.as_str()) && seen.insert(*t))
+            .collect()
+    }
+
+    /// Whether a test `name` placed at `place` is on a list or in
+    /// quarantine.
+    fn covers(&self, name: &str, place: Option<&str>) -> bool {
+        self.quarantine.iter().any(|q| q == name)
+            || self
+                .must_pass
+                .iter()
+                .chain(&self.keep_passing)
+                .any(|t| t.matches(name, place))
     }
 }
 
@@ -136,8 +231,12 @@ impl Expectations {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct GradedTest {
-    /// The canonical name.
+    /// The name, as the runner names it.
     pub name: String,
+    /// The file it lies in: the list's, or the runner's place for it where
+    /// a list's name alone matched tests in more than one place (each is
+    /// then graded on its own), or in exactly one.
+    pub context: Option<String>,
     /// The list it is on.
     pub list: List,
     /// Its result in each attempt, `None` where the attempt did not name it.
@@ -187,58 +286,134 @@ pub struct Grading {
 /// Every listed test of `attempts` graded against `expectations` (and,
 /// under [`Expectations::strict`], every failing test on no list), with
 /// the failures on no list.
+///
+/// A test is its name and its place: an entry that gives a name alone is
+/// graded once for each place a test of that name ran in (so each must
+/// hold), an entry that gives a file once, for that file.
 pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Grading {
-    let results: Vec<HashMap<&str, TestResult>> = attempts
-        .iter()
-        .map(|attempt| {
-            let mut map: HashMap<&str, TestResult> = attempt
-                .tests
-                .iter()
-                .map(|(n, r)| (n.as_str(), *r))
-                .collect();
-            // A name the parser gave as failing or flaky is that, whatever
-            // the per-test list held (a caller may give only names).
-            for name in &attempt.failing {
-                map.entry(name.as_str()).or_insert(TestResult::Failed);
-            }
-            for name in &attempt.flaky_within {
-                map.insert(name.as_str(), TestResult::Flaky);
-            }
-            map
-        })
+    let results: Vec<Placed<'_>> = attempts.iter().map(Placed::of).collect();
+    let mut listed: Vec<(ListedTest, List)> = expectations
+        .listed()
+        .into_iter()
+        .map(|(t, l)| (t.clone(), l))
         .collect();
-    let mut listed = expectations.listed();
-    let quarantined = expectations.quarantine.iter().map(String::as_str);
-    let on_a_list: HashSet<&str> = listed.iter().map(|(n, _)| *n).chain(quarantined).collect();
     let mut unlisted_failed = Vec::new();
     let mut seen = HashSet::new();
-    for attempt in attempts {
-        let failed = attempt.failing.iter().chain(&attempt.flaky_within);
-        for name in failed {
-            if !on_a_list.contains(name.as_str()) && seen.insert(name.as_str()) {
-                unlisted_failed.push(name.as_str());
+    for (attempt, placed) in attempts.iter().zip(&results) {
+        for name in attempt.failing.iter().chain(&attempt.flaky_within) {
+            // Each place the name failed in; a test named failing whose
+            // place is unknown (a console's name) is placed nowhere.
+            let mut places: Vec<Option<&str>> = placed
+                .tests
+                .iter()
+                .filter(|(n, _, r)| {
+                    n == name && matches!(r, TestResult::Failed | TestResult::Flaky)
+                })
+                .map(|(_, p, _)| *p)
+                .collect();
+            if places.is_empty() {
+                places.push(None);
+            }
+            for place in places {
+                let name = name.as_str();
+                if !expectations.covers(name, place) && seen.insert((name, place)) {
+                    unlisted_failed.push((name, place));
+                }
             }
         }
     }
     if expectations.strict {
-        listed.extend(unlisted_failed.drain(..).map(|n| (n, List::Unlisted)));
-    }
-    let tests = listed
-        .into_iter()
-        .map(|(name, list)| {
-            let results: Vec<Option<TestResult>> =
-                results.iter().map(|map| map.get(name).copied()).collect();
-            GradedTest {
+        listed.extend(unlisted_failed.drain(..).map(|(name, place)| {
+            let test = ListedTest {
                 name: name.to_owned(),
+                file: place.map(str::to_owned),
+            };
+            (test, List::Unlisted)
+        }));
+    }
+    let mut tests = Vec::new();
+    for (entry, list) in listed {
+        // Every place a test of this name ran in, in order of first sight.
+        let mut places: Vec<Option<&str>> = Vec::new();
+        for placed in &results {
+            for &(name, place, _) in &placed.tests {
+                if entry.matches(name, place) && !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+        }
+        if places.is_empty() {
+            places.push(entry.file.as_deref());
+        }
+        for place in places {
+            let results: Vec<Option<TestResult>> = results
+                .iter()
+                .map(|placed| placed.result(&entry.name, place))
+                .collect();
+            tests.push(GradedTest {
+                name: entry.name.clone(),
+                context: place.map(str::to_owned),
                 list,
                 grade: Grade::of_listed(list, &results),
                 results,
-            }
-        })
-        .collect();
+            });
+        }
+    }
+    let mut names = HashSet::new();
     Grading {
         tests,
-        unlisted_failed: unlisted_failed.into_iter().map(str::to_owned).collect(),
+        unlisted_failed: unlisted_failed
+            .into_iter()
+            .filter(|(name, _)| names.insert(*name))
+            .map(|(name, _)| name.to_owned())
+            .collect(),
+    }
+}
+
+/// One attempt's tests, each with its place and result: the per-test
+/// list, and the names the parser gave as failing or flaky, whatever that
+/// list held (a caller may give only names).
+struct Placed<'a> {
+    tests: Vec<(&'a str, Option<&'a str>, TestResult)>,
+}
+
+impl<'a> Placed<'a> {
+    fn of(attempt: &'a Attempt) -> Self {
+        let mut tests: Vec<(&str, Option<&str>, TestResult)> = attempt
+            .tests
+            .iter()
+            .enumerate()
+            .map(|(i, (n, r))| (n.as_str(), attempt.place(i), *r))
+            .collect();
+        let named: HashSet<&str> = tests.iter().map(|(n, _, _)| *n).collect();
+        for name in &attempt.failing {
+            if !named.contains(name.as_str()) {
+                tests.push((name.as_str(), None, TestResult::Failed));
+            }
+        }
+        // The runner retried it within the attempt: flaky in each place
+        // it has (the names carry none).
+        for name in &attempt.flaky_within {
+            let mut found = false;
+            for test in tests.iter_mut().filter(|t| t.0 == name.as_str()) {
+                test.2 = TestResult::Flaky;
+                found = true;
+            }
+            if !found {
+                tests.push((name.as_str(), None, TestResult::Flaky));
+            }
+        }
+        Placed { tests }
+    }
+
+    /// The result of the test `name` at `place`; where a test's name comes
+    /// more than once there (a test run twice), the one named last.
+    fn result(&self, name: &str, place: Option<&str>) -> Option<TestResult> {
+        self.tests
+            .iter()
+            .rev()
+            .find(|(n, p, _)| *n == name && *p == place)
+            .map(|(_, _, r)| *r)
     }
 }
 
@@ -319,9 +494,11 @@ impl Change {
     }
 }
 
-/// Every test of two checks, `before` and `after` (each a test's name and
-/// [`Grade`]), classified: in `after`'s order, then the tests only
-/// `before` had, in its order.
+/// Every test of two checks, `before` and `after` (each a test's identity
+/// and [`Grade`]), classified: in `after`'s order, then the tests only
+/// `before` had, in its order. The identity is a name, or a name and the
+/// place the runner gave it (two tests of one name in two files are two
+/// tests).
 ///
 /// ```
 /// use testgate_policy::{Change, Grade, compare};
@@ -336,16 +513,16 @@ impl Change {
 ///     ("c", Change::Gone(Grade::Passed)),
 /// ]);
 /// ```
-pub fn compare<'a>(
-    before: &[(&'a str, Grade)],
-    after: &[(&'a str, Grade)],
-) -> Vec<(&'a str, Change)> {
-    let earlier: HashMap<&str, Grade> = before.iter().copied().collect();
-    let later: HashSet<&str> = after.iter().map(|(n, _)| *n).collect();
-    let mut changes: Vec<(&str, Change)> = after
+pub fn compare<K: Copy + Eq + Hash>(
+    before: &[(K, Grade)],
+    after: &[(K, Grade)],
+) -> Vec<(K, Change)> {
+    let earlier: HashMap<K, Grade> = before.iter().copied().collect();
+    let later: HashSet<K> = after.iter().map(|(n, _)| *n).collect();
+    let mut changes: Vec<(K, Change)> = after
         .iter()
         .map(|&(name, now)| {
-            let change = match (earlier.get(name).copied(), now) {
+            let change = match (earlier.get(&name).copied(), now) {
                 (None, now) => Change::New(now),
                 (Some(Grade::Flaky), _) | (Some(_), Grade::Flaky) => Change::Flaky,
                 (Some(Grade::NotRun), _) | (Some(_), Grade::NotRun) => Change::NotRun,
@@ -359,7 +536,7 @@ pub fn compare<'a>(
         .collect();
     let mut gone = HashSet::new();
     for &(name, then) in before {
-        if !later.contains(name) && gone.insert(name) {
+        if !later.contains(&name) && gone.insert(name) {
             changes.push((name, Change::Gone(then)));
         }
     }
@@ -546,6 +723,27 @@ mod tests {
         let two =
             [Attempt::new(Ending::Exited { code: 0 }).with_tests([("t::ab", P), ("t::ac", P)])];
         assert!(near_misses(&["t::ax"], &two).is_empty());
+    }
+
+    /// Two tests of one name in two files are two tests: one fixed, the
+    /// other broken, neither lost.
+    #[test]
+    fn compare_keeps_two_tests_of_one_name_apart_by_their_place() {
+        let before = [
+            (("adds", Some("a.test.js")), Grade::Failed),
+            (("adds", Some("b.test.js")), Grade::Passed),
+        ];
+        let after = [
+            (("adds", Some("a.test.js")), Grade::Passed),
+            (("adds", Some("b.test.js")), Grade::Failed),
+        ];
+        assert_eq!(
+            compare(&before, &after),
+            [
+                (("adds", Some("a.test.js")), Change::Fixed),
+                (("adds", Some("b.test.js")), Change::Broken),
+            ]
+        );
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub use crate::driver::Driver;
 pub use crate::findings::{Findings, Note, OrderDependence, SometimesFailed, StoppedBy};
 pub use crate::grade::Grader;
 pub use crate::grading::{
-    Change, Expectations, Grade, GradedTest, Grading, List, Missing, compare,
+    Change, Expectations, Grade, GradedTest, Grading, List, ListedTest, Missing, compare,
 };
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;

@@ -89,13 +89,13 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
             let text = test.excerpt.as_ref().or(test.message.as_ref())?;
             Some((test.name.clone(), text.clone()))
         }))
-        .with_tests(
+        .with_placed_tests(
             every_test
                 .then(|| {
                     report
                         .tests
                         .iter()
-                        .map(|t| (t.name.clone(), graded(t.outcome)))
+                        .map(|t| (t.name.clone(), t.context.clone(), graded(t.outcome)))
                 })
                 .into_iter()
                 .flatten(),

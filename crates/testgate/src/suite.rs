@@ -635,18 +635,26 @@ impl SandboxedTests {
             }
             return (program, self.config.args.clone(), selection, None);
         };
-        let targets: Vec<Target<'_>> = names
-            .iter()
-            .map(|name| Target {
-                name,
-                context: records
-                    .iter()
-                    .rev()
-                    .flat_map(|r| r.report.failing.iter())
-                    .find(|test| test.name == *name)
-                    .and_then(|test| test.context.as_deref()),
-            })
-            .collect();
+        // A name failing in two places (one title in two jest files) is
+        // two tests: each place of the latest attempt that named it.
+        let mut targets: Vec<Target<'_>> = Vec::with_capacity(names.len());
+        for name in names {
+            let latest = records
+                .iter()
+                .rev()
+                .find(|r| r.report.failing.iter().any(|t| t.name == *name));
+            let mut places: Vec<Option<&str>> = Vec::new();
+            for test in latest.iter().flat_map(|r| &r.report.failing) {
+                let place = test.context.as_deref();
+                if test.name == *name && !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+            if places.is_empty() {
+                places.push(None);
+            }
+            targets.extend(places.into_iter().map(|context| Target { name, context }));
+        }
         match rerun::targeted_args(
             &program,
             &self.config.args,

@@ -1030,7 +1030,8 @@ fn a_baseline_fails_what_broke_and_diff_says_what_changed() {
     assert_eq!(
         fixed,
         Some(
-            &serde_json::json!({"name": NEGATIVE, "change": "fixed", "before": "failed", "after": "passed"})
+            // The file pytest gives each test: with the name, its identity.
+            &serde_json::json!({"name": NEGATIVE, "context": "tests/test_calc.py", "change": "fixed", "before": "failed", "after": "passed"})
         )
     );
 

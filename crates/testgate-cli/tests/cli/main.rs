@@ -18,6 +18,7 @@ mod check;
 mod detect;
 mod honest_runs;
 mod hostile;
+mod identity;
 mod json;
 mod outputs;
 mod parse;

@@ -39,6 +39,18 @@ fn ended_early() -> String {
     "the sequence ended before any listed test was graded".to_owned()
 }
 
+/// `, in FILE` where `test` shares its name with another graded test of
+/// `among` (one title in two files): which of them it is.
+fn place_of(test: &GradedTest, among: &[GradedTest]) -> String {
+    let shared = among
+        .iter()
+        .any(|t| t.name == test.name && t.context != test.context);
+    match (&test.context, shared) {
+        (Some(file), true) => format!(", in {file}"),
+        (Some(_) | None, _) => String::new(),
+    }
+}
+
 /// The graded tests of `grading` that add up to `grade`.
 fn of(grading: &Grading, grade: Grade) -> Vec<&GradedTest> {
     grading.tests.iter().filter(|t| t.grade == grade).collect()
@@ -48,12 +60,21 @@ fn flaky(grading: &Grading, last: &Attempt, number: usize) -> String {
     let flaky = of(grading, Grade::Flaky);
     let mut reason = Reason::new();
     let names: Vec<&str> = flaky.iter().map(|t| t.name.as_str()).collect();
-    reason.names(&names, |name| {
-        let test = flaky.iter().find(|t| t.name == name);
-        test.map_or_else(String::new, |t| {
-            format!(" ({}: {})", mark(t.list), history_of(t))
-        })
-    });
+    reason.names_placed(
+        &names,
+        |i, _| {
+            let test = flaky.get(i);
+            test.map_or_else(String::new, |t| {
+                format!(
+                    " ({}{}: {})",
+                    mark(t.list),
+                    place_of(t, &grading.tests),
+                    history_of(t)
+                )
+            })
+        },
+        &[],
+    );
     reason.line(&format!(
         "{} changed outcome between attempts or within one: the suite is flaky, \
          and a flaky listed test proves nothing about the change",
@@ -69,10 +90,16 @@ fn failed(grading: &Grading, last: &Attempt, number: usize) -> String {
     let failed = of(grading, Grade::Failed);
     let mut reason = Reason::new();
     let names: Vec<&str> = failed.iter().map(|t| t.name.as_str()).collect();
-    reason.names(&names, |name| {
-        let list = failed.iter().find(|t| t.name == name).map(|t| t.list);
-        list.map_or_else(String::new, |l| format!(" ({})", mark(l)))
-    });
+    reason.names_placed(
+        &names,
+        |i, _| {
+            let test = failed.get(i);
+            test.map_or_else(String::new, |t| {
+                format!(" ({}{})", mark(t.list), place_of(t, &grading.tests))
+            })
+        },
+        &[],
+    );
     reason.line(&format!(
         "{} failed in every attempt that ran {} ({})",
         tests_listed(failed.len()),
@@ -105,17 +132,21 @@ fn not_run(
     };
     let mut reason = Reason::new();
     let names: Vec<&str> = not_run.iter().map(|t| t.name.as_str()).collect();
-    reason.names(&names, |name| {
-        let test = not_run.iter().find(|t| t.name == name);
-        test.map_or_else(String::new, |t| {
-            let how = if xfailed(t) {
-                "failed as marked expected to (xfail)"
-            } else {
-                unseen
-            };
-            format!(" ({}, {how})", mark(t.list))
-        })
-    });
+    reason.names_placed(
+        &names,
+        |i, _| {
+            let test = not_run.get(i);
+            test.map_or_else(String::new, |t| {
+                let how = if xfailed(t) {
+                    "failed as marked expected to (xfail)"
+                } else {
+                    unseen
+                };
+                format!(" ({}{}, {how})", mark(t.list), place_of(t, &grading.tests))
+            })
+        },
+        &[],
+    );
     let expected_failures = not_run.iter().filter(|t| xfailed(t)).count();
     if expected_failures > 0 {
         reason.line(&format!(

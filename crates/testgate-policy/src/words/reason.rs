@@ -77,14 +77,26 @@ impl Reason {
         suffix: impl Fn(&str) -> String,
         after: &[&str],
     ) {
+        self.names_placed(names, |_, name| suffix(name), after);
+    }
+
+    /// [`names_before`](Reason::names_before), the suffix told each name's
+    /// index in `names`: two names alike (one test's name in two files)
+    /// each get their own.
+    pub(crate) fn names_placed(
+        &mut self,
+        names: &[&str],
+        suffix: impl Fn(usize, &str) -> String,
+        after: &[&str],
+    ) {
         let reserve: usize = after.iter().map(|l| l.len().min(MAX_LINE) + 1).sum();
         let total = names.len();
         let mut shown = 0;
-        for name in names.iter().copied() {
+        for (index, name) in names.iter().copied().enumerate() {
             if self.names_listed >= MAX_NAMES {
                 break;
             }
-            let line = format!("{}{}", cut_end(name, MAX_NAME), suffix(name));
+            let line = format!("{}{}", cut_end(name, MAX_NAME), suffix(index, name));
             // A name that does not fit in the room left is counted, not cut:
             // half a name is a name that does not exist.
             if line.len() + 1 + MORE_ROOM + reserve > self.room() {

@@ -1,0 +1,15 @@
+// Both files hold "math › adds" and "math › keeps zero": one name in two
+// files. TESTGATE_FIXTURE=fail fails the "adds" of b.test.js alone,
+// fail-a the "adds" of a.test.js alone, fail-both both.
+const MODE = process.env.TESTGATE_FIXTURE || "pass";
+const FAILS = MODE === "fail" || MODE === "fail-both";
+
+describe("math", () => {
+  test("adds", () => {
+    expect(1 + 1).toBe(FAILS ? 3 : 2);
+  });
+
+  test("keeps zero", () => {
+    expect(0 + 0).toBe(0);
+  });
+});
