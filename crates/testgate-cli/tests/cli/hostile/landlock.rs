@@ -72,6 +72,11 @@ fn the_hosts_loopback_unix_sockets_and_dns_are_unreachable() {
     escape::the_hosts_loopback_unix_sockets_and_dns_are_unreachable_in(Place::Landlock);
 }
 
+#[test]
+fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts() {
+    escape::a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in(Place::Landlock);
+}
+
 /// Under Landlock the homes and `/tmp` are not the run's own: writing
 /// there is refused like writing to `/etc`, rather than landing in a tmpfs.
 #[test]
