@@ -373,7 +373,7 @@ impl InChild {
         // A network namespace of its own first, while the capabilities
         // last; where the kernel refuses it, the strict confinement.
         let (ruleset, filters) = match &self.private {
-            Some((ruleset, filters)) if private_loopback() => (*ruleset, filters),
+            Some((ruleset, filters)) if private_loopback()? => (*ruleset, filters),
             _ => (self.strict.0, &self.strict.1),
         };
         // SAFETY: prctl and capset with valid arguments; each only changes
@@ -422,20 +422,35 @@ impl InChild {
 }
 
 /// Enters a new network namespace and brings its loopback up: whether it
-/// could (`unshare` needs `CAP_SYS_ADMIN`, which a container's root
-/// lacks). Async-signal-safe: raw system calls on the stack's data. A
-/// namespace entered whose loopback stays down is no harm: nothing is
-/// reachable in it, as under the strict confinement.
-fn private_loopback() -> bool {
-    // SAFETY: unshare, socket, ioctl and close with valid arguments; each
-    // only changes the calling process.
-    unsafe {
-        if libc::unshare(libc::CLONE_NEWNET) != 0 {
-            return false;
+/// could. `unshare(CLONE_NEWNET)` needs `CAP_SYS_ADMIN`, which a
+/// container's root lacks; there a user namespace of its own, the caller's
+/// ids mapped to themselves, gives it one (container runtimes' default
+/// profiles allow it: bubblewrap gets as far as mounting `/proc` in
+/// podman). The command runs with no capability either way, so a user
+/// namespace that maps its ids to themselves changes no access it has.
+/// Async-signal-safe: raw system calls on the stack's data. A namespace
+/// entered whose loopback stays down is no harm: nothing is reachable in
+/// it, as under the strict confinement; one entered whose ids could not be
+/// mapped is an error (the command would run as the overflow user).
+fn private_loopback() -> io::Result<bool> {
+    // SAFETY: geteuid, getegid and unshare with valid arguments; each only
+    // reads or changes the calling process.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
+        if unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) } != 0 {
+            return Ok(false);
         }
+        // Without setgroups denied, an unprivileged gid_map is refused.
+        write_proc(c"/proc/self/setgroups", b"deny")?;
+        write_proc(c"/proc/self/uid_map", id_map(uid).as_bytes())?;
+        write_proc(c"/proc/self/gid_map", id_map(gid).as_bytes())?;
+    }
+    // SAFETY: socket, ioctl and close on a zeroed request this function
+    // owns; each only changes the calling process's namespace.
+    unsafe {
         let socket = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
         if socket < 0 {
-            return true;
+            return Ok(true);
         }
         let mut request: libc::ifreq = std::mem::zeroed();
         for (to, from) in request.ifr_name.iter_mut().zip(b"lo") {
@@ -445,7 +460,62 @@ fn private_loopback() -> bool {
         libc::ioctl(socket, libc::SIOCSIFFLAGS, &request as *const libc::ifreq);
         libc::close(socket);
     }
-    true
+    Ok(true)
+}
+
+/// `ID ID 1\n`: one id mapped to itself, in a buffer on the stack.
+struct IdMap {
+    bytes: [u8; 36],
+    len: usize,
+}
+
+impl IdMap {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+fn id_map(id: u32) -> IdMap {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = id;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let number = &digits[at..];
+    let mut map = IdMap {
+        bytes: [0; 36],
+        len: 0,
+    };
+    for part in [number, b" ", number, b" 1\n"] {
+        map.bytes[map.len..map.len + part.len()].copy_from_slice(part);
+        map.len += part.len();
+    }
+    map
+}
+
+/// Writes `bytes` to the `/proc` file `path` in one `write`.
+fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: open, write and close on a NUL-terminated path and a buffer
+    // this function borrows.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        let error = io::Error::last_os_error();
+        libc::close(fd);
+        if written != bytes.len() as isize {
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 /// `struct __user_cap_header_struct`.
@@ -467,6 +537,13 @@ struct CapData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_maps_to_itself() {
+        assert_eq!(id_map(0).as_bytes(), b"0 0 1\n");
+        assert_eq!(id_map(1000).as_bytes(), b"1000 1000 1\n");
+        assert_eq!(id_map(u32::MAX).as_bytes(), b"4294967295 4294967295 1\n");
+    }
 
     #[test]
     fn hidden_paths_and_their_ancestors_are_not_granted_whole() {

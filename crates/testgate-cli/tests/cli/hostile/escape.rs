@@ -224,9 +224,14 @@ fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts() {
 /// enters), and reaches no host listener on the loopback, not even by
 /// listening on the host listener's port number and connecting there.
 pub(super) fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in(place: Place) {
+    own_loopback_and_not_the_hosts(Attack::new_in("own-loopback", place));
+}
+
+/// [`a_suite_reaches_its_own_loopback_servers_and_not_the_hosts`] with
+/// `attack` (the suite `own-loopback` started as the caller chose).
+pub(super) fn own_loopback_and_not_the_hosts(attack: Attack) {
     let tcp = TcpListener::bind("127.0.0.1:0").expect("tcp listener");
-    let attack = Attack::new_in("own-loopback", place)
-        .script_arg(tcp.local_addr().expect("addr").port().to_string());
+    let attack = attack.script_arg(tcp.local_addr().expect("addr").port().to_string());
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     tcp.set_nonblocking(true).expect("nonblocking");
