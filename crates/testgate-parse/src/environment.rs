@@ -1,6 +1,7 @@
 //! Recognisers of an environment that failed before the tests ran: no
 //! network for the dependencies, a read-only path the toolchain needed, a
-//! runner that is not installed, a toolchain older than the project asks for.
+//! runner that is not installed, a toolchain older than the project asks for,
+//! an interpreter that cannot start because the sandbox hides a path it needs.
 //!
 //! Each recogniser is a named function of one line, anchored on the
 //! toolchain's own prefix (`error:` from cargo, `go:` from go, `npm error`
@@ -30,6 +31,10 @@ pub enum EnvironmentKind {
     /// The toolchain is older than the one the project declares it needs
     /// (go.mod's `go` line, Cargo.toml's `rust-version`).
     ToolchainTooOld,
+    /// The interpreter could not start: a path it needed lies outside what
+    /// the sandbox shows (a virtual environment linked to or built at
+    /// another path, the Python install its `pyvenv.cfg` names).
+    HiddenPath,
 }
 
 /// An environment failure: which toolchain, what failed, and the fix.
@@ -69,7 +74,16 @@ pub struct EnvironmentScan {
     /// The lines of what [`feed`](Self::feed) is given; unused where a
     /// parser gives the lines.
     splitter: LineSplitter,
+    seen: Seen,
+}
+
+/// What the scan keeps between lines: the first failure, and the standard
+/// library's folder Python printed in its path configuration (the fatal
+/// error that follows does not name it).
+#[derive(Debug, Clone, Default)]
+struct Seen {
     found: Option<EnvironmentFailure>,
+    python_stdlib: Option<String>,
 }
 
 impl EnvironmentScan {
@@ -80,38 +94,45 @@ impl EnvironmentScan {
 
     /// Reads `chunk`.
     pub fn feed(&mut self, chunk: &[u8]) {
-        if self.found.is_some() {
+        if self.seen.found.is_some() {
             return;
         }
-        let EnvironmentScan { splitter, found } = self;
-        splitter.feed(chunk, |line| see_output(found, line));
+        let EnvironmentScan { splitter, seen } = self;
+        splitter.feed(chunk, |line| see_output(seen, line));
     }
 
     /// Reads one cleaned line (the parser's recogniser form).
     pub(crate) fn line(&mut self, text: &str) {
-        see(&mut self.found, text);
+        see(&mut self.seen, text);
     }
 
     /// The first environment failure the output showed, if any.
     pub fn finish(mut self) -> Option<EnvironmentFailure> {
-        let EnvironmentScan { splitter, found } = &mut self;
-        splitter.finish(|line| see_output(found, line));
-        self.found
+        let EnvironmentScan { splitter, seen } = &mut self;
+        splitter.finish(|line| see_output(seen, line));
+        self.seen.found
     }
 }
 
 /// A line of the output as fed, through [`see`] without the CI's
 /// prefixes, as the parser gives its lines (a CI's own line is none).
-fn see_output(found: &mut Option<EnvironmentFailure>, line: &str) {
+fn see_output(seen: &mut Seen, line: &str) {
     if let Some(line) = crate::ci::runner_text(line) {
-        see(found, line);
+        see(seen, line);
     }
 }
 
 /// `line` through the recognisers, unless a failure was found already.
-fn see(found: &mut Option<EnvironmentFailure>, line: &str) {
-    if found.is_none() && may_be_environment(line) {
-        *found = recognise(line.trim_end_matches('\r'));
+fn see(seen: &mut Seen, line: &str) {
+    if seen.found.is_some() {
+        return;
+    }
+    let line = line.trim_end_matches('\r');
+    if let Some(dir) = python_stdlib_dir(line) {
+        seen.python_stdlib = Some(dir.to_owned());
+    } else if may_be_environment(line) {
+        seen.found = recognise(line)
+            .or_else(|| python_without_its_stdlib(line, seen.python_stdlib.as_deref()));
     }
 }
 
@@ -133,6 +154,9 @@ fn may_be_environment(line: &str) -> bool {
         Some(b's') => line.starts_with("sh: "),
         Some(b'b') => line.starts_with("bash: "),
         Some(b' ') => line.starts_with("  Read-only"),
+        Some(b'P') => line.starts_with("PermissionError: [Errno 13] "),
+        Some(b'F') => line.starts_with("Fatal Python error: init_fs_encoding"),
+        Some(b'C') => line.starts_with("Could not find platform independent libraries"),
         _ => false,
     };
     let bytes = line.as_bytes();
@@ -156,7 +180,8 @@ pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailur
 
 /// One cleaned line through every recogniser, in order.
 fn recognise(line: &str) -> Option<EnvironmentFailure> {
-    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 7] = [
+    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 8] = [
+        python_venv_hidden,
         toolchain_too_old,
         cargo_without_network,
         go_without_network_or_cache,
@@ -183,6 +208,56 @@ fn failure(kind: EnvironmentKind, what: &str, fix: &str, line: &str) -> Option<E
         fix: fix.to_owned(),
         evidence,
     })
+}
+
+/// The fix for an interpreter that could not start on a hidden path.
+const HIDDEN_PYTHON_FIX: &str = "create the virtual environment inside the project \
+     (`python3 -m venv .venv` there, from an interpreter on the host's PATH), or show the folder \
+     it lies in (or links to) to the command with --writable DIR";
+
+/// Python's own refusal to read its virtual environment's `pyvenv.cfg` at
+/// start (`PermissionError: [Errno 13] Permission denied: '/p/.venv/pyvenv.cfg'`,
+/// unindented, after `Fatal Python error: init_import_site`): under
+/// Landlock the venv is linked to, or lies in, a folder the sandbox hides.
+/// A test that reads some file and fails on it prints another path, or
+/// its traceback indented.
+fn python_venv_hidden(line: &str) -> Option<EnvironmentFailure> {
+    let path = line
+        .strip_prefix("PermissionError: [Errno 13] Permission denied: '")?
+        .strip_suffix('\'')?;
+    let venv = path.strip_suffix("/pyvenv.cfg")?;
+    let what = format!(
+        "Python could not start: it may not read its virtual environment's pyvenv.cfg in \
+         `{venv}`, which lies (or links) outside what the sandbox shows"
+    );
+    failure(EnvironmentKind::HiddenPath, &what, HIDDEN_PYTHON_FIX, line)
+}
+
+/// The standard library's folder in the path configuration Python prints
+/// before a fatal error at start (`  stdlib dir = '/opt/py/lib/python3.11'`).
+fn python_stdlib_dir(line: &str) -> Option<&str> {
+    line.strip_prefix("  stdlib dir = '")?.strip_suffix('\'')
+}
+
+/// Python that could not find its standard library at start: `Fatal
+/// Python error: init_fs_encoding: failed to get the Python codec of the
+/// filesystem encoding` (`No module named 'encodings'` follows), or the
+/// `Could not find platform independent libraries` it prints first on
+/// some layouts. Under the sandbox, the install that a virtual
+/// environment's `pyvenv.cfg` `home` names is hidden; `stdlib`, when
+/// Python printed it, is named.
+fn python_without_its_stdlib(line: &str, stdlib: Option<&str>) -> Option<EnvironmentFailure> {
+    let fatal = line.starts_with("Fatal Python error: init_fs_encoding");
+    if !fatal && !line.starts_with("Could not find platform independent libraries") {
+        return None;
+    }
+    let place = stdlib.map_or_else(String::new, |dir| format!(" `{dir}`"));
+    let what = format!(
+        "Python could not start: it cannot read its standard library{place}; the interpreter \
+         its virtual environment's pyvenv.cfg names (`home =`) is installed outside what the \
+         sandbox shows"
+    );
+    failure(EnvironmentKind::HiddenPath, &what, HIDDEN_PYTHON_FIX, line)
 }
 
 // The host's registry is read-only in the sandbox: with the default
@@ -544,6 +619,7 @@ mod tests {
             include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
             include_str!("../tests/environment-fixtures/pip_no_network.log"),
             include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
+            include_str!("../tests/environment-fixtures/python_venv_cfg_hidden.log"),
             include_str!("../tests/environment-fixtures/python_m_missing.log"),
             include_str!("../tests/environment-fixtures/shell_127.log"),
         ];
@@ -724,6 +800,48 @@ mod tests {
             let host = fix.find(first).unwrap_or_else(|| panic!("{fix}"));
             let prepare = fix.find("--prepare").unwrap_or_else(|| panic!("{fix}"));
             assert!(host < prepare, "{fix}");
+        }
+    }
+
+    /// Python that cannot start on a path the sandbox hides names the path
+    /// and the fix (the captured logs are in tests/environment-fixtures);
+    /// `Could not find platform independent libraries` is hand-made from
+    /// CPython's getpath. Where it must not fire: a test's own denial on
+    /// another file, or the same line indented in a traceback it prints.
+    #[test]
+    fn python_that_cannot_start_on_a_hidden_path() {
+        let venv = environment_failure(include_str!(
+            "../tests/environment-fixtures/python_venv_cfg_hidden.log"
+        ))
+        .unwrap();
+        assert_eq!(venv.kind, EnvironmentKind::HiddenPath);
+        assert!(
+            venv.what.contains("`/work/venv-hidden/project/.venv`"),
+            "{}",
+            venv.what
+        );
+        assert!(venv.fix.contains("--writable DIR"), "{}", venv.fix);
+        let home = environment_failure(include_str!(
+            "../tests/environment-fixtures/python_home_hidden.log"
+        ))
+        .unwrap();
+        assert_eq!(home.kind, EnvironmentKind::HiddenPath);
+        assert!(
+            home.what
+                .contains("`/work/python-hidden/install/lib/python3.11`"),
+            "{}",
+            home.what
+        );
+        assert_eq!(
+            kind("Could not find platform independent libraries <prefix>\n"),
+            Some(EnvironmentKind::HiddenPath)
+        );
+        for line in [
+            "PermissionError: [Errno 13] Permission denied: '/data/config.json'",
+            "E       PermissionError: [Errno 13] Permission denied: '/p/.venv/pyvenv.cfg'",
+            "    Fatal Python error: init_fs_encoding: failed to get the Python codec",
+        ] {
+            assert_eq!(kind(line), None, "{line}");
         }
     }
 

@@ -295,46 +295,64 @@ fn program_of(bytes: &[u8]) -> Vec<libc::sock_filter> {
 }
 
 /// What the child applies to itself before exec, made before the fork.
+///
+/// Without the network it holds two ways to confine: `private`, for a
+/// child that could enter a network namespace of its own (as root with
+/// `CAP_SYS_ADMIN`: a loopback of its own, as bubblewrap gives, so a test
+/// may connect to the servers it starts and to nothing else), and
+/// `strict`, for one that could not (in a container without that
+/// capability): Landlock and seccomp refuse the internet sockets then.
 #[derive(Debug)]
 pub(crate) struct Confinement {
-    ruleset: OwnedFd,
-    filters: Vec<Vec<libc::sock_filter>>,
+    strict: (OwnedFd, Vec<Vec<libc::sock_filter>>),
+    private: Option<(OwnedFd, Vec<Vec<libc::sock_filter>>)>,
 }
 
-/// A [`Confinement`] as the child's pre-exec closure holds it: the ruleset
-/// by number, valid while the [`Confinement`] lives (it does until the
-/// spawn returns).
+/// A [`Confinement`] as the child's pre-exec closure holds it: the
+/// rulesets by number, valid while the [`Confinement`] lives (it does
+/// until the spawn returns).
 #[derive(Debug, Clone)]
 pub(crate) struct InChild {
-    ruleset: libc::c_int,
-    filters: Vec<Vec<libc::sock_filter>>,
+    strict: (libc::c_int, Vec<Vec<libc::sock_filter>>),
+    private: Option<(libc::c_int, Vec<Vec<libc::sock_filter>>)>,
 }
 
 impl Confinement {
     /// The confinement of a ruleset (from [`ruleset`]) with the seccomp
     /// filter, and without the network the internet families refused (but
     /// for plain TCP when the kernel's Landlock, of ABI `abi`, refuses its
-    /// connects).
+    /// connects). `private_network` (a ruleset that leaves the network
+    /// alone, without the network) is what the child enters if it can
+    /// make a network namespace of its own.
     pub(crate) fn new(
         ruleset: OwnedFd,
+        private_network: Option<OwnedFd>,
         allow_unix_sockets: bool,
         allow_network: bool,
         abi: i32,
     ) -> Self {
-        let mut filters = vec![program_of(&crate::seccomp::filter_bytes(
-            allow_unix_sockets,
-        ))];
+        let seccomp = program_of(&crate::seccomp::filter_bytes(allow_unix_sockets));
+        let mut filters = vec![seccomp.clone()];
         if !allow_network {
             filters.push(no_inet_filter(abi >= TCP_RULES));
         }
-        Confinement { ruleset, filters }
+        let private = private_network
+            .filter(|_| !allow_network)
+            .map(|ruleset| (ruleset, vec![seccomp]));
+        Confinement {
+            strict: (ruleset, filters),
+            private,
+        }
     }
 
     /// What the child's closure captures.
     pub(crate) fn in_child(&self) -> InChild {
         InChild {
-            ruleset: self.ruleset.as_raw_fd(),
-            filters: self.filters.clone(),
+            strict: (self.strict.0.as_raw_fd(), self.strict.1.clone()),
+            private: self
+                .private
+                .as_ref()
+                .map(|(ruleset, filters)| (ruleset.as_raw_fd(), filters.clone())),
         }
     }
 }
@@ -351,6 +369,12 @@ impl InChild {
             } else {
                 Ok(())
             }
+        };
+        // A network namespace of its own first, while the capabilities
+        // last; where the kernel refuses it, the strict confinement.
+        let (ruleset, filters) = match &self.private {
+            Some((ruleset, filters)) if private_loopback()? => (*ruleset, filters),
+            _ => (self.strict.0, &self.strict.1),
         };
         // SAFETY: prctl and capset with valid arguments; each only changes
         // the calling process.
@@ -375,10 +399,10 @@ impl InChild {
             check(libc::syscall(libc::SYS_capset, &mut header, empty.as_ptr()))?;
             check(libc::syscall(
                 libc::SYS_landlock_restrict_self,
-                self.ruleset,
+                ruleset,
                 0u32,
             ))?;
-            for filter in &self.filters {
+            for filter in filters {
                 let program = libc::sock_fprog {
                     len: filter.len() as u16,
                     filter: filter.as_ptr().cast_mut(),
@@ -395,6 +419,103 @@ impl InChild {
         }
         Ok(())
     }
+}
+
+/// Enters a new network namespace and brings its loopback up: whether it
+/// could. `unshare(CLONE_NEWNET)` needs `CAP_SYS_ADMIN`, which a
+/// container's root lacks; there a user namespace of its own, the caller's
+/// ids mapped to themselves, gives it one (container runtimes' default
+/// profiles allow it: bubblewrap gets as far as mounting `/proc` in
+/// podman). The command runs with no capability either way, so a user
+/// namespace that maps its ids to themselves changes no access it has.
+/// Async-signal-safe: raw system calls on the stack's data. A namespace
+/// entered whose loopback stays down is no harm: nothing is reachable in
+/// it, as under the strict confinement; one entered whose ids could not be
+/// mapped is an error (the command would run as the overflow user).
+fn private_loopback() -> io::Result<bool> {
+    // SAFETY: geteuid, getegid and unshare with valid arguments; each only
+    // reads or changes the calling process.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
+        if unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) } != 0 {
+            return Ok(false);
+        }
+        // Without setgroups denied, an unprivileged gid_map is refused.
+        write_proc(c"/proc/self/setgroups", b"deny")?;
+        write_proc(c"/proc/self/uid_map", id_map(uid).as_bytes())?;
+        write_proc(c"/proc/self/gid_map", id_map(gid).as_bytes())?;
+    }
+    // SAFETY: socket, ioctl and close on a zeroed request this function
+    // owns; each only changes the calling process's namespace.
+    unsafe {
+        let socket = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if socket < 0 {
+            return Ok(true);
+        }
+        let mut request: libc::ifreq = std::mem::zeroed();
+        for (to, from) in request.ifr_name.iter_mut().zip(b"lo") {
+            *to = *from as libc::c_char;
+        }
+        request.ifr_ifru.ifru_flags = (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
+        libc::ioctl(socket, libc::SIOCSIFFLAGS, &request as *const libc::ifreq);
+        libc::close(socket);
+    }
+    Ok(true)
+}
+
+/// `ID ID 1\n`: one id mapped to itself, in a buffer on the stack.
+struct IdMap {
+    bytes: [u8; 36],
+    len: usize,
+}
+
+impl IdMap {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+fn id_map(id: u32) -> IdMap {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = id;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let number = &digits[at..];
+    let mut map = IdMap {
+        bytes: [0; 36],
+        len: 0,
+    };
+    for part in [number, b" ", number, b" 1\n"] {
+        map.bytes[map.len..map.len + part.len()].copy_from_slice(part);
+        map.len += part.len();
+    }
+    map
+}
+
+/// Writes `bytes` to the `/proc` file `path` in one `write`.
+fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: open, write and close on a NUL-terminated path and a buffer
+    // this function borrows.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        let error = io::Error::last_os_error();
+        libc::close(fd);
+        if written != bytes.len() as isize {
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 /// `struct __user_cap_header_struct`.
@@ -416,6 +537,13 @@ struct CapData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_maps_to_itself() {
+        assert_eq!(id_map(0).as_bytes(), b"0 0 1\n");
+        assert_eq!(id_map(1000).as_bytes(), b"1000 1000 1\n");
+        assert_eq!(id_map(u32::MAX).as_bytes(), b"4294967295 4294967295 1\n");
+    }
 
     #[test]
     fn hidden_paths_and_their_ancestors_are_not_granted_whole() {

@@ -477,8 +477,16 @@ fn start_landlocked(
     hidden.extend(view.hidden_files.iter().cloned());
     let grants = crate::landlocked::grants(&hidden, &shown, &write);
     let ruleset = crate::landlocked::ruleset(&grants, options.allow_network).map_err(refuse)?;
+    // Without the network, a ruleset that leaves it alone too, for a
+    // command in a network namespace of its own (a private loopback).
+    let private_network = if options.allow_network {
+        None
+    } else {
+        Some(crate::landlocked::ruleset(&grants, true).map_err(refuse)?)
+    };
     let confinement = crate::landlocked::Confinement::new(
         ruleset,
+        private_network,
         options.allow_unix_sockets,
         options.allow_network,
         abi,

@@ -16,6 +16,7 @@ use wait_timeout::ChildExt;
 mod batch;
 mod check;
 mod detect;
+mod environment;
 mod honest_runs;
 mod hostile;
 mod identity;

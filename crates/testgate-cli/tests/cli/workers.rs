@@ -1,7 +1,7 @@
 //! Honest suites that start processes of their own pass under the run's
-//! reaper, in both sandboxes: pytest-xdist workers (and a server on the
-//! loopback under bubblewrap), `go test ./...` over several packages, jest
-//! workers. The projects are `tests/projects/sandbox/workers/`.
+//! reaper, in both sandboxes: pytest-xdist workers and a server on the
+//! loopback, `go test ./...` over several packages, jest workers and a node
+//! `http` server on the loopback. The projects are `tests/projects/sandbox/workers/`.
 
 use std::path::{Path, PathBuf};
 
@@ -43,16 +43,13 @@ fn pytest_xdist_workers_and_a_loopback_server_pass_under_bubblewrap() {
     assert_passes(&dir, "bwrap", &[], XDIST, 6);
 }
 
-/// Under Landlock a test cannot connect to a server it started (docs/
-/// sandbox.md: TCP connect is refused without the network), nor
-/// pytest-rerunfailures's workers to their controller: the loopback test
-/// and that plugin are left out.
+/// Under Landlock as under bubblewrap a test connects to the servers it
+/// started, and pytest-rerunfailures's workers to their controller: the
+/// command has a loopback of its own (a network namespace; docs/sandbox.md).
 #[test]
-fn pytest_xdist_workers_pass_under_landlock() {
+fn pytest_xdist_workers_and_a_loopback_server_pass_under_landlock() {
     let (_tmp, dir) = project("pytest");
-    let mut command = XDIST.to_vec();
-    command.extend(["-p", "no:rerunfailures", "--ignore=test_server.py"]);
-    assert_passes(&dir, "landlock", &[], &command, 4);
+    assert_passes(&dir, "landlock", &[], XDIST, 6);
 }
 
 #[test]
@@ -63,6 +60,8 @@ fn go_test_of_several_packages_passes_in_both_sandboxes() {
     }
 }
 
+/// Three worker files and `server.test.js`, an `http` server on the
+/// loopback the test starts and requests, as supertest does.
 #[test]
 fn jest_workers_pass_in_both_sandboxes() {
     let (_tmp, dir) = project("jest");
@@ -83,7 +82,7 @@ fn jest_workers_pass_in_both_sandboxes() {
             sandbox,
             &options,
             &["npx", "jest", "--maxWorkers=2"],
-            3,
+            4,
         );
     }
 }

@@ -2,11 +2,13 @@
 # Recaptures tests/environment-fixtures/<case>.log from real runs of the
 # toolchains in an environment that fails them: no network (`unshare -n`,
 # as root; npm offline, as the sandbox tells it), a read-only cache (`bwrap --ro-bind / /`), a runner that is not
-# installed. Each <case>.expected holds the kind the recogniser must find
-# (no_network, read_only_path, runner_not_found, toolchain_too_old), or `none` for the runs
+# installed, a Python whose virtual environment or install lies in a folder
+# Landlock hides (`landlock-hide.py`, as testgate's Landlock sandbox hides the
+# homes and /tmp). Each <case>.expected holds the kind the recogniser must find
+# (no_network, read_only_path, runner_not_found, toolchain_too_old, hidden_path), or `none` for the runs
 # where it must not fire (a test that itself prints "Could not resolve
 # host" and fails, a test asserting on a read-only file, a compile error).
-# Needs root (unshare -n), cargo, go, npm, pip, bwrap. No argument.
+# Needs root (unshare -n), cargo, go, npm, pip, bwrap, Landlock. No argument.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -176,3 +178,27 @@ printf 'package typo\n\nimport "fmtt"\n\nfunc F() { fmtt.Println() }\n' >"$work/
 printf 'package typo\n\nimport "testing"\n\nfunc TestF(t *testing.T) {}\n' >"$work/go-typo-std/f_test.go"
 (cd "$work/go-typo-std" && capture go_mistyped_std_import none \
     env GOCACHE="$work/gocache" go test ./...)
+
+# Python whose virtual environment is a link into a folder the sandbox hides
+# (a venv built at another path): it cannot read its pyvenv.cfg at start.
+hide="$here/landlock-hide.py"
+python="$(python3 -c 'import sys; print(sys.executable)')"
+mkdir -p "$work/venv-hidden/hidden" "$work/venv-hidden/project"
+"$python" -m venv --without-pip "$work/venv-hidden/hidden/venv"
+ln -s "$work/venv-hidden/hidden/venv" "$work/venv-hidden/project/.venv"
+(cd "$work/venv-hidden/project" && capture python_venv_cfg_hidden hidden_path \
+    python3 "$hide" "$work/venv-hidden/hidden" -- .venv/bin/python -m pytest -q)
+
+# Python whose virtual environment's `home` is an install the sandbox hides
+# (a copy of this interpreter and its standard library, without
+# site-packages): it cannot find its standard library at start.
+version="$("$python" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')"
+stdlib="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')"
+mkdir -p "$work/python-hidden/install/bin" "$work/python-hidden/install/lib" "$work/python-hidden/project"
+cp "$(readlink -f "$python")" "$work/python-hidden/install/bin/$version"
+tar -C "$(dirname "$stdlib")" --exclude site-packages --exclude dist-packages -cf - "$(basename "$stdlib")" \
+    | tar -C "$work/python-hidden/install/lib" -xf -
+"$work/python-hidden/install/bin/$version" -m venv --without-pip --copies "$work/python-hidden/project/.venv"
+(cd "$work/python-hidden/project" && capture python_home_hidden hidden_path \
+    python3 "$hide" "$work/python-hidden/install" -- .venv/bin/python -m pytest -q)
+sed -i -e 's/0x[0-9a-f]\{16\}/0x0000000000000000/' "$out/python_home_hidden.log"

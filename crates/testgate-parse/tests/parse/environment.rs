@@ -12,6 +12,7 @@ fn kind_name(kind: EnvironmentKind) -> &'static str {
         EnvironmentKind::ReadOnlyPath => "read_only_path",
         EnvironmentKind::RunnerNotFound => "runner_not_found",
         EnvironmentKind::ToolchainTooOld => "toolchain_too_old",
+        EnvironmentKind::HiddenPath => "hidden_path",
         _ => "other",
     }
 }

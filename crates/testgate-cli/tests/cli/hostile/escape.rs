@@ -214,6 +214,35 @@ pub(super) fn the_hosts_loopback_unix_sockets_and_dns_are_unreachable_in(place: 
     attack.assert_contained(&outcome);
 }
 
+#[test]
+fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts() {
+    a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in(Place::Bwrap);
+}
+
+/// A suite that starts a server on the loopback and talks to it passes (a
+/// loopback of its own: under Landlock a network namespace the command
+/// enters), and reaches no host listener on the loopback, not even by
+/// listening on the host listener's port number and connecting there.
+pub(super) fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in(place: Place) {
+    own_loopback_and_not_the_hosts(Attack::new_in("own-loopback", place));
+}
+
+/// [`a_suite_reaches_its_own_loopback_servers_and_not_the_hosts`] with
+/// `attack` (the suite `own-loopback` started as the caller chose).
+pub(super) fn own_loopback_and_not_the_hosts(attack: Attack) {
+    let tcp = TcpListener::bind("127.0.0.1:0").expect("tcp listener");
+    let attack = attack.script_arg(tcp.local_addr().expect("addr").port().to_string());
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    tcp.set_nonblocking(true).expect("nonblocking");
+    assert_eq!(
+        tcp.accept().map(|_| ()).map_err(|e| e.kind()),
+        Err(ErrorKind::WouldBlock),
+        "the host listener heard from the sandbox"
+    );
+    attack.assert_contained(&outcome);
+}
+
 /// A pseudo-terminal in raw mode: (master, slave).
 fn raw_pty() -> (fs::File, fs::File) {
     // SAFETY: plain libc calls on descriptors this function owns; the

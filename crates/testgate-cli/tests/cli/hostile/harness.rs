@@ -186,6 +186,18 @@ impl Attack {
         attack
     }
 
+    /// The suite `tests/hostile/NAME` under Landlock, testgate started as
+    /// root without `CAP_SYS_ADMIN` (`tests/containers/without-sys-admin`),
+    /// as a container runtime starts a container's root: no network
+    /// namespace but in a user namespace of the command's own.
+    pub(super) fn without_sys_admin(name: &'static str) -> Self {
+        let mut attack = Attack::new(name).arg("--sandbox").arg("landlock");
+        attack.wrapper = Some(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/containers/without-sys-admin"),
+        );
+        attack
+    }
+
     /// The suite `tests/hostile/NAME` in the sandbox `place`.
     pub(super) fn new_in(name: &'static str, place: Place) -> Self {
         let attack = Attack::new(name);

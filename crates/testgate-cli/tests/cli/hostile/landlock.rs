@@ -72,6 +72,18 @@ fn the_hosts_loopback_unix_sockets_and_dns_are_unreachable() {
     escape::the_hosts_loopback_unix_sockets_and_dns_are_unreachable_in(Place::Landlock);
 }
 
+#[test]
+fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts() {
+    escape::a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in(Place::Landlock);
+}
+
+/// As a container's root (no `CAP_SYS_ADMIN`): the command's loopback is
+/// that of a user namespace of its own, its ids mapped to themselves.
+#[test]
+fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_without_cap_sys_admin() {
+    escape::own_loopback_and_not_the_hosts(Attack::without_sys_admin("own-loopback"));
+}
+
 /// Under Landlock the homes and `/tmp` are not the run's own: writing
 /// there is refused like writing to `/etc`, rather than landing in a tmpfs.
 #[test]
