@@ -84,12 +84,16 @@ pub fn parse_junit(xml: &[u8]) -> Result<Report, ReportError> {
             Event::Start(element) if element.local_name().into_inner() == "testsuite" => {
                 saw_suite = true;
                 let name = attribute(&element, "name");
-                producer = producer.or_else(|| Producer::of_root(&name));
+                producer = producer
+                    .or_else(|| Producer::of_schema(&element))
+                    .or_else(|| Producer::of_root(&name));
                 suite = Some(name);
             }
             Event::Empty(element) if element.local_name().into_inner() == "testsuite" => {
                 saw_suite = true;
-                producer = producer.or_else(|| Producer::of_root(&attribute(&element, "name")));
+                producer = producer
+                    .or_else(|| Producer::of_schema(&element))
+                    .or_else(|| Producer::of_root(&attribute(&element, "name")));
             }
             Event::Start(element) if element.local_name().into_inner() == "testcase" => {
                 case = Some(Case::of(&element, suite.as_deref()));
@@ -147,6 +151,14 @@ impl Producer {
             "jest tests" => Some(Producer::Known(Runner::Jest)),
             _ => None,
         }
+    }
+
+    /// Surefire (and Failsafe) name their schema on every suite:
+    /// `xsi:noNamespaceSchemaLocation="…/surefire-test-report.xsd"`.
+    fn of_schema(suite: &BytesStart<'_>) -> Option<Producer> {
+        attribute(suite, "noNamespaceSchemaLocation")
+            .contains("surefire-test-report")
+            .then_some(Producer::Known(Runner::Maven))
     }
 
     /// go-junit-report and gotestsum name each suite by its package and
@@ -223,10 +235,12 @@ impl Case {
     /// or teardown); other runners write it for what their console calls a
     /// failure (nextest: a crash, a leak its policy fails).
     fn outcome(&self, producer: Producer) -> Outcome {
-        let pytest = producer == Producer::Known(Runner::Pytest);
+        // pytest's and Surefire's `<error>` is an error outside the
+        // test's assertions (a fixture; an exception), as their consoles say.
+        let errors_apart = matches!(producer, Producer::Known(Runner::Pytest | Runner::Maven));
         match (self.failed, self.errored, self.retried, self.skipped) {
             (true, _, _, _) => Outcome::Failed,
-            (false, true, _, _) if pytest => Outcome::Error,
+            (false, true, _, _) if errors_apart => Outcome::Error,
             (false, true, _, _) => Outcome::Failed,
             (false, false, true, _) => Outcome::Flaky,
             (false, false, false, true) if self.xfail => Outcome::XFailed,
@@ -253,6 +267,16 @@ impl Case {
                 some(&self.classname).or_else(|| some(&self.suite)),
             ),
             // No report of theirs is recognised as theirs yet.
+            // `Class#method`, the class alone for the class's own failure
+            // (3.x: no name; 2.22: the class again).
+            Producer::Known(Runner::Maven) => {
+                let name = if self.name.is_empty() || self.name == self.classname {
+                    self.classname.clone()
+                } else {
+                    format!("{}#{}", self.classname, self.name)
+                };
+                (name, None)
+            }
             Producer::Known(Runner::Mocha | Runner::Node) | Producer::Unknown => {
                 (self.name.clone(), some(&self.classname))
             }
@@ -321,6 +345,8 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             // not collect.
             let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
                 Kind::File
+            } else if format == Some(Runner::Maven) && !name.contains('#') {
+                Kind::Suite
             } else {
                 Kind::Test
             };

@@ -31,11 +31,14 @@ pub enum Runner {
     Mocha,
     /// `node --test`: its tap and spec reporters.
     Node,
+    /// Maven's console with Surefire's lines (2.22 and 3.x; JUnit 4 and
+    /// the JUnit Platform), also a multi-module reactor's.
+    Maven,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 8] = [
+    pub const ALL: [Runner; 9] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -44,6 +47,7 @@ impl Runner {
         Runner::Vitest,
         Runner::Mocha,
         Runner::Node,
+        Runner::Maven,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -57,6 +61,7 @@ impl Runner {
             Runner::Vitest => "vitest",
             Runner::Mocha => "mocha",
             Runner::Node => "node",
+            Runner::Maven => "maven",
         }
     }
 }
@@ -204,6 +209,7 @@ mod tests {
             Runner::Vitest => 5,
             Runner::Mocha => 6,
             Runner::Node => 7,
+            Runner::Maven => 8,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -223,7 +229,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha or node)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node or maven)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

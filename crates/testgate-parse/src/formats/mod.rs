@@ -21,6 +21,7 @@ mod excerpt;
 mod go;
 mod jest;
 pub(crate) mod js;
+mod maven;
 mod mocha;
 mod nextest;
 mod node;
@@ -522,6 +523,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Vitest => Box::new(vitest::Vitest::default()),
         Runner::Mocha => Box::new(mocha::Mocha::default()),
         Runner::Node => Box::new(node::Node::default()),
+        Runner::Maven => Box::new(maven::Maven::default()),
     }
 }
 
