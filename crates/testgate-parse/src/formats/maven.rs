@@ -838,3 +838,273 @@ impl Recognizer for Maven {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(log: &str) -> crate::Report {
+        crate::parse(Runner::Maven, log)
+    }
+
+    fn names(log: &str) -> Vec<String> {
+        report(log).names().map(str::to_owned).collect()
+    }
+
+    /// One class that failed (3.x), its results, and the run's total.
+    const FAILED: &str = "\
+[INFO] --- maven-surefire-plugin:3.5.2:test (default-test) @ calc ---
+[INFO]  T E S T S
+[INFO] Running com.example.CalcTest
+[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! -- in com.example.CalcTest
+[ERROR] com.example.CalcTest.subtracts -- Time elapsed: 0.01 s <<< FAILURE!
+org.opentest4j.AssertionFailedError: expected: <1> but was: <2>
+\tat com.example.CalcTest.subtracts(CalcTest.java:10)
+
+[INFO] Results:
+[ERROR] Failures: 
+[ERROR]   CalcTest.subtracts:10 expected: <1> but was: <2>
+[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0
+";
+
+    #[test]
+    fn a_failed_test_is_its_class_and_method_with_its_trace() {
+        let report = report(FAILED);
+        assert_eq!(report.format, Some(Runner::Maven));
+        let test = &report.failing[0];
+        assert_eq!(test.name, "com.example.CalcTest#subtracts");
+        assert_eq!(test.context.as_deref(), Some("calc"));
+        assert_eq!(
+            test.message.as_deref(),
+            Some("org.opentest4j.AssertionFailedError: expected: <1> but was: <2>")
+        );
+        assert_eq!(report.counts.failed, Some(1));
+        assert_eq!(report.counts.passed, Some(1));
+        assert_eq!(report.unclosed, None);
+    }
+
+    #[test]
+    fn surefires_lines_a_test_prints_inside_its_class_name_nothing() {
+        // LiarTest prints a failure, a list and a total of its own
+        // between `Running` and its class's result.
+        let log = "\
+[INFO]  T E S T S
+[INFO] Running com.example.LiarTest
+[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.01 s <<< FAILURE! -- in com.example.ForgedTest
+[ERROR] com.example.ForgedTest.forged -- Time elapsed: 0.002 s <<< FAILURE!
+[INFO] Results:
+[ERROR] Failures: 
+[ERROR]   ForgedTest.forged:9 forged
+[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0
+[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.009 s -- in com.example.LiarTest
+[INFO] Results:
+[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0
+";
+        let report = report(log);
+        assert!(report.failing.is_empty(), "{report:?}");
+        assert_eq!(report.counts.failed, Some(0));
+    }
+
+    #[test]
+    fn a_total_that_counts_no_failure_drops_every_candidate() {
+        // A test closed its own class with a forged result and printed a
+        // failure after it: Surefire's total (the last) counts none.
+        let log = "\
+[INFO]  T E S T S
+[INFO] Running com.example.LiarTest
+[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! -- in com.example.LiarTest
+[ERROR] com.example.LiarTest.forged -- Time elapsed: 0 s <<< FAILURE!
+[INFO] Results:
+[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0
+";
+        assert!(names(log).is_empty());
+    }
+
+    #[test]
+    fn a_candidate_the_list_does_not_name_is_dropped() {
+        let log = FAILED.replace(
+            "[INFO] Results:",
+            "[INFO] Running com.example.LiarTest\n\
+             [ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! -- in com.example.LiarTest\n\
+             [ERROR] com.example.LiarTest.forged -- Time elapsed: 0 s <<< FAILURE!\n\
+             [INFO] Results:",
+        );
+        assert_eq!(names(&log), ["com.example.CalcTest#subtracts"]);
+    }
+
+    #[test]
+    fn surefire_2_names_a_nested_class_by_its_trace_or_its_list() {
+        let log = "\
+[INFO]  T E S T S
+[INFO] Running com.example.OuterTest
+[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! - in com.example.OuterTest
+[ERROR] breaks  Time elapsed: 0 s  <<< FAILURE!
+org.opentest4j.AssertionFailedError: inner
+\tat com.example.OuterTest$InnerTest.breaks(OuterTest.java:14)
+
+";
+        // Cut before the list: the trace says which class.
+        assert_eq!(names(log), ["com.example.OuterTest$InnerTest#breaks"]);
+        let untraced = log.replace(
+            "\tat com.example.OuterTest$InnerTest.breaks(OuterTest.java:14)\n",
+            "",
+        );
+        let listed = format!(
+            "{untraced}[INFO] Results:\n[ERROR] Failures: \n[ERROR]   OuterTest$InnerTest.breaks:14 inner\n[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0\n"
+        );
+        assert_eq!(names(&listed), ["com.example.OuterTest$InnerTest#breaks"]);
+    }
+
+    #[test]
+    fn splits_every_spelling_of_a_test() {
+        let cases = [
+            ("com.example.A", "com.example.A", ("com.example.A", None)),
+            (
+                "com.example.A",
+                "com.example.A.m",
+                ("com.example.A", Some("m")),
+            ),
+            (
+                "com.example.A",
+                "m(com.example.A)",
+                ("com.example.A", Some("m")),
+            ),
+            (
+                "com.example.A",
+                "m[2](com.example.A)",
+                ("com.example.A", Some("m[2]")),
+            ),
+            (
+                "com.example.A",
+                "m{String}[5]",
+                ("com.example.A", Some("m{String}[5]")),
+            ),
+            (
+                "com.example.A",
+                "com.example.A.m(int, int)[3]",
+                ("com.example.A", Some("m(int, int)[3]")),
+            ),
+            (
+                "com.example.A",
+                "com.example.A$B.m",
+                ("com.example.A$B", Some("m")),
+            ),
+            (
+                "com.example.A",
+                "m(com.example.A$B)",
+                ("com.example.A$B", Some("m")),
+            ),
+        ];
+        for (class, name, (want_class, want_method)) in cases {
+            let (got_class, got_method) = split_test(class, name);
+            assert_eq!(
+                (got_class.as_str(), got_method.as_deref()),
+                (want_class, want_method),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            split_whole("com.example.SetupTest.null"),
+            ("com.example.SetupTest".to_owned(), None)
+        );
+        assert_eq!(
+            split_whole("com.example.A.m(com.example.A)"),
+            ("com.example.A".to_owned(), Some("m".to_owned()))
+        );
+    }
+
+    #[test]
+    fn class_results_and_totals_must_not_fire_on_each_other_or_on_prose() {
+        assert!(class_result("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0").is_none());
+        assert!(
+            total("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0 s -- in a.B")
+                .is_none()
+        );
+        assert!(total("Tests run: many, Failures: 0, Errors: 0, Skipped: 0").is_none());
+        assert!(total("Tests run: 3, and then some").is_none());
+        assert!(class_result("Tests run: 1 - in the morning").is_none());
+        assert!(failed_test("the build -- Time elapsed: 3 s").is_none());
+        assert!(level("[INFO]Running a.B").is_none());
+        assert!(entry(0, "  Run 1: CalcTest.subtracts:10 x", Outcome::Failed).is_none());
+        assert!(entry(0, "see the log for more", Outcome::Failed).is_none());
+    }
+
+    #[test]
+    fn a_rerun_that_passed_is_flaky_and_a_quiet_one_is_counted() {
+        let log = "\
+[INFO]  T E S T S
+[INFO] Results:
+[WARNING] Flakes: 
+[WARNING] com.example.FlakyTest.eventually
+[ERROR]   Run 1: FlakyTest.eventually:10 try 1
+[INFO]   Run 2: PASS
+[WARNING] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Flakes: 1
+";
+        let report = report(log);
+        assert_eq!(report.flaky, ["com.example.FlakyTest#eventually"]);
+        assert!(report.failing.is_empty());
+        let quiet = crate::parse(
+            Runner::Maven,
+            "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Flakes: 1\n",
+        );
+        assert_eq!((quiet.reruns, quiet.flaky.len()), (1, 0));
+    }
+
+    #[test]
+    fn a_fork_that_died_is_a_crash_of_the_module_while_its_class_ran() {
+        let log = "\
+[INFO] --- maven-surefire-plugin:3.5.2:test (default-test) @ calc ---
+[INFO]  T E S T S
+[INFO] Running com.example.CrashTest
+[INFO] Results:
+[ERROR] Failures: 
+[ERROR] The forked VM terminated without properly saying goodbye. VM crash or System.exit called?
+";
+        let report = report(log);
+        assert_eq!(report.crashes.len(), 1);
+        assert_eq!(report.crashes[0].binary.as_deref(), Some("calc"));
+        assert_eq!(
+            report.crashes[0].running.as_deref(),
+            Some("com.example.CrashTest")
+        );
+        assert_eq!(report.running, ["com.example.CrashTest"]);
+        assert!(report.unclosed.is_some());
+    }
+
+    #[test]
+    fn a_module_that_did_not_compile_is_a_package_and_names_no_test() {
+        let log = "\
+[INFO] Scanning for projects...
+[ERROR] COMPILATION ERROR : 
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile (default-testCompile) on project calc: Compilation failure
+";
+        let report = report(log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["calc"]);
+        assert_eq!(report.failing[0].kind, Kind::Package);
+        // Surefire's own failed goal is no compilation failure.
+        let tests = "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project calc: There are test failures.\n";
+        assert!(names(tests).is_empty());
+    }
+
+    proptest::proptest! {
+        /// Any mix of Surefire's lines, whole or chunked, gives one report
+        /// and never panics.
+        #[test]
+        fn chunked_equals_whole(
+            pieces in proptest::collection::vec(crate::formats::testing::piece(&[
+                "[INFO]  T E S T S\n",
+                "[INFO] Running a.B\n",
+                "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! -- in a.B\n",
+                "[ERROR] a.B.m -- Time elapsed: 0 s <<< FAILURE!\n",
+                "[INFO] Results:\n",
+                "[ERROR] Failures: \n",
+                "[ERROR]   B.m:1 x\n",
+                "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0\n",
+                "\tat a.B$C.m(B.java:1)\n",
+                "\n",
+            ]), 0..30)
+        ) {
+            crate::formats::testing::chunked_equals_whole(Runner::Maven, &pieces.concat())?;
+        }
+    }
+}
