@@ -198,6 +198,7 @@ mod tests {
             Runner::Mocha => MOCHA,
             Runner::Node => NODE,
             Runner::Maven => MAVEN,
+            Runner::Gradle => GRADLE,
         }
     }
     const CARGO: &[&str] = &[
@@ -387,6 +388,25 @@ mod tests {
         "[INFO] ",
         " -- Time elapsed: 0 s <<< FAILURE!\n",
         "\n",
+    ];
+
+    const GRADLE: &[&str] = &[
+        "com.example.CalcTest > subtracts FAILED\n",
+        "    java.lang.AssertionError at CalcTest.java:10\n",
+        "CalcTest > subtracts() FAILED\n",
+        "com.example.SetupTest > classMethod FAILED\n",
+        "com.example.CalcTest > adds PASSED\n",
+        "com.example.CalcTest > multiplies SKIPPED\n",
+        "com.example.LiarTest > prints STANDARD_OUT\n",
+        "12 tests completed, 6 failed, 1 skipped\n",
+        "1 test completed, 1 failed\n",
+        ":test FAILED\n",
+        "> Task :test FAILED\n",
+        "BUILD FAILED in 36s\n",
+        "BUILD SUCCESSFUL in 2s\n",
+        "Execution failed for task ':compileTestJava'.\n",
+        " FAILED\n",
+        "com.example.A > ",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

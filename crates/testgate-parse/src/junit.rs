@@ -60,8 +60,29 @@ pub fn is_junit(bytes: &[u8]) -> bool {
 /// assert_eq!(report.tests.len(), 2);
 /// ```
 pub fn parse_junit(xml: &[u8]) -> Result<Report, ReportError> {
+    read_junit(xml, None)
+}
+
+/// [`parse_junit`] of a report `runner` wrote, where the report does not
+/// say so itself: Gradle's `TEST-*.xml` name no producer, and its cases
+/// are named `Class#method` only when read as Gradle's.
+///
+/// ```
+/// use testgate_parse::{Runner, parse_junit_of};
+///
+/// let xml = r#"<testsuite name="com.example.SetupTest" tests="1" failures="1">
+///   <testcase name="classMethod" classname="com.example.SetupTest"><failure message="x"/></testcase>
+/// </testsuite>"#;
+/// let report = parse_junit_of(Runner::Gradle, xml.as_bytes()).unwrap();
+/// assert_eq!(report.names().collect::<Vec<_>>(), ["com.example.SetupTest"]);
+/// ```
+pub fn parse_junit_of(runner: Runner, xml: &[u8]) -> Result<Report, ReportError> {
+    read_junit(xml, Some(Producer::Known(runner)))
+}
+
+fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError> {
     let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut producer: Option<Producer> = None;
+    let mut producer: Option<Producer> = known;
     let mut suite: Option<String> = None;
     let mut case: Option<Case> = None;
     let mut cases: Vec<Case> = Vec::new();
@@ -269,8 +290,11 @@ impl Case {
             // No report of theirs is recognised as theirs yet.
             // `Class#method`, the class alone for the class's own failure
             // (3.x: no name; 2.22: the class again).
-            Producer::Known(Runner::Maven) => {
-                let name = if self.name.is_empty() || self.name == self.classname {
+            Producer::Known(Runner::Maven | Runner::Gradle) => {
+                let class_itself = self.name.is_empty()
+                    || self.name == self.classname
+                    || (producer == Producer::Known(Runner::Gradle) && self.name == "classMethod");
+                let name = if class_itself {
                     self.classname.clone()
                 } else {
                     format!("{}#{}", self.classname, self.name)
@@ -345,7 +369,8 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             // not collect.
             let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
                 Kind::File
-            } else if format == Some(Runner::Maven) && !name.contains('#') {
+            } else if matches!(format, Some(Runner::Maven | Runner::Gradle)) && !name.contains('#')
+            {
                 Kind::Suite
             } else {
                 Kind::Test

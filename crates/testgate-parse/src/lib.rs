@@ -62,6 +62,7 @@ pub use crate::environment::{
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS};
 pub use crate::junit::{
     ReportError, is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit,
+    parse_junit_of,
 };
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};

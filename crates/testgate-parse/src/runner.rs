@@ -34,11 +34,14 @@ pub enum Runner {
     /// Maven's console with Surefire's lines (2.22 and 3.x; JUnit 4 and
     /// the JUnit Platform), also a multi-module reactor's.
     Maven,
+    /// Gradle's console of its `test` task (`Class > method FAILED`, the
+    /// `N tests completed, M failed` summary).
+    Gradle,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 9] = [
+    pub const ALL: [Runner; 10] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -48,6 +51,7 @@ impl Runner {
         Runner::Mocha,
         Runner::Node,
         Runner::Maven,
+        Runner::Gradle,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -62,6 +66,7 @@ impl Runner {
             Runner::Mocha => "mocha",
             Runner::Node => "node",
             Runner::Maven => "maven",
+            Runner::Gradle => "gradle",
         }
     }
 }
@@ -210,6 +215,7 @@ mod tests {
             Runner::Mocha => 6,
             Runner::Node => 7,
             Runner::Maven => 8,
+            Runner::Gradle => 9,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -229,7 +235,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node or maven)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, maven or gradle)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

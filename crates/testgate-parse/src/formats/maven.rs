@@ -711,7 +711,7 @@ impl Maven {
 /// int)[3]` (3.x), of `com.example.ParamTest.squares[2](com.example.
 /// ParamTest)` `squares[2]` (2.22, JUnit 4); 3.x names a failure outside
 /// any test `Class.null`: the class alone.
-fn split_whole(whole: &str) -> (String, Option<String>) {
+pub(crate) fn split_whole(whole: &str) -> (String, Option<String>) {
     if let Some((head, class)) = junit4_class(whole) {
         let method = head
             .strip_prefix(class)

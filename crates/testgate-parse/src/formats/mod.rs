@@ -19,6 +19,7 @@ pub use self::go::GoEvents;
 mod cargo;
 mod excerpt;
 mod go;
+mod gradle;
 mod jest;
 pub(crate) mod js;
 mod maven;
@@ -524,6 +525,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Mocha => Box::new(mocha::Mocha::default()),
         Runner::Node => Box::new(node::Node::default()),
         Runner::Maven => Box::new(maven::Maven::default()),
+        Runner::Gradle => Box::new(gradle::Gradle::default()),
     }
 }
 

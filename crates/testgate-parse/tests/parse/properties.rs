@@ -58,6 +58,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Mocha => MOCHA,
         Runner::Node => NODE,
         Runner::Maven => MAVEN,
+        Runner::Gradle => GRADLE,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -223,6 +224,22 @@ const MAVEN: &[&str] = &[
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile (default-testCompile) on project junit5: Compilation failure",
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.",
     "[INFO] BUILD FAILURE",
+];
+const GRADLE: &[&str] = &[
+    "com.example.CalcTest > subtracts FAILED",
+    "    java.lang.AssertionError at CalcTest.java:10",
+    "CalcTest > subtracts() FAILED",
+    "com.example.SetupTest > classMethod FAILED",
+    "com.example.CalcTest > adds PASSED",
+    "com.example.CalcTest > multiplies SKIPPED",
+    "com.example.LiarTest > prints STANDARD_OUT",
+    "12 tests completed, 6 failed, 1 skipped",
+    "1 test completed, 1 failed",
+    ":test FAILED",
+    "> Task :test FAILED",
+    "BUILD FAILED in 36s",
+    "BUILD SUCCESSFUL in 2s",
+    "Execution failed for task ':compileTestJava'.",
 ];
 /// Noise that resembles the runners' lines.
 const NOISE: &[&str] = &[
