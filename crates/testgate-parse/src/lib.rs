@@ -2,7 +2,7 @@
 //!
 //! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
 //! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
-//! mocha, `node --test` and Maven's Surefire, also as CI systems store a job's log (GitHub
+//! mocha, `node --test`, Maven's Surefire and Gradle, also as CI systems store a job's log (GitHub
 //! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
 //! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
 //! it ([`Report::tests`]), how many ran, and whether the runner said that
