@@ -18,7 +18,8 @@
 #
 # Needs Maven and a JDK; the first run fills ~/.m2 from Maven Central (the
 # captures themselves run offline, -o, so that no download line is in a log).
-# No argument.
+# No argument. With COMMONS_CLI=PATH, a checkout of apache/commons-cli at
+# rel/commons-cli-1.6.0 (Apache-2.0), a real library is captured too.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -111,10 +112,13 @@ capture() {
     while [[ "$1" != "--" ]]; do env+=("$1"); shift; done
     shift
     local dir="$work/$project"
-    local what="mvn -B -o test -Dsurefire.version=$surefire $* ${env[*]}"
+    # `-`: the project's own Surefire.
+    local version=()
+    [[ "$surefire" == - ]] || version=("-Dsurefire.version=$surefire")
+    local what="mvn -B -o test ${version[*]} $* ${env[*]}"
     find "$dir" -name target -type d -prune -exec rm -rf {} +
     echo "maven/$case: $what" >&2
-    (cd "$dir" && env "${env[@]}" mvn -B -o test -Dsurefire.version="$surefire" "$@" >"$out/$case.log" 2>&1) || true
+    (cd "$dir" && env "${env[@]}" mvn -B -o test "${version[@]}" "$@" >"$out/$case.log" 2>&1) || true
     local outcomes
     outcomes="$(xml_outcomes "$dir")"
     {
@@ -191,3 +195,27 @@ rm "$work/junit5/src/test/java/com/example/BrokenTest.java"
 echo 'class Broken { int x = "no"; }' >"$work/multi/app/src/main/java/com/example/app/Broken.java"
 capture "multi_compile_error_s3" multi "$S3" -- -fae
 rm "$work/multi/app/src/main/java/com/example/app/Broken.java"
+
+# A real library with its own pom (Surefire 3.1.2 from commons-parent 64;
+# JUnit 4 tests through the vintage engine beside JUnit 5 ones): as
+# released (every test passes, 59 skipped), and with a JUnit 4 and a
+# JUnit 5 assertion broken.
+if [[ -n "${COMMONS_CLI:-}" ]]; then
+    cp -r "$COMMONS_CLI" "$work/commons-cli"
+    rm -rf "$work/commons-cli/.git"
+    (cd "$work/commons-cli" && mvn -B -q test >/dev/null 2>&1) || true
+    capture commons_cli_pass commons-cli - --
+    tests="$work/commons-cli/src/test/java/org/apache/commons/cli"
+    sed -i 's/assertEquals("foo", Util.stripLeadingAndTrailingQuotes("\\"foo\\""));/assertEquals("fooo", Util.stripLeadingAndTrailingQuotes("\\"foo\\""));/' "$tests/UtilTest.java"
+    sed -i '78s/IllegalArgumentException/IllegalStateException/' "$tests/OptionTest.java"
+    capture commons_cli_fail commons-cli - --
+fi
+
+# Air-gapped: Debian's packages alone (libsurefire-java 2.22.3,
+# libmaven-compiler-plugin-java, libmaven-resources-plugin-java, junit4),
+# `mvn -o -Dmaven.repo.local=/usr/share/maven-repo`, where installed.
+debian=/usr/share/maven-repo
+if [[ -d "$debian/org/apache/maven/plugins/maven-surefire-plugin/2.22.3" ]]; then
+    capture junit4_debian_s2 junit4 2.22.3 -- "-Dmaven.repo.local=$debian" \
+        -Dcompiler.version=3.10.1 -Dresources.version=3.3.0 -Djunit4.version=4.x
+fi
