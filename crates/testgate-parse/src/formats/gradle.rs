@@ -12,7 +12,7 @@
 //! no summary confirmed stand where the log stops without Gradle's `BUILD`
 //! line, and are dropped by a `BUILD SUCCESSFUL`.
 
-use super::maven::split_whole;
+use super::java::split_whole;
 use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};

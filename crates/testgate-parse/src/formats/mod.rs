@@ -20,6 +20,7 @@ mod cargo;
 mod excerpt;
 mod go;
 mod gradle;
+mod java;
 mod jest;
 pub(crate) mod js;
 mod maven;
