@@ -35,6 +35,17 @@ pub(crate) struct Gradle {
     in_task: bool,
 }
 
+/// Outside a test task: a task's header (`:`, `> Task`), a summary (a
+/// digit), a `BUILD` line, `Execution failed for task`.
+static OUTSIDE_TASK: Interest = Interest::NONE.first(b":>BE").first_range(b'0', b'9');
+
+/// Inside one: a result line too, which starts with its class.
+static IN_TASK: Interest = OUTSIDE_TASK
+    .first_range(b'a', b'z')
+    .first_range(b'A', b'Z')
+    .first(b"_$")
+    .first_range(0x80, 0xff);
+
 /// A test task's header as Gradle's plain console prints it: `:test`,
 /// `:core:test` (Gradle 4), `> Task :core:test` (Gradle 5 and later), with
 /// an outcome after it or not.
@@ -234,7 +245,13 @@ impl Recognizer for Gradle {
     }
 
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.excerpts.is_open() {
+            &Interest::ALL
+        } else if self.in_task {
+            &IN_TASK
+        } else {
+            &OUTSIDE_TASK
+        }
     }
 }
 
