@@ -477,6 +477,18 @@ impl Maven {
                 self.detected(index);
                 return;
             }
+            // A module with no test to run (or `-DskipTests`): its run
+            // ends here, with nothing run.
+            "No tests to run." | "Tests are skipped." if self.run.is_some() => {
+                self.detected(index);
+                self.end_run(Some(Total {
+                    run: 0,
+                    failed: 0,
+                    skipped: 0,
+                    flakes: 0,
+                }));
+                return;
+            }
             "T E S T S" => {
                 self.detected(index);
                 self.run();
@@ -927,6 +939,24 @@ org.opentest4j.AssertionFailedError: inner
         );
         assert_eq!(report.running, ["com.example.CrashTest"]);
         assert!(report.unclosed.is_some());
+    }
+
+    #[test]
+    fn a_module_with_no_test_closes_its_run_with_nothing_run() {
+        let log = "\
+[INFO] --- maven-surefire-plugin:3.5.2:test (default-test) @ api ---
+[INFO] No tests to run.
+[INFO] --- maven-surefire-plugin:3.5.2:test (default-test) @ core ---
+[INFO] Tests are skipped.
+";
+        let report = report(log);
+        assert_eq!(report.unclosed, None);
+        assert!(report.no_tests_ran);
+        // Outside a run it is prose.
+        assert_eq!(
+            crate::parse(Runner::Maven, "[INFO] No tests to run.\n").format,
+            None
+        );
     }
 
     #[test]
