@@ -409,20 +409,29 @@ pub(crate) static NODE: Toolchain = Toolchain {
     },
 };
 
-/// Java's: Maven and Gradle (and their wrappers), whose local
-/// repository (`~/.m2/repository`) and caches (`~/.gradle/caches`) are the
-/// project's private copies, seeded from the host's: Maven writes
-/// `_remote.repositories` and `resolver-status.properties` into its
-/// repository even offline, and Gradle its locks and journals into its
-/// caches. The rest of `~/.m2` and `~/.gradle` (`settings.xml`,
-/// `gradle.properties`: a repository's credentials) is never shown. The
-/// build files run later on the host (their plugins are code).
+/// Java's: Maven and Gradle (and their wrappers). Maven's local
+/// repository (`~/.m2/repository`) is shown read-only: a run whose
+/// plugins and dependencies are all there writes nothing to it (measured
+/// on Maven 3.8.7, online and `-o`), and Maven has no variable that would
+/// point it at a private copy under Landlock. Gradle writes its locks and
+/// journals into its caches on every run: `~/.gradle/caches` is the
+/// project's private copy, `GRADLE_USER_HOME` pointed at it. The rest of
+/// `~/.m2` and `~/.gradle` (`settings.xml`, `gradle.properties`: a
+/// repository's credentials) is never shown. The build files run later
+/// on the host (their plugins are code).
 pub(crate) static JAVA: Toolchain = Toolchain {
-    programs: &[Program {
-        names: &["mvn", "mvnw", "gradle", "gradlew", "java"],
-        prefixes: &[],
-        caches: &[MAVEN_REPOSITORY, GRADLE_CACHES],
-    }],
+    programs: &[
+        Program {
+            names: &["mvn", "mvnw", "java"],
+            prefixes: &[],
+            caches: &[],
+        },
+        Program {
+            names: &["gradle", "gradlew"],
+            prefixes: &[],
+            caches: &[GRADLE_CACHES],
+        },
+    ],
     host_files: &[
         HostFile::Named("pom.xml"),
         HostFile::Named("build.gradle"),
@@ -442,7 +451,8 @@ pub(crate) static JAVA: Toolchain = Toolchain {
     shadowed: &[],
     preset_env: &[],
     run: testgate_run::Toolchain {
-        homes: &[".sdkman", ".jdks"],
+        // mvnw's Maven distributions are code, like the repository.
+        homes: &[".sdkman", ".jdks", ".m2/repository", ".m2/wrapper"],
         directories: &["JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GRADLE_HOME"],
         search_paths: &[],
         // The JVM's and the tools' options: code the command could run
@@ -460,24 +470,14 @@ pub(crate) static JAVA: Toolchain = Toolchain {
         // repository passwords travel there.
         prefixes: &[],
         prefixes_any_case: &[],
-        caches: &[
-            HomeCache {
-                what: "Maven local repository",
-                variables: &[],
-                place: CachePlace::HomeFolder {
-                    folder: ".m2",
-                    seeded: "repository",
-                },
+        caches: &[HomeCache {
+            what: "Gradle cache",
+            variables: &["GRADLE_USER_HOME"],
+            place: CachePlace::HomeFolder {
+                folder: ".gradle",
+                seeded: "caches",
             },
-            HomeCache {
-                what: "Gradle cache",
-                variables: &["GRADLE_USER_HOME"],
-                place: CachePlace::HomeFolder {
-                    folder: ".gradle",
-                    seeded: "caches",
-                },
-            },
-        ],
+        }],
         // Maven and Gradle have no variable that moves `target/` and
         // `build/`: they are the project's, put back after every attempt.
         build_outputs: &[],
@@ -487,10 +487,6 @@ pub(crate) static JAVA: Toolchain = Toolchain {
         offline: &[],
     },
 };
-
-/// Maven's local repository, by its [`testgate_run::HomeCache::private`]
-/// name.
-const MAVEN_REPOSITORY: &str = "m2/repository";
 
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
 const GRADLE_CACHES: &str = "gradle/caches";
@@ -592,6 +588,8 @@ mod tests {
                 "anaconda3",
                 ".sdkman",
                 ".jdks",
+                ".m2/repository",
+                ".m2/wrapper",
             ]
             .into_iter())
         );
@@ -725,7 +723,6 @@ mod tests {
                 "home-cache/go-build",
                 "home-cache/pip",
                 "npm/_cacache",
-                "m2/repository",
                 "gradle/caches",
             ]
             .into_iter())
