@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names, words};
+use super::{RunnerProfile, Target, ToolOutput, names, words};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -148,6 +148,24 @@ impl RunnerProfile for Gradle {
         _workspace: &Path,
     ) -> Result<Vec<String>, String> {
         gradle(rest, targets)
+    }
+
+    /// Under bubblewrap's cgroup namespace, OpenJDK 17's cgroup v1 reader
+    /// finds no path for its controllers (`/proc/self/mountinfo`'s root is
+    /// `/../..`) and throws, and Gradle 4.4, which asks the JVM for the
+    /// machine's memory at start, fails ("Could not create service of type
+    /// MemoryManager"): its JVM is told not to look for a container. In
+    /// `GRADLE_OPTS`, not `JAVA_TOOL_OPTIONS`, whose every JVM prints
+    /// "Picked up …" into the console the parser reads.
+    fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
+        &[("GRADLE_OPTS", "-XX:-UseContainerSupport")]
+    }
+
+    fn tool_output(&self) -> &'static [ToolOutput] {
+        &[ToolOutput {
+            name: "build",
+            beside: &["build.gradle", "build.gradle.kts"],
+        }]
     }
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {

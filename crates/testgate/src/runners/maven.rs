@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, names, words};
+use super::{RunnerProfile, Target, ToolOutput, names, words};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -170,6 +170,13 @@ impl RunnerProfile for Maven {
         _workspace: &Path,
     ) -> Result<Vec<String>, String> {
         maven(rest, targets)
+    }
+
+    fn tool_output(&self) -> &'static [ToolOutput] {
+        &[ToolOutput {
+            name: "target",
+            beside: &["pom.xml"],
+        }]
     }
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
