@@ -19,17 +19,21 @@ pub(crate) fn projects() -> impl Iterator<Item = Runner> {
 
 /// Whether `runner` has a fixture project of its own: nextest runs
 /// cargo's, and its fail-fast makes the names a failing run reports depend
-/// on timing.
+/// on timing. Gradle 4.4 opens a socket at start (to find the machine's
+/// address), which Landlock without the network refuses on a kernel
+/// before Landlock's TCP rules: its project runs in bubblewrap alone
+/// (`gradle_in_bubblewrap`).
 fn own_project(runner: Runner) -> bool {
     match runner {
-        Runner::Nextest => false,
+        Runner::Nextest | Runner::Gradle => false,
         Runner::Cargo
         | Runner::Pytest
         | Runner::Go
         | Runner::Jest
         | Runner::Vitest
         | Runner::Mocha
-        | Runner::Node => true,
+        | Runner::Node
+        | Runner::Maven => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -38,7 +42,9 @@ fn own_project(runner: Runner) -> bool {
 fn source(runner: Runner) -> PathBuf {
     let e2e = repo_root().join("tests/projects/e2e");
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go => e2e.join(runner.name()),
+        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Maven | Runner::Gradle => {
+            e2e.join(runner.name())
+        }
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -63,6 +69,14 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
         Runner::Mocha => &["calc adds negative", "calc big millions"],
         Runner::Node => &["calc > adds negative", "calc > big > millions"],
+        Runner::Maven => &[
+            "com.example.CalcTest#addsNegative",
+            "com.example.BigTest#bigNumbers",
+        ],
+        Runner::Gradle => &[
+            "com.example.CalcTest#addsNegative",
+            "com.example.BigTest#bigNumbers",
+        ],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -116,6 +130,8 @@ impl Project {
             Runner::Vitest => TestConfig::vitest(&self.dir),
             Runner::Mocha => TestConfig::mocha(&self.dir),
             Runner::Node => TestConfig::node_test(&self.dir),
+            Runner::Maven => maven(&self.dir),
+            Runner::Gradle => gradle(&self.dir),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -126,9 +142,31 @@ impl Project {
 pub(crate) fn uses_node_modules(runner: Runner) -> bool {
     match runner {
         Runner::Jest | Runner::Vitest | Runner::Mocha => true,
-        Runner::Cargo | Runner::Nextest | Runner::Pytest | Runner::Go | Runner::Node => false,
+        Runner::Cargo
+        | Runner::Nextest
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Node
+        | Runner::Maven
+        | Runner::Gradle => false,
         other => panic!("the e2e tests have no {other} project"),
     }
+}
+
+/// `mvn -o -B test` in `dir`: offline, from the local repository
+/// `scripts/setup` warmed.
+pub(crate) fn maven(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "mvn", ["-o", "-B", "test"])
+        .format(Runner::Maven)
+        .preset()
+}
+
+/// `gradle test --offline --no-daemon` in `dir`: Debian's Gradle, JUnit
+/// from Debian's Maven repository.
+pub(crate) fn gradle(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "gradle", ["test", "--offline", "--no-daemon"])
+        .format(Runner::Gradle)
+        .preset()
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {

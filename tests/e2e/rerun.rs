@@ -47,8 +47,14 @@ struct Cases {
 fn cases(runner: Runner) -> Cases {
     use Mode::{Fail, Flaky, Order};
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go => Cases {
+        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Maven => Cases {
             modes: &[Fail, Flaky, Order],
+            npm: false,
+        },
+        // Gradle 4 states counts only when a test failed: a targeted retry
+        // that passes shows no test ran (no report is read yet).
+        Runner::Gradle => Cases {
+            modes: &[Fail],
             npm: false,
         },
         // nextest runs each test in its own process: no order dependence.
@@ -85,6 +91,8 @@ impl Kind {
             Runner::Vitest => "node/vitest",
             Runner::Mocha => "node/mocha",
             Runner::Node => "node/node",
+            Runner::Maven => "maven",
+            Runner::Gradle => "gradle",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -109,6 +117,14 @@ impl Kind {
             Runner::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
             Runner::Mocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
             Runner::Node => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"],
+            Runner::Maven => &[
+                "com.example.RerunTest#fails",
+                "com.example.BoxTest#ünïcodeFails",
+            ],
+            Runner::Gradle => &[
+                "com.example.RerunTest#fails",
+                "com.example.BoxTest#ünïcodeFails",
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -123,6 +139,7 @@ impl Kind {
             Runner::Vitest => "calc > b victim",
             Runner::Mocha => "calc b victim",
             Runner::Node => "calc > b victim",
+            Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -183,6 +200,8 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Vitest => TestConfig::vitest(dir),
         Runner::Mocha => TestConfig::mocha(dir),
         Runner::Node => TestConfig::node_test(dir),
+        Runner::Maven => crate::projects::maven(dir),
+        Runner::Gradle => crate::projects::gradle(dir),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -336,6 +355,8 @@ rerun_tests! {
     vitest_reruns_only_the_failed_tests: Vitest,
     mocha_reruns_only_the_failed_tests: Mocha,
     node_test_reruns_only_the_failed_tests: Node,
+    maven_reruns_only_the_failed_tests: Maven,
+    gradle_reruns_only_the_failed_tests: Gradle,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class CalcTest {
@@ -29,13 +28,6 @@ class CalcTest {
 
     @Test void addsNegative() {
         assertEquals(MODE.equals("fail") ? 0 : -1, Calc.add(1, -2));
-    }
-
-    @Nested
-    class BigTest {
-        @Test void bigNumbers() {
-            assertEquals(MODE.equals("fail") ? 1 : 2_000_000, Calc.add(1_000_000, 1_000_000));
-        }
     }
 
     @Test void sometimes() throws IOException {

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,11 +38,6 @@ class RerunTest {
 
     /** Its name starts with a failing test's: a retry must not run it. */
     @Test void failsNot() { assertTrue(true); }
-
-    @Nested
-    class BoxTest {
-        @Test void ünïcodeFails() { assertFalse(MODE.equals("fail"), "ünïcode"); }
-    }
 
     @Test void aPollutes() { polluted = true; }
 
