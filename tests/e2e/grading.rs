@@ -23,6 +23,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > adds",
         Runner::Mocha => "calc adds",
         Runner::Node => "calc > adds",
+        Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -37,6 +38,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Vitest => "calc > sometimes",
         Runner::Mocha => "calc sometimes",
         Runner::Node => "calc > sometimes",
+        Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -60,10 +62,15 @@ fn verbose(project: &Project) -> TestConfig {
         Runner::Jest => TestConfig::new(dir, "npx", ["--no-install", "jest", "--verbose"])
             .format(Runner::Jest)
             .preset(),
-        // mocha's spec and node's tap reporters name every test.
-        Runner::Cargo | Runner::Nextest | Runner::Vitest | Runner::Mocha | Runner::Node => {
-            project.config()
-        }
+        // mocha's spec and node's tap reporters name every test; Maven's
+        // console and Gradle's by default name none (not graded here).
+        Runner::Cargo
+        | Runner::Nextest
+        | Runner::Vitest
+        | Runner::Mocha
+        | Runner::Node
+        | Runner::Maven
+        | Runner::Gradle => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }
