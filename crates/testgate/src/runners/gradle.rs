@@ -156,9 +156,14 @@ impl RunnerProfile for Gradle {
     /// machine's memory at start, fails ("Could not create service of type
     /// MemoryManager"): its JVM is told not to look for a container. In
     /// `GRADLE_OPTS`, not `JAVA_TOOL_OPTIONS`, whose every JVM prints
-    /// "Picked up …" into the console the parser reads.
+    /// "Picked up …" into the console the parser reads. No daemon: its JVM
+    /// would not get `GRADLE_OPTS` (and would hit the same bug), and the
+    /// sandbox ends it with the attempt anyway.
     fn preset_env(&self) -> &'static [(&'static str, &'static str)] {
-        &[("GRADLE_OPTS", "-XX:-UseContainerSupport")]
+        &[(
+            "GRADLE_OPTS",
+            "-XX:-UseContainerSupport -Dorg.gradle.daemon=false",
+        )]
     }
 
     fn tool_output(&self) -> &'static [ToolOutput] {
