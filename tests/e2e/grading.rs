@@ -31,6 +31,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Mocha => "calc adds",
         Runner::Node => "calc > adds",
         Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
+        Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -46,6 +47,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Mocha => "calc sometimes",
         Runner::Node => "calc > sometimes",
         Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
+        Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -70,13 +72,16 @@ fn verbose(project: &Project) -> TestConfig {
             .format(Runner::Jest)
             .preset(),
         // unittest's `-v`, like mocha's spec and node's tap reporters, name
-        // every test.
+        // every test; Maven's console and Gradle's by default name none (not
+        // graded here).
         Runner::Cargo
         | Runner::Nextest
         | Runner::Vitest
         | Runner::Mocha
         | Runner::Node
-        | Runner::Unittest => project.config(),
+        | Runner::Unittest
+        | Runner::Maven
+        | Runner::Gradle => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

@@ -19,10 +19,13 @@ pub(crate) fn projects() -> impl Iterator<Item = Runner> {
 
 /// Whether `runner` has a fixture project of its own: nextest runs
 /// cargo's, and its fail-fast makes the names a failing run reports depend
-/// on timing.
+/// on timing. Gradle 4.4 opens a socket at start (to find the machine's
+/// address), which Landlock without the network refuses on a kernel
+/// before Landlock's TCP rules: its project runs in bubblewrap alone
+/// (`gradle_in_bubblewrap`).
 fn own_project(runner: Runner) -> bool {
     match runner {
-        Runner::Nextest => false,
+        Runner::Nextest | Runner::Gradle => false,
         Runner::Cargo
         | Runner::Pytest
         | Runner::Go
@@ -30,7 +33,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Vitest
         | Runner::Mocha
         | Runner::Node
-        | Runner::Unittest => true,
+        | Runner::Unittest
+        | Runner::Maven => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -39,7 +43,12 @@ fn own_project(runner: Runner) -> bool {
 fn source(runner: Runner) -> PathBuf {
     let e2e = repo_root().join("tests/projects/e2e");
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest => e2e.join(runner.name()),
+        Runner::Cargo
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Unittest
+        | Runner::Maven
+        | Runner::Gradle => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -67,6 +76,14 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Unittest => &[
             "test_adds_negative (tests.test_calc.CalcTest)",
             "test_big_numbers (tests.test_calc.TestBig)",
+        ],
+        Runner::Maven => &[
+            "com.example.CalcTest#addsNegative",
+            "com.example.BigTest#bigNumbers",
+        ],
+        Runner::Gradle => &[
+            "com.example.CalcTest#addsNegative",
+            "com.example.BigTest#bigNumbers",
         ],
         other => panic!("the e2e tests have no {other} project"),
     }
@@ -125,6 +142,8 @@ impl Project {
             Runner::Unittest => TestConfig::new(&self.dir, "python3", ["-m", "unittest", "-v"])
                 .format(Runner::Unittest)
                 .preset(),
+            Runner::Maven => maven(&self.dir),
+            Runner::Gradle => gradle(&self.dir),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -140,9 +159,27 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Pytest
         | Runner::Go
         | Runner::Node
-        | Runner::Unittest => false,
+        | Runner::Unittest
+        | Runner::Maven
+        | Runner::Gradle => false,
         other => panic!("the e2e tests have no {other} project"),
     }
+}
+
+/// `mvn -o -B test` in `dir`: offline, from the local repository
+/// `scripts/setup` warmed.
+pub(crate) fn maven(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "mvn", ["-o", "-B", "test"])
+        .format(Runner::Maven)
+        .preset()
+}
+
+/// `gradle test --offline --no-daemon` in `dir`: Debian's Gradle, JUnit
+/// from Debian's Maven repository.
+pub(crate) fn gradle(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "gradle", ["test", "--offline", "--no-daemon"])
+        .format(Runner::Gradle)
+        .preset()
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {

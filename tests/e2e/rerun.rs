@@ -47,8 +47,14 @@ struct Cases {
 fn cases(runner: Runner) -> Cases {
     use Mode::{Fail, Flaky, Order};
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest => Cases {
+        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest | Runner::Maven => Cases {
             modes: &[Fail, Flaky, Order],
+            npm: false,
+        },
+        // Gradle 4 states counts only when a test failed: a targeted retry
+        // that passes shows no test ran (no report is read yet).
+        Runner::Gradle => Cases {
+            modes: &[Fail],
             npm: false,
         },
         // nextest runs each test in its own process: no order dependence.
@@ -86,6 +92,8 @@ impl Kind {
             Runner::Mocha => "node/mocha",
             Runner::Node => "node/node",
             Runner::Unittest => "unittest",
+            Runner::Maven => "maven",
+            Runner::Gradle => "gradle",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -116,6 +124,14 @@ impl Kind {
                 "test_subtests (tests.test_rerun.Box)",
                 "test_unicode_ünï (tests.test_rerun.Box)",
             ],
+            Runner::Maven => &[
+                "com.example.RerunTest#fails",
+                "com.example.BoxTest#ünïcodeFails",
+            ],
+            Runner::Gradle => &[
+                "com.example.RerunTest#fails",
+                "com.example.BoxTest#ünïcodeFails",
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -131,6 +147,7 @@ impl Kind {
             Runner::Mocha => "calc b victim",
             Runner::Node => "calc > b victim",
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
+            Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -194,6 +211,8 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Unittest => TestConfig::new(dir, "python3", ["-m", "unittest"])
             .format(Runner::Unittest)
             .preset(),
+        Runner::Maven => crate::projects::maven(dir),
+        Runner::Gradle => crate::projects::gradle(dir),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -348,6 +367,8 @@ rerun_tests! {
     mocha_reruns_only_the_failed_tests: Mocha,
     node_test_reruns_only_the_failed_tests: Node,
     unittest_reruns_only_the_failed_tests: Unittest,
+    maven_reruns_only_the_failed_tests: Maven,
+    gradle_reruns_only_the_failed_tests: Gradle,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

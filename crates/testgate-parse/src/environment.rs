@@ -157,6 +157,7 @@ fn may_be_environment(line: &str) -> bool {
         Some(b'P') => line.starts_with("PermissionError: [Errno 13] "),
         Some(b'F') => line.starts_with("Fatal Python error: init_fs_encoding"),
         Some(b'C') => line.starts_with("Could not find platform independent libraries"),
+        Some(b'[') => line.starts_with("[ERROR] "),
         _ => false,
     };
     let bytes = line.as_bytes();
@@ -180,13 +181,14 @@ pub fn environment_failure(output: impl AsRef<[u8]>) -> Option<EnvironmentFailur
 
 /// One cleaned line through every recogniser, in order.
 fn recognise(line: &str) -> Option<EnvironmentFailure> {
-    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 8] = [
+    const RECOGNISERS: [fn(&str) -> Option<EnvironmentFailure>; 9] = [
         python_venv_hidden,
         toolchain_too_old,
         cargo_without_network,
         go_without_network_or_cache,
         npm_without_network,
         pip_without_network,
+        maven_without_network,
         read_only_for_the_toolchain,
         runner_not_found,
     ];
@@ -496,6 +498,37 @@ fn pip_without_network(line: &str) -> Option<EnvironmentFailure> {
     None
 }
 
+/// Maven's own `[ERROR]` that a plugin or dependency is in no local
+/// repository and cannot be fetched: offline (`-o`: `Cannot access central
+/// (…) in offline mode and the artifact … has not been downloaded from it
+/// before`), or with the network off (`Could not transfer artifact … from/to
+/// central (…): … Unknown host …`). A test's own failure is never Maven's
+/// `[ERROR]` at the start of a line with these words.
+fn maven_without_network(line: &str) -> Option<EnvironmentFailure> {
+    let rest = line.strip_prefix("[ERROR] ")?;
+    let offline =
+        rest.contains("Cannot access ") && rest.contains(" in offline mode and the artifact ");
+    let unreachable = rest.contains("Could not transfer artifact ")
+        && [
+            "Unknown host ",
+            "Temporary failure in name resolution",
+            "Network is unreachable",
+        ]
+        .iter()
+        .any(|why| rest.contains(why));
+    if offline || unreachable {
+        return failure(
+            EnvironmentKind::NoNetwork,
+            "Maven needed a plugin or dependency that is not in the local repository \
+             (~/.m2/repository, read-only in the sandbox), and the sandbox has no network",
+            "fetch them on the host first: `mvn test` (or `mvn dependency:go-offline`) in the \
+             project, then check again (with `-o` if you like)",
+            line,
+        );
+    }
+    None
+}
+
 /// A toolchain's own error that a path is read-only: cargo's `error: ...
 /// Read-only file system (os error 30)`, pip's `ERROR: Could not install
 /// packages due to an OSError: [Errno 30] Read-only file system`. A test's
@@ -690,6 +723,40 @@ mod tests {
         assert!(found.fix.contains("--allow-network"), "{}", found.fix);
         assert_eq!(
             kind("    Error: request failed: ENOTCACHED (only-if-cached)"),
+            None
+        );
+    }
+
+    /// Maven offline without the artifact, and online without the network
+    /// (Maven 3.8.7's lines, captured under testgate's sandbox).
+    #[test]
+    fn maven_without_the_artifact_or_the_network() {
+        for line in [
+            "[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:3.3.1 or one of \
+             its dependencies could not be resolved: Cannot access central \
+             (https://repo.maven.apache.org/maven2) in offline mode and the artifact \
+             org.apache.maven.plugins:maven-resources-plugin:jar:3.3.1 has not been downloaded \
+             from it before. -> [Help 1]",
+            "[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:3.3.1 or one of \
+             its dependencies could not be resolved: Failed to read artifact descriptor for \
+             org.apache.maven.plugins:maven-resources-plugin:jar:3.3.1: Could not transfer \
+             artifact org.apache.maven.plugins:maven-resources-plugin:pom:3.3.1 from/to central \
+             (https://repo.maven.apache.org/maven2): transfer failed for \
+             https://repo.maven.apache.org/maven2/org/apache/maven/plugins/maven-resources-plugin/3.3.1/maven-resources-plugin-3.3.1.pom: \
+             Unknown host repo.maven.apache.org: Temporary failure in name resolution -> [Help 1]",
+        ] {
+            let found = environment_failure(format!("{line}\n")).unwrap();
+            assert_eq!(found.kind, EnvironmentKind::NoNetwork);
+            assert!(found.fix.contains("mvn test"), "{}", found.fix);
+        }
+        // Where it must not fire: a test's failure, and the words not as
+        // Maven's own `[ERROR]`.
+        assert_eq!(
+            kind("[ERROR] CalcTest.adds:9 expected: <3> but was: <2>"),
+            None
+        );
+        assert_eq!(
+            kind(" Cannot access central in offline mode and the artifact x"),
             None
         );
     }

@@ -60,8 +60,29 @@ pub fn is_junit(bytes: &[u8]) -> bool {
 /// assert_eq!(report.tests.len(), 2);
 /// ```
 pub fn parse_junit(xml: &[u8]) -> Result<Report, ReportError> {
+    read_junit(xml, None)
+}
+
+/// [`parse_junit`] of a report `runner` wrote, where the report does not
+/// say so itself: Gradle's `TEST-*.xml` name no producer, and its cases
+/// are named `Class#method` only when read as Gradle's.
+///
+/// ```
+/// use testgate_parse::{Runner, parse_junit_of};
+///
+/// let xml = r#"<testsuite name="com.example.SetupTest" tests="1" failures="1">
+///   <testcase name="classMethod" classname="com.example.SetupTest"><failure message="x"/></testcase>
+/// </testsuite>"#;
+/// let report = parse_junit_of(Runner::Gradle, xml.as_bytes()).unwrap();
+/// assert_eq!(report.names().collect::<Vec<_>>(), ["com.example.SetupTest"]);
+/// ```
+pub fn parse_junit_of(runner: Runner, xml: &[u8]) -> Result<Report, ReportError> {
+    read_junit(xml, Some(Producer::Known(runner)))
+}
+
+fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError> {
     let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut producer: Option<Producer> = None;
+    let mut producer: Option<Producer> = known;
     let mut suite: Option<String> = None;
     let mut case: Option<Case> = None;
     let mut cases: Vec<Case> = Vec::new();
@@ -84,12 +105,16 @@ pub fn parse_junit(xml: &[u8]) -> Result<Report, ReportError> {
             Event::Start(element) if element.local_name().into_inner() == "testsuite" => {
                 saw_suite = true;
                 let name = attribute(&element, "name");
-                producer = producer.or_else(|| Producer::of_root(&name));
+                producer = producer
+                    .or_else(|| Producer::of_schema(&element))
+                    .or_else(|| Producer::of_root(&name));
                 suite = Some(name);
             }
             Event::Empty(element) if element.local_name().into_inner() == "testsuite" => {
                 saw_suite = true;
-                producer = producer.or_else(|| Producer::of_root(&attribute(&element, "name")));
+                producer = producer
+                    .or_else(|| Producer::of_schema(&element))
+                    .or_else(|| Producer::of_root(&attribute(&element, "name")));
             }
             Event::Start(element) if element.local_name().into_inner() == "testcase" => {
                 case = Some(Case::of(&element, suite.as_deref()));
@@ -147,6 +172,14 @@ impl Producer {
             "jest tests" => Some(Producer::Known(Runner::Jest)),
             _ => None,
         }
+    }
+
+    /// Surefire (and Failsafe) name their schema on every suite:
+    /// `xsi:noNamespaceSchemaLocation="…/surefire-test-report.xsd"`.
+    fn of_schema(suite: &BytesStart<'_>) -> Option<Producer> {
+        attribute(suite, "noNamespaceSchemaLocation")
+            .contains("surefire-test-report")
+            .then_some(Producer::Known(Runner::Maven))
     }
 
     /// go-junit-report and gotestsum name each suite by its package and
@@ -223,10 +256,12 @@ impl Case {
     /// or teardown); other runners write it for what their console calls a
     /// failure (nextest: a crash, a leak its policy fails).
     fn outcome(&self, producer: Producer) -> Outcome {
-        let pytest = producer == Producer::Known(Runner::Pytest);
+        // pytest's and Surefire's `<error>` is an error outside the
+        // test's assertions (a fixture; an exception), as their consoles say.
+        let errors_apart = matches!(producer, Producer::Known(Runner::Pytest | Runner::Maven));
         match (self.failed, self.errored, self.retried, self.skipped) {
             (true, _, _, _) => Outcome::Failed,
-            (false, true, _, _) if pytest => Outcome::Error,
+            (false, true, _, _) if errors_apart => Outcome::Error,
             (false, true, _, _) => Outcome::Failed,
             (false, false, true, _) => Outcome::Flaky,
             (false, false, false, true) if self.xfail => Outcome::XFailed,
@@ -253,8 +288,23 @@ impl Case {
                 some(&self.classname).or_else(|| some(&self.suite)),
             ),
             // No report of theirs is recognised as theirs yet.
+            // `Class#method`, the class alone for the class's own failure
+            // (3.x: no name; 2.22: the class again).
+            Producer::Known(Runner::Maven | Runner::Gradle) => {
+                let class_itself = self.name.is_empty()
+                    || self.name == self.classname
+                    || (producer == Producer::Known(Runner::Gradle) && self.name == "classMethod");
+                let name = if class_itself {
+                    self.classname.clone()
+                } else {
+                    format!("{}#{}", self.classname, self.name)
+                };
+                (name, None)
+            }
             Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
-            | Producer::Unknown => (self.name.clone(), some(&self.classname)),
+            | Producer::Unknown => {
+                (self.name.clone(), some(&self.classname))
+            }
         }
     }
 }
@@ -320,6 +370,9 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             // not collect.
             let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
                 Kind::File
+            } else if matches!(format, Some(Runner::Maven | Runner::Gradle)) && !name.contains('#')
+            {
+                Kind::Suite
             } else {
                 Kind::Test
             };

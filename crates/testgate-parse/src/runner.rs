@@ -34,11 +34,17 @@ pub enum Runner {
     /// Python's unittest (`python -m unittest`, dots and `-v`), also as
     /// Django's test runner prints it.
     Unittest,
+    /// Maven's console with Surefire's lines (2.22 and 3.x; JUnit 4 and
+    /// the JUnit Platform), also a multi-module reactor's.
+    Maven,
+    /// Gradle's console of its `test` task (`Class > method FAILED`, the
+    /// `N tests completed, M failed` summary).
+    Gradle,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 9] = [
+    pub const ALL: [Runner; 11] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -48,6 +54,8 @@ impl Runner {
         Runner::Mocha,
         Runner::Node,
         Runner::Unittest,
+        Runner::Maven,
+        Runner::Gradle,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -62,6 +70,8 @@ impl Runner {
             Runner::Mocha => "mocha",
             Runner::Node => "node",
             Runner::Unittest => "unittest",
+            Runner::Maven => "maven",
+            Runner::Gradle => "gradle",
         }
     }
 }
@@ -210,6 +220,8 @@ mod tests {
             Runner::Mocha => 6,
             Runner::Node => 7,
             Runner::Unittest => 8,
+            Runner::Maven => 9,
+            Runner::Gradle => 10,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -229,7 +241,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node or unittest)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven or gradle)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

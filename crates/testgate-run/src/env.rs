@@ -266,7 +266,7 @@ const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
 /// `*CACHE*`, `XDG_*`, `TMPDIR`, `CARGO_HOME`), no search path or program
 /// (`*PATH`, `PATH`, `PYTHONPATH`, `NODE_PATH`, `*LIB`, `RUSTC`, `CC`,
 /// `*_WRAPPER`, `*FLAGS` such as `GOFLAGS` and `RUSTFLAGS`, `*_OPTIONS` such
-/// as `NODE_OPTIONS`), no loader (`LD_*`, `DYLD_*`, `*PRELOAD*`), nothing
+/// as `NODE_OPTIONS`, `*_OPTS` such as `MAVEN_OPTS`), no loader (`LD_*`, `DYLD_*`, `*PRELOAD*`), nothing
 /// of git's (`GIT_*`) and not testgate's own marker. Names are compared
 /// without regard to case (npm reads `npm_config_cache` so). What passes:
 /// `CI`, `RUST_BACKTRACE`, `TZ`, `NODE_ENV`, `DJANGO_SETTINGS_MODULE`, a
@@ -308,7 +308,7 @@ pub fn caller_may_set(name: &str, toolchains: &[Toolchain]) -> Result<(), Caller
         return Err(CallerRefusal::Git);
     }
     if ends(&[
-        "PATH", "LIB", "FLAGS", "_OPTIONS", "OPT", "_WRAPPER", "_RUNNER", "_LINKER",
+        "PATH", "LIB", "FLAGS", "_OPTIONS", "OPT", "_OPTS", "_WRAPPER", "_RUNNER", "_LINKER",
     ]) {
         return Err(CallerRefusal::SearchPath);
     }
@@ -912,6 +912,9 @@ mod tests {
             ("TMPDIR", CallerRefusal::Path),
             ("SSL_CERT_FILE", CallerRefusal::Path),
             ("NODE_OPTIONS", CallerRefusal::SearchPath),
+            // The JVM's (`-javaagent:PATH`), Maven's and Gradle's.
+            ("MAVEN_OPTS", CallerRefusal::SearchPath),
+            ("JAVA_TOOL_OPTIONS", CallerRefusal::SearchPath),
             ("GOFLAGS", CallerRefusal::SearchPath),
             ("RUSTFLAGS", CallerRefusal::SearchPath),
             ("RUSTC_WRAPPER", CallerRefusal::SearchPath),

@@ -19,8 +19,11 @@ pub use self::go::GoEvents;
 mod cargo;
 mod excerpt;
 mod go;
+mod gradle;
+mod java;
 mod jest;
 pub(crate) mod js;
+mod maven;
 mod mocha;
 mod nextest;
 mod node;
@@ -524,6 +527,8 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Mocha => Box::new(mocha::Mocha::default()),
         Runner::Node => Box::new(node::Node::default()),
         Runner::Unittest => Box::new(unittest::Unittest::default()),
+        Runner::Maven => Box::new(maven::Maven::default()),
+        Runner::Gradle => Box::new(gradle::Gradle::default()),
     }
 }
 

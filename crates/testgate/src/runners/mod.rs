@@ -18,8 +18,10 @@ use crate::detect::{Detected, ProjectView};
 mod caches;
 mod cargo;
 mod go;
+mod gradle;
 mod jest;
 mod js;
+mod maven;
 mod mocha;
 mod nextest;
 mod node;
@@ -322,6 +324,8 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Mocha => &mocha::Mocha,
         Runner::Node => &node::Node,
         Runner::Unittest => &unittest::Unittest,
+        Runner::Maven => &maven::Maven,
+        Runner::Gradle => &gradle::Gradle,
         _ => return None,
     })
 }

@@ -409,6 +409,88 @@ pub(crate) static NODE: Toolchain = Toolchain {
     },
 };
 
+/// Java's: Maven and Gradle (and their wrappers). Maven's local
+/// repository (`~/.m2/repository`) is shown read-only: a run whose
+/// plugins and dependencies are all there writes nothing to it (measured
+/// on Maven 3.8.7, online and `-o`), and Maven has no variable that would
+/// point it at a private copy under Landlock. Gradle writes its locks and
+/// journals into its caches on every run: `~/.gradle/caches` is the
+/// project's private copy, `GRADLE_USER_HOME` pointed at it. The rest of
+/// `~/.m2` and `~/.gradle` (`settings.xml`, `gradle.properties`: a
+/// repository's credentials) is never shown. The build files run later
+/// on the host (their plugins are code).
+pub(crate) static JAVA: Toolchain = Toolchain {
+    programs: &[
+        Program {
+            names: &["mvn", "mvnw", "java"],
+            prefixes: &[],
+            caches: &[],
+        },
+        Program {
+            names: &["gradle", "gradlew"],
+            prefixes: &[],
+            caches: &[GRADLE_CACHES],
+        },
+    ],
+    host_files: &[
+        HostFile::Named("pom.xml"),
+        HostFile::Named("build.gradle"),
+        HostFile::Named("build.gradle.kts"),
+        HostFile::Named("settings.gradle"),
+        HostFile::Named("settings.gradle.kts"),
+        HostFile::Named("gradle.properties"),
+        HostFile::Named("gradle-wrapper.properties"),
+        HostFile::Named("maven-wrapper.properties"),
+        HostFile::Named("mvnw"),
+        HostFile::Named("gradlew"),
+        HostFile::In {
+            folder: ".mvn",
+            name: "",
+        },
+    ],
+    shadowed: &[],
+    preset_env: &[],
+    run: testgate_run::Toolchain {
+        // mvnw's Maven distributions are code, like the repository.
+        homes: &[".sdkman", ".jdks", ".m2/repository", ".m2/wrapper"],
+        directories: &["JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GRADLE_HOME"],
+        search_paths: &[],
+        // The JVM's and the tools' options: code the command could run
+        // anyway (`-javaagent`), passed as `NODE_OPTIONS` is.
+        variables: &[
+            "JAVA_TOOL_OPTIONS",
+            "JDK_JAVA_OPTIONS",
+            "_JAVA_OPTIONS",
+            "JAVA_OPTS",
+            "MAVEN_OPTS",
+            "MAVEN_ARGS",
+            "GRADLE_OPTS",
+        ],
+        // Not `ORG_GRADLE_PROJECT_`: a build's signing keys and
+        // repository passwords travel there.
+        prefixes: &[],
+        prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "Gradle cache",
+            variables: &["GRADLE_USER_HOME"],
+            place: CachePlace::HomeFolder {
+                folder: ".gradle",
+                seeded: "caches",
+            },
+        }],
+        // Maven and Gradle have no variable that moves `target/` and
+        // `build/`: they are the project's, put back after every attempt.
+        build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
+        offline: &[],
+    },
+};
+
+/// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
+const GRADLE_CACHES: &str = "gradle/caches";
+
 /// Node's package managers, whose script commands are read
 /// ([`super::caches_used_in`]).
 pub(crate) const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
@@ -446,8 +528,8 @@ mod tests {
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
         let all = toolchains();
-        assert_eq!(all.len(), 4);
-        for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE]) {
+        assert_eq!(all.len(), 5);
+        for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE, &JAVA]) {
             assert!(std::ptr::eq(got, expected), "{got:?}");
         }
     }
@@ -473,7 +555,8 @@ mod tests {
     /// The toolchains hand testgate-run what its own lists held before
     /// the kit (issue 37), no more and no less: every home, variable,
     /// namespace, cache, build output and installed folder of Rust,
-    /// Python, Go and Node. A profile naming no toolchain, or a toolchain
+    /// Python, Go and Node; and Java's, the first ecosystem added on the
+    /// kit (issue 42). A profile naming no toolchain, or a toolchain
     /// losing an entry, fails here.
     #[test]
     fn the_toolchains_hand_over_what_testgate_run_knew() {
@@ -503,6 +586,10 @@ mod tests {
                 "miniconda3",
                 "miniforge3",
                 "anaconda3",
+                ".sdkman",
+                ".jdks",
+                ".m2/repository",
+                ".m2/wrapper",
             ]
             .into_iter())
         );
@@ -521,6 +608,10 @@ mod tests {
                 "VOLTA_HOME",
                 "BUN_INSTALL",
                 "DENO_DIR",
+                "JAVA_HOME",
+                "MAVEN_HOME",
+                "M2_HOME",
+                "GRADLE_HOME",
             ]
             .into_iter())
         );
@@ -598,6 +689,13 @@ mod tests {
                 "PNPM_HOME",
                 "BUN_INSTALL",
                 "COREPACK_HOME",
+                "JAVA_TOOL_OPTIONS",
+                "JDK_JAVA_OPTIONS",
+                "_JAVA_OPTIONS",
+                "JAVA_OPTS",
+                "MAVEN_OPTS",
+                "MAVEN_ARGS",
+                "GRADLE_OPTS",
             ]
             .into_iter())
         );
@@ -621,7 +719,13 @@ mod tests {
         let caches = set(caches.iter().map(String::as_str));
         assert_eq!(
             caches,
-            set(["home-cache/go-build", "home-cache/pip", "npm/_cacache"].into_iter())
+            set([
+                "home-cache/go-build",
+                "home-cache/pip",
+                "npm/_cacache",
+                "gradle/caches",
+            ]
+            .into_iter())
         );
         let outputs: Vec<_> = all.iter().flat_map(|t| t.build_outputs).collect();
         assert_eq!(outputs, [&("CARGO_TARGET_DIR", "cargo-target")]);

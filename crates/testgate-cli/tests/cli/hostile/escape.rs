@@ -332,6 +332,8 @@ pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
         ".vault-token",
         ".cache/huggingface/token",
         "notes/secret.txt",
+        ".m2/settings.xml",
+        ".gradle/gradle.properties",
     ];
     for file in files {
         let path = home.join(file);
@@ -343,6 +345,20 @@ pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
     fs::write(home.join(".cargo/bin/tool"), "toolchain-readable\n").expect("tool");
     fs::create_dir_all(home.join(".cache/go-build/00")).expect("mkdir");
     fs::write(home.join(".cache/go-build/00/object"), "host object\n").expect("object");
+    // Maven's repository (shown read-only) and Gradle's caches (a private
+    // copy); beside them, their credentials (hidden).
+    fs::create_dir_all(home.join(".m2/repository/org/example")).expect("mkdir");
+    fs::write(
+        home.join(".m2/repository/org/example/x.pom"),
+        "m2-readable\n",
+    )
+    .expect("pom");
+    fs::create_dir_all(home.join(".gradle/caches/modules-2")).expect("mkdir");
+    fs::write(
+        home.join(".gradle/caches/modules-2/seed"),
+        "gradle-seeded\n",
+    )
+    .expect("seed");
     // The runner's home in the password database (root's, in CI) and
     // another user's home, each with a canary.
     let own_home = std::path::PathBuf::from(
@@ -426,6 +442,16 @@ pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
     assert!(!home.join(".cargo/registry/planted").exists());
     assert!(!home.join(".cache/go-build/planted").exists());
     assert!(!home.join(".npm/planted").exists());
+    assert!(
+        contains(&dump, "m2-readable"),
+        "Maven's repository was hidden"
+    );
+    assert!(
+        contains(&dump, "gradle-seeded"),
+        "the host's Gradle caches were not seeded into the private ones"
+    );
+    assert!(!home.join(".m2/repository/planted").exists());
+    assert!(!home.join(".gradle/caches/planted").exists());
     let private = home.join(".cache/testgate/sandbox");
     // One project's caches (beside them the eviction's `.evicted` stamp).
     let caches: Vec<_> = fs::read_dir(&private)
@@ -437,6 +463,7 @@ pub(super) fn the_home_is_an_allowlist_and_caches_are_private_in(place: Place) {
     assert_eq!(caches.len(), 1, "{caches:?}");
     assert!(caches[0].join("home-cache/go-build/planted").is_file());
     assert!(caches[0].join("npm/planted").is_file());
+    assert!(caches[0].join("gradle/caches/planted").is_file());
     assert_eq!(
         fs::read_to_string(home.join("notes/secret.txt")).expect("notes"),
         format!("{CANARY} notes/secret.txt\n")

@@ -1,0 +1,9 @@
+package com.example;
+
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+public class SetupTest {
+    @BeforeClass public static void connect() { throw new IllegalStateException("no database"); }
+    @Test public void queries() { }
+}
