@@ -427,7 +427,7 @@ impl Rng {
 
     /// True about once in `n` calls.
     fn one_in(&mut self, n: u64) -> bool {
-        self.next() % n == 0
+        self.next().is_multiple_of(n)
     }
 
     fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {

@@ -302,9 +302,7 @@ impl Case {
                 (name, None)
             }
             Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
-            | Producer::Unknown => {
-                (self.name.clone(), some(&self.classname))
-            }
+            | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
     }
 }

@@ -26,12 +26,12 @@ pub fn tail(text: &str, max: usize) -> &str {
     }
     let slack = LINE_START_SLACK.min(max / 2);
     let window_end = (start + slack).min(text.len());
-    if start > 0 && text.as_bytes()[start - 1] != b'\n' {
-        if let Some(nl) = memchr::memchr(b'\n', &text.as_bytes()[start..window_end]) {
-            if start + nl + 1 < text.len() {
-                start += nl + 1;
-            }
-        }
+    if start > 0
+        && text.as_bytes()[start - 1] != b'\n'
+        && let Some(nl) = memchr::memchr(b'\n', &text.as_bytes()[start..window_end])
+        && start + nl + 1 < text.len()
+    {
+        start += nl + 1;
     }
     &text[start..]
 }

@@ -271,13 +271,13 @@ fn decide_on<'a>(policy: &Policy, sequence: &mut Sequence<'a>, finished: bool) -
         // runners that stop at the first failure (nextest's fail-fast,
         // `pytest -x`, `--lf`, `jest --bail`) run a different number of
         // tests every time, and names that agree still decide.
-        if record.is_pass() {
-            if let Some(earlier) = different_suite(&sequence.records, &record) {
-                return Decision::Known(Conclusion::DifferentSuites {
-                    earlier: earlier.clone(),
-                    at: record,
-                });
-            }
+        if record.is_pass()
+            && let Some(earlier) = different_suite(&sequence.records, &record)
+        {
+            return Decision::Known(Conclusion::DifferentSuites {
+                earlier: earlier.clone(),
+                at: record,
+            });
         }
         sequence.records.push(record);
     }

@@ -134,11 +134,11 @@ pub(crate) fn decide_grade<'a>(
     // An attempt that proves nothing about any test ends the sequence as
     // the suite policy decides it.
     for (index, attempt) in attempts.iter().enumerate() {
-        if let AttemptClass::Stop(stop) = history::classify(attempt) {
-            if stop.proves_nothing_of_any_test() {
-                let prefix = attempts.get(..=index).unwrap_or(attempts);
-                return GradeDecision::Stopped(decide(policy, prefix, true));
-            }
+        if let AttemptClass::Stop(stop) = history::classify(attempt)
+            && stop.proves_nothing_of_any_test()
+        {
+            let prefix = attempts.get(..=index).unwrap_or(attempts);
+            return GradeDecision::Stopped(decide(policy, prefix, true));
         }
     }
     let grading = graded(expectations, attempts);

@@ -488,10 +488,10 @@ pub fn home_directories() -> Vec<PathBuf> {
         .filter(|home| home.is_absolute())
         .into_iter()
         .collect();
-    if let Some(home) = password_home() {
-        if !homes.contains(&home) {
-            homes.push(home);
-        }
+    if let Some(home) = password_home()
+        && !homes.contains(&home)
+    {
+        homes.push(home);
     }
     homes
 }

@@ -71,10 +71,10 @@ pub(crate) fn safe_directories(dir: &Path, git: &[PathBuf]) -> Vec<PathBuf> {
         .first()
         .filter(|dot_git| dot_git.file_name().is_some_and(|name| name == ".git"))
         .and_then(|dot_git| dot_git.parent());
-    if let Some(top) = top {
-        if top != dir {
-            out.push(top.to_path_buf());
-        }
+    if let Some(top) = top
+        && top != dir
+    {
+        out.push(top.to_path_buf());
     }
     out
 }

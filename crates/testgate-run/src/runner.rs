@@ -437,10 +437,10 @@ fn start_landlocked(
         }
     }
     for (host, inside) in &view.writable {
-        if let Some(name) = inside.file_name() {
-            if inside.parent() == Some(Path::new("/tmp")) {
-                let _ = std::os::unix::fs::symlink(host, tmp.0.join(name));
-            }
+        if let Some(name) = inside.file_name()
+            && inside.parent() == Some(Path::new("/tmp"))
+        {
+            let _ = std::os::unix::fs::symlink(host, tmp.0.join(name));
         }
     }
     let mut notes = view.notes;

@@ -92,14 +92,14 @@ pub(crate) fn seed(
         let mut reflinks = true;
         for rel in &chosen {
             let to = work.join(rel);
-            if let Some(parent) = to.parent() {
-                if made.as_deref() != Some(parent) {
-                    fs::DirBuilder::new()
-                        .recursive(true)
-                        .mode(0o755)
-                        .create(parent)?;
-                    made = Some(parent.to_path_buf());
-                }
+            if let Some(parent) = to.parent()
+                && made.as_deref() != Some(parent)
+            {
+                fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o755)
+                    .create(parent)?;
+                made = Some(parent.to_path_buf());
             }
             // A file that vanished or changed kind since the walk (the
             // toolchain trims its cache) is left out, not an error.

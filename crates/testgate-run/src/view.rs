@@ -184,12 +184,13 @@ fn mounts(host: &Host<'_>) -> View {
     // The other projects' private caches: their root is hidden wherever
     // it lies (`XDG_CACHE_HOME` outside the homes), the project's own
     // bound back below.
-    if let Some(root) = host.cache_root {
-        if root.is_absolute() && !host.dir.starts_with(root) {
-            hidden.push(root.to_path_buf());
-            if let Ok(real) = root.canonicalize() {
-                hidden.push(real);
-            }
+    if let Some(root) = host.cache_root
+        && root.is_absolute()
+        && !host.dir.starts_with(root)
+    {
+        hidden.push(root.to_path_buf());
+        if let Ok(real) = root.canonicalize() {
+            hidden.push(real);
         }
     }
     hidden.retain(|dir| dir.is_dir());
@@ -327,13 +328,13 @@ pub(crate) fn bytecode_in(
     place: &Path,
     notes: &mut Vec<String>,
 ) {
-    if let Some(current) = value(env, BYTECODE_PREFIX) {
-        if Path::new(current) != place {
-            notes.push(format!(
+    if let Some(current) = value(env, BYTECODE_PREFIX)
+        && Path::new(current) != place
+    {
+        notes.push(format!(
                 "{BYTECODE_PREFIX}={} replaced by a folder of the attempt's own: Python reads no bytecode a run left",
                 Path::new(current).display()
             ));
-        }
     }
     env.retain(|(name, _)| name != BYTECODE_PREFIX);
     env.push((BYTECODE_PREFIX.into(), place.as_os_str().to_owned()));
@@ -480,9 +481,9 @@ fn private_caches(
         host.cache_cap,
         std::time::SystemTime::now(),
         fresh,
-    ) {
-        if evicted.projects > 0 {
-            notes.push(format!(
+    ) && evicted.projects > 0
+    {
+        notes.push(format!(
                 "the private caches of {} project(s) checked least recently were removed ({} MiB), to keep {} under {} MiB ({} sets another cap)",
                 evicted.projects,
                 crate::seed::mib(evicted.bytes),
@@ -490,7 +491,6 @@ fn private_caches(
                 crate::seed::mib(host.cache_cap),
                 crate::evict::CAP_VARIABLE,
             ));
-        }
     }
     let mut pairs = vec![("home-cache".to_owned(), home.join(".cache"))];
     for cache in host.toolchains.iter().flat_map(|t| t.caches) {

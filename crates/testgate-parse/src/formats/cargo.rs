@@ -239,11 +239,12 @@ impl Cargo {
             self.under_nextest = true;
         } else if self.under_nextest {
         } else if self.scope.in_list {
-            if let Some(name) = text.strip_prefix("    ") {
-                if !name.is_empty() && !name.starts_with(' ') {
-                    self.scope.failures.list(index, name, None, Kind::Test);
-                    return;
-                }
+            if let Some(name) = text.strip_prefix("    ")
+                && !name.is_empty()
+                && !name.starts_with(' ')
+            {
+                self.scope.failures.list(index, name, None, Kind::Test);
+                return;
             }
             self.scope.in_list = false;
         } else {
@@ -701,10 +702,10 @@ pub(super) fn panic_message(text: &str) -> Option<PanicMessage<'_>> {
         return Some(PanicMessage::Inline(error));
     }
     // A `#[should_panic]` test that returned.
-    if let Some(note) = text.strip_prefix("note: ") {
-        if note.starts_with("test did not panic as expected") {
-            return Some(PanicMessage::Inline(note));
-        }
+    if let Some(note) = text.strip_prefix("note: ")
+        && note.starts_with("test did not panic as expected")
+    {
+        return Some(PanicMessage::Inline(note));
     }
     // `thread 'x' panicked at`; rust 1.88+ adds the thread's id: `thread
     // 'x' (1234) panicked at`.

@@ -164,19 +164,19 @@ impl Go {
         }
         // A binary that a panic ended, where go named no failing test: the
         // reason says so, with the test that was running.
-        if outcome == PackageEnd::Failed && scope.failures.is_empty() {
-            if let Some((index, cause)) = &scope.panic {
-                if self.findings.crashes.len() < crash::MAX_CRASHES {
-                    let crash = Crash {
-                        format: Runner::Go,
-                        binary: package.map(str::to_owned),
-                        cause: cause.clone(),
-                        running: Some(scope.last_run.1.clone()).filter(|n| !n.is_empty()),
-                        started_by: scope.started_by.clone().flatten(),
-                    };
-                    self.findings.crashes.push((*index, crash));
-                }
-            }
+        if outcome == PackageEnd::Failed
+            && scope.failures.is_empty()
+            && let Some((index, cause)) = &scope.panic
+            && self.findings.crashes.len() < crash::MAX_CRASHES
+        {
+            let crash = Crash {
+                format: Runner::Go,
+                binary: package.map(str::to_owned),
+                cause: cause.clone(),
+                running: Some(scope.last_run.1.clone()).filter(|n| !n.is_empty()),
+                started_by: scope.started_by.clone().flatten(),
+            };
+            self.findings.crashes.push((*index, crash));
         }
         if outcome != PackageEnd::Passed {
             if !scope.last_run.1.is_empty() {
@@ -627,10 +627,10 @@ impl Go {
         if is_marker(text) {
             return;
         }
-        if !self.excerpts.has_message() {
-            if let Some(message) = message(text) {
-                self.excerpts.message(message);
-            }
+        if !self.excerpts.has_message()
+            && let Some(message) = message(text)
+        {
+            self.excerpts.message(message);
         }
         self.excerpts.push(text);
     }

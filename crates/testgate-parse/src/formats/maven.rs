@@ -364,10 +364,11 @@ impl Maven {
             used[at] = true;
             // 2.22 on the JUnit Platform names a nested class's test by
             // its outer class; the list names the nested one.
-            if entry.whole.is_none() && entry.class != simple(&candidate.class) {
-                if let Some((package, _)) = candidate.class.rsplit_once('.') {
-                    candidate.class = format!("{package}.{}", entry.class);
-                }
+            if entry.whole.is_none()
+                && entry.class != simple(&candidate.class)
+                && let Some((package, _)) = candidate.class.rsplit_once('.')
+            {
+                candidate.class = format!("{package}.{}", entry.class);
             }
             confirmed = true;
             self.confirm(candidate, module.as_deref());
@@ -567,10 +568,10 @@ impl Maven {
                 } else {
                     Outcome::Failed
                 };
-                if let Some(entry) = entry(index, rest, outcome) {
-                    if listed.entries.len() < MAX_PER_RUN {
-                        listed.entries.push(entry);
-                    }
+                if let Some(entry) = entry(index, rest, outcome)
+                    && listed.entries.len() < MAX_PER_RUN
+                {
+                    listed.entries.push(entry);
                 }
             }
             Section::Flakes => {
@@ -660,14 +661,15 @@ impl Maven {
         let compiler = rest.contains(":maven-compiler-plugin:")
             || rest.contains(":kotlin-maven-plugin:")
             || rest.contains(":scala-maven-plugin:");
-        if compiler && rest.contains("Compilation failure") {
-            if let Some(module) = module.filter(|m| !m.is_empty()) {
-                self.detected(index);
-                let test = FailingTest::new(module, Runner::Maven, Some(module.to_owned()))
-                    .with_kind(Kind::Package)
-                    .with_output(Some("compilation failure".to_owned()), None);
-                self.findings.fail(index, test);
-            }
+        if compiler
+            && rest.contains("Compilation failure")
+            && let Some(module) = module.filter(|m| !m.is_empty())
+        {
+            self.detected(index);
+            let test = FailingTest::new(module, Runner::Maven, Some(module.to_owned()))
+                .with_kind(Kind::Package)
+                .with_output(Some("compilation failure".to_owned()), None);
+            self.findings.fail(index, test);
         }
     }
 }
@@ -744,12 +746,12 @@ impl Recognizer for Maven {
                 run.open.push((line.index, class.trim().to_owned()));
                 run.details = None;
             }
-        } else if let Some((class, failed)) = class_result(rest) {
-            if let Some(at) = run.open.iter().rposition(|(_, open)| open == class) {
-                run.open.remove(at);
-                run.details = failed.then(|| class.to_owned());
-                self.excerpts.end();
-            }
+        } else if let Some((class, failed)) = class_result(rest)
+            && let Some(at) = run.open.iter().rposition(|(_, open)| open == class)
+        {
+            run.open.remove(at);
+            run.details = failed.then(|| class.to_owned());
+            self.excerpts.end();
         }
     }
 

@@ -119,21 +119,21 @@ impl Recognizer for Mocha {
             self.epilogue_line(counts, index);
             return;
         }
-        if let Some((number, first)) = list_entry(text) {
-            if let Some(epilogue) = &mut self.epilogue {
-                if epilogue.failing.is_some_and(|n| number <= n) && number == epilogue.listed + 1 {
-                    epilogue.listed = number;
-                    self.entry = Some(Entry {
-                        index,
-                        levels: vec![first.to_owned()],
-                    });
-                    // A one-level title ends on its first line.
-                    if first.ends_with(':') {
-                        self.end_entry();
-                    }
-                    return;
-                }
+        if let Some((number, first)) = list_entry(text)
+            && let Some(epilogue) = &mut self.epilogue
+            && epilogue.failing.is_some_and(|n| number <= n)
+            && number == epilogue.listed + 1
+        {
+            epilogue.listed = number;
+            self.entry = Some(Entry {
+                index,
+                levels: vec![first.to_owned()],
+            });
+            // A one-level title ends on its first line.
+            if first.ends_with(':') {
+                self.end_entry();
             }
+            return;
         }
         // After an epilogue too: a test may have printed it. Only its
         // `- ` lines are left out there, where the list's diffs hold them.
@@ -310,17 +310,19 @@ impl Mocha {
                 });
             }
             EpilogueLine::Pending(n) => {
-                if let Some(epilogue) = &mut self.epilogue {
-                    if epilogue.failing.is_none() && epilogue.listed == 0 {
-                        epilogue.pending = Some(n);
-                    }
+                if let Some(epilogue) = &mut self.epilogue
+                    && epilogue.failing.is_none()
+                    && epilogue.listed == 0
+                {
+                    epilogue.pending = Some(n);
                 }
             }
             EpilogueLine::Failing(n) => {
-                if let Some(epilogue) = &mut self.epilogue {
-                    if epilogue.failing.is_none() && epilogue.listed == 0 {
-                        epilogue.failing = Some(n);
-                    }
+                if let Some(epilogue) = &mut self.epilogue
+                    && epilogue.failing.is_none()
+                    && epilogue.listed == 0
+                {
+                    epilogue.failing = Some(n);
                 }
             }
         }
@@ -361,10 +363,10 @@ impl Mocha {
             .rposition(|level| level.ends_with(':'))
             .map_or(levels.len(), |at| at + 1);
         levels.truncate(end);
-        if let Some(last) = levels.last_mut() {
-            if let Some(title) = last.strip_suffix(':') {
-                *last = title.to_owned();
-            }
+        if let Some(last) = levels.last_mut()
+            && let Some(title) = last.strip_suffix(':')
+        {
+            *last = title.to_owned();
         }
         let name = levels.join(" ");
         if name.is_empty() {

@@ -394,10 +394,10 @@ impl Seen {
     }
 
     fn context_id(&mut self, context: &str) -> u32 {
-        if let Some(last) = self.contexts.last() {
-            if **last == *context {
-                return u32::try_from(self.contexts.len() - 1).unwrap_or(u32::MAX);
-            }
+        if let Some(last) = self.contexts.last()
+            && **last == *context
+        {
+            return u32::try_from(self.contexts.len() - 1).unwrap_or(u32::MAX);
         }
         if let Some(&id) = self.context_ids.get(context) {
             return id;

@@ -146,10 +146,10 @@ impl Recognizer for Node {
             Some(_) => None,
             None => text.strip_prefix("ℹ "),
         };
-        if let Some(count) = count {
-            if self.summary_line(count, index) {
-                return;
-            }
+        if let Some(count) = count
+            && self.summary_line(count, index)
+        {
+            return;
         }
         if self.run.listing {
             self.list_line(text, index);
@@ -163,17 +163,17 @@ impl Recognizer for Node {
         let body = text.trim_start_matches(' ');
         let indent = text.len() - body.len();
         if let Some(title) = body.strip_prefix("# Subtest: ") {
-            if indent % 4 == 0 {
+            if indent.is_multiple_of(4) {
                 self.open(indent / 4, &tap_unescape(title));
             }
         } else if let Some(title) = body.strip_prefix("▶ ") {
-            if indent % 2 == 0 {
+            if indent.is_multiple_of(2) {
                 self.open(indent / 2, title);
             }
-        } else if indent % 4 == 0 {
+        } else if indent.is_multiple_of(4) {
             self.tap_result(body, indent / 4, index);
         }
-        if indent % 2 == 0 {
+        if indent.is_multiple_of(2) {
             self.spec_result(body, indent / 2, index);
         }
     }
@@ -350,10 +350,11 @@ impl Node {
                 "failureType: 'hookFailed'" => pending.hook = true,
                 _ => {}
             }
-            if let Some(error) = body.strip_prefix("error: ") {
-                if !error.starts_with('|') && !error.starts_with('>') {
-                    self.excerpts.message(error.trim_matches('\''));
-                }
+            if let Some(error) = body.strip_prefix("error: ")
+                && !error.starts_with('|')
+                && !error.starts_with('>')
+            {
+                self.excerpts.message(error.trim_matches('\''));
             }
         } else if !self.excerpts.has_message() {
             self.excerpts.message(body);
@@ -394,15 +395,13 @@ impl Node {
                 .seen
                 .note(pending.index, &pending.name, None, outcome);
         }
-        if pending.todo {
-            if let Some(open) = self.run.open.get_mut(pending.depth) {
-                open.failures.clear();
-            }
+        if pending.todo
+            && let Some(open) = self.run.open.get_mut(pending.depth)
+        {
+            open.failures.clear();
         }
-        if own_failure {
-            if let Some(open) = self.run.open.get_mut(pending.depth) {
-                open.failures.push((pending.index, pending.name, kind));
-            }
+        if own_failure && let Some(open) = self.run.open.get_mut(pending.depth) {
+            open.failures.push((pending.index, pending.name, kind));
         }
         self.close_to(pending.depth);
     }

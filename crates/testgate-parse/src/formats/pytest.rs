@@ -209,13 +209,13 @@ impl Recognizer for Pytest {
             return;
         }
         // `-q` prints the closing line bare, without the `=` rule.
-        if first.is_ascii_digit() || first == b'n' {
-            if let Some(stats) = closing_stats(text) {
-                self.detected(line.index);
-                self.count(stats);
-                self.end_session(true);
-                return;
-            }
+        if (first.is_ascii_digit() || first == b'n')
+            && let Some(stats) = closing_stats(text)
+        {
+            self.detected(line.index);
+            self.count(stats);
+            self.end_session(true);
+            return;
         }
         if self.in_summary {
             if first == b'!' {
@@ -305,10 +305,10 @@ impl Pytest {
             self.excerpts.open(name);
             return;
         }
-        if !self.excerpts.has_message() {
-            if let Some(message) = text.strip_prefix("E ") {
-                self.excerpts.message(message);
-            }
+        if !self.excerpts.has_message()
+            && let Some(message) = text.strip_prefix("E ")
+        {
+            self.excerpts.message(message);
         }
         self.excerpts.push(text);
     }
@@ -548,10 +548,10 @@ fn subtest_parents(rest: &str) -> Vec<&str> {
             continue;
         };
         let id = summary_entry_id(after, std::iter::empty());
-        if let Some(id) = node_id(id) {
-            if !parents.contains(&id) {
-                parents.push(id);
-            }
+        if let Some(id) = node_id(id)
+            && !parents.contains(&id)
+        {
+            parents.push(id);
         }
     }
     parents

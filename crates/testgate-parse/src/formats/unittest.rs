@@ -323,22 +323,20 @@ impl Unittest {
             self.result(index, running.name, outcome);
             return true;
         }
-        if let Some(rest) = text.strip_prefix("  ") {
-            if let Some((desc, word)) = rest.rsplit_once(" ... ") {
-                if let (Some((sub, true)), Some(outcome)) = (canonical(desc), result_word(word)) {
-                    if sub == running.name {
-                        if outcome.is_failure() {
-                            self.result(index, sub, outcome);
-                        }
-                        // More of its subtests may follow.
-                        self.run.running = Some(Running {
-                            subtests: true,
-                            ..running
-                        });
-                        return true;
-                    }
-                }
+        if let Some(rest) = text.strip_prefix("  ")
+            && let Some((desc, word)) = rest.rsplit_once(" ... ")
+            && let (Some((sub, true)), Some(outcome)) = (canonical(desc), result_word(word))
+            && sub == running.name
+        {
+            if outcome.is_failure() {
+                self.result(index, sub, outcome);
             }
+            // More of its subtests may follow.
+            self.run.running = Some(Running {
+                subtests: true,
+                ..running
+            });
+            return true;
         }
         if running.subtests {
             return false;

@@ -109,16 +109,16 @@ impl Vitest {
             return;
         }
         if let Some(header) = text.strip_prefix(" FAIL  ") {
-            if self.run.in_section {
-                if let Some((file, name)) = failure_header(header) {
-                    let kind = match (self.run.in_suites, name == file) {
-                        (_, true) => Kind::File,
-                        (true, false) => Kind::Suite,
-                        (false, false) => Kind::Test,
-                    };
-                    self.run.failures.list(index, name, Some(file), kind);
-                    self.excerpts.open(&excerpt_key(file, name));
-                }
+            if self.run.in_section
+                && let Some((file, name)) = failure_header(header)
+            {
+                let kind = match (self.run.in_suites, name == file) {
+                    (_, true) => Kind::File,
+                    (true, false) => Kind::Suite,
+                    (false, false) => Kind::Test,
+                };
+                self.run.failures.list(index, name, Some(file), kind);
+                self.excerpts.open(&excerpt_key(file, name));
             }
             return;
         }

@@ -40,10 +40,10 @@ impl Preparation {
         if let Some(environment) = &self.environment {
             reason.line(&format!("{}: {}", environment.what, environment.fix));
         }
-        if let Ending::Exited { code } = self.ending {
-            if let Some(hint) = exit_hint(&Attempt::new(Ending::Exited { code })) {
-                reason.line(&hint);
-            }
+        if let Ending::Exited { code } = self.ending
+            && let Some(hint) = exit_hint(&Attempt::new(Ending::Exited { code }))
+        {
+            reason.line(&hint);
         }
         if !self.removed.is_empty() {
             reason.line(&format!(

@@ -179,12 +179,12 @@ fn select(
             }
         }
     }
-    if let Some(from) = top.or(start).filter(|_| discover) {
-        if !matches!(from.trim_end_matches('/'), "." | "") {
-            return Err(format!(
-                "unittest's discover names the tests from `{from}`, not from the working directory"
-            ));
-        }
+    if let Some(from) = top.or(start).filter(|_| discover)
+        && !matches!(from.trim_end_matches('/'), "." | "")
+    {
+        return Err(format!(
+            "unittest's discover names the tests from `{from}`, not from the working directory"
+        ));
     }
     out.extend(labels);
     Ok(out)

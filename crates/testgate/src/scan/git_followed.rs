@@ -106,12 +106,11 @@ impl Scan<'_> {
                 self.record_at(root, &target)?;
             }
         }
-        if let Some(common) = read_small(git, "commondir").ok().and_then(first_line) {
-            if let Some(common) = self.in_project(rel, Path::new(&common)) {
-                if let Some(dir) = open_below(root, &common)? {
-                    self.git_directory(root, &dir, &common, true)?;
-                }
-            }
+        if let Some(common) = read_small(git, "commondir").ok().and_then(first_line)
+            && let Some(common) = self.in_project(rel, Path::new(&common))
+            && let Some(dir) = open_below(root, &common)?
+        {
+            self.git_directory(root, &dir, &common, true)?;
         }
         // A linked worktree's own folder: its `HEAD`, `commondir`, `gitdir`
         // and `config.worktree` (hooks are the common directory's).
@@ -172,10 +171,10 @@ impl Scan<'_> {
         else {
             return Ok(());
         };
-        if let Some(git_dir) = self.in_project(Path::new(""), Path::new(&named)) {
-            if let Some(dir) = open_below(root, &git_dir)? {
-                self.git_directory(root, &dir, &git_dir, true)?;
-            }
+        if let Some(git_dir) = self.in_project(Path::new(""), Path::new(&named))
+            && let Some(dir) = open_below(root, &git_dir)?
+        {
+            self.git_directory(root, &dir, &git_dir, true)?;
         }
         Ok(())
     }
