@@ -222,13 +222,15 @@ class Failure:
 class GradedTest:
     """One test listed under `expect`: the list it is on ("must_pass" or
     "keep_passing"), its grade, and its result in each attempt (None where
-    an attempt's output did not name it)."""
+    an attempt's output did not name it); `context` the file it lies in
+    where a name is in two (None otherwise)."""
 
     name: str = ""
     # `List`, not `list`: the field named `list` shadows the builtin here.
     results: List[Optional[str]] = field(default_factory=lambda: [])
     list: str = ""
     grade: str = ""
+    context: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
