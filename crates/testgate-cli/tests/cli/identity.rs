@@ -50,6 +50,10 @@ fn check(dir: &Path, mode: &str, args: &[&str]) -> Run {
         .arg("--env")
         .arg(format!("TESTGATE_FIXTURE={mode}"))
         .args(["--json", "--quiet", "--timeout", "150s"])
+        // The linked node_modules is shown to the run: in a checkout under
+        // /tmp it lies in the host's /tmp, which the sandbox hides.
+        .arg("--writable")
+        .arg(repo().join("tests/projects/e2e/node/node_modules"))
         .args(args)
         .args(["--", "npx", "--no-install", "jest"]);
     run(command, None)
