@@ -37,15 +37,114 @@ const MAX_PREFIXES: usize = 4;
 /// marker, an annotation, a logging command, a verdict), which no runner
 /// printed.
 pub(crate) fn runner_text(text: &str) -> Option<&str> {
+    match of(text) {
+        Text::Runner(text) => Some(text),
+        Text::Ci(_) => None,
+    }
+}
+
+/// A cleaned line without the CI prefixes it starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Text<'a> {
+    /// A line the runner (or a test) printed.
+    Runner(&'a str),
+    /// A line the CI wrote: a step marker, an annotation, a logging command.
+    Ci(&'a str),
+}
+
+/// What `text` is, its CI prefixes taken off.
+pub(crate) fn of(text: &str) -> Text<'_> {
     let mut text = text;
     for _ in 0..MAX_PREFIXES {
         match read(text) {
-            Read::Runner => return Some(text),
-            Read::Ci => return None,
+            Read::Runner => return Text::Runner(text),
+            Read::Ci => return Text::Ci(text),
             Read::After(rest) => text = rest,
         }
     }
-    Some(text)
+    Text::Runner(text)
+}
+
+/// A CI step this line of the CI's starts, with the command or the name
+/// the CI gives it where it gives one: GitHub Actions' `##[group]Run
+/// cargo test` (the step's first script line), Azure's `##[section]Starting:
+/// Test` and `##[command]cargo test`, GitLab's `section_start:…:name\rHeader`
+/// (the header), Jenkins' `[Pipeline] { (Stage)` (the stage), tox's
+/// `py311: commands[0]> pytest` and nox's `nox > pytest` (the command).
+/// `None` for the CI's other lines (annotations, group ends, verdicts).
+pub(crate) fn step_of(ci: &str) -> Option<Step<'_>> {
+    if let Some(command) = ci.strip_prefix("##[group]") {
+        return command.strip_prefix("Run ").map(Step::command);
+    }
+    if let Some(name) = ci.strip_prefix("##[section]Starting: ") {
+        return Some(Step::named(name));
+    }
+    if let Some(command) = ci.strip_prefix("##[command]") {
+        return Some(Step::command(command));
+    }
+    if let Some(rest) = ci.strip_prefix("section_start:") {
+        let (_, rest) = rest.split_once(':')?;
+        let (name, header) = rest.split_once('\r').unwrap_or((rest, ""));
+        let name = name.split_once('[').map_or(name, |(name, _)| name);
+        let header = header.trim();
+        return Some(Step::named(if header.is_empty() { name } else { header }));
+    }
+    if let Some(stage) = ci.strip_prefix("[Pipeline] { (") {
+        return Some(Step::named(stage.strip_suffix(')').unwrap_or(stage)));
+    }
+    if let Some(said) = ci.strip_prefix("nox > ") {
+        // nox's own words start with a capital (`Running session tests`,
+        // `Session tests was successful.`); a command it runs is echoed as
+        // typed.
+        let first = said.chars().next()?;
+        return (!first.is_uppercase()).then(|| Step::command(said));
+    }
+    let (_, command) = ci.split_once(": commands")?;
+    let (_, command) = command.split_once("]> ")?;
+    Some(Step::command(command))
+}
+
+/// A command a shell echoed as the CI ran it: GitLab's and Buildkite's
+/// `$ cargo test`. Read only once a CI that echoes so was seen (a GitLab
+/// section, Buildkite's `~~~ Running commands`): elsewhere a `$ ` line
+/// is a test's own output.
+pub(crate) fn echoed_command(runner: &str) -> Option<&str> {
+    let command = runner.strip_prefix("$ ")?.trim();
+    (!command.is_empty()).then_some(command)
+}
+
+/// Whether a runner line is Buildkite's header before the commands it
+/// echoes (`~~~ Running commands`, `~~~ Running script`).
+pub(crate) fn is_buildkite_header(runner: &str) -> bool {
+    runner.starts_with("~~~ Running ")
+}
+
+/// A CI step's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step<'a> {
+    /// The step's command or name as the CI shows it, trimmed.
+    pub(crate) label: &'a str,
+    /// The label is the command line itself (Azure's `##[command]`, tox's,
+    /// nox's, an echoed `$ …`) rather than the step's name: it names the
+    /// step already begun where one is (`##[section]Starting:` then
+    /// `##[command]`).
+    pub(crate) is_command: bool,
+}
+
+impl<'a> Step<'a> {
+    fn named(label: &'a str) -> Step<'a> {
+        Step {
+            label: label.trim(),
+            is_command: false,
+        }
+    }
+
+    pub(crate) fn command(label: &'a str) -> Step<'a> {
+        Step {
+            label: label.trim(),
+            is_command: true,
+        }
+    }
 }
 
 /// What the start of a line is.
@@ -445,6 +544,50 @@ mod tests {
             "--- FAIL: TestDate/2026-12-03T10:00:00Z (0.00s)",
         ] {
             assert_eq!(runner_text(line), Some(line), "{line:?}");
+        }
+    }
+
+    /// The CI's lines that begin a step give its command or name; the
+    /// CI's other lines give none.
+    #[test]
+    fn each_ci_names_its_steps() {
+        use super::{Step, Text, of, step_of};
+        let cases = [
+            (
+                "2026-12-03T10:00:00.1234567Z ##[group]Run cargo test --workspace",
+                Some(("cargo test --workspace", true)),
+            ),
+            ("##[group]Operating System", None),
+            ("##[endgroup]", None),
+            ("##[error]Process completed with exit code 101.", None),
+            ("##[section]Starting: Test", Some(("Test", false))),
+            ("##[section]Finishing: Test", None),
+            (
+                "##[command]/usr/bin/bash --noprofile --norc /tmp/x.sh",
+                Some(("/usr/bin/bash --noprofile --norc /tmp/x.sh", true)),
+            ),
+            (
+                "section_start:1764756000:step_script\rExecuting \"step_script\" stage",
+                Some(("Executing \"step_script\" stage", false)),
+            ),
+            (
+                "section_start:1764756000:tests[collapsed=true]\r",
+                Some(("tests", false)),
+            ),
+            ("section_end:1764756000:step_script", None),
+            ("[Pipeline] { (Unit tests)", Some(("Unit tests", false))),
+            ("[Pipeline] sh", None),
+            ("py311: commands[0]> pytest -v", Some(("pytest -v", true))),
+            ("py311: exit 1 (0.42 seconds) /p> pytest -v pid=4242", None),
+            ("nox > pytest tests/", Some(("pytest tests/", true))),
+            ("nox > Running session tests-3.11", None),
+        ];
+        for (line, expected) in cases {
+            let Text::Ci(said) = of(line) else {
+                panic!("{line:?} is the CI's");
+            };
+            let got = step_of(said).map(|Step { label, is_command }| (label, is_command));
+            assert_eq!(got, expected, "{line:?}");
         }
     }
 }

@@ -3,10 +3,11 @@
 
 use std::borrow::Cow;
 
-use crate::ci;
+use crate::ci::{self, Step, Text};
 use crate::formats::{Interest, LineKey, Recognizer};
 use crate::line::Line;
 use crate::runner::Runner;
+use crate::sections::Steps;
 use crate::stream::Scans;
 
 /// The parser's parts that each line goes through.
@@ -18,6 +19,8 @@ pub(crate) struct Dispatch<'p> {
     pub(crate) every_line: bool,
     /// Lines read so far: the next line's index.
     pub(crate) lines: &'p mut u64,
+    /// The CI steps met so far.
+    pub(crate) steps: &'p mut Steps,
     /// The environment and coverage scans, which read every line.
     pub(crate) scans: Option<&'p mut Scans>,
 }
@@ -30,9 +33,27 @@ impl Dispatch<'_> {
     pub(crate) fn line(&mut self, text: &str) {
         let index = *self.lines;
         *self.lines += 1;
-        let Some(text) = ci::runner_text(text) else {
-            return;
+        let text = match ci::of(text) {
+            Text::Runner(text) => text,
+            Text::Ci(said) => {
+                if said.starts_with("section_start:") {
+                    self.steps.echoes = true;
+                }
+                if let Some(step) = ci::step_of(said) {
+                    self.step(index, step);
+                }
+                return;
+            }
         };
+        match text.as_bytes().first() {
+            Some(b'$') if self.steps.echoes => {
+                if let Some(command) = ci::echoed_command(text) {
+                    self.step(index, Step::command(command));
+                }
+            }
+            Some(b'~') if ci::is_buildkite_header(text) => self.steps.echoes = true,
+            _ => {}
+        }
         let line = Line {
             text: Cow::Borrowed(text),
             index,
@@ -61,6 +82,16 @@ impl Dispatch<'_> {
             if !std::ptr::eq(now, *interest) {
                 *interest = now;
                 self.readers.forget();
+            }
+        }
+    }
+
+    /// The line at `index` is a CI step's: the recognisers are told where a
+    /// new one begins.
+    fn step(&mut self, index: u64, step: Step<'_>) {
+        if self.steps.begin(index, step) {
+            for (_, recognizer) in self.recognizers.iter_mut() {
+                recognizer.findings().step(index);
             }
         }
     }

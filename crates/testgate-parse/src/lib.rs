@@ -86,6 +86,7 @@ mod line;
 mod printable;
 mod report;
 mod runner;
+mod sections;
 mod stream;
 mod tail;
 
@@ -105,6 +106,7 @@ pub use crate::report::{
     Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
+pub use crate::sections::Section;
 pub use crate::stream::{Scanned, StreamParser};
 pub use crate::tail::tail;
 

@@ -344,6 +344,11 @@ pub struct Report {
     pub lines: u64,
     /// Lines longer than [`MAX_LINE`](crate::MAX_LINE), read only up to it.
     pub long_lines: u64,
+    /// One section per runner per CI step, in order of their first line:
+    /// which runner ran over which lines, in which step (its command where
+    /// the CI names it), and which of [`failing`](Report::failing) it named
+    /// there. A runner's raw console is one section without a step.
+    pub sections: Vec<crate::Section>,
 }
 
 impl Report {

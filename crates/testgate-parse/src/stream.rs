@@ -11,6 +11,7 @@ use crate::formats::{self, Findings, Interest, Recognizer, Seen};
 use crate::line::LineSplitter;
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
 use crate::runner::{Format, Runner};
+use crate::sections::{self, Spans, Steps};
 
 /// A parser fed output as it arrives, in chunks of any size (mid-line and
 /// mid-UTF-8 character included), that gives the same [`Report`] as
@@ -42,6 +43,8 @@ pub struct StreamParser {
     /// an explicit format, and as the tests' reference for the dispatch.
     every_line: bool,
     lines: u64,
+    /// The CI steps met.
+    steps: Steps,
     /// The environment and coverage scans, where asked for
     /// ([`with_scans`](Self::with_scans)): they read every line.
     scans: Option<Scans>,
@@ -112,6 +115,7 @@ impl StreamParser {
             // log: classifying them cost more than it saved.
             every_line: format != Format::Auto,
             lines: 0,
+            steps: Steps::default(),
             scans: None,
         }
     }
@@ -173,6 +177,7 @@ impl StreamParser {
             readers,
             every_line,
             lines,
+            steps,
             scans,
             ..
         } = self;
@@ -182,6 +187,7 @@ impl StreamParser {
             readers,
             every_line: *every_line,
             lines,
+            steps,
             scans: scans.as_mut(),
         };
         (splitter, dispatch)
@@ -218,6 +224,39 @@ impl StreamParser {
             .filter(|(_, findings)| explicit || findings.detected_at.is_some())
             .collect();
         found.sort_by_key(|(f, findings)| (findings.detected_at.unwrap_or(u64::MAX), *f));
+        // A runner met only within another's lines is its output: its
+        // findings there name nothing (a pytest session a cargo test
+        // printed). Explicit, the one runner reads every line alone.
+        let spans: Vec<Spans<'_>> = found.iter().map(|(r, f)| (*r, &f.spans[..])).collect();
+        let nested = sections::nested(&spans);
+        let mut kept: Vec<Vec<(u64, u64)>> = Vec::with_capacity(found.len());
+        let mut whole = Vec::with_capacity(found.len());
+        for ((_, findings), nested) in found.iter_mut().zip(nested) {
+            let own: Vec<(u64, u64)> = if findings.spans.is_empty() {
+                // Read with an explicit format and never sure of itself:
+                // the whole log is its.
+                vec![(0, self.lines.saturating_sub(1))]
+            } else {
+                let own = findings.spans.iter().filter(|span| !nested.contains(span));
+                own.copied().collect()
+            };
+            whole.push(own.is_empty());
+            if !nested.is_empty() {
+                findings.drop_within(&nested);
+            }
+            kept.push(own);
+        }
+        let mut whole = whole.into_iter();
+        let mut kept_spans = kept.into_iter();
+        let mut own_spans = Vec::with_capacity(found.len());
+        found.retain(|(runner, _)| {
+            let dropped = whole.next().unwrap_or(false);
+            let spans = kept_spans.next().unwrap_or_default();
+            if !dropped {
+                own_spans.push((*runner, spans));
+            }
+            !dropped
+        });
 
         let mut report = Report {
             format: found
@@ -276,6 +315,9 @@ impl StreamParser {
         report.crashes = crashes.into_iter().map(|(_, crash)| crash).collect();
         report.tests = tests;
         report.tests_omitted = omitted;
+        let spans: Vec<Spans<'_>> = own_spans.iter().map(|(r, s)| (*r, &s[..])).collect();
+        let lines: Vec<(u64, Runner)> = failing.iter().map(|(i, t)| (*i, t.format)).collect();
+        report.sections = sections::sections(&self.steps, self.lines, &spans, &lines);
         report.failing = failing.into_iter().map(|(_, test)| test).collect();
         report.no_tests_ran =
             any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();

@@ -122,6 +122,10 @@ static RESULT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 impl Recognizer for Cargo {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         if self.targets.in_closing_list() && self.targets.closing_list_line(text) {
@@ -214,7 +218,7 @@ enum BinaryResult {
 
 impl Cargo {
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// Lines that start with a space: cargo's own status lines, a failures

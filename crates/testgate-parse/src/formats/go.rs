@@ -149,7 +149,7 @@ enum PackageEnd {
 
 impl Go {
     fn detected(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// Closes a package's scope: confirms or drops its candidates and adds
@@ -536,6 +536,10 @@ impl Go {
 }
 
 impl Recognizer for Go {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         if self.excerpts.is_open() {

@@ -156,6 +156,10 @@ impl Gradle {
 }
 
 impl Recognizer for Gradle {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let index = line.index;
@@ -171,7 +175,7 @@ impl Recognizer for Gradle {
         }
         self.excerpts.end();
         if test_task(text) {
-            self.findings.detected_at.get_or_insert(index);
+            self.findings.detected(index);
             self.in_task = true;
             return;
         }
@@ -187,7 +191,7 @@ impl Recognizer for Gradle {
             return;
         }
         if let Some((completed, failed, skipped)) = summary(text) {
-            self.findings.detected_at.get_or_insert(index);
+            self.findings.detected(index);
             self.findings.counts.add(Counts {
                 passed: Some(completed.saturating_sub(failed).saturating_sub(skipped)),
                 failed: Some(failed),
@@ -204,7 +208,7 @@ impl Recognizer for Gradle {
             return;
         }
         if text.starts_with("BUILD SUCCESSFUL") {
-            self.findings.detected_at.get_or_insert(index);
+            self.findings.detected(index);
             self.in_task = false;
             // Gradle prints its summary whenever a test failed: failed
             // lines it did not sum up were printed by a test.
@@ -212,7 +216,7 @@ impl Recognizer for Gradle {
             return;
         }
         if text.starts_with("BUILD FAILED") {
-            self.findings.detected_at.get_or_insert(index);
+            self.findings.detected(index);
             self.in_task = false;
             return;
         }
@@ -225,7 +229,7 @@ impl Recognizer for Gradle {
                 name.starts_with("compile") && (name.ends_with("Java") || name.ends_with("Kotlin"))
             });
             if compile {
-                self.findings.detected_at.get_or_insert(index);
+                self.findings.detected(index);
                 let test = FailingTest::new(task, Runner::Gradle, None)
                     .with_kind(Kind::Package)
                     .with_output(Some("compilation failed".to_owned()), None);

@@ -77,6 +77,10 @@ struct Block {
 const MAX_DEPTH: usize = 64;
 
 impl Recognizer for Jest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
@@ -140,7 +144,7 @@ impl Recognizer for Jest {
 
 impl Jest {
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// The verbose tree, all indented, has ended.

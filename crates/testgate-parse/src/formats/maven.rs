@@ -289,7 +289,7 @@ fn entry(index: u64, rest: &str, outcome: Outcome) -> Option<Entry> {
 
 impl Maven {
     fn detected(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// Ends the run in progress: `total` is its `Tests run:` total (run,
@@ -696,6 +696,10 @@ impl Entry {
 }
 
 impl Recognizer for Maven {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let Some((level, rest)) = level(text) else {

@@ -95,6 +95,10 @@ struct Tap {
 }
 
 impl Recognizer for Mocha {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
@@ -210,7 +214,7 @@ impl Mocha {
     }
 
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// The spec (or dot) reporter's judgement: its last epilogue's.

@@ -46,6 +46,8 @@ pub(crate) trait Recognizer {
     /// Ends the output: what this runner's lines said, its candidates now
     /// confirmed or dropped by the runner's own result where it gave one.
     fn finish(&mut self) -> Findings;
+    /// What it has found so far, to be told where a CI step begins.
+    fn findings(&mut self) -> &mut Findings;
     /// The lines `line` must see in the recogniser's present state: it is
     /// asked again after every call to `line`, the only place the state
     /// changes. A line left out must be one that `line` would have done
@@ -303,9 +305,49 @@ pub(crate) struct Findings {
     pub(crate) seen: Seen,
     /// The names in `failing`, each with its context.
     failing_names: HashSet<(String, Option<String>), RandomState>,
+    /// The first and last lines that were unmistakably this runner's in
+    /// each CI step it appeared in (one span a step), in order.
+    pub(crate) spans: Vec<(u64, u64)>,
+    /// The line the present CI step began at (0 before any).
+    step_start: u64,
 }
 
+/// The most spans a recogniser keeps: a log of more CI steps than this
+/// has its later steps' lines added to the last span.
+pub(crate) const MAX_SPANS: usize = 4096;
+
 impl Findings {
+    /// The line at `index` was unmistakably this runner's.
+    pub(crate) fn detected(&mut self, index: u64) {
+        self.detected_at.get_or_insert(index);
+        let full = self.spans.len() >= MAX_SPANS;
+        match self.spans.last_mut() {
+            Some(span) if span.0 >= self.step_start || full => {
+                span.1 = span.1.max(index);
+            }
+            _ => self.spans.push((index, index)),
+        }
+    }
+
+    /// Drops what was found on the lines of `spans` (another runner's
+    /// output): failures, flaky, running tests and crashes named there.
+    pub(crate) fn drop_within(&mut self, spans: &[(u64, u64)]) {
+        let within = |index: u64| {
+            spans
+                .iter()
+                .any(|(first, last)| (*first..=*last).contains(&index))
+        };
+        self.failing.retain(|(index, _)| !within(*index));
+        self.flaky.retain(|(index, _)| !within(*index));
+        self.running.retain(|(index, _)| !within(*index));
+        self.crashes.retain(|(index, _)| !within(*index));
+    }
+
+    /// A CI step begins at the line at `index`.
+    pub(crate) fn step(&mut self, index: u64) {
+        self.step_start = index;
+    }
+
     /// Adds a failure a scope confirmed, unless its name and context are
     /// one already: a test failing in many scopes of one context (go's
     /// `-count=N`, pytest's sessions) is kept once, where it was first

@@ -67,6 +67,10 @@ struct Run {
 }
 
 impl Recognizer for Nextest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         if self.excerpts.is_open() && self.block_line(text) {
@@ -182,7 +186,7 @@ impl Nextest {
     }
 
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     fn status(&mut self, index: u64, line: StatusLine<'_>) {

@@ -109,6 +109,10 @@ struct Summary {
 }
 
 impl Recognizer for Node {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
@@ -204,7 +208,7 @@ static NODE_LINES: Interest = Interest::NONE
 
 impl Node {
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// `title` opens at `depth`: whatever was open at or below it ended

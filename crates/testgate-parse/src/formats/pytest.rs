@@ -65,7 +65,7 @@ struct Session {
 
 impl Pytest {
     fn detected(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// Ends the current session: its short summary, where it printed one,
@@ -172,6 +172,10 @@ impl Pytest {
 }
 
 impl Recognizer for Pytest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let Some(first) = text.bytes().next() else {

@@ -125,7 +125,7 @@ struct Verdict {
 
 impl Unittest {
     fn detected(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     /// Ends the run: `verdict` is the closing line's, `None` when the log
@@ -388,6 +388,10 @@ impl Unittest {
 }
 
 impl Recognizer for Unittest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let index = line.index;

@@ -51,6 +51,10 @@ struct Run {
 }
 
 impl Recognizer for Vitest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text: &str = &line.text;
         let index = line.index;
@@ -98,7 +102,7 @@ impl Recognizer for Vitest {
 
 impl Vitest {
     fn detect(&mut self, index: u64) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
     }
 
     fn indented_line(&mut self, text: &str, index: u64) {

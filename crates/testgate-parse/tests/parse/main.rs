@@ -26,6 +26,7 @@
 mod ci_shapes;
 mod environment;
 mod properties;
+mod sections;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -151,6 +152,24 @@ fn captured_logs() {
     );
 }
 
+/// A captured log of one runner is one section of that runner over every
+/// line, outside any CI step, naming every failing test in order.
+fn check_sections(log: &Path, report: &testgate_parse::Report) {
+    let [section] = &report.sections[..] else {
+        panic!("{}: sections {:#?}", log.display(), report.sections);
+    };
+    assert_eq!(Some(section.runner), report.format, "{}", log.display());
+    assert_eq!(section.step, None, "{}", log.display());
+    assert_eq!(
+        (section.first_line, section.last_line),
+        (0, report.lines.saturating_sub(1)),
+        "{}",
+        log.display()
+    );
+    let all: Vec<usize> = (0..report.failing.len()).collect();
+    assert_eq!(section.failing, all, "{}", log.display());
+}
+
 /// One captured log: its names auto-detected and explicit against its
 /// `.expected`, its detected format, its streamed reports, its snapshot.
 fn check_log(log: &Path) {
@@ -226,6 +245,11 @@ fn check_log(log: &Path) {
                 log.display()
             );
         }
+        check_sections(log, &auto);
+        // The sections are checked above, not snapshotted: a snapshot is
+        // the bare report's.
+        let mut auto = auto;
+        auto.sections.clear();
         insta::assert_debug_snapshot!("captured_logs", auto);
     }
 }
