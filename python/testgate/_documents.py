@@ -381,6 +381,19 @@ class FailingTest:
 
 
 @dataclass(frozen=True)
+class Section:
+    """One runner's part of a log, within one CI step: `failing` holds
+    positions in the report's `failing`."""
+
+    format: str = ""
+    step: str | None = None
+    first_line: int = 0
+    last_line: int = 0
+    failing: list[int] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Report:
     """What `testgate parse` understood of one log."""
 
@@ -399,6 +412,7 @@ class Report:
     tests: list[TestOutcome] | None = None
     tests_omitted: int = 0
     crashes: list[Crash] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property

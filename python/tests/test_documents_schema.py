@@ -49,6 +49,7 @@ PAIRS: list[tuple[str, str | None, type, set[str]]] = [
     ("parse", "FailingTest", d.FailingTest, set()),
     ("parse", "Counts", d.Counts, set()),
     ("parse", "Crash", d.Crash, set()),
+    ("parse", "Section", d.Section, set()),
     ("parse", "Test", d.TestOutcome, {"outcomes", "durations_ms"}),
 ]
 

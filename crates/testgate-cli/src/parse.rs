@@ -26,8 +26,10 @@ const CHUNK: usize = 64 * 1024;
 ///
 /// With --json, prints one JSON object per file, one per line: the parse
 /// report (format, failing [{name, format, context}], counts {passed,
-/// failed, skipped}, no_tests_ran, lines, long_lines) and a "file" field
-/// holding the path as given ("-" for standard input).
+/// failed, skipped}, no_tests_ran, lines, long_lines, sections: one per
+/// runner per CI step, with the step's command, its lines and its failing
+/// tests) and a "file" field holding the path as given ("-" for standard
+/// input).
 ///
 /// Exits 0 when every input was parsed, failing tests or not; 2 on a usage
 /// error or an input that cannot be read (files after it are not read).

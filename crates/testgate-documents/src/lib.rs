@@ -93,7 +93,7 @@ pub use mcp::{
     CheckArguments, DiffArguments, EnvArgument, EvidenceArgument, MissingArgument, ParseArguments,
     RerunArgument,
 };
-pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
+pub use parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Section, Test};
 pub use record::{
     CommandDetected, Dirty, Host, RECORD_SCHEMA, RecordDocument, RecordOptions, RecordSandbox,
     RecordSuite, Signature, SignedRecord, ToolchainVersion,

@@ -46,6 +46,29 @@ pub struct ParseDocument<'a> {
     pub lines: u64,
     /// Lines longer than the parser keeps.
     pub long_lines: u64,
+    /// One section per runner per CI step, in order: a log of a job that
+    /// ran several runners names each one's failing tests in its own
+    /// section. Absent from documents of versions before it.
+    #[serde(default)]
+    pub sections: Vec<Section<'a>>,
+}
+
+/// One runner's part of a log: within one CI step, over a range of lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Section<'a> {
+    /// The runner (`format`'s names).
+    pub format: Cow<'a, str>,
+    /// The CI step's command, or its name where the CI gives no command;
+    /// null outside any step a CI marked.
+    pub step: Option<Cow<'a, str>>,
+    /// The section's first line, from 0.
+    pub first_line: u64,
+    /// The section's last line, from 0.
+    pub last_line: u64,
+    /// The failing tests this runner named in this section: positions in
+    /// the document's `failing`, from 0.
+    pub failing: Vec<usize>,
 }
 
 /// A failing test.

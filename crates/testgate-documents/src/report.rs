@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use testgate_parse::Report;
 
-use crate::parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Test};
+use crate::parse::{FailingTest, PARSE_SCHEMA, ParseDocument, Section, Test};
 use crate::shared::{Counts, Crash, Outcome};
 
 impl<'a> ParseDocument<'a> {
@@ -77,6 +77,17 @@ impl<'a> From<&'a Report> for ParseDocument<'a> {
             crashes: report.crashes.iter().map(Crash::from).collect(),
             lines: report.lines,
             long_lines: report.long_lines,
+            sections: report
+                .sections
+                .iter()
+                .map(|section| Section {
+                    format: Cow::Borrowed(section.runner.name()),
+                    step: section.step.as_deref().map(Cow::Borrowed),
+                    first_line: section.first_line,
+                    last_line: section.last_line,
+                    failing: section.failing.clone(),
+                })
+                .collect(),
         }
     }
 }

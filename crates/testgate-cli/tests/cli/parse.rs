@@ -110,6 +110,13 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
         })).collect::<Vec<_>>(),
         "lines": report.lines,
         "long_lines": report.long_lines,
+        "sections": report.sections.iter().map(|s| json!({
+            "format": s.runner.name(),
+            "step": s.step,
+            "first_line": s.first_line,
+            "last_line": s.last_line,
+            "failing": s.failing,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -255,6 +262,56 @@ fn a_ci_job_log_names_what_the_bare_log_names() {
     }
 }
 
+/// A GitHub Actions job of two steps, `cargo test` then `go test -v`:
+/// `--json` gives a section per step, each naming its runner's failures
+/// by their place in `failing`; the plain output names both steps' tests.
+#[test]
+fn a_job_of_two_runners_has_a_section_each() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut log = String::new();
+    let mut n = 0;
+    let mut put = |line: &str| {
+        log.push_str(&format!("2026-12-03T10:00:{:02}.{n:07}Z {line}\n", n % 60));
+        n += 1;
+    };
+    for (command, lines) in [("cargo test", CARGO_LOG), ("go test -v ./...", GO_LOG)] {
+        put(&format!("##[group]Run {command}"));
+        put("##[endgroup]");
+        lines.lines().for_each(&mut put);
+        put("##[error]Process completed with exit code 1.");
+    }
+    let path = write_log(dir.path(), "job.log", &log);
+    let run = testgate(&["parse", path.as_str()], None);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "tests::parses_empty\ntests::rejects_nul\nTestParse\n"
+    );
+    let run = testgate(&["parse", "--json", path.as_str()], None);
+    let document = &json_lines(&run.stdout)[0];
+    assert_eq!(*document, expected_json(Format::Auto, &log, &path));
+    let sections: Vec<(&str, &str, Vec<u64>)> = document["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| {
+            let failing = s["failing"].as_array().expect("failing");
+            (
+                s["format"].as_str().expect("format"),
+                s["step"].as_str().expect("step"),
+                failing.iter().map(|i| i.as_u64().expect("index")).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            ("cargo", "cargo test", vec![0, 1]),
+            ("go", "go test -v ./...", vec![2])
+        ]
+    );
+}
+
 #[test]
 fn several_files_are_separate_logs_in_order() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -326,6 +383,7 @@ fn json_has_the_documented_shape() {
             "reruns",
             "running",
             "schema",
+            "sections",
             "tests",
             "tests_omitted",
             "unclosed"

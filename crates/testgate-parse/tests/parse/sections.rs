@@ -70,7 +70,7 @@ fn job_log(job: Job) -> String {
         match job {
             Job::GitHubActions => {
                 put(&format!("##[group]Run {command}"));
-                put(&format!("{command}"));
+                put(command);
                 put("shell: /usr/bin/bash -e {0}");
                 put("##[endgroup]");
             }
