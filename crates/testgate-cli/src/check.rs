@@ -133,6 +133,30 @@ pub(crate) struct CheckArgs {
     #[arg(skip)]
     expect_inline: Option<testgate_documents::ExpectFile>,
 
+    /// Take the tests, and everything that runs inside the runner's
+    /// process by configuration (conftest.py, jest's configuration and
+    /// setup files, go's *_test.go, …: docs/security.md, "Trusted
+    /// tests"), from git revision REV of the project instead of the
+    /// submitted tree, in the view the attempts run; the tree is left as
+    /// found. With an --expect instance record, its `base_commit` is the
+    /// default REV and its `test_patch` is applied to the trusted files;
+    /// `none` runs the tests as submitted.
+    #[arg(long, value_name = "REV")]
+    trusted: Option<String>,
+
+    /// Apply the patch PATCH (a unified diff, as `git apply` reads it) to
+    /// the submitted tree first, in the view the attempts run; the tree is
+    /// left as found. `record`: the --expect instance record's
+    /// `model_patch`, else its `patch`. A patch that does not apply is
+    /// Inconclusive (prepare_failed) and nothing runs.
+    #[arg(long, value_name = "PATCH")]
+    apply: Option<PathBuf>,
+
+    /// `testgate mcp`: the patch stated inline (a call's `apply`), applied
+    /// as --apply's file is.
+    #[arg(skip)]
+    apply_inline: Option<String>,
+
     /// Grade the change against an earlier check of the base commit (its
     /// `check --json` output, or its record): every test that passed there
     /// must keep passing; one that broke (passed there, fails in every
@@ -668,6 +692,8 @@ pub(crate) fn execute_observed<'o>(
     }
     // `--swebench-report`: the instance and its listed tests.
     let mut instance: Option<crate::outputs::Instance> = None;
+    // An instance record's trusted revision, test patch and patch.
+    let mut instance_fields = crate::trusted::InstanceFields::default();
     if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
@@ -685,6 +711,9 @@ pub(crate) fn execute_observed<'o>(
         // also under --quiet (it is about the input, not the run).
         if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
             let _ = writeln!(io::stderr(), "testgate: {note}");
+        }
+        if let Some(expected) = &expected {
+            instance_fields = expected.instance.clone();
         }
         if let (Some(_), Some(expected)) = (&args.swebench_report, &expected) {
             instance = Some(swebench_instance(args, &dir, expected));
@@ -747,6 +776,11 @@ pub(crate) fn execute_observed<'o>(
         }),
         _ => Sandbox::Auto(bwrap),
     };
+    let asked = view_asked(args, instance_fields)?;
+    if !asked.is_empty() {
+        let runner = config.runner();
+        config = config.view(crate::trusted::view(&dir, runner, &asked));
+    }
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
     if let (Some(why), false) = (tests.sandbox_why(), args.quiet) {
         let _ = writeln!(
@@ -842,6 +876,49 @@ pub(crate) fn execute_observed<'o>(
         }
     }
     Ok(Checked { record, detected })
+}
+
+/// What `--trusted`, `--apply` and an instance record ask of the view the
+/// attempts run: the record's `base_commit` and `test_patch` unless
+/// `--trusted` says otherwise (`none`: the tests as submitted); the patch
+/// `--apply` names (`record`: the record's).
+fn view_asked(
+    args: &CheckArgs,
+    record: crate::trusted::InstanceFields,
+) -> Result<crate::trusted::ViewAsked, Error> {
+    let revision = match args.trusted.as_deref() {
+        Some("none") => None,
+        Some(revision) => Some(revision.to_owned()),
+        None => record.base_commit.clone(),
+    };
+    let test_patch = revision.as_ref().and(record.test_patch);
+    let patch = match (&args.apply, &args.apply_inline) {
+        (_, Some(text)) => Some(text.clone()),
+        (Some(path), None) if path.as_os_str() == "record" => {
+            Some(record.patch.ok_or_else(|| {
+                Error::Expect(
+                "--apply record: the --expect instance record holds no `model_patch` or `patch`"
+                    .to_owned(),
+            )
+            })?)
+        }
+        (Some(path), None) => {
+            let bytes = testgate::run::read_project_file(path, crate::trusted::PATCH_BYTES)
+                .map_err(|e| Error::Expect(format!("--apply: cannot read the patch: {e}")))?;
+            Some(String::from_utf8(bytes).map_err(|_| {
+                Error::Expect(format!(
+                    "--apply: the patch {} is not UTF-8",
+                    path.display()
+                ))
+            })?)
+        }
+        (None, None) => None,
+    };
+    Ok(crate::trusted::ViewAsked {
+        revision,
+        test_patch,
+        patch,
+    })
 }
 
 /// `--swebench-report`'s instance: the record's `instance_id`, else the

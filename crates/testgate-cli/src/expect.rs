@@ -28,6 +28,10 @@ pub(crate) struct Expected {
     /// The instance record's `instance_id`, where it is a string
     /// (`--swebench-report` keys its report by it).
     pub(crate) instance_id: Option<String>,
+    /// The instance record's trusted revision and test patch, and its
+    /// patch (`model_patch`, else `patch`), for `check --trusted` and
+    /// `--apply record` (docs/cli.md).
+    pub(crate) instance: crate::trusted::InstanceFields,
 }
 
 impl Expected {
@@ -117,6 +121,7 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
             expectations: Expectations::new(names, Vec::<String>::new()),
             ignored: Vec::new(),
             instance_id: None,
+            instance: crate::trusted::InstanceFields::default(),
         });
     }
     let file: ExpectFile = crate::json::read_document(text.as_bytes())?;
@@ -161,10 +166,22 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
     if must_pass.is_empty() && keep_passing.is_empty() {
         return Err("no test is listed".to_owned());
     }
+    // The trusted revision and the test patch are read (on by default):
+    // not said to be ignored.
+    let ignored = file
+        .other
+        .into_iter()
+        .filter(|key| !matches!(key.as_str(), "base_commit" | "base" | "test_patch"))
+        .collect();
     Ok(Expected {
         expectations: Expectations::new(must_pass, keep_passing),
-        ignored: file.other,
+        ignored,
         instance_id: file.instance_id,
+        instance: crate::trusted::InstanceFields {
+            base_commit: file.base_commit,
+            test_patch: file.test_patch,
+            patch: file.model_patch.or(file.patch),
+        },
     })
 }
 

@@ -76,6 +76,7 @@ mod scan;
 mod suite;
 pub mod tree;
 mod users_report;
+mod view;
 pub mod watch;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
@@ -85,6 +86,7 @@ pub use crate::runners::npm::npm_script;
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
+pub use crate::view::{View, ViewFile, ViewRecord, is_trusted_path};
 
 /// The principal vocabulary of [`SandboxedTests`]: what it runs in and what
 /// it answers. Every other type of the crates below is named through its
