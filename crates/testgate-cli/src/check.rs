@@ -404,6 +404,10 @@ impl CheckArgs {
         }
         args.restore = call.restore.unwrap_or(false);
         args.keep_changes = call.keep_changes.unwrap_or(false);
+        // A revision is passed to git after `--end-of-options`, a patch is
+        // data: neither reaches a command line as an option.
+        args.trusted = call.trusted;
+        args.apply_inline = call.apply;
         args.grade_as_called(call.expect, call.missing, call.strict, call.stress)?;
         if let Some(evidence) = call.evidence {
             args.evidence = match evidence {
@@ -709,7 +713,18 @@ pub(crate) fn execute_observed<'o>(
         };
         // A benchmark's instance record: what was not read is said once,
         // also under --quiet (it is about the input, not the run).
-        if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
+        let mut used: Vec<&str> = Vec::new();
+        if args.trusted.as_deref() != Some("none") {
+            used.extend(["base_commit", "base", "test_patch"]);
+        }
+        if args
+            .apply
+            .as_ref()
+            .is_some_and(|p| p.as_os_str() == "record")
+        {
+            used.extend(["patch", "fix_patch", "model_patch"]);
+        }
+        if let Some(note) = expected.as_ref().and_then(|e| e.note(&used)) {
             let _ = writeln!(io::stderr(), "testgate: {note}");
         }
         if let Some(expected) = &expected {

@@ -35,13 +35,21 @@ pub(crate) struct Expected {
 }
 
 impl Expected {
-    /// The one line that says which keys were ignored, if any were.
-    pub(crate) fn note(&self) -> Option<String> {
-        if self.ignored.is_empty() {
+    /// The one line that says which keys were ignored, if any were: every
+    /// key that holds no test list but those of `used` (the trusted
+    /// revision, the test patch, the patch when the check uses them).
+    pub(crate) fn note(&self, used: &[&str]) -> Option<String> {
+        let ignored: Vec<&str> = self
+            .ignored
+            .iter()
+            .map(String::as_str)
+            .filter(|key| !used.contains(key))
+            .collect();
+        if ignored.is_empty() {
             return None;
         }
-        let shown: Vec<&str> = self.ignored.iter().take(8).map(String::as_str).collect();
-        let more = self.ignored.len() - shown.len();
+        let shown: Vec<&str> = ignored.iter().take(8).copied().collect();
+        let more = ignored.len() - shown.len();
         let more = if more > 0 {
             format!(" and {more} more")
         } else {
@@ -166,16 +174,9 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
     if must_pass.is_empty() && keep_passing.is_empty() {
         return Err("no test is listed".to_owned());
     }
-    // The trusted revision and the test patch are read (on by default):
-    // not said to be ignored.
-    let ignored = file
-        .other
-        .into_iter()
-        .filter(|key| !matches!(key.as_str(), "base_commit" | "base" | "test_patch"))
-        .collect();
     Ok(Expected {
         expectations: Expectations::new(must_pass, keep_passing),
-        ignored,
+        ignored: file.other,
         instance_id: file.instance_id,
         instance: crate::trusted::InstanceFields {
             base_commit: file.base_commit,
@@ -242,7 +243,7 @@ mod tests {
                 "version"
             ]
         );
-        let note = got.note().unwrap();
+        let note = got.note(&[]).unwrap();
         assert!(
             note.ends_with(
                 "ignored: base_commit, instance_id, patch, problem_statement, repo, version"

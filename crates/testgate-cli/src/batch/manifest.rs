@@ -177,6 +177,19 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if entry.keep_changes == Some(true) {
         words.push("--keep-changes".into());
     }
+    if let Some(revision) = entry.trusted {
+        // One word: a revision that begins with `-` is the option's value
+        // (refused as no revision), never an option.
+        words.push(format!("--trusted={revision}"));
+    }
+    if let Some(patch) = &entry.apply {
+        let word = if patch.as_os_str() == "record" {
+            "record".to_owned()
+        } else {
+            path_word(dir, patch)
+        };
+        push_flag(&mut words, "--apply", word);
+    }
     // Inline expected tests: `--expect` names a stand-in, so that
     // `--missing` and `--strict` parse, and the text replaces it below.
     let inline = match entry.expect {
