@@ -837,6 +837,9 @@ pub(crate) fn execute_observed<'o>(
     };
     let started = unix_seconds();
     let record = tests.run_observed(observer.as_mut());
+    if let Some(view) = &record.view {
+        say_view(view, args.quiet);
+    }
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
         let name = args.name.clone().unwrap_or_else(|| {
             dir.file_name()
@@ -891,6 +894,38 @@ pub(crate) fn execute_observed<'o>(
         }
     }
     Ok(Checked { record, detected })
+}
+
+/// One line on stderr of what the view the attempts ran differed in from
+/// the submission (unless `quiet`), and always when the tree could not be
+/// put back as found.
+fn say_view(view: &testgate::ViewRecord, quiet: bool) {
+    if let Some(Err(why)) = &view.put_back {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: the tree could not be put back as found: {why}"
+        );
+    }
+    let differences: Vec<String> = view
+        .differences()
+        .map(|p| p.display().to_string())
+        .collect();
+    if quiet || differences.is_empty() {
+        return;
+    }
+    let revision = view.revision.as_deref().unwrap_or("?");
+    let shown: Vec<&str> = differences.iter().take(10).map(String::as_str).collect();
+    let more = differences.len() - shown.len();
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        io::stderr(),
+        "testgate: the trusted tests of {revision} ran instead of the submission's: {}{more}",
+        shown.join(", ")
+    );
 }
 
 /// What `--trusted`, `--apply` and an instance record ask of the view the

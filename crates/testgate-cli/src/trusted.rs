@@ -232,7 +232,11 @@ fn read_back(work: &Path, path: &Path, budget: &mut u64) -> Result<Option<ViewFi
             VIEW_BYTES >> 20
         )
     })?;
-    let bytes = std::fs::read(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+    // Read without following a link (a patch may make one).
+    let folder = testgate::run::ProjectDir::open(work).map_err(|e| e.to_string())?;
+    let Ok(bytes) = folder.read(path, meta.len()) else {
+        return Ok(None);
+    };
     Ok(Some(ViewFile {
         bytes,
         executable: meta.permissions().mode() & 0o111 != 0,
@@ -247,12 +251,14 @@ fn patched(
     scratch: &Scratch,
 ) -> Result<Vec<(PathBuf, Option<ViewFile>)>, String> {
     let file = scratch.path("model.patch");
-    std::fs::write(&file, patch).map_err(|e| format!("cannot keep the patch: {e}"))?;
+    testgate::run::replace_file(&file, patch.as_bytes(), 0o600)
+        .map_err(|e| format!("cannot keep the patch: {e}"))?;
     let paths = paths_of_patch(&file, &scratch.0)
         .map_err(|why| format!("the patch does not apply: {why}"))?;
     let work = scratch.path("submitted");
     std::fs::create_dir(&work).map_err(|e| e.to_string())?;
     let project = testgate::run::ProjectDir::open(dir).map_err(|e| e.to_string())?;
+    let copies = testgate::run::ProjectDir::open(&work).map_err(|e| e.to_string())?;
     let mut before = BTreeSet::new();
     for path in &paths {
         // What the patch changes is copied out without following a link.
@@ -261,14 +267,10 @@ fn patched(
         };
         let executable = std::fs::symlink_metadata(dir.join(path))
             .is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
-        let copy = work.join(path);
-        if let Some(parent) = copy.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(&copy, bytes).map_err(|e| e.to_string())?;
-        if executable {
-            let _ = std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755));
-        }
+        let mode = if executable { 0o755 } else { 0o644 };
+        copies
+            .write(path, &bytes, mode)
+            .map_err(|e| e.to_string())?;
         before.insert(path.clone());
     }
     apply(&file, &work, scratch).map_err(|why| format!("the patch does not apply: {why}"))?;
@@ -366,7 +368,7 @@ fn trusted_files(
     let patch_file = scratch.path("test.patch");
     let patch_paths = match test_patch {
         Some(patch) => {
-            std::fs::write(&patch_file, patch)
+            testgate::run::replace_file(&patch_file, patch.as_bytes(), 0o600)
                 .map_err(|e| format!("cannot keep the test patch: {e}"))?;
             paths_of_patch(&patch_file, &scratch.0)
                 .map_err(|why| format!("the test patch does not apply to {revision}: {why}"))?

@@ -51,6 +51,9 @@
 //! ([`tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
 //! within a budget; [`crate::project`] refuses folders that may not be a
 //! project ([`project_dir`]). None of them starts a process.
+//! [`crate::view`] writes a [`View`] (a patch applied, the trusted tests
+//! put in: `check --trusted`) into the tree after it was recorded as
+//! found; the tree is put back as found after the check.
 #![deny(missing_docs)]
 #![allow(
     rustdoc::private_intra_doc_links,

@@ -388,6 +388,7 @@ impl SandboxedTests {
         let mut made = match written {
             Ok(made) => made,
             Err(why) => {
+                let found = found.uncancelled();
                 let put_back = found.put_back(&found.compare()).map(|_| ());
                 let mut record = self.ran_nothing(Verdict::Inconclusive {
                     cause: Cause::PrepareFailed,
@@ -406,6 +407,8 @@ impl SandboxedTests {
             Ok(view) => self.run_from(view, observer),
             Err(error) => self.unrecorded(&error, Vec::new()),
         };
+        // Also after an interruption: the view must not stay in the tree.
+        let found = found.uncancelled();
         made.put_back = Some(found.put_back(&found.compare()).map(|_| ()));
         record.view = Some(made);
         record

@@ -377,6 +377,14 @@ impl Snapshot {
         self
     }
 
+    /// The same record, its comparisons no longer stopped by the cancel
+    /// handle: the tree as found is put back after a check that was
+    /// interrupted too (`check --trusted`).
+    pub(crate) fn uncancelled(mut self) -> Snapshot {
+        self.cancel = None;
+        self
+    }
+
     /// The files and links recorded, relative to the root.
     pub(crate) fn file_paths(&self) -> std::collections::BTreeSet<PathBuf> {
         self.files

@@ -224,3 +224,67 @@ pub(crate) fn write_into(
     }
     Ok(record)
 }
+
+#[cfg(test)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "tests build their own fixtures, in folders no test command ran in"
+)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> ViewFile {
+        ViewFile {
+            bytes: text.as_bytes().to_vec(),
+            executable: false,
+        }
+    }
+
+    /// The patch first, then the trusted files: one the submission changed
+    /// is replaced, one it added on a trusted path is removed, one it
+    /// deleted is restored; what is on no trusted path is left alone.
+    #[test]
+    fn a_view_replaces_removes_and_restores_only_trusted_paths() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root = tmp.path();
+        for (path, text) in [
+            ("calc.py", "bug"),
+            ("test_calc.py", "forged test"),
+            ("conftest.py", "forged hook"),
+            ("notes.txt", "mine"),
+        ] {
+            std::fs::write(root.join(path), text).expect("write");
+        }
+        let found: BTreeSet<PathBuf> = ["calc.py", "test_calc.py", "conftest.py", "notes.txt"]
+            .into_iter()
+            .map(PathBuf::from)
+            .collect();
+        let view = View::new().patched("calc.py", Some(file("fixed"))).trusted(
+            "base",
+            [
+                (PathBuf::from("test_calc.py"), file("honest test")),
+                (PathBuf::from("tests/test_more.py"), file("more")),
+            ],
+        );
+        let made = write_into(&view, root, &found, Some(Runner::Pytest)).expect("written");
+        assert_eq!(made.patched, [PathBuf::from("calc.py")]);
+        assert_eq!(made.replaced, [PathBuf::from("test_calc.py")]);
+        assert_eq!(made.removed, [PathBuf::from("conftest.py")]);
+        assert_eq!(made.restored, [PathBuf::from("tests/test_more.py")]);
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).ok();
+        assert_eq!(read("calc.py").as_deref(), Some("fixed"));
+        assert_eq!(read("test_calc.py").as_deref(), Some("honest test"));
+        assert_eq!(read("conftest.py"), None);
+        assert_eq!(read("notes.txt").as_deref(), Some("mine"));
+    }
+
+    /// A view that cannot be made writes nothing.
+    #[test]
+    fn a_refused_view_writes_nothing() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let view = View::refused("the patch does not apply");
+        let got = write_into(&view, tmp.path(), &BTreeSet::new(), None);
+        assert_eq!(got, Err("the patch does not apply".to_owned()));
+        assert_eq!(std::fs::read_dir(tmp.path()).expect("dir").count(), 0);
+    }
+}
