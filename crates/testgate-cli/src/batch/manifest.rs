@@ -321,6 +321,22 @@ mod tests {
         assert!(args.contains("env: [\"A=1\", \"B\"]"), "{args}");
     }
 
+    /// `trusted` is one word (`--trusted=REV`): a revision beginning with
+    /// `-` is its value, never an option; `apply` a path relative to the
+    /// manifest, or `record`.
+    #[test]
+    fn trusted_and_apply_become_checks_options() {
+        let job =
+            entry(r#"{"workspace": "p", "command": ["x"], "trusted": "-x", "apply": "fix.diff"}"#)
+                .unwrap();
+        let args = format!("{:?}", job.args);
+        assert!(args.contains("trusted: Some(\"-x\")"), "{args}");
+        assert!(args.contains("apply: Some(\"/m/fix.diff\")"), "{args}");
+        let job = entry(r#"{"workspace": "p", "command": ["x"], "apply": "record"}"#).unwrap();
+        let args = format!("{:?}", job.args);
+        assert!(args.contains("apply: Some(\"record\")"), "{args}");
+    }
+
     #[test]
     fn grading_options_become_checks_with_paths_relative_to_the_manifest() {
         let job = entry(r#"{"workspace": "p", "command": ["x"], "expect": "e.json", "baseline": "b.json", "quarantine": "/q", "missing": "fail", "strict": true}"#).unwrap();
