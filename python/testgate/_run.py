@@ -194,6 +194,8 @@ def check(
     format: str = "auto",
     restore: bool = False,
     keep_changes: bool = False,
+    trusted: str | None = None,
+    apply: StrPath | None = None,
     tmpfs_size: str | int | None = None,
     record: StrPath | None = None,
     expect: StrPath | Mapping[str, Any] | Sequence[str] | None = None,
@@ -255,6 +257,12 @@ def check(
     The tree is put back as submitted after every attempt; `keep_changes=True`
     (`--keep-changes`) leaves what the last attempt changed in place, and
     `restore` is accepted and does nothing (restoring is the default).
+    `trusted="REV"` (`--trusted`) runs the test files and their
+    configuration of git revision REV instead of the submitted ones
+    (`"none"`: as submitted, also with an instance record's `base_commit`);
+    `apply=PATH` (`--apply`) applies a patch file to the submitted tree
+    first (`"record"`: the `expect` record's patch). The tree is left as
+    found; the check document's `view` says what ran.
     With `expect_verdict` (a verdict name or an `Expectation`),
     `Result.as_expected` says whether the verdict met it.
 
@@ -282,6 +290,10 @@ def check(
         argv.append("--restore")
     if keep_changes:
         argv.append("--keep-changes")
+    if trusted is not None:
+        argv.append(f"--trusted={trusted}")
+    if apply is not None:
+        argv += ["--apply", os.fspath(apply)]
     if tmpfs_size is not None:
         argv += ["--tmpfs-size", str(tmpfs_size)]
     if record is not None:

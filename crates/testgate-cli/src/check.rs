@@ -133,6 +133,30 @@ pub(crate) struct CheckArgs {
     #[arg(skip)]
     expect_inline: Option<testgate_documents::ExpectFile>,
 
+    /// Take the tests, and everything that runs inside the runner's
+    /// process by configuration (conftest.py, jest's configuration and
+    /// setup files, go's *_test.go, …: docs/security.md, "Trusted
+    /// tests"), from git revision REV of the project instead of the
+    /// submitted tree, in the view the attempts run; the tree is left as
+    /// found. With an --expect instance record, its `base_commit` is the
+    /// default REV and its `test_patch` is applied to the trusted files;
+    /// `none` runs the tests as submitted.
+    #[arg(long, value_name = "REV")]
+    trusted: Option<String>,
+
+    /// Apply the patch PATCH (a unified diff, as `git apply` reads it) to
+    /// the submitted tree first, in the view the attempts run; the tree is
+    /// left as found. `record`: the --expect instance record's
+    /// `model_patch`, else its `patch`. A patch that does not apply is
+    /// Inconclusive (prepare_failed) and nothing runs.
+    #[arg(long, value_name = "PATCH")]
+    apply: Option<PathBuf>,
+
+    /// `testgate mcp`: the patch stated inline (a call's `apply`), applied
+    /// as --apply's file is.
+    #[arg(skip)]
+    apply_inline: Option<String>,
+
     /// Grade the change against an earlier check of the base commit (its
     /// `check --json` output, or its record): every test that passed there
     /// must keep passing; one that broke (passed there, fails in every
@@ -380,6 +404,10 @@ impl CheckArgs {
         }
         args.restore = call.restore.unwrap_or(false);
         args.keep_changes = call.keep_changes.unwrap_or(false);
+        // A revision is passed to git after `--end-of-options`, a patch is
+        // data: neither reaches a command line as an option.
+        args.trusted = call.trusted;
+        args.apply_inline = call.apply;
         args.grade_as_called(call.expect, call.missing, call.strict, call.stress)?;
         if let Some(evidence) = call.evidence {
             args.evidence = match evidence {
@@ -668,6 +696,8 @@ pub(crate) fn execute_observed<'o>(
     }
     // `--swebench-report`: the instance and its listed tests.
     let mut instance: Option<crate::outputs::Instance> = None;
+    // An instance record's trusted revision, test patch and patch.
+    let mut instance_fields = crate::trusted::InstanceFields::default();
     if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
         let missing = match args.missing {
             MissingArg::NotRun => Missing::Inconclusive,
@@ -683,8 +713,22 @@ pub(crate) fn execute_observed<'o>(
         };
         // A benchmark's instance record: what was not read is said once,
         // also under --quiet (it is about the input, not the run).
-        if let Some(note) = expected.as_ref().and_then(crate::expect::Expected::note) {
+        let mut used: Vec<&str> = Vec::new();
+        if args.trusted.as_deref() != Some("none") {
+            used.extend(["base_commit", "base", "test_patch"]);
+        }
+        if args
+            .apply
+            .as_ref()
+            .is_some_and(|p| p.as_os_str() == "record")
+        {
+            used.extend(["patch", "fix_patch", "model_patch"]);
+        }
+        if let Some(note) = expected.as_ref().and_then(|e| e.note(&used)) {
             let _ = writeln!(io::stderr(), "testgate: {note}");
+        }
+        if let Some(expected) = &expected {
+            instance_fields = expected.instance.clone();
         }
         if let (Some(_), Some(expected)) = (&args.swebench_report, &expected) {
             instance = Some(swebench_instance(args, &dir, expected));
@@ -747,6 +791,11 @@ pub(crate) fn execute_observed<'o>(
         }),
         _ => Sandbox::Auto(bwrap),
     };
+    let asked = view_asked(args, instance_fields)?;
+    if !asked.is_empty() {
+        let runner = config.runner();
+        config = config.view(crate::trusted::view(&dir, runner, &asked));
+    }
     let tests = SandboxedTests::new(sandbox, config).cancel_with(cancel.clone());
     if let (Some(why), false) = (tests.sandbox_why(), args.quiet) {
         let _ = writeln!(
@@ -788,6 +837,9 @@ pub(crate) fn execute_observed<'o>(
     };
     let started = unix_seconds();
     let record = tests.run_observed(observer.as_mut());
+    if let Some(view) = &record.view {
+        say_view(view, args.quiet);
+    }
     if let (Some(path), Some((version, dirty))) = (&args.record, version) {
         let name = args.name.clone().unwrap_or_else(|| {
             dir.file_name()
@@ -842,6 +894,81 @@ pub(crate) fn execute_observed<'o>(
         }
     }
     Ok(Checked { record, detected })
+}
+
+/// One line on stderr of what the view the attempts ran differed in from
+/// the submission (unless `quiet`), and always when the tree could not be
+/// put back as found.
+fn say_view(view: &testgate::ViewRecord, quiet: bool) {
+    if let Some(Err(why)) = &view.put_back {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: the tree could not be put back as found: {why}"
+        );
+    }
+    let differences: Vec<String> = view
+        .differences()
+        .map(|p| p.display().to_string())
+        .collect();
+    if quiet || differences.is_empty() {
+        return;
+    }
+    let revision = view.revision.as_deref().unwrap_or("?");
+    let shown: Vec<&str> = differences.iter().take(10).map(String::as_str).collect();
+    let more = differences.len() - shown.len();
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        io::stderr(),
+        "testgate: the trusted tests of {revision} ran instead of the submission's: {}{more}",
+        shown.join(", ")
+    );
+}
+
+/// What `--trusted`, `--apply` and an instance record ask of the view the
+/// attempts run: the record's `base_commit` and `test_patch` unless
+/// `--trusted` says otherwise (`none`: the tests as submitted); the patch
+/// `--apply` names (`record`: the record's).
+fn view_asked(
+    args: &CheckArgs,
+    record: crate::trusted::InstanceFields,
+) -> Result<crate::trusted::ViewAsked, Error> {
+    let revision = match args.trusted.as_deref() {
+        Some("none") => None,
+        Some(revision) => Some(revision.to_owned()),
+        None => record.base_commit.clone(),
+    };
+    let test_patch = revision.as_ref().and(record.test_patch);
+    let patch = match (&args.apply, &args.apply_inline) {
+        (_, Some(text)) => Some(text.clone()),
+        (Some(path), None) if path.as_os_str() == "record" => {
+            Some(record.patch.ok_or_else(|| {
+                Error::Expect(
+                "--apply record: the --expect instance record holds no `model_patch` or `patch`"
+                    .to_owned(),
+            )
+            })?)
+        }
+        (Some(path), None) => {
+            let bytes = testgate::run::read_project_file(path, crate::trusted::PATCH_BYTES)
+                .map_err(|e| Error::Expect(format!("--apply: cannot read the patch: {e}")))?;
+            Some(String::from_utf8(bytes).map_err(|_| {
+                Error::Expect(format!(
+                    "--apply: the patch {} is not UTF-8",
+                    path.display()
+                ))
+            })?)
+        }
+        (None, None) => None,
+    };
+    Ok(crate::trusted::ViewAsked {
+        revision,
+        test_patch,
+        patch,
+    })
 }
 
 /// `--swebench-report`'s instance: the record's `instance_id`, else the

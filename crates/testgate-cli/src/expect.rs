@@ -28,16 +28,28 @@ pub(crate) struct Expected {
     /// The instance record's `instance_id`, where it is a string
     /// (`--swebench-report` keys its report by it).
     pub(crate) instance_id: Option<String>,
+    /// The instance record's trusted revision and test patch, and its
+    /// patch (`model_patch`, else `patch`), for `check --trusted` and
+    /// `--apply record` (docs/cli.md).
+    pub(crate) instance: crate::trusted::InstanceFields,
 }
 
 impl Expected {
-    /// The one line that says which keys were ignored, if any were.
-    pub(crate) fn note(&self) -> Option<String> {
-        if self.ignored.is_empty() {
+    /// The one line that says which keys were ignored, if any were: every
+    /// key that holds no test list but those of `used` (the trusted
+    /// revision, the test patch, the patch when the check uses them).
+    pub(crate) fn note(&self, used: &[&str]) -> Option<String> {
+        let ignored: Vec<&str> = self
+            .ignored
+            .iter()
+            .map(String::as_str)
+            .filter(|key| !used.contains(key))
+            .collect();
+        if ignored.is_empty() {
             return None;
         }
-        let shown: Vec<&str> = self.ignored.iter().take(8).map(String::as_str).collect();
-        let more = self.ignored.len() - shown.len();
+        let shown: Vec<&str> = ignored.iter().take(8).copied().collect();
+        let more = ignored.len() - shown.len();
         let more = if more > 0 {
             format!(" and {more} more")
         } else {
@@ -117,6 +129,7 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
             expectations: Expectations::new(names, Vec::<String>::new()),
             ignored: Vec::new(),
             instance_id: None,
+            instance: crate::trusted::InstanceFields::default(),
         });
     }
     let file: ExpectFile = crate::json::read_document(text.as_bytes())?;
@@ -165,6 +178,11 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
         expectations: Expectations::new(must_pass, keep_passing),
         ignored: file.other,
         instance_id: file.instance_id,
+        instance: crate::trusted::InstanceFields {
+            base_commit: file.base_commit,
+            test_patch: file.test_patch,
+            patch: file.model_patch.or(file.patch),
+        },
     })
 }
 
@@ -225,7 +243,7 @@ mod tests {
                 "version"
             ]
         );
-        let note = got.note().unwrap();
+        let note = got.note(&[]).unwrap();
         assert!(
             note.ends_with(
                 "ignored: base_commit, instance_id, patch, problem_statement, repo, version"

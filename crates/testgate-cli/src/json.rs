@@ -20,7 +20,7 @@ use testgate::{AttemptRecord, PreparationRecord, Record};
 use testgate_documents::{
     Attempt, CHECK_SCHEMA, CheckDocument, Counts, Crash, Detected, Environment, Failure, Findings,
     GradedTest, Grading, Note, OrderDependence, Outcome, ParseDocument, Preparation, Restored,
-    Sandbox, SometimesFailed, StoppedBy, Stress, Suite, TestHistory, Tree, Varied,
+    Sandbox, SometimesFailed, StoppedBy, Stress, Suite, TestHistory, Tree, Varied, View,
 };
 
 /// `check --json`'s document of `record`: the facade's record, field by
@@ -136,6 +136,19 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
         }),
         evidence: channels(evidence(record)),
         detected: None,
+        view: record.view.as_ref().map(|view| View {
+            revision: view.revision.clone(),
+            test_patch: view.test_patch,
+            patched: paths(&view.patched),
+            replaced: paths(&view.replaced),
+            removed: paths(&view.removed),
+            restored: paths(&view.restored),
+            put_back: matches!(view.put_back, Some(Ok(()))),
+            put_back_error: match &view.put_back {
+                Some(Err(why)) => Some(why.clone()),
+                Some(Ok(())) | None => None,
+            },
+        }),
     }
 }
 

@@ -27,6 +27,7 @@ mod outputs;
 mod parse;
 mod record;
 mod terminal;
+mod trusted;
 
 use std::io::{self, Write};
 use std::path::PathBuf;

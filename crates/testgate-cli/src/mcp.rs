@@ -995,6 +995,7 @@ mod tests {
             arguments,
             [
                 "allow_network",
+                "apply",
                 "command",
                 "env",
                 "evidence",
@@ -1010,6 +1011,7 @@ mod tests {
                 "stress",
                 "strict",
                 "timeout",
+                "trusted",
                 "workspace"
             ]
         );

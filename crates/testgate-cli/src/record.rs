@@ -274,6 +274,73 @@ pub(crate) struct Repository {
     pub(crate) head: String,
 }
 
+impl Repository {
+    /// Its git directory.
+    pub(crate) fn git_dir(&self) -> &Path {
+        &self.git_dir
+    }
+}
+
+/// `env`'s words that run git as [`git_dirty`] does, on a repository it
+/// does not trust: no system or global configuration, attributes,
+/// fsmonitor, hooks, transport, replace objects or optional locks. The
+/// git directory and the subcommand follow.
+pub(crate) const HARDENED_GIT: &[&str] = &[
+    "GIT_CONFIG_NOSYSTEM=1",
+    "GIT_CONFIG_GLOBAL=/dev/null",
+    "GIT_ATTR_NOSYSTEM=1",
+    "GIT_NO_LAZY_FETCH=1",
+    "GIT_NO_REPLACE_OBJECTS=1",
+    "GIT_TERMINAL_PROMPT=0",
+    "GIT_OPTIONAL_LOCKS=0",
+    "GIT_PAGER=cat",
+    "git",
+    "--no-pager",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.attributesFile=/dev/null",
+    "-c",
+    "core.excludesFile=/dev/null",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "protocol.allow=never",
+    "--no-optional-locks",
+];
+
+/// Why git may not be run on `repository` (the work tree `dir`), or None:
+/// it would follow a file out of the project ([`follows_outside`]), or its
+/// configuration runs a command ([`runs_a_command`]).
+pub(crate) fn git_refused(repository: &Repository, dir: &Path) -> Option<String> {
+    if let Some(why) = follows_outside(&repository.git_dir, dir) {
+        return Some(why);
+    }
+    let git_dir = format!("--git-dir={}", repository.git_dir.to_str()?);
+    let mut all: Vec<&str> = HARDENED_GIT.to_vec();
+    all.extend([git_dir.as_str(), "config", "--list", "-z", "--includes"]);
+    let Some(config) = testgate::host_output("env", &all, dir, std::time::Duration::from_secs(60))
+    else {
+        return Some("git cannot read the repository's configuration".to_owned());
+    };
+    config
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let key = entry.split(|&b| b == b'\n').next()?;
+            let key = String::from_utf8_lossy(key).into_owned();
+            runs_a_command(&key.to_ascii_lowercase()).then_some(key)
+        })
+        .next()
+        .map(|key| {
+            format!(
+                "the repository's configuration sets {}, which runs a command",
+                testgate::parse::printable(key.as_bytes())
+            )
+        })
+}
+
 /// A small file of the git directory, read with the project's reader (no
 /// final symlink followed, no FIFO waited on, capped), as text.
 fn git_file(path: &Path, limit: u64) -> Option<String> {

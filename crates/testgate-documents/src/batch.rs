@@ -88,6 +88,13 @@ pub struct ManifestEntry {
     /// `--keep-changes`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_changes: Option<bool>,
+    /// `--trusted`: the revision whose test files run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trusted: Option<String>,
+    /// `--apply`: the patch file (relative to the manifest's folder), or
+    /// `record`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<PathBuf>,
     /// `--expect`: a file's path, or its JSON inline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<ManifestExpect>,

@@ -65,6 +65,40 @@ pub struct CheckDocument<'a> {
     /// given; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detected: Option<Detected>,
+    /// The view the attempts ran when it was not the tree as submitted
+    /// (`--apply`, `--trusted`, an instance record's `base_commit` and
+    /// `test_patch`): the patch applied, the trusted files put in, the
+    /// differences between the submission and the trusted files (a
+    /// finding, not by itself a verdict), and whether the tree was put
+    /// back as found. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
+}
+
+/// `view`: what the view the attempts ran made of the tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct View {
+    /// The trusted revision, as given (`--trusted`, the record's
+    /// `base_commit`); null when only a patch was applied.
+    pub revision: Option<String>,
+    /// Whether a test patch was applied to the trusted files.
+    pub test_patch: bool,
+    /// The files the patch (`--apply`) wrote or removed.
+    pub patched: Vec<String>,
+    /// Trusted files the submission holds with other content: the
+    /// revision's ran instead.
+    pub replaced: Vec<String>,
+    /// Files on trusted paths that the submission added and the revision
+    /// lacks: not in the view.
+    pub removed: Vec<String>,
+    /// Trusted files the submission lacks: put back in the view.
+    pub restored: Vec<String>,
+    /// Whether the tree was put back as found after the check.
+    pub put_back: bool,
+    /// Why it was not, when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub put_back_error: Option<String>,
 }
 
 /// `detected`: the command `check` chose with no command given, and why.

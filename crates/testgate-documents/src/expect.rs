@@ -42,6 +42,22 @@ pub struct ExpectFile {
     /// An instance record's `instance_id`, where it is a string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instance_id: Option<String>,
+    /// An instance record's `base_commit` (SWE-bench) or `base.sha`
+    /// (Multi-SWE-bench): the revision whose test files are trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_commit: Option<String>,
+    /// An instance record's `test_patch`: applied to the trusted test
+    /// files, as SWE-bench's harness does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_patch: Option<String>,
+    /// An instance record's `patch` (SWE-bench's reference solution, or
+    /// Multi-SWE-bench's `fix_patch`), applied with `--apply record`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+    /// A prediction's `model_patch`, applied with `--apply record` in
+    /// preference to `patch`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_patch: Option<String>,
     /// Every key that holds no list, sorted (`instance_id` among them):
     /// an instance record's own business, or a typo in testgate's form.
     #[serde(skip)]
@@ -91,6 +107,17 @@ impl ExpectFile {
         .any(|list| list.is_some())
     }
 
+    /// Where an instance record's text field `key` is kept.
+    fn text_slot(&mut self, key: &str) -> Option<&mut Option<String>> {
+        Some(match key {
+            "base_commit" => &mut self.base_commit,
+            "test_patch" => &mut self.test_patch,
+            "patch" | "fix_patch" => &mut self.patch,
+            "model_patch" => &mut self.model_patch,
+            _ => return None,
+        })
+    }
+
     fn slot(&mut self, key: &str) -> Option<&mut Option<TestList>> {
         Some(match key {
             "must_pass" => &mut self.must_pass,
@@ -127,6 +154,16 @@ impl<'de> Deserialize<'de> for ExpectFile {
                         *slot = Some(list);
                     } else if key == "instance_id" {
                         file.instance_id = map.next_value::<MaybeText>()?.0;
+                        file.other.push(key);
+                    } else if let Some(slot) = file.text_slot(&key) {
+                        *slot = map.next_value::<MaybeText>()?.0;
+                        file.other.push(key);
+                    } else if key == "base" {
+                        // Multi-SWE-bench: `"base": {"sha": …}`.
+                        let value = map.next_value::<serde_json::Value>()?;
+                        if let Some(sha) = value.get("sha").and_then(|sha| sha.as_str()) {
+                            file.base_commit = Some(sha.to_owned());
+                        }
                         file.other.push(key);
                     } else {
                         map.next_value::<IgnoredAny>()?;

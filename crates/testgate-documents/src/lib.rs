@@ -79,7 +79,7 @@ pub use batch::{
 pub use check::{
     Attempt, CHECK_SCHEMA, CheckDocument, Detected, Environment, Failure, Findings, GradedTest,
     Grading, Note, OrderDependence, Preparation, Restored, Sandbox, SometimesFailed, StoppedBy,
-    Stress, Suite, TestHistory, Tree, Varied,
+    Stress, Suite, TestHistory, Tree, Varied, View,
 };
 pub use compact::{
     COMPACT_CHARS, COMPACT_NAMES, COMPACT_SCHEMA, CheckToolResult, CompactCheck, CompactFailure,

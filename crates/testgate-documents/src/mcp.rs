@@ -50,6 +50,12 @@ pub struct CheckArguments {
     /// Leave what the last attempt changed in the tree in place instead of putting it back. Default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_changes: Option<bool>,
+    /// A git revision of the workspace (a branch, a tag, a commit) whose test files and test configuration (conftest.py, jest's configuration and setup files, *_test.go, …) run instead of the submitted ones; "none" runs the tests as submitted. With an instance record in expect, its base_commit by default, with its test_patch applied. The tree is left as found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trusted: Option<String>,
+    /// A patch (a unified diff, the text itself) applied to the submitted tree before the tests run, in the view the attempts run; the tree is left as found. One that does not apply runs nothing (inconclusive, prepare_failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<String>,
     /// With expect: what a listed test that never ran makes of the verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing: Option<MissingArgument>,

@@ -51,6 +51,8 @@ pub struct TestConfig {
     pub(crate) own_files: Vec<crate::tree::OwnFile>,
     /// What a Pass needs of the runner's own report.
     pub(crate) evidence: EvidenceRule,
+    /// The tree the attempts run, when not the tree as submitted.
+    pub(crate) view: Option<crate::view::View>,
 }
 
 /// What a Pass needs of the runner's own report (`--evidence`,
@@ -133,6 +135,7 @@ impl TestConfig {
             report: None,
             own_files: Vec::new(),
             evidence: EvidenceRule::Any,
+            view: None,
         }
     }
 
@@ -386,6 +389,31 @@ impl TestConfig {
         self.own_files.sort_unstable();
         self.own_files.dedup();
         self
+    }
+
+    /// Runs the attempts on `view` instead of the tree as submitted: a
+    /// model patch applied and the trusted tests put in (`--apply`,
+    /// `--trusted`, docs/security.md "Trusted tests"). The view is written
+    /// into the project after the tree was recorded as found, and the tree
+    /// is put back as found after the check, whatever
+    /// [`keep_changes`](TestConfig::keep_changes) says; a view that cannot
+    /// be made is Inconclusive `prepare_failed`, with nothing run.
+    ///
+    /// ```
+    /// use testgate::{TestConfig, View, ViewFile};
+    ///
+    /// let honest = ViewFile { bytes: b"def test_one():\n    assert True\n".to_vec(), executable: false };
+    /// let config = TestConfig::pytest(".").view(View::new().trusted("main", [("test_one.py".into(), honest)]));
+    /// assert!(config.trusted_view().is_some());
+    /// ```
+    pub fn view(mut self, view: crate::view::View) -> Self {
+        self.view = Some(view);
+        self
+    }
+
+    /// The view given with [`TestConfig::view`].
+    pub fn trusted_view(&self) -> Option<&crate::view::View> {
+        self.view.as_ref()
     }
 
     /// The caller's own files given with [`TestConfig::own_output`].

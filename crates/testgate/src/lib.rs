@@ -51,6 +51,9 @@
 //! ([`tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
 //! within a budget; [`crate::project`] refuses folders that may not be a
 //! project ([`project_dir`]). None of them starts a process.
+//! [`crate::view`] writes a [`View`] (a patch applied, the trusted tests
+//! put in: `check --trusted`) into the tree after it was recorded as
+//! found; the tree is put back as found after the check.
 #![deny(missing_docs)]
 #![allow(
     rustdoc::private_intra_doc_links,
@@ -76,6 +79,7 @@ mod scan;
 mod suite;
 pub mod tree;
 mod users_report;
+mod view;
 pub mod watch;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
@@ -85,6 +89,7 @@ pub use crate::runners::npm::npm_script;
 pub use crate::suite::{
     AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
 };
+pub use crate::view::{View, ViewFile, ViewRecord, is_trusted_path};
 
 /// The principal vocabulary of [`SandboxedTests`]: what it runs in and what
 /// it answers. Every other type of the crates below is named through its

@@ -21,6 +21,7 @@ use crate::judge;
 use crate::rerun::{self, Target};
 use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 use crate::users_report::{self, with_runner_report};
+use crate::view::ViewRecord;
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -129,6 +130,10 @@ pub struct Record {
     /// The sandbox the attempts ran in ([`Sandbox::name`]: `auto` when
     /// none could start) and, when [`Sandbox::Auto`] chose it, why.
     pub sandbox: (&'static str, Option<String>),
+    /// What the view the attempts ran made of the tree, when it was not
+    /// the tree as submitted ([`TestConfig::view`]): the patch applied,
+    /// the trusted files put in, and whether the tree was put back.
+    pub view: Option<ViewRecord>,
 }
 
 /// A project's tests, run in a sandbox: the product in one type.
@@ -344,6 +349,7 @@ impl SandboxedTests {
                 grading: None,
                 stress: None,
                 sandbox: self.sandbox_used(),
+                view: None,
             };
         }
         // One check of a project at a time: each puts the tree back.
@@ -366,6 +372,68 @@ impl SandboxedTests {
             }
             Err(error) => return self.unrecorded(&error, Vec::new()),
         };
+        let Some(view) = &self.config.view else {
+            return self.run_from(snapshot, observer);
+        };
+        // The tree as found is what is put back after the check; the view
+        // (the patch, the trusted tests) is what the attempts run and what
+        // each attempt is compared with.
+        let found = snapshot;
+        let written = crate::view::write_into(
+            view,
+            &self.config.workspace,
+            &found.file_paths(),
+            self.config.runner(),
+        );
+        let mut made = match written {
+            Ok(made) => made,
+            Err(why) => {
+                let found = found.uncancelled();
+                let put_back = found.put_back(&found.compare()).map(|_| ());
+                let mut record = self.ran_nothing(Verdict::Inconclusive {
+                    cause: Cause::PrepareFailed,
+                    reason: format!(
+                        "the tree the attempts were to run could not be made, so nothing ran: {why}"
+                    ),
+                });
+                record.view = Some(ViewRecord {
+                    put_back: Some(put_back),
+                    ..ViewRecord::default()
+                });
+                return record;
+            }
+        };
+        let mut record = match found.retake() {
+            Ok(view) => self.run_from(view, observer),
+            Err(error) => self.unrecorded(&error, Vec::new()),
+        };
+        // Also after an interruption: the view must not stay in the tree.
+        let found = found.uncancelled();
+        made.put_back = Some(found.put_back(&found.compare()).map(|_| ()));
+        record.view = Some(made);
+        record
+    }
+
+    /// A record of a check that ran nothing, with `verdict`.
+    fn ran_nothing(&self, verdict: Verdict) -> Record {
+        Record {
+            suite: self.suite.clone(),
+            verdict,
+            findings: Findings::default(),
+            preparations: Vec::new(),
+            attempts: Vec::new(),
+            tree_digest: None,
+            tree_unbound: Vec::new(),
+            tree: None,
+            grading: None,
+            stress: None,
+            sandbox: self.sandbox_used(),
+            view: None,
+        }
+    }
+
+    /// The preparations and the attempts on the tree `snapshot` recorded.
+    fn run_from(&self, snapshot: Snapshot, observer: &mut dyn Observer) -> Record {
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -390,6 +458,7 @@ impl SandboxedTests {
                     grading: None,
                     stress: None,
                     sandbox: self.sandbox_used(),
+                    view: None,
                 };
             }
             let mut change = snapshot.compare_preparation();
@@ -420,6 +489,7 @@ impl SandboxedTests {
                     grading: None,
                     stress: None,
                     sandbox: self.sandbox_used(),
+                    view: None,
                 };
             }
         }
@@ -532,6 +602,7 @@ impl SandboxedTests {
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
             sandbox: self.sandbox_used(),
+            view: None,
         }
     }
 
@@ -712,6 +783,7 @@ impl SandboxedTests {
             grading: None,
             stress: None,
             sandbox: self.sandbox_used(),
+            view: None,
         }
     }
 

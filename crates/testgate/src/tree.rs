@@ -377,6 +377,23 @@ impl Snapshot {
         self
     }
 
+    /// The same record, its comparisons no longer stopped by the cancel
+    /// handle: the tree as found is put back after a check that was
+    /// interrupted too (`check --trusted`).
+    pub(crate) fn uncancelled(mut self) -> Snapshot {
+        self.cancel = None;
+        self
+    }
+
+    /// The files and links recorded, relative to the root.
+    pub(crate) fn file_paths(&self) -> std::collections::BTreeSet<PathBuf> {
+        self.files
+            .iter()
+            .filter(|(_, entry)| matches!(entry.kind, Kind::File { .. } | Kind::Symlink(_)))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
     /// How many entries (files, links, folders) were recorded.
     pub fn len(&self) -> usize {
         self.files.len()

@@ -177,6 +177,19 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     if entry.keep_changes == Some(true) {
         words.push("--keep-changes".into());
     }
+    if let Some(revision) = entry.trusted {
+        // One word: a revision that begins with `-` is the option's value
+        // (refused as no revision), never an option.
+        words.push(format!("--trusted={revision}"));
+    }
+    if let Some(patch) = &entry.apply {
+        let word = if patch.as_os_str() == "record" {
+            "record".to_owned()
+        } else {
+            path_word(dir, patch)
+        };
+        push_flag(&mut words, "--apply", word);
+    }
     // Inline expected tests: `--expect` names a stand-in, so that
     // `--missing` and `--strict` parse, and the text replaces it below.
     let inline = match entry.expect {
@@ -306,6 +319,22 @@ mod tests {
         assert!(args.contains("retries: 2"), "{args}");
         assert!(args.contains("timeout: 90s"), "{args}");
         assert!(args.contains("env: [\"A=1\", \"B\"]"), "{args}");
+    }
+
+    /// `trusted` is one word (`--trusted=REV`): a revision beginning with
+    /// `-` is its value, never an option; `apply` a path relative to the
+    /// manifest, or `record`.
+    #[test]
+    fn trusted_and_apply_become_checks_options() {
+        let job =
+            entry(r#"{"workspace": "p", "command": ["x"], "trusted": "-x", "apply": "fix.diff"}"#)
+                .unwrap();
+        let args = format!("{:?}", job.args);
+        assert!(args.contains("trusted: Some(\"-x\")"), "{args}");
+        assert!(args.contains("apply: Some(\"/m/fix.diff\")"), "{args}");
+        let job = entry(r#"{"workspace": "p", "command": ["x"], "apply": "record"}"#).unwrap();
+        let args = format!("{:?}", job.args);
+        assert!(args.contains("apply: Some(\"record\")"), "{args}");
     }
 
     #[test]

@@ -832,7 +832,9 @@ fn expect_reads_a_whole_swe_bench_instance_record() {
         "FAIL_TO_PASS": serde_json::to_string(&[NEGATIVE]).expect("JSON"),
         "PASS_TO_PASS": serde_json::to_string(&[ADDS]).expect("JSON"),
     });
-    let out = check_expecting("fail", &record.to_string(), &[]);
+    // The lists alone: `--trusted none` leaves the tests as submitted
+    // (`tests/cli/trusted.rs` grades a record with its base commit).
+    let out = check_expecting("fail", &record.to_string(), &["--trusted", "none"]);
     assert_eq!(out.code, Some(FAIL), "{out:#?}");
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
     assert_eq!(doc["failing"], serde_json::json!([NEGATIVE]));
@@ -881,7 +883,7 @@ fn expect_reads_a_whole_swe_bench_instance_record() {
             Value::Object(o)
         })
         .expect("an object");
-    let out = check_expecting("fail", &passing.to_string(), &[]);
+    let out = check_expecting("fail", &passing.to_string(), &["--trusted", "none"]);
     assert_eq!(out.code, Some(PASS), "{out:#?}");
 }
 
@@ -902,7 +904,7 @@ fn expect_reads_a_multi_swe_bench_record() {
         "p2p_tests": {"tests/test_calc.py::test_sometimes": runs},
         "fixed_tests": {ADDS: runs},
     });
-    let out = check_expecting("fail", &record.to_string(), &[]);
+    let out = check_expecting("fail", &record.to_string(), &["--trusted", "none"]);
     assert_eq!(out.code, Some(PASS), "{out:#?}");
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
     assert_eq!(doc["grading"]["tests"][0]["name"], ADDS);
@@ -917,7 +919,7 @@ fn expect_reads_a_multi_swe_bench_record() {
     );
     let mut failing = record.clone();
     failing["f2p_tests"] = serde_json::json!({NEGATIVE: runs});
-    let out = check_expecting("fail", &failing.to_string(), &[]);
+    let out = check_expecting("fail", &failing.to_string(), &["--trusted", "none"]);
     assert_eq!(out.code, Some(FAIL), "{out:#?}");
 }
 

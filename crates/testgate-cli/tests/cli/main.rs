@@ -26,6 +26,7 @@ mod parse;
 mod pipes;
 mod runner_names;
 mod sandboxes;
+mod trusted;
 mod workers;
 
 /// What a run of the binary gave.

@@ -56,6 +56,10 @@ fn cargo(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String>
 pub(super) struct Cargo;
 
 impl RunnerProfile for Cargo {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::RUST
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::RUST
     }

@@ -163,6 +163,10 @@ fn go(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
 pub(super) struct Go;
 
 impl RunnerProfile for Go {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::GO
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::GO
     }

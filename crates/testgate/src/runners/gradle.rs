@@ -122,6 +122,10 @@ fn gradle(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String
 pub(super) struct Gradle;
 
 impl RunnerProfile for Gradle {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JAVA
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::JAVA
     }

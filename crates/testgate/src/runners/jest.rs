@@ -61,6 +61,10 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
 pub(super) struct Jest;
 
 impl RunnerProfile for Jest {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JS
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::NODE
     }

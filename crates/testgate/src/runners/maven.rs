@@ -150,6 +150,10 @@ fn maven(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String>
 pub(super) struct Maven;
 
 impl RunnerProfile for Maven {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JAVA
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::JAVA
     }

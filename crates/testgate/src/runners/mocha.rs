@@ -68,6 +68,10 @@ fn without_grep(rest: &[String]) -> Result<Vec<String>, String> {
 pub(super) struct Mocha;
 
 impl RunnerProfile for Mocha {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JS
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::NODE
     }

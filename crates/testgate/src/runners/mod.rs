@@ -29,6 +29,7 @@ pub(crate) mod npm;
 mod pytest;
 mod shell;
 mod toolchain;
+mod trusted;
 mod unittest;
 mod vitest;
 
@@ -45,6 +46,7 @@ pub(crate) use nextest::nextest_escape;
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
 pub(crate) use toolchain::{HostFile, Module, Program, Toolchain, run_toolchains, toolchains};
+pub(crate) use trusted::TrustedPath;
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
@@ -181,6 +183,26 @@ pub(crate) trait RunnerProfile: Sync {
     /// (docs/policy.md, "The tree changed"). It is put back all the same.
     fn tool_output(&self) -> &'static [ToolOutput] {
         &[]
+    }
+
+    /// The paths the runner's process runs or reads as its own tests,
+    /// hooks and configuration (`conftest.py`, `*_test.go`, jest's
+    /// configuration and setup files): what `check --trusted REV` takes
+    /// from the trusted revision (docs/security.md, "Trusted tests").
+    fn trusted(&self) -> &'static [TrustedPath] {
+        &[]
+    }
+}
+
+/// Whether `path` (relative to the project's top) is a trusted path of
+/// `runner` ([`RunnerProfile::trusted`]), or of any runner when the
+/// command's runner is not known (a shell script, `make test`).
+pub(crate) fn is_trusted_path(runner: Option<Runner>, path: &Path) -> bool {
+    match runner {
+        Some(runner) => trusted::is_trusted(profile(runner).trusted(), path),
+        None => Runner::ALL
+            .into_iter()
+            .any(|runner| trusted::is_trusted(profile(runner).trusted(), path)),
     }
 }
 

@@ -135,6 +135,10 @@ fn toml_string(path: &Path) -> Option<String> {
 pub(super) struct Nextest;
 
 impl RunnerProfile for Nextest {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::RUST
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::RUST
     }

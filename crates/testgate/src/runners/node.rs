@@ -55,6 +55,10 @@ fn without_name_pattern(rest: &[String]) -> Vec<String> {
 pub(super) struct Node;
 
 impl RunnerProfile for Node {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JS
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::NODE
     }

@@ -206,6 +206,10 @@ fn pytest_path(arg: &str, workspace: &Path) -> Result<(), String> {
 pub(super) struct Pytest;
 
 impl RunnerProfile for Pytest {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::PYTEST
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::PYTHON
     }

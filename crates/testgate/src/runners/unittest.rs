@@ -201,6 +201,10 @@ fn script_name(path: &str) -> &str {
 pub(super) struct Unittest;
 
 impl RunnerProfile for Unittest {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::UNITTEST
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::PYTHON
     }

@@ -73,6 +73,10 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
 pub(super) struct Vitest;
 
 impl RunnerProfile for Vitest {
+    fn trusted(&self) -> &'static [super::TrustedPath] {
+        super::trusted::JS
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::toolchain::NODE
     }

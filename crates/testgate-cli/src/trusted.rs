@@ -1,0 +1,442 @@
+//! `check --trusted REV` and `--apply PATCH`: the files of the view the
+//! attempts run, read from git outside the project and handed to the
+//! facade as data ([`testgate::View`]).
+//!
+//! git runs on the host with the hardened options of the record's own git
+//! ([`crate::record`]): the project's git directory given, never
+//! discovered, and not at all when it or its object store points out of
+//! the project or its configuration runs a command. The revision's files
+//! are checked out and the patches applied in a private folder under the
+//! system's temporary folder, never in the project.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use testgate::parse::Runner;
+use testgate::{View, ViewFile};
+
+/// The most bytes of trusted or patched files a view holds.
+const VIEW_BYTES: u64 = 512 << 20;
+/// The largest patch read.
+pub(crate) const PATCH_BYTES: u64 = 64 << 20;
+/// How long one git command may take.
+const GIT_TIME: Duration = Duration::from_secs(300);
+
+/// What an instance record says of the trusted tests and the patch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct InstanceFields {
+    /// `base_commit` (SWE-bench) or `base.sha` (Multi-SWE-bench).
+    pub(crate) base_commit: Option<String>,
+    /// `test_patch`.
+    pub(crate) test_patch: Option<String>,
+    /// `model_patch`, else `patch` (`fix_patch`).
+    pub(crate) patch: Option<String>,
+}
+
+/// What the view of a check is made of: the trusted revision and test
+/// patch, and the model patch.
+#[derive(Debug, Default)]
+pub(crate) struct ViewAsked {
+    /// The trusted revision, as the user or the record named it.
+    pub(crate) revision: Option<String>,
+    /// The test patch applied to the trusted files.
+    pub(crate) test_patch: Option<String>,
+    /// The model patch applied to the submitted tree first.
+    pub(crate) patch: Option<String>,
+}
+
+impl ViewAsked {
+    /// Whether the attempts run the tree as submitted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.revision.is_none() && self.patch.is_none()
+    }
+}
+
+/// The view `asked` makes of the project `dir`, whose runner is `runner`;
+/// a view that cannot be made is [`View::refused`] with the reason.
+pub(crate) fn view(dir: &Path, runner: Option<Runner>, asked: &ViewAsked) -> View {
+    match make(dir, runner, asked) {
+        Ok(view) => view,
+        Err(why) => View::refused(why),
+    }
+}
+
+fn make(dir: &Path, runner: Option<Runner>, asked: &ViewAsked) -> Result<View, String> {
+    let scratch = Scratch::new()?;
+    let mut view = View::new();
+    if let Some(patch) = &asked.patch {
+        for (path, file) in patched(dir, patch, &scratch)? {
+            view = view.patched(path, file);
+        }
+    }
+    if let Some(revision) = &asked.revision {
+        let files = trusted_files(dir, runner, revision, asked.test_patch.as_deref(), &scratch)?;
+        view = view.trusted(revision.clone(), files);
+        if asked.test_patch.is_some() {
+            view = view.with_test_patch();
+        }
+    } else if asked.test_patch.is_some() {
+        return Err("a test patch needs a trusted revision (--trusted REV)".to_owned());
+    }
+    Ok(view)
+}
+
+/// A private folder under the system's temporary folder, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, String> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path =
+            std::env::temp_dir().join(format!("testgate-view-{}-{nanos}", std::process::id()));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&path)
+            .map_err(|e| format!("cannot make a scratch folder {}: {e}", path.display()))?;
+        Ok(Scratch(path))
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What git said, and whether it exited 0.
+struct Said {
+    ok: bool,
+    output: Vec<u8>,
+}
+
+/// Runs git on the host with the record's hardened options, in `cwd`,
+/// with `env` set; standard error kept only with `keep_errors` (else
+/// discarded, so that `output` is standard output alone).
+fn git(cwd: &Path, env: &[(&str, &OsStr)], args: &[&OsStr], keep_errors: bool) -> Said {
+    let script = if keep_errors {
+        "exec \"$0\" \"$@\" 2>&1"
+    } else {
+        "exec \"$0\" \"$@\" 2>/dev/null"
+    };
+    let mut all: Vec<OsString> = vec!["-c".into(), script.into(), "env".into()];
+    for (name, value) in env {
+        let mut pair = OsString::from(format!("{name}="));
+        pair.push(value);
+        all.push(pair);
+    }
+    all.extend(crate::record::HARDENED_GIT.iter().map(OsString::from));
+    all.extend(args.iter().map(|a| a.to_os_string()));
+    let spec = testgate::run::RunSpec::new("sh", &all)
+        .dir(cwd)
+        .env(testgate::run::EnvPolicy::new().set("GIT_CONFIG_NOSYSTEM", "1"))
+        .timeout(GIT_TIME)
+        .sandbox(testgate::run::Sandbox::Host);
+    let mut output = Vec::new();
+    let mut sink = |chunk: &[u8]| {
+        if output.len() < (VIEW_BYTES as usize) {
+            output.extend_from_slice(chunk);
+        }
+    };
+    let ok = testgate::run::run(&spec, &mut sink)
+        .is_ok_and(|finished| matches!(finished.ending, testgate::run::Ending::Exited(0)));
+    Said { ok, output }
+}
+
+/// The paths `patch` (a file in the scratch folder) writes, as git reads
+/// it (`git apply --numstat -z`): each relative, inside the project.
+fn paths_of_patch(file: &Path, cwd: &Path) -> Result<BTreeSet<PathBuf>, String> {
+    let said = git(
+        cwd,
+        &[],
+        &[
+            OsStr::new("apply"),
+            OsStr::new("--numstat"),
+            OsStr::new("-z"),
+            file.as_os_str(),
+        ],
+        true,
+    );
+    if !said.ok {
+        return Err(format!(
+            "git cannot read it: {}",
+            testgate::parse::printable(said.output.trim_ascii())
+        ));
+    }
+    // `ADDED\tDELETED\tPATH\0`, or for a rename `ADDED\tDELETED\t\0FROM\0TO\0`.
+    let mut paths = BTreeSet::new();
+    for field in said.output.split(|&b| b == 0) {
+        let name = match field.iter().rposition(|&b| b == b'\t') {
+            Some(tab) => &field[tab + 1..],
+            None => field,
+        };
+        if name.is_empty() {
+            continue;
+        }
+        let path = PathBuf::from(OsStr::from_bytes(name));
+        if !inside(&path) {
+            return Err(format!("it names {}, outside the project", path.display()));
+        }
+        paths.insert(path);
+    }
+    Ok(paths)
+}
+
+/// Whether `path` is plain, relative and stays inside the project.
+fn inside(path: &Path) -> bool {
+    !path.as_os_str().is_empty() && path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Applies the patch file `file` to the files under `work` (git outside a
+/// repository: `GIT_CEILING_DIRECTORIES` stops the search at the scratch
+/// folder), or says why not.
+fn apply(file: &Path, work: &Path, scratch: &Scratch) -> Result<(), String> {
+    let said = git(
+        work,
+        &[("GIT_CEILING_DIRECTORIES", scratch.0.as_os_str())],
+        &[
+            OsStr::new("apply"),
+            OsStr::new("--whitespace=nowarn"),
+            file.as_os_str(),
+        ],
+        true,
+    );
+    if said.ok {
+        Ok(())
+    } else {
+        Err(testgate::parse::printable(said.output.trim_ascii()))
+    }
+}
+
+/// The file at `path` under `work` as a view holds it, if it is a file.
+fn read_back(work: &Path, path: &Path, budget: &mut u64) -> Result<Option<ViewFile>, String> {
+    let full = work.join(path);
+    let Ok(meta) = std::fs::symlink_metadata(&full) else {
+        return Ok(None);
+    };
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    *budget = budget.checked_sub(meta.len()).ok_or_else(|| {
+        format!(
+            "the view's files are more than the {} MiB held",
+            VIEW_BYTES >> 20
+        )
+    })?;
+    // Read without following a link (a patch may make one).
+    let folder = testgate::run::ProjectDir::open(work).map_err(|e| e.to_string())?;
+    let Ok(bytes) = folder.read(path, meta.len()) else {
+        return Ok(None);
+    };
+    Ok(Some(ViewFile {
+        bytes,
+        executable: meta.permissions().mode() & 0o111 != 0,
+    }))
+}
+
+/// The files the model patch `patch` writes (`Some`) or removes (`None`)
+/// when applied to the submitted tree `dir`.
+fn patched(
+    dir: &Path,
+    patch: &str,
+    scratch: &Scratch,
+) -> Result<Vec<(PathBuf, Option<ViewFile>)>, String> {
+    let file = scratch.path("model.patch");
+    testgate::run::replace_file(&file, patch.as_bytes(), 0o600)
+        .map_err(|e| format!("cannot keep the patch: {e}"))?;
+    let paths = paths_of_patch(&file, &scratch.0)
+        .map_err(|why| format!("the patch does not apply: {why}"))?;
+    let work = scratch.path("submitted");
+    std::fs::create_dir(&work).map_err(|e| e.to_string())?;
+    let project = testgate::run::ProjectDir::open(dir).map_err(|e| e.to_string())?;
+    let copies = testgate::run::ProjectDir::open(&work).map_err(|e| e.to_string())?;
+    let mut before = BTreeSet::new();
+    for path in &paths {
+        // What the patch changes is copied out without following a link.
+        let Ok(bytes) = project.read(path, PATCH_BYTES) else {
+            continue;
+        };
+        let executable = std::fs::symlink_metadata(dir.join(path))
+            .is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+        let mode = if executable { 0o755 } else { 0o644 };
+        copies
+            .write(path, &bytes, mode)
+            .map_err(|e| e.to_string())?;
+        before.insert(path.clone());
+    }
+    apply(&file, &work, scratch).map_err(|why| format!("the patch does not apply: {why}"))?;
+    let mut budget = VIEW_BYTES;
+    let mut out = Vec::new();
+    for path in paths {
+        let after = read_back(&work, &path, &mut budget)?;
+        if after.is_some() || before.contains(&path) {
+            out.push((path, after));
+        }
+    }
+    Ok(out)
+}
+
+/// The trusted files of `revision` in the repository of `dir`: every path
+/// of the revision that is a trusted path of `runner`, and every path the
+/// test patch writes, with the test patch applied.
+fn trusted_files(
+    dir: &Path,
+    runner: Option<Runner>,
+    revision: &str,
+    test_patch: Option<&str>,
+    scratch: &Scratch,
+) -> Result<BTreeMap<PathBuf, ViewFile>, String> {
+    if revision.is_empty() || revision.starts_with('-') || revision.contains('\0') {
+        return Err(format!(
+            "the trusted revision `{}` is not a revision",
+            testgate::parse::printable(revision.as_bytes())
+        ));
+    }
+    let repository = crate::record::repository(dir).ok_or_else(|| {
+        format!(
+            "the trusted revision {revision} cannot be read: {} is not the top of a git work tree",
+            dir.display()
+        )
+    })?;
+    if let Some(why) = crate::record::git_refused(&repository, dir) {
+        return Err(format!(
+            "the trusted revision {revision} cannot be read: {why}"
+        ));
+    }
+    let git_dir = {
+        let mut arg = OsString::from("--git-dir=");
+        arg.push(repository.git_dir());
+        arg
+    };
+    let commit = git(
+        &scratch.0,
+        &[],
+        &[
+            &git_dir,
+            OsStr::new("rev-parse"),
+            OsStr::new("--verify"),
+            OsStr::new("--quiet"),
+            OsStr::new("--end-of-options"),
+            OsStr::new(&format!("{revision}^{{commit}}")),
+        ],
+        false,
+    );
+    let commit = String::from_utf8_lossy(commit.output.trim_ascii()).into_owned();
+    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "the trusted revision {revision} is no commit of the project's repository"
+        ));
+    }
+    let listing = git(
+        &scratch.0,
+        &[],
+        &[
+            &git_dir,
+            OsStr::new("ls-tree"),
+            OsStr::new("-r"),
+            OsStr::new("-z"),
+            OsStr::new("--full-tree"),
+            OsStr::new(&commit),
+        ],
+        false,
+    );
+    if !listing.ok {
+        return Err(format!("the files of {revision} cannot be listed"));
+    }
+    // `MODE TYPE OID\tPATH\0`: the revision's files (blobs), by path.
+    let in_revision: BTreeSet<PathBuf> = listing
+        .output
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let tab = entry.iter().position(|&b| b == b'\t')?;
+            let (head, path) = (&entry[..tab], &entry[tab + 1..]);
+            head.split(|&b| b == b' ')
+                .nth(1)
+                .filter(|kind| *kind == b"blob")?;
+            Some(PathBuf::from(OsStr::from_bytes(path)))
+        })
+        .collect();
+    let patch_file = scratch.path("test.patch");
+    let patch_paths = match test_patch {
+        Some(patch) => {
+            testgate::run::replace_file(&patch_file, patch.as_bytes(), 0o600)
+                .map_err(|e| format!("cannot keep the test patch: {e}"))?;
+            paths_of_patch(&patch_file, &scratch.0)
+                .map_err(|why| format!("the test patch does not apply to {revision}: {why}"))?
+        }
+        None => BTreeSet::new(),
+    };
+    let wanted: Vec<&PathBuf> = in_revision
+        .iter()
+        .filter(|path| testgate::is_trusted_path(runner, path) || patch_paths.contains(*path))
+        .collect();
+    let work = scratch.path("trusted");
+    std::fs::create_dir(&work).map_err(|e| e.to_string())?;
+    if !wanted.is_empty() {
+        let index = scratch.path("index");
+        let env = [("GIT_INDEX_FILE", index.as_os_str())];
+        let read = git(
+            &scratch.0,
+            &env,
+            &[&git_dir, OsStr::new("read-tree"), OsStr::new(&commit)],
+            true,
+        );
+        if !read.ok {
+            return Err(format!("the files of {revision} cannot be read"));
+        }
+        let mut work_tree = OsString::from("--work-tree=");
+        work_tree.push(&work);
+        for chunk in wanted.chunks(2000) {
+            let mut args: Vec<&OsStr> = vec![
+                &git_dir,
+                &work_tree,
+                OsStr::new("checkout-index"),
+                OsStr::new("-f"),
+                OsStr::new("--"),
+            ];
+            args.extend(chunk.iter().map(|p| p.as_os_str()));
+            let said = git(&scratch.0, &env, &args, true);
+            if !said.ok {
+                return Err(format!(
+                    "the files of {revision} cannot be checked out: {}",
+                    testgate::parse::printable(said.output.trim_ascii())
+                ));
+            }
+        }
+    }
+    if test_patch.is_some() {
+        apply(&patch_file, &work, scratch)
+            .map_err(|why| format!("the test patch does not apply to {revision}: {why}"))?;
+    }
+    let mut budget = VIEW_BYTES;
+    let mut files = BTreeMap::new();
+    for path in wanted.into_iter().chain(&patch_paths) {
+        if let Some(file) = read_back(&work, path, &mut budget)? {
+            files.insert(path.clone(), file);
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inside;
+    use std::path::Path;
+
+    #[test]
+    fn only_plain_relative_paths_are_inside() {
+        assert!(inside(Path::new("tests/test_a.py")));
+        for outside in ["", "/etc/passwd", "../x", "a/../../x", "./a"] {
+            assert!(!inside(Path::new(outside)), "{outside}");
+        }
+    }
+}
