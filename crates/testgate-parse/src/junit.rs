@@ -301,6 +301,8 @@ impl Case {
                 };
                 (name, None)
             }
+            // ctest: the `add_test` name, again as the class.
+            Producer::Known(Runner::Ctest) => (self.name.clone(), None),
             Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
             | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
