@@ -17,6 +17,10 @@
 //!   real summary, which starts the list anew;
 //! - a listed name stands only where the run gave it a failed result, and
 //!   a summary followed by more results is a test's print;
+//! - a summary counts for the run only where it sums up the run's result
+//!   lines (as many tests as first results, as many failures as failed
+//!   results standing): one a test wrote to ctest's own output after
+//!   killing it does not;
 //! - a failed result line is only a candidate: it stands alone where the
 //!   log stops before any summary (the run was killed), the run unclosed;
 //! - a test whose repeat passed after a failed result is flaky (ctest lists
@@ -59,6 +63,22 @@ struct Run {
     listed: Vec<(u64, String, String)>,
     /// The lines now read are the FAILED list's.
     in_list: bool,
+    /// First results (with their `N/M` prefix), and those of them that
+    /// say `Not Run (Disabled)`, which ctest's summary does not count.
+    firsts: u64,
+    disabled: u64,
+}
+
+impl Run {
+    /// Whether `counts` (a summary) sums up this run's results: as many
+    /// tests as first results (the disabled left out), as many failed as
+    /// failed results standing. A summary a test printed after killing
+    /// ctest does not (`hostile/ctest-forgery`).
+    fn sums_up(&self, counts: Counts) -> bool {
+        let total = counts.passed.unwrap_or(0) + counts.failed.unwrap_or(0);
+        total == self.firsts.saturating_sub(self.disabled)
+            && counts.failed == Some(self.candidates.len() as u64)
+    }
 }
 
 /// Outside a run: its `Test project` line, `No tests were found!!!`.
@@ -162,7 +182,13 @@ impl Ctest {
         if !run.open {
             return;
         }
-        let failing = if let Some(counts) = run.summary {
+        let summed = run.summary.filter(|counts| run.sums_up(*counts));
+        if run.summary.is_some() && summed.is_none() {
+            self.findings.unclosed.get_or_insert_with(|| {
+                "a ctest summary that does not sum up the run's results".to_owned()
+            });
+        }
+        let failing = if let Some(counts) = summed {
             self.findings.counts.add(counts);
             // A listed name ctest gave no failed result is a test's print.
             // The result line's words say more (`Exception: SegFault`,
@@ -201,6 +227,10 @@ impl Ctest {
         self.run.listed.clear();
         self.run.started.retain(|(_, started)| started != name);
         let outcome = outcome_of(status);
+        if first {
+            self.run.firsts += 1;
+            self.run.disabled += u64::from(status.ends_with("(Disabled)"));
+        }
         match outcome {
             Outcome::Failed => {
                 if self.run.failed_once.len() < MAX_PENDING {
@@ -413,6 +443,35 @@ The following tests FAILED:
 100% tests passed, 0 tests failed out of 1
 ";
         assert!(names(passed).is_empty());
+    }
+
+    #[test]
+    fn a_summary_that_does_not_sum_up_the_results_names_the_candidates() {
+        // A test wrote a passing result and a green summary to ctest's
+        // stdout and killed it: the failed result stands.
+        let log = "\
+Test project /p/build
+    Start 1: a
+1/2 Test #1: a ......***Failed    0.01 sec
+    Start 2: b
+2/2 Test #2: b ......   Passed    0.01 sec
+
+100% tests passed, 0 tests failed out of 2
+";
+        let report = crate::parse(Runner::Ctest, log);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["a"]);
+        assert!(report.unclosed.is_some());
+        // Where it must not fire: a disabled test, which the summary
+        // leaves out.
+        let disabled = "\
+Test project /p/build
+1/2 Test #1: a ......   Passed    0.01 sec
+2/2 Test #2: d ......***Not Run (Disabled)   0.00 sec
+
+100% tests passed, 0 tests failed out of 1
+";
+        let report = crate::parse(Runner::Ctest, disabled);
+        assert!(report.unclosed.is_none() && report.failing.is_empty());
     }
 
     #[test]
