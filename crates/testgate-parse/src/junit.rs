@@ -183,7 +183,9 @@ impl Producer {
     }
 
     /// go-junit-report and gotestsum name each suite by its package and
-    /// each case `TestX`: a report whose cases all look so is go's.
+    /// each case `TestX`: a report whose cases all look so is go's. ctest
+    /// gives each case a `status`: a report whose cases all have one is
+    /// ctest's.
     fn guess(cases: &[Case]) -> Producer {
         let go = !cases.is_empty()
             && cases.iter().all(|c| {
@@ -193,8 +195,12 @@ impl Producer {
                     || c.name.starts_with("Fuzz")
             })
             && cases.iter().any(|c| c.classname.contains('/'));
+        // ctest's `--output-junit` gives every case a `status`.
+        let ctest = !cases.is_empty() && cases.iter().all(|c| c.ctest_status);
         if go {
             Producer::Known(Runner::Go)
+        } else if ctest {
+            Producer::Known(Runner::Ctest)
         } else {
             Producer::Unknown
         }
@@ -217,6 +223,9 @@ struct Case {
     retried: bool,
     /// Its `time`, in milliseconds.
     duration_ms: Option<u64>,
+    /// It has ctest's `status` attribute (`run`, `fail`, `notrun`,
+    /// `disabled`), which no other writer gives a case.
+    ctest_status: bool,
 }
 
 impl Case {
@@ -232,6 +241,10 @@ impl Case {
             xfail: false,
             retried: false,
             duration_ms: seconds_to_millis(&attribute(element, "time")),
+            ctest_status: matches!(
+                attribute(element, "status").as_str(),
+                "run" | "fail" | "notrun" | "disabled"
+            ),
         }
     }
 

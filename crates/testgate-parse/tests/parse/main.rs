@@ -256,9 +256,6 @@ fn captured_junit_reports() {
             // Gradle's reports do not say who wrote them.
             let report = if runner.file_name() == "gradle" {
                 testgate_parse::parse_junit_of(Runner::Gradle, &bytes)
-            } else if runner.file_name() == "ctest" {
-                // Nor do ctest's.
-                testgate_parse::parse_junit_of(Runner::Ctest, &bytes)
             } else {
                 testgate_parse::parse_junit(&bytes)
             }
