@@ -155,6 +155,7 @@ impl Kind {
             Runner::Node => "calc > b victim",
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
+            Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Recaptures tests/fixtures/ctest/*.log from real ctest runs over
 # tests/projects/parse/ctest/basic (Debian's cmake 3.25 and gcc: `apt-get
-# install cmake gcc make`), configured and built once per capture into a
-# build dir under /tmp.
+# install cmake gcc make`) and tests/projects/parse/ctest/gtest (GoogleTest
+# 1.12 through gtest_discover_tests: `apt-get install g++ libgtest-dev`),
+# configured and built into a build dir under /tmp.
 #
 # Each case's .expected and .outcomes come from the JUnit file ctest wrote
 # in the same run (`--output-junit`, kept as <case>.junit.xml): a testcase
@@ -71,8 +72,9 @@ capture() {
     rm -rf "$work/build/Testing"
     echo "ctest/$case: $what" >&2
     (cd "$work/build" && ctest --output-junit "$work/junit.xml" "$@" >"$work/log" 2>&1) || true
-    # The build dir's path is the capture's: written as /tmp/build.
-    sed "s#$work/build#/tmp/build#g" "$work/log" >"$out/$case.log"
+    # The build dir's and the checkout's paths are the capture's: written as
+    # /tmp/build and /src.
+    sed "s#$work/build#/tmp/build#g; s#$root/#/src/#g" "$work/log" >"$out/$case.log"
     flaky_of "$work/build/Testing/Temporary/LastTest.log" >"$work/flaky"
     local outcomes
     outcomes="$(outcomes_of "$work/junit.xml" "$work/flaky")"
@@ -92,7 +94,7 @@ capture() {
             cat "$work/flaky"
         } >"$out/$case.flaky"
     fi
-    sed "s#$work/build#/tmp/build#g" "$work/junit.xml" >"$out/$case.junit.xml"
+    sed "s#$work/build#/tmp/build#g; s#$root/#/src/#g" "$work/junit.xml" >"$out/$case.junit.xml"
 }
 
 configure
@@ -113,3 +115,7 @@ capture no_tests -R '^nothing$'
 # A test killed by its TIMEOUT.
 configure -DHANG=1
 capture timeout -R 'hangs|math'
+# GoogleTest's tests run by ctest (gtest_discover_tests): ctest's names.
+project="$root/tests/projects/parse/ctest/gtest"
+configure
+capture gtest_discovered --output-on-failure

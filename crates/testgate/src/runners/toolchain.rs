@@ -509,15 +509,10 @@ pub(crate) static CXX: Toolchain = Toolchain {
         homes: &[],
         directories: &[],
         search_paths: &[],
-        // The compilers and flags a build in a preparation reads.
-        variables: &[
-            "CC",
-            "CXX",
-            "CFLAGS",
-            "CXXFLAGS",
-            "LDFLAGS",
-            "CMAKE_GENERATOR",
-        ],
+        // CMake's own, which a build in a preparation reads (the
+        // compilers and their flags, `CC`, `CXX`, `CFLAGS`…, are passed to
+        // every command already).
+        variables: &["CMAKE_GENERATOR", "CMAKE_BUILD_PARALLEL_LEVEL"],
         prefixes: &[],
         prefixes_any_case: &[],
         caches: &[],
@@ -742,12 +737,8 @@ mod tests {
                 "MAVEN_OPTS",
                 "MAVEN_ARGS",
                 "GRADLE_OPTS",
-                "CC",
-                "CXX",
-                "CFLAGS",
-                "CXXFLAGS",
-                "LDFLAGS",
                 "CMAKE_GENERATOR",
+                "CMAKE_BUILD_PARALLEL_LEVEL",
             ]
             .into_iter())
         );
