@@ -261,4 +261,33 @@ mod tests {
                 .is_err()
         );
     }
+
+    fn detected(lists: &str) -> Option<crate::detect::Detected> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("CMakeLists.txt"), lists).expect("write");
+        let host = crate::detect::HostFacts::default();
+        let view = crate::detect::ProjectView::open(dir.path(), &host).expect("view");
+        Ctest.detect(&view)
+    }
+
+    #[test]
+    fn a_cmake_project_with_tests_is_built_then_tested() {
+        let found = detected("project(p C)\nenable_testing()\nadd_test(NAME a COMMAND a)\n")
+            .expect("detected");
+        assert_eq!(
+            found.shown_command(),
+            "ctest --test-dir testgate-build --output-on-failure"
+        );
+        assert_eq!(
+            found.prepare,
+            [
+                "cmake -S . -B testgate-build",
+                "cmake --build testgate-build"
+            ]
+        );
+        assert!(detected("include(CTest)\n").is_some());
+        // Where it must not fire: no tests enabled, or only in a comment.
+        assert!(detected("project(p C)\nadd_executable(a a.c)\n").is_none());
+        assert!(detected("# enable_testing() some day\nproject(p C)\n").is_none());
+    }
 }
