@@ -29,6 +29,7 @@
 use std::collections::HashSet;
 
 use foldhash::fast::RandomState;
+use indexmap::IndexMap;
 
 use super::{Excerpts, Findings, Interest, Recognizer};
 use crate::line::Line;
@@ -51,12 +52,14 @@ pub(crate) struct Ctest {
 #[derive(Debug, Default)]
 struct Run {
     open: bool,
-    /// Failed result lines: the name and ctest's word for how it failed.
-    candidates: Vec<(u64, String, String)>,
+    /// Failed result lines: by name, the line and ctest's word for how it
+    /// failed. A map, so that a repeat or a flaky pass finds its test at
+    /// once whatever a log holds; sorted by line when the run closes.
+    candidates: IndexMap<String, (u64, String), RandomState>,
     /// Names that failed once in this run: a passing repeat makes them flaky.
     failed_once: HashSet<String, RandomState>,
-    /// `Start N: name` lines without a result yet.
-    started: Vec<(u64, String)>,
+    /// `Start N: name` lines without a result yet, by name.
+    started: IndexMap<String, u64, RandomState>,
     /// The last summary's counts.
     summary: Option<Counts>,
     /// The names of the list after the last summary, with its words.
@@ -196,7 +199,7 @@ impl Ctest {
             let mut listed = run.listed;
             listed.retain(|(_, name, _)| run.failed_once.contains(name));
             for (_, name, status) in &mut listed {
-                if let Some((_, _, said)) = run.candidates.iter().find(|(_, n, _)| n == name) {
+                if let Some((_, said)) = run.candidates.get(name.as_str()) {
                     status.clone_from(said);
                 }
             }
@@ -207,8 +210,20 @@ impl Ctest {
                     "a ctest run printed results and no `N% tests passed` summary".to_owned()
                 });
             }
-            self.findings.running.extend(run.started);
-            run.candidates
+            let mut started: Vec<(u64, String)> = run
+                .started
+                .into_iter()
+                .map(|(name, at)| (at, name))
+                .collect();
+            started.sort_unstable();
+            self.findings.running.extend(started);
+            let mut candidates: Vec<(u64, String, String)> = run
+                .candidates
+                .into_iter()
+                .map(|(name, (at, status))| (at, name, status))
+                .collect();
+            candidates.sort_unstable();
+            candidates
         };
         for (index, name, status) in failing {
             let (_, excerpt) = self.excerpts.take(&name);
@@ -225,7 +240,7 @@ impl Ctest {
         // A summary with results after it was a test's print.
         self.run.summary = None;
         self.run.listed.clear();
-        self.run.started.retain(|(_, started)| started != name);
+        self.run.started.swap_remove(name);
         let outcome = outcome_of(status);
         if first {
             self.run.firsts += 1;
@@ -236,17 +251,18 @@ impl Ctest {
                 if self.run.failed_once.len() < MAX_PENDING {
                     self.run.failed_once.insert(name.to_owned());
                 }
-                self.run.candidates.retain(|(_, n, _)| n != name);
-                if self.run.candidates.len() < MAX_PENDING {
+                if let Some((_, said)) = self.run.candidates.get_mut(name) {
+                    status.clone_into(said);
+                } else if self.run.candidates.len() < MAX_PENDING {
                     self.run
                         .candidates
-                        .push((index, name.to_owned(), status.to_owned()));
+                        .insert(name.to_owned(), (index, status.to_owned()));
                 }
                 self.excerpts.open(name);
                 self.findings.seen.note(index, name, None, outcome);
             }
             Outcome::Passed if !first && self.run.failed_once.contains(name) => {
-                self.run.candidates.retain(|(_, n, _)| n != name);
+                self.run.candidates.swap_remove(name);
                 self.excerpts.discard(name);
                 self.findings.flaky.push((index, name.to_owned()));
                 self.findings.seen.note(index, name, None, Outcome::Flaky);
@@ -305,7 +321,7 @@ impl Recognizer for Ctest {
         {
             self.excerpts.end();
             if self.run.started.len() < MAX_PENDING {
-                self.run.started.push((index, name.to_owned()));
+                self.run.started.insert(name.to_owned(), index);
             }
             return;
         }

@@ -13,8 +13,10 @@ use testgate_parse::Runner;
 /// The build folder detection configures, builds and tests in: a name no
 /// project uses for its own, so that a project's `build/` is never
 /// written over. It lies in the project and, like cargo's `target`, is
-/// not walked by the tree check (`scan.rs`): what a check builds is reused
-/// by the next one, whose preparation brings it up to date.
+/// not walked by the tree check (`scan.rs`), so what an attempt wrote there
+/// (a test binary, `CMakeCache.txt`) is not put back: each check's
+/// preparation removes it and builds afresh, so that nothing an earlier
+/// check's tests left there is run or built with.
 pub(crate) const BUILD_DIR: &str = "testgate-build";
 
 /// ctest's options that take their value as the next argument and select
@@ -182,6 +184,7 @@ impl RunnerProfile for Ctest {
                 vec!["CMakeLists.txt with enable_testing()".to_owned()],
             )
             .preparing(vec![
+                format!("cmake -E rm -rf {BUILD_DIR}"),
                 format!("cmake -S . -B {BUILD_DIR}"),
                 format!("cmake --build {BUILD_DIR}"),
             ]),
@@ -262,6 +265,10 @@ mod tests {
         );
     }
 
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own small project into a fresh tempdir"
+    )]
     fn detected(lists: &str) -> Option<crate::detect::Detected> {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("CMakeLists.txt"), lists).expect("write");
@@ -281,6 +288,7 @@ mod tests {
         assert_eq!(
             found.prepare,
             [
+                "cmake -E rm -rf testgate-build",
                 "cmake -S . -B testgate-build",
                 "cmake --build testgate-build"
             ]
