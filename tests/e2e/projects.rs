@@ -34,7 +34,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Mocha
         | Runner::Node
         | Runner::Unittest
-        | Runner::Maven => true,
+        | Runner::Maven
+        | Runner::Ctest => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -48,7 +49,8 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Go
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Gradle => e2e.join(runner.name()),
+        | Runner::Gradle
+        | Runner::Ctest => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -85,6 +87,7 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
             "com.example.CalcTest#addsNegative",
             "com.example.BigTest#bigNumbers",
         ],
+        Runner::Ctest => &["calc.adds_negative", "big.numbers"],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -144,6 +147,7 @@ impl Project {
                 .preset(),
             Runner::Maven => maven(&self.dir),
             Runner::Gradle => gradle(&self.dir),
+            Runner::Ctest => ctest(&self.dir),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -161,7 +165,8 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Gradle => false,
+        | Runner::Gradle
+        | Runner::Ctest => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -180,6 +185,20 @@ pub(crate) fn gradle(dir: &Path) -> TestConfig {
     TestConfig::new(dir, "gradle", ["test", "--offline", "--no-daemon"])
         .format(Runner::Gradle)
         .preset()
+}
+
+/// `ctest --test-dir testgate-build --output-on-failure` in `dir`, the
+/// project configured and built first as detection does (`--prepare`).
+pub(crate) fn ctest(dir: &Path) -> TestConfig {
+    TestConfig::new(
+        dir,
+        "ctest",
+        ["--test-dir", "testgate-build", "--output-on-failure"],
+    )
+    .format(Runner::Ctest)
+    .preset()
+    .prepare("cmake -S . -B testgate-build")
+    .prepare("cmake --build testgate-build")
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {

@@ -70,6 +70,11 @@ fn cases(runner: Runner) -> Cases {
             modes: &[Fail, Flaky, Order],
             npm: true,
         },
+        // ctest runs each test in its own process: no order dependence.
+        Runner::Ctest => Cases {
+            modes: &[Fail, Flaky],
+            npm: false,
+        },
         other => panic!("the e2e rerun tests have no {other} cases"),
     }
 }
@@ -94,6 +99,7 @@ impl Kind {
             Runner::Unittest => "unittest",
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
+            Runner::Ctest => "ctest",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -132,6 +138,7 @@ impl Kind {
                 "com.example.RerunTest#fails",
                 "com.example.BoxTest#ünïcodeFails",
             ],
+            Runner::Ctest => &["fails", "named (x) [y] + ünï a.b*c|d^$"],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -148,6 +155,7 @@ impl Kind {
             Runner::Node => "calc > b victim",
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
+            Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -213,6 +221,7 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
             .preset(),
         Runner::Maven => crate::projects::maven(dir),
         Runner::Gradle => crate::projects::gradle(dir),
+        Runner::Ctest => crate::projects::ctest(dir),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -369,6 +378,7 @@ rerun_tests! {
     unittest_reruns_only_the_failed_tests: Unittest,
     maven_reruns_only_the_failed_tests: Maven,
     gradle_reruns_only_the_failed_tests: Gradle,
+    ctest_reruns_only_the_failed_tests: Ctest,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

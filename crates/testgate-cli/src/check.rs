@@ -650,6 +650,9 @@ pub(crate) fn execute_observed<'o>(
                 detected.shown_command(),
                 detected.why()
             );
+            for step in &detected.prepare {
+                let _ = writeln!(io::stderr(), "testgate: preparing first: `{step}`");
+            }
         }
         Some(detected)
     } else {
@@ -685,7 +688,8 @@ pub(crate) fn execute_observed<'o>(
         .keep_changes(args.keep_changes)
         .evidence(args.evidence.rule())
         .own_output(own_output());
-    for step in &args.prepare {
+    let detected_steps = detected.iter().flat_map(|d| d.prepare.iter());
+    for step in args.prepare.iter().chain(detected_steps) {
         config = config.prepare(step.clone());
     }
     if let Some(runs) = args.stress {

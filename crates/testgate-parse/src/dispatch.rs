@@ -231,6 +231,7 @@ mod tests {
             Runner::Unittest => UNITTEST,
             Runner::Maven => MAVEN,
             Runner::Gradle => GRADLE,
+            Runner::Ctest => CTEST,
         }
     }
     const CARGO: &[&str] = &[
@@ -457,6 +458,20 @@ mod tests {
         "Execution failed for task ':compileTestJava'.\n",
         " FAILED\n",
         "com.example.A > ",
+    ];
+    const CTEST: &[&str] = &[
+        "Test project /p/build\n",
+        "    Start 1: math.adds\n",
+        "1/3 Test #1: math.adds ........   Passed    0.01 sec\n",
+        "2/3 Test #2: math.subtracts ...***Failed    0.01 sec\n",
+        "    Test #2: math.subtracts ...   Passed    0.01 sec\n",
+        "3/3 Test #3: crash ...***Exception: SegFault  0.00 sec\n",
+        "66% tests passed, 1 tests failed out of 3\n",
+        "The following tests FAILED:\n",
+        "\t  3 - crash (SEGFAULT)\n",
+        "No tests were found!!!\n",
+        "Errors while running CTest\n",
+        "Test #2: ",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

@@ -183,7 +183,9 @@ impl Producer {
     }
 
     /// go-junit-report and gotestsum name each suite by its package and
-    /// each case `TestX`: a report whose cases all look so is go's.
+    /// each case `TestX`: a report whose cases all look so is go's. ctest
+    /// gives each case a `status`: a report whose cases all have one is
+    /// ctest's.
     fn guess(cases: &[Case]) -> Producer {
         let go = !cases.is_empty()
             && cases.iter().all(|c| {
@@ -193,8 +195,12 @@ impl Producer {
                     || c.name.starts_with("Fuzz")
             })
             && cases.iter().any(|c| c.classname.contains('/'));
+        // ctest's `--output-junit` gives every case a `status`.
+        let ctest = !cases.is_empty() && cases.iter().all(|c| !c.ctest_status.is_empty());
         if go {
             Producer::Known(Runner::Go)
+        } else if ctest {
+            Producer::Known(Runner::Ctest)
         } else {
             Producer::Unknown
         }
@@ -217,6 +223,12 @@ struct Case {
     retried: bool,
     /// Its `time`, in milliseconds.
     duration_ms: Option<u64>,
+    /// ctest's `status` attribute (`run`, `fail`, `notrun`, `disabled`),
+    /// which no other writer gives a case; empty without one.
+    ctest_status: &'static str,
+    /// Its `<skipped>` says ctest could not find the test's program, which
+    /// ctest's console counts as a failure (`Not Run`).
+    unrunnable: bool,
 }
 
 impl Case {
@@ -232,6 +244,14 @@ impl Case {
             xfail: false,
             retried: false,
             duration_ms: seconds_to_millis(&attribute(element, "time")),
+            ctest_status: match attribute(element, "status").as_str() {
+                "run" => "run",
+                "fail" => "fail",
+                "notrun" => "notrun",
+                "disabled" => "disabled",
+                _ => "",
+            },
+            unrunnable: false,
         }
     }
 
@@ -242,6 +262,8 @@ impl Case {
             "error" => self.errored = true,
             "skipped" => {
                 self.skipped = true;
+                self.unrunnable |=
+                    attribute(element, "message").starts_with("Unable to find executable");
                 // pytest: `<skipped type="pytest.xfail" …>`.
                 self.xfail |= attribute(element, "type") == "pytest.xfail";
             }
@@ -259,6 +281,16 @@ impl Case {
         // pytest's and Surefire's `<error>` is an error outside the
         // test's assertions (a fixture; an exception), as their consoles say.
         let errors_apart = matches!(producer, Producer::Known(Runner::Pytest | Runner::Maven));
+        // ctest writes a disabled test with no `<skipped>`, and a test whose
+        // program it could not find as skipped: its console says skipped,
+        // and failed.
+        if producer == Producer::Known(Runner::Ctest) {
+            match self.ctest_status {
+                "disabled" => return Outcome::Skipped,
+                "notrun" if self.unrunnable => return Outcome::Failed,
+                _ => {}
+            }
+        }
         match (self.failed, self.errored, self.retried, self.skipped) {
             (true, _, _, _) => Outcome::Failed,
             (false, true, _, _) if errors_apart => Outcome::Error,
@@ -301,6 +333,8 @@ impl Case {
                 };
                 (name, None)
             }
+            // ctest: the `add_test` name, again as the class.
+            Producer::Known(Runner::Ctest) => (self.name.clone(), None),
             Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
             | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
@@ -864,6 +898,37 @@ mod tests {
         assert_eq!(
             relative("/elsewhere/a.test.js", "/p"),
             "/elsewhere/a.test.js"
+        );
+    }
+
+    /// ctest's report, known by its `status` attributes: a disabled test is
+    /// skipped, a test whose program ctest could not find failed (as its
+    /// console says), a `SKIP_RETURN_CODE` skipped (ctest 3.25's shapes).
+    #[test]
+    fn ctest_reports_say_what_its_console_says() {
+        let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)" tests="4" failures="1" disabled="1" skipped="2">
+  <testcase name="ok" classname="ok" time="0.01" status="run"><system-out></system-out></testcase>
+  <testcase name="skip me" classname="skip me" time="0" status="notrun"><skipped message="SKIP_RETURN_CODE=77"/></testcase>
+  <testcase name="dis" classname="dis" time="0" status="disabled"><system-out>Disabled</system-out></testcase>
+  <testcase name="gone" classname="gone" time="0" status="notrun"><skipped message="Unable to find executable"/></testcase>
+</testsuite>"#;
+        let report = parse_junit(xml.as_bytes()).unwrap();
+        assert_eq!(report.format, Some(Runner::Ctest));
+        assert_eq!(report.names().collect::<Vec<_>>(), ["gone"]);
+        let outcomes: Vec<(&str, Outcome)> = report
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.outcome))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("ok", Outcome::Passed),
+                ("skip me", Outcome::Skipped),
+                ("dis", Outcome::Skipped),
+                ("gone", Outcome::Failed),
+            ]
         );
     }
 }

@@ -40,11 +40,14 @@ pub enum Runner {
     /// Gradle's console of its `test` task (`Class > method FAILED`, the
     /// `N tests completed, M failed` summary).
     Gradle,
+    /// CTest's console (`ctest`, also through `cmake --build … --target
+    /// test`), by the `add_test` names.
+    Ctest,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 11] = [
+    pub const ALL: [Runner; 12] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -56,6 +59,7 @@ impl Runner {
         Runner::Unittest,
         Runner::Maven,
         Runner::Gradle,
+        Runner::Ctest,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -72,6 +76,7 @@ impl Runner {
             Runner::Unittest => "unittest",
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
+            Runner::Ctest => "ctest",
         }
     }
 }
@@ -222,6 +227,7 @@ mod tests {
             Runner::Unittest => 8,
             Runner::Maven => 9,
             Runner::Gradle => 10,
+            Runner::Ctest => 11,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);

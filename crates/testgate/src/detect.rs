@@ -79,6 +79,10 @@ pub struct Detected {
     /// Whether only the layout showed it (a `tests/` folder of
     /// `test_*.py`), which yields to any file that names a runner.
     layout_only: bool,
+    /// Shell commands to run once before the attempts, as `--prepare`
+    /// steps, after the user's own: what the runner needs first (a CMake
+    /// project's configure and build). Empty for most runners.
+    pub prepare: Vec<String>,
 }
 
 impl Detected {
@@ -93,7 +97,14 @@ impl Detected {
             command: command.into_iter().map(Into::into).collect(),
             found,
             layout_only: false,
+            prepare: Vec::new(),
         }
+    }
+
+    /// The same, with `steps` to run first as `--prepare` steps.
+    pub(crate) fn preparing(mut self, steps: Vec<String>) -> Detected {
+        self.prepare = steps;
+        self
     }
 
     /// The same, shown only by the project's layout: any candidate a file

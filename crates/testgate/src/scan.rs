@@ -182,6 +182,9 @@ fn place(rel: &Path, name: &OsStr, siblings: &[OsString]) -> Place {
     let ignored = match name {
         ".git" => top,
         "target" => beside(&["Cargo.toml"]),
+        // The build folder of a CMake project detection prepares
+        // (`runners::ctest::BUILD_DIR`), as cargo's `target`.
+        "testgate-build" => beside(&["CMakeLists.txt"]),
         // What tools write beside the tests (`.pytest_cache`, coverage's
         // output: `runners::tool_outputs`) is walked, so that it is put back
         // after each attempt; these are dependencies and caches.

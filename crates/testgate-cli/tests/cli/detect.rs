@@ -431,3 +431,44 @@ fn a_batch_line_without_a_command_detects_it() {
         "{unknown:#}"
     );
 }
+
+/// A CMake project with `enable_testing()`: built afresh into
+/// `testgate-build/` by preparation steps (said on stderr, listed in the
+/// JSON), then tested by ctest: Fail by name, and Pass on a second check of
+/// the same copy (whose earlier build is removed first).
+#[test]
+fn a_cmake_project_is_built_then_tested_by_ctest() {
+    let (_tmp, dir) = fresh_copy("tests/projects/e2e/ctest", "ctest");
+    fails_as_detected(
+        &dir,
+        "`ctest --test-dir testgate-build --output-on-failure` (found CMakeLists.txt with enable_testing())",
+        &["calc.adds_negative", "big.numbers"],
+        true,
+        None,
+        &[],
+    );
+    let out = check_detected(&dir, "pass", &["--json"], None);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    assert!(
+        out.stderr
+            .contains("testgate: preparing first: `cmake --build testgate-build`"),
+        "{}",
+        out.stderr
+    );
+    let json: Value = serde_json::from_str(&out.stdout).expect("json");
+    let steps: Vec<&str> = json["preparations"]
+        .as_array()
+        .expect("preparations")
+        .iter()
+        .filter_map(|step| step["command"].as_str())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "cmake -E rm -rf testgate-build",
+            "cmake -S . -B testgate-build",
+            "cmake --build testgate-build"
+        ],
+        "{json:#}"
+    );
+}

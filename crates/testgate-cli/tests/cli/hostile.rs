@@ -10,6 +10,7 @@ mod harness;
 mod caches;
 mod channels;
 mod containment;
+mod ctest_forgery;
 mod escape;
 mod excerpts;
 mod git_follows;

@@ -17,6 +17,7 @@ pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
 
 mod cargo;
+mod ctest;
 mod excerpt;
 mod go;
 mod gradle;
@@ -571,6 +572,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Unittest => Box::new(unittest::Unittest::default()),
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
+        Runner::Ctest => Box::new(ctest::Ctest::default()),
     }
 }
 

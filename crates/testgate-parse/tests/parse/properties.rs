@@ -60,6 +60,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Unittest => UNITTEST,
         Runner::Maven => MAVEN,
         Runner::Gradle => GRADLE,
+        Runner::Ctest => CTEST,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -256,6 +257,18 @@ const GRADLE: &[&str] = &[
     "BUILD FAILED in 36s",
     "BUILD SUCCESSFUL in 2s",
     "Execution failed for task ':compileTestJava'.",
+];
+const CTEST: &[&str] = &[
+    "Test project /p/build",
+    "    Start 1: math.adds",
+    "1/3 Test #1: math.adds ........   Passed    0.01 sec",
+    "2/3 Test #2: math.subtracts ...***Failed    0.01 sec",
+    "    Test #2: math.subtracts ...   Passed    0.01 sec",
+    "3/3 Test #3: crash ...***Exception: SegFault  0.00 sec",
+    "66% tests passed, 1 tests failed out of 3",
+    "The following tests FAILED:",
+    "\t  3 - crash (SEGFAULT)",
+    "No tests were found!!!",
 ];
 /// Noise that resembles the runners' lines.
 const NOISE: &[&str] = &[

@@ -17,6 +17,7 @@ use crate::detect::{Detected, ProjectView};
 
 mod caches;
 mod cargo;
+mod ctest;
 mod go;
 mod gradle;
 mod jest;
@@ -348,6 +349,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Unittest => &unittest::Unittest,
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
+        Runner::Ctest => &ctest::Ctest,
         _ => return None,
     })
 }

@@ -488,6 +488,44 @@ pub(crate) static JAVA: Toolchain = Toolchain {
     },
 };
 
+/// C and C++'s: CMake, CTest and the compilers, installed on the system
+/// (nothing of the homes shown); the files CMake runs when the project is
+/// built later on the host.
+pub(crate) static CXX: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["cmake", "ctest"],
+        prefixes: &[],
+        caches: &[],
+    }],
+    host_files: &[
+        HostFile::Named("CMakeLists.txt"),
+        HostFile::Named("CMakePresets.json"),
+        HostFile::Named("CMakeUserPresets.json"),
+        HostFile::NameEnding(".cmake"),
+    ],
+    shadowed: &[],
+    preset_env: &[],
+    run: testgate_run::Toolchain {
+        homes: &[],
+        directories: &[],
+        search_paths: &[],
+        // CMake's own, which a build in a preparation reads (the
+        // compilers and their flags, `CC`, `CXX`, `CFLAGS`…, are passed to
+        // every command already).
+        variables: &["CMAKE_GENERATOR", "CMAKE_BUILD_PARALLEL_LEVEL"],
+        prefixes: &[],
+        prefixes_any_case: &[],
+        caches: &[],
+        // The build folder is the project's (detection's `testgate-build`),
+        // put back after every attempt.
+        build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
+        offline: &[],
+    },
+};
+
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
 const GRADLE_CACHES: &str = "gradle/caches";
 
@@ -528,8 +566,11 @@ mod tests {
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
         let all = toolchains();
-        assert_eq!(all.len(), 5);
-        for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE, &JAVA]) {
+        assert_eq!(all.len(), 6);
+        for (got, expected) in all
+            .into_iter()
+            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &CXX])
+        {
             assert!(std::ptr::eq(got, expected), "{got:?}");
         }
     }
@@ -696,6 +737,8 @@ mod tests {
                 "MAVEN_OPTS",
                 "MAVEN_ARGS",
                 "GRADLE_OPTS",
+                "CMAKE_GENERATOR",
+                "CMAKE_BUILD_PARALLEL_LEVEL",
             ]
             .into_iter())
         );
@@ -710,7 +753,10 @@ mod tests {
             .into_iter()
             .flat_map(|runner| super::super::profile(runner).env_prefixes())
             .copied());
-        assert_eq!(runners, set(["NEXTEST_", "PYTEST_", "DJANGO_"].into_iter()));
+        assert_eq!(
+            runners,
+            set(["NEXTEST_", "PYTEST_", "DJANGO_", "CTEST_"].into_iter())
+        );
         let caches: Vec<String> = all
             .iter()
             .flat_map(|t| t.caches)
