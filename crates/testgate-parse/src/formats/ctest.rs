@@ -236,7 +236,7 @@ impl Ctest {
     }
 
     fn result(&mut self, index: u64, first: bool, name: &str, status: &str) {
-        self.findings.detected_at.get_or_insert(index);
+        self.findings.detected(index);
         // A summary with results after it was a test's print.
         self.run.summary = None;
         self.run.listed.clear();
@@ -279,19 +279,23 @@ impl Ctest {
 }
 
 impl Recognizer for Ctest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let index = line.index;
         if let Some(dir) = text.strip_prefix("Test project ") {
             if !dir.is_empty() {
                 self.close();
-                self.findings.detected_at.get_or_insert(index);
+                self.findings.detected(index);
                 self.run.open = true;
             }
             return;
         }
         if text.starts_with("No tests were found!!!") {
-            self.findings.detected_at.get_or_insert(index);
+            self.findings.detected(index);
             self.findings.no_tests_ran = true;
             return;
         }
