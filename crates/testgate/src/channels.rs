@@ -284,6 +284,20 @@ impl Asked {
             for variable in &request.env {
                 let value = match variable.join {
                     EnvJoin::Set => OsString::from(&variable.value),
+                    EnvJoin::PrependPath => {
+                        let own = env
+                            .resolve(std::env::vars_os())
+                            .into_iter()
+                            .find(|(name, _)| name == variable.name)
+                            .map(|(_, value)| value)
+                            .filter(|value| !value.is_empty());
+                        let mut value = OsString::from(&variable.value);
+                        if let Some(own) = own {
+                            value.push(":");
+                            value.push(own);
+                        }
+                        value
+                    }
                     EnvJoin::AppendWords => {
                         let own = env
                             .resolve(std::env::vars_os())
@@ -519,6 +533,18 @@ fn beside_under(
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
         }
+        ReportFormat::UnittestJson => match testgate_parse::parse_unittest_report(&bytes) {
+            // The process the recorder was in ran no TextTestRunner (a
+            // wrapper, another runner): no word either way.
+            Ok(report) if report.format.is_none() => {
+                let note = format!(
+                    "the unittest report at {shown} says no unittest runner ran where it was asked for: \
+                     its console judged alone"
+                );
+                return Judged::console_alone(console, Some(note));
+            }
+            parsed => parsed,
+        },
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -840,7 +866,8 @@ mod tests {
         );
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
-        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest).
+        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
+        // unittest's recorder on `PYTHONPATH`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -853,7 +880,8 @@ mod tests {
             [
                 (Runner::Pytest, true),
                 (Runner::Jest, true),
-                (Runner::Vitest, true)
+                (Runner::Vitest, true),
+                (Runner::Unittest, true)
             ]
         );
         // Each preload is written beside its report, and named in

@@ -255,15 +255,14 @@ pub(crate) struct ReportFile {
 /// How a [`ReportEnv`] meets a value the command already has (the user's
 /// own `PYTEST_ADDOPTS`, say).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[expect(
-    dead_code,
-    reason = "the variables of the runners still to come replace"
-)]
 pub(crate) enum EnvJoin {
     /// The value replaces the command's own.
     Set,
     /// The value is appended to the command's own, after a space.
     AppendWords,
+    /// The value is put before the command's own, joined by `:` (a search
+    /// path: `PYTHONPATH`).
+    PrependPath,
 }
 
 /// The format of a runner's report, which says the parser that reads it.
@@ -280,6 +279,8 @@ pub(crate) enum ReportFormat {
     GoTestJson,
     /// libtest's JSON lines (`--format json`).
     LibtestJson,
+    /// The JSON lines testgate's unittest recorder writes.
+    UnittestJson,
 }
 
 impl ReportFormat {
@@ -288,7 +289,9 @@ impl ReportFormat {
         match self {
             ReportFormat::JUnit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
-            ReportFormat::GoTestJson | ReportFormat::LibtestJson => "jsonl",
+            ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
+                "jsonl"
+            }
         }
     }
 }

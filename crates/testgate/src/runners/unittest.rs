@@ -9,7 +9,10 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::pytest::{interpreter, is_python, pytest_marker};
-use super::{RunnerProfile, Target, names};
+use super::{
+    EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
+    Target, names,
+};
 use crate::detect::{Detected, ProjectView};
 
 /// Options of unittest's and Django's command lines that take their value
@@ -253,6 +256,10 @@ impl RunnerProfile for Unittest {
         select(rest, targets, workspace)
     }
 
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         let python = if is_python(script_name(program)) {
             program.to_owned()
@@ -288,6 +295,48 @@ impl RunnerProfile for Unittest {
         found.extend(from);
         Some(Detected::new(Runner::Unittest, command, found))
     }
+}
+
+/// testgate's recorder of unittest's results, written as `sitecustomize.py`
+/// beside the report's place (docs/formats.md, "Where the outcomes come
+/// from").
+const RECORDER: &str = include_str!("unittest_recorder.py");
+
+/// unittest's report through the environment: the recorder's directory
+/// (testgate's, outside the project) first on `PYTHONPATH`, before the
+/// user's own, and the place in `TESTGATE_UNITTEST_REPORT`. Python imports
+/// the recorder as `sitecustomize` at startup; it records what every
+/// `unittest.TextTestRunner` gives (`python -m unittest`, Django's
+/// `DiscoverRunner`, behind `make` or `tox` too) and then runs the
+/// `sitecustomize` it shadows. The arguments are left alone.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let dir = place.parent()?.to_str()?;
+    // `:` would split the search path.
+    if dir.contains(':') || place.to_str()?.is_empty() {
+        return None;
+    }
+    Some(ReportRequest {
+        args: rest.to_vec(),
+        env: vec![
+            ReportEnv {
+                name: "PYTHONPATH",
+                value: dir.to_owned(),
+                join: EnvJoin::PrependPath,
+            },
+            ReportEnv {
+                name: "TESTGATE_UNITTEST_REPORT",
+                value: place.to_str()?.to_owned(),
+                join: EnvJoin::Set,
+            },
+        ],
+        files: vec![ReportFile {
+            name: "sitecustomize.py",
+            contents: RECORDER.to_owned(),
+        }],
+        format: ReportFormat::UnittestJson,
+        written_to: ReportTarget::File,
+        through_environment: true,
+    })
 }
 
 /// Whether the project's root holds Django's `manage.py`.
@@ -410,6 +459,39 @@ mod tests {
             .filter(|(name, _)| name.to_string_lossy().starts_with("DJANGO_"))
             .collect();
         assert!(before.is_empty(), "{before:?}");
+    }
+
+    #[test]
+    fn the_report_is_asked_through_the_environment_from_outside() {
+        let place = Path::new("/tmp/testgate-report-x/unittest.jsonl");
+        let request = report(&args(&["-v", "app"]), place).expect("a request");
+        assert_eq!(request.args, args(&["-v", "app"]), "the arguments alone");
+        assert!(request.through_environment);
+        assert_eq!(request.format, ReportFormat::UnittestJson);
+        let env: Vec<_> = request
+            .env
+            .iter()
+            .map(|v| (v.name, v.value.as_str(), v.join))
+            .collect();
+        assert_eq!(
+            env,
+            [
+                ("PYTHONPATH", "/tmp/testgate-report-x", EnvJoin::PrependPath),
+                (
+                    "TESTGATE_UNITTEST_REPORT",
+                    place.to_str().expect("utf-8"),
+                    EnvJoin::Set
+                ),
+            ]
+        );
+        assert_eq!(request.files[0].name, "sitecustomize.py");
+        assert!(
+            request.files[0]
+                .contents
+                .contains("TESTGATE_UNITTEST_REPORT")
+        );
+        // Where it must not fire: a directory `:` would split.
+        assert!(report(&[], Path::new("/tmp/a:b/unittest.jsonl")).is_none());
     }
 
     #[test]
