@@ -543,6 +543,20 @@ fn beside_under(
                 );
                 return Judged::console_alone(console, Some(note));
             }
+            // unittest prints its closing line on the console after the
+            // run the recorder writes down: a report of a closed run beside
+            // a console with no closing line was not written by the run
+            // (a test wrote it, then ended the process before unittest
+            // printed a thing).
+            Ok(report) if report.unclosed.is_none() && console.counts.ran().is_none() => {
+                return missing(
+                    console,
+                    format!(
+                        "the unittest report at {shown} records a run whose closing line \
+                         the console never printed"
+                    ),
+                );
+            }
             parsed => parsed,
         },
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
