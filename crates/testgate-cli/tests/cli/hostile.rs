@@ -32,3 +32,4 @@ mod resources;
 mod restore;
 mod tampering;
 mod terminal;
+mod unittest_forgery;
