@@ -221,6 +221,15 @@ impl RunnerProfile for Unittest {
         &["DJANGO_"]
     }
 
+    /// Django's scripts, which the host runs as the test command itself: a
+    /// submission that rewrites one changes what the next check runs.
+    fn host_files(&self) -> &'static [super::HostFile] {
+        &[
+            super::HostFile::Named("manage.py"),
+            super::HostFile::Named("runtests.py"),
+        ]
+    }
+
     fn programs(&self) -> &'static [super::Program] {
         &[super::Program {
             names: &["django-admin", "manage.py", "runtests.py"],
@@ -492,6 +501,17 @@ mod tests {
         );
         // Where it must not fire: a directory `:` would split.
         assert!(report(&[], Path::new("/tmp/a:b/unittest.jsonl")).is_none());
+    }
+
+    #[test]
+    fn djangos_scripts_run_on_the_host() {
+        for path in ["manage.py", "tests/runtests.py", "site/manage.py"] {
+            assert!(crate::watch::runs_on_host(Path::new(path)), "{path}");
+        }
+        // Where it must not fire: a test module, an app's views.
+        for path in ["shop/tests.py", "shop/views.py", "manage_test.py"] {
+            assert!(!crate::watch::runs_on_host(Path::new(path)), "{path}");
+        }
     }
 
     #[test]
