@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use testgate_parse::Runner;
+use testgate_policy::Expectations;
 
 use crate::detect::{Detected, ProjectView};
 
@@ -130,6 +131,16 @@ pub(crate) trait RunnerProfile: Sync {
             .filter(|request| request.through_environment)
     }
 
+    /// The runner's canonical spelling of a test name a list gives in
+    /// another of the runner's own spellings (unittest on Python 3.11+
+    /// prints `test_x (m.C.test_x)`, which SWE-bench's Django lists keep;
+    /// testgate names it `test_x (m.C)`); `None` where the name is already
+    /// canonical or not the runner's.
+    fn listed_name(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+
     /// The toolchain of the runner's ecosystem (its programs' caches, the
     /// files that run later on the host): one of `toolchain.rs`'s, shared
     /// by every runner of the ecosystem.
@@ -208,6 +219,21 @@ pub(crate) fn pass_runners_env(policy: testgate_run::EnvPolicy) -> testgate_run:
         .into_iter()
         .flat_map(|runner| profile(runner).env_prefixes())
         .fold(policy, |policy, prefix| policy.pass_prefixed(*prefix))
+}
+
+/// `expect` with each listed name spelled as `runner` names its tests
+/// ([`RunnerProfile::listed_name`]); unchanged where no runner is known.
+pub(crate) fn listed_as(runner: Option<Runner>, expect: Expectations) -> Expectations {
+    let Some(profile) = runner.map(profile) else {
+        return expect;
+    };
+    let mut expect = expect;
+    for test in expect.must_pass.iter_mut().chain(&mut expect.keep_passing) {
+        if let Some(name) = profile.listed_name(&test.name) {
+            test.name = name;
+        }
+    }
+    expect
 }
 
 /// How a runner is asked for its machine-readable report

@@ -193,6 +193,20 @@ fn select(
     Ok(out)
 }
 
+/// Python 3.11's `test_x (m.C.test_x)` as `test_x (m.C)`, the name the
+/// parser and the recorder's report give; `None` for any other name.
+fn listed_name(name: &str) -> Option<String> {
+    let (method, rest) = name.split_once(" (")?;
+    let owner = rest.strip_suffix(')')?;
+    let class = owner.strip_suffix(method)?.strip_suffix('.')?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c == '.' || c == '_' || c.is_alphanumeric())
+    };
+    (plain(method) && !method.contains('.') && plain(class)).then(|| format!("{method} ({class})"))
+}
+
 /// The file name of the script `path` (`tests/runtests.py`: `runtests.py`).
 fn script_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
@@ -267,6 +281,10 @@ impl RunnerProfile for Unittest {
 
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         report(rest, place)
+    }
+
+    fn listed_name(&self, name: &str) -> Option<String> {
+        listed_name(name)
     }
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
@@ -511,6 +529,25 @@ mod tests {
         // Where it must not fire: a test module, an app's views.
         for path in ["shop/tests.py", "shop/views.py", "manage_test.py"] {
             assert!(!crate::watch::runs_on_host(Path::new(path)), "{path}");
+        }
+    }
+
+    #[test]
+    fn python_311s_listed_names_are_canonical() {
+        assert_eq!(
+            listed_name("test_x (admin_views.tests.AdminTests.test_x)").as_deref(),
+            Some("test_x (admin_views.tests.AdminTests)")
+        );
+        // Where it must not fire: a canonical name, a doctest, a docstring
+        // line, a subtest, another runner's name.
+        for name in [
+            "test_x (admin_views.tests.AdminTests)",
+            "triple (shapes.test_doc)",
+            "Regression test for #12345 (x.y)",
+            "test_x (m.C.test_x) (i=1)",
+            "tests/test_x.py::test_x",
+        ] {
+            assert_eq!(listed_name(name), None, "{name}");
         }
     }
 
