@@ -535,13 +535,10 @@ fn beside_under(
         }
         ReportFormat::UnittestJson => match testgate_parse::parse_unittest_report(&bytes) {
             // The process the recorder was in ran no TextTestRunner (a
-            // wrapper, another runner): no word either way.
+            // wrapper, another runner): no word either way, and nothing
+            // to say (the evidence says the console judged alone).
             Ok(report) if report.format.is_none() => {
-                let note = format!(
-                    "the unittest report at {shown} says no unittest runner ran where it was asked for: \
-                     its console judged alone"
-                );
-                return Judged::console_alone(console, Some(note));
+                return Judged::console_alone(console, None);
             }
             // unittest prints its closing line on the console after the
             // run the recorder writes down: a report of a closed run beside

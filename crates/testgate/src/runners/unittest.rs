@@ -100,7 +100,7 @@ fn label(name: &str, workspace: &Path) -> Result<String, String> {
     if HOOKS.contains(&method) {
         return Ok(owner.to_owned());
     }
-    if is_module(owner, workspace) {
+    if is_module(owner, workspace) || is_method_doctest(method, owner, workspace) {
         return Err(format!(
             "`{name}` is a doctest, which unittest runs only with its whole module"
         ));
@@ -114,6 +114,18 @@ fn label(name: &str, workspace: &Path) -> Result<String, String> {
 fn is_module(dotted: &str, workspace: &Path) -> bool {
     let path = workspace.join(dotted.replace('.', "/"));
     path.with_extension("py").exists() || path.is_dir()
+}
+
+/// Whether `method (owner)` is a doctest of a class's method (`area
+/// (shapes.test_doc.Box)`): `owner` is a class of a module in `workspace`
+/// and `method` is no name unittest's loader takes for a test (`test*`,
+/// `runTest`), so no TestCase holds it.
+fn is_method_doctest(method: &str, owner: &str, workspace: &Path) -> bool {
+    !method.starts_with("test")
+        && method != "runTest"
+        && owner
+            .rsplit_once('.')
+            .is_some_and(|(module, _)| is_module(module, workspace))
 }
 
 /// unittest's or Django's arguments `rest`, the labels replaced by the
@@ -579,10 +591,17 @@ mod tests {
         std::fs::write(dir.path().join("shapes/test_doc.py"), "").expect("write");
         let err = label("triple (shapes.test_doc)", dir.path()).expect_err("a doctest");
         assert!(err.contains("doctest"), "{err}");
-        // Where it must not fire: a class in that module.
+        // A class method's doctest is named by its class.
+        let err = label("area (shapes.test_doc.Box)", dir.path()).expect_err("a doctest");
+        assert!(err.contains("doctest"), "{err}");
+        // Where it must not fire: a class in that module, its `runTest`.
         assert_eq!(
             label("test_x (shapes.test_doc.C)", dir.path()),
             Ok("shapes.test_doc.C.test_x".to_owned())
+        );
+        assert_eq!(
+            label("runTest (shapes.test_doc.C)", dir.path()),
+            Ok("shapes.test_doc.C.runTest".to_owned())
         );
     }
 
