@@ -106,3 +106,22 @@ fn a_forged_unittest_report_is_never_a_pass() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// The honest project beside the forgeries: the project's own
+/// `sitecustomize.py`, on the `PYTHONPATH` the user gives, still runs
+/// (testgate's recorder, first on the path, chains to it), and the run is
+/// a Pass judged by the report.
+#[test]
+fn an_honest_unittest_project_keeps_its_own_sitecustomize() {
+    let attack =
+        Attack::new("forged-unittest").runner_command(&["python3", "-m", "unittest", "honest"]);
+    let path = format!("PYTHONPATH={}", attack.project().display());
+    let attack = attack.arg("--env").arg(path);
+    let outcome = attack.run();
+    outcome.assert_verdict("pass", None, 0);
+    assert_eq!(
+        outcome.attempt()["evidence"],
+        json!(["exit", "report", "console"])
+    );
+    attack.assert_contained(&outcome);
+}
