@@ -308,3 +308,31 @@ fn pytest_quiet(project: &Project) -> TestConfig {
     )
     .format(Runner::Pytest)
 }
+
+/// unittest without `-v` (its console names no passing test) graded against
+/// names as Python 3.11's unittest prints them and SWE-bench's Django lists
+/// keep them (`test_x (module.Class.test_x)`): the recorder's report names
+/// every test, and the listed names are read as testgate spells them. Before
+/// the report (and that reading) every listed test was `not_run`.
+#[test]
+fn unittest_in_dots_is_graded_by_its_report_against_python_311_names() {
+    let project = Project::copy(Runner::Unittest);
+    let config = TestConfig::new(&project.dir, "python3", ["-m", "unittest"]);
+    let expect = Expectations::new(["test_adds (tests.test_calc.CalcTest.test_adds)"], none());
+    let graded = check(&project, config.clone().expect(expect), "fail");
+    assert!(graded.verdict.is_pass(), "{}", graded.verdict.reason());
+    let broken = failing_names(Runner::Unittest)[0];
+    let (method, class) = broken
+        .strip_suffix(')')
+        .and_then(|n| n.split_once(" ("))
+        .expect("a unittest name");
+    let as_listed = format!("{method} ({class}.{method})");
+    let expect = Expectations::new([as_listed.as_str()], none());
+    let record = check(&project, config.expect(expect), "fail");
+    assert_eq!(
+        record.verdict.failing(),
+        [broken],
+        "{}",
+        record.verdict.reason()
+    );
+}

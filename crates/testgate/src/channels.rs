@@ -284,6 +284,20 @@ impl Asked {
             for variable in &request.env {
                 let value = match variable.join {
                     EnvJoin::Set => OsString::from(&variable.value),
+                    EnvJoin::PrependPath => {
+                        let own = env
+                            .resolve(std::env::vars_os())
+                            .into_iter()
+                            .find(|(name, _)| name == variable.name)
+                            .map(|(_, value)| value)
+                            .filter(|value| !value.is_empty());
+                        let mut value = OsString::from(&variable.value);
+                        if let Some(own) = own {
+                            value.push(":");
+                            value.push(own);
+                        }
+                        value
+                    }
                     EnvJoin::AppendWords => {
                         let own = env
                             .resolve(std::env::vars_os())
@@ -519,6 +533,29 @@ fn beside_under(
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
         }
+        ReportFormat::UnittestJson => match testgate_parse::parse_unittest_report(&bytes) {
+            // The process the recorder was in ran no TextTestRunner (a
+            // wrapper, another runner): no word either way, and nothing
+            // to say (the evidence says the console judged alone).
+            Ok(report) if report.format.is_none() => {
+                return Judged::console_alone(console, None);
+            }
+            // unittest prints its closing line on the console after the
+            // run the recorder writes down: a report of a closed run beside
+            // a console with no closing line was not written by the run
+            // (a test wrote it, then ended the process before unittest
+            // printed a thing).
+            Ok(report) if report.unclosed.is_none() && console.counts.ran().is_none() => {
+                return missing(
+                    console,
+                    format!(
+                        "the unittest report at {shown} records a run whose closing line \
+                         the console never printed"
+                    ),
+                );
+            }
+            parsed => parsed,
+        },
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -840,7 +877,8 @@ mod tests {
         );
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
-        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest).
+        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
+        // unittest's recorder on `PYTHONPATH`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -853,7 +891,8 @@ mod tests {
             [
                 (Runner::Pytest, true),
                 (Runner::Jest, true),
-                (Runner::Vitest, true)
+                (Runner::Vitest, true),
+                (Runner::Unittest, true)
             ]
         );
         // Each preload is written beside its report, and named in

@@ -304,7 +304,9 @@ impl SandboxedTests {
     /// The driver the configuration chooses.
     fn judge(&self) -> Box<dyn Driver> {
         let policy = Policy::new(self.config.retries).with_rerun(self.config.rerun);
-        judge::driver(policy, self.config.expect.clone(), self.config.stress)
+        let expect = self.config.expect.clone();
+        let expect = expect.map(|e| crate::runners::listed_as(self.config.runner(), e));
+        judge::driver(policy, expect, self.config.stress)
     }
 
     /// Waits until no other check holds the project

@@ -34,3 +34,4 @@ mod restore;
 mod tampering;
 mod terminal;
 mod trusted;
+mod unittest_forgery;

@@ -15,6 +15,7 @@ use crate::runner::Runner;
 pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
+pub use self::unittest_report::parse_unittest_report;
 
 mod cargo;
 mod ctest;
@@ -31,6 +32,7 @@ mod node;
 mod pytest;
 mod scope;
 mod unittest;
+mod unittest_report;
 mod vitest;
 
 /// A runner's line-by-line recogniser.

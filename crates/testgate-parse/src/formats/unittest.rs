@@ -561,7 +561,7 @@ fn result_word(word: &str) -> Option<Outcome> {
 /// `test_x (mod.Class)`; `func (mod)` a doctest; `mod.name
 /// (unittest.loader._FailedTest)` the module `mod.name`. `None` when `desc`
 /// is not one.
-fn canonical(desc: &str) -> Option<(String, bool)> {
+pub(super) fn canonical(desc: &str) -> Option<(String, bool)> {
     let (method, rest) = desc.split_once(" (")?;
     let (dotted, after) = rest.split_once(')')?;
     let plain = |s: &str| {

@@ -548,3 +548,34 @@ fn go_events_split_for_the_report_read_alike() {
     }
     assert!(read >= 5, "the go -json fixtures: {read}");
 }
+
+/// Each `fixtures/unittest-report/<case>.jsonl`, written by testgate's own
+/// recorder in a real run (`tests/capture/unittest-report.sh`): its failing
+/// names against its `.expected` (unittest's result API in the same run),
+/// every run closed, every failing name among the tests.
+#[test]
+fn captured_unittest_reports() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/unittest-report");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&fixtures).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let report = testgate_parse::parse_unittest_report(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let names: BTreeSet<String> = report.names().map(str::to_owned).collect();
+        assert_eq!(names, expected_names(&path), "{}", path.display());
+        assert_eq!(report.unclosed, None, "{}", path.display());
+        assert_eq!(report.format, Some(Runner::Unittest), "{}", path.display());
+        assert_eq!(
+            report.failing.len(),
+            names.len(),
+            "{}: each name once",
+            path.display()
+        );
+        read += 1;
+    }
+    assert!(read >= 8, "{read} reports in {}", fixtures.display());
+}

@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use testgate_parse::Runner;
+use testgate_policy::Expectations;
 
 use crate::detect::{Detected, ProjectView};
 
@@ -133,6 +134,16 @@ pub(crate) trait RunnerProfile: Sync {
             .filter(|request| request.through_environment)
     }
 
+    /// The runner's canonical spelling of a test name a list gives in
+    /// another of the runner's own spellings (unittest on Python 3.11+
+    /// prints `test_x (m.C.test_x)`, which SWE-bench's Django lists keep;
+    /// testgate names it `test_x (m.C)`); `None` where the name is already
+    /// canonical or not the runner's.
+    fn listed_name(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+
     /// The toolchain of the runner's ecosystem (its programs' caches, the
     /// files that run later on the host): one of `toolchain.rs`'s, shared
     /// by every runner of the ecosystem.
@@ -233,6 +244,21 @@ pub(crate) fn pass_runners_env(policy: testgate_run::EnvPolicy) -> testgate_run:
         .fold(policy, |policy, prefix| policy.pass_prefixed(*prefix))
 }
 
+/// `expect` with each listed name spelled as `runner` names its tests
+/// ([`RunnerProfile::listed_name`]); unchanged where no runner is known.
+pub(crate) fn listed_as(runner: Option<Runner>, expect: Expectations) -> Expectations {
+    let Some(profile) = runner.map(profile) else {
+        return expect;
+    };
+    let mut expect = expect;
+    for test in expect.must_pass.iter_mut().chain(&mut expect.keep_passing) {
+        if let Some(name) = profile.listed_name(&test.name) {
+            test.name = name;
+        }
+    }
+    expect
+}
+
 /// How a runner is asked for its machine-readable report
 /// ([`RunnerProfile::report`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -278,15 +304,14 @@ pub(crate) struct ReportFile {
 /// How a [`ReportEnv`] meets a value the command already has (the user's
 /// own `PYTEST_ADDOPTS`, say).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[expect(
-    dead_code,
-    reason = "the variables of the runners still to come replace"
-)]
 pub(crate) enum EnvJoin {
     /// The value replaces the command's own.
     Set,
     /// The value is appended to the command's own, after a space.
     AppendWords,
+    /// The value is put before the command's own, joined by `:` (a search
+    /// path: `PYTHONPATH`).
+    PrependPath,
 }
 
 /// The format of a runner's report, which says the parser that reads it.
@@ -303,6 +328,8 @@ pub(crate) enum ReportFormat {
     GoTestJson,
     /// libtest's JSON lines (`--format json`).
     LibtestJson,
+    /// The JSON lines testgate's unittest recorder writes.
+    UnittestJson,
 }
 
 impl ReportFormat {
@@ -311,7 +338,9 @@ impl ReportFormat {
         match self {
             ReportFormat::JUnit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
-            ReportFormat::GoTestJson | ReportFormat::LibtestJson => "jsonl",
+            ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
+                "jsonl"
+            }
         }
     }
 }

@@ -9,7 +9,10 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::pytest::{interpreter, is_python, pytest_marker};
-use super::{RunnerProfile, Target, names};
+use super::{
+    EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
+    Target, names,
+};
 use crate::detect::{Detected, ProjectView};
 
 /// Options of unittest's and Django's command lines that take their value
@@ -97,7 +100,7 @@ fn label(name: &str, workspace: &Path) -> Result<String, String> {
     if HOOKS.contains(&method) {
         return Ok(owner.to_owned());
     }
-    if is_module(owner, workspace) {
+    if is_module(owner, workspace) || is_method_doctest(method, owner, workspace) {
         return Err(format!(
             "`{name}` is a doctest, which unittest runs only with its whole module"
         ));
@@ -111,6 +114,18 @@ fn label(name: &str, workspace: &Path) -> Result<String, String> {
 fn is_module(dotted: &str, workspace: &Path) -> bool {
     let path = workspace.join(dotted.replace('.', "/"));
     path.with_extension("py").exists() || path.is_dir()
+}
+
+/// Whether `method (owner)` is a doctest of a class's method (`area
+/// (shapes.test_doc.Box)`): `owner` is a class of a module in `workspace`
+/// and `method` is no name unittest's loader takes for a test (`test*`,
+/// `runTest`), so no TestCase holds it.
+fn is_method_doctest(method: &str, owner: &str, workspace: &Path) -> bool {
+    !method.starts_with("test")
+        && method != "runTest"
+        && owner
+            .rsplit_once('.')
+            .is_some_and(|(module, _)| is_module(module, workspace))
 }
 
 /// unittest's or Django's arguments `rest`, the labels replaced by the
@@ -190,6 +205,20 @@ fn select(
     Ok(out)
 }
 
+/// Python 3.11's `test_x (m.C.test_x)` as `test_x (m.C)`, the name the
+/// parser and the recorder's report give; `None` for any other name.
+fn listed_name(name: &str) -> Option<String> {
+    let (method, rest) = name.split_once(" (")?;
+    let owner = rest.strip_suffix(')')?;
+    let class = owner.strip_suffix(method)?.strip_suffix('.')?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c == '.' || c == '_' || c.is_alphanumeric())
+    };
+    (plain(method) && !method.contains('.') && plain(class)).then(|| format!("{method} ({class})"))
+}
+
 /// The file name of the script `path` (`tests/runtests.py`: `runtests.py`).
 fn script_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
@@ -220,6 +249,15 @@ impl RunnerProfile for Unittest {
     /// django test` needs.
     fn env_prefixes(&self) -> &'static [&'static str] {
         &["DJANGO_"]
+    }
+
+    /// Django's scripts, which the host runs as the test command itself: a
+    /// submission that rewrites one changes what the next check runs.
+    fn host_files(&self) -> &'static [super::HostFile] {
+        &[
+            super::HostFile::Named("manage.py"),
+            super::HostFile::Named("runtests.py"),
+        ]
     }
 
     fn programs(&self) -> &'static [super::Program] {
@@ -257,6 +295,14 @@ impl RunnerProfile for Unittest {
         select(rest, targets, workspace)
     }
 
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+
+    fn listed_name(&self, name: &str) -> Option<String> {
+        listed_name(name)
+    }
+
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
         let python = if is_python(script_name(program)) {
             program.to_owned()
@@ -292,6 +338,48 @@ impl RunnerProfile for Unittest {
         found.extend(from);
         Some(Detected::new(Runner::Unittest, command, found))
     }
+}
+
+/// testgate's recorder of unittest's results, written as `sitecustomize.py`
+/// beside the report's place (docs/formats.md, "Where the outcomes come
+/// from").
+const RECORDER: &str = include_str!("unittest_recorder.py");
+
+/// unittest's report through the environment: the recorder's directory
+/// (testgate's, outside the project) first on `PYTHONPATH`, before the
+/// user's own, and the place in `TESTGATE_UNITTEST_REPORT`. Python imports
+/// the recorder as `sitecustomize` at startup; it records what every
+/// `unittest.TextTestRunner` gives (`python -m unittest`, Django's
+/// `DiscoverRunner`, behind `make` or `tox` too) and then runs the
+/// `sitecustomize` it shadows. The arguments are left alone.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let dir = place.parent()?.to_str()?;
+    // `:` would split the search path.
+    if dir.contains(':') || place.to_str()?.is_empty() {
+        return None;
+    }
+    Some(ReportRequest {
+        args: rest.to_vec(),
+        env: vec![
+            ReportEnv {
+                name: "PYTHONPATH",
+                value: dir.to_owned(),
+                join: EnvJoin::PrependPath,
+            },
+            ReportEnv {
+                name: "TESTGATE_UNITTEST_REPORT",
+                value: place.to_str()?.to_owned(),
+                join: EnvJoin::Set,
+            },
+        ],
+        files: vec![ReportFile {
+            name: "sitecustomize.py",
+            contents: RECORDER.to_owned(),
+        }],
+        format: ReportFormat::UnittestJson,
+        written_to: ReportTarget::File,
+        through_environment: true,
+    })
 }
 
 /// Whether the project's root holds Django's `manage.py`.
@@ -417,6 +505,69 @@ mod tests {
     }
 
     #[test]
+    fn the_report_is_asked_through_the_environment_from_outside() {
+        let place = Path::new("/tmp/testgate-report-x/unittest.jsonl");
+        let request = report(&args(&["-v", "app"]), place).expect("a request");
+        assert_eq!(request.args, args(&["-v", "app"]), "the arguments alone");
+        assert!(request.through_environment);
+        assert_eq!(request.format, ReportFormat::UnittestJson);
+        let env: Vec<_> = request
+            .env
+            .iter()
+            .map(|v| (v.name, v.value.as_str(), v.join))
+            .collect();
+        assert_eq!(
+            env,
+            [
+                ("PYTHONPATH", "/tmp/testgate-report-x", EnvJoin::PrependPath),
+                (
+                    "TESTGATE_UNITTEST_REPORT",
+                    place.to_str().expect("utf-8"),
+                    EnvJoin::Set
+                ),
+            ]
+        );
+        assert_eq!(request.files[0].name, "sitecustomize.py");
+        assert!(
+            request.files[0]
+                .contents
+                .contains("TESTGATE_UNITTEST_REPORT")
+        );
+        // Where it must not fire: a directory `:` would split.
+        assert!(report(&[], Path::new("/tmp/a:b/unittest.jsonl")).is_none());
+    }
+
+    #[test]
+    fn djangos_scripts_run_on_the_host() {
+        for path in ["manage.py", "tests/runtests.py", "site/manage.py"] {
+            assert!(crate::watch::runs_on_host(Path::new(path)), "{path}");
+        }
+        // Where it must not fire: a test module, an app's views.
+        for path in ["shop/tests.py", "shop/views.py", "manage_test.py"] {
+            assert!(!crate::watch::runs_on_host(Path::new(path)), "{path}");
+        }
+    }
+
+    #[test]
+    fn python_311s_listed_names_are_canonical() {
+        assert_eq!(
+            listed_name("test_x (admin_views.tests.AdminTests.test_x)").as_deref(),
+            Some("test_x (admin_views.tests.AdminTests)")
+        );
+        // Where it must not fire: a canonical name, a doctest, a docstring
+        // line, a subtest, another runner's name.
+        for name in [
+            "test_x (admin_views.tests.AdminTests)",
+            "triple (shapes.test_doc)",
+            "Regression test for #12345 (x.y)",
+            "test_x (m.C.test_x) (i=1)",
+            "tests/test_x.py::test_x",
+        ] {
+            assert_eq!(listed_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
     fn names_become_dotted_labels() {
         let here = Path::new("/nonexistent");
         assert_eq!(label("test_x (m.C)", here), Ok("m.C.test_x".to_owned()));
@@ -444,10 +595,17 @@ mod tests {
         std::fs::write(dir.path().join("shapes/test_doc.py"), "").expect("write");
         let err = label("triple (shapes.test_doc)", dir.path()).expect_err("a doctest");
         assert!(err.contains("doctest"), "{err}");
-        // Where it must not fire: a class in that module.
+        // A class method's doctest is named by its class.
+        let err = label("area (shapes.test_doc.Box)", dir.path()).expect_err("a doctest");
+        assert!(err.contains("doctest"), "{err}");
+        // Where it must not fire: a class in that module, its `runTest`.
         assert_eq!(
             label("test_x (shapes.test_doc.C)", dir.path()),
             Ok("shapes.test_doc.C.test_x".to_owned())
+        );
+        assert_eq!(
+            label("runTest (shapes.test_doc.C)", dir.path()),
+            Ok("shapes.test_doc.C.runTest".to_owned())
         );
     }
 
