@@ -77,6 +77,7 @@ mod suite;
 pub mod tree;
 mod users_report;
 pub mod watch;
+mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
 pub use crate::detect::{DetectError, Detected, detect_command};
