@@ -54,7 +54,7 @@ impl Beside {
     /// text, never a name, docs/formats.md), a flaky test the report may
     /// call a pass (vitest's junit calls a retried pass a pass), and how
     /// the output ended: the test still running, a cut-off summary, the
-    /// re-runs counted, the lines read.
+    /// re-runs counted, a crashed binary or fork, the lines read.
     pub fn report(mut report: Report, console: Report) -> Beside {
         let (console_failing, console_counts) = console_word(&console);
         for test in &mut report.failing {
@@ -77,6 +77,11 @@ impl Beside {
         }
         report.unclosed = console.unclosed;
         report.running = console.running;
+        // A forked JVM that died (Surefire's crashed fork) writes no report
+        // of the class it ran: only the console says so.
+        if report.crashes.is_empty() {
+            report.crashes = console.crashes;
+        }
         report.reruns = console.reruns;
         report.lines = console.lines;
         report.long_lines = console.long_lines;

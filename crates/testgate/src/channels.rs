@@ -12,6 +12,7 @@ use testgate_run::{EnvPolicy, Sandbox};
 
 use crate::config::EvidenceRule;
 use crate::runners::{self, EnvJoin, ReportFormat, ReportRequest, ReportTarget};
+use crate::written_reports::{self, Found};
 
 /// The largest runner report read. Its bytes and its parse take about
 /// four times its size (a 64 MiB JUnit report of 790,000 tests: testgate
@@ -38,6 +39,9 @@ pub(crate) struct Asked {
     args: Vec<OsString>,
     /// Each request, with the report's file name in `dir`.
     requests: Vec<(Runner, PathBuf, ReportRequest)>,
+    /// The report files inside the project before the attempt, where a
+    /// request's runner writes them there ([`ReportTarget::Written`]).
+    written_before: Option<Found>,
 }
 
 impl std::fmt::Debug for Asked {
@@ -119,6 +123,14 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             }
         }
     }
+    // Stale files from an earlier build never count: what lies there now
+    // is stamped, and only what the attempt writes is read.
+    let written_before = requests
+        .iter()
+        .find_map(|(_, _, request)| match request.written_to {
+            ReportTarget::Written(places) => Some(Found::under(workspace, places)),
+            ReportTarget::File | ReportTarget::Stdout => None,
+        });
     Ok(Asked {
         dir,
         root: workspace.to_path_buf(),
@@ -126,6 +138,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         behind,
         args: out_args,
         requests,
+        written_before,
     })
 }
 
@@ -389,7 +402,7 @@ impl Asked {
     /// report was asked for; with the note that says what happened when
     /// that is not the obvious.
     pub(crate) fn read(&self, console: Report) -> Judged {
-        let Some((_, rel, request)) = self.judging(&console) else {
+        let Some((runner, rel, request)) = self.judging(&console) else {
             return Judged::console_alone(console, None);
         };
         match request.written_to {
@@ -398,12 +411,65 @@ impl Asked {
                 // The console is the report itself: its parser renders it.
                 return Judged::console_alone(console, None);
             }
+            ReportTarget::Written(places) => {
+                return self.read_written(console, *runner, places);
+            }
         }
         let shown = self.dir.path().join(rel);
         let read = testgate_run::ProjectDir::open(self.dir.path())
             .and_then(|dir| dir.read(rel, MAX_REPORT));
         let shown = shown.display().to_string();
         beside_under(console, read, request.format, &shown, &self.root)
+    }
+
+    /// The report files `runner` wrote inside the project during the
+    /// attempt (new, or rewritten since [`ask`] stamped what lay there),
+    /// joined and read as its JUnit XML beside `console`. None written is
+    /// a missing report: a run that wrote none never reached its end.
+    fn read_written(
+        &self,
+        console: Report,
+        runner: Runner,
+        places: &[runners::WrittenReports],
+    ) -> Judged {
+        let folders: Vec<&str> = places.iter().map(|p| p.folder).collect();
+        let shown = format!("{} (TEST-*.xml)", folders.join(", "));
+        let before = self.written_before.clone().unwrap_or_default();
+        let written = Found::under(&self.root, places).written_since(&before);
+        if written.is_empty() {
+            return Judged {
+                report: console,
+                evidence: Evidence::ReportMissing,
+                note: Some(format!(
+                    "the runner wrote no report file under {shown} in this attempt"
+                )),
+            };
+        }
+        let read = written_reports::joined(&self.root, &written, MAX_REPORT);
+        let read = read.map_err(|why| testgate_run::ProjectFileError::Open {
+            path: self.root.clone(),
+            source: std::io::Error::other(why),
+        });
+        let mut judged = beside_read(
+            console,
+            read,
+            ReportFormat::JUnit,
+            Some(runner),
+            &shown,
+            &self.root,
+        );
+        if judged.evidence != Evidence::ReportMissing {
+            let note = format!(
+                "{} report file(s) the runner wrote under {shown} in this attempt read \
+                 (found by their status before and after it: the runner cannot be told to write them elsewhere)",
+                written.len()
+            );
+            judged.note = Some(match judged.note {
+                Some(other) => format!("{other}; {note}"),
+                None => note,
+            });
+        }
+        judged
     }
 }
 
@@ -506,6 +572,19 @@ fn beside_under(
     shown: &str,
     root: &Path,
 ) -> Judged {
+    beside_read(console, read, format, None, shown, root)
+}
+
+/// [`beside_under`], the report read as `runner`'s where it says so
+/// ([`testgate_parse::parse_junit_of`]: Gradle's XML names no producer).
+fn beside_read(
+    console: Report,
+    read: Result<Vec<u8>, testgate_run::ProjectFileError>,
+    format: ReportFormat,
+    runner: Option<Runner>,
+    shown: &str,
+    root: &Path,
+) -> Judged {
     let missing = |console: Report, note: String| Judged {
         report: console,
         evidence: Evidence::ReportMissing,
@@ -529,7 +608,10 @@ fn beside_under(
         }
     };
     let parsed = match format {
-        ReportFormat::JUnit => testgate_parse::parse_junit(&bytes),
+        ReportFormat::JUnit => match runner {
+            Some(runner) => testgate_parse::parse_junit_of(runner, &bytes),
+            None => testgate_parse::parse_junit(&bytes),
+        },
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
         }

@@ -81,6 +81,7 @@ pub mod tree;
 mod users_report;
 mod view;
 pub mod watch;
+mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
 pub use crate::detect::{DetectError, Detected, detect_command};

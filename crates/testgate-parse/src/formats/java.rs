@@ -14,10 +14,22 @@ pub(crate) fn split_test(class: &str, name: &str) -> (String, Option<String>) {
     let nested = name
         .strip_prefix(class)
         .is_some_and(|rest| rest.starts_with(['.', '$']));
-    if nested || junit4_class(name).is_some() {
+    if nested || of_enclosing(class, name) || junit4_class(name).is_some() {
         return split_whole(name);
     }
     (class.to_owned(), Some(name.to_owned()))
+}
+
+/// Whether `name` is a test of a class that encloses `class`: Surefire
+/// 3.x runs an outer class's tests under its last `@Nested` class's result
+/// (`Tests run: 5, … -- in com.example.CalcTest$BigTest`, then
+/// `com.example.CalcTest.addsNegative`), its XML naming the outer class.
+fn of_enclosing(class: &str, name: &str) -> bool {
+    class.match_indices('$').any(|(at, _)| {
+        let outer = class.get(..at).unwrap_or_default();
+        name.strip_prefix(outer)
+            .is_some_and(|rest| rest.len() > 1 && rest.starts_with('.'))
+    })
 }
 
 /// JUnit 4's `method(com.example.Class)`, as Surefire 2.22 names a test:
@@ -131,6 +143,25 @@ mod tests {
                 "m(com.example.A$B)",
                 ("com.example.A$B", Some("m")),
             ),
+            // An outer class's test under its nested class's result.
+            (
+                "com.example.A$B",
+                "com.example.A.m",
+                ("com.example.A", Some("m")),
+            ),
+            (
+                "com.example.A$B$C",
+                "com.example.A$B.m",
+                ("com.example.A$B", Some("m")),
+            ),
+            // Where it must not fire: a class that only shares the outer
+            // class's prefix, a method of the nested class's own name.
+            (
+                "com.example.A$B",
+                "com.example.AB.m",
+                ("com.example.A$B", Some("com.example.AB.m")),
+            ),
+            ("com.example.A$B", "m", ("com.example.A$B", Some("m"))),
         ];
         for (class, name, (want_class, want_method)) in cases {
             let (got_class, got_method) = split_test(class, name);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Recaptures tests/fixtures/maven/*.log from real `mvn test` runs over the
 # fixture projects in tests/projects/parse/maven/ (a JUnit 4 and a JUnit 5
-# project made for the failure shapes, a two-module reactor), each case on
+# project made for the failure shapes, a two-module reactor, an outer class
+# with a @Nested class), each case on
 # Surefire 2.22 (`_s2`) and 3.x (`_s3`): `-Dsurefire.version=` sets the
 # plugin's version in the projects' poms.
 #
@@ -144,7 +145,7 @@ capture() {
 
 # Fill ~/.m2 with what every case needs (both Surefire versions, their
 # JUnit 4 and JUnit Platform providers), output dropped.
-for project in junit4 junit5 multi; do
+for project in junit4 junit5 multi nested; do
     for surefire in $S2 $S3; do
         (cd "$work/$project" && mvn -B -q test -fae -Dsurefire.version=$surefire -Dsurefire.rerunFailingTestsCount=1 >/dev/null 2>&1) || true
     done
@@ -175,6 +176,9 @@ for s in 2 3; do
     # A reactor: core fails, app is skipped; with -fae app runs too.
     capture "multi_s$s" multi "$v" --
     capture "multi_fae_s$s" multi "$v" -- -fae
+    # An outer class's failures beside its @Nested class's: 3.x names them
+    # under the nested class's result.
+    capture "nested_s$s" nested "$v" --
 done
 # One test passing, on Maven's default (colour, not batch) output.
 capture "pass_color_s3" junit5 "$S3" -- -Dtest='CalcTest#adds' -Dstyle.color=always

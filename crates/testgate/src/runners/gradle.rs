@@ -4,12 +4,23 @@
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, ToolOutput, names, words};
+use super::{
+    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, WrittenReports,
+    names, words,
+};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// The tasks whose run includes the `test` task.
 const TESTING_TASKS: &[&str] = &["test", "check", "build"];
+
+/// Where Gradle's test tasks write their `TEST-*.xml`, a folder per task
+/// (`reports.junitXml.outputLocation` is the build script's, not a
+/// property's): the files the attempt wrote there are read.
+const GRADLE_REPORTS: &[WrittenReports] = &[WrittenReports {
+    beside: &["build.gradle", "build.gradle.kts"],
+    folder: "build/test-results/*",
+}];
 
 /// Gradle's options that take their value as the next argument.
 const VALUE_OPTIONS: &[&str] = &[
@@ -168,6 +179,17 @@ impl RunnerProfile for Gradle {
             "GRADLE_OPTS",
             "-XX:-UseContainerSupport -Dorg.gradle.daemon=false",
         )]
+    }
+
+    fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        Some(ReportRequest {
+            args: rest.to_vec(),
+            env: Vec::new(),
+            files: Vec::new(),
+            format: ReportFormat::JUnit,
+            written_to: ReportTarget::Written(GRADLE_REPORTS),
+            through_environment: false,
+        })
     }
 
     fn tool_output(&self) -> &'static [ToolOutput] {

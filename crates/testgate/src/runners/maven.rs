@@ -4,7 +4,10 @@
 
 use std::path::Path;
 
-use super::{RunnerProfile, Target, ToolOutput, names, words};
+use super::{
+    ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, WrittenReports,
+    names, words,
+};
 use crate::detect::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -146,6 +149,21 @@ fn maven(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String>
     Ok(out)
 }
 
+/// Where Surefire and Failsafe write their `TEST-*.xml`: no property moves
+/// them (`reportsDirectory` has none; the pom's value, or its default
+/// beside the module's pom, wins over `-D`), so the files the attempt
+/// wrote there are read.
+const SUREFIRE_REPORTS: &[WrittenReports] = &[
+    WrittenReports {
+        beside: &["pom.xml"],
+        folder: "target/surefire-reports",
+    },
+    WrittenReports {
+        beside: &["pom.xml"],
+        folder: "target/failsafe-reports",
+    },
+];
+
 /// `mvn` and the project's `./mvnw`, running a phase that runs the tests.
 pub(super) struct Maven;
 
@@ -174,6 +192,17 @@ impl RunnerProfile for Maven {
         _workspace: &Path,
     ) -> Result<Vec<String>, String> {
         maven(rest, targets)
+    }
+
+    fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        Some(ReportRequest {
+            args: rest.to_vec(),
+            env: Vec::new(),
+            files: Vec::new(),
+            format: ReportFormat::JUnit,
+            written_to: ReportTarget::Written(SUREFIRE_REPORTS),
+            through_environment: false,
+        })
     }
 
     fn tool_output(&self) -> &'static [ToolOutput] {

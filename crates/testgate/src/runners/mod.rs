@@ -353,6 +353,21 @@ pub(crate) enum ReportTarget {
     /// The runner's standard output itself (`go test -json`): the console
     /// is then rendered back from the report's events.
     Stdout,
+    /// Files inside the project, one per test class, at folders no
+    /// argument moves (Surefire's, Gradle's): the ones the attempt wrote
+    /// are read (`crate::written_reports`).
+    Written(&'static [WrittenReports]),
+}
+
+/// A folder inside the project where a runner writes a report file per
+/// test class ([`ReportTarget::Written`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WrittenReports {
+    /// The manifests of a module, beside which the folder lies.
+    pub(crate) beside: &'static [&'static str],
+    /// The folder, relative to the module (`target/surefire-reports`); a
+    /// last `*` stands for each folder there (Gradle's one per test task).
+    pub(crate) folder: &'static str,
 }
 
 /// The profile of `runner`: [`Unknown`] for a runner this facade has no

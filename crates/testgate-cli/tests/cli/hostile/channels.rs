@@ -118,3 +118,66 @@ fn a_test_nextest_retried_silently_is_flaky_not_pass() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// Maven (issue 42; suite `forgeries-maven`, JUnit 5 on Surefire 3.5.2):
+/// `hostile.ATest#fails` fails, and then a test tries to forge a Pass
+/// through each channel. None may PASS.
+/// - `lies`: the failing test prints Surefire's `Tests run: 3, Failures:
+///   0` and Maven's `BUILD SUCCESS`: Fail naming it (the console's forged
+///   lines name nothing; Surefire's report names the failure).
+/// - `rewrite`: a process of a later test waits for Surefire's
+///   `TEST-hostile.ATest.xml` and rewrites it to a pass: the console still
+///   names the failure and mvn exits 1: Fail, never PASS.
+/// - `quiet`: the same, with the pom (the project's own) ignoring test
+///   failures (mvn exits 0) and printing no class's result: Inconclusive.
+/// - `exit`, `halt`: `System.exit(0)` / `Runtime.halt(0)` in a later test:
+///   Surefire reports a crashed fork, mvn exits 1: Fail naming the failure,
+///   the class that ended the JVM running.
+#[test]
+fn maven_forgeries_through_each_channel_never_pass() {
+    for attack in ["lies", "rewrite", "quiet", "exit", "halt"] {
+        let property = format!("-Dattack={attack}");
+        let suite = Attack::new("forgeries-maven").runner_command(&[
+            "mvn",
+            "-o",
+            "-B",
+            "test",
+            property.as_str(),
+        ]);
+        let outcome = suite.run();
+        let attempt = outcome.attempt();
+        assert_ne!(outcome.verdict().0, "pass", "{attack}: {attempt:#}");
+        assert_eq!(attempt["report"], "read", "{attack}: {attempt:#}");
+        match attack {
+            "lies" | "exit" | "halt" => {
+                outcome.assert_verdict("fail", None, 1);
+                assert_eq!(
+                    attempt["failing"],
+                    json!(["hostile.ATest#fails"]),
+                    "{attack}: {attempt:#}"
+                );
+                if attack != "lies" {
+                    assert_eq!(attempt["running"], json!(["hostile.BTest"]), "{attack}");
+                    assert!(
+                        attempt["crashes"].as_array().is_some_and(|c| !c.is_empty()),
+                        "{attack}: {attempt:#}"
+                    );
+                }
+            }
+            "rewrite" => {
+                outcome.assert_verdict("fail", None, 1);
+                assert_eq!(attempt["exit_code"], 1, "{attempt:#}");
+                assert_eq!(
+                    attempt["console_failing"],
+                    json!(["hostile.ATest#fails"]),
+                    "{attempt:#}"
+                );
+            }
+            _ => {
+                assert_eq!(attempt["exit_code"], 0, "{attempt:#}");
+                assert_eq!(outcome.verdict().0, "inconclusive", "{attempt:#}");
+            }
+        }
+        suite.assert_contained(&outcome);
+    }
+}
