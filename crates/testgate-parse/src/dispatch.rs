@@ -200,6 +200,7 @@ mod tests {
             Runner::Unittest => UNITTEST,
             Runner::Maven => MAVEN,
             Runner::Gradle => GRADLE,
+            Runner::Phpunit => PHPUNIT,
         }
     }
     const CARGO: &[&str] = &[
@@ -426,6 +427,26 @@ mod tests {
         "Execution failed for task ':compileTestJava'.\n",
         " FAILED\n",
         "com.example.A > ",
+    ];
+
+    const PHPUNIT: &[&str] = &[
+        "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n",
+        ".FERSI.FF.F.                                                      12 / 12 (100%)\n",
+        "Time: 00:00.013, Memory: 6.00 MB\n",
+        "There was 1 error:\n",
+        "There were 2 failures:\n",
+        "There was 1 risky test:\n",
+        "1) Demo\\Tests\\CalcTest::testFails\n",
+        "2) Demo\\Tests\\CalcTest::testPairs with data set \"x\" (1, 1, 3)\n",
+        "--\n",
+        "FAILURES!\n",
+        "Tests: 12, Assertions: 8, Errors: 1, Failures: 4, Skipped: 1, Incomplete: 1, Risky: 1.\n",
+        "OK (2 tests, 2 assertions)\n",
+        "Test 'Demo\\Tests\\CalcTest::testAdds' started\n",
+        "Test 'Demo\\Tests\\CalcTest::testAdds' ended\n",
+        "PHP Fatal error:  Allowed memory size exhausted\n",
+        "No tests executed!\n",
+        "1) ",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

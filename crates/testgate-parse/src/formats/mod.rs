@@ -27,6 +27,7 @@ mod maven;
 mod mocha;
 mod nextest;
 mod node;
+mod phpunit;
 mod pytest;
 mod scope;
 mod unittest;
@@ -529,6 +530,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Unittest => Box::new(unittest::Unittest::default()),
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
+        Runner::Phpunit => Box::new(phpunit::Phpunit::default()),
     }
 }
 
