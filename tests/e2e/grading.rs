@@ -32,6 +32,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Node => "calc > adds",
         Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
+        Runner::Phpunit => r"Tests\CalcTest::testAdds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -48,6 +49,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Node => "calc > sometimes",
         Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
+        Runner::Phpunit => r"Tests\CalcTest::testSometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -82,6 +84,7 @@ fn verbose(project: &Project) -> TestConfig {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle => project.config(),
+        Runner::Phpunit => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

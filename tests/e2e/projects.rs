@@ -35,6 +35,7 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven => true,
+        Runner::Phpunit => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -49,6 +50,7 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle => e2e.join(runner.name()),
+        Runner::Phpunit => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -84,6 +86,10 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         Runner::Gradle => &[
             "com.example.CalcTest#addsNegative",
             "com.example.BigTest#bigNumbers",
+        ],
+        Runner::Phpunit => &[
+            r"Tests\CalcTest::testAddsNegative",
+            r"Tests\BigTest::testBigNumbers",
         ],
         other => panic!("the e2e tests have no {other} project"),
     }
@@ -144,6 +150,7 @@ impl Project {
                 .preset(),
             Runner::Maven => maven(&self.dir),
             Runner::Gradle => gradle(&self.dir),
+            Runner::Phpunit => phpunit(&self.dir),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -162,6 +169,7 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle => false,
+        Runner::Phpunit => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -179,6 +187,14 @@ pub(crate) fn maven(dir: &Path) -> TestConfig {
 pub(crate) fn gradle(dir: &Path) -> TestConfig {
     TestConfig::new(dir, "gradle", ["test", "--offline", "--no-daemon"])
         .format(Runner::Gradle)
+        .preset()
+}
+
+/// `phpunit` in `dir`: Debian's PHPUnit 9, found by the project's
+/// `phpunit.xml.dist`.
+pub(crate) fn phpunit(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "phpunit", std::iter::empty::<&str>())
+        .format(Runner::Phpunit)
         .preset()
 }
 

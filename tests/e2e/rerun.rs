@@ -51,6 +51,10 @@ fn cases(runner: Runner) -> Cases {
             modes: &[Fail, Flaky, Order],
             npm: false,
         },
+        Runner::Phpunit => Cases {
+            modes: &[Fail, Flaky, Order],
+            npm: false,
+        },
         // Gradle 4 states counts only when a test failed: a targeted retry
         // that passes shows no test ran (no report is read yet).
         Runner::Gradle => Cases {
@@ -94,6 +98,7 @@ impl Kind {
             Runner::Unittest => "unittest",
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
+            Runner::Phpunit => "phpunit",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -132,6 +137,12 @@ impl Kind {
                 "com.example.RerunTest#fails",
                 "com.example.BoxTest#ünïcodeFails",
             ],
+            // A data set whose name holds PCRE's characters, quotes and a
+            // backslash: the retry's `--filter` quotes it whole.
+            Runner::Phpunit => &[
+                r"Tests\RerunTest::testFails",
+                r#"Tests\RerunTest::testNamed with data set "a.b*(c)|d^$ "q" /s\ ünï""#,
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -148,6 +159,7 @@ impl Kind {
             Runner::Node => "calc > b victim",
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
+            Runner::Phpunit => r"Tests\RerunTest::testBVictim",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -213,6 +225,7 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
             .preset(),
         Runner::Maven => crate::projects::maven(dir),
         Runner::Gradle => crate::projects::gradle(dir),
+        Runner::Phpunit => crate::projects::phpunit(dir),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -369,6 +382,7 @@ rerun_tests! {
     unittest_reruns_only_the_failed_tests: Unittest,
     maven_reruns_only_the_failed_tests: Maven,
     gradle_reruns_only_the_failed_tests: Gradle,
+    phpunit_reruns_only_the_failed_tests: Phpunit,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

@@ -26,6 +26,7 @@ mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
+mod phpunit;
 mod pytest;
 mod shell;
 mod toolchain;
@@ -326,6 +327,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Unittest => &unittest::Unittest,
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
+        Runner::Phpunit => &phpunit::Phpunit,
         _ => return None,
     })
 }
