@@ -316,4 +316,30 @@ mod tests {
         let own = ["--log-junit=mine.xml".to_owned()];
         assert!(Phpunit.report(&own, place, Path::new(".")).is_none());
     }
+
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test builds its own small trees, in folders no test command ran in"
+    )]
+    fn found_by_its_configuration_and_its_vendor_script() {
+        let host = crate::detect::HostFacts::default();
+        let found = |files: &[&str]| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            for file in files {
+                let path = dir.path().join(file);
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&path, "").expect("write");
+            }
+            let view = crate::detect::ProjectView::open(dir.path(), &host).expect("view");
+            Phpunit.detect(&view).map(|d| d.shown_command())
+        };
+        assert_eq!(found(&["phpunit.xml.dist"]).as_deref(), Some("phpunit"));
+        assert_eq!(
+            found(&["phpunit.xml", "vendor/bin/phpunit"]).as_deref(),
+            Some("vendor/bin/phpunit")
+        );
+        // Where it must not fire: composer alone, a tests folder alone.
+        assert_eq!(found(&["composer.json", "tests/ATest.php"]), None);
+    }
 }
