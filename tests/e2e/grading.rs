@@ -33,6 +33,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
         Runner::Ctest => "calc.adds",
+        Runner::Phpunit => r"Tests\CalcTest::testAdds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -50,6 +51,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
         Runner::Ctest => "calc.sometimes",
+        Runner::Phpunit => r"Tests\CalcTest::testSometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -84,7 +86,8 @@ fn verbose(project: &Project) -> TestConfig {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle
-        | Runner::Ctest => project.config(),
+        | Runner::Ctest
+        | Runner::Phpunit => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

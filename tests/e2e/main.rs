@@ -209,6 +209,26 @@ fn ctest_crashes_retries_and_hangs() {
             .within(Duration::from_secs(10));
         let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
         assert_inconclusive(&record, Cause::TimedOut, &format!("{what}, hang"));
+/// PHPUnit's project alone, in both sandboxes (the shared tests above run
+/// it among every runner): Pass, Fail with its names, flaky, and a hang
+/// timed out.
+#[test]
+fn phpunit_in_both_sandboxes() {
+    let runner = Runner::Phpunit;
+    for place in EVERY_PLACE {
+        let what = format!("phpunit in {place:?}");
+        let project = Project::copy(runner);
+        assert_pass(&check(&project, "pass", 2, place), &what);
+        let record = check(&project, "fail", 1, place);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        let record = check(&project, "flaky", 2, place);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        let config = project
+            .config()
+            .env("TESTGATE_FIXTURE", "hang")
+            .within(Duration::from_secs(5));
+        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
+        assert_inconclusive(&record, Cause::TimedOut, &what);
     }
 }
 

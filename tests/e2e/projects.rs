@@ -35,7 +35,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Ctest => true,
+        | Runner::Ctest
+        | Runner::Phpunit => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -50,7 +51,8 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle
-        | Runner::Ctest => e2e.join(runner.name()),
+        | Runner::Ctest
+        | Runner::Phpunit => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -88,6 +90,10 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
             "com.example.BigTest#bigNumbers",
         ],
         Runner::Ctest => &["calc.adds_negative", "big.numbers"],
+        Runner::Phpunit => &[
+            r"Tests\CalcTest::testAddsNegative",
+            r"Tests\BigTest::testBigNumbers",
+        ],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -148,6 +154,7 @@ impl Project {
             Runner::Maven => maven(&self.dir),
             Runner::Gradle => gradle(&self.dir),
             Runner::Ctest => ctest(&self.dir),
+            Runner::Phpunit => phpunit(&self.dir),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -166,7 +173,8 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle
-        | Runner::Ctest => false,
+        | Runner::Ctest
+        | Runner::Phpunit => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -199,6 +207,12 @@ pub(crate) fn ctest(dir: &Path) -> TestConfig {
     .preset()
     .prepare("cmake -S . -B testgate-build")
     .prepare("cmake --build testgate-build")
+/// `phpunit` in `dir`: Debian's PHPUnit 9, found by the project's
+/// `phpunit.xml.dist`.
+pub(crate) fn phpunit(dir: &Path) -> TestConfig {
+    TestConfig::new(dir, "phpunit", std::iter::empty::<&str>())
+        .format(Runner::Phpunit)
+        .preset()
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {

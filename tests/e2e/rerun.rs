@@ -51,6 +51,10 @@ fn cases(runner: Runner) -> Cases {
             modes: &[Fail, Flaky, Order],
             npm: false,
         },
+        Runner::Phpunit => Cases {
+            modes: &[Fail, Flaky, Order],
+            npm: false,
+        },
         // Gradle 4 states counts only when a test failed: a targeted retry
         // that passes shows no test ran (no report is read yet).
         Runner::Gradle => Cases {
@@ -100,6 +104,7 @@ impl Kind {
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
             Runner::Ctest => "ctest",
+            Runner::Phpunit => "phpunit",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -139,6 +144,12 @@ impl Kind {
                 "com.example.BoxTest#ünïcodeFails",
             ],
             Runner::Ctest => &["fails", "named (x) [y] + ünï a.b*c|d^$"],
+            // A data set whose name holds PCRE's characters, quotes and a
+            // backslash: the retry's `--filter` quotes it whole.
+            Runner::Phpunit => &[
+                r"Tests\RerunTest::testFails",
+                r#"Tests\RerunTest::testNamed with data set "a.b*(c)|d^$ "q" /s\ ünï""#,
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -156,6 +167,7 @@ impl Kind {
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
+            Runner::Phpunit => r"Tests\RerunTest::testBVictim",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -222,6 +234,7 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Maven => crate::projects::maven(dir),
         Runner::Gradle => crate::projects::gradle(dir),
         Runner::Ctest => crate::projects::ctest(dir),
+        Runner::Phpunit => crate::projects::phpunit(dir),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -379,6 +392,7 @@ rerun_tests! {
     maven_reruns_only_the_failed_tests: Maven,
     gradle_reruns_only_the_failed_tests: Gradle,
     ctest_reruns_only_the_failed_tests: Ctest,
+    phpunit_reruns_only_the_failed_tests: Phpunit,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

@@ -232,6 +232,7 @@ mod tests {
             Runner::Maven => MAVEN,
             Runner::Gradle => GRADLE,
             Runner::Ctest => CTEST,
+            Runner::Phpunit => PHPUNIT,
         }
     }
     const CARGO: &[&str] = &[
@@ -472,6 +473,26 @@ mod tests {
         "No tests were found!!!\n",
         "Errors while running CTest\n",
         "Test #2: ",
+    ];
+
+    const PHPUNIT: &[&str] = &[
+        "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n",
+        ".FERSI.FF.F.                                                      12 / 12 (100%)\n",
+        "Time: 00:00.013, Memory: 6.00 MB\n",
+        "There was 1 error:\n",
+        "There were 2 failures:\n",
+        "There was 1 risky test:\n",
+        "1) Demo\\Tests\\CalcTest::testFails\n",
+        "2) Demo\\Tests\\CalcTest::testPairs with data set \"x\" (1, 1, 3)\n",
+        "--\n",
+        "FAILURES!\n",
+        "Tests: 12, Assertions: 8, Errors: 1, Failures: 4, Skipped: 1, Incomplete: 1, Risky: 1.\n",
+        "OK (2 tests, 2 assertions)\n",
+        "Test 'Demo\\Tests\\CalcTest::testAdds' started\n",
+        "Test 'Demo\\Tests\\CalcTest::testAdds' ended\n",
+        "PHP Fatal error:  Allowed memory size exhausted\n",
+        "No tests executed!\n",
+        "1) ",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

@@ -186,7 +186,13 @@ impl Producer {
     /// each case `TestX`: a report whose cases all look so is go's. ctest
     /// gives each case a `status`: a report whose cases all have one is
     /// ctest's.
+    /// each case `TestX`: a report whose cases all look so is go's.
+    /// PHPUnit gives each case its `class` and `assertions`: a report whose
+    /// cases all have them is PHPUnit's.
     fn guess(cases: &[Case]) -> Producer {
+        if !cases.is_empty() && cases.iter().all(|c| c.php) {
+            return Producer::Known(Runner::Phpunit);
+        }
         let go = !cases.is_empty()
             && cases.iter().all(|c| {
                 c.name.starts_with("Test")
@@ -229,6 +235,13 @@ struct Case {
     /// Its `<skipped>` says ctest could not find the test's program, which
     /// ctest's console counts as a failure (`Not Run`).
     unrunnable: bool,
+    /// PHPUnit's `class` attribute (`Ns\\Class`).
+    class: String,
+    /// It has PHPUnit's `class` and `assertions` attributes.
+    php: bool,
+    /// PHPUnit wrote a risky test's `<error>` (its console and exit
+    /// status count the test risky, not failed).
+    risky: bool,
 }
 
 impl Case {
@@ -252,6 +265,10 @@ impl Case {
                 _ => "",
             },
             unrunnable: false,
+            class: attribute(element, "class"),
+            php: !attribute(element, "class").is_empty()
+                && !attribute(element, "assertions").is_empty(),
+            risky: false,
         }
     }
 
@@ -259,7 +276,10 @@ impl Case {
     fn child(&mut self, element: &BytesStart<'_>) {
         match element.local_name().into_inner() {
             "failure" => self.failed = true,
+            "error" if is_phpunit_risky(&attribute(element, "type")) => self.risky = true,
             "error" => self.errored = true,
+            // PHPUnit's warning fails its run.
+            "warning" => self.failed = true,
             "skipped" => {
                 self.skipped = true;
                 self.unrunnable |=
@@ -280,7 +300,6 @@ impl Case {
     fn outcome(&self, producer: Producer) -> Outcome {
         // pytest's and Surefire's `<error>` is an error outside the
         // test's assertions (a fixture; an exception), as their consoles say.
-        let errors_apart = matches!(producer, Producer::Known(Runner::Pytest | Runner::Maven));
         // ctest writes a disabled test with no `<skipped>`, and a test whose
         // program it could not find as skipped: its console says skipped,
         // and failed.
@@ -291,6 +310,10 @@ impl Case {
                 _ => {}
             }
         }
+        let errors_apart = matches!(
+            producer,
+            Producer::Known(Runner::Pytest | Runner::Maven | Runner::Phpunit)
+        );
         match (self.failed, self.errored, self.retried, self.skipped) {
             (true, _, _, _) => Outcome::Failed,
             (false, true, _, _) if errors_apart => Outcome::Error,
@@ -335,10 +358,33 @@ impl Case {
             }
             // ctest: the `add_test` name, again as the class.
             Producer::Known(Runner::Ctest) => (self.name.clone(), None),
+            // `Ns\\Class::method with data set "name"`, as the console.
+            Producer::Known(Runner::Phpunit) => {
+                let class = if self.class.is_empty() {
+                    self.classname.replace('.', "\\")
+                } else {
+                    self.class.clone()
+                };
+                (format!("{class}::{}", self.name), None)
+            }
             Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
             | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
     }
+}
+
+/// Whether an `<error>`'s `type` is one PHPUnit 9 reports a risky test
+/// with (`addRiskyTest`): the console counts these risky, not failed.
+fn is_phpunit_risky(kind: &str) -> bool {
+    matches!(
+        kind,
+        "PHPUnit\\Framework\\RiskyTestError"
+            | "PHPUnit\\Framework\\OutputError"
+            | "PHPUnit\\Framework\\UnintentionallyCoveredCodeError"
+            | "PHPUnit\\Framework\\CoveredCodeNotExecutedException"
+            | "PHPUnit\\Framework\\MissingCoversAnnotationException"
+            | "PHPUnit\\Framework\\InvalidCoversTargetException"
+    )
 }
 
 /// pytest's node id from its JUnit case: `classname` is the id's path
@@ -930,5 +976,29 @@ mod tests {
                 ("gone", Outcome::Failed),
             ]
         );
+    #[test]
+    fn phpunits_report_names_as_its_console_and_risky_is_no_failure() {
+        // Captured with default.log by tests/capture/phpunit.sh.
+        let xml = include_str!("../tests/fixtures/phpunit/default.junit.xml");
+        let expected = include_str!("../tests/fixtures/phpunit/default.expected");
+        let report = parse_junit(xml.as_bytes()).unwrap();
+        assert_eq!(report.format, Some(Runner::Phpunit));
+        let mut names: Vec<&str> = report.names().collect();
+        names.sort_unstable();
+        let mut want: Vec<&str> = expected.lines().filter(|l| !l.starts_with('#')).collect();
+        want.sort_unstable();
+        assert_eq!(names, want);
+        let risky = report
+            .tests
+            .iter()
+            .find(|t| t.name == "Demo\\Tests\\CalcTest::testRisky")
+            .map(|t| t.outcome);
+        assert_eq!(risky, Some(Outcome::Passed));
+        let warned = report
+            .tests
+            .iter()
+            .find(|t| t.name == "Demo\\Tests\\CalcTest::testWarns")
+            .map(|t| t.outcome);
+        assert_eq!(warned, Some(Outcome::Failed));
     }
 }

@@ -43,6 +43,9 @@ pub enum Runner {
     /// CTest's console (`ctest`, also through `cmake --build … --target
     /// test`), by the `add_test` names.
     Ctest,
+    /// PHPUnit 9's console: progress characters, `-v`, `--debug` and
+    /// `--testdox`, its defect sections and summary.
+    Phpunit,
 }
 
 impl Runner {
@@ -60,6 +63,7 @@ impl Runner {
         Runner::Maven,
         Runner::Gradle,
         Runner::Ctest,
+        Runner::Phpunit,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -77,6 +81,7 @@ impl Runner {
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
             Runner::Ctest => "ctest",
+            Runner::Phpunit => "phpunit",
         }
     }
 }
@@ -228,6 +233,7 @@ mod tests {
             Runner::Maven => 9,
             Runner::Gradle => 10,
             Runner::Ctest => 11,
+            Runner::Phpunit => 12,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -247,7 +253,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven or gradle)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle or phpunit)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

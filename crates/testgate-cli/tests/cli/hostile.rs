@@ -27,6 +27,7 @@ mod lies;
 mod output;
 mod paths;
 mod persistence;
+mod phpunit_forgery;
 mod private_writes;
 mod processes;
 mod resources;

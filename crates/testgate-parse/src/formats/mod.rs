@@ -29,6 +29,7 @@ mod maven;
 mod mocha;
 mod nextest;
 mod node;
+mod phpunit;
 mod pytest;
 mod scope;
 mod unittest;
@@ -575,6 +576,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
         Runner::Ctest => Box::new(ctest::Ctest::default()),
+        Runner::Phpunit => Box::new(phpunit::Phpunit::default()),
     }
 }
 

@@ -61,6 +61,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Maven => MAVEN,
         Runner::Gradle => GRADLE,
         Runner::Ctest => CTEST,
+        Runner::Phpunit => PHPUNIT,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -283,6 +284,23 @@ const NOISE: &[&str] = &[
     "=== ",
     "● ",
     "📦 done in 3.2s",
+];
+
+const PHPUNIT: &[&str] = &[
+    "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.",
+    ".F.E.R                                                              6 / 6 (100%)",
+    "Time: 00:00.013, Memory: 6.00 MB",
+    "There were 2 failures:",
+    "There was 1 risky test:",
+    "1) Demo\\Tests\\CalcTest::testFails",
+    "2) Demo\\Tests\\CalcTest::testPairs with data set #1 (2)",
+    "--",
+    "FAILURES!",
+    "ERRORS!",
+    "Tests: 6, Assertions: 5, Errors: 1, Failures: 2, Risky: 1.",
+    "OK (6 tests, 6 assertions)",
+    "Test 'Demo\\Tests\\CalcTest::testAdds' started",
+    "No tests executed!",
 ];
 
 /// Every runner's vocabulary and the noise, as one list.

@@ -28,6 +28,7 @@ mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
+mod phpunit;
 mod pytest;
 mod shell;
 mod toolchain;
@@ -394,6 +395,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
         Runner::Ctest => &ctest::Ctest,
+        Runner::Phpunit => &phpunit::Phpunit,
         _ => return None,
     })
 }

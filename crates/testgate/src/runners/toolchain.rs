@@ -526,6 +526,63 @@ pub(crate) static CXX: Toolchain = Toolchain {
     },
 };
 
+/// PHP's: php and composer (whose download cache is made private), the
+/// files that change what runs (`composer.json`'s scripts and autoload,
+/// PHPUnit's configuration and its bootstrap), and `vendor/`, which
+/// composer installs into and the tests run from. Composer's home
+/// (`~/.config/composer`, `~/.composer`) is shown read-only for its
+/// globally required tools; its `auth.json` there is never shown.
+pub(crate) static PHP: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["php", "composer"],
+        prefixes: &["php8", "php7"],
+        caches: &["home-cache/composer"],
+    }],
+    host_files: &[
+        HostFile::Named("composer.json"),
+        HostFile::Named("composer.lock"),
+        HostFile::Named("phpunit.xml"),
+        HostFile::Named("phpunit.xml.dist"),
+        HostFile::Named("phpunit.dist.xml"),
+    ],
+    shadowed: &[],
+    preset_env: &[],
+    run: testgate_run::Toolchain {
+        homes: &[".config/composer/vendor", ".composer/vendor"],
+        directories: &["COMPOSER_HOME"],
+        search_paths: &[],
+        // PHP's own (`PHPRC`, `PHP_INI_SCAN_DIR`: code the command could
+        // load anyway, like `NODE_OPTIONS`), Xdebug's, and composer's that
+        // hold no credential (not `COMPOSER_AUTH`).
+        variables: &[
+            "PHPRC",
+            "PHP_INI_SCAN_DIR",
+            "XDEBUG_MODE",
+            "XDEBUG_CONFIG",
+            "COMPOSER_VENDOR_DIR",
+            "COMPOSER_BIN_DIR",
+            "COMPOSER_ALLOW_SUPERUSER",
+            "COMPOSER_NO_INTERACTION",
+            "COMPOSER_PROCESS_TIMEOUT",
+        ],
+        prefixes: &[],
+        prefixes_any_case: &[],
+        caches: &[HomeCache {
+            what: "composer cache",
+            variables: &["COMPOSER_CACHE_DIR"],
+            place: CachePlace::XdgCache("composer"),
+        }],
+        build_outputs: &[],
+        installed: &[Installed::Beside {
+            name: "vendor",
+            manifest: "composer.json",
+        }],
+        scratch: &[],
+        data_caches: &[],
+        offline: &[],
+    },
+};
+
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
 const GRADLE_CACHES: &str = "gradle/caches";
 
@@ -566,10 +623,10 @@ mod tests {
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
         let all = toolchains();
-        assert_eq!(all.len(), 6);
+        assert_eq!(all.len(), 7);
         for (got, expected) in all
             .into_iter()
-            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &CXX])
+            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &CXX, &PHP])
         {
             assert!(std::ptr::eq(got, expected), "{got:?}");
         }
@@ -631,6 +688,8 @@ mod tests {
                 ".jdks",
                 ".m2/repository",
                 ".m2/wrapper",
+                ".config/composer/vendor",
+                ".composer/vendor",
             ]
             .into_iter())
         );
@@ -653,6 +712,7 @@ mod tests {
                 "MAVEN_HOME",
                 "M2_HOME",
                 "GRADLE_HOME",
+                "COMPOSER_HOME",
             ]
             .into_iter())
         );
@@ -739,6 +799,15 @@ mod tests {
                 "GRADLE_OPTS",
                 "CMAKE_GENERATOR",
                 "CMAKE_BUILD_PARALLEL_LEVEL",
+                "PHPRC",
+                "PHP_INI_SCAN_DIR",
+                "XDEBUG_MODE",
+                "XDEBUG_CONFIG",
+                "COMPOSER_VENDOR_DIR",
+                "COMPOSER_BIN_DIR",
+                "COMPOSER_ALLOW_SUPERUSER",
+                "COMPOSER_NO_INTERACTION",
+                "COMPOSER_PROCESS_TIMEOUT",
             ]
             .into_iter())
         );
@@ -770,13 +839,14 @@ mod tests {
                 "home-cache/pip",
                 "npm/_cacache",
                 "gradle/caches",
+                "home-cache/composer",
             ]
             .into_iter())
         );
         let outputs: Vec<_> = all.iter().flat_map(|t| t.build_outputs).collect();
         assert_eq!(outputs, [&("CARGO_TARGET_DIR", "cargo-target")]);
         let installed: Vec<_> = all.iter().flat_map(|t| t.installed).collect();
-        assert_eq!(installed.len(), 4, "{installed:?}");
+        assert_eq!(installed.len(), 5, "{installed:?}");
         let offline: Vec<_> = all.iter().flat_map(|t| t.offline).collect();
         assert_eq!(offline, [&("npm_config_offline", "true")]);
     }

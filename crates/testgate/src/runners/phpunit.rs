@@ -1,0 +1,345 @@
+//! PHPUnit (`phpunit`, `vendor/bin/phpunit`, `php vendor/bin/phpunit`):
+//! how testgate recognises it, finds it by its `phpunit.xml(.dist)`, asks
+//! it for its JUnit report with `--log-junit` (PHPUnit 9 reads no variable
+//! for it), and retries only the failed tests with one anchored `--filter`.
+
+use std::path::Path;
+
+use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names};
+use crate::detect::{Detected, ProjectView};
+use testgate_parse::Runner;
+
+/// PHPUnit's configuration files, in the order PHPUnit 9 looks for them.
+const CONFIGS: &[&str] = &["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"];
+
+/// PHP's options that take their value as the next argument.
+const PHP_VALUE_OPTIONS: &[&str] = &["-d", "-c", "-z", "-t", "-f"];
+
+/// PHP's options after which the rest is code or input, never a script.
+const PHP_CODE_OPTIONS: &[&str] = &["-r", "-B", "-R", "-F", "-E", "-a", "-S"];
+
+/// PHPUnit's options that select tests by name: a targeted retry's
+/// `--filter` replaces them.
+const FILTER: &str = "--filter";
+
+/// Whether `word` is a path to PHPUnit's script (`phpunit`,
+/// `vendor/bin/phpunit`, `./vendor/phpunit/phpunit/phpunit`).
+fn is_phpunit_path(word: &str) -> bool {
+    word.rsplit('/').next() == Some("phpunit")
+}
+
+/// How many of `php`'s `args` come before PHPUnit's own: its options, then
+/// the script; `None` when the script is not PHPUnit.
+fn behind_php(args: &[String]) -> Option<usize> {
+    let mut skip = false;
+    for (i, arg) in args.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if PHP_CODE_OPTIONS.contains(&arg.as_str()) {
+            return None;
+        }
+        if arg == "-f" {
+            // `php -f SCRIPT`: the script is the next word.
+            return args
+                .get(i + 1)
+                .filter(|script| is_phpunit_path(script))
+                .map(|_| i + 2);
+        }
+        if arg.starts_with('-') {
+            skip = PHP_VALUE_OPTIONS.contains(&arg.as_str());
+            continue;
+        }
+        return is_phpunit_path(arg).then_some(i + 1);
+    }
+    None
+}
+
+/// `name` quoted for a PCRE pattern between `/` delimiters: every
+/// character PCRE reads as its own (and the delimiter) behind a backslash,
+/// as PHP's `preg_quote($name, '/')` does.
+pub(crate) fn pcre_quote(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if matches!(
+            c,
+            '.' | '\\'
+                | '+'
+                | '*'
+                | '?'
+                | '['
+                | '^'
+                | ']'
+                | '$'
+                | '('
+                | ')'
+                | '{'
+                | '}'
+                | '='
+                | '!'
+                | '<'
+                | '>'
+                | '|'
+                | ':'
+                | '-'
+                | '#'
+                | '/'
+        ) {
+            out.push('\\');
+        }
+        if c == '\0' {
+            out.push_str("\\000");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The `--filter` pattern that runs exactly `targets`: PHPUnit matches it
+/// against `Ns\Class::method` plus ` with data set #N` or ` with data set
+/// "name"`, so each name is quoted whole and anchored; a class failed as a
+/// whole (no `::`) runs whole.
+pub(crate) fn filter_pattern(targets: &[Target<'_>]) -> Result<String, String> {
+    let mut parts: Vec<String> = Vec::new();
+    for name in names(targets) {
+        if name.is_empty() {
+            return Err("an empty name selects no PHPUnit test".to_owned());
+        }
+        let part = if name.contains("::") {
+            format!("{}$", pcre_quote(name))
+        } else {
+            format!("{}\\:\\:", pcre_quote(name))
+        };
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    Ok(format!("/^(?:{})/", parts.join("|")))
+}
+
+/// `rest` without its own `--filter` (and its value), with one for
+/// `targets`.
+fn select(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+    let pattern = filter_pattern(targets)?;
+    let mut out = Vec::with_capacity(rest.len() + 2);
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        if word == FILTER {
+            words.next();
+            continue;
+        }
+        if word.starts_with("--filter=") {
+            continue;
+        }
+        out.push(word.clone());
+    }
+    out.push(FILTER.to_owned());
+    out.push(pattern);
+    Ok(out)
+}
+
+/// PHPUnit run by its script or by `php`.
+pub(super) struct Phpunit;
+
+impl RunnerProfile for Phpunit {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::PHP
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &["phpunit.xml or phpunit.xml.dist (phpunit, or vendor/bin/phpunit)"]
+    }
+
+    fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
+        if program == "phpunit" {
+            return Some(0);
+        }
+        if program == "php" || program.starts_with("php8") || program.starts_with("php7") {
+            return behind_php(args);
+        }
+        None
+    }
+
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        _workspace: &Path,
+    ) -> Result<Vec<String>, String> {
+        select(rest, targets)
+    }
+
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        // The user's own report goes where they said; the console judges.
+        if rest
+            .iter()
+            .any(|arg| arg == "--log-junit" || arg.starts_with("--log-junit="))
+        {
+            return None;
+        }
+        let mut args = vec!["--log-junit".to_owned(), place.to_str()?.to_owned()];
+        args.extend(rest.iter().cloned());
+        Some(ReportRequest {
+            args,
+            env: Vec::new(),
+            files: Vec::new(),
+            format: ReportFormat::JUnit,
+            written_to: ReportTarget::File,
+            through_environment: false,
+        })
+    }
+
+    fn tool_output(&self) -> &'static [ToolOutput] {
+        // PHPUnit 9 writes its result cache (for `executionOrder="defects"`)
+        // beside its configuration by default.
+        &[ToolOutput {
+            name: ".phpunit.result.cache",
+            beside: CONFIGS,
+        }]
+    }
+
+    fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
+        let phpunit = if program == "phpunit" {
+            vec!["phpunit".to_owned(), "--version".to_owned()]
+        } else {
+            vec![
+                "php".to_owned(),
+                "vendor/bin/phpunit".to_owned(),
+                "--version".to_owned(),
+            ]
+        };
+        vec![vec!["php".to_owned(), "--version".to_owned()], phpunit]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        let config = CONFIGS.iter().find(|c| project.is_file(c))?;
+        let mut found = vec![(*config).to_owned()];
+        let command = if project.is_file("vendor/bin/phpunit") {
+            found.push("vendor/bin/phpunit".to_owned());
+            "vendor/bin/phpunit"
+        } else {
+            "phpunit"
+        };
+        Some(Detected::new(Runner::Phpunit, [command], found))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Phpunit, RunnerProfile, Target, filter_pattern, pcre_quote};
+    use std::path::Path;
+
+    fn recognised(line: &str) -> Option<usize> {
+        let mut all = line.split_whitespace();
+        let program = all.next().unwrap_or_default();
+        let program = program.rsplit('/').next().unwrap_or(program);
+        Phpunit.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn phpunit_is_recognised_by_its_script() {
+        assert_eq!(recognised("phpunit"), Some(0));
+        assert_eq!(recognised("vendor/bin/phpunit --testdox"), Some(0));
+        assert_eq!(recognised("php vendor/bin/phpunit tests"), Some(1));
+        assert_eq!(
+            recognised("php -d memory_limit=-1 ./vendor/bin/phpunit"),
+            Some(3)
+        );
+        // Where it must not fire: another PHP script, another program.
+        for line in [
+            "php artisan test",
+            "php -r phpunit",
+            "php -d x phpunit.php",
+            "composer install",
+            "pytest",
+        ] {
+            assert_eq!(recognised(line), None, "{line}");
+        }
+    }
+
+    fn targets<'a>(names: &'a [&'a str]) -> Vec<Target<'a>> {
+        names
+            .iter()
+            .map(|name| Target {
+                name,
+                context: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_are_quoted_whole_and_anchored() {
+        assert_eq!(
+            pcre_quote(r#"A\B::m with data set "x.y (1)""#),
+            r#"A\\B\:\:m with data set "x\.y \(1\)""#
+        );
+        assert_eq!(pcre_quote("a/b#c"), r"a\/b\#c");
+        assert_eq!(
+            filter_pattern(&targets(&[
+                r"Demo\CalcTest::testFails",
+                r"Demo\CalcTest::testN with data set #1",
+                r"Demo\BrokenTest",
+            ]))
+            .unwrap(),
+            r"/^(?:Demo\\CalcTest\:\:testFails$|Demo\\CalcTest\:\:testN with data set \#1$|Demo\\BrokenTest\:\:)/"
+        );
+    }
+
+    #[test]
+    fn a_retry_replaces_the_commands_filter() {
+        let rest: Vec<String> = ["--filter", "old", "tests", "--filter=x", "--testdox"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        let out = Phpunit
+            .select(&rest, &targets(&[r"A\B::m"]), Path::new("."))
+            .unwrap();
+        assert_eq!(
+            out,
+            ["tests", "--testdox", "--filter", r"/^(?:A\\B\:\:m$)/"]
+        );
+    }
+
+    #[test]
+    fn the_report_is_asked_by_flag_unless_the_command_names_its_own() {
+        let place = Path::new("/tmp/r/phpunit.xml");
+        let asked = Phpunit.report(&["tests".to_owned()], place, Path::new("."));
+        assert_eq!(
+            asked.map(|r| r.args),
+            Some(vec![
+                "--log-junit".to_owned(),
+                "/tmp/r/phpunit.xml".to_owned(),
+                "tests".to_owned()
+            ])
+        );
+        let own = ["--log-junit=mine.xml".to_owned()];
+        assert!(Phpunit.report(&own, place, Path::new(".")).is_none());
+    }
+
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test builds its own small trees, in folders no test command ran in"
+    )]
+    fn found_by_its_configuration_and_its_vendor_script() {
+        let host = crate::detect::HostFacts::default();
+        let found = |files: &[&str]| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            for file in files {
+                let path = dir.path().join(file);
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&path, "").expect("write");
+            }
+            let view = crate::detect::ProjectView::open(dir.path(), &host).expect("view");
+            Phpunit.detect(&view).map(|d| d.shown_command())
+        };
+        assert_eq!(found(&["phpunit.xml.dist"]).as_deref(), Some("phpunit"));
+        assert_eq!(
+            found(&["phpunit.xml", "vendor/bin/phpunit"]).as_deref(),
+            Some("vendor/bin/phpunit")
+        );
+        // Where it must not fire: composer alone, a tests folder alone.
+        assert_eq!(found(&["composer.json", "tests/ATest.php"]), None);
+    }
+}
