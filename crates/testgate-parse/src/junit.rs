@@ -976,6 +976,8 @@ mod tests {
                 ("gone", Outcome::Failed),
             ]
         );
+    }
+
     #[test]
     fn phpunits_report_names_as_its_console_and_risky_is_no_failure() {
         // Captured with default.log by tests/capture/phpunit.sh.

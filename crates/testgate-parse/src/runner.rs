@@ -50,7 +50,7 @@ pub enum Runner {
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 12] = [
+    pub const ALL: [Runner; 13] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
