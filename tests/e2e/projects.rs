@@ -34,7 +34,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Mocha
         | Runner::Node
         | Runner::Unittest
-        | Runner::Maven => true,
+        | Runner::Maven
+        | Runner::Rspec => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -48,7 +49,8 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Go
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Gradle => e2e.join(runner.name()),
+        | Runner::Gradle
+        | Runner::Rspec => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -85,6 +87,7 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
             "com.example.CalcTest#addsNegative",
             "com.example.BigTest#bigNumbers",
         ],
+        Runner::Rspec => &["calc adds negative", "calc big millions"],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -144,6 +147,9 @@ impl Project {
                 .preset(),
             Runner::Maven => maven(&self.dir),
             Runner::Gradle => gradle(&self.dir),
+            Runner::Rspec => TestConfig::new(&self.dir, "rspec", Vec::<String>::new())
+                .format(Runner::Rspec)
+                .preset(),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -161,7 +167,8 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Gradle => false,
+        | Runner::Gradle
+        | Runner::Rspec => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }

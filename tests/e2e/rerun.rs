@@ -47,7 +47,12 @@ struct Cases {
 fn cases(runner: Runner) -> Cases {
     use Mode::{Fail, Flaky, Order};
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest | Runner::Maven => Cases {
+        Runner::Cargo
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Unittest
+        | Runner::Maven
+        | Runner::Rspec => Cases {
             modes: &[Fail, Flaky, Order],
             npm: false,
         },
@@ -94,6 +99,7 @@ impl Kind {
             Runner::Unittest => "unittest",
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
+            Runner::Rspec => "rspec",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -132,6 +138,10 @@ impl Kind {
                 "com.example.RerunTest#fails",
                 "com.example.BoxTest#ünïcodeFails",
             ],
+            Runner::Rspec => &[
+                "calc fails",
+                "calc named (x) [y] + ünï a.b*c|d^$ ✓ /slash/ #hash",
+            ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -148,6 +158,7 @@ impl Kind {
             Runner::Node => "calc > b victim",
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
+            Runner::Rspec => "calc b victim",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -213,6 +224,9 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
             .preset(),
         Runner::Maven => crate::projects::maven(dir),
         Runner::Gradle => crate::projects::gradle(dir),
+        Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
+            .format(Runner::Rspec)
+            .preset(),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -369,6 +383,7 @@ rerun_tests! {
     unittest_reruns_only_the_failed_tests: Unittest,
     maven_reruns_only_the_failed_tests: Maven,
     gradle_reruns_only_the_failed_tests: Gradle,
+    rspec_reruns_only_the_failed_tests: Rspec,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

@@ -40,11 +40,14 @@ pub enum Runner {
     /// Gradle's console of its `test` task (`Class > method FAILED`, the
     /// `N tests completed, M failed` summary).
     Gradle,
+    /// RSpec 3: its progress and documentation formatters, rspec-retry's
+    /// lines.
+    Rspec,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 11] = [
+    pub const ALL: [Runner; 12] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -56,6 +59,7 @@ impl Runner {
         Runner::Unittest,
         Runner::Maven,
         Runner::Gradle,
+        Runner::Rspec,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -72,6 +76,7 @@ impl Runner {
             Runner::Unittest => "unittest",
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
+            Runner::Rspec => "rspec",
         }
     }
 }
@@ -222,6 +227,7 @@ mod tests {
             Runner::Unittest => 8,
             Runner::Maven => 9,
             Runner::Gradle => 10,
+            Runner::Rspec => 11,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -241,7 +247,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven or gradle)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle or rspec)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

@@ -519,6 +519,7 @@ fn beside_under(
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
         }
+        ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -840,7 +841,8 @@ mod tests {
         );
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
-        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest).
+        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
+        // RSpec's `SPEC_OPTS`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -853,7 +855,8 @@ mod tests {
             [
                 (Runner::Pytest, true),
                 (Runner::Jest, true),
-                (Runner::Vitest, true)
+                (Runner::Vitest, true),
+                (Runner::Rspec, true)
             ]
         );
         // Each preload is written beside its report, and named in

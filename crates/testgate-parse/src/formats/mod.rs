@@ -28,6 +28,7 @@ mod mocha;
 mod nextest;
 mod node;
 mod pytest;
+mod rspec;
 mod scope;
 mod unittest;
 mod vitest;
@@ -529,6 +530,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Unittest => Box::new(unittest::Unittest::default()),
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
+        Runner::Rspec => Box::new(rspec::Rspec::default()),
     }
 }
 

@@ -60,6 +60,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Unittest => UNITTEST,
         Runner::Maven => MAVEN,
         Runner::Gradle => GRADLE,
+        Runner::Rspec => RSPEC,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -241,6 +242,21 @@ const MAVEN: &[&str] = &[
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.",
     "[INFO] BUILD FAILURE",
 ];
+const RSPEC: &[&str] = &[
+    ".F*",
+    "Failures:",
+    "  1) Calc adds wrongly",
+    "     Failure/Error: expect(1 + 1).to eq(3)",
+    "Pending: (Failures listed here are expected and do not affect your suite's status)",
+    "Finished in 0.02 seconds (files took 0.1 seconds to load)",
+    "8 examples, 3 failures, 1 pending",
+    "1 example, 0 failures",
+    "Failed examples:",
+    "rspec ./spec/calc_spec.rb:8 # Calc adds wrongly",
+    "An error occurred while loading ./spec/bad_spec.rb.",
+    "RSpec::Retry: 2nd try ./spec/flaky_spec.rb:5",
+];
+
 const GRADLE: &[&str] = &[
     "com.example.CalcTest > subtracts FAILED",
     "    java.lang.AssertionError at CalcTest.java:10",

@@ -27,6 +27,7 @@ mod nextest;
 mod node;
 pub(crate) mod npm;
 mod pytest;
+mod rspec;
 mod shell;
 mod toolchain;
 mod unittest;
@@ -280,6 +281,8 @@ pub(crate) enum ReportFormat {
     GoTestJson,
     /// libtest's JSON lines (`--format json`).
     LibtestJson,
+    /// RSpec's JSON formatter (`--format json --out FILE`).
+    RspecJson,
 }
 
 impl ReportFormat {
@@ -288,6 +291,7 @@ impl ReportFormat {
         match self {
             ReportFormat::JUnit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
+            ReportFormat::RspecJson => "json",
             ReportFormat::GoTestJson | ReportFormat::LibtestJson => "jsonl",
         }
     }
@@ -326,6 +330,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Unittest => &unittest::Unittest,
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
+        Runner::Rspec => &rspec::Rspec,
         _ => return None,
     })
 }

@@ -488,6 +488,59 @@ pub(crate) static JAVA: Toolchain = Toolchain {
     },
 };
 
+/// Ruby's: RSpec and minitest, their gems (Debian's `ruby-*` packages, a
+/// version manager's or bundler's under the home), the files bundler and
+/// rake read.
+pub(crate) static RUBY: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["ruby", "rspec", "rake", "bundle", "bundler", "gem"],
+        prefixes: &[],
+        caches: &[],
+    }],
+    host_files: &[
+        HostFile::Named("Gemfile"),
+        HostFile::Named("Gemfile.lock"),
+        HostFile::Named("Rakefile"),
+        HostFile::Named(".rspec"),
+        HostFile::In {
+            folder: ".bundle",
+            name: "config",
+        },
+    ],
+    shadowed: &[],
+    preset_env: &[],
+    run: testgate_run::Toolchain {
+        // Gems are code, like Maven's repository: shown read-only.
+        homes: &[".gem", ".rbenv", ".rvm", ".local/share/gem"],
+        directories: &["GEM_HOME", "GEM_PATH", "RBENV_ROOT", "BUNDLE_PATH"],
+        search_paths: &["RUBYLIB"],
+        // Not a `BUNDLE_` namespace: bundler keeps a gem server's
+        // credentials there (`BUNDLE_GEMS__EXAMPLE__COM`).
+        variables: &[
+            "RUBYOPT",
+            "RUBYLIB",
+            "GEM_HOME",
+            "GEM_PATH",
+            "BUNDLE_GEMFILE",
+            "BUNDLE_PATH",
+            "BUNDLE_WITHOUT",
+            "BUNDLE_WITH",
+            "BUNDLE_FROZEN",
+            "BUNDLE_DEPLOYMENT",
+            "SPEC_OPTS",
+            "TESTOPTS",
+        ],
+        prefixes: &[],
+        prefixes_any_case: &[],
+        caches: &[],
+        build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
+        offline: &[],
+    },
+};
+
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
 const GRADLE_CACHES: &str = "gradle/caches";
 
@@ -528,8 +581,11 @@ mod tests {
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
         let all = toolchains();
-        assert_eq!(all.len(), 5);
-        for (got, expected) in all.into_iter().zip([&RUST, &PYTHON, &GO, &NODE, &JAVA]) {
+        assert_eq!(all.len(), 6);
+        for (got, expected) in all
+            .into_iter()
+            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &RUBY])
+        {
             assert!(std::ptr::eq(got, expected), "{got:?}");
         }
     }
@@ -590,6 +646,10 @@ mod tests {
                 ".jdks",
                 ".m2/repository",
                 ".m2/wrapper",
+                ".gem",
+                ".rbenv",
+                ".rvm",
+                ".local/share/gem",
             ]
             .into_iter())
         );
@@ -612,11 +672,18 @@ mod tests {
                 "MAVEN_HOME",
                 "M2_HOME",
                 "GRADLE_HOME",
+                "GEM_HOME",
+                "GEM_PATH",
+                "RBENV_ROOT",
+                "BUNDLE_PATH",
             ]
             .into_iter())
         );
         let lists = set(all.iter().flat_map(|t| t.search_paths).copied());
-        assert_eq!(lists, set(["PYTHONPATH", "NODE_PATH"].into_iter()));
+        assert_eq!(
+            lists,
+            set(["PYTHONPATH", "NODE_PATH", "RUBYLIB"].into_iter())
+        );
         let variables = set(all.iter().flat_map(|t| t.variables).copied());
         assert_eq!(
             variables,
@@ -696,6 +763,18 @@ mod tests {
                 "MAVEN_OPTS",
                 "MAVEN_ARGS",
                 "GRADLE_OPTS",
+                "RUBYOPT",
+                "RUBYLIB",
+                "GEM_HOME",
+                "GEM_PATH",
+                "BUNDLE_GEMFILE",
+                "BUNDLE_PATH",
+                "BUNDLE_WITHOUT",
+                "BUNDLE_WITH",
+                "BUNDLE_FROZEN",
+                "BUNDLE_DEPLOYMENT",
+                "SPEC_OPTS",
+                "TESTOPTS",
             ]
             .into_iter())
         );
