@@ -35,7 +35,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Rspec => true,
+        | Runner::Rspec
+        | Runner::Minitest => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -50,7 +51,8 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle
-        | Runner::Rspec => e2e.join(runner.name()),
+        | Runner::Rspec
+        | Runner::Minitest => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -88,6 +90,7 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
             "com.example.BigTest#bigNumbers",
         ],
         Runner::Rspec => &["calc adds negative", "calc big millions"],
+        Runner::Minitest => &["CalcTest#test_adds_negative", "BigTest#test_big_numbers"],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -150,6 +153,10 @@ impl Project {
             Runner::Rspec => TestConfig::new(&self.dir, "rspec", Vec::<String>::new())
                 .format(Runner::Rspec)
                 .preset(),
+            // `-v`: the console names every test, passing ones too.
+            Runner::Minitest => TestConfig::new(&self.dir, "rake", ["test", "TESTOPTS=-v"])
+                .format(Runner::Minitest)
+                .preset(),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -168,7 +175,8 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Gradle
-        | Runner::Rspec => false,
+        | Runner::Rspec
+        | Runner::Minitest => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }

@@ -58,6 +58,12 @@ fn cases(runner: Runner) -> Cases {
         },
         // Gradle 4 states counts only when a test failed: a targeted retry
         // that passes shows no test ran (no report is read yet).
+        // minitest runs its tests in a random order: no order dependence
+        // to check.
+        Runner::Minitest => Cases {
+            modes: &[Fail, Flaky],
+            npm: false,
+        },
         Runner::Gradle => Cases {
             modes: &[Fail],
             npm: false,
@@ -100,6 +106,7 @@ impl Kind {
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
             Runner::Rspec => "rspec",
+            Runner::Minitest => "minitest",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -138,6 +145,10 @@ impl Kind {
                 "com.example.RerunTest#fails",
                 "com.example.BoxTest#ünïcodeFails",
             ],
+            Runner::Minitest => &[
+                "RerunTest#test_fails",
+                "named (x) [y] + ünï#test_0001_a.b*c|d^$ ✓ /slash/",
+            ],
             Runner::Rspec => &[
                 "calc fails",
                 "calc named (x) [y] + ünï a.b*c|d^$ ✓ /slash/ #hash",
@@ -159,6 +170,7 @@ impl Kind {
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             Runner::Rspec => "calc b victim",
+            Runner::Minitest => "",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -226,6 +238,9 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Gradle => crate::projects::gradle(dir),
         Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
             .format(Runner::Rspec)
+            .preset(),
+        Runner::Minitest => TestConfig::new(dir, "rake", ["test"])
+            .format(Runner::Minitest)
             .preset(),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
@@ -384,6 +399,7 @@ rerun_tests! {
     maven_reruns_only_the_failed_tests: Maven,
     gradle_reruns_only_the_failed_tests: Gradle,
     rspec_reruns_only_the_failed_tests: Rspec,
+    minitest_reruns_only_the_failed_tests: Minitest,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

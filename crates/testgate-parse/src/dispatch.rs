@@ -201,6 +201,7 @@ mod tests {
             Runner::Maven => MAVEN,
             Runner::Gradle => GRADLE,
             Runner::Rspec => RSPEC,
+            Runner::Minitest => MINITEST,
         }
     }
     const CARGO: &[&str] = &[
@@ -427,6 +428,22 @@ mod tests {
         "Execution failed for task ':compileTestJava'.\n",
         " FAILED\n",
         "com.example.A > ",
+    ];
+    const MINITEST: &[&str] = &[
+        "Run options: --seed 1\n",
+        "# Running:\n",
+        "FSE.F.\n",
+        "Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.\n",
+        "  1) Failure:\n",
+        "  2) Error:\n",
+        "  3) Skipped:\n",
+        "CalcTest#test_adds_wrongly [test/calc_test.rb:9]:\n",
+        "CalcTest#test_raises:\n",
+        "Expected: 5\n",
+        "CalcTest#test_adds = 0.00 s = .\n",
+        "Spec calc#test_0001_multiplies = 0.00 s = F\n",
+        "6 runs, 4 assertions, 2 failures, 1 errors, 1 skips\n",
+        "\n",
     ];
     const RSPEC: &[&str] = &[
         ".F*",

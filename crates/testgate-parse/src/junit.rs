@@ -301,7 +301,9 @@ impl Case {
                 };
                 (name, None)
             }
-            Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec)
+            Producer::Known(
+                Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest,
+            )
             | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
     }

@@ -3,7 +3,8 @@
 //! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
 //! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
 //! mocha, `node --test`, Python's unittest (also Django's test runner),
-//! Maven's Surefire (`maven`), Gradle (`gradle`) and RSpec (`rspec`), also as CI systems store a job's log (GitHub
+//! Maven's Surefire (`maven`), Gradle (`gradle`), RSpec (`rspec`) and minitest
+//! (`minitest`), also as CI systems store a job's log (GitHub
 //! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
 //! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
 //! it ([`Report::tests`]), how many ran, and whether the runner said that

@@ -43,11 +43,13 @@ pub enum Runner {
     /// RSpec 3: its progress and documentation formatters, rspec-retry's
     /// lines.
     Rspec,
+    /// minitest 5: its progress and `-v` lines, also through `rake test`.
+    Minitest,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 12] = [
+    pub const ALL: [Runner; 13] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -60,6 +62,7 @@ impl Runner {
         Runner::Maven,
         Runner::Gradle,
         Runner::Rspec,
+        Runner::Minitest,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -77,6 +80,7 @@ impl Runner {
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
             Runner::Rspec => "rspec",
+            Runner::Minitest => "minitest",
         }
     }
 }
@@ -228,6 +232,7 @@ mod tests {
             Runner::Maven => 9,
             Runner::Gradle => 10,
             Runner::Rspec => 11,
+            Runner::Minitest => 12,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -247,7 +252,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle or rspec)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, rspec or minitest)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

@@ -30,6 +30,6 @@ mod private_writes;
 mod processes;
 mod resources;
 mod restore;
-mod rspec_forgery;
+mod ruby_forgery;
 mod tampering;
 mod terminal;

@@ -24,6 +24,7 @@ mod java;
 mod jest;
 pub(crate) mod js;
 mod maven;
+mod minitest;
 mod mocha;
 mod nextest;
 mod node;
@@ -531,6 +532,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
         Runner::Rspec => Box::new(rspec::Rspec::default()),
+        Runner::Minitest => Box::new(minitest::Minitest::default()),
     }
 }
 

@@ -61,6 +61,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Maven => MAVEN,
         Runner::Gradle => GRADLE,
         Runner::Rspec => RSPEC,
+        Runner::Minitest => MINITEST,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -242,6 +243,21 @@ const MAVEN: &[&str] = &[
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.",
     "[INFO] BUILD FAILURE",
 ];
+const MINITEST: &[&str] = &[
+    "Run options: --seed 1",
+    "# Running:",
+    "FSE.F.",
+    "Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.",
+    "  1) Failure:",
+    "  2) Error:",
+    "  3) Skipped:",
+    "CalcTest#test_adds_wrongly [test/calc_test.rb:9]:",
+    "CalcTest#test_raises:",
+    "CalcTest#test_adds = 0.00 s = .",
+    "Spec calc#test_0001_multiplies = 0.00 s = F",
+    "6 runs, 4 assertions, 2 failures, 1 errors, 1 skips",
+];
+
 const RSPEC: &[&str] = &[
     ".F*",
     "Failures:",

@@ -22,6 +22,7 @@ mod gradle;
 mod jest;
 mod js;
 mod maven;
+mod minitest;
 mod mocha;
 mod nextest;
 mod node;
@@ -331,6 +332,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
         Runner::Rspec => &rspec::Rspec,
+        Runner::Minitest => &minitest::Minitest,
         _ => return None,
     })
 }
