@@ -7,11 +7,11 @@ use super::harness::Attack;
 /// closes as a passing run would and the exit status is 0 (PASS before
 /// testgate knew RSpec: the console named no runner, the exit code
 /// judged). RSpec writes the JSON report testgate asks for through
-/// `SPEC_OPTS` when the run ends, which never came: Inconclusive
-/// `truncated`, never a Pass.
+/// `SPEC_OPTS` when the run ends, which never came (the file it opened at
+/// the start stays empty): Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
-    let attack = Attack::new("rspec-forgery").runner_command(&["rspec"]);
+    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forge_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     let attempt = outcome.attempt();
@@ -23,7 +23,7 @@ fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
     assert!(
         attempt["note"]
             .as_str()
-            .is_some_and(|note| note.contains("the runner wrote no complete report")),
+            .is_some_and(|note| note.contains("is not a complete report")),
         "{attempt:#}"
     );
     attack.assert_contained(&outcome);
@@ -34,8 +34,7 @@ fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
 /// and report come after it: Pass, nothing named.
 #[test]
 fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
-    let attack =
-        Attack::new("rspec-forgery").runner_command(&["rspec", "spec/forged_block_spec.rb"]);
+    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forged_block_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     attack.assert_contained(&outcome);
@@ -50,12 +49,7 @@ fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
 /// (Without `-v` the dots name nothing: docs/formats.md, minitest.)
 #[test]
 fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
-    let attack = Attack::new("minitest-forgery").runner_command(&[
-        "ruby",
-        "-Itest",
-        "test/forge_test.rb",
-        "-v",
-    ]);
+    let attack = Attack::new("minitest-forgery").runner_command(&["ruby", "forge_test.rb", "-v"]);
     let outcome = attack.run();
     let (verdict, _) = outcome.verdict();
     assert_eq!(verdict, "inconclusive", "{:#}", outcome.doc());
