@@ -32,6 +32,8 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Node => "calc > adds",
         Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
+        Runner::Rspec => "calc adds",
+        Runner::Minitest => "CalcTest#test_adds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -48,6 +50,8 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Node => "calc > sometimes",
         Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
+        Runner::Rspec => "calc sometimes",
+        Runner::Minitest => "CalcTest#test_sometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -81,7 +85,9 @@ fn verbose(project: &Project) -> TestConfig {
         | Runner::Node
         | Runner::Unittest
         | Runner::Maven
-        | Runner::Gradle => project.config(),
+        | Runner::Gradle
+        | Runner::Rspec
+        | Runner::Minitest => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

@@ -176,20 +176,20 @@ impl Recognizer for Minitest {
     fn line(&mut self, line: &Line<'_>) {
         let text = trim_end(&line.text);
         let index = line.index;
-        if let Some((number, error)) = self.header.take() {
-            if let Some(name) = entry_name(text) {
-                if error && self.errored.len() < MAX_ERRORS {
-                    self.errored.insert(name.to_owned());
-                }
-                if self.listing {
-                    self.scope.list(index, name, None, Kind::Test);
-                } else {
-                    self.scope.candidate(index, name, None, Kind::Test);
-                }
-                self.next_entry = number + 1;
-                self.excerpts.open(name);
-                return;
+        if let Some((number, error)) = self.header.take()
+            && let Some(name) = entry_name(text)
+        {
+            if error && self.errored.len() < MAX_ERRORS {
+                self.errored.insert(name.to_owned());
             }
+            if self.listing {
+                self.scope.list(index, name, None, Kind::Test);
+            } else {
+                self.scope.candidate(index, name, None, Kind::Test);
+            }
+            self.next_entry = number + 1;
+            self.excerpts.open(name);
+            return;
         }
         if let Some((number, failure)) = header(text) {
             self.excerpts.end();

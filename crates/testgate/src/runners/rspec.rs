@@ -1,5 +1,5 @@
 //! RSpec (`rspec`, `bundle exec rspec`): how testgate
-//! recognises it, finds it in a project (`.rspec`, `spec/`), asks its
+//! recognises it, finds it in a project (`.rspec`, `spec/*_spec.rb`), asks its
 //! versions and its JSON report (through `SPEC_OPTS`, from outside the
 //! project), and retries only the failed examples by their full
 //! descriptions (`-E '^…$'`) or places (`./spec/x_spec.rb:5`).
@@ -171,7 +171,7 @@ impl RunnerProfile for Rspec {
     }
 
     fn looks_for(&self) -> &'static [&'static str] {
-        &[".rspec or spec/ (rspec)"]
+        &[".rspec or spec/*_spec.rb (rspec)"]
     }
 
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
@@ -206,10 +206,18 @@ impl RunnerProfile for Rspec {
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        // A `spec/` folder alone is no RSpec project (jasmine's is one too):
+        // only one holding RSpec's files.
+        let rspec_files = || {
+            project.names_in("spec").iter().any(|name| {
+                let name = name.to_string_lossy();
+                name == "spec_helper.rb" || name.ends_with("_spec.rb")
+            })
+        };
         let found = if project.is_file(".rspec") {
             ".rspec"
-        } else if project.kind(Path::new("spec")) == Some(testgate_run::EntryKind::Dir) {
-            "spec/"
+        } else if rspec_files() {
+            "spec/*_spec.rb"
         } else {
             return None;
         };
@@ -279,6 +287,48 @@ mod tests {
         );
         assert!(!is_place("Calc adds: 1"));
         assert!(select(&words(&["-f"]), &targets(&["x"])).is_err());
+    }
+
+    /// The command `testgate check` finds in a project of `files` (path,
+    /// text), or its refusal.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test builds its own fixture, in a folder no test command ran in"
+    )]
+    fn detected(files: &[(&str, &str)]) -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        let host = crate::detect::HostFacts::default();
+        match crate::detect::detect_with(dir.path(), &host) {
+            Ok(found) => format!("{} ({})", found.shown_command(), found.why()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn found_by_rspec_files_and_not_by_any_spec_folder() {
+        assert_eq!(
+            detected(&[(".rspec", "--require spec_helper\n")]),
+            "rspec (found .rspec)"
+        );
+        assert_eq!(
+            detected(&[("spec/calc_spec.rb", "")]),
+            "rspec (found spec/*_spec.rb)"
+        );
+        assert_eq!(
+            detected(&[("Rakefile", ""), ("test/calc_test.rb", "")]),
+            "rake test (found Rakefile, test/)"
+        );
+        // Where it must not fire: jasmine's `spec/` beside a Node project.
+        let node = detected(&[
+            ("spec/calc.spec.js", ""),
+            ("package.json", r#"{"scripts":{"test":"jest"}}"#),
+        ]);
+        assert!(node.starts_with("npm test"), "{node}");
     }
 
     #[test]
