@@ -2,7 +2,8 @@
 # Reruns RSpec over tests/projects/parse/rspec/* and rewrites
 # tests/fixtures/rspec/<case>.log (stdout+stderr as they came),
 # <case>.expected (the failing examples' full descriptions from RSpec's own
-# JSON formatter, written by the same run beside the console's formatter),
+# JSON formatter, written by the same run beside the console's formatter,
+# kept as <case>.report.json without its backtraces),
 # <case>.outcomes (every example's status by the same JSON) and, for
 # rspec-retry, <case>.flaky (the places rspec-retry's `retry_callback`
 # retried whose example the JSON gives as passed).
@@ -33,6 +34,11 @@ capture() {
     (cd "$dir" && TG_RETRIED="$retried" rspec --no-color --format "$format" \
         --format json --out "$json" >"$out/$case.log" 2>&1) || true
     rm -f "$out/$case.flaky"
+    # The report itself, pretty and without backtraces (RSpec's own lines,
+    # long and of no use to the names), for the parser of the report.
+    ruby -rjson -e 'r = JSON.parse(File.read(ARGV[0]))
+      r["examples"].each { |e| e["exception"]&.delete("backtrace") }
+      File.write(ARGV[1], JSON.pretty_generate(r) + "\n")' "$json" "$out/$case.report.json"
     ruby -rjson - "$json" "$retried" "$out/$case" <<'RUBY'
 json, retried, stem = ARGV
 report = JSON.parse(File.read(json))
