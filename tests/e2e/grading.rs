@@ -34,6 +34,8 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
         Runner::Ctest => "calc.adds",
         Runner::Phpunit => r"Tests\CalcTest::testAdds",
+        Runner::Rspec => "calc adds",
+        Runner::Minitest => "CalcTest#test_adds",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -52,6 +54,8 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
         Runner::Ctest => "calc.sometimes",
         Runner::Phpunit => r"Tests\CalcTest::testSometimes",
+        Runner::Rspec => "calc sometimes",
+        Runner::Minitest => "CalcTest#test_sometimes",
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -87,7 +91,9 @@ fn verbose(project: &Project) -> TestConfig {
         | Runner::Maven
         | Runner::Gradle
         | Runner::Ctest
-        | Runner::Phpunit => project.config(),
+        | Runner::Phpunit
+        | Runner::Rspec
+        | Runner::Minitest => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

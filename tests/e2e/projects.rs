@@ -36,7 +36,9 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Unittest
         | Runner::Maven
         | Runner::Ctest
-        | Runner::Phpunit => true,
+        | Runner::Phpunit
+        | Runner::Rspec
+        | Runner::Minitest => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -52,7 +54,9 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Maven
         | Runner::Gradle
         | Runner::Ctest
-        | Runner::Phpunit => e2e.join(runner.name()),
+        | Runner::Phpunit
+        | Runner::Rspec
+        | Runner::Minitest => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -94,6 +98,8 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
             r"Tests\CalcTest::testAddsNegative",
             r"Tests\BigTest::testBigNumbers",
         ],
+        Runner::Rspec => &["calc adds negative", "calc big millions"],
+        Runner::Minitest => &["CalcTest#test_adds_negative", "BigTest#test_big_numbers"],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -155,6 +161,13 @@ impl Project {
             Runner::Gradle => gradle(&self.dir),
             Runner::Ctest => ctest(&self.dir),
             Runner::Phpunit => phpunit(&self.dir),
+            Runner::Rspec => TestConfig::new(&self.dir, "rspec", Vec::<String>::new())
+                .format(Runner::Rspec)
+                .preset(),
+            // `-v`: the console names every test, passing ones too.
+            Runner::Minitest => TestConfig::new(&self.dir, "rake", ["test", "TESTOPTS=-v"])
+                .format(Runner::Minitest)
+                .preset(),
             other => panic!("the e2e tests have no {other} project"),
         }
     }
@@ -174,7 +187,9 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Maven
         | Runner::Gradle
         | Runner::Ctest
-        | Runner::Phpunit => false,
+        | Runner::Phpunit
+        | Runner::Rspec
+        | Runner::Minitest => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }

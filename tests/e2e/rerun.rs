@@ -47,7 +47,12 @@ struct Cases {
 fn cases(runner: Runner) -> Cases {
     use Mode::{Fail, Flaky, Order};
     match runner {
-        Runner::Cargo | Runner::Pytest | Runner::Go | Runner::Unittest | Runner::Maven => Cases {
+        Runner::Cargo
+        | Runner::Pytest
+        | Runner::Go
+        | Runner::Unittest
+        | Runner::Maven
+        | Runner::Rspec => Cases {
             modes: &[Fail, Flaky, Order],
             npm: false,
         },
@@ -57,6 +62,12 @@ fn cases(runner: Runner) -> Cases {
         },
         // Gradle 4 states counts only when a test failed: a targeted retry
         // that passes shows no test ran (no report is read yet).
+        // minitest runs its tests in a random order: no order dependence
+        // to check.
+        Runner::Minitest => Cases {
+            modes: &[Fail, Flaky],
+            npm: false,
+        },
         Runner::Gradle => Cases {
             modes: &[Fail],
             npm: false,
@@ -105,6 +116,8 @@ impl Kind {
             Runner::Gradle => "gradle",
             Runner::Ctest => "ctest",
             Runner::Phpunit => "phpunit",
+            Runner::Rspec => "rspec",
+            Runner::Minitest => "minitest",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -149,6 +162,13 @@ impl Kind {
             Runner::Phpunit => &[
                 r"Tests\RerunTest::testFails",
                 r#"Tests\RerunTest::testNamed with data set "a.b*(c)|d^$ "q" /s\ ünï""#,
+            Runner::Minitest => &[
+                "RerunTest#test_fails",
+                "named (x) [y] + ünï#test_0001_a.b*c|d^$ ✓ /slash/",
+            ],
+            Runner::Rspec => &[
+                "calc fails",
+                "calc named (x) [y] + ünï a.b*c|d^$ ✓ /slash/ #hash",
             ],
             other => panic!("the e2e rerun tests have no {other} project"),
         }
@@ -168,6 +188,8 @@ impl Kind {
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
             Runner::Phpunit => r"Tests\RerunTest::testBVictim",
+            Runner::Rspec => "calc b victim",
+            Runner::Minitest => "",
             other => panic!("the e2e rerun tests have no {other} project"),
         }
     }
@@ -235,6 +257,12 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Gradle => crate::projects::gradle(dir),
         Runner::Ctest => crate::projects::ctest(dir),
         Runner::Phpunit => crate::projects::phpunit(dir),
+        Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
+            .format(Runner::Rspec)
+            .preset(),
+        Runner::Minitest => TestConfig::new(dir, "rake", ["test"])
+            .format(Runner::Minitest)
+            .preset(),
         other => panic!("the e2e rerun tests have no {other} project"),
     }
 }
@@ -393,6 +421,8 @@ rerun_tests! {
     gradle_reruns_only_the_failed_tests: Gradle,
     ctest_reruns_only_the_failed_tests: Ctest,
     phpunit_reruns_only_the_failed_tests: Phpunit,
+    rspec_reruns_only_the_failed_tests: Rspec,
+    minitest_reruns_only_the_failed_tests: Minitest,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

@@ -233,6 +233,8 @@ mod tests {
             Runner::Gradle => GRADLE,
             Runner::Ctest => CTEST,
             Runner::Phpunit => PHPUNIT,
+            Runner::Rspec => RSPEC,
+            Runner::Minitest => MINITEST,
         }
     }
     const CARGO: &[&str] = &[
@@ -493,6 +495,38 @@ mod tests {
         "PHP Fatal error:  Allowed memory size exhausted\n",
         "No tests executed!\n",
         "1) ",
+    const MINITEST: &[&str] = &[
+        "Run options: --seed 1\n",
+        "# Running:\n",
+        "FSE.F.\n",
+        "Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.\n",
+        "  1) Failure:\n",
+        "  2) Error:\n",
+        "  3) Skipped:\n",
+        "CalcTest#test_adds_wrongly [test/calc_test.rb:9]:\n",
+        "CalcTest#test_raises:\n",
+        "Expected: 5\n",
+        "CalcTest#test_adds = 0.00 s = .\n",
+        "Spec calc#test_0001_multiplies = 0.00 s = F\n",
+        "6 runs, 4 assertions, 2 failures, 1 errors, 1 skips\n",
+        "\n",
+    ];
+    const RSPEC: &[&str] = &[
+        ".F*",
+        "Failures:\n",
+        "  1) Calc adds wrongly\n",
+        "  2) Calc raises\n",
+        "     Failure/Error: expect(1 + 1).to eq(3)\n",
+        "Pending: (Failures listed here are expected and do not affect your suite's status)\n",
+        "Finished in 0.02 seconds (files took 0.1 seconds to load)\n",
+        "8 examples, 3 failures, 1 pending\n",
+        "1 example, 0 failures\n",
+        "0 examples, 0 failures, 1 error occurred outside of examples\n",
+        "Failed examples:\n",
+        "rspec ./spec/calc_spec.rb:8 # Calc adds wrongly\n",
+        "An error occurred while loading ./spec/bad_spec.rb.\n",
+        "RSpec::Retry: 2nd try ./spec/flaky_spec.rb:5\n",
+        "\n",
     ];
 
     /// What trims differently: tabs, non-ASCII spaces, escapes; a `}` last.

@@ -367,7 +367,9 @@ impl Case {
                 };
                 (format!("{class}::{}", self.name), None)
             }
-            Producer::Known(Runner::Mocha | Runner::Node | Runner::Unittest)
+            Producer::Known(
+                Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest,
+            )
             | Producer::Unknown => (self.name.clone(), some(&self.classname)),
         }
     }
@@ -701,6 +703,86 @@ pub fn parse_json_report_in(bytes: &[u8], root: &str) -> Result<Report, ReportEr
     }
     let mut report = report_of_cases(Some(runner), cases);
     report.unclosed = incomplete(&value, tests_listed, failed_listed);
+    Ok(report)
+}
+
+/// A report RSpec's JSON formatter wrote (`--format json --out FILE`):
+/// each example by its `full_description`, as the console's lists name
+/// it; a pending one skipped. A spec file that did not load is no example:
+/// the report gives it only in RSpec's own message (`An error occurred
+/// while loading ./spec/x_spec.rb.`), and it is named by its path, kind
+/// file. rspec-retry's earlier tries are not in the report (the console
+/// names them).
+///
+/// ```
+/// let json = br#"{"version":"3.12.0","examples":[
+///   {"full_description":"Calc adds","status":"failed","run_time":0.01},
+///   {"full_description":"Calc subtracts","status":"passed"}],
+///   "summary":{"example_count":2,"failure_count":1,"pending_count":0,
+///   "errors_outside_of_examples_count":0}}"#;
+/// let report = testgate_parse::parse_rspec_json(json).unwrap();
+/// assert_eq!(report.names().collect::<Vec<_>>(), ["Calc adds"]);
+/// ```
+pub fn parse_rspec_json(bytes: &[u8]) -> Result<Report, ReportError> {
+    #[derive(serde::Deserialize)]
+    struct Document {
+        examples: Vec<Example>,
+        summary: Option<Summary>,
+        #[serde(default)]
+        messages: Vec<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Example {
+        full_description: String,
+        status: String,
+        run_time: Option<f64>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Summary {
+        example_count: u64,
+    }
+    let document: Document = serde_json::from_slice(bytes).map_err(|e| ReportError {
+        message: format!("not an RSpec JSON report: {e}"),
+    })?;
+    let mut cases: Vec<ReportCase> = document
+        .examples
+        .iter()
+        .map(|example| {
+            let outcome = match example.status.as_str() {
+                "passed" => Outcome::Passed,
+                "failed" => Outcome::Failed,
+                _ => Outcome::Skipped,
+            };
+            let duration_ms = example.run_time.and_then(|s| millis(s * 1000.0));
+            (
+                example.full_description.clone(),
+                outcome,
+                Kind::Test,
+                None,
+                duration_ms,
+            )
+        })
+        .collect();
+    for message in &document.messages {
+        for line in message.lines() {
+            if let Some(path) = line
+                .strip_prefix("An error occurred while loading ")
+                .and_then(|rest| rest.strip_suffix('.'))
+            {
+                cases.push((path.to_owned(), Outcome::Failed, Kind::File, None, None));
+            }
+        }
+    }
+    let mut report = report_of_cases(Some(Runner::Rspec), cases);
+    // A report whose summary counts more examples than it lists is not the
+    // whole run's; one without a summary was cut.
+    report.unclosed = match document.summary {
+        None => Some("the report has no summary".to_owned()),
+        Some(summary) if summary.example_count > document.examples.len() as u64 => {
+            Some("the report counts more examples than it lists".to_owned())
+        }
+        Some(_) => None,
+    };
     Ok(report)
 }
 

@@ -4,7 +4,7 @@
 //! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
 //! mocha, `node --test`, Python's unittest (also Django's test runner),
 //! Maven's Surefire (`maven`), Gradle (`gradle`), CTest (`ctest`),
-//! PHPUnit 9 (`phpunit`), also as CI systems store a job's log (GitHub
+//! PHPUnit 9 (`phpunit`), RSpec (`rspec`) and minitest (`minitest`), also as CI systems store a job's log (GitHub
 //! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
 //! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
 //! it ([`Report::tests`]), how many ran, and whether the runner said that
@@ -97,6 +97,7 @@ pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
 };
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS, parse_unittest_report};
+pub use crate::junit::parse_rspec_json;
 pub use crate::junit::{
     ReportError, is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit,
     parse_junit_of,

@@ -46,11 +46,16 @@ pub enum Runner {
     /// PHPUnit 9's console: progress characters, `-v`, `--debug` and
     /// `--testdox`, its defect sections and summary.
     Phpunit,
+    /// RSpec 3: its progress and documentation formatters, rspec-retry's
+    /// lines.
+    Rspec,
+    /// minitest 5: its progress and `-v` lines, also through `rake test`.
+    Minitest,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 13] = [
+    pub const ALL: [Runner; 15] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -64,6 +69,8 @@ impl Runner {
         Runner::Gradle,
         Runner::Ctest,
         Runner::Phpunit,
+        Runner::Rspec,
+        Runner::Minitest,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -82,6 +89,8 @@ impl Runner {
             Runner::Gradle => "gradle",
             Runner::Ctest => "ctest",
             Runner::Phpunit => "phpunit",
+            Runner::Rspec => "rspec",
+            Runner::Minitest => "minitest",
         }
     }
 }
@@ -234,6 +243,8 @@ mod tests {
             Runner::Gradle => 10,
             Runner::Ctest => 11,
             Runner::Phpunit => 12,
+            Runner::Rspec => 13,
+            Runner::Minitest => 14,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -253,7 +264,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle or phpunit)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec or minitest)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

@@ -638,6 +638,7 @@ fn beside_read(
             }
             parsed => parsed,
         },
+        ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
         ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -960,7 +961,7 @@ mod tests {
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
         // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
-        // unittest's recorder on `PYTHONPATH`).
+        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -974,7 +975,8 @@ mod tests {
                 (Runner::Pytest, true),
                 (Runner::Jest, true),
                 (Runner::Vitest, true),
-                (Runner::Unittest, true)
+                (Runner::Unittest, true),
+                (Runner::Rspec, true)
             ]
         );
         // Each preload is written beside its report, and named in

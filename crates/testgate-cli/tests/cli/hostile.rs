@@ -32,6 +32,7 @@ mod private_writes;
 mod processes;
 mod resources;
 mod restore;
+mod ruby_forgery;
 mod tampering;
 mod terminal;
 mod trusted;

@@ -26,11 +26,13 @@ mod java;
 mod jest;
 pub(crate) mod js;
 mod maven;
+mod minitest;
 mod mocha;
 mod nextest;
 mod node;
 mod phpunit;
 mod pytest;
+mod rspec;
 mod scope;
 mod unittest;
 mod unittest_report;
@@ -577,6 +579,8 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Gradle => Box::new(gradle::Gradle::default()),
         Runner::Ctest => Box::new(ctest::Ctest::default()),
         Runner::Phpunit => Box::new(phpunit::Phpunit::default()),
+        Runner::Rspec => Box::new(rspec::Rspec::default()),
+        Runner::Minitest => Box::new(minitest::Minitest::default()),
     }
 }
 

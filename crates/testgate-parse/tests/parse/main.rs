@@ -416,6 +416,35 @@ fn captured_json_reports() {
     assert!(checked >= 4, "only {checked} JSON reports found");
 }
 
+/// Every captured RSpec JSON report (`rspec/<case>.report.json`, RSpec's
+/// own report of the run whose console is `<case>.log`, its backtraces
+/// cut): `parse_rspec_json` names what `<case>.expected` lists, and gives
+/// every example the outcome `<case>.outcomes` gives.
+#[test]
+fn captured_rspec_reports() {
+    let mut checked = 0;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rspec");
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        let Some(case) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".report.json"))
+        else {
+            continue;
+        };
+        let report = testgate_parse::parse_rspec_json(&std::fs::read(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(report.unclosed, None, "{}: complete", path.display());
+        let log = path.with_file_name(format!("{case}.log"));
+        let names: BTreeSet<String> = report.names().map(str::to_owned).collect();
+        assert_eq!(names, expected_names(&log), "{}", path.display());
+        check_outcomes(&log, &report);
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} RSpec reports found");
+}
+
 /// Each failing test's message, as the parser took it from the console,
 /// is in the runner's own machine-readable record of that test: jest's
 /// `--json` `failureMessages` (`<case>.report.json`, written by the run

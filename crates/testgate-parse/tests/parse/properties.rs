@@ -62,6 +62,8 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Gradle => GRADLE,
         Runner::Ctest => CTEST,
         Runner::Phpunit => PHPUNIT,
+        Runner::Rspec => RSPEC,
+        Runner::Minitest => MINITEST,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -243,6 +245,36 @@ const MAVEN: &[&str] = &[
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.",
     "[INFO] BUILD FAILURE",
 ];
+const MINITEST: &[&str] = &[
+    "Run options: --seed 1",
+    "# Running:",
+    "FSE.F.",
+    "Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.",
+    "  1) Failure:",
+    "  2) Error:",
+    "  3) Skipped:",
+    "CalcTest#test_adds_wrongly [test/calc_test.rb:9]:",
+    "CalcTest#test_raises:",
+    "CalcTest#test_adds = 0.00 s = .",
+    "Spec calc#test_0001_multiplies = 0.00 s = F",
+    "6 runs, 4 assertions, 2 failures, 1 errors, 1 skips",
+];
+
+const RSPEC: &[&str] = &[
+    ".F*",
+    "Failures:",
+    "  1) Calc adds wrongly",
+    "     Failure/Error: expect(1 + 1).to eq(3)",
+    "Pending: (Failures listed here are expected and do not affect your suite's status)",
+    "Finished in 0.02 seconds (files took 0.1 seconds to load)",
+    "8 examples, 3 failures, 1 pending",
+    "1 example, 0 failures",
+    "Failed examples:",
+    "rspec ./spec/calc_spec.rb:8 # Calc adds wrongly",
+    "An error occurred while loading ./spec/bad_spec.rb.",
+    "RSpec::Retry: 2nd try ./spec/flaky_spec.rb:5",
+];
+
 const GRADLE: &[&str] = &[
     "com.example.CalcTest > subtracts FAILED",
     "    java.lang.AssertionError at CalcTest.java:10",

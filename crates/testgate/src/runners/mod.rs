@@ -24,12 +24,14 @@ mod gradle;
 mod jest;
 mod js;
 mod maven;
+mod minitest;
 mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
 mod phpunit;
 mod pytest;
+mod rspec;
 mod shell;
 mod toolchain;
 mod trusted;
@@ -331,6 +333,8 @@ pub(crate) enum ReportFormat {
     LibtestJson,
     /// The JSON lines testgate's unittest recorder writes.
     UnittestJson,
+    /// RSpec's JSON formatter (`--format json --out FILE`).
+    RspecJson,
 }
 
 impl ReportFormat {
@@ -342,6 +346,7 @@ impl ReportFormat {
             ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
                 "jsonl"
             }
+            ReportFormat::RspecJson => "json",
         }
     }
 }
@@ -396,6 +401,8 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Gradle => &gradle::Gradle,
         Runner::Ctest => &ctest::Ctest,
         Runner::Phpunit => &phpunit::Phpunit,
+        Runner::Rspec => &rspec::Rspec,
+        Runner::Minitest => &minitest::Minitest,
         _ => return None,
     })
 }

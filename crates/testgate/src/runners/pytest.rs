@@ -461,7 +461,7 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
 
 /// `path` as one word of a POSIX shell (pytest splits `PYTEST_ADDOPTS` with
 /// `shlex`); `None` when it is not UTF-8.
-fn shell_quoted(path: &Path) -> Option<String> {
+pub(super) fn shell_quoted(path: &Path) -> Option<String> {
     let text = path.to_str()?;
     let plain = !text.is_empty()
         && text

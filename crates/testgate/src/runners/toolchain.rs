@@ -583,6 +583,58 @@ pub(crate) static PHP: Toolchain = Toolchain {
     },
 };
 
+/// Ruby's: RSpec and minitest, their gems (Debian's `ruby-*` packages, a
+/// version manager's or bundler's under the home), the files bundler and
+/// rake read.
+pub(crate) static RUBY: Toolchain = Toolchain {
+    programs: &[Program {
+        names: &["ruby", "rspec", "rake", "bundle", "bundler", "gem"],
+        prefixes: &[],
+        caches: &[],
+    }],
+    host_files: &[
+        HostFile::Named("Gemfile"),
+        HostFile::Named("Gemfile.lock"),
+        HostFile::Named("Rakefile"),
+        HostFile::Named(".rspec"),
+        HostFile::In {
+            folder: ".bundle",
+            name: "config",
+        },
+    ],
+    shadowed: &[],
+    preset_env: &[],
+    run: testgate_run::Toolchain {
+        // Gems are code, like Maven's repository: shown read-only.
+        homes: &[".gem", ".rbenv", ".rvm", ".local/share/gem"],
+        directories: &["GEM_HOME", "GEM_PATH", "RBENV_ROOT", "BUNDLE_PATH"],
+        search_paths: &["RUBYLIB"],
+        // Not a `BUNDLE_` namespace: bundler keeps a gem server's
+        // credentials there (`BUNDLE_GEMS__EXAMPLE__COM`).
+        variables: &[
+            "RUBYOPT",
+            "RUBYLIB",
+            "GEM_HOME",
+            "GEM_PATH",
+            "BUNDLE_GEMFILE",
+            "BUNDLE_PATH",
+            "BUNDLE_WITHOUT",
+            "BUNDLE_WITH",
+            "BUNDLE_FROZEN",
+            "BUNDLE_DEPLOYMENT",
+            "SPEC_OPTS",
+            "TESTOPTS",
+        ],
+        prefixes: &[],
+        prefixes_any_case: &[],
+        caches: &[],
+        build_outputs: &[],
+        installed: &[],
+        scratch: &[],
+        data_caches: &[],
+        offline: &[],
+    },
+};
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.
 const GRADLE_CACHES: &str = "gradle/caches";
 
@@ -623,10 +675,10 @@ mod tests {
     #[test]
     fn every_ecosystem_is_named_by_a_profile() {
         let all = toolchains();
-        assert_eq!(all.len(), 7);
+        assert_eq!(all.len(), 8);
         for (got, expected) in all
             .into_iter()
-            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &CXX, &PHP])
+            .zip([&RUST, &PYTHON, &GO, &NODE, &JAVA, &CXX, &PHP, &RUBY])
         {
             assert!(std::ptr::eq(got, expected), "{got:?}");
         }
@@ -690,6 +742,10 @@ mod tests {
                 ".m2/wrapper",
                 ".config/composer/vendor",
                 ".composer/vendor",
+                ".gem",
+                ".rbenv",
+                ".rvm",
+                ".local/share/gem",
             ]
             .into_iter())
         );
@@ -713,11 +769,18 @@ mod tests {
                 "M2_HOME",
                 "GRADLE_HOME",
                 "COMPOSER_HOME",
+                "GEM_HOME",
+                "GEM_PATH",
+                "RBENV_ROOT",
+                "BUNDLE_PATH",
             ]
             .into_iter())
         );
         let lists = set(all.iter().flat_map(|t| t.search_paths).copied());
-        assert_eq!(lists, set(["PYTHONPATH", "NODE_PATH"].into_iter()));
+        assert_eq!(
+            lists,
+            set(["PYTHONPATH", "NODE_PATH", "RUBYLIB"].into_iter())
+        );
         let variables = set(all.iter().flat_map(|t| t.variables).copied());
         assert_eq!(
             variables,
@@ -808,6 +871,18 @@ mod tests {
                 "COMPOSER_ALLOW_SUPERUSER",
                 "COMPOSER_NO_INTERACTION",
                 "COMPOSER_PROCESS_TIMEOUT",
+                "RUBYOPT",
+                "RUBYLIB",
+                "GEM_HOME",
+                "GEM_PATH",
+                "BUNDLE_GEMFILE",
+                "BUNDLE_PATH",
+                "BUNDLE_WITHOUT",
+                "BUNDLE_WITH",
+                "BUNDLE_FROZEN",
+                "BUNDLE_DEPLOYMENT",
+                "SPEC_OPTS",
+                "TESTOPTS",
             ]
             .into_iter())
         );

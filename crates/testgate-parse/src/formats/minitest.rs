@@ -1,0 +1,390 @@
+//! minitest 5's console: its progress dots, `-v`'s `Class#test_x = 0.00 s
+//! = F` lines, the numbered list of failures and errors after `Finished
+//! in`, and the `N runs, N assertions, N failures, N errors, N skips`
+//! summary.
+//!
+//! A failing name is `Class#test_name` as minitest prints it, also a
+//! spec-style one (`Spec calc::nested#test_0001_works`), as `-n` selects
+//! it. minitest prints a test's own output where it runs, unmarked, so a
+//! list entry (`  1) Failure:` then `Name [file:line]:`) is only a
+//! candidate before `Finished in`; after it, the entries are minitest's own
+//! list, which the summary judges: no failure and no error drops every
+//! name, and a failing run names exactly its list. The last `Finished in`
+//! starts the run's list (a test printed an earlier one). A log with no
+//! summary (killed, cut) is unjudged, and so is one whose `-v` lines said
+//! a test failed where the summary counts no failure (a test printed a
+//! green summary and ended the run).
+
+use std::collections::HashSet;
+
+use super::scope::{Judgement, Scope};
+use super::{Excerpts, Findings, Recognizer, trim_end};
+use crate::line::Line;
+use crate::report::{Counts, FailingTest, Kind, Outcome};
+use crate::runner::Runner;
+
+/// The most names kept as errors: a hostile log cannot grow the set.
+const MAX_ERRORS: usize = 1 << 16;
+
+/// The summary line's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Summary {
+    runs: u64,
+    failures: u64,
+    errors: u64,
+    skips: u64,
+}
+
+/// Recognises minitest's console.
+#[derive(Debug, Default)]
+pub(crate) struct Minitest {
+    findings: Findings,
+    scope: Scope,
+    /// `Finished in` came: entries now are the run's list.
+    listing: bool,
+    /// An entry's header (`  1) Failure:`) came: the next line names it;
+    /// whether it is an error.
+    header: Option<(u64, bool)>,
+    /// The names the list gave as errors (`  2) Error:`), up to
+    /// [`MAX_ERRORS`].
+    errored: HashSet<String>,
+    /// The number the next entry must have.
+    next_entry: u64,
+    summary: Option<Summary>,
+    /// A `-v` line said a test failed or errored.
+    result_failed: bool,
+    excerpts: Excerpts,
+}
+
+/// The summary: `6 runs, 4 assertions, 2 failures, 1 errors, 1 skips`.
+fn summary(text: &str) -> Option<Summary> {
+    let mut numbers = [0u64; 5];
+    let words = ["runs", "assertions", "failures", "errors", "skips"];
+    let mut parts = text.split(", ");
+    for (n, word) in numbers.iter_mut().zip(words) {
+        let (count, what) = parts.next()?.split_once(' ')?;
+        if what != word {
+            return None;
+        }
+        *n = count.parse().ok()?;
+    }
+    parts.next().is_none().then_some(Summary {
+        runs: numbers[0],
+        failures: numbers[2],
+        errors: numbers[3],
+        skips: numbers[4],
+    })
+}
+
+/// An entry's header, `  2) Error:`: its number and whether it is a
+/// failure or an error (`Skipped:` is neither: `None`).
+fn header(text: &str) -> Option<(u64, bool)> {
+    let rest = text.strip_prefix("  ")?;
+    let (number, what) = rest.split_once(") ")?;
+    let number: u64 = number.parse().ok()?;
+    match what {
+        "Failure:" => Some((number, true)),
+        "Error:" => Some((number, false)),
+        _ => None,
+    }
+}
+
+/// A skipped entry's header, `  2) Skipped:`: its number.
+fn skipped_header(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix("  ")?;
+    let (number, what) = rest.split_once(") ")?;
+    (what == "Skipped:").then(|| number.parse().ok())?
+}
+
+/// The line naming an entry's test: `CalcTest#test_x [test/x.rb:9]:`,
+/// `CalcTest#test_raises:`.
+fn entry_name(text: &str) -> Option<&str> {
+    let name = text.strip_suffix(':')?;
+    let name = match name.rfind(" [") {
+        Some(at) if name.ends_with(']') => &name[..at],
+        _ => name,
+    };
+    is_test_name(name).then_some(name)
+}
+
+/// Whether `name` is a test as minitest names it: `Class#test_…`, the
+/// class not empty. minitest runs the methods whose names start with
+/// `test_`; a spec's are `test_0001_` and its description, any text (so
+/// the `#` is the first one before `#test_`).
+fn is_test_name(name: &str) -> bool {
+    name.split_once("#test_")
+        .is_some_and(|(class, _)| !class.is_empty() && !class.starts_with(' '))
+}
+
+/// A `-v` result line: `CalcTest#test_adds = 0.00 s = .`.
+fn result_line(text: &str) -> Option<(&str, Outcome)> {
+    let (rest, mark) = text.rsplit_once(" = ")?;
+    let (name, time) = rest.rsplit_once(" = ")?;
+    let seconds = time.strip_suffix(" s")?;
+    if seconds.parse::<f64>().is_err() || !is_test_name(name) {
+        return None;
+    }
+    let outcome = match mark {
+        "." => Outcome::Passed,
+        "F" => Outcome::Failed,
+        "E" => Outcome::Error,
+        "S" => Outcome::Skipped,
+        _ => return None,
+    };
+    Some((name, outcome))
+}
+
+impl Minitest {
+    fn judge(&mut self) {
+        let judgement = match self.summary {
+            Some(summary) if summary.failures == 0 && summary.errors == 0 => {
+                if self.result_failed {
+                    // A test that ends the run prints a green summary of
+                    // its own: the `-v` line of a failed test outweighs it.
+                    self.findings.unclosed.get_or_insert_with(|| {
+                        "a minitest `-v` line said a test failed, and the summary counted no failure"
+                            .to_owned()
+                    });
+                    Judgement::Unjudged
+                } else {
+                    Judgement::Passed
+                }
+            }
+            Some(_) if self.scope.has_list() => Judgement::Listed,
+            Some(_) | None => Judgement::Unjudged,
+        };
+        let scope = std::mem::take(&mut self.scope);
+        for confirmed in scope.close(judgement) {
+            let (message, excerpt) = self.excerpts.take(&confirmed.name);
+            let outcome = if self.errored.contains(&confirmed.name) {
+                Outcome::Error
+            } else {
+                Outcome::Failed
+            };
+            self.findings
+                .seen
+                .note(confirmed.index, &confirmed.name, None, outcome);
+            let test = FailingTest::new(confirmed.name, Runner::Minitest, None)
+                .with_kind(confirmed.kind)
+                .with_output(message, excerpt);
+            self.findings.fail(confirmed.index, test);
+        }
+    }
+}
+
+impl Recognizer for Minitest {
+    fn findings(&mut self) -> &mut Findings {
+        &mut self.findings
+    }
+
+    fn line(&mut self, line: &Line<'_>) {
+        let text = trim_end(&line.text);
+        let index = line.index;
+        if let Some((number, error)) = self.header.take()
+            && let Some(name) = entry_name(text)
+        {
+            if error && self.errored.len() < MAX_ERRORS {
+                self.errored.insert(name.to_owned());
+            }
+            if self.listing {
+                self.scope.list(index, name, None, Kind::Test);
+            } else {
+                self.scope.candidate(index, name, None, Kind::Test);
+            }
+            self.next_entry = number + 1;
+            self.excerpts.open(name);
+            return;
+        }
+        if let Some((number, failure)) = header(text) {
+            self.excerpts.end();
+            if number == self.next_entry || number == 1 {
+                self.header = Some((number, !failure));
+            }
+            return;
+        }
+        if let Some(number) = skipped_header(text) {
+            self.excerpts.end();
+            self.next_entry = number + 1;
+            return;
+        }
+        if let Some(found) = summary(text) {
+            self.excerpts.end();
+            self.findings.detected(index);
+            self.summary = Some(found);
+            self.listing = false;
+            return;
+        }
+        if text.starts_with("Finished in ") && text.contains(" runs/s") {
+            self.excerpts.end();
+            self.findings.detected(index);
+            self.listing = true;
+            self.next_entry = 1;
+            self.scope.start_list();
+            return;
+        }
+        if text == "# Running:" || text.starts_with("Run options: ") {
+            self.findings.detected(index);
+            return;
+        }
+        if self.excerpts.is_open() {
+            if text.is_empty() {
+                self.excerpts.end();
+                return;
+            }
+            if !self.excerpts.has_message() {
+                self.excerpts.message(text);
+            }
+            self.excerpts.push(text);
+            return;
+        }
+        // A result line ends with its mark: anything else is nothing.
+        if !text.ends_with(['.', 'F', 'E', 'S']) {
+            return;
+        }
+        if let Some((name, outcome)) = result_line(text) {
+            self.findings.detected(index);
+            self.result_failed |= outcome.is_failure();
+            self.findings.seen.note(index, name, None, outcome);
+        }
+    }
+
+    fn finish(&mut self) -> Findings {
+        self.excerpts.end();
+        match self.summary {
+            Some(summary) => {
+                let failed = summary.failures.saturating_add(summary.errors);
+                self.findings.counts.add(Counts {
+                    passed: Some(
+                        summary
+                            .runs
+                            .saturating_sub(failed)
+                            .saturating_sub(summary.skips),
+                    ),
+                    failed: Some(failed),
+                    skipped: Some(summary.skips),
+                });
+                self.findings.no_tests_ran = summary.runs == 0;
+            }
+            None if self.findings.detected_at.is_some() => {
+                self.findings.unclosed.get_or_insert_with(|| {
+                    "a minitest run printed no `N runs, N assertions` summary".to_owned()
+                });
+            }
+            None => {}
+        }
+        self.judge();
+        std::mem::take(&mut self.findings)
+    }
+
+    // Every line (the default interest): a `-v` result line starts with its
+    // class or a spec's description, which may start with any character.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(log: &str) -> Vec<String> {
+        crate::parse(Runner::Minitest, log)
+            .names()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    const FAILED: &str = "\
+Run options: --seed 1
+
+# Running:
+
+F.E
+
+Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.
+
+  1) Failure:
+Spec calc#test_0001_multiplies [test/calc_test.rb:23]:
+Expected: 7
+  Actual: 6
+
+  2) Error:
+CalcTest#test_raises:
+ArgumentError: boom
+    test/calc_test.rb:13:in `test_raises'
+
+3 runs, 2 assertions, 1 failures, 1 errors, 0 skips
+";
+
+    #[test]
+    fn the_list_names_failures_and_errors() {
+        let report = crate::parse(Runner::Minitest, FAILED);
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["Spec calc#test_0001_multiplies", "CalcTest#test_raises"]
+        );
+        assert_eq!(report.failing[0].message.as_deref(), Some("Expected: 7"));
+        assert_eq!(report.counts.passed, Some(1));
+    }
+
+    #[test]
+    fn a_forged_list_names_nothing() {
+        let forged = "\
+# Running:
+
+.
+Finished in 0.01s, 1.0 runs/s, 1.0 assertions/s.
+
+  1) Failure:
+Forged#test_x [x.rb:1]:
+1 runs, 1 assertions, 1 failures, 0 errors, 0 skips
+..
+
+Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.
+
+3 runs, 3 assertions, 0 failures, 0 errors, 0 skips
+";
+        assert!(names(forged).is_empty());
+        // Printed before the run's own list, in a failing run: only the
+        // run's list stands.
+        let both = forged.replace("3 runs, 3 assertions, 0 failures, 0 errors, 0 skips\n", "")
+            + &FAILED[FAILED.find("Finished").unwrap_or(0)..];
+        assert_eq!(
+            names(&both),
+            ["Spec calc#test_0001_multiplies", "CalcTest#test_raises"]
+        );
+    }
+
+    #[test]
+    fn a_green_summary_after_a_failed_line_is_unclosed() {
+        let log = "\
+# Running:
+
+CalcTest#test_fails = 0.00 s = F
+LiarTest#test_forges = 
+Finished in 0.01s, 1.0 runs/s, 1.0 assertions/s.
+
+2 runs, 2 assertions, 0 failures, 0 errors, 0 skips
+";
+        let report = crate::parse(Runner::Minitest, log);
+        assert!(report.unclosed.is_some(), "{report:?}");
+        // Where it must not fire: a failed line the summary counts.
+        let honest = log.replace("0 failures", "1 failures");
+        assert!(crate::parse(Runner::Minitest, &honest).unclosed.is_none());
+    }
+
+    #[test]
+    fn helpers_must_not_fire_on_prose() {
+        assert!(summary("6 runs, 4 assertions, 2 failures, 1 errors, 1 skips").is_some());
+        assert_eq!(summary("6 runs, 4 assertions, 2 failures"), None);
+        assert_eq!(header("  1) Failure:"), Some((1, true)));
+        assert_eq!(header("  1) Skipped:"), None);
+        assert_eq!(entry_name("A#test_x [t.rb:9]:"), Some("A#test_x"));
+        assert_eq!(entry_name("ArgumentError: boom"), None);
+        assert_eq!(
+            result_line("CalcTest#test_adds = 0.00 s = ."),
+            Some(("CalcTest#test_adds", Outcome::Passed))
+        );
+        assert_eq!(result_line("x = 0.00 s = ."), None);
+        assert!(is_test_name("named (x)#test_0001_a.b*c|d^$ ✓ /slash/"));
+        assert!(!is_test_name("Foo#bar") && !is_test_name("#test_x"));
+        assert_eq!(result_line("A#b = soon = F"), None);
+    }
+}

@@ -1,0 +1,347 @@
+//! RSpec (`rspec`, `bundle exec rspec`): how testgate
+//! recognises it, finds it in a project (`.rspec`, `spec/*_spec.rb`), asks its
+//! versions and its JSON report (through `SPEC_OPTS`, from outside the
+//! project), and retries only the failed examples by their full
+//! descriptions (`-E '^…$'`) or places (`./spec/x_spec.rb:5`).
+
+use std::path::Path;
+
+use testgate_parse::Runner;
+
+use super::pytest::shell_quoted;
+use super::{
+    EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
+    words,
+};
+use crate::detect::{Detected, ProjectView};
+
+/// RSpec's options that take their value as the next argument.
+const VALUE_OPTIONS: &[&str] = &[
+    "-I",
+    "-r",
+    "--require",
+    "-f",
+    "--format",
+    "-o",
+    "--out",
+    "-e",
+    "--example",
+    "-E",
+    "--example-matches",
+    "-t",
+    "--tag",
+    "-P",
+    "--pattern",
+    "--exclude-pattern",
+    "--default-path",
+    "--seed",
+    "--order",
+    "-O",
+    "--options",
+];
+
+/// Options dropped from a targeted retry: they select examples, which the
+/// names replace.
+const DROPPED: &[&str] = &["-e", "--example", "-E", "--example-matches"];
+
+/// Whether `place` is an example's place as RSpec prints it
+/// (`./spec/x_spec.rb:5`): rspec-retry names a flaky example so.
+fn is_place(name: &str) -> bool {
+    name.rsplit_once(':').is_some_and(|(file, line)| {
+        file.ends_with(".rb") && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// `text` as a Ruby regular expression matching it literally.
+fn regex_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '.' | '*' | '?' | '+' | '^' | '$' | '|' | '(' | ')' | '[' | ']' | '{' | '}' | '\\'
+            | '/' | '-' | '#' | ' ' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// RSpec's arguments `rest`, the options that select by description
+/// dropped and each target added: a place as an argument, a full
+/// description as `-E '^…$'` (`-e` would also run every example whose
+/// description holds it).
+fn select(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::with_capacity(rest.len() + 2 * targets.len());
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = &rest[i];
+        i += 1;
+        let option = arg.split_once('=').map_or(arg.as_str(), |(o, _)| o);
+        let takes_next = VALUE_OPTIONS.contains(&arg.as_str());
+        if DROPPED.contains(&option) {
+            i += usize::from(takes_next);
+            continue;
+        }
+        out.push(arg.clone());
+        if takes_next {
+            let value = rest
+                .get(i)
+                .ok_or_else(|| format!("the option `{arg}` has no value"))?;
+            out.push(value.clone());
+            i += 1;
+        }
+    }
+    for name in names(targets) {
+        if name.is_empty() {
+            return Err("an empty name is no RSpec example".to_owned());
+        }
+        if is_place(name) {
+            out.push(name.to_owned());
+        } else {
+            out.push("-E".to_owned());
+            out.push(format!("^{}$", regex_escaped(name)));
+        }
+    }
+    Ok(out)
+}
+
+/// The console formatter the command names (`-f d`, `--format
+/// documentation`, `--format=progress`), the last one: RSpec's
+/// `SPEC_OPTS` formatters replace the command line's, so it is named
+/// there again.
+fn console_format(rest: &[String]) -> Option<&str> {
+    let mut format = None;
+    let mut words = rest.iter();
+    while let Some(arg) = words.next() {
+        if arg == "-f" || arg == "--format" {
+            format = words.next().map(String::as_str);
+        } else if let Some(value) = arg
+            .strip_prefix("--format=")
+            .or_else(|| arg.strip_prefix("-f").filter(|v| !v.is_empty()))
+        {
+            format = Some(value);
+        }
+    }
+    format
+}
+
+/// `SPEC_OPTS="--format F --format json --out PLACE"`, F the command's
+/// console formatter (progress by default); `None` where the command
+/// writes a file of its own (`--out`): RSpec's `SPEC_OPTS` formatters
+/// would replace the command's.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let owns_output = rest.iter().any(|arg| {
+        arg == "-o" || arg == "--out" || arg.starts_with("--out=") || arg.starts_with("-o")
+    });
+    if owns_output {
+        return None;
+    }
+    let console = console_format(rest).unwrap_or("progress");
+    if console.starts_with('j') {
+        return None;
+    }
+    let console = shell_quoted(Path::new(console))?;
+    Some(ReportRequest {
+        args: rest.to_vec(),
+        env: vec![ReportEnv {
+            name: "SPEC_OPTS",
+            value: format!(
+                "--format {console} --format json --out {}",
+                shell_quoted(place)?
+            ),
+            join: EnvJoin::AppendWords,
+        }],
+        files: Vec::new(),
+        format: ReportFormat::RspecJson,
+        written_to: ReportTarget::File,
+        through_environment: true,
+    })
+}
+
+/// `rspec`, `bundle exec rspec`.
+pub(super) struct Rspec;
+
+impl RunnerProfile for Rspec {
+    fn toolchain(&self) -> &'static super::Toolchain {
+        &super::toolchain::RUBY
+    }
+
+    fn looks_for(&self) -> &'static [&'static str] {
+        &[".rspec or spec/*_spec.rb (rspec)"]
+    }
+
+    fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
+        match program {
+            "rspec" => Some(0),
+            "bundle" if args.first().is_some_and(|a| a == "exec") => args
+                .get(1)
+                .is_some_and(|p| p == "rspec" || p.ends_with("/rspec"))
+                .then_some(2),
+            _ => None,
+        }
+    }
+
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        _workspace: &Path,
+    ) -> Result<Vec<String>, String> {
+        select(rest, targets)
+    }
+
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+
+    fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
+        vec![
+            words(&["rspec", "--version"]),
+            words(&["ruby", "--version"]),
+        ]
+    }
+
+    fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
+        // A `spec/` folder alone is no RSpec project (jasmine's is one too):
+        // only one holding RSpec's files.
+        let rspec_files = || {
+            project.names_in("spec").iter().any(|name| {
+                let name = name.to_string_lossy();
+                name == "spec_helper.rb" || name.ends_with("_spec.rb")
+            })
+        };
+        let found = if project.is_file(".rspec") {
+            ".rspec"
+        } else if rspec_files() {
+            "spec/*_spec.rb"
+        } else {
+            return None;
+        };
+        Some(Detected::new(
+            Runner::Rspec,
+            words(&["rspec"]),
+            vec![found.to_owned()],
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets<'a>(names: &[&'a str]) -> Vec<Target<'a>> {
+        names
+            .iter()
+            .map(|name| Target {
+                name,
+                context: None,
+            })
+            .collect()
+    }
+
+    fn recognised(line: &str) -> Option<usize> {
+        let mut all = line.split_whitespace();
+        let program = all.next().unwrap_or_default();
+        Rspec.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn rspec_is_recognised_alone_and_behind_bundler() {
+        assert_eq!(recognised("rspec spec/a_spec.rb"), Some(0));
+        assert_eq!(recognised("bundle exec rspec -f d"), Some(2));
+        // Where it must not fire: another program behind bundler, rake
+        // (`rake spec`, whose arguments are rake's: not recognised yet),
+        // minitest's `ruby -Itest`.
+        for line in [
+            "bundle exec rake test",
+            "rake spec",
+            "rake",
+            "ruby -Itest t.rb",
+        ] {
+            assert_eq!(recognised(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_retry_selects_by_exact_description_or_place() {
+        let rest = words(&["-f", "d", "-e", "old", "spec/"]);
+        let got = select(
+            &rest,
+            &targets(&["Calc adds (1 + 1)", "./spec/flaky_spec.rb:17"]),
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            [
+                "-f",
+                "d",
+                "spec/",
+                "-E",
+                "^Calc\\ adds\\ \\(1\\ \\+\\ 1\\)$",
+                "./spec/flaky_spec.rb:17"
+            ]
+        );
+        assert!(!is_place("Calc adds: 1"));
+        assert!(select(&words(&["-f"]), &targets(&["x"])).is_err());
+    }
+
+    /// The command `testgate check` finds in a project of `files` (path,
+    /// text), or its refusal.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test builds its own fixture, in a folder no test command ran in"
+    )]
+    fn detected(files: &[(&str, &str)]) -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        let host = crate::detect::HostFacts::default();
+        match crate::detect::detect_with(dir.path(), &host) {
+            Ok(found) => format!("{} ({})", found.shown_command(), found.why()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn found_by_rspec_files_and_not_by_any_spec_folder() {
+        assert_eq!(
+            detected(&[(".rspec", "--require spec_helper\n")]),
+            "rspec (found .rspec)"
+        );
+        assert_eq!(
+            detected(&[("spec/calc_spec.rb", "")]),
+            "rspec (found spec/*_spec.rb)"
+        );
+        assert_eq!(
+            detected(&[("Rakefile", ""), ("test/calc_test.rb", "")]),
+            "rake test (found Rakefile, test/)"
+        );
+        // Where it must not fire: jasmine's `spec/` beside a Node project.
+        let node = detected(&[
+            ("spec/calc.spec.js", ""),
+            ("package.json", r#"{"scripts":{"test":"jest"}}"#),
+        ]);
+        assert!(node.starts_with("npm test"), "{node}");
+    }
+
+    #[test]
+    fn the_report_keeps_the_console_formatter() {
+        let place = Path::new("/tmp/r/report.json");
+        let asked = report(&words(&["--format", "documentation"]), place).unwrap();
+        assert_eq!(
+            asked.env[0].value,
+            "--format documentation --format json --out /tmp/r/report.json"
+        );
+        let asked = report(&[], place).unwrap();
+        assert!(asked.env[0].value.starts_with("--format progress "));
+        // Where it must not ask: the command writes its own file.
+        assert_eq!(report(&words(&["-f", "json", "-o", "x.json"]), place), None);
+    }
+}

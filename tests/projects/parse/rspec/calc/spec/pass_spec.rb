@@ -1,0 +1,5 @@
+RSpec.describe "Passing" do
+  it "is fine" do
+    expect(2).to eq(2)
+  end
+end
