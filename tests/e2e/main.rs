@@ -209,6 +209,9 @@ fn ctest_crashes_retries_and_hangs() {
             .within(Duration::from_secs(10));
         let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
         assert_inconclusive(&record, Cause::TimedOut, &format!("{what}, hang"));
+    }
+}
+
 /// PHPUnit's project alone, in both sandboxes (the shared tests above run
 /// it among every runner): Pass, Fail with its names, flaky, and a hang
 /// timed out.

@@ -222,6 +222,8 @@ pub(crate) fn ctest(dir: &Path) -> TestConfig {
     .preset()
     .prepare("cmake -S . -B testgate-build")
     .prepare("cmake --build testgate-build")
+}
+
 /// `phpunit` in `dir`: Debian's PHPUnit 9, found by the project's
 /// `phpunit.xml.dist`.
 pub(crate) fn phpunit(dir: &Path) -> TestConfig {

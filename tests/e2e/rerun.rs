@@ -162,6 +162,7 @@ impl Kind {
             Runner::Phpunit => &[
                 r"Tests\RerunTest::testFails",
                 r#"Tests\RerunTest::testNamed with data set "a.b*(c)|d^$ "q" /s\ ünï""#,
+            ],
             Runner::Minitest => &[
                 "RerunTest#test_fails",
                 "named (x) [y] + ünï#test_0001_a.b*c|d^$ ✓ /slash/",

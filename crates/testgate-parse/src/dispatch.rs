@@ -495,6 +495,7 @@ mod tests {
         "PHP Fatal error:  Allowed memory size exhausted\n",
         "No tests executed!\n",
         "1) ",
+    ];
     const MINITEST: &[&str] = &[
         "Run options: --seed 1\n",
         "# Running:\n",
