@@ -198,10 +198,16 @@ fn failures(record: &Record) -> Vec<Failure<'_>> {
         .failing()
         .iter()
         .map(|name| {
-            let kept = record.attempts.iter().zip(&by_name).rev().find_map(|(attempt, tests)| {
-                let test = *tests.get(name.as_str())?;
-                (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
-            });
+            let kept = record
+                .attempts
+                .iter()
+                .zip(&by_name)
+                .rev()
+                .find_map(|(attempt, tests)| {
+                    let test = *tests.get(name.as_str())?;
+                    (test.message.is_some() || test.excerpt.is_some())
+                        .then_some((attempt.number, test))
+                });
             Failure {
                 name: Cow::Borrowed(name),
                 message: kept.and_then(|(_, t)| t.message.as_deref().map(Cow::Borrowed)),
