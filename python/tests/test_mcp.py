@@ -393,8 +393,9 @@ def test_no_zombie_is_left_after_a_thousand_attempts(project, wrapper):
         result = await session.call_tool("check", arguments)
         return result, zombie_children(server_pid())
 
+    # Under the wrapper bubblewrap cannot start and `auto` picks Landlock
+    # (the CLI's sandboxes::auto_picks_landlock_where_bubblewrap_cannot_start_and_says_why).
     result, zombies = session_run(body, wrapper)
-    assert result.structured_content["sandbox"]["kind"] == ("landlock" if wrapper else "bwrap")
     summary = result.content[0].text
     # `true` names no test: the stress runs compare nothing, but all ran.
     assert summary.startswith("INCONCLUSIVE (no_tests_ran)"), summary
