@@ -192,15 +192,35 @@ fn channels(channels: &'static [&'static str]) -> Vec<Cow<'static, str>> {
 /// Each of `record`'s failing names with its own output: the message and
 /// excerpt of the latest attempt whose parser kept one.
 fn failures(record: &Record) -> Vec<Failure<'_>> {
+    // Each attempt's failing tests by name (the first of a name, as a
+    // search in order finds it): a search per name was quadratic, 100,000
+    // names most of a minute.
+    let by_name: Vec<HashMap<&str, _>> = record
+        .attempts
+        .iter()
+        .map(|attempt| {
+            let mut tests = HashMap::with_capacity(attempt.report.failing.len());
+            for test in &attempt.report.failing {
+                tests.entry(test.name.as_str()).or_insert(test);
+            }
+            tests
+        })
+        .collect();
     record
         .verdict
         .failing()
         .iter()
         .map(|name| {
-            let kept = record.attempts.iter().rev().find_map(|attempt| {
-                let test = attempt.report.failing.iter().find(|t| t.name == *name)?;
-                (test.message.is_some() || test.excerpt.is_some()).then_some((attempt.number, test))
-            });
+            let kept = record
+                .attempts
+                .iter()
+                .zip(&by_name)
+                .rev()
+                .find_map(|(attempt, tests)| {
+                    let test = *tests.get(name.as_str())?;
+                    (test.message.is_some() || test.excerpt.is_some())
+                        .then_some((attempt.number, test))
+                });
             Failure {
                 name: Cow::Borrowed(name),
                 message: kept.and_then(|(_, t)| t.message.as_deref().map(Cow::Borrowed)),

@@ -149,7 +149,20 @@ pub(crate) fn arguments(
     for path in &protected.scratch {
         push(&[&"--size", &size, &"--tmpfs", path]);
     }
-    for (path, is_dir) in secrets {
+    // A secret in a hidden home that nothing shows again is already absent
+    // (ENOENT): a `/dev/null` there reads as EACCES (bwrap binds nodev),
+    // and yarn 1 as root stopped on `open '/root/.npmrc'`.
+    let shown_again = |path: &Path| {
+        let inside = |place: &Path| path.starts_with(place);
+        view.read_only.iter().any(|(_, at)| inside(at))
+            || view.writable.iter().any(|(_, at)| inside(at))
+            || options.writable.iter().any(|at| inside(at))
+            || inside(dir)
+    };
+    let absent = |path: &Path| {
+        view.hidden_dirs.iter().any(|dir| path.starts_with(dir)) && !shown_again(path)
+    };
+    for (path, is_dir) in secrets.iter().filter(|(path, _)| !absent(path)) {
         if *is_dir {
             push(&[&"--tmpfs", path]);
         } else {
@@ -257,6 +270,45 @@ mod tests {
              --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc \
              --chdir /p --json-status-fd 3 --seccomp 4 -- cargo test"
         );
+    }
+
+    /// A secret in a hidden home is left absent (a `/dev/null` there read
+    /// as EACCES: yarn 1 stopped on `/root/.npmrc`); one that a later bind
+    /// shows again (a toolchain's folder, a writable path) is still covered.
+    #[test]
+    fn a_secret_in_a_hidden_home_is_absent_unless_shown_again() {
+        let view = View {
+            hidden_dirs: vec!["/h".into()],
+            read_only: vec![("/h/.cargo".into(), "/h/.cargo".into())],
+            ..View::default()
+        };
+        let options = BwrapOptions {
+            writable: vec!["/h/.config".into()],
+            ..BwrapOptions::default()
+        };
+        let args = strings(&arguments(
+            &options,
+            Path::new("/p"),
+            &[
+                (PathBuf::from("/h/.npmrc"), false),
+                (PathBuf::from("/h/.ssh"), true),
+                (PathBuf::from("/h/.cargo/credentials.toml"), false),
+                (PathBuf::from("/h/.config/gh"), true),
+                (PathBuf::from("/etc/shadow"), false),
+            ],
+            &Protected::default(),
+            &view,
+            &"x".into(),
+            &[],
+        ));
+        assert!(!args.contains("/h/.npmrc"), "{args}");
+        assert!(!args.contains("/h/.ssh"), "{args}");
+        assert!(
+            args.contains("--ro-bind /dev/null /h/.cargo/credentials.toml"),
+            "{args}"
+        );
+        assert!(args.contains("--tmpfs /h/.config/gh"), "{args}");
+        assert!(args.contains("--ro-bind /dev/null /etc/shadow"), "{args}");
     }
 
     #[test]

@@ -91,6 +91,7 @@ mod outcome;
 mod project_file;
 mod protect;
 mod reaper;
+mod refused;
 mod runner;
 mod seccomp;
 mod seed;

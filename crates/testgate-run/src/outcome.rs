@@ -18,6 +18,14 @@ pub enum Ending {
     /// The caller's [`Cancel`](crate::Cancel) was tripped; the whole process
     /// tree was ended.
     Cancelled,
+    /// Under Landlock without the network, the output reported a flood of
+    /// socket calls the sandbox refused (`connect EACCES 127.0.0.1:…`,
+    /// Python's bare `PermissionError: [Errno 13]`, go's `connect:
+    /// permission denied`): the suite talks to servers it starts itself,
+    /// and where no network namespace can be made it cannot. The whole
+    /// process tree was ended at once, not left to the deadline. What the
+    /// tests said is the sandbox's doing, not the code's.
+    NetworkRefused,
 }
 
 /// The report of a run whose command started.

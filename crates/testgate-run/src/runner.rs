@@ -11,6 +11,7 @@ use crate::bwrap;
 use crate::gitconfig;
 use crate::outcome::{Ending, Finished, RunError};
 use crate::protect;
+use crate::refused::Refusals;
 use crate::spawn::{self, Launch};
 use crate::spec::{RunSpec, Sandbox};
 use crate::tree;
@@ -234,6 +235,14 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
         }
     };
     let mut watch = Watch::new(child, status_read).map_err(io_error)?;
+    // Under Landlock without the network a command that could not have a
+    // network namespace of its own has every connect refused: a flood of
+    // refusals ends the run (bubblewrap always gives it its own loopback).
+    if let Sandbox::Landlock(options) = &spec.sandbox
+        && !options.allow_network
+    {
+        watch.refusals = Some(crate::refused::Refusals::default());
+    }
     let started = Instant::now();
     let result = watch.watch(spec, sink);
     let finished_at = Instant::now();
@@ -247,6 +256,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     let ending = match stop {
         Some(Stop::TimedOut) => Ending::TimedOut,
         Some(Stop::Cancelled) => Ending::Cancelled,
+        Some(Stop::NetworkRefused) => Ending::NetworkRefused,
+        // A flood seen at the very end still says the same.
+        _ if watch.refusals.as_ref().is_some_and(Refusals::is_flood) => Ending::NetworkRefused,
         Some(Stop::Leaked) | None => match &spec.sandbox {
             Sandbox::Host | Sandbox::Landlock(_) | Sandbox::Auto(_) => status,
             Sandbox::Bubblewrap(_) => match bwrap::exit_code(&watch.status) {

@@ -7,6 +7,7 @@ use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::outcome::Ending;
+use crate::refused::Refusals;
 use crate::runner::OutputSink;
 use crate::spawn::Started;
 use crate::spec::RunSpec;
@@ -34,6 +35,17 @@ pub(crate) enum Stop {
     Cancelled,
     /// The command exited but something still held its output open.
     Leaked,
+    /// The output showed a flood of connections the sandbox refused
+    /// ([`crate::refused`]).
+    NetworkRefused,
+}
+
+/// Hands `lines` to the sink, counting the refusals among them first.
+fn hand_on(refusals: &mut Option<Refusals>, sink: &mut dyn OutputSink, lines: &[u8]) {
+    if let Some(refusals) = refusals {
+        refusals.see(lines);
+    }
+    sink.output(lines);
 }
 
 /// Whether the unreaped child `pid` has exited (it stays a zombie).
@@ -78,6 +90,9 @@ pub(crate) struct Watch {
     buffer: Box<[u8]>,
     /// stdout's and stderr's unfinished last line, and since when it waits.
     partial: [(Vec<u8>, Option<Instant>); 2],
+    /// The socket calls the sandbox refused, as the output reports them;
+    /// `None` where the network is the command's (allowed, or the host).
+    pub(crate) refusals: Option<Refusals>,
 }
 
 impl Watch {
@@ -109,6 +124,7 @@ impl Watch {
             output_bytes: 0,
             buffer: vec![0; 64 * 1024].into_boxed_slice(),
             partial: [(Vec::new(), None), (Vec::new(), None)],
+            refusals: None,
         })
     }
 
@@ -134,6 +150,8 @@ impl Watch {
                     Some(Stop::Cancelled)
                 } else if exited_at.is_none() && deadline.is_some_and(|d| now >= d) {
                     Some(Stop::TimedOut)
+                } else if self.refusals.as_ref().is_some_and(Refusals::is_flood) {
+                    Some(Stop::NetworkRefused)
                 } else if pipes_open && exited_at.is_some_and(|t| now >= t + spec.drain) {
                     Some(Stop::Leaked)
                 } else {
@@ -175,7 +193,7 @@ impl Watch {
         self.flush_partials(None, sink);
         let leaked = match stop {
             Some(Stop::Leaked) => true,
-            Some(Stop::TimedOut | Stop::Cancelled) => {
+            Some(Stop::TimedOut | Stop::Cancelled | Stop::NetworkRefused) => {
                 self.tree.kill_others();
                 false
             }
@@ -262,7 +280,7 @@ impl Watch {
             self.pipes[i] = None;
             if let Some((line, since)) = self.partial.get_mut(i) {
                 if !line.is_empty() {
-                    sink.output(line);
+                    hand_on(&mut self.refusals, sink, line);
                 }
                 line.clear();
                 *since = None;
@@ -287,16 +305,16 @@ impl Watch {
                 match chunk.iter().rposition(|b| *b == b'\n') {
                     Some(end) => {
                         if !line.is_empty() {
-                            sink.output(line);
+                            hand_on(&mut self.refusals, sink, line);
                             line.clear();
                         }
-                        sink.output(&chunk[..=end]);
+                        hand_on(&mut self.refusals, sink, &chunk[..=end]);
                         line.extend_from_slice(&chunk[end + 1..]);
                     }
                     None => line.extend_from_slice(chunk),
                 }
                 if line.len() >= PARTIAL_MAX {
-                    sink.output(line);
+                    hand_on(&mut self.refusals, sink, line);
                     line.clear();
                 }
                 *since = if line.is_empty() {
@@ -319,7 +337,7 @@ impl Watch {
                 (Some(now), Some(t)) => now >= t + PARTIAL_WAIT,
             };
             if due {
-                sink.output(line);
+                hand_on(&mut self.refusals, sink, line);
                 line.clear();
                 *since = None;
             }

@@ -122,9 +122,18 @@ pub(crate) fn ending_of(ran: Result<testgate_run::Ending, &RunError>, timeout: D
         Ok(testgate_run::Ending::Signalled(signal)) => Ending::Signalled { signal },
         Ok(testgate_run::Ending::TimedOut) => Ending::TimedOut { after: timeout },
         Ok(testgate_run::Ending::Cancelled) => Ending::Cancelled,
+        Ok(testgate_run::Ending::NetworkRefused) => Ending::SandboxRefused {
+            why: NETWORK_REFUSED.to_owned(),
+        },
         Err(error) => refusal_of(error),
     }
 }
+
+/// Why a run the sandbox's refused connections ended is no verdict.
+const NETWORK_REFUSED: &str = "the suite's connections to servers it starts itself were refused: \
+     no network namespace can be made here (a container's default profile), so the sandbox \
+     refuses every TCP connect; run with --allow-network, or where bubblewrap can start \
+     (each attempt then has a loopback of its own)";
 
 /// The ending of a run the runner could not finish. An I/O failure after
 /// the command started is no failure to start: the attempt was lost.

@@ -256,3 +256,54 @@ fn a_passing_test_that_writes_a_tracked_file_is_still_tree_changed() {
     assert_eq!(doc["cause"], "tree_changed", "{doc:#}");
     assert_eq!(doc["tree"]["changed"][0], "counter.txt", "{doc:#}");
 }
+
+/// yarn 1 reads `~/.npmrc` whenever it exists. The credential file was
+/// covered by `/dev/null`, which bubblewrap binds `nodev`: yarn saw it
+/// exist, its open failed with EACCES and `yarn test` exited 1 (FAIL, no
+/// names). In the hidden home it is now absent; its contents never reach
+/// the run.
+#[test]
+fn yarn_1_as_root_reads_no_credential_and_passes_under_bubblewrap() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    fs::create_dir_all(&home).expect("mkdir home");
+    let canary = "//registry.example/:_authToken=npmrc-canary-6d1f";
+    fs::write(home.join(".npmrc"), canary).expect("write .npmrc");
+    let dir = tmp.path().join("project");
+    fs::create_dir_all(&dir).expect("mkdir project");
+    fs::write(
+        dir.join("package.json"),
+        r#"{"name":"y","version":"1.0.0","license":"MIT","scripts":{"test":"node --test"}}"#,
+    )
+    .expect("write package.json");
+    fs::write(
+        dir.join("home.test.js"),
+        "const test = require('node:test');\n\
+         const assert = require('node:assert');\n\
+         const fs = require('node:fs');\n\
+         test('the credential is not there', () => {\n\
+           assert.throws(() => fs.readFileSync(require('node:os').homedir() + '/.npmrc'));\n\
+         });\n\
+         test('adds', () => assert.strictEqual(1 + 1, 2));\n",
+    )
+    .expect("write the test");
+    let out = dir.join("testgate.json");
+    let mut testgate = Command::new(env!("CARGO_BIN_EXE_testgate"));
+    testgate
+        .args(["check", "-C"])
+        .arg(&dir)
+        .args(["--sandbox", "bwrap", "--json", "--", "yarn", "test"])
+        .env("HOME", &home);
+    let log = tmp.path().join("stderr");
+    let code = run_into(
+        testgate,
+        Output::Apart {
+            stdout: &out,
+            stderr: &log,
+        },
+    );
+    let document: Value = serde_json::from_str(&read(&out)).expect("a JSON document");
+    assert_eq!(document["verdict"], "pass", "{document:#}\n{}", read(&log));
+    assert_eq!(code, Some(0));
+    assert!(!read(&out).contains("npmrc-canary") && !read(&log).contains("npmrc-canary"));
+}

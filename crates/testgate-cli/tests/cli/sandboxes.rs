@@ -148,3 +148,46 @@ fn landlock_chosen_explicitly_gives_the_right_verdicts() {
         assert_eq!(json["sandbox"]["kind"], "landlock");
     }
 }
+
+/// Where no network namespace can be made, Landlock and the filter refuse
+/// every TCP connect: a suite that talks to servers it starts itself
+/// failed test after test with `connect EACCES` and then hung to the
+/// timeout (an express suite: ~1,040 failures, then 10 minutes:
+/// `timed_out`). The flood of refusals now ends the attempt at once:
+/// Inconclusive, naming `--allow-network`, never a timeout nor a Fail of
+/// the code; with `--allow-network` the same suite passes. The honest
+/// pytest suite under the same wrapper (above) is unaffected.
+#[test]
+fn a_suite_refused_its_own_loopback_is_inconclusive_at_once_without_namespaces() {
+    let (_tmp, dir) = crate::check::fresh_copy("tests/projects/sandbox/loopback-node", "loopback");
+    let check = |extra: &[&str]| {
+        let mut command = Command::new(without_namespaces());
+        command
+            .arg(env!("CARGO_BIN_EXE_testgate"))
+            .args(["check", "--json", "-C"])
+            .arg(&dir)
+            .args(extra)
+            .args(["--", "node", "--test"]);
+        run(command, None)
+    };
+    // A limit the harness's own bound outlasts: the previous binary ran
+    // to it (`timed_out`).
+    let out = check(&["--timeout", "120"]);
+    let json = document(&out);
+    assert_eq!(json["verdict"], "inconclusive", "{out:#?}");
+    assert_eq!(json["cause"], "sandbox_refused", "{out:#?}");
+    assert_eq!(json["sandbox"]["kind"], "landlock", "{out:#?}");
+    let reason = json["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("connections to servers it starts itself were refused")
+            && reason.contains("--allow-network"),
+        "{reason}"
+    );
+    assert_eq!(
+        json["attempts"][0]["outcome"], "sandbox_refused",
+        "{out:#?}"
+    );
+
+    let out = check(&["--allow-network"]);
+    assert_eq!(document(&out)["verdict"], "pass", "{out:#?}");
+}

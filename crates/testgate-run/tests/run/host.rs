@@ -140,7 +140,10 @@ fn inner_sigchld_ignored() {
     let (second, _) = collect(&host("sleep 0.1 & exit 0"));
     let code = |ending| match ending {
         Ending::Exited(code) => code,
-        other @ (Ending::Signalled(_) | Ending::TimedOut | Ending::Cancelled) => {
+        other @ (Ending::Signalled(_)
+        | Ending::TimedOut
+        | Ending::Cancelled
+        | Ending::NetworkRefused) => {
             panic!("unexpected {other:?}")
         }
     };

@@ -84,7 +84,23 @@ fn a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one_landlock() {
 /// sandbox it ran (the survivor is outside it). The second check must
 /// fail.
 fn a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one_in(place: Place) {
-    let mut attack = Attack::new_in("survivor", place).script_arg("leave");
+    a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one(Attack::new_in(
+        "survivor", place,
+    ));
+}
+
+/// [`a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one_in`]
+/// with default options under a container runtime's default seccomp
+/// profile (`auto` picks Landlock): both checks there.
+#[test]
+fn a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one_in_a_container() {
+    a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one(Attack::in_a_container(
+        "survivor",
+    ));
+}
+
+fn a_survivor_of_one_check_cannot_swap_code_in_during_a_later_one(attack: Attack) {
+    let mut attack = attack.script_arg("leave");
     let first = attack.run();
     first.assert_verdict("fail", None, 1);
     let alive = processes_marked(attack.marker());
@@ -173,7 +189,19 @@ fn the_runners_memory_cannot_be_opened_for_writing_landlock() {
 /// reaching the runner's stdout through `/proc/PPID/fd/1` are said by the
 /// suite, not judged: docs/security.md has them as limits.
 fn the_runners_memory_cannot_be_opened_for_writing_in(place: Place) {
-    let attack = Attack::new_in("proc-parent", place);
+    the_runners_memory_cannot_be_opened_for_writing(Attack::new_in("proc-parent", place));
+}
+
+/// [`the_runners_memory_cannot_be_opened_for_writing_in`] with default
+/// options under a container runtime's default seccomp profile.
+#[test]
+fn the_runners_memory_cannot_be_opened_for_writing_in_a_container() {
+    let outcome =
+        the_runners_memory_cannot_be_opened_for_writing(Attack::in_a_container("proc-parent"));
+    assert_eq!(outcome.doc()["sandbox"]["kind"], "landlock");
+}
+
+fn the_runners_memory_cannot_be_opened_for_writing(attack: Attack) -> Outcome {
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     let reason = outcome.reason();
@@ -182,6 +210,7 @@ fn the_runners_memory_cannot_be_opened_for_writing_in(place: Place) {
         "{reason}"
     );
     attack.assert_contained(&outcome);
+    outcome
 }
 
 #[test]
