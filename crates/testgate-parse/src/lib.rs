@@ -94,6 +94,7 @@ pub use crate::coverage::CoverageScan;
 pub use crate::environment::{
     EnvironmentFailure, EnvironmentKind, EnvironmentScan, environment_failure,
 };
+pub use crate::formats::GoFraming;
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS};
 pub use crate::junit::{
     ReportError, is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit,

@@ -15,6 +15,7 @@ use crate::runner::Runner;
 pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
+pub use self::go::GoFraming;
 
 mod cargo;
 mod excerpt;
