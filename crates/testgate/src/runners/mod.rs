@@ -36,6 +36,8 @@ pub(crate) use caches::{caches_used_in, tool_caches};
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
 #[cfg(test)]
+#[cfg(test)]
+pub(crate) use go::go_prints_framing;
 pub(crate) use go::{go_quote_meta, go_run_pattern};
 #[cfg(test)]
 pub(crate) use js::js_escape;
@@ -278,6 +280,9 @@ pub(crate) enum ReportFormat {
     VitestJson,
     /// `go test -json` events (test2json).
     GoTestJson,
+    /// `go test -v=test2json`'s text, each line of the testing package's
+    /// marked with `^V` (`testgate_parse::GoFraming`).
+    GoTestFraming,
     /// libtest's JSON lines (`--format json`).
     LibtestJson,
 }
@@ -289,6 +294,7 @@ impl ReportFormat {
             ReportFormat::JUnit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
             ReportFormat::GoTestJson | ReportFormat::LibtestJson => "jsonl",
+            ReportFormat::GoTestFraming => "log",
         }
     }
 }

@@ -118,8 +118,10 @@ fn a_test_that_prints_libtests_result_and_exits_is_not_pass() {
 /// The same by go (issue 28): TestA fails, then TestZ prints `PASS` and
 /// `ok` and calls `syscall.Exit(0)`, which go's os.Exit hook does not see;
 /// go judges the package by the exit status and prints `ok`. Plain `go
-/// test ./...` was PASS. testgate adds `-json`: the events keep TestA's
-/// `fail` under the package's `pass` and TestZ's `run` without a result,
+/// test ./...` was PASS. testgate asks for go's report (`-v=test2json`
+/// on go 1.20+, read as `-json` converts it; `-json` before): the events
+/// keep TestA's `fail` under the package's `pass` (here the `ok` TestZ
+/// printed, then go's own) and TestZ's `run` without a result,
 /// so the exit status contradicts the report. Behind `sh run.sh` no `go
 /// test` argv is recognised: nothing is added, and the console alone
 /// judges, as docs/formats.md says.
@@ -141,7 +143,7 @@ fn a_go_test_that_exits_zero_after_a_failure_is_not_pass() {
     );
     assert_eq!(
         attempt["command"],
-        serde_json::json!(["go", "test", "-json", "./..."]),
+        serde_json::json!(["go", "test", "./...", "-v=test2json"]),
         "{attempt:#}"
     );
     // The tail is go's text rendered back from the events.

@@ -74,6 +74,11 @@ struct Block {
     need_marker: bool,
     /// The `--- PASS:`/`--- FAIL:` results not given yet, nested.
     report: Vec<(&'static str, String)>,
+    /// test2json's `testName`: the test its output goes to, which also
+    /// names the package's final event where it is not empty (go 1.26's
+    /// `writeEvent`: a binary that exits in a test's middle gives that
+    /// test the package's `pass`).
+    test_name: String,
     /// The events so far, each `"Action":…` and `"Test":…` fields without
     /// the package, which the package line gives: one JSON object a line
     /// once it is known.
@@ -176,7 +181,8 @@ impl GoFraming {
                 PackageStatus::Fail => "fail",
             };
             let mut block = std::mem::take(&mut self.block);
-            block.events.push((action, None, None));
+            let test = Some(std::mem::take(&mut block.test_name)).filter(|t| !t.is_empty());
+            block.events.push((action, test, None));
             write_events(&package, &block.events, events);
         }
     }
@@ -206,6 +212,7 @@ impl Block {
 
     /// Gives the pending results at `depth` or deeper, innermost first.
     fn flush_report(&mut self, depth: usize) {
+        self.test_name.clear();
         while self.report.len() > depth {
             let Some((action, test)) = self.report.pop() else {
                 break;
@@ -240,6 +247,7 @@ impl Block {
         };
         if trim == b"PASS" || trim == b"FAIL" || trim.starts_with(b"FAIL\t") {
             self.flush_report(0);
+            self.test_name.clear();
             self.need_marker = marked;
             text.extend_from_slice(line);
             return;
@@ -253,6 +261,11 @@ impl Block {
                 indent += 1;
             }
             if !REPORTS.iter().any(|r| body.starts_with(r)) {
+                if indent > 0
+                    && let Some((_, test)) = self.report.get(indent - 1)
+                {
+                    self.test_name.clone_from(test);
+                }
                 self.output(line, text);
                 return;
             }
@@ -277,6 +290,7 @@ impl Block {
             }
             self.need_marker = marked;
             self.flush_report(indent);
+            self.test_name = name.to_owned();
             self.report.push((action, name.to_owned()));
             text.extend_from_slice(line);
             return;
@@ -288,6 +302,7 @@ impl Block {
         .to_owned();
         self.need_marker = marked;
         self.flush_report(0);
+        self.test_name.clone_from(&name);
         if action == "name" {
             return;
         }
