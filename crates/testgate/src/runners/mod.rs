@@ -36,8 +36,8 @@ pub(crate) use caches::{caches_used_in, tool_caches};
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
 #[cfg(test)]
-#[cfg(test)]
 pub(crate) use go::go_prints_framing;
+#[cfg(test)]
 pub(crate) use go::{go_quote_meta, go_run_pattern};
 #[cfg(test)]
 pub(crate) use js::js_escape;
