@@ -212,3 +212,33 @@ fn a_fake_bwrap_first_on_path_is_not_used() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// go's framing forged (issue 36): TestBad fails, then TestForge prints,
+/// with the testing package's `^V` marks, a pass of TestBad, the binary's
+/// `PASS` and go's `ok` line for the package, which cuts the package's
+/// block where testgate reads go's `-v=test2json` framing. go fails the
+/// package by the exit status and prints its own `FAIL` line last: never
+/// a Pass: Fail, TestBad named (here flaky within the attempt: the forged
+/// pass after its failure counts as test2json itself would make of it,
+/// and `go test -json` gives the same).
+#[test]
+fn a_go_test_that_forges_the_framing_is_not_pass() {
+    let attack = Attack::new("forged-framing-go").runner_command(&["go", "test", "./..."]);
+    let outcome = attack.run();
+    let attempt = outcome.attempt();
+    assert_eq!(
+        attempt["command"],
+        serde_json::json!(["go", "test", "./...", "-v=test2json"]),
+        "{attempt:#}"
+    );
+    let named = [&attempt["failing"], &attempt["flaky_within"]]
+        .iter()
+        .any(|names| {
+            names
+                .as_array()
+                .is_some_and(|n| n.contains(&serde_json::json!("TestBad")))
+        });
+    assert!(named, "{attempt:#}");
+    outcome.assert_verdict("fail", None, 1);
+    attack.assert_contained(&outcome);
+}
