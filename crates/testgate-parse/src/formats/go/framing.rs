@@ -37,13 +37,16 @@ const UNNAMED: &str = "(a package go never named)";
 /// [build failed]`, `?   \tpkg\t[no test files]`): the block's events are
 /// held until that line names their package, and its status is the
 /// package's final event (go prints it from the binary's exit status, as
-/// `-json`'s final event is). A test that prints a package line of its own
-/// cuts its block in two: the first part closes as that line says, its
-/// failures kept where no pass of the same test followed (go's report
-/// parser), and the rest closes with go's own line, which comes last.
+/// `-json`'s final event is). A package line a test prints itself is
+/// followed by go's own for the same package, which comes last: the two
+/// parts are then one block, as `-json`'s one converter a package reads
+/// them. One that names another package closes a block of that package,
+/// its failures kept where no pass of the same test followed (go's report
+/// parser), and never the last word of the package go ran.
 ///
-/// Memory: one line of at most 4 KiB, and one block's events up to 32 MiB
-/// (past it they are given at once, under a package that never closes).
+/// Memory: one line of at most 4 KiB, and two blocks' events up to 32 MiB
+/// each (past it they are given at once, under a package that never
+/// closes).
 ///
 /// ```
 /// use testgate_parse::GoFraming;
@@ -65,7 +68,17 @@ pub struct GoFraming {
     long: bool,
     /// The present package's conversion.
     block: Block,
+    /// The last closed block's package and events (its final one last),
+    /// held until a package line names another package: where the next
+    /// one names the same (a test printed its package's line, then go
+    /// printed its own), the two are one block, as `-json`'s one
+    /// converter a package reads them, and the first close was none.
+    closed: Option<(String, Vec<Pending>)>,
 }
+
+/// One event held until its package is known: the action, the test, and
+/// the output (a panic's line).
+type Pending = (&'static str, Option<String>, Option<String>);
 
 /// test2json's converter state for one package's block, and its events.
 #[derive(Debug, Default)]
@@ -82,7 +95,7 @@ struct Block {
     /// The events so far, each `"Action":…` and `"Test":…` fields without
     /// the package, which the package line gives: one JSON object a line
     /// once it is known.
-    events: Vec<(&'static str, Option<String>, Option<String>)>,
+    events: Vec<Pending>,
     /// Bytes held in `events`, about.
     held: usize,
     /// `events` went over [`MAX_PENDING`] and are given as they come.
@@ -145,6 +158,9 @@ impl GoFraming {
     pub fn finish_split(&mut self, text: &mut Vec<u8>, events: &mut Vec<u8>) {
         text.append(&mut self.line);
         self.long = false;
+        if let Some((package, closed)) = self.closed.take() {
+            write_events(&package, &closed, events);
+        }
         let block = std::mem::take(&mut self.block);
         if !block.events.is_empty() {
             write_events(UNNAMED, &block.events, events);
@@ -180,10 +196,32 @@ impl GoFraming {
                 PackageStatus::NoTestFiles => "skip",
                 PackageStatus::Fail => "fail",
             };
-            let mut block = std::mem::take(&mut self.block);
-            let test = Some(std::mem::take(&mut block.test_name)).filter(|t| !t.is_empty());
+            // The conversion goes on as `-json`'s would where this line
+            // was a test's; a binary of another package starts with a
+            // marked line, which sets what matters again.
+            let block = &mut self.block;
+            let test = Some(block.test_name.clone()).filter(|t| !t.is_empty());
             block.events.push((action, test, None));
-            write_events(&package, &block.events, events);
+            block.held = 0;
+            let mut these = std::mem::take(&mut block.events);
+            self.closed = match self.closed.take() {
+                Some((same, mut earlier)) if same == package => {
+                    earlier.pop();
+                    if earlier.len() > MAX_PENDING / 64 {
+                        // Bounded as one block: past it, given under a
+                        // package that never closes.
+                        write_events(UNNAMED, &earlier, events);
+                        earlier.clear();
+                    }
+                    earlier.append(&mut these);
+                    Some((same, earlier))
+                }
+                Some((other, earlier)) => {
+                    write_events(&other, &earlier, events);
+                    Some((package, these))
+                }
+                None => Some((package, these)),
+            };
         }
     }
 }
@@ -329,11 +367,7 @@ fn known_action(action: &str) -> Option<&'static str> {
 }
 
 /// Appends `pending` as test2json events of `package`, one a line.
-fn write_events(
-    package: &str,
-    pending: &[(&'static str, Option<String>, Option<String>)],
-    out: &mut Vec<u8>,
-) {
+fn write_events(package: &str, pending: &[Pending], out: &mut Vec<u8>) {
     #[derive(serde::Serialize)]
     struct Event<'a> {
         #[serde(rename = "Action")]
@@ -416,6 +450,19 @@ mod tests {
         let (_, events) = read(stream, 3);
         let report = crate::parse(crate::Runner::Go, &events);
         assert_eq!(report.names().collect::<Vec<_>>(), ["TestC"]);
+    }
+
+    /// A package line a test printed, then go's own for the same package:
+    /// one block, as `-json` reads it (TestBad's failure and the forged
+    /// pass after it in one package: flaky, and failing as go failed it).
+    #[test]
+    fn a_printed_package_line_of_the_same_package_is_no_close() {
+        let stream = b"\x16=== RUN   TestBad\n\x16--- FAIL: TestBad (0.00s)\n\x16=== RUN   TestForge\n\x16--- PASS: TestBad (0.00s)\n\x16PASS\nok  \tp\t0.002s\n\x16--- PASS: TestForge (0.00s)\n\x16FAIL\n\x16FAIL\tp\t0.01s\n";
+        let (_, events) = read(stream, 5);
+        let report = crate::parse(crate::Runner::Go, &events);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["TestBad"]);
+        assert_eq!(report.flaky, ["TestBad"]);
+        assert_eq!(report.unclosed, None);
     }
 
     /// A block no package line closed: its events stand under a package
