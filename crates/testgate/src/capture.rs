@@ -1,7 +1,9 @@
 //! Where one attempt's output goes: the streaming parser, a tail buffer of
 //! the last bytes, and the caller's observer (a live view).
 
-use testgate_parse::{EnvironmentFailure, Format, GoEvents, Report, Runner, StreamParser};
+use testgate_parse::{
+    EnvironmentFailure, Format, GoEvents, GoFraming, Report, Runner, StreamParser,
+};
 use testgate_run::OutputSink;
 
 use crate::suite::Observer;
@@ -44,6 +46,28 @@ impl TailBuffer {
     }
 }
 
+/// What reads go's stdout: `-json`'s events or `-v=test2json`'s framing.
+enum Renderer {
+    Json(GoEvents),
+    Framing(GoFraming),
+}
+
+impl Renderer {
+    fn feed(&mut self, chunk: &[u8], text: &mut Vec<u8>, report: &mut Vec<u8>) {
+        match self {
+            Renderer::Json(events) => events.feed_split(chunk, text, Some(report)),
+            Renderer::Framing(framing) => framing.feed_split(chunk, text, report),
+        }
+    }
+
+    fn finish(&mut self, text: &mut Vec<u8>, report: &mut Vec<u8>) {
+        match self {
+            Renderer::Json(events) => events.finish_split(text, Some(report)),
+            Renderer::Framing(framing) => framing.finish_split(text, report),
+        }
+    }
+}
+
 /// The sink of one attempt.
 pub(crate) struct AttemptSink<'a> {
     /// The console's parser, which also runs the environment and coverage
@@ -59,7 +83,7 @@ pub(crate) struct AttemptSink<'a> {
 /// parsed as the report, and everything else (the console's parser, the
 /// scans, the tail, the live view) sees the text rendered back from them.
 struct StdoutEvents {
-    renderer: GoEvents,
+    renderer: Renderer,
     parser: StreamParser,
     /// The current chunk's rendered text (one buffer reused).
     text: Vec<u8>,
@@ -79,12 +103,18 @@ impl<'a> AttemptSink<'a> {
         }
     }
 
-    /// The output's stdout carries `go test -json`'s events: they are the
-    /// report ([`Finished::events`]), and the rest of the sink sees the
-    /// text rendered back from them.
-    pub(crate) fn with_go_events(mut self) -> Self {
+    /// The output's stdout carries `go test -json`'s events (or, `framing`,
+    /// `go test -v=test2json`'s marked text, read as `-json` converts it):
+    /// they are the report ([`Finished::events`]), and the rest of the sink
+    /// sees the text rendered back from them.
+    pub(crate) fn with_go_events(mut self, framing: bool) -> Self {
+        let renderer = if framing {
+            Renderer::Framing(GoFraming::new())
+        } else {
+            Renderer::Json(GoEvents::new())
+        };
         self.events = Some(StdoutEvents {
-            renderer: GoEvents::new(),
+            renderer,
             parser: StreamParser::new(Runner::Go),
             text: Vec::new(),
             report: Vec::new(),
@@ -97,9 +127,7 @@ impl<'a> AttemptSink<'a> {
         let events = self.events.take().map(|mut events| {
             events.text.clear();
             events.report.clear();
-            events
-                .renderer
-                .finish_split(&mut events.text, Some(&mut events.report));
+            events.renderer.finish(&mut events.text, &mut events.report);
             events.parser.feed(&events.report);
             let text = std::mem::take(&mut events.text);
             self.shown(&text);
@@ -146,7 +174,7 @@ impl OutputSink for AttemptSink<'_> {
                 events.report.clear();
                 events
                     .renderer
-                    .feed_split(chunk, &mut events.text, Some(&mut events.report));
+                    .feed(chunk, &mut events.text, &mut events.report);
                 events.parser.feed(&events.report);
                 let text = std::mem::take(&mut events.text);
                 self.shown(&text);

@@ -368,9 +368,22 @@ impl Asked {
             self.requests.iter().any(|(r, _, request)| {
                 *r == runner
                     && request.written_to == ReportTarget::Stdout
-                    && request.format == ReportFormat::GoTestJson
+                    && matches!(
+                        request.format,
+                        ReportFormat::GoTestJson | ReportFormat::GoTestFraming
+                    )
             })
         })
+    }
+
+    /// Whether the events on stdout are `go test -v=test2json`'s framing
+    /// rather than `-json`'s events ([`Asked::events_on_stdout`]).
+    pub(crate) fn framing_on_stdout(&self) -> bool {
+        self.events_on_stdout()
+            && self
+                .requests
+                .iter()
+                .any(|(_, _, request)| request.format == ReportFormat::GoTestFraming)
     }
 
     /// The report that judges beside `console`: the recognised runner's,
@@ -639,7 +652,7 @@ fn beside_read(
             parsed => parsed,
         },
         ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
-        ReportFormat::GoTestJson | ReportFormat::LibtestJson => {
+        ReportFormat::GoTestJson | ReportFormat::GoTestFraming | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
             );
@@ -1042,7 +1055,14 @@ mod tests {
         );
         assert_eq!(behind, Some(Runner::Vitest));
         let (args, behind, events, _, _) = script("go test -count=3 ./...");
-        assert_eq!(args[1], "go test -json -count=3 ./...");
+        // go 1.20+ (the `go` on PATH) is asked for its framing, any other
+        // go for `-json`.
+        let go = if runners::go_prints_framing() {
+            "go test -count=3 ./... -v=test2json"
+        } else {
+            "go test -json -count=3 ./..."
+        };
+        assert_eq!(args[1], go);
         assert_eq!((behind, events), (Some(Runner::Go), true));
         let (args, behind, _, jest, _) = script("npm ci && npm test");
         assert_eq!(

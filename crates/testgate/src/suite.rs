@@ -868,11 +868,10 @@ impl SandboxedTests {
             }
         }
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
-        if asked
-            .as_ref()
-            .is_ok_and(crate::channels::Asked::events_on_stdout)
+        if let Ok(asked) = asked.as_ref()
+            && asked.events_on_stdout()
         {
-            sink = sink.with_go_events();
+            sink = sink.with_go_events(asked.framing_on_stdout());
         }
         let started = Instant::now();
         let mut result = testgate_run::run(&spec, &mut sink);

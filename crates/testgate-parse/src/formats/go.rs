@@ -11,8 +11,10 @@
 
 mod crash;
 mod events;
+mod framing;
 
 pub use events::GoEvents;
+pub use framing::GoFraming;
 
 use std::collections::HashSet;
 

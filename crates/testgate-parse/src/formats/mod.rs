@@ -16,6 +16,7 @@ pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
 pub use self::unittest_report::parse_unittest_report;
+pub use self::go::GoFraming;
 
 mod cargo;
 mod ctest;

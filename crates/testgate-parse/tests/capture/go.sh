@@ -178,12 +178,17 @@ for test, what in result.items():
 
 # capture CASE GO-TEST-ARGS... : the log from `go test ARGS`, the names from
 # `go test -json ARGS-without--v` (or the same run when ARGS has -json).
+# With -v=test2json (the test binaries' ^V framing, which testgate converts
+# as -json would: GoFraming) the log is <case>.framing, not a .log: the
+# console's parser does not read it unconverted.
 capture() {
     local case="$1"
     shift
     if [[ -n "${ONLY:-}" && "$case" != "$ONLY" ]]; then return 0; fi
     local json="$work/$case.json"
-    (cd "$work/mod" && go test "$@" >"$out/$case.log" 2>&1) || true
+    local log="$out/$case.log"
+    if [[ " $* " == *" -v=test2json "* ]]; then log="$out/$case.framing"; fi
+    (cd "$work/mod" && go test "$@" >"$log" 2>&1) || true
     local source
     if [[ " $* " == *" -json "* ]]; then
         cp "$out/$case.log" "$json"
@@ -191,7 +196,7 @@ capture() {
     else
         local args=()
         local a
-        for a in "$@"; do [[ "$a" == "-v" ]] || args+=("$a"); done
+        for a in "$@"; do [[ "$a" == "-v" || "$a" == "-v=test2json" ]] || args+=("$a"); done
         (cd "$work/mod" && go test -json "${args[@]}" >"$json" 2>/dev/null) || true
         source="go test -json ${args[*]} (second identical run): fail events"
     fi
@@ -202,12 +207,12 @@ capture() {
     {
         echo "# source: $source: every test's outcome; log: go test $*"
         # -v and -json print every test's result; plain output only failures.
-        if [[ " $* " == *" -v "* || " $* " == *" -json "* ]]; then echo "# complete"; fi
+        if [[ " $* " == *" -v "* || " $* " == *" -json "* || " $* " == *" -v=test2json "* ]]; then echo "# complete"; fi
         python3 -c "$outcomes" "$json"
     } >"$out/$case.outcomes"
     rm -f "$out/$case.running"
     local hung=""
-    if [[ " $* " == *" -v "* || " $* " == *" -json "* ]]; then
+    if [[ " $* " == *" -v "* || " $* " == *" -json "* || " $* " == *" -v=test2json "* ]]; then
         hung="$(python3 -c "$running" "$json")"
     fi
     if [[ -n "$hung" ]]; then
@@ -271,6 +276,18 @@ capture goroutine_panic_json -count=1 -json ./goroutinepanic
 # syscall.Exit(0): plain go says `ok`; the events keep TestA's failure
 # and TestZ's run without a result.
 capture exit0_forged_json -count=1 -json -tags exitearly ./exitearly
+# The test binaries' ^V framing (`go test -v=test2json`, go 1.20+), which
+# testgate asks for instead of -json and converts itself (GoFraming); the
+# names from a second identical -json run.
+capture framing -count=1 -v=test2json ./...
+capture fake_lines_framing -count=1 -v=test2json ./liar
+capture fake_lines_failing_framing -count=1 -v=test2json -tags liarfail ./liarfail
+capture count_flaky_framing -count=3 -v=test2json ./flaky
+capture goroutine_panic_framing -count=1 -v=test2json ./goroutinepanic
+capture exit0_forged_framing -count=1 -v=test2json -tags exitearly ./exitearly
+capture timeout_framing -count=1 -v=test2json -tags timeout -timeout 1s ./timeout
+capture framing_build_failure -count=1 -v=test2json ./buildfail ./setupfail ./failing
+capture no_tests_to_run_framing -count=1 -v=test2json -run NoSuchTest ./allpass ./notests
 # Warm the cache, then capture the cached run.
 if [[ -z "${ONLY:-}" || "$ONLY" == all_pass_cached ]]; then
     (cd "$work/mod" && go test ./allpass >/dev/null 2>&1) || true

@@ -608,3 +608,54 @@ fn captured_unittest_reports() {
     }
     assert!(read >= 8, "{read} reports in {}", fixtures.display());
 }
+
+/// go's `-v=test2json` framing as the facade reads it (`GoFraming`): every
+/// captured `go test -v=test2json` log (`<case>.framing`, by
+/// `tests/capture/go.sh`), converted in chunks of every size, gives events
+/// whose report names the failing, flaky, running and crashed tests and
+/// every test's outcome as a second identical `go test -json` run gives
+/// them (`<case>.expected`, `.flaky`, `.running`, `.crashes`,
+/// `.outcomes`).
+#[test]
+fn go_framing_reads_as_go_test_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("framing") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let mut first: Option<Report> = None;
+        for chunk in [1, 7, 4096, bytes.len().max(1)] {
+            let mut framing = testgate_parse::GoFraming::new();
+            let (mut text, mut events) = (Vec::new(), Vec::new());
+            for piece in bytes.chunks(chunk) {
+                framing.feed_split(piece, &mut text, &mut events);
+            }
+            framing.finish_split(&mut text, &mut events);
+            let what = format!("{} in chunks of {chunk}", path.display());
+            assert!(!text.contains(&0x16), "{what}: a marker in the text");
+            let report = parse(Runner::Go, &events);
+            let names: BTreeSet<String> = report.names().map(str::to_owned).collect();
+            assert_eq!(names, expected_names(&path), "{what}: names");
+            let flaky: BTreeSet<String> = report.flaky.iter().cloned().collect();
+            assert_eq!(flaky, expected_flaky(&path), "{what}: flaky");
+            let running: BTreeSet<String> = report.running.iter().cloned().collect();
+            assert_eq!(running, expected_in(&path, "running"), "{what}: running");
+            let crashed: BTreeSet<String> = report
+                .crashes
+                .iter()
+                .filter_map(|crash| crash.binary.clone())
+                .collect();
+            assert_eq!(crashed, expected_in(&path, "crashes"), "{what}: crashes");
+            check_outcomes(&path, &report);
+            match &first {
+                Some(first) => assert_eq!(&report, first, "{what}"),
+                None => first = Some(report),
+            }
+        }
+        read += 1;
+    }
+    assert!(read >= 8, "the go -v=test2json fixtures: {read}");
+}

@@ -218,20 +218,58 @@ impl RunnerProfile for Go {
     }
 
     fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
-        report(rest)
+        report(rest, go_prints_framing())
     }
 }
 
-/// go's report is its test2json event stream on stdout: `-json` first
-/// among the arguments (before any `-args`, whose words are the test
-/// binary's), unless the command already asks for it. With `-v` too, go
-/// prints the same events. Only a `go test` the argv starts is rewritten:
-/// behind `make`, `bash -c` or `npm test` nothing reaches go, and its
-/// console judges alone (docs/formats.md). The console is rendered back
-/// from the events (`testgate_parse::GoEvents`): each event's `Output`, as
-/// `go test -v` prints it. A command that turns it off (`-json=false`)
-/// chose plain text: its console judges alone.
-fn report(rest: &[String]) -> Option<ReportRequest> {
+/// Whether the `go` on `PATH` prints the test binaries' `-v=test2json`
+/// framing (go 1.20 and later), by its root's `VERSION` file; `false`
+/// where that cannot be read (then `-json` is asked, which every go has).
+/// Read once a process.
+pub(crate) fn go_prints_framing() -> bool {
+    static PRINTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PRINTS.get_or_init(|| go_version().is_some_and(|version| version >= (1, 20)))
+}
+
+/// `(1, 26)` of the `go` on `PATH`, from `GOROOT/VERSION` (`go1.26.8`).
+#[expect(
+    clippy::disallowed_methods,
+    reason = "go's own installation, not a file under the project: a few bytes testgate's user installed"
+)]
+fn go_version() -> Option<(u32, u32)> {
+    let path = std::env::var_os("PATH")?;
+    let go = std::env::split_paths(&path)
+        .map(|dir| dir.join("go"))
+        .find(|go| go.is_file())?;
+    let go = std::fs::canonicalize(go).ok()?;
+    let version = std::fs::read_to_string(go.parent()?.parent()?.join("VERSION")).ok()?;
+    version_of(version.lines().next()?)
+}
+
+/// `(1, 26)` of `go1.26.8`, `go1.26rc1`, `go1.20`.
+fn version_of(line: &str) -> Option<(u32, u32)> {
+    let rest = line.trim().strip_prefix("go")?;
+    let (major, rest) = rest.split_once('.')?;
+    let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// go's report is its test binaries' results on stdout, as `go test -json`
+/// converts them (test2json). Where go prints the binaries' framing
+/// (`framing`: go 1.20+), `-v=test2json` is asked last among go's flags
+/// (before any `-args`, whose words are the test binary's), so that it
+/// wins over a `-v` of the command's: go prints the binaries' text with
+/// each of the testing package's lines marked `^V`, and testgate converts
+/// it as test2json does (`testgate_parse::GoFraming`), sparing go the JSON
+/// encoding of every line a test logs (docs/scale.md). Otherwise, and
+/// where the command asks for `-json` itself, `-json` first. Only a `go
+/// test` the argv starts is rewritten: behind `make`, `bash -c` or `npm
+/// test` nothing reaches go, and its console judges alone
+/// (docs/formats.md). The console is rendered back from the events
+/// (`testgate_parse::GoEvents`, `GoFraming`): what `go test -v` prints. A
+/// command that turns it off (`-json=false`) chose plain text: its console
+/// judges alone.
+fn report(rest: &[String], framing: bool) -> Option<ReportRequest> {
     let go_flags = || rest.iter().take_while(|w| *w != "-args" && *w != "--args");
     let json_value = |w: &str| match w.trim_start_matches('-').strip_prefix("json")? {
         "" => Some("true".to_owned()),
@@ -247,19 +285,26 @@ fn report(rest: &[String]) -> Option<ReportRequest> {
         Some(_) => return None,
     }
     let json = !set.is_empty();
-    let args = if json {
-        rest.to_vec()
+    let (args, format) = if json {
+        (rest.to_vec(), ReportFormat::GoTestJson)
+    } else if framing {
+        let at = go_flags().count();
+        let mut args = Vec::with_capacity(rest.len() + 1);
+        args.extend(rest[..at].iter().cloned());
+        args.push("-v=test2json".to_owned());
+        args.extend(rest[at..].iter().cloned());
+        (args, ReportFormat::GoTestFraming)
     } else {
         let mut args = Vec::with_capacity(rest.len() + 1);
         args.push("-json".to_owned());
         args.extend(rest.iter().cloned());
-        args
+        (args, ReportFormat::GoTestJson)
     };
     Some(ReportRequest {
         args,
         env: Vec::new(),
         files: Vec::new(),
-        format: ReportFormat::GoTestJson,
+        format,
         written_to: ReportTarget::Stdout,
         through_environment: false,
     })
@@ -267,12 +312,50 @@ fn report(rest: &[String]) -> Option<ReportRequest> {
 
 #[cfg(test)]
 mod tests {
-    use super::report;
+    use super::{ReportFormat, report, version_of};
 
     fn args(words: &[&str]) -> Vec<String> {
-        report(&super::words(words))
+        report(&super::words(words), false)
             .map(|r| r.args)
             .unwrap_or_default()
+    }
+
+    fn framing_args(words: &[&str]) -> Vec<String> {
+        report(&super::words(words), true)
+            .map(|r| r.args)
+            .unwrap_or_default()
+    }
+
+    /// Where go prints the framing, `-v=test2json` is asked last among
+    /// go's flags (a `-v` of the command's does not undo it); a command
+    /// that asks for `-json` keeps it, and `-json=false` still asks
+    /// nothing.
+    #[test]
+    fn the_framing_is_asked_for_last_among_go_s_flags() {
+        assert_eq!(framing_args(&["./..."]), ["./...", "-v=test2json"]);
+        assert_eq!(
+            framing_args(&["-v", "-count=3", "./..."]),
+            ["-v", "-count=3", "./...", "-v=test2json"]
+        );
+        assert_eq!(
+            framing_args(&["./x", "-args", "-v"]),
+            ["./x", "-v=test2json", "-args", "-v"]
+        );
+        let json = report(&super::words(&["-json", "./..."]), true).expect("a report");
+        assert_eq!(
+            (json.args, json.format),
+            (super::words(&["-json", "./..."]), ReportFormat::GoTestJson)
+        );
+        assert!(report(&super::words(&["-json=false", "./..."]), true).is_none());
+    }
+
+    #[test]
+    fn go_versions_are_read_from_goroot() {
+        assert_eq!(version_of("go1.26.8"), Some((1, 26)));
+        assert_eq!(version_of("go1.20"), Some((1, 20)));
+        assert_eq!(version_of("go1.21rc2"), Some((1, 21)));
+        assert_eq!(version_of("devel go1.27-abc"), None);
+        assert_eq!(version_of("go"), None);
     }
 
     #[test]
@@ -286,8 +369,8 @@ mod tests {
         assert_eq!(args(&["./...", "--json"]), ["./...", "--json"]);
         assert_eq!(args(&["-json=true", "./..."]), ["-json=true", "./..."]);
         // A command that turns it off chose go's plain text.
-        assert!(report(&super::words(&["-json=false", "./..."])).is_none());
-        assert!(report(&super::words(&["-json", "-json=0", "./..."])).is_none());
+        assert!(report(&super::words(&["-json=false", "./..."]), false).is_none());
+        assert!(report(&super::words(&["-json", "-json=0", "./..."]), false).is_none());
         // Words that only start like the flag are not it.
         assert_eq!(args(&["-jsonx", "./..."]), ["-json", "-jsonx", "./..."]);
         // A `-json` after `-args` is the test binary's: go's own is added.

@@ -42,6 +42,8 @@ pub(crate) use caches::{caches_used_in, tool_caches};
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
 #[cfg(test)]
+pub(crate) use go::go_prints_framing;
+#[cfg(test)]
 pub(crate) use go::{go_quote_meta, go_run_pattern};
 #[cfg(test)]
 pub(crate) use js::js_escape;
@@ -329,6 +331,9 @@ pub(crate) enum ReportFormat {
     VitestJson,
     /// `go test -json` events (test2json).
     GoTestJson,
+    /// `go test -v=test2json`'s text, each line of the testing package's
+    /// marked with `^V` (`testgate_parse::GoFraming`).
+    GoTestFraming,
     /// libtest's JSON lines (`--format json`).
     LibtestJson,
     /// The JSON lines testgate's unittest recorder writes.
@@ -347,6 +352,7 @@ impl ReportFormat {
                 "jsonl"
             }
             ReportFormat::RspecJson => "json",
+            ReportFormat::GoTestFraming => "log",
         }
     }
 }

@@ -118,8 +118,10 @@ fn a_test_that_prints_libtests_result_and_exits_is_not_pass() {
 /// The same by go (issue 28): TestA fails, then TestZ prints `PASS` and
 /// `ok` and calls `syscall.Exit(0)`, which go's os.Exit hook does not see;
 /// go judges the package by the exit status and prints `ok`. Plain `go
-/// test ./...` was PASS. testgate adds `-json`: the events keep TestA's
-/// `fail` under the package's `pass` and TestZ's `run` without a result,
+/// test ./...` was PASS. testgate asks for go's report (`-v=test2json`
+/// on go 1.20+, read as `-json` converts it; `-json` before): the events
+/// keep TestA's `fail` under the package's `pass` (here the `ok` TestZ
+/// printed, then go's own) and TestZ's `run` without a result,
 /// so the exit status contradicts the report. Behind `sh run.sh` no `go
 /// test` argv is recognised: nothing is added, and the console alone
 /// judges, as docs/formats.md says.
@@ -141,7 +143,7 @@ fn a_go_test_that_exits_zero_after_a_failure_is_not_pass() {
     );
     assert_eq!(
         attempt["command"],
-        serde_json::json!(["go", "test", "-json", "./..."]),
+        serde_json::json!(["go", "test", "./...", "-v=test2json"]),
         "{attempt:#}"
     );
     // The tail is go's text rendered back from the events.
@@ -208,5 +210,35 @@ fn a_fake_bwrap_first_on_path_is_not_used() {
         "{}",
         outcome.reason()
     );
+    attack.assert_contained(&outcome);
+}
+
+/// go's framing forged (issue 36): TestBad fails, then TestForge prints,
+/// with the testing package's `^V` marks, a pass of TestBad, the binary's
+/// `PASS` and go's `ok` line for the package, which cuts the package's
+/// block where testgate reads go's `-v=test2json` framing. go fails the
+/// package by the exit status and prints its own `FAIL` line last: never
+/// a Pass. The two parts are one block of one package, as `-json`'s one
+/// converter reads them: TestBad failed, and (the forged pass after its
+/// failure counted as test2json counts it) flaky: Inconclusive `flaky`,
+/// what `go test -json ./...` gives too.
+#[test]
+fn a_go_test_that_forges_the_framing_is_not_pass() {
+    let attack = Attack::new("forged-framing-go").runner_command(&["go", "test", "./..."]);
+    let outcome = attack.run();
+    let attempt = outcome.attempt();
+    assert_eq!(
+        attempt["command"],
+        serde_json::json!(["go", "test", "./...", "-v=test2json"]),
+        "{attempt:#}"
+    );
+    for field in ["failing", "flaky_within"] {
+        assert_eq!(
+            attempt[field],
+            serde_json::json!(["TestBad"]),
+            "{field}: {attempt:#}"
+        );
+    }
+    outcome.assert_verdict("inconclusive", Some("flaky"), 125);
     attack.assert_contained(&outcome);
 }

@@ -1,0 +1,3 @@
+module example.com/forgedframing
+
+go 1.19
