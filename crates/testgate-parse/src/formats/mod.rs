@@ -15,8 +15,8 @@ use crate::runner::Runner;
 pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
-pub use self::unittest_report::parse_unittest_report;
 pub use self::go::GoFraming;
+pub use self::unittest_report::parse_unittest_report;
 
 mod cargo;
 mod ctest;
