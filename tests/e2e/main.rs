@@ -212,6 +212,21 @@ fn ctest_crashes_retries_and_hangs() {
     }
 }
 
+/// unittest: a test module that fails to import is a failure named by the
+/// module's dotted name, as unittest's header names it, in both sandboxes.
+#[test]
+fn a_unittest_module_that_fails_to_import_is_named() {
+    for place in [Where::Bwrap, Where::Landlock] {
+        let project = Project::copy(Runner::Unittest);
+        let record = check(&project, "import", 1, place);
+        assert_fail(
+            &record,
+            &["tests.test_imports"],
+            &format!("unittest, a module that fails to import, in {place:?}"),
+        );
+    }
+}
+
 /// PHPUnit's project alone, in both sandboxes (the shared tests above run
 /// it among every runner): Pass, Fail with its names, flaky, and a hang
 /// timed out.
