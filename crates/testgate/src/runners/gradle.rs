@@ -66,6 +66,23 @@ fn task_name(task: &str) -> &str {
     task.rsplit(':').next().unwrap_or(task)
 }
 
+/// `args` with `cleanTest` before its first testing task (`:lib:test` gets
+/// `:lib:cleanTest`; `check` and `build`, which run `test`, get
+/// `cleanTest`), unless the command cleans already.
+fn afresh(args: &[String]) -> Vec<String> {
+    let cleans = tasks(args).any(|(_, task)| task_name(task).starts_with("clean"));
+    let first = tasks(args).find(|(_, task)| TESTING_TASKS.contains(&task_name(task)));
+    let mut out = args.to_vec();
+    if let (false, Some((at, task))) = (cleans, first) {
+        let clean = match task.rsplit_once(':') {
+            Some((path, "test")) => format!("{path}:cleanTest"),
+            _ => "cleanTest".to_owned(),
+        };
+        out.insert(at, clean);
+    }
+    out
+}
+
 /// A canonical name (`pkg.Class#method[1]`, `pkg.Class`) as Gradle's
 /// `--tests` filter selects it: `pkg.Class.method`, without the
 /// invocation's parameters and index.
@@ -181,9 +198,14 @@ impl RunnerProfile for Gradle {
         )]
     }
 
+    /// Each attempt runs its test tasks afresh: a `test` task Gradle finds
+    /// up to date (the build folder of an earlier run beside it) runs no
+    /// test and writes no report, which would leave an honest run's exit
+    /// 0 without evidence. So `cleanTest` goes before the first testing
+    /// task (`clean<Task>` is the base plugin's rule for every task).
     fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         Some(ReportRequest {
-            args: rest.to_vec(),
+            args: afresh(rest),
             env: Vec::new(),
             files: Vec::new(),
             format: ReportFormat::JUnit,
@@ -307,5 +329,26 @@ mod tests {
         );
         // No `test` task: nothing to put `--tests` after.
         assert!(select(&["check"], &["p.A#m"]).is_err());
+    }
+
+    /// A test task found up to date writes no report: each attempt cleans
+    /// its test results first, unless the command cleans already.
+    #[test]
+    fn each_attempt_runs_its_test_task_afresh() {
+        let afresh = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+            super::afresh(&args)
+        };
+        assert_eq!(
+            afresh(&["--offline", "test"]),
+            ["--offline", "cleanTest", "test"]
+        );
+        assert_eq!(
+            afresh(&["-p", "sub", ":lib:test", "--tests", "A"]),
+            ["-p", "sub", ":lib:cleanTest", ":lib:test", "--tests", "A"]
+        );
+        assert_eq!(afresh(&["check"]), ["cleanTest", "check"]);
+        assert_eq!(afresh(&["clean", "test"]), ["clean", "test"]);
+        assert_eq!(afresh(&["--version"]), ["--version"]);
     }
 }
