@@ -488,3 +488,61 @@ def test_quarantined_tests_never_gate(project, tmp_path):
     result = testgate.check(project, VERBOSE, env=fail, quarantine=quarantine)
     assert result.verdict == "pass", result.reason
     assert testgate.check(project, VERBOSE, env=fail).verdict == "fail"
+
+
+# A hook forgery: every failed report of the run turned into a pass.
+FORGED_CONFTEST = """\
+import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        report.outcome = "passed"
+"""
+
+
+def _git(cwd, *args):
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, env=env
+    ).stdout
+
+
+def test_trusted_tests_undo_a_hook_forgery_and_a_patch_that_edits_the_tests(project, tmp_path):
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "the honest tests")
+    env = {"TESTGATE_FIXTURE": "fail"}
+
+    # A model patch that makes the failing tests pass by editing them.
+    tests = project / "tests" / "test_calc.py"
+    honest = tests.read_text()
+    tests.write_text(honest.replace('MODE = os.environ.get("TESTGATE_FIXTURE", "pass")', 'MODE = "pass"'))
+    patch = tmp_path / "model.patch"
+    patch.write_bytes(_git(project, "diff"))
+    _git(project, "checkout", "--", ".")
+    assert testgate.check(project, PYTEST, env=env, apply=patch).verdict == "pass"
+    result = testgate.check(project, PYTEST, env=env, apply=patch, trusted="HEAD")
+    assert result.verdict == "fail", result.reason
+    assert sorted(result.failing) == sorted(FAILING)
+
+    # A hook forgery in the submitted tree.
+    (project / "conftest.py").write_text(FORGED_CONFTEST)
+    assert testgate.check(project, PYTEST, env=env).verdict == "pass"
+    result = testgate.check(project, PYTEST, env=env, trusted="HEAD")
+    assert result.verdict == "fail", result.reason
+    assert sorted(result.failing) == sorted(FAILING)
+
+    # The tree as it was found: the forgery still there, the patch not.
+    assert (project / "conftest.py").read_text() == FORGED_CONFTEST
+    assert tests.read_text() == honest
+    assert _git(project, "status", "--porcelain").decode() == " M conftest.py\n"
