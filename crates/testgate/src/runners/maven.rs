@@ -247,10 +247,7 @@ mod tests {
     use std::path::Path;
 
     fn recognised(line: &str) -> Option<usize> {
-        let mut all = line.split_whitespace();
-        let program = all.next().unwrap_or_default();
-        let program = program.rsplit('/').next().unwrap_or(program);
-        Maven.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+        crate::runners::testing::recognised(&Maven, line)
     }
 
     #[test]

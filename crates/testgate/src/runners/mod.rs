@@ -559,3 +559,29 @@ fn node_package_versions(name: &str) -> Vec<Vec<String>> {
 fn words(words: &[&str]) -> Vec<String> {
     words.iter().map(|s| (*s).to_owned()).collect()
 }
+
+/// What the runner profiles' tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{RunnerProfile, Target};
+
+    /// Where `profile` recognises its runner in the command `line`: words
+    /// split at spaces, the program by its file name, as the facade asks.
+    pub(crate) fn recognised(profile: &dyn RunnerProfile, line: &str) -> Option<usize> {
+        let mut all = line.split_whitespace();
+        let program = all.next().unwrap_or_default();
+        let program = program.rsplit('/').next().unwrap_or(program);
+        profile.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+    }
+
+    /// A target for each of `names`, with no context.
+    pub(crate) fn targets<'a>(names: &[&'a str]) -> Vec<Target<'a>> {
+        names
+            .iter()
+            .map(|name| Target {
+                name,
+                context: None,
+            })
+            .collect()
+    }
+}

@@ -227,14 +227,11 @@ impl RunnerProfile for Phpunit {
 
 #[cfg(test)]
 mod tests {
-    use super::{Phpunit, RunnerProfile, Target, filter_pattern, pcre_quote};
+    use super::{Phpunit, RunnerProfile, filter_pattern, pcre_quote};
     use std::path::Path;
 
     fn recognised(line: &str) -> Option<usize> {
-        let mut all = line.split_whitespace();
-        let program = all.next().unwrap_or_default();
-        let program = program.rsplit('/').next().unwrap_or(program);
-        Phpunit.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+        crate::runners::testing::recognised(&Phpunit, line)
     }
 
     #[test]
@@ -258,15 +255,7 @@ mod tests {
         }
     }
 
-    fn targets<'a>(names: &'a [&'a str]) -> Vec<Target<'a>> {
-        names
-            .iter()
-            .map(|name| Target {
-                name,
-                context: None,
-            })
-            .collect()
-    }
+    use crate::runners::testing::targets;
 
     #[test]
     fn names_are_quoted_whole_and_anchored() {

@@ -233,20 +233,10 @@ impl RunnerProfile for Rspec {
 mod tests {
     use super::*;
 
-    fn targets<'a>(names: &[&'a str]) -> Vec<Target<'a>> {
-        names
-            .iter()
-            .map(|name| Target {
-                name,
-                context: None,
-            })
-            .collect()
-    }
+    use crate::runners::testing::targets;
 
     fn recognised(line: &str) -> Option<usize> {
-        let mut all = line.split_whitespace();
-        let program = all.next().unwrap_or_default();
-        Rspec.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
+        crate::runners::testing::recognised(&Rspec, line)
     }
 
     #[test]

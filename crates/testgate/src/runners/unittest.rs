@@ -435,15 +435,7 @@ mod tests {
         words.iter().map(|w| (*w).to_owned()).collect()
     }
 
-    fn targets<'a>(names: &[&'a str]) -> Vec<Target<'a>> {
-        names
-            .iter()
-            .map(|name| Target {
-                name,
-                context: None,
-            })
-            .collect()
-    }
+    use crate::runners::testing::targets;
 
     #[test]
     fn every_form_is_recognised_and_pytest_is_not() {
