@@ -490,33 +490,8 @@ pub(crate) fn git_dirty(repository: &Repository, dir: &Path) -> Option<Option<Di
     let git = |args: &[&str]| -> Option<Vec<u8>> {
         // `env` sets what git reads from its environment; the variables
         // name no path of the project's.
-        let mut all = vec![
-            "GIT_CONFIG_NOSYSTEM=1",
-            "GIT_CONFIG_GLOBAL=/dev/null",
-            "GIT_ATTR_NOSYSTEM=1",
-            "GIT_NO_LAZY_FETCH=1",
-            "GIT_NO_REPLACE_OBJECTS=1",
-            "GIT_TERMINAL_PROMPT=0",
-            "GIT_OPTIONAL_LOCKS=0",
-            "GIT_PAGER=cat",
-            "git",
-            "--no-pager",
-            &git_dir,
-            &work_tree,
-            "-c",
-            "core.fsmonitor=false",
-            "-c",
-            "core.hooksPath=/dev/null",
-            "-c",
-            "core.attributesFile=/dev/null",
-            "-c",
-            "core.excludesFile=/dev/null",
-            "-c",
-            "core.untrackedCache=false",
-            "-c",
-            "protocol.allow=never",
-            "--no-optional-locks",
-        ];
+        let mut all = HARDENED_GIT.to_vec();
+        all.extend_from_slice(&[&git_dir, &work_tree]);
         all.extend_from_slice(args);
         testgate::host_output("env", &all, dir, std::time::Duration::from_secs(60))
     };
