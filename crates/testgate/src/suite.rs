@@ -336,23 +336,10 @@ impl SandboxedTests {
         if let Err(refused) = crate::project::project_dir(&self.config.workspace) {
             // Nothing runs in, snapshots or restores the host's root or a
             // home: the caller gets the reason instead.
-            return Record {
-                suite: self.suite.clone(),
-                verdict: Verdict::Inconclusive {
-                    cause: Cause::SandboxRefused,
-                    reason: refused.to_string(),
-                },
-                findings: Findings::default(),
-                preparations: Vec::new(),
-                attempts: Vec::new(),
-                tree_digest: None,
-                tree_unbound: Vec::new(),
-                tree: None,
-                grading: None,
-                stress: None,
-                sandbox: self.sandbox_used(),
-                view: None,
-            };
+            return self.ran_nothing(Verdict::Inconclusive {
+                cause: Cause::SandboxRefused,
+                reason: refused.to_string(),
+            });
         }
         // One check of a project at a time: each puts the tree back.
         let _hold = self.hold_project();
