@@ -10,7 +10,7 @@ use super::harness::Attack;
 /// its canonical path, since a checkout under /tmp is visible in the
 /// sandbox only where it is bound, and a bind given as `a/../b` is not
 /// where the link `a/../b` leads inside.
-fn node_modules() -> PathBuf {
+pub(super) fn node_modules() -> PathBuf {
     let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/projects/e2e/node/node_modules");
     assert!(

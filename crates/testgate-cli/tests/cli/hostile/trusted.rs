@@ -140,18 +140,7 @@ fn a_test_main_forgery_fails_with_trusted_tests() {
     );
 }
 
-/// The node_modules of the e2e node projects, canonical (as
-/// `jest_forgery.rs` links it).
-fn node_modules() -> PathBuf {
-    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/projects/e2e/node/node_modules");
-    assert!(
-        modules.is_dir(),
-        "{} is missing: run scripts/setup (npm ci)",
-        modules.display()
-    );
-    modules.canonicalize().expect("canonical node_modules")
-}
+use super::jest_forgery::node_modules;
 
 /// `tests/hostile/trusted-jest`: a `jest.config.js` naming a
 /// `setupFilesAfterEnv` file that replaces `expect`: PASS as submitted,
