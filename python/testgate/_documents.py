@@ -247,6 +247,27 @@ class SandboxUsed:
 
 
 @dataclass(frozen=True)
+class View:
+    """What the attempts ran instead of the tree as submitted, under
+    `trusted=` or `apply=` (docs/cli.md, "Trusted tests"): the trusted
+    `revision` (None when only a patch was applied), whether a `test_patch`
+    was applied, the files the patch wrote (`patched`), the submission's
+    trusted files the revision's `replaced`, its files on trusted paths the
+    revision lacks (`removed`), the revision's files it lacked (`restored`),
+    and whether the tree was `put_back` as found (else `put_back_error`)."""
+
+    revision: str | None = None
+    test_patch: bool = False
+    patched: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)
+    put_back: bool = False
+    put_back_error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Detected:
     """The test command testgate chose from the project's files when
     `check` was given none: `command` (program first), the `runner` it
@@ -314,6 +335,7 @@ class Result:
     stress: Stress | None = None
     evidence: list[str] = field(default_factory=list)
     detected: Detected | None = None
+    view: View | None = None
     exit_code: int = 0
     as_expected: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -383,13 +405,15 @@ class FailingTest:
 @dataclass(frozen=True)
 class Section:
     """One runner's part of a log, within one CI step: `failing` holds
-    positions in the report's `failing`."""
+    positions in the report's `failing`; `printed` those another runner's
+    lines named within this runner's lines (its output, not a run)."""
 
     format: str = ""
     step: str | None = None
     first_line: int = 0
     last_line: int = 0
     failing: list[int] = field(default_factory=list)
+    printed: list[int] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 

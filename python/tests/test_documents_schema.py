@@ -45,6 +45,7 @@ PAIRS: list[tuple[str, str | None, type, set[str]]] = [
     ("check", "Stress", d.Stress, set()),
     ("check", "Varied", d.SometimesFailed, set()),
     ("check", "Detected", d.Detected, set()),
+    ("check", "View", d.View, set()),
     ("parse", None, d.Report, set()),
     ("parse", "FailingTest", d.FailingTest, set()),
     ("parse", "Counts", d.Counts, set()),

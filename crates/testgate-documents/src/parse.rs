@@ -69,6 +69,11 @@ pub struct Section<'a> {
     /// The failing tests this runner named in this section: positions in
     /// the document's `failing`, from 0.
     pub failing: Vec<usize>,
+    /// Failing tests another runner's lines named within this section's
+    /// runner's lines (a pytest session a cargo test printed): its output,
+    /// not a run; positions in `failing`, in no section's `failing`.
+    #[serde(default)]
+    pub printed: Vec<usize>,
 }
 
 /// A failing test.

@@ -86,6 +86,7 @@ impl<'a> From<&'a Report> for ParseDocument<'a> {
                     first_line: section.first_line,
                     last_line: section.last_line,
                     failing: section.failing.clone(),
+                    printed: section.printed.clone(),
                 })
                 .collect(),
         }

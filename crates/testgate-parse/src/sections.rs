@@ -8,10 +8,11 @@
 //! first line that was unmistakably its own to the next runner's, so two
 //! runners in one step (`make test`) are two sections.
 //!
-//! A runner whose every line in a step lies within another runner's (a
-//! pytest session a cargo test printed) is that runner's output: its
-//! names are dropped ([`nested`]), as a forged line within one runner's
-//! scope names nothing.
+//! A runner whose lines in a step lie within another runner's (a pytest
+//! session a cargo test printed: [`nested`]) is that runner's output, not
+//! a run: its failing tests are the enclosing section's
+//! [`printed`](Section::printed), never a section's `failing`. The report
+//! keeps them: a gate weighs a pass that prints failures as it always did.
 
 use crate::ci::Step;
 use crate::formats::MAX_SPANS;
@@ -47,6 +48,12 @@ pub struct Section {
     /// failed in two steps is named in the first (the report names each
     /// test once).
     pub failing: Vec<usize>,
+    /// Failing tests another runner's lines named within this section's
+    /// runner's lines (a pytest session a cargo test printed): its output,
+    /// not a run of their own. Indices into
+    /// [`Report::failing`](crate::Report::failing), in order; they are in
+    /// no section's `failing`.
+    pub printed: Vec<usize>,
 }
 
 impl Section {
@@ -129,12 +136,13 @@ pub(crate) fn nested(runners: &[Spans<'_>]) -> Vec<Vec<(u64, u64)>> {
 }
 
 /// The sections of a log of `lines` lines, from its steps and each
-/// runner's spans (those left after [`nested`]), the failing tests
-/// (line and runner of each) assigned to them.
+/// runner's spans (`runners`: those left after [`nested`]; `nested`: the
+/// others), the failing tests (line and runner of each) assigned to them.
 pub(crate) fn sections(
     steps: &Steps,
     lines: u64,
     runners: &[Spans<'_>],
+    nested: &[Spans<'_>],
     failing: &[(u64, Runner)],
 ) -> Vec<Section> {
     let last_line = lines.saturating_sub(1);
@@ -176,6 +184,7 @@ pub(crate) fn sections(
                 first_line,
                 last_line,
                 failing: Vec::new(),
+                printed: Vec::new(),
             });
         }
     }
@@ -192,6 +201,21 @@ pub(crate) fn sections(
         });
     }
     for (nth, (line, runner)) in failing.iter().enumerate() {
+        let printed = nested.iter().any(|(other, spans)| {
+            other == runner
+                && spans
+                    .iter()
+                    .any(|(first, last)| (*first..=*last).contains(line))
+        });
+        if printed {
+            let within = sections
+                .iter_mut()
+                .find(|section| (section.first_line..=section.last_line).contains(line));
+            if let Some(within) = within {
+                within.printed.push(nth);
+                continue;
+            }
+        }
         let own = |section: &&mut Section| section.runner == *runner;
         let home = sections
             .iter_mut()

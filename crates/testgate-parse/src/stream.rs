@@ -224,39 +224,34 @@ impl StreamParser {
             .filter(|(_, findings)| explicit || findings.detected_at.is_some())
             .collect();
         found.sort_by_key(|(f, findings)| (findings.detected_at.unwrap_or(u64::MAX), *f));
-        // A runner met only within another's lines is its output: its
-        // findings there name nothing (a pytest session a cargo test
-        // printed). Explicit, the one runner reads every line alone.
+        // A runner met only within another's lines (a pytest session a
+        // cargo test printed) is that runner's output: its names stay in
+        // the report, where the gate weighs them as ever (a pass printing
+        // failures is no pass), and its section says they were printed
+        // within another runner's lines, not run (`Section::printed`).
         let spans: Vec<Spans<'_>> = found.iter().map(|(r, f)| (*r, &f.spans[..])).collect();
         let nested = sections::nested(&spans);
-        let mut kept: Vec<Vec<(u64, u64)>> = Vec::with_capacity(found.len());
-        let mut whole = Vec::with_capacity(found.len());
-        for ((_, findings), nested) in found.iter_mut().zip(nested) {
-            let own: Vec<(u64, u64)> = if findings.spans.is_empty() {
+        let whole_log = [(0, self.lines.saturating_sub(1))];
+        let own_spans: Vec<(Runner, Vec<(u64, u64)>)> = found
+            .iter()
+            .zip(&nested)
+            .map(|((runner, findings), nested)| {
                 // Read with an explicit format and never sure of itself:
                 // the whole log is its.
-                vec![(0, self.lines.saturating_sub(1))]
-            } else {
-                let own = findings.spans.iter().filter(|span| !nested.contains(span));
-                own.copied().collect()
-            };
-            whole.push(own.is_empty());
-            if !nested.is_empty() {
-                findings.drop_within(&nested);
-            }
-            kept.push(own);
-        }
-        let mut whole = whole.into_iter();
-        let mut kept_spans = kept.into_iter();
-        let mut own_spans = Vec::with_capacity(found.len());
-        found.retain(|(runner, _)| {
-            let dropped = whole.next().unwrap_or(false);
-            let spans = kept_spans.next().unwrap_or_default();
-            if !dropped {
-                own_spans.push((*runner, spans));
-            }
-            !dropped
-        });
+                let all = if findings.spans.is_empty() {
+                    &whole_log[..]
+                } else {
+                    &findings.spans[..]
+                };
+                let own = all.iter().filter(|span| !nested.contains(span));
+                (*runner, own.copied().collect())
+            })
+            .collect();
+        let nested: Vec<(Runner, Vec<(u64, u64)>)> = found
+            .iter()
+            .map(|(runner, _)| *runner)
+            .zip(nested)
+            .collect();
 
         let mut report = Report {
             format: found
@@ -317,7 +312,8 @@ impl StreamParser {
         report.tests_omitted = omitted;
         let spans: Vec<Spans<'_>> = own_spans.iter().map(|(r, s)| (*r, &s[..])).collect();
         let lines: Vec<(u64, Runner)> = failing.iter().map(|(i, t)| (*i, t.format)).collect();
-        report.sections = sections::sections(&self.steps, self.lines, &spans, &lines);
+        let nested: Vec<Spans<'_>> = nested.iter().map(|(r, s)| (*r, &s[..])).collect();
+        report.sections = sections::sections(&self.steps, self.lines, &spans, &nested, &lines);
         report.failing = failing.into_iter().map(|(_, test)| test).collect();
         report.no_tests_ran =
             any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();

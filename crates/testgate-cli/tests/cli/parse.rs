@@ -116,6 +116,7 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "first_line": s.first_line,
             "last_line": s.last_line,
             "failing": s.failing,
+            "printed": s.printed,
         })).collect::<Vec<_>>(),
     })
 }
@@ -149,7 +150,7 @@ fn help_and_version_exit_0_on_stdout() {
     let run = testgate(&["parse", "--help"], None);
     assert!(run.stdout.contains("--format <FORMAT>"), "{}", run.stdout);
     assert!(run.stdout.contains(
-        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle]"
+        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec, minitest]"
     ));
 }
 

@@ -336,20 +336,6 @@ impl Findings {
         }
     }
 
-    /// Drops what was found on the lines of `spans` (another runner's
-    /// output): failures, flaky, running tests and crashes named there.
-    pub(crate) fn drop_within(&mut self, spans: &[(u64, u64)]) {
-        let within = |index: u64| {
-            spans
-                .iter()
-                .any(|(first, last)| (*first..=*last).contains(&index))
-        };
-        self.failing.retain(|(index, _)| !within(*index));
-        self.flaky.retain(|(index, _)| !within(*index));
-        self.running.retain(|(index, _)| !within(*index));
-        self.crashes.retain(|(index, _)| !within(*index));
-    }
-
     /// A CI step begins at the line at `index`.
     pub(crate) fn step(&mut self, index: u64) {
         self.step_start = index;

@@ -168,6 +168,7 @@ fn check_sections(log: &Path, report: &testgate_parse::Report) {
     );
     let all: Vec<usize> = (0..report.failing.len()).collect();
     assert_eq!(section.failing, all, "{}", log.display());
+    assert_eq!(section.printed, [0usize; 0], "{}", log.display());
 }
 
 /// One captured log: its names auto-detected and explicit against its

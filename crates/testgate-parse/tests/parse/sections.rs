@@ -125,7 +125,7 @@ fn assert_tiled(report: &Report, what: &str) {
     let mut all: Vec<usize> = report
         .sections
         .iter()
-        .flat_map(|section| section.failing.iter().copied())
+        .flat_map(|section| section.failing.iter().chain(&section.printed).copied())
         .collect();
     all.sort_unstable();
     assert_eq!(all, (0..report.failing.len()).collect::<Vec<_>>(), "{what}");
@@ -180,10 +180,13 @@ fn one_step_running_three_runners_is_three_sections_without_a_step() {
 
 /// Made from captured logs (hand-joined): a pytest session a cargo test
 /// printed, between its binary's `running` line and its `test result:`.
-/// Within cargo's lines the pytest session names nothing; the same
-/// session printed after cargo's run is a section of its own.
+/// Within cargo's lines the pytest session is cargo's output: no section
+/// of its own, its names the section's `printed`, none of its `failing`;
+/// the report keeps them (the gate weighs a pass that prints failures as
+/// before: hostile `other-runner-failures`). The same session printed
+/// after cargo's run is a section of its own.
 #[test]
-fn a_runner_printed_within_another_runners_lines_names_nothing() {
+fn a_runner_printed_within_another_runners_lines_is_printed_not_run() {
     let cargo = lines(&fixture("cargo/colour.log"));
     let pytest = lines(&fixture("pytest/verbose.log"));
     let at = cargo
@@ -196,17 +199,25 @@ fn a_runner_printed_within_another_runners_lines_names_nothing() {
     within.extend(cargo[at..].iter().cloned());
     let report = parse(Format::Auto, within.join("\n"));
     let cargo_names = expected_names(&fixture("cargo/colour.log"));
+    let pytest_names = expected_names(&fixture("pytest/verbose.log"));
     assert_eq!(
         sections_of(&report),
         [(Runner::Cargo, None, cargo_names.clone())]
     );
+    let printed: BTreeSet<String> = report.sections[0]
+        .printed
+        .iter()
+        .map(|&at| report.failing[at].name.clone())
+        .collect();
+    assert_eq!(printed, pytest_names);
     let names: BTreeSet<String> = report.names().map(str::to_owned).collect();
-    assert_eq!(names, cargo_names, "the report names cargo's tests alone");
+    let both: BTreeSet<String> = cargo_names.union(&pytest_names).cloned().collect();
+    assert_eq!(names, both, "the report names both, as before");
+    assert_tiled(&report, "printed within");
 
     let mut after = cargo.clone();
     after.extend(pytest.iter().cloned());
     let report = parse(Format::Auto, after.join("\n"));
-    let pytest_names = expected_names(&fixture("pytest/verbose.log"));
     assert_eq!(
         sections_of(&report),
         [
@@ -214,6 +225,7 @@ fn a_runner_printed_within_another_runners_lines_names_nothing() {
             (Runner::Pytest, None, pytest_names)
         ]
     );
+    assert!(report.sections.iter().all(|s| s.printed.is_empty()));
 }
 
 /// `cargo test` in two steps: two sections of cargo, each with the
