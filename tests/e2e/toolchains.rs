@@ -434,10 +434,10 @@ fn the_hosts_module_and_build_caches_are_used_by_the_first_check() {
     assert!(source.is_file(), "the host's module cache was not filled");
     fs::remove_dir_all(&proxy).unwrap();
     // The host's build cache, warm for this module, with the test result
-    // of the command testgate runs: `go test ./...` gets `-json` (its
-    // report), which runs the binary `-v`, and a cached result is kept per
-    // set of flags.
-    host_go(&["test", "-json", "./..."], "off");
+    // of the command testgate runs: `go test ./...` gets `-v=test2json`
+    // (go 1.20+: the framing testgate converts to its report), and a cached
+    // result is kept per set of test binary flags.
+    host_go(&["test", "./...", "-v=test2json"], "off");
 
     let config = TestConfig::new(&dir, "go", ["test", "./..."])
         .format(Runner::Go)
