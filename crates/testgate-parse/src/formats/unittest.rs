@@ -395,6 +395,11 @@ impl Recognizer for Unittest {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let index = line.index;
+        // Between tests an indented line is output, never a test's line:
+        // what `interest` says, so every line and the dispatch agree.
+        if self.is_between() && text.starts_with(' ') {
+            return;
+        }
         if let Some((ran_at, _)) = self.ran {
             if text.trim().is_empty() {
                 return;
@@ -455,12 +460,22 @@ impl Recognizer for Unittest {
     fn interest(&self) -> &'static Interest {
         // Between tests only a line's start matters: an indented line is
         // a running test's subtest (3.11) or output.
-        let between = self.run.running.is_none()
+        if self.is_between() {
+            &UNINDENTED
+        } else {
+            &Interest::ALL
+        }
+    }
+}
+
+impl Unittest {
+    /// Between tests: no test running, no block or closing line pending.
+    fn is_between(&self) -> bool {
+        self.run.running.is_none()
             && !self.excerpts.is_open()
             && self.ran.is_none()
             && !self.after_rule
-            && self.run.described.is_none();
-        if between { &UNINDENTED } else { &Interest::ALL }
+            && self.run.described.is_none()
     }
 }
 
