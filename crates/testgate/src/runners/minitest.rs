@@ -7,26 +7,9 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
+use super::rspec::regex_escaped;
 use super::{RunnerProfile, Target, names, words};
 use crate::detect::{Detected, ProjectView};
-
-/// `text` as a Ruby regular expression matching it literally.
-fn regex_escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '.' | '*' | '?' | '+' | '^' | '$' | '|' | '(' | ')' | '[' | ']' | '{' | '}' | '\\'
-            | '/' | '-' | '#' | ' ' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// minitest's `-n` value selecting exactly `targets`: `/^(?:A\#b|…)$/`
 /// (minitest matches it against `Class#method`).

@@ -574,6 +574,26 @@ pub(crate) mod testing {
         profile.recognise(program, &all.map(str::to_owned).collect::<Vec<_>>())
     }
 
+    /// The command `testgate check` finds in a project of `files` (path,
+    /// text), or its refusal.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test builds its own fixture, in a folder no test command ran in"
+    )]
+    pub(crate) fn detected(files: &[(&str, &str)]) -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        let host = crate::detect::HostFacts::default();
+        match crate::detect::detect_with(dir.path(), &host) {
+            Ok(found) => format!("{} ({})", found.shown_command(), found.why()),
+            Err(e) => e.to_string(),
+        }
+    }
+
     /// A target for each of `names`, with no context.
     pub(crate) fn targets<'a>(names: &[&'a str]) -> Vec<Target<'a>> {
         names

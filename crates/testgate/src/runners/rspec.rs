@@ -52,8 +52,9 @@ fn is_place(name: &str) -> bool {
     })
 }
 
-/// `text` as a Ruby regular expression matching it literally.
-fn regex_escaped(text: &str) -> String {
+/// `text` as a Ruby regular expression matching it literally (minitest's
+/// `--name` takes one too).
+pub(super) fn regex_escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
@@ -279,25 +280,7 @@ mod tests {
         assert!(select(&words(&["-f"]), &targets(&["x"])).is_err());
     }
 
-    /// The command `testgate check` finds in a project of `files` (path,
-    /// text), or its refusal.
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the test builds its own fixture, in a folder no test command ran in"
-    )]
-    fn detected(files: &[(&str, &str)]) -> String {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(&path, text).expect("write");
-        }
-        let host = crate::detect::HostFacts::default();
-        match crate::detect::detect_with(dir.path(), &host) {
-            Ok(found) => format!("{} ({})", found.shown_command(), found.why()),
-            Err(e) => e.to_string(),
-        }
-    }
+    use crate::runners::testing::detected;
 
     #[test]
     fn found_by_rspec_files_and_not_by_any_spec_folder() {

@@ -601,25 +601,7 @@ mod tests {
         );
     }
 
-    /// The command `testgate check` finds in a project of `files` (path,
-    /// text), or its refusal.
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the test builds its own fixture, in a folder no test command ran in"
-    )]
-    fn detected(files: &[(&str, &str)]) -> String {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(&path, text).expect("write");
-        }
-        let host = crate::detect::HostFacts::default();
-        match crate::detect::detect_with(dir.path(), &host) {
-            Ok(found) => format!("{} ({})", found.shown_command(), found.why()),
-            Err(e) => e.to_string(),
-        }
-    }
+    use crate::runners::testing::detected;
 
     #[test]
     fn found_where_pytest_is_not_configured() {
