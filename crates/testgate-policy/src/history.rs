@@ -84,9 +84,11 @@ pub(crate) enum Stop<'a> {
         named: usize,
         reruns: u64,
     },
-    /// The environment failed before the tests.
+    /// The environment failed before the tests: the attempt exited with
+    /// `code`, or (`None`) testgate ended it at the environment's evidence
+    /// (a flood of connections the sandbox refused).
     Environment {
-        code: i32,
+        code: Option<i32>,
         what: &'a str,
         fix: &'a str,
     },
@@ -348,7 +350,7 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
                 AttemptClass::Passed
             } else if let Some(env) = &attempt.environment {
                 AttemptClass::Stop(Stop::Environment {
-                    code,
+                    code: Some(code),
                     what: &env.what,
                     fix: &env.fix,
                 })
@@ -376,7 +378,17 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
             SignalClass::Sandbox => AttemptClass::Stop(Stop::SystemCallForbidden { signal }),
         },
         &Ending::TimedOut { after } => AttemptClass::Stop(Stop::TimedOut { after }),
-        Ending::SandboxRefused { why } => AttemptClass::Stop(Stop::SandboxRefused { why }),
+        // An attempt testgate ended for what the environment refused (a
+        // flood of refused connections) carries that evidence: the
+        // environment failed, not the sandbox's start.
+        Ending::SandboxRefused { why } => match &attempt.environment {
+            Some(env) => AttemptClass::Stop(Stop::Environment {
+                code: None,
+                what: &env.what,
+                fix: &env.fix,
+            }),
+            None => AttemptClass::Stop(Stop::SandboxRefused { why }),
+        },
         Ending::WouldNotStart { why } => AttemptClass::Stop(Stop::WouldNotStart { why }),
         Ending::Cancelled => AttemptClass::Stop(Stop::Cancelled),
         Ending::Lost { why } => AttemptClass::Stop(Stop::Lost { why }),

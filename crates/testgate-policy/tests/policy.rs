@@ -445,6 +445,43 @@ fn refinements_of_the_environment() {
         Inc(Environment),
         &["a (failed in 1 of 2 attempts)"],
     );
+    // testgate ended the attempt at a flood of connections the sandbox
+    // refused (Landlock without a network namespace): no exit of its own,
+    // the environment's evidence, the fix first.
+    let flooded = Attempt::new(Ending::SandboxRefused {
+        why: "the suite's connections were refused".into(),
+    })
+    .with_environment(testgate_policy::Environment::new(
+        "the suite's connections to servers it starts itself were refused",
+        "pass --allow-network",
+    ));
+    check(
+        "an attempt ended for refused connections is the environment",
+        retries(2),
+        std::slice::from_ref(&flooded),
+        Inc(Environment),
+        &[
+            "was refused by its environment",
+            "the environment failed, not the code",
+        ],
+    );
+    let reason = once()
+        .verdict(std::slice::from_ref(&flooded))
+        .reason()
+        .to_owned();
+    assert!(
+        reason.starts_with("pass --allow-network"),
+        "the fix leads:\n{reason}"
+    );
+    check(
+        "a refusal without the environment's evidence stays the sandbox's",
+        once(),
+        &[Attempt::new(Ending::SandboxRefused {
+            why: "bwrap: No permissions to create new namespace".into(),
+        })],
+        Inc(SandboxRefused),
+        &["No permissions"],
+    );
 }
 
 #[test]

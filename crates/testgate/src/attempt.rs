@@ -61,10 +61,18 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         evidence,
         note,
     } = judged;
+    let flooded = matches!(ran, Ok(testgate_run::Ending::NetworkRefused));
     let ending = ending_of(ran, timeout);
     let environment = environment
         .filter(|found| !shell_said_not_found(found, &ending))
         .map(|found| Environment::new(found.what, found.fix));
+    // testgate ended the run at a flood of refused connections: the
+    // environment's evidence, whatever the output showed before it.
+    let environment = if flooded {
+        Some(Environment::new(NETWORK_REFUSED, NETWORK_REFUSED_FIX))
+    } else {
+        environment
+    };
     let counts = Counts::new(
         report.counts.passed,
         report.counts.failed,
@@ -132,8 +140,11 @@ pub(crate) fn ending_of(ran: Result<testgate_run::Ending, &RunError>, timeout: D
 /// Why a run the sandbox's refused connections ended is no verdict.
 const NETWORK_REFUSED: &str = "the suite's connections to servers it starts itself were refused: \
      no network namespace can be made here (a container's default profile), so the sandbox \
-     refuses every TCP connect; run with --allow-network, or where bubblewrap can start \
-     (each attempt then has a loopback of its own)";
+     refuses every TCP connect";
+
+/// The fix of [`NETWORK_REFUSED`], the reason's first line.
+const NETWORK_REFUSED_FIX: &str = "pass --allow-network (the suite then reaches the network), \
+     or run where bubblewrap can start (each attempt has a loopback of its own)";
 
 /// The ending of a run the runner could not finish. An I/O failure after
 /// the command started is no failure to start: the attempt was lost.

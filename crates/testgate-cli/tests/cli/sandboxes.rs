@@ -154,33 +154,35 @@ fn landlock_chosen_explicitly_gives_the_right_verdicts() {
 /// failed test after test with `connect EACCES` and then hung to the
 /// timeout (an express suite: ~1,040 failures, then 10 minutes:
 /// `timed_out`). The flood of refusals now ends the attempt at once:
-/// Inconclusive, naming `--allow-network`, never a timeout nor a Fail of
-/// the code; with `--allow-network` the same suite passes. The honest
-/// pytest suite under the same wrapper (above) is unaffected.
-#[test]
-fn a_suite_refused_its_own_loopback_is_inconclusive_at_once_without_namespaces() {
-    let (_tmp, dir) = crate::check::fresh_copy("tests/projects/sandbox/loopback-node", "loopback");
+/// Inconclusive `environment`, the reason leading with `--allow-network`,
+/// never a timeout nor a Fail of the code; with `--allow-network` the same
+/// suite passes. The honest pytest suite under the same wrapper (above) is
+/// unaffected.
+fn refused_loopback_is_the_environment(project: &str, command: &[&str]) {
+    let (_tmp, dir) = crate::check::fresh_copy(project, "loopback");
     let check = |extra: &[&str]| {
-        let mut command = Command::new(without_namespaces());
-        command
+        let mut wrapped = Command::new(without_namespaces());
+        wrapped
             .arg(env!("CARGO_BIN_EXE_testgate"))
             .args(["check", "--json", "-C"])
             .arg(&dir)
             .args(extra)
-            .args(["--", "node", "--test"]);
-        run(command, None)
+            .arg("--")
+            .args(command);
+        run(wrapped, None)
     };
-    // A limit the harness's own bound outlasts: the previous binary ran
-    // to it (`timed_out`).
+    // A limit the harness's own bound outlasts: the binary of two rounds
+    // ago ran the node suite to it (`timed_out`).
     let out = check(&["--timeout", "120"]);
     let json = document(&out);
     assert_eq!(json["verdict"], "inconclusive", "{out:#?}");
-    assert_eq!(json["cause"], "sandbox_refused", "{out:#?}");
+    assert_eq!(json["cause"], "environment", "{out:#?}");
     assert_eq!(json["sandbox"]["kind"], "landlock", "{out:#?}");
+    assert_eq!(json["failing"], serde_json::json!([]), "{out:#?}");
     let reason = json["reason"].as_str().unwrap_or_default();
     assert!(
-        reason.contains("connections to servers it starts itself were refused")
-            && reason.contains("--allow-network"),
+        reason.starts_with("pass --allow-network")
+            && reason.contains("connections to servers it starts itself were refused"),
         "{reason}"
     );
     assert_eq!(
@@ -190,4 +192,24 @@ fn a_suite_refused_its_own_loopback_is_inconclusive_at_once_without_namespaces()
 
     let out = check(&["--allow-network"]);
     assert_eq!(document(&out)["verdict"], "pass", "{out:#?}");
+}
+
+/// node's test runner against `http` servers of its own: each test waits
+/// for an answer, so a refused suite never exits by itself.
+#[test]
+fn a_node_suite_refused_its_own_loopback_is_the_environment_at_once_without_namespaces() {
+    refused_loopback_is_the_environment(
+        "tests/projects/sandbox/loopback-node",
+        &["node", "--test"],
+    );
+}
+
+/// pytest `-q` (failures printed only at the end) with an `http.server`
+/// fixture and `urllib` requests.
+#[test]
+fn a_pytest_server_suite_refused_its_own_loopback_is_the_environment_without_namespaces() {
+    refused_loopback_is_the_environment(
+        "tests/projects/sandbox/loopback-pytest",
+        &["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    );
 }

@@ -160,8 +160,18 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
             "exited with code {code}, but {} failed and then passed within it (the runner's own retries or repeated runs)",
             tests(named)
         ),
-        Stop::Environment { code, what, .. } => format!(
+        Stop::Environment {
+            code: Some(code),
+            what,
+            ..
+        } => format!(
             "failed before reaching its tests (exit code {code}): {}",
+            cut_end(what.trim(), MAX_NAME)
+        ),
+        Stop::Environment {
+            code: None, what, ..
+        } => format!(
+            "was refused by its environment: {}",
             cut_end(what.trim(), MAX_NAME)
         ),
     }
