@@ -113,3 +113,49 @@ tar -C "$(dirname "$stdlib")" --exclude site-packages --exclude dist-packages -c
     let (code, json) = check(project.path(), "landlock", &["--writable", shown]);
     assert_eq!(code, Some(0), "{json:#}");
 }
+
+/// [`a_venv_linked_outside_what_the_sandbox_shows_is_the_environment`]
+/// with default options inside a container (testgate under
+/// `tests/containers/without-namespaces`, where `auto` picks Landlock):
+/// the same `environment`, naming the venv and the option that shows it;
+/// shown, it passes.
+#[test]
+fn a_venv_linked_outside_what_the_sandbox_shows_is_the_environment_in_a_container() {
+    let hidden = tempfile::tempdir().expect("a hidden folder");
+    let project = tempfile::tempdir().expect("a project");
+    let venv = hidden.path().join("venv");
+    let made = Command::new(python())
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .expect("python -m venv");
+    assert!(made.success());
+    std::os::unix::fs::symlink(&venv, project.path().join(".venv")).expect("link .venv");
+    let check = |options: &[&std::ffi::OsStr]| {
+        let mut command = Command::new(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/containers/without-namespaces"),
+        );
+        command
+            .arg(env!("CARGO_BIN_EXE_testgate"))
+            .args(["check", "--json", "-C"])
+            .arg(project.path())
+            .args(options)
+            .args(["--", ".venv/bin/python", "-c", "print('started')"]);
+        let run = crate::run(command, None);
+        let json: Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {run:#?}"));
+        (run.code, json)
+    };
+
+    let (code, json) = check(&[]);
+    assert_eq!(code, Some(125), "{json:#}");
+    assert_eq!(json["sandbox"]["kind"], "landlock", "{json:#}");
+    assert_eq!(json["cause"], "environment", "{json:#}");
+    let reason = json["reason"].as_str().unwrap_or_default();
+    let named = format!("{}/.venv", project.path().display());
+    assert!(reason.contains(&named), "{reason}");
+    assert!(reason.contains("--writable DIR"), "{reason}");
+
+    let (code, json) = check(&["--writable".as_ref(), venv.as_os_str()]);
+    assert_eq!(code, Some(0), "{json:#}");
+}

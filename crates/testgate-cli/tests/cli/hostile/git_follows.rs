@@ -27,7 +27,11 @@ fn repository(attack: &Attack) {
 }
 
 fn git_follows_in(place: Place) -> Vec<String> {
-    let attack = Attack::new_in("git-follows", place).arg("--restore");
+    git_follows(Attack::new_in("git-follows", place))
+}
+
+fn git_follows(attack: Attack) -> Vec<String> {
+    let attack = attack.arg("--restore");
     repository(&attack);
     let outcome = attack.run();
     // First what matters: host git, run as a user would, runs nothing.
@@ -62,7 +66,17 @@ fn what_git_follows_from_git_cannot_persist_under_bubblewrap() {
 /// planted too, and each is found and put back.
 #[test]
 fn what_git_follows_from_git_is_found_and_restored_under_landlock() {
-    let reasons = git_follows_in(Place::Landlock);
+    found_and_restored(&git_follows_in(Place::Landlock));
+}
+
+/// Default options inside a container (`auto` picks Landlock there): the
+/// same plants, found and put back.
+#[test]
+fn what_git_follows_from_git_is_found_and_restored_in_a_container() {
+    found_and_restored(&git_follows(Attack::in_a_container("git-follows")));
+}
+
+fn found_and_restored(reasons: &[String]) {
     for planted in [
         ".git/commondir",
         ".git/objects/info/alternates",
@@ -84,9 +98,11 @@ fn what_git_follows_from_git_is_found_and_restored_under_landlock() {
 /// hooks, `info`), not its objects and refs; the moved folder is left for
 /// the user to move back.
 fn a_git_file_naming_a_repository_outside_in(place: Place) -> super::harness::Outcome {
-    let attack = Attack::new_in("git-follows", place)
-        .arg("--restore")
-        .script_arg("gitdir");
+    a_git_file_naming_a_repository_outside(Attack::new_in("git-follows", place))
+}
+
+fn a_git_file_naming_a_repository_outside(attack: Attack) -> super::harness::Outcome {
+    let attack = attack.arg("--restore").script_arg("gitdir");
     repository(&attack);
     let evil = attack.outside().join("evil.git");
     let copied = std::process::Command::new("cp")
@@ -133,7 +149,18 @@ fn a_git_file_naming_a_repository_outside_cannot_be_planted_under_bubblewrap() {
 
 #[test]
 fn a_git_file_naming_a_repository_outside_is_found_and_removed_under_landlock() {
-    let outcome = a_git_file_naming_a_repository_outside_in(Place::Landlock);
+    found_and_removed(a_git_file_naming_a_repository_outside_in(Place::Landlock));
+}
+
+/// Default options inside a container (`auto` picks Landlock there).
+#[test]
+fn a_git_file_naming_a_repository_outside_is_found_and_removed_in_a_container() {
+    found_and_removed(a_git_file_naming_a_repository_outside(
+        Attack::in_a_container("git-follows"),
+    ));
+}
+
+fn found_and_removed(outcome: super::harness::Outcome) {
     outcome.assert_verdict("inconclusive", Some("tree_changed"), 125);
     assert!(
         outcome
