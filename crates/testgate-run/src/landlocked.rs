@@ -306,6 +306,9 @@ fn program_of(bytes: &[u8]) -> Vec<libc::sock_filter> {
 pub(crate) struct Confinement {
     strict: (OwnedFd, Vec<Vec<libc::sock_filter>>),
     private: Option<(OwnedFd, Vec<Vec<libc::sock_filter>>)>,
+    /// The child's end of the loopback supervisor's socket pair
+    /// ([`crate::loopback`]), for the strict confinement.
+    loopback: Option<OwnedFd>,
 }
 
 /// A [`Confinement`] as the child's pre-exec closure holds it: the
@@ -315,6 +318,7 @@ pub(crate) struct Confinement {
 pub(crate) struct InChild {
     strict: (libc::c_int, Vec<Vec<libc::sock_filter>>),
     private: Option<(libc::c_int, Vec<Vec<libc::sock_filter>>)>,
+    loopback: Option<libc::c_int>,
 }
 
 impl Confinement {
@@ -342,7 +346,14 @@ impl Confinement {
         Confinement {
             strict: (ruleset, filters),
             private,
+            loopback: None,
         }
+    }
+
+    /// Under the strict confinement the child hands its `listen` and
+    /// `connect` calls to [`crate::loopback::Supervisor`] over `socket`.
+    pub(crate) fn supervise_loopback(&mut self, socket: OwnedFd) {
+        self.loopback = Some(socket);
     }
 
     /// What the child's closure captures.
@@ -353,6 +364,7 @@ impl Confinement {
                 .private
                 .as_ref()
                 .map(|(ruleset, filters)| (ruleset.as_raw_fd(), filters.clone())),
+            loopback: self.loopback.as_ref().map(AsRawFd::as_raw_fd),
         }
     }
 }
@@ -372,9 +384,9 @@ impl InChild {
         };
         // A network namespace of its own first, while the capabilities
         // last; where the kernel refuses it, the strict confinement.
-        let (ruleset, filters) = match &self.private {
-            Some((ruleset, filters)) if private_loopback()? => (*ruleset, filters),
-            _ => (self.strict.0, &self.strict.1),
+        let (ruleset, filters, loopback) = match &self.private {
+            Some((ruleset, filters)) if private_loopback()? => (*ruleset, filters, None),
+            _ => (self.strict.0, &self.strict.1, self.loopback),
         };
         // SAFETY: prctl and capset with valid arguments; each only changes
         // the calling process.
@@ -416,6 +428,9 @@ impl InChild {
                     .into(),
                 )?;
             }
+        }
+        if let Some(socket) = loopback {
+            crate::loopback::hand_over(socket)?;
         }
         Ok(())
     }

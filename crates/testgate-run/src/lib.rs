@@ -87,6 +87,7 @@ mod evict;
 mod gitconfig;
 mod installed;
 mod landlocked;
+mod loopback;
 mod outcome;
 mod project_file;
 mod protect;

@@ -17,6 +17,9 @@ pub(crate) const FLOOD: u32 = 3;
 pub(crate) struct Refusals {
     /// Lines seen so far, stopping at [`FLOOD`].
     count: u32,
+    /// The connects the loopback's supervisor refused (the kernel's
+    /// evidence, [`crate::loopback`]), where it runs.
+    kernel: Option<std::sync::Arc<std::sync::atomic::AtomicU32>>,
     /// The first such line, cut to 200 bytes.
     pub(crate) first: Option<String>,
 }
@@ -42,9 +45,22 @@ impl Refusals {
         }
     }
 
-    /// Whether [`FLOOD`] refusals were seen.
+    /// Counts the refusals of the loopback's supervisor too.
+    pub(crate) fn count_the_kernels(
+        &mut self,
+        refused: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    ) {
+        self.kernel = Some(refused);
+    }
+
+    /// Whether [`FLOOD`] refusals were seen, in the output or by the
+    /// loopback's supervisor.
     pub(crate) fn is_flood(&self) -> bool {
-        self.count >= FLOOD
+        let kernel = self
+            .kernel
+            .as_ref()
+            .map_or(0, |k| k.load(std::sync::atomic::Ordering::Relaxed));
+        self.count >= FLOOD || kernel >= FLOOD
     }
 }
 

@@ -82,6 +82,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     let mut _cache_claim = None;
     // Under Landlock, the installed folders as they were before the run.
     let mut installed: Option<crate::installed::Recorded> = None;
+    // Under Landlock without a network namespace, the run's loopback
+    // supervisor ([`crate::loopback`]): stopped once the run is over.
+    let mut loopback: Option<crate::loopback::Supervisor> = None;
     let (child, status_read) = match &spec.sandbox {
         Sandbox::Host => {
             let launch = Launch {
@@ -110,8 +113,9 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
             return Ok(finished);
         }
         Sandbox::Landlock(options) => {
-            let (child, tmp, view_notes, claim, recorded) =
+            let (child, tmp, view_notes, claim, recorded, supervisor) =
                 start_landlocked(spec, options, &dir, &mut env, &token)?;
+            loopback = supervisor;
             notes = view_notes;
             _attempt_tmp = Some(tmp);
             _cache_claim = claim;
@@ -241,13 +245,18 @@ pub fn run(spec: &RunSpec, sink: &mut dyn OutputSink) -> Result<Finished, RunErr
     if let Sandbox::Landlock(options) = &spec.sandbox
         && !options.allow_network
     {
-        watch.refusals = Some(crate::refused::Refusals::default());
+        let mut refusals = crate::refused::Refusals::default();
+        if let Some(supervisor) = &loopback {
+            refusals.count_the_kernels(std::sync::Arc::clone(&supervisor.refused));
+        }
+        watch.refusals = Some(refusals);
     }
     let started = Instant::now();
     let result = watch.watch(spec, sink);
     let finished_at = Instant::now();
     let (stop, leaked) = result.map_err(io_error)?;
     let status = watch.reap().map_err(io_error)?;
+    drop(loopback);
     let duration = finished_at - started;
     // Every process of the run is gone: nothing writes there any more.
     let installed = installed
@@ -351,6 +360,7 @@ type Landlocked = (
     Vec<String>,
     Option<std::sync::Arc<crate::evict::InUse>>,
     Option<crate::installed::Recorded>,
+    Option<crate::loopback::Supervisor>,
 );
 
 /// Starts the command under Landlock ([`crate::landlocked`]): the view
@@ -496,13 +506,26 @@ fn start_landlocked(
     } else {
         Some(crate::landlocked::ruleset(&grants, true).map_err(refuse)?)
     };
-    let confinement = crate::landlocked::Confinement::new(
+    let mut confinement = crate::landlocked::Confinement::new(
         ruleset,
         private_network,
         options.allow_unix_sockets,
         options.allow_network,
         abi,
     );
+    // Without a network namespace of its own the command's loopback is
+    // supervised: it may connect to the ports it listens on itself.
+    let supervisor = if !options.allow_network && abi >= crate::landlocked::TCP_RULES {
+        let (ours, theirs) = crate::loopback::socket_pair()
+            .map_err(|e| refuse(format!("the loopback's socket pair: {e}")))?;
+        confinement.supervise_loopback(theirs);
+        Some(
+            crate::loopback::Supervisor::start(ours)
+                .map_err(|e| refuse(format!("the loopback's supervisor: {e}")))?,
+        )
+    } else {
+        None
+    };
     let launch = Launch {
         program: &spec.program,
         args: &spec.args,
@@ -529,7 +552,7 @@ fn start_landlocked(
     let child = spawn::start(&launch).map_err(would_not_start)?;
     notes.extend(cap_note);
     let recorded = (!protected.host_folders.is_empty()).then_some(recorded);
-    Ok((child, tmp, notes, view.cache_claim, recorded))
+    Ok((child, tmp, notes, view.cache_claim, recorded, supervisor))
 }
 
 /// Where testgate keeps the projects' private toolchain caches:

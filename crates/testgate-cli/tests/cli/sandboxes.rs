@@ -149,31 +149,84 @@ fn landlock_chosen_explicitly_gives_the_right_verdicts() {
     }
 }
 
-/// Where no network namespace can be made, Landlock and the filter refuse
-/// every TCP connect: a suite that talks to servers it starts itself
-/// failed test after test with `connect EACCES` and then hung to the
-/// timeout (an express suite: ~1,040 failures, then 10 minutes:
-/// `timed_out`). The flood of refusals now ends the attempt at once:
-/// Inconclusive `environment`, the reason leading with `--allow-network`,
-/// never a timeout nor a Fail of the code; with `--allow-network` the same
-/// suite passes. The honest pytest suite under the same wrapper (above) is
-/// unaffected.
-fn refused_loopback_is_the_environment(project: &str, command: &[&str]) {
+/// `testgate check --json -C dir EXTRA -- COMMAND` under the wrapper.
+fn check_wrapped(dir: &Path, extra: &[&str], command: &[&str]) -> Run {
+    let mut wrapped = Command::new(without_namespaces());
+    wrapped
+        .arg(env!("CARGO_BIN_EXE_testgate"))
+        .args(["check", "--json", "-C"])
+        .arg(dir)
+        .args(extra)
+        .arg("--")
+        .args(command);
+    run(wrapped, None)
+}
+
+const PYTEST_Q: [&str; 6] = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"];
+
+/// Where no network namespace can be made, Landlock refuses every TCP
+/// connect of the command itself: a suite that talks to servers it starts
+/// itself failed test after test with `connect EACCES` and then hung to
+/// the timeout (an express suite: ~1,040 failures, then 10 minutes:
+/// `timed_out`; last round, Inconclusive at once). Now the loopback is
+/// supervised (docs/sandbox.md, "A supervised loopback"): a connect to a
+/// port the run listens on itself is made by testgate, and the suite
+/// passes as under bubblewrap. Both fail on the previous code
+/// (`sandbox_refused`, then `environment`).
+fn own_loopback_passes(project: &str, command: &[&str]) {
     let (_tmp, dir) = crate::check::fresh_copy(project, "loopback");
-    let check = |extra: &[&str]| {
-        let mut wrapped = Command::new(without_namespaces());
-        wrapped
-            .arg(env!("CARGO_BIN_EXE_testgate"))
-            .args(["check", "--json", "-C"])
-            .arg(&dir)
-            .args(extra)
-            .arg("--")
-            .args(command);
-        run(wrapped, None)
-    };
     // A limit the harness's own bound outlasts: the binary of two rounds
     // ago ran the node suite to it (`timed_out`).
-    let out = check(&["--timeout", "120"]);
+    let out = check_wrapped(&dir, &["--timeout", "120"], command);
+    let json = document(&out);
+    assert_eq!(json["verdict"], "pass", "{out:#?}");
+    assert_eq!(json["sandbox"]["kind"], "landlock", "{out:#?}");
+}
+
+/// node's test runner against `http` servers of its own: each test waits
+/// for an answer, so a refused suite never exits by itself.
+#[test]
+fn a_node_suite_reaches_its_own_loopback_without_namespaces() {
+    own_loopback_passes("tests/projects/sandbox/loopback-node", &["node", "--test"]);
+}
+
+/// pytest `-q` with an `http.server` fixture and `urllib` requests.
+#[test]
+fn a_pytest_server_suite_reaches_its_own_loopback_without_namespaces() {
+    own_loopback_passes("tests/projects/sandbox/loopback-pytest", &PYTEST_Q);
+}
+
+/// A server on the loopback the suite did not start (the host's, which
+/// answers HTTP): refused, and the refusals the supervisor counted (the
+/// kernel's evidence, not the output: pytest `-q` prints its failures only
+/// at the end) end the attempt at the third: Inconclusive `environment`
+/// within seconds, the reason leading with `--allow-network`, never a
+/// timeout nor a Fail of the code; the host's server heard nothing. With
+/// `--allow-network` the same suite reaches it and passes.
+#[test]
+fn a_suite_refused_a_server_it_did_not_start_is_the_environment_without_namespaces() {
+    let (_tmp, dir) =
+        crate::check::fresh_copy("tests/projects/sandbox/loopback-pytest", "loopback");
+    let host = std::net::TcpListener::bind("127.0.0.1:0").expect("a host server");
+    let url = format!(
+        "SERVER_URL=http://127.0.0.1:{}/",
+        host.local_addr().expect("addr").port()
+    );
+    let heard = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let counter = std::sync::Arc::clone(&heard);
+    std::thread::spawn(move || {
+        for stream in host.incoming().flatten() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut stream = stream;
+            let mut request = [0u8; 4096];
+            let _ = std::io::Read::read(&mut stream, &mut request);
+            let _ = std::io::Write::write_all(
+                &mut stream,
+                b"HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+            );
+        }
+    });
+    let out = check_wrapped(&dir, &["--timeout", "120", "--env", &url], &PYTEST_Q);
     let json = document(&out);
     assert_eq!(json["verdict"], "inconclusive", "{out:#?}");
     assert_eq!(json["cause"], "environment", "{out:#?}");
@@ -189,27 +242,8 @@ fn refused_loopback_is_the_environment(project: &str, command: &[&str]) {
         json["attempts"][0]["outcome"], "sandbox_refused",
         "{out:#?}"
     );
+    assert_eq!(heard.load(std::sync::atomic::Ordering::SeqCst), 0);
 
-    let out = check(&["--allow-network"]);
+    let out = check_wrapped(&dir, &["--allow-network", "--env", &url], &PYTEST_Q);
     assert_eq!(document(&out)["verdict"], "pass", "{out:#?}");
-}
-
-/// node's test runner against `http` servers of its own: each test waits
-/// for an answer, so a refused suite never exits by itself.
-#[test]
-fn a_node_suite_refused_its_own_loopback_is_the_environment_at_once_without_namespaces() {
-    refused_loopback_is_the_environment(
-        "tests/projects/sandbox/loopback-node",
-        &["node", "--test"],
-    );
-}
-
-/// pytest `-q` (failures printed only at the end) with an `http.server`
-/// fixture and `urllib` requests.
-#[test]
-fn a_pytest_server_suite_refused_its_own_loopback_is_the_environment_without_namespaces() {
-    refused_loopback_is_the_environment(
-        "tests/projects/sandbox/loopback-pytest",
-        &["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-    );
 }

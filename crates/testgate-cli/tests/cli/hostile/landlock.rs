@@ -84,6 +84,39 @@ fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_without_cap_sys_ad
     escape::own_loopback_and_not_the_hosts(Attack::without_sys_admin("own-loopback"));
 }
 
+/// Default options inside a container, where no network namespace can be
+/// made at all (`tests/containers/without-namespaces`): the loopback is
+/// supervised (docs/sandbox.md, "A supervised loopback"), so the suite's
+/// own server answers and the host's listener hears nothing. On the
+/// previous code every connect was refused: the suite's own server was
+/// unreachable and it failed.
+#[test]
+fn a_suite_reaches_its_own_loopback_servers_and_not_the_hosts_in_a_container() {
+    escape::own_loopback_and_not_the_hosts(Attack::in_a_container("own-loopback"));
+}
+
+/// The supervisor's time-of-check race: one sockaddr whose port a thread
+/// flips between the suite's own listener and the host's while the suite
+/// connects with it 2,000 times. testgate connects to its own copy of the
+/// address, so the host's listener hears nothing; the refusals (about
+/// half) are a flood: Inconclusive `environment`.
+#[test]
+fn a_swapped_address_never_reaches_the_hosts_loopback_in_a_container() {
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").expect("tcp listener");
+    let attack = Attack::in_a_container("loopback-swap")
+        .script_arg(tcp.local_addr().expect("addr").port().to_string());
+    let outcome = attack.run();
+    tcp.set_nonblocking(true).expect("nonblocking");
+    assert_eq!(
+        tcp.accept().map(|_| ()).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::WouldBlock),
+        "the host listener heard from the sandbox: {}",
+        outcome.reason()
+    );
+    outcome.assert_verdict("inconclusive", Some("environment"), 125);
+    attack.assert_contained(&outcome);
+}
+
 /// Under Landlock the homes and `/tmp` are not the run's own: writing
 /// there is refused like writing to `/etc`, rather than landing in a tmpfs.
 #[test]

@@ -1,6 +1,8 @@
 # A server of the test's own on the loopback, started by a fixture as
-# many Python suites do (http.server in a thread, port 0).
+# many Python suites do (http.server in a thread, port 0); with
+# SERVER_URL set, a server the suite did not start (the host's).
 import http.server
+import os
 import threading
 
 import pytest
@@ -20,6 +22,9 @@ class Hello(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server():
+    if os.environ.get("SERVER_URL"):
+        yield os.environ["SERVER_URL"]
+        return
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hello)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
