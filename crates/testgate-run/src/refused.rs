@@ -6,7 +6,10 @@
 //! fails test after test with EACCES, and often hangs (an express app
 //! under supertest: ~1,040 failures, then the 10-minute timeout). With a
 //! network namespace of its own the same connect gives ECONNREFUSED, never
-//! EACCES or EPERM, so these lines mean the sandbox, not the code.
+//! EACCES or EPERM, so these lines mean the sandbox, not the code. Where
+//! the loopback is supervised ([`crate::loopback`]) a suite's own servers
+//! answer, and the supervisor counts every other connect it refused: the
+//! kernel's evidence, read alongside the output's.
 
 /// How many refusals make a flood: one test that asserts a refusal is not.
 pub(crate) const FLOOD: u32 = 3;
