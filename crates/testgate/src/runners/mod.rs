@@ -258,7 +258,7 @@ pub(crate) fn listed_as(runner: Option<Runner>, expect: Expectations) -> Expecta
     let mut expect = expect;
     for test in expect.must_pass.iter_mut().chain(&mut expect.keep_passing) {
         if let Some(name) = profile.listed_name(&test.name) {
-            test.name = name;
+            *test = test.clone().named_by_runner(name);
         }
     }
     expect
