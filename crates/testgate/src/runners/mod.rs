@@ -139,6 +139,16 @@ pub(crate) trait RunnerProfile: Sync {
             .filter(|request| request.through_environment)
     }
 
+    /// Why the report asked through the environment cannot reach this
+    /// runner when `program args` (the program's file name) starts the
+    /// command (python's `-I` leaves out `PYTHONPATH`, where unittest's
+    /// recorder is): said when no report was written. `None` where nothing
+    /// in the command says so.
+    fn unreachable_by(&self, program: &str, args: &[String]) -> Option<String> {
+        let _ = (program, args);
+        None
+    }
+
     /// The runner's canonical spelling of a test name a list gives in
     /// another of the runner's own spellings (unittest on Python 3.11+
     /// prints `test_x (m.C.test_x)`, which SWE-bench's Django lists keep;

@@ -238,6 +238,40 @@ fn is_test_name(name: &str) -> bool {
     })
 }
 
+/// The option of python's own (before its module, script or `-c`) that
+/// keeps the recorder out of the process `program args` starts: `E` and
+/// `I` ignore `PYTHONPATH`, `S` imports no `sitecustomize`. `None` for
+/// another program, or a python without them.
+fn isolating_flag(program: &str, args: &[String]) -> Option<char> {
+    if !is_python(script_name(program)) {
+        return None;
+    }
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+            // A script, or a long option (`--version`): python's own end.
+            return None;
+        };
+        for (at, flag) in flags.char_indices() {
+            match flag {
+                'E' | 'I' | 'S' => return Some(flag),
+                // The module, the command: python's own options end.
+                'c' | 'm' => return None,
+                // The rest of the word is the option's value, else the
+                // next word.
+                'W' | 'X' => {
+                    if at + 1 == flags.len() {
+                        words.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 /// Whether the script `path` (a `runtests.py`) is where Django's tree
 /// holds its own, `tests/runtests.py`: another project's `runtests.py` (a
 /// pytest wrapper, nose's) is no unittest runner, and recognition reads no
@@ -332,6 +366,19 @@ impl RunnerProfile for Unittest {
 
     fn listed_name(&self, name: &str) -> Option<String> {
         listed_name(name)
+    }
+
+    fn unreachable_by(&self, program: &str, args: &[String]) -> Option<String> {
+        let flag = isolating_flag(program, args)?;
+        let what = if flag == 'S' {
+            "imports no sitecustomize"
+        } else {
+            "ignores PYTHONPATH"
+        };
+        Some(format!(
+            "python's -{flag} {what}, which is how testgate's unittest recorder reaches the \
+             run: no report, so a Pass cannot stand (run python without -{flag})"
+        ))
     }
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
@@ -505,6 +552,28 @@ mod tests {
             super::super::recognise("python3", &args(&["-m", "pytest"])).map(|(r, _)| r),
             Some(Runner::Pytest)
         );
+    }
+
+    #[test]
+    fn pythons_isolating_flags_are_named() {
+        let flag = |program: &str, words: &[&str]| isolating_flag(program, &args(words));
+        assert_eq!(flag("python3", &["-I", "-m", "unittest"]), Some('I'));
+        assert_eq!(
+            flag("python3.11", &["-bE", "-m", "django", "test"]),
+            Some('E')
+        );
+        assert_eq!(flag("python", &["-S", "manage.py", "test"]), Some('S'));
+        assert_eq!(
+            flag("python3", &["-W", "ignore", "-I", "-m", "unittest"]),
+            Some('I')
+        );
+        // Where it must not fire: python's other options, the runner's own
+        // (after the module), another program, `-W`'s value.
+        assert_eq!(flag("python3", &["-m", "unittest", "-E"]), None);
+        assert_eq!(flag("python3", &["-u", "-B", "-m", "unittest"]), None);
+        assert_eq!(flag("python3", &["-WignoreE", "-m", "unittest"]), None);
+        assert_eq!(flag("python3", &["manage.py", "test", "-I"]), None);
+        assert_eq!(flag("pytest", &["-I"]), None);
     }
 
     #[test]
