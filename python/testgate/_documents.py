@@ -223,7 +223,9 @@ class GradedTest:
     """One test listed under `expect`: the list it is on ("must_pass" or
     "keep_passing"), its grade, and its result in each attempt (None where
     an attempt's output did not name it); `context` the file it lies in
-    where a name is in two (None otherwise)."""
+    where a name is in two (None otherwise). `name` is exactly as the list
+    gave it; `canonical` the runner's own name where that differs (a Python
+    3.11 unittest spelling, a docstring line), None otherwise."""
 
     name: str = ""
     # `List`, not `list`: the field named `list` shadows the builtin here.
@@ -231,6 +233,7 @@ class GradedTest:
     list: str = ""
     grade: str = ""
     context: str | None = None
+    canonical: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
+mod django;
 mod grading;
 mod installed;
 mod projects;

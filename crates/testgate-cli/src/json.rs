@@ -106,7 +106,8 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
                 .tests
                 .iter()
                 .map(|test| GradedTest {
-                    name: Cow::Borrowed(&test.name),
+                    name: Cow::Borrowed(test.as_listed.as_deref().unwrap_or(&test.name)),
+                    canonical: test.as_listed.as_ref().map(|_| Cow::Borrowed(&*test.name)),
                     context: test.context.as_deref().map(Cow::Borrowed),
                     list: Cow::Borrowed(test.list.name()),
                     grade: Cow::Borrowed(test.grade.name()),

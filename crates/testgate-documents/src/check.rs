@@ -372,8 +372,16 @@ pub struct Grading<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GradedTest<'a> {
-    /// The test.
+    /// The test, named exactly as the list gave it (so that a harness
+    /// finds its own entries): a Python 3.11 unittest name, a docstring's
+    /// line as SWE-bench's Django lists keep it.
     pub name: Cow<'a, str>,
+    /// The runner's own name for the test, where it is not `name` (the
+    /// list spelled it otherwise, or named it by its docstring). Absent
+    /// where they are the same (added after the first version of the
+    /// schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<Cow<'a, str>>,
     /// The file it lies in, where the list gave one or the runner placed
     /// the tests of the name (each place graded on its own). Absent
     /// where neither did (added after the first version of the schema).

@@ -508,6 +508,7 @@ fn report_of_cases(format: Option<Runner>, cases: Vec<ReportCase>) -> Report {
                 format: runner,
                 context,
                 duration_ms,
+                description: None,
             });
         } else {
             report.tests_omitted = report.tests_omitted.saturating_add(1);

@@ -173,10 +173,15 @@ pub struct TestOutcome {
     /// (JUnit's `time`, jest's and vitest's `duration`); None from a
     /// console.
     pub duration_ms: Option<u64>,
+    /// The other name the runner gives the test where it prints one in
+    /// place of its name: unittest's `shortDescription()` (its docstring's
+    /// first line), which `-v` prints before the result, and SWE-bench's
+    /// Django lists keep as the test's name. None where it gives none.
+    pub description: Option<String>,
 }
 
-/// As derived, but `duration_ms` is shown only where a report gave one, so
-/// that the reports of consoles (which give none) read as before.
+/// As derived, but `duration_ms` and `description` are shown only where
+/// the output gave one, so that the reports that give none read as before.
 impl std::fmt::Debug for TestOutcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut shown = f.debug_struct("TestOutcome");
@@ -188,6 +193,9 @@ impl std::fmt::Debug for TestOutcome {
             .field("context", &self.context);
         if let Some(ms) = self.duration_ms {
             shown.field("duration_ms", &ms);
+        }
+        if let Some(description) = &self.description {
+            shown.field("description", description);
         }
         shown.finish()
     }

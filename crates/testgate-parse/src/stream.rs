@@ -269,6 +269,7 @@ impl StreamParser {
         let mut running = Vec::new();
         let mut crashes = Vec::new();
         let mut seen = Vec::new();
+        let mut descriptions: Vec<(String, String)> = Vec::new();
         for (runner, findings) in found {
             let named = |(index, name)| (index, name, runner);
             running.extend(findings.running.into_iter().map(named));
@@ -281,6 +282,7 @@ impl StreamParser {
                 report.unclosed = findings.unclosed;
             }
             failing.extend(findings.failing);
+            descriptions.extend(findings.descriptions);
             seen.push((runner, findings.seen));
         }
         // Stable: ties keep the recognisers' order.
@@ -303,7 +305,17 @@ impl StreamParser {
             .collect();
         let flaky = first_of_each(flaky);
         let running = first_of_each(running);
-        let (tests, omitted) = every_test(&failing, &flaky, &running, seen);
+        let (mut tests, omitted) = every_test(&failing, &flaky, &running, seen);
+        if !descriptions.is_empty() {
+            let mut described: HashMap<String, String, RandomState> =
+                HashMap::with_capacity_and_hasher(descriptions.len(), RandomState::default());
+            for (name, description) in descriptions {
+                described.entry(name).or_insert(description);
+            }
+            for test in &mut tests {
+                test.description = described.remove(&test.name);
+            }
+        }
         report.flaky = flaky.into_iter().map(|(_, name, _)| name).collect();
         report.running = running.into_iter().map(|(_, name, _)| name).collect();
         crashes.sort_by_key(|(index, _)| *index);
@@ -383,6 +395,7 @@ fn every_test(
                 format: test.format,
                 context: test.context.clone(),
                 duration_ms: None,
+                description: None,
             };
             tests.push((*index, test));
             continue;
@@ -422,6 +435,7 @@ fn every_test(
                 format,
                 context,
                 duration_ms: None,
+                description: None,
             };
             tests.push((index, test));
         }
@@ -434,6 +448,7 @@ fn every_test(
             format,
             context: context.map(str::to_owned),
             duration_ms: None,
+            description: None,
         };
         tests.push((index, test));
     }

@@ -264,6 +264,11 @@ pub struct Attempt {
     /// console alone, or the runner's own report with the console as the
     /// cross-check (docs/policy.md, "Three channels must agree").
     pub evidence: Evidence,
+    /// Other names the runner gave tests of [`tests`](Self::tests), as
+    /// `(other name, test's name)`: unittest's docstring line, which `-v`
+    /// prints in place of the name and SWE-bench's Django lists keep. A
+    /// listed name no test has is graded as the tests it names here.
+    pub aliases: Vec<(String, String)>,
 }
 
 /// Which channels judged an attempt beside its exit status
@@ -344,7 +349,23 @@ impl Attempt {
             places: Vec::new(),
             excerpts: Vec::new(),
             evidence: Evidence::ConsoleAlone,
+            aliases: Vec::new(),
         }
+    }
+
+    /// Sets other names the runner gave tests (see
+    /// [`aliases`](Self::aliases)), as `(other name, test's name)`.
+    pub fn with_aliases<I, A, N>(mut self, aliases: I) -> Self
+    where
+        I: IntoIterator<Item = (A, N)>,
+        A: Into<String>,
+        N: Into<String>,
+    {
+        self.aliases = aliases
+            .into_iter()
+            .map(|(alias, name)| (alias.into(), name.into()))
+            .collect();
+        self
     }
 
     /// Sets which channels judged the attempt (see

@@ -66,6 +66,12 @@ pub struct ListedTest {
     pub name: String,
     /// The file it lies in, where the list gives one.
     pub file: Option<String>,
+    /// The name as the list gave it, where the runner spells the test
+    /// otherwise and [`name`](Self::name) is the runner's (Python 3.11's
+    /// `test_x (m.C.test_x)` for `test_x (m.C)`, a docstring's line for
+    /// its test): what a grade shows, so that a harness finds its own
+    /// entries.
+    pub listed_as: Option<String>,
 }
 
 impl ListedTest {
@@ -74,7 +80,19 @@ impl ListedTest {
         ListedTest {
             name: name.into(),
             file: Some(file.into()),
+            listed_as: None,
         }
+    }
+
+    /// The entry as the runner names its test, `name`, the list's own
+    /// spelling kept in [`listed_as`](Self::listed_as).
+    #[must_use]
+    pub fn named_by_runner(mut self, name: impl Into<String>) -> Self {
+        let listed = std::mem::replace(&mut self.name, name.into());
+        if listed != self.name {
+            self.listed_as.get_or_insert(listed);
+        }
+        self
     }
 
     /// Whether the test `name`, placed at `place` by the runner, is this
@@ -101,13 +119,18 @@ impl From<&str> for ListedTest {
         ListedTest {
             name: name.to_owned(),
             file: None,
+            listed_as: None,
         }
     }
 }
 
 impl From<String> for ListedTest {
     fn from(name: String) -> Self {
-        ListedTest { name, file: None }
+        ListedTest {
+            name,
+            file: None,
+            listed_as: None,
+        }
     }
 }
 
@@ -233,6 +256,10 @@ impl Expectations {
 pub struct GradedTest {
     /// The name, as the runner names it.
     pub name: String,
+    /// The name as the list gave it, where it is not [`name`](Self::name)
+    /// ([`ListedTest::listed_as`], or the other name the runner gave the
+    /// test that the list used: [`Attempt::aliases`]).
+    pub as_listed: Option<String>,
     /// The file it lies in: the list's, or the runner's place for it where
     /// a list's name alone matched tests in more than one place (each is
     /// then graded on its own), or in exactly one.
@@ -292,11 +319,7 @@ pub struct Grading {
 /// hold), an entry that gives a file once, for that file.
 pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Grading {
     let results: Vec<Placed<'_>> = attempts.iter().map(Placed::of).collect();
-    let mut listed: Vec<(ListedTest, List)> = expectations
-        .listed()
-        .into_iter()
-        .map(|(t, l)| (t.clone(), l))
-        .collect();
+    let mut listed = by_alias(expectations.listed(), attempts);
     let mut unlisted_failed = Vec::new();
     let mut seen = HashSet::new();
     for (attempt, placed) in attempts.iter().zip(&results) {
@@ -316,7 +339,8 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
             }
             for place in places {
                 let name = name.as_str();
-                if !expectations.covers(name, place) && seen.insert((name, place)) {
+                let aliased = listed.iter().any(|(t, _)| t.matches(name, place));
+                if !expectations.covers(name, place) && !aliased && seen.insert((name, place)) {
                     unlisted_failed.push((name, place));
                 }
             }
@@ -327,6 +351,7 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
             let test = ListedTest {
                 name: name.to_owned(),
                 file: place.map(str::to_owned),
+                listed_as: None,
             };
             (test, List::Unlisted)
         }));
@@ -352,6 +377,7 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
                 .collect();
             tests.push(GradedTest {
                 name: entry.name.clone(),
+                as_listed: entry.listed_as.clone(),
                 context: place.map(str::to_owned),
                 list,
                 grade: Grade::of_listed(list, &results),
@@ -368,6 +394,37 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
             .map(|(name, _)| name.to_owned())
             .collect(),
     }
+}
+
+/// `listed`, each entry that names no test of `attempts` but is another
+/// name the runner gave tests ([`Attempt::aliases`]: unittest's docstring
+/// line) replaced by an entry for each of those tests, the list's spelling
+/// kept in [`ListedTest::listed_as`].
+fn by_alias(listed: Vec<(&ListedTest, List)>, attempts: &[Attempt]) -> Vec<(ListedTest, List)> {
+    let named: HashSet<&str> = attempts
+        .iter()
+        .flat_map(|a| a.tests.iter().map(|(n, _)| n).chain(&a.failing))
+        .map(String::as_str)
+        .collect();
+    let mut out = Vec::with_capacity(listed.len());
+    for (entry, list) in listed {
+        let mut names: Vec<&str> = Vec::new();
+        if !named.contains(entry.name.as_str()) {
+            let aliases = attempts.iter().flat_map(|a| &a.aliases);
+            for (_, name) in aliases.filter(|(alias, _)| *alias == entry.name) {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        if names.is_empty() {
+            out.push((entry.clone(), list));
+        }
+        for name in names {
+            out.push((entry.clone().named_by_runner(name), list));
+        }
+    }
+    out
 }
 
 /// One attempt's tests, each with its place and result: the per-test
@@ -723,6 +780,57 @@ mod tests {
         let two =
             [Attempt::new(Ending::Exited { code: 0 }).with_tests([("t::ab", P), ("t::ac", P)])];
         assert!(near_misses(&["t::ax"], &two).is_empty());
+    }
+
+    /// SWE-bench's Django lists name a test with a docstring by its
+    /// docstring's line, which unittest's `-v` prints in its place.
+    #[test]
+    fn a_listed_docstring_grades_its_test_and_keeps_its_spelling() {
+        use TestResult::Failed as F;
+        let ran = [Attempt::new(Ending::Exited { code: 1 })
+            .with_failing(["test_count (shop.tests.T)"])
+            .with_tests([
+                ("test_count (shop.tests.T)", F),
+                ("test_ok (shop.tests.T)", P),
+            ])
+            .with_aliases([("Counts the items.", "test_count (shop.tests.T)")])];
+        let expect = Expectations::new(
+            ["Counts the items."],
+            [ListedTest::from("test_ok (shop.tests.T.test_ok)")
+                .named_by_runner("test_ok (shop.tests.T)")],
+        );
+        let grading = graded(&expect, &ran);
+        let shown: Vec<_> = grading
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.as_listed.as_deref(), t.grade))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "test_count (shop.tests.T)",
+                    Some("Counts the items."),
+                    Grade::Failed
+                ),
+                (
+                    "test_ok (shop.tests.T)",
+                    Some("test_ok (shop.tests.T.test_ok)"),
+                    Grade::Passed
+                ),
+            ]
+        );
+        assert!(grading.unlisted_failed.is_empty(), "{grading:?}");
+        // Where it must not fire: a listed name a test has is that test,
+        // though another's docstring says the same words.
+        let same = [Attempt::new(Ending::Exited { code: 0 })
+            .with_tests([("Counts the items.", P), ("test_count (shop.tests.T)", F)])
+            .with_aliases([("Counts the items.", "test_count (shop.tests.T)")])];
+        let grading = graded(&Expectations::new(["Counts the items."], [""; 0]), &same);
+        assert_eq!(grading.tests.len(), 1);
+        assert_eq!(grading.tests[0].name, "Counts the items.");
+        assert_eq!(grading.tests[0].as_listed, None);
+        assert_eq!(grading.tests[0].grade, Grade::Passed);
     }
 
     /// Two tests of one name in two files are two tests: one fixed, the

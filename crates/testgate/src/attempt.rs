@@ -108,6 +108,10 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
                 .into_iter()
                 .flatten(),
         )
+        .with_aliases(report.tests.iter().filter_map(|t| {
+            let description = t.description.clone()?;
+            Some((description, t.name.clone()))
+        }))
         .with_recognised(report.format.is_some())
         .with_tail(tail)
         .with_leaked_processes(leaked)

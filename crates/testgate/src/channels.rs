@@ -42,6 +42,9 @@ pub(crate) struct Asked {
     /// The report files inside the project before the attempt, where a
     /// request's runner writes them there ([`ReportTarget::Written`]).
     written_before: Option<Found>,
+    /// Why the command keeps a request's runner from writing its report
+    /// ([`runners::RunnerProfile::unreachable_by`]), said where none was.
+    unreachable: Option<String>,
 }
 
 impl std::fmt::Debug for Asked {
@@ -131,7 +134,14 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             ReportTarget::Written(places) => Some(Found::under(workspace, places)),
             ReportTarget::File | ReportTarget::Stdout => None,
         });
+    let unreachable = utf8.as_ref().and_then(|words| {
+        requests
+            .iter()
+            .filter(|(_, _, request)| request.through_environment)
+            .find_map(|(runner, _, _)| runners::profile(*runner).unreachable_by(base, words))
+    });
     Ok(Asked {
+        unreachable,
         dir,
         root: workspace.to_path_buf(),
         recognised: recognised.map(|((runner, _), _)| runner),
@@ -432,7 +442,14 @@ impl Asked {
         let read = testgate_run::ProjectDir::open(self.dir.path())
             .and_then(|dir| dir.read(rel, MAX_REPORT));
         let shown = shown.display().to_string();
-        beside_under(console, read, request.format, &shown, &self.root)
+        let mut judged = beside_under(console, read, request.format, &shown, &self.root);
+        if let (Evidence::ReportMissing, Some(why)) = (&judged.evidence, &self.unreachable) {
+            judged.note = Some(match judged.note {
+                Some(note) => format!("{why}: {note}"),
+                None => why.clone(),
+            });
+        }
+        judged
     }
 
     /// The report files `runner` wrote inside the project during the

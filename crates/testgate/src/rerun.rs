@@ -573,6 +573,50 @@ mod tests {
         );
     }
 
+    /// A project's own `runtests.py` that runs pytest: its retry gets no
+    /// unittest labels (the full command runs); Django's, at
+    /// `tests/runtests.py`, gets them.
+    #[test]
+    fn only_djangos_runtests_takes_unittest_labels() {
+        let pytest = [t("tests/test_x.py::test_a", Some("tests/test_x.py"))];
+        let files = [(
+            "runtests.py",
+            "import pytest, sys\nsys.exit(pytest.main())\n",
+        )];
+        assert_eq!(
+            refused(&["python", "runtests.py", "-x"], &pytest, &files),
+            "`python` is not a test runner testgate can select tests of"
+        );
+        // Started as the program: known by its file name alone, it still
+        // takes no pytest name as a label.
+        assert_eq!(
+            refused(&["./runtests.py", "-x"], &pytest, &files),
+            "`tests/test_x.py::test_a` is not a unittest test name"
+        );
+        let django = [t(
+            "test_slugify (utils_tests.test_text.TestUtilsText)",
+            None,
+        )];
+        assert_eq!(
+            ok(
+                &[
+                    "python3",
+                    "tests/runtests.py",
+                    "--parallel",
+                    "1",
+                    "utils_tests"
+                ],
+                &django
+            ),
+            [
+                "tests/runtests.py",
+                "--parallel",
+                "1",
+                "utils_tests.test_text.TestUtilsText.test_slugify"
+            ]
+        );
+    }
+
     #[test]
     fn go_quote_meta_escapes_what_go_does() {
         assert_eq!(

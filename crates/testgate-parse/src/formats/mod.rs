@@ -310,6 +310,9 @@ pub(crate) struct Findings {
     pub(crate) crashes: Vec<(u64, Crash)>,
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
+    /// Tests the runner printed another name for, as `(name, description)`
+    /// ([`TestOutcome::description`](crate::TestOutcome::description)).
+    pub(crate) descriptions: Vec<(String, String)>,
     /// The names in `failing`, each with its context.
     failing_names: HashSet<(String, Option<String>), RandomState>,
     /// The first and last lines that were unmistakably this runner's in

@@ -250,7 +250,9 @@ impl Unittest {
         if let Some(head) = text.strip_suffix(" ... ") {
             // 3.8 prints nothing for a failed subtest: the next test's line
             // follows on the same line.
-            return self.started(index, canonical(last_segment(head)), described);
+            let desc = canonical(last_segment(head));
+            self.describe(desc.is_none(), described.as_deref(), last_segment(head));
+            return self.started(index, desc, described);
         }
         let Some(at) = super::rfind(text, " ... ") else {
             if let Some((name, false)) = canonical(text) {
@@ -262,7 +264,9 @@ impl Unittest {
         let (head, word) = (&text[..at], &text[at + 5..]);
         let Some(outcome) = result_word(word) else {
             // The test printed on its own line before its result.
-            return self.started(index, canonical(last_segment(head)), described);
+            let desc = canonical(last_segment(head));
+            self.describe(desc.is_none(), described.as_deref(), last_segment(head));
+            return self.started(index, desc, described);
         };
         let mut names: Vec<String> = Vec::new();
         let mut segments = head.split(" ... ").peekable();
@@ -275,7 +279,10 @@ impl Unittest {
                 Some((name, _)) => {
                     self.run.started.insert(name);
                 }
-                None if last => names.extend(described.clone()),
+                None if last => {
+                    self.describe(true, described.as_deref(), desc);
+                    names.extend(described.clone());
+                }
                 None => {}
             }
         }
@@ -285,6 +292,20 @@ impl Unittest {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Notes `line`, the line after the bare description of the test
+    /// `described`, as that test's docstring (`-v` prints its first line
+    /// there), where `docstring` says the line is no description itself.
+    fn describe(&mut self, docstring: bool, described: Option<&str>, line: &str) {
+        let line = line.trim();
+        if let Some(name) = described.filter(|_| docstring && !line.is_empty())
+            && self.findings.descriptions.len() < crate::report::MAX_TESTS
+        {
+            self.findings
+                .descriptions
+                .push((name.to_owned(), line.to_owned()));
         }
     }
 

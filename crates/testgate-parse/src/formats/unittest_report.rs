@@ -16,6 +16,8 @@ use crate::runner::Runner;
 struct Record {
     test: Option<String>,
     outcome: Option<String>,
+    /// The test's `shortDescription()`, where it has one.
+    description: Option<String>,
     ran: Option<u64>,
     #[serde(default)]
     failures: u64,
@@ -106,7 +108,8 @@ pub fn parse_unittest_report(bytes: &[u8]) -> Result<Report, ReportError> {
         recorded = true;
         closed = false;
         let name = super::unittest::canonical(&test).map_or(test, |(name, _)| name);
-        note(&mut report, &mut seen, name, outcome);
+        let description = record.description.filter(|d| !d.trim().is_empty());
+        note(&mut report, &mut seen, name, outcome, description);
     }
     if unrecorded && !recorded && !closed {
         // No TextTestRunner ran where the recorder was: no runner's word.
@@ -130,8 +133,15 @@ pub fn parse_unittest_report(bytes: &[u8]) -> Result<Report, ReportError> {
 
 /// Notes `outcome` of the test `name`: a failure wins over any other
 /// outcome of the same name (a failed subtest, then the test's own
-/// result; a class hook's error beside its tests).
-fn note(report: &mut Report, seen: &mut HashSet<String>, name: String, outcome: Outcome) {
+/// result; a class hook's error beside its tests). `description` is the
+/// test's `shortDescription()`, where it has one.
+fn note(
+    report: &mut Report,
+    seen: &mut HashSet<String>,
+    name: String,
+    outcome: Outcome,
+    description: Option<String>,
+) {
     let kind = if name.contains(' ') {
         Kind::Test
     } else {
@@ -162,6 +172,7 @@ fn note(report: &mut Report, seen: &mut HashSet<String>, name: String, outcome: 
             format: Runner::Unittest,
             context: None,
             duration_ms: None,
+            description,
         });
     } else {
         report.tests_omitted = report.tests_omitted.saturating_add(1);
@@ -185,6 +196,27 @@ mod tests {
         );
         assert_eq!(report.names().collect::<Vec<_>>(), ["test_sub (m.C)"]);
         assert_eq!(report.counts.failed, Some(2), "as the console counts");
+    }
+
+    #[test]
+    fn a_docstring_is_the_tests_description() {
+        let report = parsed(
+            "{\"test\": \"test_a (m.C.test_a)\", \"outcome\": \"failed\", \"description\": \"Counts the items, wrongly.\"}\n\
+             {\"test\": \"test_b (m.C.test_b)\", \"outcome\": \"passed\", \"description\": null}\n\
+             {\"ran\": 2, \"failures\": 1}\n",
+        );
+        let described: Vec<_> = report
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.description.as_deref()))
+            .collect();
+        assert_eq!(
+            described,
+            [
+                ("test_a (m.C)", Some("Counts the items, wrongly.")),
+                ("test_b (m.C)", None)
+            ]
+        );
     }
 
     #[test]

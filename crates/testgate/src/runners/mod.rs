@@ -139,6 +139,16 @@ pub(crate) trait RunnerProfile: Sync {
             .filter(|request| request.through_environment)
     }
 
+    /// Why the report asked through the environment cannot reach this
+    /// runner when `program args` (the program's file name) starts the
+    /// command (python's `-I` leaves out `PYTHONPATH`, where unittest's
+    /// recorder is): said when no report was written. `None` where nothing
+    /// in the command says so.
+    fn unreachable_by(&self, program: &str, args: &[String]) -> Option<String> {
+        let _ = (program, args);
+        None
+    }
+
     /// The runner's canonical spelling of a test name a list gives in
     /// another of the runner's own spellings (unittest on Python 3.11+
     /// prints `test_x (m.C.test_x)`, which SWE-bench's Django lists keep;
@@ -258,7 +268,7 @@ pub(crate) fn listed_as(runner: Option<Runner>, expect: Expectations) -> Expecta
     let mut expect = expect;
     for test in expect.must_pass.iter_mut().chain(&mut expect.keep_passing) {
         if let Some(name) = profile.listed_name(&test.name) {
-            test.name = name;
+            *test = test.clone().named_by_runner(name);
         }
     }
     expect

@@ -206,8 +206,15 @@ fn select(
 }
 
 /// Python 3.11's `test_x (m.C.test_x)` as `test_x (m.C)`, the name the
-/// parser and the recorder's report give; `None` for any other name.
+/// parser and the recorder's report give, also where the list kept the
+/// docstring's line `-v` prints under it (`test_x (m.C)\nCounts…`); `None`
+/// for any other name (a docstring's line alone is graded as the test the
+/// run gives it to: `Attempt::aliases`).
 fn listed_name(name: &str) -> Option<String> {
+    if let Some((first, _docstring)) = name.split_once('\n') {
+        let first = first.trim_end();
+        return listed_name(first).or_else(|| is_test_name(first).then(|| first.to_owned()));
+    }
     let (method, rest) = name.split_once(" (")?;
     let owner = rest.strip_suffix(')')?;
     let class = owner.strip_suffix(method)?.strip_suffix('.')?;
@@ -217,6 +224,64 @@ fn listed_name(name: &str) -> Option<String> {
                 .all(|c| c == '.' || c == '_' || c.is_alphanumeric())
     };
     (plain(method) && !method.contains('.') && plain(class)).then(|| format!("{method} ({class})"))
+}
+
+/// Whether `name` is unittest's canonical `test_x (m.C)`.
+fn is_test_name(name: &str) -> bool {
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c == '.' || c == '_' || c.is_alphanumeric())
+    };
+    name.split_once(" (").is_some_and(|(method, rest)| {
+        plain(method) && !method.contains('.') && rest.strip_suffix(')').is_some_and(plain)
+    })
+}
+
+/// The option of python's own (before its module, script or `-c`) that
+/// keeps the recorder out of the process `program args` starts: `E` and
+/// `I` ignore `PYTHONPATH`, `S` imports no `sitecustomize`. `None` for
+/// another program, or a python without them.
+fn isolating_flag(program: &str, args: &[String]) -> Option<char> {
+    if !is_python(script_name(program)) {
+        return None;
+    }
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+            // A script, or a long option (`--version`): python's own end.
+            return None;
+        };
+        for (at, flag) in flags.char_indices() {
+            match flag {
+                'E' | 'I' | 'S' => return Some(flag),
+                // The module, the command: python's own options end.
+                'c' | 'm' => return None,
+                // The rest of the word is the option's value, else the
+                // next word.
+                'W' | 'X' => {
+                    if at + 1 == flags.len() {
+                        words.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Whether the script `path` (a `runtests.py`) is where Django's tree
+/// holds its own, `tests/runtests.py`: another project's `runtests.py` (a
+/// pytest wrapper, nose's) is no unittest runner, and recognition reads no
+/// file to tell. A `runtests.py` started as the program itself is known
+/// by its file name alone (`./tests/runtests.py`, as SWE-bench runs
+/// Django's): its retries still take only unittest's names.
+fn djangos_runtests(path: &str) -> bool {
+    let mut parts = path.rsplit('/');
+    parts.next();
+    parts.next() == Some("tests")
 }
 
 /// The file name of the script `path` (`tests/runtests.py`: `runtests.py`).
@@ -278,7 +343,7 @@ impl RunnerProfile for Unittest {
                 (Some("-m"), Some("django"), Some("test")) => Some(3),
                 _ => match (arg(0).map(script_name), arg(1)) {
                     (Some("manage.py"), Some("test")) => Some(2),
-                    (Some("runtests.py"), _) => Some(1),
+                    (Some("runtests.py"), _) if djangos_runtests(&args[0]) => Some(1),
                     _ => None,
                 },
             },
@@ -301,6 +366,19 @@ impl RunnerProfile for Unittest {
 
     fn listed_name(&self, name: &str) -> Option<String> {
         listed_name(name)
+    }
+
+    fn unreachable_by(&self, program: &str, args: &[String]) -> Option<String> {
+        let flag = isolating_flag(program, args)?;
+        let what = if flag == 'S' {
+            "imports no sitecustomize"
+        } else {
+            "ignores PYTHONPATH"
+        };
+        Some(format!(
+            "python's -{flag} {what}, which is how testgate's unittest recorder reaches the \
+             run: no report, so a Pass cannot stand (run python without -{flag})"
+        ))
     }
 
     fn version_questions(&self, program: &str) -> Vec<Vec<String>> {
@@ -449,6 +527,8 @@ mod tests {
             ("django-admin", &["test"], Some(1)),
             ("runtests.py", &["--verbosity", "2", "mod"], Some(0)),
             ("python", &["tests/runtests.py", "mod"], Some(1)),
+            ("python3", &["./tests/runtests.py", "mod"], Some(1)),
+            ("python3", &["/testbed/tests/runtests.py"], Some(1)),
             // Where it must not fire: pytest, another module or command.
             ("python3", &["-m", "pytest"], None),
             ("python3", &["-m", "django", "runserver"], None),
@@ -456,6 +536,10 @@ mod tests {
             ("manage.py", &["runserver"], None),
             ("python3", &["-c", "import unittest"], None),
             ("node", &["-m", "unittest"], None),
+            // Another project's runtests.py (pytest's, at its root).
+            ("python", &["runtests.py", "-x"], None),
+            ("python3", &["./runtests.py"], None),
+            ("python", &["scripts/runtests.py"], None),
         ];
         for (program, words, expected) in cases {
             assert_eq!(
@@ -468,6 +552,28 @@ mod tests {
             super::super::recognise("python3", &args(&["-m", "pytest"])).map(|(r, _)| r),
             Some(Runner::Pytest)
         );
+    }
+
+    #[test]
+    fn pythons_isolating_flags_are_named() {
+        let flag = |program: &str, words: &[&str]| isolating_flag(program, &args(words));
+        assert_eq!(flag("python3", &["-I", "-m", "unittest"]), Some('I'));
+        assert_eq!(
+            flag("python3.11", &["-bE", "-m", "django", "test"]),
+            Some('E')
+        );
+        assert_eq!(flag("python", &["-S", "manage.py", "test"]), Some('S'));
+        assert_eq!(
+            flag("python3", &["-W", "ignore", "-I", "-m", "unittest"]),
+            Some('I')
+        );
+        // Where it must not fire: python's other options, the runner's own
+        // (after the module), another program, `-W`'s value.
+        assert_eq!(flag("python3", &["-m", "unittest", "-E"]), None);
+        assert_eq!(flag("python3", &["-u", "-B", "-m", "unittest"]), None);
+        assert_eq!(flag("python3", &["-WignoreE", "-m", "unittest"]), None);
+        assert_eq!(flag("python3", &["manage.py", "test", "-I"]), None);
+        assert_eq!(flag("pytest", &["-I"]), None);
     }
 
     #[test]
@@ -546,14 +652,26 @@ mod tests {
             listed_name("test_x (admin_views.tests.AdminTests.test_x)").as_deref(),
             Some("test_x (admin_views.tests.AdminTests)")
         );
+        // The name and its docstring's line, as `-v` prints them.
+        for listed in [
+            "test_x (admin_views.tests.AdminTests.test_x)\nChecks the view.",
+            "test_x (admin_views.tests.AdminTests)\nChecks the view.",
+        ] {
+            assert_eq!(
+                listed_name(listed).as_deref(),
+                Some("test_x (admin_views.tests.AdminTests)"),
+                "{listed:?}"
+            );
+        }
         // Where it must not fire: a canonical name, a doctest, a docstring
-        // line, a subtest, another runner's name.
+        // line, a subtest, another runner's name, prose over two lines.
         for name in [
             "test_x (admin_views.tests.AdminTests)",
             "triple (shapes.test_doc)",
             "Regression test for #12345 (x.y)",
             "test_x (m.C.test_x) (i=1)",
             "tests/test_x.py::test_x",
+            "Regression test for #1\nand more (x.y)",
         ] {
             assert_eq!(listed_name(name), None, "{name}");
         }

@@ -32,7 +32,16 @@ def _testgate_record(place):
             name = str(test)
         except Exception:
             name = repr(test)
-        records.append({"test": name, "outcome": outcome})
+        record = {"test": name, "outcome": outcome}
+        # The docstring's first line, which -v prints in place of the name
+        # and SWE-bench's Django lists keep as the test's name.
+        try:
+            description = test.shortDescription()
+        except Exception:
+            description = None
+        if isinstance(description, str) and description.strip():
+            record["description"] = description
+        records.append(record)
 
     def recording(result):
         for method, outcome in (
