@@ -86,6 +86,8 @@ struct Run {
     /// The test that ended last, while no other runs: a result for it
     /// replaces its own.
     ended: Option<String>,
+    /// The tests the `Running N tests` line planned.
+    planned: Option<u64>,
     /// Whether a `RUN` line was read (not under `--gtest_brief`).
     saw_run: bool,
     /// Results read: `OK`, `SKIPPED`, `FAILED`.
@@ -132,7 +134,8 @@ impl Run {
             // `--gtest_brief` lists nothing; a full run lists every failure.
             None => failed == 0 || !self.saw_run,
         };
-        counted && listed
+        let planned = self.planned.is_none_or(|planned| planned == closing.total);
+        counted && listed && planned
     }
 }
 
@@ -339,6 +342,7 @@ impl Gtest {
                 self.findings.detected(index);
                 self.planned_none |= planned == 0;
                 self.planned_some |= planned > 0;
+                self.run.planned = Some(planned);
                 self.run.open = true;
             }
             return;
