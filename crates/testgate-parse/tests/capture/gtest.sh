@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Recaptures tests/fixtures/gtest/*.log from real runs of the GoogleTest
 # binary of tests/projects/parse/gtest (Debian's GoogleTest 1.12, cmake
-# and g++: `apt-get install cmake g++ libgtest-dev`), built under /tmp.
+# and g++: `apt-get install cmake g++ libgtest-dev`), built under /tmp,
+# and of GoogleTest's own samples as Debian ships them (`samples`).
 #
 # Each case's .expected and .outcomes come from the XML report GoogleTest
 # wrote in the same run (`GTEST_OUTPUT=xml:FILE`, kept as
@@ -45,6 +46,14 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
 PY
 }
 
+# GoogleTest's own samples 1 to 8 (Debian's /usr/src/googletest, the
+# upstream project's tests: typed, type-parameterised, value-parameterised
+# and Combine()d tests among them), built into one binary.
+samples=/usr/src/googletest/googletest/samples
+g++ -O0 -o "$work/samples_test" -I"$samples" \
+    "$samples"/sample{1,2,4}.cc "$samples"/sample{1,2,3,4,5,6,7,8}_unittest.cc \
+    -lgtest_main -lgtest -pthread
+
 # The paths and times of the capture: the build dir as /tmp/build, the
 # checkout as /src.
 clean() {
@@ -61,11 +70,11 @@ capture() {
         shift
     done
     shift
-    local what="${assignments[*]:+${assignments[*]} }console_test $*"
+    local what="${assignments[*]:+${assignments[*]} }$(basename "${program:-$binary}") $*"
     echo "gtest/$case: $what" >&2
     rm -f "$work/report.xml"
     (cd "$work/build" && env "${assignments[@]}" GTEST_OUTPUT="xml:$work/report.xml" \
-        "$binary" "$@" >"$work/log" 2>&1) || true
+        "${program:-$binary}" "$@" >"$work/log" 2>&1) || true
     clean "$work/log" >"$out/$case.log"
     rm -f "$out/$case.flaky" "$out/$case.junit.xml"
     if [[ ! -f "$work/report.xml" ]]; then
@@ -106,6 +115,8 @@ sed -i '/^passed Flaky.SecondTime$/s/^passed/flaky/' "$out/repeat.outcomes"
     echo "# source: the fixture's design (Flaky.SecondTime fails the first time it runs in a process); GoogleTest's XML keeps the last iteration only"
     echo "Flaky.SecondTime"
 } >"$out/repeat.flaky"
+# The upstream samples, every test passing.
+program="$work/samples_test" capture samples -- --gtest_color=no
 # An abort mid-test: no XML. The names: the same filter's run without the
 # abort (its XML), plus the test that aborted.
 capture crash_without_abort -- --gtest_filter=Calc.*
