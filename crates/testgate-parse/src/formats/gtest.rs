@@ -37,9 +37,9 @@
 //!   (the XML report, which testgate asks through `GTEST_OUTPUT`, judges);
 //! - a test that failed in one run and passed in another of the same log
 //!   (`--gtest_repeat`) is flaky;
-//! - after ctest's `Test project` line, GoogleTest's lines are a ctest
-//!   test's output (`--output-on-failure`): ctest's recogniser names those
-//!   tests, by ctest's names.
+//! - between ctest's `Test project` line and its `Total Test time`,
+//!   GoogleTest's lines are a ctest test's output (`--output-on-failure`):
+//!   ctest's recogniser names those tests, by ctest's names.
 
 use std::collections::HashSet;
 
@@ -69,8 +69,9 @@ pub(crate) struct Gtest {
     failed: IndexMap<String, (u64, Option<String>, Option<String>), RandomState>,
     /// Across the log's runs: the names that passed in some run.
     passed: HashSet<String, RandomState>,
-    /// A `Test project` line was read: what follows is ctest's run, whose
-    /// recogniser names its tests.
+    /// A `Test project` line was read and not yet ctest's closing `Total
+    /// Test time`: what lies between is ctest's run, whose recogniser
+    /// names its tests.
     under_ctest: bool,
     /// A run planned no test (`Running 0 tests`); one planned some.
     planned_none: bool,
@@ -385,6 +386,8 @@ impl Recognizer for Gtest {
             self.under_ctest = true;
         }
         if self.under_ctest {
+            // ctest's last line: what follows is no longer its run's.
+            self.under_ctest = !text.starts_with("Total Test time (real) =");
             return;
         }
         let Some((tag, rest)) = tagged(text) else {
@@ -617,6 +620,23 @@ x.cc:3: Failure
 [  PASSED  ] 2 tests.
 ";
         assert!(crate::parse(Runner::Gtest, short).unclosed.is_some());
+    }
+
+    #[test]
+    fn a_ctest_run_is_ctests_to_name() {
+        let inner = "\
+[==========] Running 1 test from 1 test suite.
+[ RUN      ] Sq.Positive/0
+[  FAILED  ] Sq.Positive/0, where GetParam() = 1 (0 ms)
+[==========] 1 test from 1 test suite ran. (0 ms total)
+[  PASSED  ] 0 tests.
+[  FAILED  ] 1 test, listed below:
+[  FAILED  ] Sq.Positive/0, where GetParam() = 1
+";
+        let under = format!("Test project /b\n{inner}\nTotal Test time (real) =   0.01 sec\n");
+        assert!(names(&under).is_empty());
+        // Where it must not fire: a binary run after ctest's run ended.
+        assert_eq!(names(&format!("{under}{inner}")), ["Sq.Positive/0"]);
     }
 
     #[test]
