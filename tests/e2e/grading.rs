@@ -33,6 +33,7 @@ fn steady(runner: Runner) -> &'static str {
         Runner::Unittest => "test_adds (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#adds",
         Runner::Ctest => "calc.adds",
+        Runner::Gtest => "Calc.Adds",
         Runner::Phpunit => r"Tests\CalcTest::testAdds",
         Runner::Rspec => "calc adds",
         Runner::Minitest => "CalcTest#test_adds",
@@ -53,6 +54,7 @@ fn sometimes(runner: Runner) -> &'static str {
         Runner::Unittest => "test_sometimes (tests.test_calc.CalcTest)",
         Runner::Maven | Runner::Gradle => "com.example.CalcTest#sometimes",
         Runner::Ctest => "calc.sometimes",
+        Runner::Gtest => "Calc.Sometimes",
         Runner::Phpunit => r"Tests\CalcTest::testSometimes",
         Runner::Rspec => "calc sometimes",
         Runner::Minitest => "CalcTest#test_sometimes",
@@ -93,7 +95,8 @@ fn verbose(project: &Project) -> TestConfig {
         | Runner::Ctest
         | Runner::Phpunit
         | Runner::Rspec
-        | Runner::Minitest => project.config(),
+        | Runner::Minitest
+        | Runner::Gtest => project.config(),
         other => panic!("the e2e tests have no {other} project"),
     }
 }

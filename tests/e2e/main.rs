@@ -213,6 +213,64 @@ fn ctest_crashes_retries_and_hangs() {
     }
 }
 
+/// GoogleTest's binary in both sandboxes, beyond the shared tests: Pass,
+/// Fail with its names, flaky, a segfault names the test it stopped in, a
+/// hang times out, and the bare binary (no `--gtest_` flag: no runner
+/// recognised) is judged beside the XML report asked through
+/// `GTEST_OUTPUT`; the build runs first as `--prepare` steps
+/// (`projects::gtest`).
+#[test]
+fn gtest_crashes_hangs_and_a_bare_binary() {
+    let runner = Runner::Gtest;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("gtest in {place:?}");
+        let project = Project::copy(runner);
+        assert_pass(&check(&project, "pass", 2, place), &what);
+        let record = check(&project, "fail", 1, place);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        let record = check(&project, "flaky", 2, place);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        let record = check(&project, "crash", 1, place);
+        assert_fail(&record, &["Calc.Adds"], &format!("{what}, crash"));
+        let config = project
+            .config()
+            .env("TESTGATE_FIXTURE", "hang")
+            .within(Duration::from_secs(10));
+        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
+        assert_inconclusive(&record, Cause::TimedOut, &format!("{what}, hang"));
+        let bare = |mode: &str| {
+            let config = TestConfig::new(
+                &project.dir,
+                "testgate-build/calc_test",
+                std::iter::empty::<&str>(),
+            )
+            .prepare("cmake -S . -B testgate-build")
+            .prepare("cmake --build testgate-build")
+            .env("TESTGATE_FIXTURE", mode)
+            .retrying(1)
+            .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver)
+        };
+        let record = bare("fail");
+        assert_fail(
+            &record,
+            projects::failing_names(runner),
+            &format!("{what}, bare"),
+        );
+        for attempt in &record.attempts {
+            assert!(
+                matches!(
+                    attempt.attempt.evidence,
+                    testgate::policy::Evidence::Report { .. }
+                ),
+                "{what}, bare: the XML report is read beside the console: {:?}",
+                attempt.attempt.evidence
+            );
+        }
+        assert_pass(&bare("pass"), &format!("{what}, bare"));
+    }
+}
+
 /// unittest: a test module that fails to import is a failure named by the
 /// module's dotted name, as unittest's header names it, in both sandboxes.
 #[test]

@@ -38,7 +38,8 @@ fn own_project(runner: Runner) -> bool {
         | Runner::Ctest
         | Runner::Phpunit
         | Runner::Rspec
-        | Runner::Minitest => true,
+        | Runner::Minitest
+        | Runner::Gtest => true,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -56,7 +57,8 @@ fn source(runner: Runner) -> PathBuf {
         | Runner::Ctest
         | Runner::Phpunit
         | Runner::Rspec
-        | Runner::Minitest => e2e.join(runner.name()),
+        | Runner::Minitest
+        | Runner::Gtest => e2e.join(runner.name()),
         Runner::Nextest => e2e.join(Runner::Cargo.name()),
         Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
             e2e.join("node").join(runner.name())
@@ -100,6 +102,7 @@ pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
         ],
         Runner::Rspec => &["calc adds negative", "calc big millions"],
         Runner::Minitest => &["CalcTest#test_adds_negative", "BigTest#test_big_numbers"],
+        Runner::Gtest => &["Calc.AddsNegative", "Big.Numbers"],
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -160,6 +163,7 @@ impl Project {
             Runner::Maven => maven(&self.dir),
             Runner::Gradle => gradle(&self.dir),
             Runner::Ctest => ctest(&self.dir),
+            Runner::Gtest => gtest(&self.dir, "calc_test"),
             Runner::Phpunit => phpunit(&self.dir),
             Runner::Rspec => TestConfig::new(&self.dir, "rspec", Vec::<String>::new())
                 .format(Runner::Rspec)
@@ -189,7 +193,8 @@ pub(crate) fn uses_node_modules(runner: Runner) -> bool {
         | Runner::Ctest
         | Runner::Phpunit
         | Runner::Rspec
-        | Runner::Minitest => false,
+        | Runner::Minitest
+        | Runner::Gtest => false,
         other => panic!("the e2e tests have no {other} project"),
     }
 }
@@ -219,6 +224,21 @@ pub(crate) fn ctest(dir: &Path) -> TestConfig {
         ["--test-dir", "testgate-build", "--output-on-failure"],
     )
     .format(Runner::Ctest)
+    .preset()
+    .prepare("cmake -S . -B testgate-build")
+    .prepare("cmake --build testgate-build")
+}
+
+/// The GoogleTest binary `testgate-build/BINARY` in `dir`, run directly
+/// (`--gtest_color=no`: a GoogleTest flag, by which testgate recognises
+/// the binary), built first with cmake as `--prepare` steps.
+pub(crate) fn gtest(dir: &Path, binary: &str) -> TestConfig {
+    TestConfig::new(
+        dir,
+        format!("testgate-build/{binary}"),
+        ["--gtest_color=no"],
+    )
+    .format(Runner::Gtest)
     .preset()
     .prepare("cmake -S . -B testgate-build")
     .prepare("cmake --build testgate-build")

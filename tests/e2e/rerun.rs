@@ -86,7 +86,9 @@ fn cases(runner: Runner) -> Cases {
             npm: true,
         },
         // ctest runs each test in its own process: no order dependence.
-        Runner::Ctest => Cases {
+        // GoogleTest's binary runs its tests in declaration order: no
+        // order case written yet.
+        Runner::Ctest | Runner::Gtest => Cases {
             modes: &[Fail, Flaky],
             npm: false,
         },
@@ -115,6 +117,7 @@ impl Kind {
             Runner::Maven => "maven",
             Runner::Gradle => "gradle",
             Runner::Ctest => "ctest",
+            Runner::Gtest => "gtest",
             Runner::Phpunit => "phpunit",
             Runner::Rspec => "rspec",
             Runner::Minitest => "minitest",
@@ -157,6 +160,7 @@ impl Kind {
                 "com.example.BoxTest#ünïcodeFails",
             ],
             Runner::Ctest => &["fails", "named (x) [y] + ünï a.b*c|d^$"],
+            Runner::Gtest => &["Rerun.Fails", "Inst/Param.Fails/1", "Typed/1.Fails"],
             // A data set whose name holds PCRE's characters, quotes and a
             // backslash: the retry's `--filter` quotes it whole.
             Runner::Phpunit => &[
@@ -188,6 +192,7 @@ impl Kind {
             Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
             Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
             Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
+            Runner::Gtest => panic!("no GoogleTest order case"),
             Runner::Phpunit => r"Tests\RerunTest::testBVictim",
             Runner::Rspec => "calc b victim",
             Runner::Minitest => "",
@@ -257,6 +262,7 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         Runner::Maven => crate::projects::maven(dir),
         Runner::Gradle => crate::projects::gradle(dir),
         Runner::Ctest => crate::projects::ctest(dir),
+        Runner::Gtest => crate::projects::gtest(dir, "rerun_test"),
         Runner::Phpunit => crate::projects::phpunit(dir),
         Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
             .format(Runner::Rspec)
@@ -424,6 +430,7 @@ rerun_tests! {
     phpunit_reruns_only_the_failed_tests: Phpunit,
     rspec_reruns_only_the_failed_tests: Rspec,
     minitest_reruns_only_the_failed_tests: Minitest,
+    gtest_reruns_only_the_failed_tests: Gtest,
 }
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,

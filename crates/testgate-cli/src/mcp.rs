@@ -609,7 +609,7 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "parse",
             "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \
-             jest, vitest, mocha, node --test, unittest/Django, maven (Surefire), gradle, ctest, phpunit, rspec, minitest, or a JUnit/JSON report): `testgate parse --json`'s document.",
+             jest, vitest, mocha, node --test, unittest/Django, maven (Surefire), gradle, ctest, phpunit, rspec, minitest, gtest (GoogleTest), or a JUnit/JSON report): `testgate parse --json`'s document.",
             input("parse"),
         ),
         Tool::new(

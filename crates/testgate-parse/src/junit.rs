@@ -170,6 +170,8 @@ impl Producer {
             "pytest" | "pytest tests" => Some(Producer::Known(Runner::Pytest)),
             "vitest tests" => Some(Producer::Known(Runner::Vitest)),
             "jest tests" => Some(Producer::Known(Runner::Jest)),
+            // GoogleTest's `GTEST_OUTPUT=xml:` root.
+            "AllTests" => Some(Producer::Known(Runner::Gtest)),
             _ => None,
         }
     }
@@ -310,6 +312,10 @@ impl Case {
                 _ => {}
             }
         }
+        // GoogleTest writes a disabled test `status="notrun"`, no child.
+        if producer == Producer::Known(Runner::Gtest) && self.ctest_status == "notrun" {
+            return Outcome::Skipped;
+        }
         let errors_apart = matches!(
             producer,
             Producer::Known(Runner::Pytest | Runner::Maven | Runner::Phpunit)
@@ -358,6 +364,9 @@ impl Case {
             }
             // ctest: the `add_test` name, again as the class.
             Producer::Known(Runner::Ctest) => (self.name.clone(), None),
+            // GoogleTest: `Suite.Test`, the suite with its prefix
+            // (`Small/Sq`), the test with its index (`Positive/0`).
+            Producer::Known(Runner::Gtest) => (format!("{}.{}", self.classname, self.name), None),
             // `Ns\\Class::method with data set "name"`, as the console.
             Producer::Known(Runner::Phpunit) => {
                 let class = if self.class.is_empty() {

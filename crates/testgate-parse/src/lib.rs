@@ -4,7 +4,8 @@
 //! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
 //! mocha, `node --test`, Python's unittest (also Django's test runner),
 //! Maven's Surefire (`maven`), Gradle (`gradle`), CTest (`ctest`),
-//! PHPUnit 9 (`phpunit`), RSpec (`rspec`) and minitest (`minitest`), also as CI systems store a job's log (GitHub
+//! PHPUnit 9 (`phpunit`), RSpec (`rspec`), minitest (`minitest`)
+//! and GoogleTest (`gtest`), also as CI systems store a job's log (GitHub
 //! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
 //! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
 //! it ([`Report::tests`]), how many ran, and whether the runner said that

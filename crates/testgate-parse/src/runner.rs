@@ -51,11 +51,14 @@ pub enum Runner {
     Rspec,
     /// minitest 5: its progress and `-v` lines, also through `rake test`.
     Minitest,
+    /// A GoogleTest binary's console (`Suite.Test` names, also
+    /// parameterised; `--gtest_brief`, `--gtest_repeat`).
+    Gtest,
 }
 
 impl Runner {
     /// Every runner, in the order auto-detection reports ties.
-    pub const ALL: [Runner; 15] = [
+    pub const ALL: [Runner; 16] = [
         Runner::Cargo,
         Runner::Nextest,
         Runner::Pytest,
@@ -71,6 +74,7 @@ impl Runner {
         Runner::Phpunit,
         Runner::Rspec,
         Runner::Minitest,
+        Runner::Gtest,
     ];
 
     /// The lowercase name used on the command line and in JSON.
@@ -91,6 +95,7 @@ impl Runner {
             Runner::Phpunit => "phpunit",
             Runner::Rspec => "rspec",
             Runner::Minitest => "minitest",
+            Runner::Gtest => "gtest",
         }
     }
 }
@@ -245,6 +250,7 @@ mod tests {
             Runner::Phpunit => 12,
             Runner::Rspec => 13,
             Runner::Minitest => 14,
+            Runner::Gtest => 15,
         };
         for (i, runner) in Runner::ALL.into_iter().enumerate() {
             assert_eq!(index(runner), i);
@@ -264,7 +270,7 @@ mod tests {
     fn unknown_names_list_the_known_ones() {
         assert_eq!(
             "surefire".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec or minitest)"
+            "unknown format `surefire` (expected auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec, minitest or gtest)"
         );
         assert!("auto".parse::<Runner>().is_err());
     }

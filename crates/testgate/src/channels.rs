@@ -991,7 +991,8 @@ mod tests {
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
         // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
-        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`).
+        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`,
+        // GoogleTest's `GTEST_OUTPUT`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -1006,7 +1007,8 @@ mod tests {
                 (Runner::Jest, true),
                 (Runner::Vitest, true),
                 (Runner::Unittest, true),
-                (Runner::Rspec, true)
+                (Runner::Rspec, true),
+                (Runner::Gtest, true)
             ]
         );
         // Each preload is written beside its report, and named in

@@ -15,6 +15,7 @@ mod escape;
 mod excerpts;
 mod git_follows;
 mod grading;
+mod gtest_forgery;
 mod held_secrets;
 mod host_side;
 mod integrity;

@@ -150,7 +150,7 @@ fn help_and_version_exit_0_on_stdout() {
     let run = testgate(&["parse", "--help"], None);
     assert!(run.stdout.contains("--format <FORMAT>"), "{}", run.stdout);
     assert!(run.stdout.contains(
-        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec, minitest]"
+        "[possible values: auto, cargo, nextest, pytest, go, jest, vitest, mocha, node, unittest, maven, gradle, ctest, phpunit, rspec, minitest, gtest]"
     ));
 }
 

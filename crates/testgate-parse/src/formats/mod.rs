@@ -23,6 +23,7 @@ mod ctest;
 mod excerpt;
 mod go;
 mod gradle;
+mod gtest;
 mod java;
 mod jest;
 pub(crate) mod js;
@@ -568,6 +569,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
         Runner::Maven => Box::new(maven::Maven::default()),
         Runner::Gradle => Box::new(gradle::Gradle::default()),
         Runner::Ctest => Box::new(ctest::Ctest::default()),
+        Runner::Gtest => Box::new(gtest::Gtest::default()),
         Runner::Phpunit => Box::new(phpunit::Phpunit::default()),
         Runner::Rspec => Box::new(rspec::Rspec::default()),
         Runner::Minitest => Box::new(minitest::Minitest::default()),

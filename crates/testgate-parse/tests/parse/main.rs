@@ -307,6 +307,9 @@ fn captured_junit_reports() {
                         "flaky" if runner.file_name() == "vitest" => "passed",
                         // ctest's report keeps a repeated test's last result.
                         "flaky" if runner.file_name() == "ctest" => "passed",
+                        // GoogleTest's XML is the last `--gtest_repeat`
+                        // iteration's.
+                        "flaky" if runner.file_name() == "gtest" => "passed",
                         other => other,
                     });
                     assert_eq!(

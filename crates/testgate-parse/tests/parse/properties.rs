@@ -64,6 +64,7 @@ fn vocabulary(runner: Runner) -> &'static [&'static str] {
         Runner::Phpunit => PHPUNIT,
         Runner::Rspec => RSPEC,
         Runner::Minitest => MINITEST,
+        Runner::Gtest => GTEST,
         other => panic!("{other} brings no vocabulary: add its marker lines here"),
     }
 }
@@ -245,6 +246,19 @@ const MAVEN: &[&str] = &[
     "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.",
     "[INFO] BUILD FAILURE",
 ];
+const GTEST: &[&str] = &[
+    "[==========] Running 2 tests from 1 test suite.",
+    "[ RUN      ] Calc.Adds",
+    "[       OK ] Calc.Adds (0 ms)",
+    "[ RUN      ] Small/Sq.Positive/0",
+    "[  FAILED  ] Small/Sq.Positive/0, where GetParam() = 1 (0 ms)",
+    "[==========] 2 tests from 1 test suite ran. (0 ms total)",
+    "[  PASSED  ] 1 test.",
+    "[  FAILED  ] 1 test, listed below:",
+    "[  FAILED  ] Small/Sq.Positive/0, where GetParam() = 1",
+    " 1 FAILED TEST",
+];
+
 const MINITEST: &[&str] = &[
     "Run options: --seed 1",
     "# Running:",

@@ -21,6 +21,7 @@ mod cargo;
 mod ctest;
 mod go;
 mod gradle;
+mod gtest;
 mod jest;
 mod js;
 mod maven;
@@ -416,6 +417,7 @@ fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
         Runner::Maven => &maven::Maven,
         Runner::Gradle => &gradle::Gradle,
         Runner::Ctest => &ctest::Ctest,
+        Runner::Gtest => &gtest::Gtest,
         Runner::Phpunit => &phpunit::Phpunit,
         Runner::Rspec => &rspec::Rspec,
         Runner::Minitest => &minitest::Minitest,

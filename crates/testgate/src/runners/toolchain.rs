@@ -899,7 +899,7 @@ mod tests {
             .copied());
         assert_eq!(
             runners,
-            set(["NEXTEST_", "PYTEST_", "DJANGO_", "CTEST_"].into_iter())
+            set(["NEXTEST_", "PYTEST_", "DJANGO_", "CTEST_", "GTEST_"].into_iter())
         );
         let caches: Vec<String> = all
             .iter()

@@ -1,0 +1,59 @@
+//! GoogleTest tests that forge GoogleTest's console (issue 39): a green
+//! closing and `_exit(0)`, and a FAILED list a passing test prints.
+
+use super::harness::Attack;
+
+/// The attack's binary, built first by `--prepare`, run with a GoogleTest
+/// flag (by which testgate recognises it) and `HOSTILE_MODE=mode`.
+fn attack(mode: &str) -> Attack {
+    Attack::new("gtest-forgery")
+        .runner_command(&["build/forge_test", "--gtest_color=no"])
+        .arg("--prepare")
+        .arg("cmake -S . -B build && cmake --build build")
+        .arg("--env")
+        .arg(format!("HOSTILE_MODE={mode}"))
+}
+
+/// `tests/hostile/gtest-forgery` with `HOSTILE_MODE=exit`: `A.Fails`
+/// fails, then `B.Forges` prints an `OK` for itself and GoogleTest's green
+/// closing and ends the binary with `_exit(0)`, before the real closing
+/// and the XML report. The console ends as a green run does, with exit
+/// status 0: PASS on the code before testgate knew GoogleTest (main at
+/// 13be555: no runner's output, exit 0). The closing does not sum up the
+/// run (three passed said, two `OK`s read; four tests planned), so
+/// `A.Fails` is named, and the XML report asked through `GTEST_OUTPUT` is
+/// missing: never a Pass.
+#[test]
+fn a_forged_gtest_closing_and_exit_0_is_not_pass() {
+    let attack = attack("exit");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"], 0, "{attempt:#}");
+    assert_eq!(attempt["format"], "gtest", "{attempt:#}");
+    assert_eq!(
+        attempt["failing"],
+        serde_json::json!(["A.Fails"]),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// The same suite with `HOSTILE_MODE=ghost`: `B.Ghost`, which passes,
+/// prints a `RUN`/`FAILED` pair for `Ghost.Test`, a failed result for
+/// `A.Passes`, a closing and a FAILED list naming both. The run fails with
+/// its one real failure named, neither ghost (a line naming another test
+/// while a test runs is that test's output: docs/formats.md, "GoogleTest").
+#[test]
+fn a_failed_list_a_passing_gtest_test_prints_names_nothing() {
+    let attack = attack("ghost");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.doc()["failing"],
+        serde_json::json!(["A.Fails"]),
+        "{}",
+        outcome.doc()
+    );
+    attack.assert_contained(&outcome);
+}
