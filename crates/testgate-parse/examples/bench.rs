@@ -1,13 +1,15 @@
 //! Throughput and peak memory of the parsers on large generated logs.
 //!
 //! ```text
-//! cargo run --release -p testgate-parse --example bench -- [--mb 200] [--dir DIR]
+//! cargo run --release -p testgate-parse --example bench -- [--mb 200] [--dir DIR] [--only LOG,…]
 //! ```
 //!
 //! Writes one log per runner (libtest text, `go test -v`, `pytest -v`, and
-//! `go test -json`'s events of tests that log heavily) of
-//! `--mb` megabytes into a fresh directory under `--dir` (the system temp
-//! directory by default; removed at the end), then prints for each:
+//! `go test -json`'s events of tests that log heavily, made by generators
+//! below; and a captured real log of each of cargo, go `-v` and pytest `-v`
+//! from `tests/fixtures/`, repeated) of `--mb` megabytes into a fresh
+//! directory under `--dir` (the system temp directory by default; removed
+//! at the end), then prints for each:
 //! - MB/s parsing it with its own format and with `Format::Auto`, read in
 //!   64 KiB chunks as `testgate parse` reads it (page cache warm), and with
 //!   `Format::Auto` and the environment and coverage scans, as the facade
@@ -16,10 +18,14 @@
 //!   stdout (the events parsed as go's report, rendered back to text by
 //!   `GoEvents`, and that text parsed with the scans as the console),
 //! - the time of `wc -l` on the same file, for scale, and the ratios of
-//!   `Format::Auto` and of `Format::Auto` with the scans to it,
-//! - `Format::Auto` on the same log as a GitHub Actions job log stores it
-//!   (a timestamp before every line), against the bare log: the cost of
-//!   taking the CI's prefixes off,
+//!   each to it: every run of the parser follows a run of `wc -l`, and
+//!   each ratio divides the best of three by the best of the three `wc -l`
+//!   runs beside them, so that both are measured under the same load (the
+//!   load average is printed before and after),
+//! - with the scans, the same log as each CI system stores it (a prefix
+//!   before every line: GitHub Actions' timestamp, GitLab's, Buildkite's,
+//!   Jenkins', `docker compose`'s, Actions' with `docker compose`'s)
+//!   against the bare log: the cost of taking the CI's prefixes off,
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
@@ -93,7 +99,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "RSS whole",
         "RSS strm"
     );
+    // `--only libtest,go`: those logs alone.
+    let only = flag(&args, "--only");
     for (name, format, generate) in LOGS {
+        if only
+            .as_deref()
+            .is_some_and(|only| !only.split(',').any(|n| n == name))
+        {
+            continue;
+        }
         let path = dir.0.join(format!("{name}.log"));
         let size = {
             let mut out = BufWriter::with_capacity(1 << 20, File::create(&path)?);
@@ -102,19 +116,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::fs::metadata(&path)?.len()
         };
         let mbytes = size as f64 / MB;
-        let wc = wc_l(&path)?; // also warms the page cache for the runs below
-        let (explicit, report) = best_of(3, || stream_file(format, &path))?;
-        let (auto, auto_report) = best_of(3, || stream_file(Format::Auto, &path))?;
-        let (scanned, _) = best_of(3, || scan_file(&path))?;
+        let load_before = load_average();
+        wc_l(&path)?; // warms the page cache for the runs below
+        let (wc_explicit, explicit, report) = best_with_wc(&path, || stream_file(format, &path))?;
+        let (wc_auto, auto, auto_report) =
+            best_with_wc(&path, || stream_file(Format::Auto, &path))?;
+        let (wc_scans, scanned, _) = best_with_wc(&path, || scan_file(&path))?;
+        let wc = [wc_explicit, wc_auto, wc_scans]
+            .into_iter()
+            .min_by_key(|t| t.cpu)
+            .unwrap_or(wc_auto);
         let events = if name == "go-json" {
             Some(best_of(3, || events_file(&path))?.0)
         } else {
             None
         };
-        let ci_path = dir.0.join(format!("{name}-actions.log"));
-        prefix_lines(&path, &ci_path)?;
-        let (ci, ci_report) = best_of(3, || stream_file(Format::Auto, &ci_path))?;
-        std::fs::remove_file(&ci_path)?;
+        // Each CI shape's prefixes on every line, parsed with the scans as
+        // the facade reads it, against the bare log with the scans.
+        let mut shapes = Vec::new();
+        let mut ci_report = None;
+        for shape in SHAPES {
+            let ci_path = dir.0.join(format!("{name}-{}.log", shape.name()));
+            prefix_lines(&path, &ci_path, shape)?;
+            let (ci, report) = best_of(3, || scan_file(&ci_path))?;
+            std::fs::remove_file(&ci_path)?;
+            shapes.push((shape, ci.cpu.as_secs_f64() / scanned.cpu.as_secs_f64()));
+            ci_report.get_or_insert(report);
+        }
+        let ci = shapes.first().map_or(0.0, |(_, ratio)| *ratio);
+        let ci_report = ci_report.unwrap_or_default();
         let rss_whole = peak_rss_kib("oneshot", &path)?;
         let rss_stream = peak_rss_kib("stream", &path)?;
         let rate = |t: Times| {
@@ -133,9 +163,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rate(auto),
             rate(scanned),
             rate(wc),
-            auto.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
-            scanned.cpu.as_secs_f64() / wc.cpu.as_secs_f64(),
-            ci.cpu.as_secs_f64() / auto.cpu.as_secs_f64(),
+            auto.cpu.as_secs_f64() / wc_auto.cpu.as_secs_f64(),
+            scanned.cpu.as_secs_f64() / wc_scans.cpu.as_secs_f64(),
+            ci,
             rss_whole as f64 / 1024.0,
             rss_stream as f64 / 1024.0,
         );
@@ -145,6 +175,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 rate(events)
             );
         }
+        let shapes: Vec<String> = shapes
+            .iter()
+            .map(|(shape, ratio)| format!("{} {ratio:.2}x", shape.name()))
+            .collect();
+        println!("         with the scans, CI / bare: {}", shapes.join(", "));
+        println!(
+            "         explicit / wc -l {:.2}x; load average before {load_before}, after {}",
+            explicit.cpu.as_secs_f64() / wc_explicit.cpu.as_secs_f64(),
+            load_average()
+        );
         println!(
             "         names: explicit {}, auto {}, as CI log {}; detected {:?}; counts {:?}",
             report.failing.len(),
@@ -206,16 +246,65 @@ fn vm_hwm_kib() -> Result<u64, Box<dyn std::error::Error>> {
     Ok(line.trim().trim_end_matches("kB").trim().parse()?)
 }
 
-/// The time `wc -l` takes on `path`, by its CPU time as a child. The kernel
-/// counts children's time in 10 ms ticks, so `wc` reads the file
-/// `WC_REPEAT` times in one run and the time is divided.
+/// The first field of `/proc/loadavg`: how loaded the shared machine was.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The best of 3 runs of `f`, each right after a run of `wc -l` on
+/// `path`, and the best of those `wc -l` runs: on a machine others load,
+/// the two are measured under the same load.
+fn best_with_wc<T>(
+    path: &Path,
+    mut f: impl FnMut() -> io::Result<T>,
+) -> Result<(Times, Times, T), Box<dyn std::error::Error>> {
+    let mut wc = Times {
+        wall: Duration::MAX,
+        cpu: Duration::MAX,
+    };
+    let mut best = wc;
+    let mut last = None;
+    for _ in 0..3 {
+        let once = wc_l_once(path)?;
+        wc = Times {
+            wall: wc.wall.min(once.wall),
+            cpu: wc.cpu.min(once.cpu),
+        };
+        let (t, value) = best_of(1, &mut f)?;
+        best = Times {
+            wall: best.wall.min(t.wall),
+            cpu: best.cpu.min(t.cpu),
+        };
+        last = Some(value);
+    }
+    Ok((wc, best, last.ok_or("no runs")?))
+}
+
+/// The time `wc -l` takes on `path`, best of 3.
 fn wc_l(path: &Path) -> Result<Times, Box<dyn std::error::Error>> {
-    const WC_REPEAT: u32 = 5;
     let mut best = Times {
         wall: Duration::MAX,
         cpu: Duration::MAX,
     };
     for _ in 0..3 {
+        let once = wc_l_once(path)?;
+        best = Times {
+            wall: best.wall.min(once.wall),
+            cpu: best.cpu.min(once.cpu),
+        };
+    }
+    Ok(best)
+}
+
+/// The time `wc -l` takes on `path`, by its CPU time as a child. The kernel
+/// counts children's time in 10 ms ticks, so `wc` reads the file
+/// `WC_REPEAT` times in one run and the time is divided.
+fn wc_l_once(path: &Path) -> Result<Times, Box<dyn std::error::Error>> {
+    const WC_REPEAT: u32 = 5;
+    {
         let before = children_cpu()?;
         let start = Instant::now();
         let out = Command::new("wc")
@@ -227,12 +316,11 @@ fn wc_l(path: &Path) -> Result<Times, Box<dyn std::error::Error>> {
             return Err("wc -l failed".into());
         }
         let cpu = children_cpu()?.saturating_sub(before) / WC_REPEAT;
-        best = Times {
-            wall: best.wall.min(wall),
-            cpu: best.cpu.min(cpu.max(Duration::from_millis(1))),
-        };
+        Ok(Times {
+            wall,
+            cpu: cpu.max(Duration::from_millis(1)),
+        })
     }
-    Ok(best)
 }
 
 /// CPU time of waited-for children (user + system), from `/proc/self/stat`.
@@ -274,10 +362,79 @@ struct Times {
     cpu: Duration,
 }
 
-/// Writes the log at `from` to `to` as a GitHub Actions job log stores
-/// it: an RFC 3339 timestamp with seven digits of fraction before every
-/// line.
-fn prefix_lines(from: &Path, to: &Path) -> io::Result<()> {
+/// A CI system's prefix on every line of a job's log (the shapes of
+/// `tests/parse/ci_shapes.rs`, line by line; Azure Pipelines' is GitHub
+/// Actions', GitLab's raw trace has none).
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// An RFC 3339 timestamp with seven digits of fraction.
+    Actions,
+    /// GitLab's job log timestamps: the time and the stream tag `00O `.
+    GitLab,
+    /// Buildkite's APC `ESC _bk;t=MILLIS BEL`.
+    Buildkite,
+    /// Jenkins' Timestamper, `[…Z] `.
+    Jenkins,
+    /// `docker compose`'s `app-1  | `.
+    Compose,
+    /// `docker compose` in an Actions step: the timestamp, then the service.
+    ActionsCompose,
+}
+
+const SHAPES: [Shape; 6] = [
+    Shape::Actions,
+    Shape::GitLab,
+    Shape::Buildkite,
+    Shape::Jenkins,
+    Shape::Compose,
+    Shape::ActionsCompose,
+];
+
+impl Shape {
+    fn name(self) -> &'static str {
+        match self {
+            Shape::Actions => "actions",
+            Shape::GitLab => "gitlab",
+            Shape::Buildkite => "buildkite",
+            Shape::Jenkins => "jenkins",
+            Shape::Compose => "compose",
+            Shape::ActionsCompose => "actions+compose",
+        }
+    }
+
+    /// Writes line `n`'s prefix.
+    fn prefix(self, out: &mut impl Write, n: u64) -> io::Result<()> {
+        let actions = |out: &mut dyn Write| {
+            write!(
+                out,
+                "2026-12-03T10:{:02}:{:02}.{:07}Z ",
+                n / 60 % 60,
+                n % 60,
+                n % 10_000_000
+            )
+        };
+        match self {
+            Shape::Actions => actions(out),
+            Shape::GitLab => write!(
+                out,
+                "2026-12-03T10:00:{:02}.{:06}Z 00O ",
+                n % 60,
+                n % 1_000_000
+            ),
+            Shape::Buildkite => write!(out, "\x1b_bk;t={}\x07", 1_764_756_000_000 + n),
+            Shape::Jenkins => write!(out, "[2026-12-03T10:00:{:02}.{:03}Z] ", n % 60, n % 1000),
+            Shape::Compose => write!(out, "app-1  | "),
+            Shape::ActionsCompose => {
+                actions(out)?;
+                write!(out, "app-1  | ")
+            }
+        }
+    }
+}
+
+/// Writes the log at `from` to `to` as `shape`'s CI stores it: its prefix
+/// before every line.
+fn prefix_lines(from: &Path, to: &Path, shape: Shape) -> io::Result<()> {
     use std::io::BufRead;
     let mut lines = io::BufReader::with_capacity(1 << 20, File::open(from)?);
     let mut out = BufWriter::with_capacity(1 << 20, File::create(to)?);
@@ -288,13 +445,7 @@ fn prefix_lines(from: &Path, to: &Path) -> io::Result<()> {
         if lines.read_until(b'\n', &mut line)? == 0 {
             break;
         }
-        write!(
-            out,
-            "2026-12-03T10:{:02}:{:02}.{:07}Z ",
-            n / 60 % 60,
-            n % 60,
-            n % 10_000_000
-        )?;
+        shape.prefix(&mut out, n)?;
         out.write_all(&line)?;
         n += 1;
     }
@@ -406,12 +557,55 @@ impl Drop for TempDir {
 
 type Generator = fn(&mut dyn Write, u64) -> io::Result<()>;
 
-const LOGS: [(&str, Runner, Generator); 4] = [
+const LOGS: [(&str, Runner, Generator); 7] = [
     ("libtest", Runner::Cargo, libtest),
     ("go", Runner::Go, go_verbose),
     ("pytest", Runner::Pytest, pytest_verbose),
     ("go-json", Runner::Go, go_json),
+    ("cargo-real", Runner::Cargo, cargo_real),
+    ("go-real", Runner::Go, go_real),
+    ("pytest-real", Runner::Pytest, pytest_real),
 ];
+
+/// `log` written again and again until `target` bytes are: a captured
+/// real run's log (`tests/fixtures/`, with `tests/capture/`'s scripts),
+/// repeated, so that every line is one a real runner printed (its names
+/// repeat with every copy, so the every-test list stays small).
+fn repeated(out: &mut dyn Write, target: u64, log: &[u8]) -> io::Result<()> {
+    let mut written = 0u64;
+    while written < target {
+        out.write_all(log)?;
+        written += log.len().max(1) as u64;
+    }
+    Ok(())
+}
+
+/// `cargo test` over several test binaries, captured.
+fn cargo_real(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    repeated(
+        out,
+        target,
+        include_bytes!("../tests/fixtures/cargo/several_binaries.log"),
+    )
+}
+
+/// `go test -v`, captured.
+fn go_real(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    repeated(
+        out,
+        target,
+        include_bytes!("../tests/fixtures/go/verbose.log"),
+    )
+}
+
+/// `pytest -v`, captured.
+fn pytest_real(out: &mut dyn Write, target: u64) -> io::Result<()> {
+    repeated(
+        out,
+        target,
+        include_bytes!("../tests/fixtures/pytest/verbose.log"),
+    )
+}
 
 /// A small deterministic generator (xorshift64*): the logs are the same on
 /// every run, and no dependency is needed.

@@ -338,14 +338,20 @@ impl Recognizer for Ctest {
         std::mem::take(&mut self.findings)
     }
 
-    /// Every line: a narrower interest per state was found by the
-    /// dispatch's property test to skip lines this recogniser reads
-    /// (indented starts after non-ASCII spaces); until each state's is
-    /// proved, every line reaches it.
+    /// Outside a run, only its opening lines (`Test project`, `No tests
+    /// were found!!!`); within one, every line (a test's output lands
+    /// among ctest's lines, and a list ends at any line).
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.run.open {
+            &Interest::ALL
+        } else {
+            &OUTSIDE_RUN
+        }
     }
 }
+
+/// The lines `line` reads while no run is open.
+static OUTSIDE_RUN: Interest = Interest::NONE.first(b"TN");
 
 #[cfg(test)]
 mod tests {

@@ -567,7 +567,7 @@ impl Recognizer for Go {
             Some(b'\t') if self.text.in_running_list => {
                 // `\tTestHangs (1s)`
                 let entry = text.trim_start_matches('\t');
-                let name = entry.rsplit_once(" (").map_or(entry, |(name, _)| name);
+                let name = super::rsplit_once(entry, " (").map_or(entry, |(name, _)| name);
                 if !name.is_empty() && self.text.listed_running.len() < MAX_LISTED_RUNNING {
                     self.text.listed_running.push((line.index, name.to_owned()));
                 }
@@ -672,7 +672,7 @@ fn message(text: &str) -> Option<&str> {
     if let Some(rest) = text.strip_prefix("Error:") {
         return Some(rest.trim()).filter(|rest| !rest.is_empty());
     }
-    let (place, said) = text.split_once(": ")?;
+    let (place, said) = super::split_once(text, ": ")?;
     let (file, line) = place.rsplit_once(':')?;
     let said = said.trim();
     let is_line = !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit());

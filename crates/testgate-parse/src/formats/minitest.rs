@@ -18,7 +18,7 @@
 use std::collections::HashSet;
 
 use super::scope::{Judgement, Scope};
-use super::{Excerpts, Findings, Recognizer, trim_end};
+use super::{Excerpts, Findings, Interest, Recognizer, trim_end};
 use crate::line::Line;
 use crate::report::{Counts, FailingTest, Kind, Outcome};
 use crate::runner::Runner;
@@ -80,7 +80,7 @@ fn summary(text: &str) -> Option<Summary> {
 /// failure or an error (`Skipped:` is neither: `None`).
 fn header(text: &str) -> Option<(u64, bool)> {
     let rest = text.strip_prefix("  ")?;
-    let (number, what) = rest.split_once(") ")?;
+    let (number, what) = super::split_once(rest, ") ")?;
     let number: u64 = number.parse().ok()?;
     match what {
         "Failure:" => Some((number, true)),
@@ -92,7 +92,7 @@ fn header(text: &str) -> Option<(u64, bool)> {
 /// A skipped entry's header, `  2) Skipped:`: its number.
 fn skipped_header(text: &str) -> Option<u64> {
     let rest = text.strip_prefix("  ")?;
-    let (number, what) = rest.split_once(") ")?;
+    let (number, what) = super::split_once(rest, ") ")?;
     (what == "Skipped:").then(|| number.parse().ok())?
 }
 
@@ -118,8 +118,8 @@ fn is_test_name(name: &str) -> bool {
 
 /// A `-v` result line: `CalcTest#test_adds = 0.00 s = .`.
 fn result_line(text: &str) -> Option<(&str, Outcome)> {
-    let (rest, mark) = text.rsplit_once(" = ")?;
-    let (name, time) = rest.rsplit_once(" = ")?;
+    let (rest, mark) = super::rsplit_once(text, " = ")?;
+    let (name, time) = super::rsplit_once(rest, " = ")?;
     let seconds = time.strip_suffix(" s")?;
     if seconds.parse::<f64>().is_err() || !is_test_name(name) {
         return None;
@@ -276,9 +276,57 @@ impl Recognizer for Minitest {
         std::mem::take(&mut self.findings)
     }
 
-    // Every line (the default interest): a `-v` result line starts with its
-    // class or a spec's description, which may start with any character.
+    /// Between entries (no header waiting for its name, no excerpt open):
+    /// the lines that start a header, the summary, `Finished in`, `#
+    /// Running:` or `Run options:`, and those that may be a `-v` result
+    /// line. A result line starts with its class or a spec's description,
+    /// which may be any character but a space, and ends with its mark once
+    /// trimmed (so also with white space or a non-ASCII character, which
+    /// may be white space); otherwise every line.
+    fn interest(&self) -> &'static Interest {
+        if self.header.is_none() && !self.excerpts.is_open() {
+            &BETWEEN_ENTRIES
+        } else {
+            &Interest::ALL
+        }
+    }
 }
+
+/// The lines `line` reads between entries (see [`Minitest::interest`]).
+static BETWEEN_ENTRIES: Interest = Interest::NONE
+    .first(b"#FR+")
+    .first_range(b'0', b'9')
+    .indented(b"+")
+    .indented_range(b'0', b'9')
+    .first_ending(&RESULT_FIRST, &RESULT_LAST);
+
+/// Every first byte but a space (key 0 is also a line that starts with NUL).
+const RESULT_FIRST: [u8; 255] = {
+    let mut bytes = [0; 255];
+    let mut b = 0;
+    while b < 255 {
+        bytes[b] = if b < 32 { b as u8 } else { b as u8 + 1 };
+        b += 1;
+    }
+    bytes
+};
+
+/// A result's marks, the ASCII white space `trim_end` cuts, and every
+/// non-ASCII byte.
+const RESULT_LAST: [u8; 138] = {
+    let mut bytes = [0; 138];
+    let marks = *b".FES\t\n\x0b\x0c\r ";
+    let mut i = 0;
+    while i < marks.len() {
+        bytes[i] = marks[i];
+        i += 1;
+    }
+    while i < 138 {
+        bytes[i] = (0x80 + i - marks.len()) as u8;
+        i += 1;
+    }
+    bytes
+};
 
 #[cfg(test)]
 mod tests {

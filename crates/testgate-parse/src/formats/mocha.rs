@@ -492,7 +492,7 @@ fn list_entry(text: &str) -> Option<(u64, &str)> {
 
 /// `N) title`: the number and the title.
 fn numbered(body: &str) -> Option<(u64, &str)> {
-    let (n, title) = body.split_once(") ")?;
+    let (n, title) = super::split_once(body, ") ")?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || title.is_empty() {
         return None;
     }
@@ -501,7 +501,7 @@ fn numbered(body: &str) -> Option<(u64, &str)> {
 
 /// A title without the spec reporter's ` (12ms)` of a slow test.
 fn strip_duration(title: &str) -> &str {
-    let Some((head, time)) = title.rsplit_once(" (") else {
+    let Some((head, time)) = super::rsplit_once(title, " (") else {
         return title;
     };
     match time.strip_suffix("ms)") {

@@ -554,6 +554,12 @@ pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a
     Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
 }
 
+/// `hay` split around the last `needle`, as `str::rsplit_once` does.
+pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = rfind(hay, needle)?;
+    Some((hay.get(..at)?, hay.get(at + needle.len()..)?))
+}
+
 /// A fresh recogniser for `runner`'s output.
 pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
     match runner {
@@ -585,18 +591,20 @@ mod tests {
         /// recognisers search for, in text made mostly of their bytes.
         #[test]
         fn find_and_rfind_are_strs(
-            picks in proptest::collection::vec(0usize..12, 0..40),
-            needle in 0usize..8,
+            picks in proptest::collection::vec(0usize..16, 0..40),
+            needle in 0usize..12,
         ) {
-            const PIECES: [&str; 12] =
-                [" ", ".", " ...", "(", " (", "[", "FAILED", "ERROR", "{", "\"", "é", "x"];
-            const NEEDLES: [&str; 8] =
-                [" ... ", " (", " [", " FAILED", " ERROR", "{ \"type\": ", "\"Action\"", "  "];
+            const PIECES: [&str; 16] =
+                [" ", ".", " ...", "(", " (", "[", "FAILED", "ERROR", "{", "\"", "é", "x", " = ", ") ", " # ", ": "];
+            const NEEDLES: [&str; 12] = [
+                " ... ", " (", " [", " FAILED", " ERROR", "{ \"type\": ", "\"Action\"", "  ", " = ", ") ", " # ", ": ",
+            ];
             let hay: String = picks.iter().map(|&i| PIECES[i]).collect();
             let needle = NEEDLES[needle];
             proptest::prop_assert_eq!(find(&hay, needle), hay.find(needle));
             proptest::prop_assert_eq!(rfind(&hay, needle), hay.rfind(needle));
             proptest::prop_assert_eq!(split_once(&hay, needle), hay.split_once(needle));
+            proptest::prop_assert_eq!(rsplit_once(&hay, needle), hay.rsplit_once(needle));
         }
 
         /// A line's key, counted 8 bytes at a time, is the key read a byte

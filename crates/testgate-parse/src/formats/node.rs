@@ -269,13 +269,13 @@ impl Node {
                 None => return,
             },
         };
-        let Some((number, title)) = rest.split_once(" - ") else {
+        let Some((number, title)) = super::split_once(rest, " - ") else {
             return;
         };
         if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
             return;
         }
-        let (title, directive) = match title.rsplit_once(" # ") {
+        let (title, directive) = match super::rsplit_once(title, " # ") {
             Some((title, directive @ ("SKIP" | "TODO"))) => (title, Some(directive)),
             Some((title, directive)) if directive.starts_with("SKIP ") => (title, Some("SKIP")),
             Some((title, directive)) if directive.starts_with("TODO ") => (title, Some("TODO")),
@@ -420,7 +420,7 @@ impl Node {
         let Some(rest) = rest.strip_prefix(' ') else {
             return;
         };
-        let (rest, directive) = match rest.rsplit_once(" # ") {
+        let (rest, directive) = match super::rsplit_once(rest, " # ") {
             Some((head, "SKIP" | "TODO")) => (head, true),
             _ => (rest, false),
         };
@@ -649,7 +649,7 @@ fn tap_unescape(title: &str) -> std::borrow::Cow<'_, str> {
 
 /// A title without the spec reporter's ` (0.58ms)`.
 fn strip_duration(title: &str) -> &str {
-    let Some((head, time)) = title.rsplit_once(" (") else {
+    let Some((head, time)) = super::rsplit_once(title, " (") else {
         return title;
     };
     match time.strip_suffix("ms)") {

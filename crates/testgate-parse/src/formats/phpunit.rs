@@ -339,14 +339,22 @@ impl Recognizer for Phpunit {
         std::mem::take(&mut self.findings)
     }
 
-    /// Every line: a narrower interest per state was found by the
-    /// dispatch's property test to skip lines this recogniser reads
-    /// (indented starts after non-ASCII spaces); until each state's is
-    /// proved, every line reaches it.
+    /// Outside a run, with no summary word pending and no excerpt open,
+    /// only the lines that open a run or say its end (the banner, `Test
+    /// '…' started`, `Time:`, `FAILURES!`, `OK (…)`, `No tests
+    /// executed!`, `--`); otherwise every line.
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.run.open || self.run.word.is_some() || self.excerpts.is_open() {
+            &Interest::ALL
+        } else {
+            &OUTSIDE_RUN
+        }
     }
 }
+
+/// The lines `line` reads outside a run: each starts with one of these
+/// bytes, never with a space.
+static OUTSIDE_RUN: Interest = Interest::NONE.first(b"PTFEWON-");
 
 /// `PHPUnit 9.6.7 by Sebastian Bergmann and contributors.`
 fn is_banner(text: &str) -> bool {

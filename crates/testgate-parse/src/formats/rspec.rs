@@ -114,7 +114,7 @@ fn summary(text: &str) -> Option<Summary> {
 /// number and the full description.
 fn entry(text: &str) -> Option<(u64, &str)> {
     let rest = text.strip_prefix("  ")?;
-    let (number, description) = rest.split_once(") ")?;
+    let (number, description) = super::split_once(rest, ") ")?;
     let number: u64 = number.parse().ok()?;
     (!description.is_empty()).then_some((number, description))
 }
@@ -123,7 +123,7 @@ fn entry(text: &str) -> Option<(u64, &str)> {
 /// place and the full description.
 fn listed(text: &str) -> Option<(&str, &str)> {
     let rest = text.strip_prefix("rspec ")?;
-    let (place, description) = rest.split_once(" # ")?;
+    let (place, description) = super::split_once(rest, " # ")?;
     (!place.is_empty() && !place.contains(' ') && !description.is_empty())
         .then_some((place, description))
 }
@@ -282,14 +282,23 @@ impl Recognizer for Rspec {
         std::mem::take(&mut self.findings)
     }
 
-    /// Every line: a narrower interest per state was found by the
-    /// dispatch's property test to skip lines this recogniser reads
-    /// (indented starts after non-ASCII spaces); until each state's is
-    /// proved, every line reaches it.
+    /// Outside a section and an excerpt, only the lines that open one or
+    /// close the run (`Failures:`, `Failed examples:`, `Pending:`, the
+    /// summary, `An error occurred…`, `RSpec::Retry:`, `Finished in`);
+    /// otherwise every line.
     fn interest(&self) -> &'static Interest {
-        &Interest::ALL
+        if self.section == Section::None && !self.excerpts.is_open() {
+            &OUTSIDE_SECTION
+        } else {
+            &Interest::ALL
+        }
     }
 }
+
+/// The lines `line` reads outside a section: each starts with one of
+/// these bytes (a summary's count with a digit, or `+`, which `u64`'s
+/// parse takes), never with a space.
+static OUTSIDE_SECTION: Interest = Interest::NONE.first(b"FPAR+").first_range(b'0', b'9');
 
 #[cfg(test)]
 mod tests {

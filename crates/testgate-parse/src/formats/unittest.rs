@@ -345,7 +345,7 @@ impl Unittest {
             return true;
         }
         if let Some(rest) = text.strip_prefix("  ")
-            && let Some((desc, word)) = rest.rsplit_once(" ... ")
+            && let Some((desc, word)) = super::rsplit_once(rest, " ... ")
             && let (Some((sub, true)), Some(outcome)) = (canonical(desc), result_word(word))
             && sub == running.name
         {
@@ -598,7 +598,7 @@ fn result_word(word: &str) -> Option<Outcome> {
 /// (unittest.loader._FailedTest)` the module `mod.name`. `None` when `desc`
 /// is not one.
 pub(super) fn canonical(desc: &str) -> Option<(String, bool)> {
-    let (method, rest) = desc.split_once(" (")?;
+    let (method, rest) = super::split_once(desc, " (")?;
     let (dotted, after) = rest.split_once(')')?;
     let plain = |s: &str| {
         !s.is_empty()
@@ -644,7 +644,7 @@ fn ran_line(text: &str) -> Option<u64> {
 /// errors=2)`, `NO TESTS RAN`.
 fn verdict(text: &str) -> Option<Verdict> {
     let text = text.trim_end();
-    let (word, counts) = match text.split_once(" (") {
+    let (word, counts) = match super::split_once(text, " (") {
         Some((word, counts)) => (word, Some(counts.strip_suffix(')')?)),
         None => (text, None),
     };
