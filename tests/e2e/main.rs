@@ -227,6 +227,54 @@ fn a_unittest_module_that_fails_to_import_is_named() {
     }
 }
 
+/// minitest without `-v` (its dots name nothing) judged by the report of
+/// testgate's plugin, through `rake test` and `ruby -Itest FILE`, in both
+/// sandboxes and on the host: Pass, Fail with its names, flaky.
+#[test]
+fn minitest_is_judged_by_its_plugins_report() {
+    let runner = Runner::Minitest;
+    for place in EVERY_PLACE {
+        for (program, args) in [
+            ("rake", &["test"][..]),
+            ("ruby", &["-Itest", "test/calc_test.rb"][..]),
+        ] {
+            let what = format!("{program} {args:?} in {place:?}");
+            let project = Project::copy(runner);
+            let run = |mode: &str, retries: u32| {
+                let config = TestConfig::new(&project.dir, program, args.iter().copied())
+                    .format(runner)
+                    .preset()
+                    .env("TESTGATE_FIXTURE", mode)
+                    .retrying(retries)
+                    .within(Duration::from_secs(120));
+                SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                    .named(runner.name(), mode)
+                    .run_observed(&mut NoObserver)
+            };
+            let judged_by_report = |record: &testgate::Record| {
+                for attempt in &record.attempts {
+                    assert!(
+                        matches!(
+                            attempt.attempt.evidence,
+                            testgate::policy::Evidence::Report { .. }
+                        ),
+                        "{what}: {:?}",
+                        attempt.attempt.evidence
+                    );
+                }
+            };
+            let record = run("pass", 2);
+            assert_pass(&record, &what);
+            judged_by_report(&record);
+            assert_eq!(record.attempts[0].report.counts.ran(), Some(5), "{what}");
+            let record = run("fail", 1);
+            assert_fail(&record, projects::failing_names(runner), &what);
+            judged_by_report(&record);
+            assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
+        }
+    }
+}
+
 /// PHPUnit's project alone, in both sandboxes (the shared tests above run
 /// it among every runner): Pass, Fail with its names, flaky, and a hang
 /// timed out.

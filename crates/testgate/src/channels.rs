@@ -274,7 +274,14 @@ fn outside(workspace: &Path) -> Result<PathBuf, String> {
 /// where one cannot be, nothing is asked for and the console judges alone.
 fn files_written(dir: &Path, request: &ReportRequest) -> bool {
     request.files.iter().all(|file| {
-        testgate_run::replace_file(&dir.join(file.name), file.contents.as_bytes(), 0o600).is_ok()
+        let path = dir.join(file.name);
+        // A file in a folder of its own (minitest's plugin is found as
+        // `minitest/*_plugin.rb`): the folder is made in `dir` first.
+        let folder = path
+            .parent()
+            .filter(|parent| *parent != dir)
+            .is_none_or(|parent| parent.is_dir() || std::fs::create_dir(parent).is_ok());
+        folder && testgate_run::replace_file(&path, file.contents.as_bytes(), 0o600).is_ok()
     })
 }
 
@@ -652,6 +659,7 @@ fn beside_read(
             parsed => parsed,
         },
         ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
+        ReportFormat::MinitestJson => testgate_parse::parse_minitest_report(&bytes),
         ReportFormat::GoTestJson | ReportFormat::GoTestFraming | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"

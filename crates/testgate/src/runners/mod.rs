@@ -340,6 +340,8 @@ pub(crate) enum ReportFormat {
     UnittestJson,
     /// RSpec's JSON formatter (`--format json --out FILE`).
     RspecJson,
+    /// The JSON document testgate's minitest reporter plugin writes.
+    MinitestJson,
 }
 
 impl ReportFormat {
@@ -352,6 +354,7 @@ impl ReportFormat {
                 "jsonl"
             }
             ReportFormat::RspecJson => "json",
+            ReportFormat::MinitestJson => "json",
             ReportFormat::GoTestFraming => "log",
         }
     }

@@ -57,3 +57,26 @@ fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
     assert_eq!(attempt["exit_code"].as_i64(), Some(0), "{attempt:#}");
     attack.assert_contained(&outcome);
 }
+
+/// minitest without `-v`: a test fails (only its `F` among the dots), the
+/// next prints minitest's green closing lines and ends ruby with
+/// `exit!(0)`. The console's dots name nothing and it closes as a passing
+/// run would, with exit status 0 (PASS before testgate asked minitest for
+/// its report). testgate's reporter plugin writes the report when
+/// minitest reports, which never came: Inconclusive `truncated`, never a
+/// Pass.
+#[test]
+fn a_forged_minitest_summary_without_v_is_truncated_not_pass() {
+    let attack = Attack::new("minitest-forgery").runner_command(&["ruby", "forge_test.rb"]);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"].as_i64(), Some(0), "{attempt:#}");
+    assert!(
+        attempt["note"]
+            .as_str()
+            .is_some_and(|note| note.contains("wrote no complete report")),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
