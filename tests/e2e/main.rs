@@ -227,6 +227,36 @@ fn a_unittest_module_that_fails_to_import_is_named() {
     }
 }
 
+/// minitest: a test file that fails to load (no test runs, minitest
+/// reports nothing) is a failure named by the file's path, relative to the
+/// project, through `rake test` (whose loader gives ruby the absolute
+/// path) and `ruby -Itest FILE`, in both sandboxes.
+#[test]
+fn a_minitest_file_that_fails_to_load_is_named() {
+    let runner = Runner::Minitest;
+    for place in [Where::Bwrap, Where::Landlock] {
+        for (program, args) in [
+            ("rake", &["test"][..]),
+            ("ruby", &["-Itest", "test/loads_test.rb"][..]),
+        ] {
+            let project = Project::copy(runner);
+            let config = TestConfig::new(&project.dir, program, args.iter().copied())
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", "load")
+                .within(Duration::from_secs(120));
+            let record = SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), "load")
+                .run_observed(&mut NoObserver);
+            assert_fail(
+                &record,
+                &["test/loads_test.rb"],
+                &format!("minitest, {program} {args:?}, a file that fails to load, in {place:?}"),
+            );
+        }
+    }
+}
+
 /// minitest without `-v` (its dots name nothing) judged by the report of
 /// testgate's plugin, through `rake test` and `ruby -Itest FILE`, in both
 /// sandboxes and on the host: Pass, Fail with its names, flaky.

@@ -422,6 +422,7 @@ impl Asked {
     /// report was asked for; with the note that says what happened when
     /// that is not the obvious.
     pub(crate) fn read(&self, console: Report) -> Judged {
+        let console = files_relative(console, &self.root);
         let Some((runner, rel, request)) = self.judging(&console) else {
             return Judged::console_alone(console, None);
         };
@@ -491,6 +492,43 @@ impl Asked {
         }
         judged
     }
+}
+
+/// `console` with each file that failed as a whole named by an absolute
+/// path beneath `root` (rake's test loader gives ruby the absolute path of
+/// a minitest file that failed to load) named relative to `root`, as a run
+/// from there names it: the name then stays the same in every copy of the
+/// project.
+fn files_relative(console: Report, root: &Path) -> Report {
+    let canonical = std::fs::canonicalize(root).ok();
+    let relative = |name: &str| -> Option<String> {
+        let path = Path::new(name);
+        if !path.is_absolute() {
+            return None;
+        }
+        [Some(root), canonical.as_deref()]
+            .into_iter()
+            .flatten()
+            .find_map(|root| path.strip_prefix(root).ok())
+            .filter(|rel| !rel.as_os_str().is_empty())
+            .and_then(|rel| rel.to_str().map(str::to_owned))
+    };
+    let mut console = console;
+    for test in &mut console.failing {
+        if test.kind == testgate_parse::Kind::File
+            && let Some(rel) = relative(&test.name)
+        {
+            test.name = rel;
+        }
+    }
+    for test in &mut console.tests {
+        if test.kind == testgate_parse::Kind::File
+            && let Some(rel) = relative(&test.name)
+        {
+            test.name = rel;
+        }
+    }
+    console
 }
 
 /// An attempt's outcomes as the channels gave them.
@@ -738,6 +776,34 @@ mod tests {
             .collect()
     }
 
+    /// A file named by an absolute path beneath the project is named from
+    /// the project; a test's name, and a path elsewhere, are left alone.
+    #[test]
+    fn failed_files_beneath_the_project_are_named_from_it() {
+        let file = |name: &str| {
+            testgate_parse::FailingTest::new(name, Runner::Minitest, None)
+                .with_kind(testgate_parse::Kind::File)
+        };
+        let mut console = Report::default();
+        console.failing = vec![
+            file("/p/test/loads_test.rb"),
+            file("/elsewhere/x_test.rb"),
+            file("test/a_test.rb"),
+            testgate_parse::FailingTest::new("/p/test/t.rb#x", Runner::Minitest, None),
+        ];
+        let got = files_relative(console, Path::new("/p"));
+        let names: Vec<&str> = got.failing.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "test/loads_test.rb",
+                "/elsewhere/x_test.rb",
+                "test/a_test.rb",
+                "/p/test/t.rb#x"
+            ]
+        );
+    }
+
     /// pytest's report is asked for through `PYTEST_ADDOPTS`, appended to
     /// the user's own, for pytest in the argv and behind a wrapper; not
     /// where the command line names its own report or turns the plugin
@@ -982,7 +1048,8 @@ mod tests {
         // Where it must not fire: a script that is a shell command, which
         // arguments cannot reach safely; the environment reaches it
         // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
-        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`).
+        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`,
+        // minitest's plugin on `RUBYOPT`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -997,7 +1064,8 @@ mod tests {
                 (Runner::Jest, true),
                 (Runner::Vitest, true),
                 (Runner::Unittest, true),
-                (Runner::Rspec, true)
+                (Runner::Rspec, true),
+                (Runner::Minitest, true)
             ]
         );
         // Each preload is written beside its report, and named in

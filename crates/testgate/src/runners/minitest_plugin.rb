@@ -32,10 +32,20 @@ module Minitest
         else "failed"
         end
       failure = result.failure
-      message = failure ? failure.message.to_s[0, MAX_MESSAGE] : nil
+      message = failure ? text(failure.message)[0, MAX_MESSAGE] : nil
       @assertions += result.assertions.to_i
-      @results << { "class" => klass.to_s, "name" => result.name.to_s,
+      @results << { "class" => text(klass), "name" => text(result.name),
                     "outcome" => outcome, "message" => message }
+    end
+
+    # `value` as valid UTF-8, which JSON needs (a name or message may hold
+    # any bytes).
+    def text(value)
+      string = value.to_s
+      unless string.encoding == Encoding::UTF_8
+        string = string.encode(Encoding::UTF_8, invalid: :replace, undef: :replace)
+      end
+      string.scrub
     end
 
     def report
@@ -52,6 +62,9 @@ module Minitest
       part = "#{@place}.#{Process.pid}.part"
       File.write(part, JSON.generate({ "runs" => runs }))
       File.rename(part, @place)
+    rescue StandardError => e
+      # The run's own outcome stands; the report is missing, which says so.
+      warn "testgate: minitest's report not written (#{e.class})"
     end
   end
 
