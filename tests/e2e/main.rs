@@ -227,6 +227,55 @@ fn a_unittest_module_that_fails_to_import_is_named() {
     }
 }
 
+/// RSpec behind `rake spec` (RSpec's rake task), in both sandboxes: judged
+/// by its JSON report (asked through `SPEC_OPTS`, which reaches the rspec
+/// rake starts), Fail with its names, and flaky: the retry selects the
+/// failed example through a `SPEC_OPTS=` argument of rake's, which then
+/// also carries the report's request.
+#[test]
+fn rspec_behind_rake_spec() {
+    let runner = Runner::Rspec;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("rake spec in {place:?}");
+        let project = Project::copy(runner);
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "rake", ["spec"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let record = run("pass", 2);
+        assert_pass(&record, &what);
+        assert!(
+            matches!(
+                record.attempts[0].attempt.evidence,
+                testgate::policy::Evidence::Report { .. }
+            ),
+            "{what}: {:?}",
+            record.attempts[0].attempt.evidence
+        );
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        let record = run("flaky", 2);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        for attempt in &record.attempts {
+            assert!(
+                matches!(
+                    attempt.attempt.evidence,
+                    testgate::policy::Evidence::Report { .. }
+                ),
+                "{what}: {:?}",
+                attempt.attempt.evidence
+            );
+        }
+    }
+}
+
 /// minitest: a test file that fails to load (no test runs, minitest
 /// reports nothing) is a failure named by the file's path, relative to the
 /// project, through `rake test` (whose loader gives ruby the absolute
