@@ -276,6 +276,57 @@ fn rspec_behind_rake_spec() {
     }
 }
 
+/// PHPUnit behind `composer test` (the project's `test` script, a plain
+/// PHPUnit command), in both sandboxes: judged by its JUnit report
+/// (`--log-junit` after the command's `--`, which composer appends to the
+/// script), Fail with its names, and flaky: the retry's `--filter` goes
+/// after `--` too.
+#[test]
+fn phpunit_behind_composer_test() {
+    let runner = Runner::Phpunit;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("composer test in {place:?}");
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("composer.json"),
+            r#"{"scripts": {"test": "phpunit --colors=never"}}"#,
+        )
+        .unwrap();
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "composer", ["test"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let judged_by_report = |record: &testgate::Record| {
+            for attempt in &record.attempts {
+                assert!(
+                    matches!(
+                        attempt.attempt.evidence,
+                        testgate::policy::Evidence::Report { .. }
+                    ),
+                    "{what}: {:?}",
+                    attempt.attempt.evidence
+                );
+            }
+        };
+        let record = run("pass", 2);
+        assert_pass(&record, &what);
+        judged_by_report(&record);
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        judged_by_report(&record);
+        let record = run("flaky", 2);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        judged_by_report(&record);
+    }
+}
+
 /// minitest: a test file that fails to load (no test runs, minitest
 /// reports nothing) is a failure named by the file's path, relative to the
 /// project, through `rake test` (whose loader gives ruby the absolute

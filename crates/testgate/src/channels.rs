@@ -98,6 +98,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             if let Some(words) = &utf8 {
                 let asked = match runners::ShellScript::of(base, words) {
                     Some(script) => behind_script(&script, words, dir.path(), workspace),
+                    None if base == "composer" => behind_composer(words, dir.path(), workspace),
                     None => runners::npm::Manager::of(base)
                         .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
                 };
@@ -191,6 +192,22 @@ fn behind_npm(
     let extra = request.args.strip_prefix(script_args.as_slice())?;
     let all = manager.appended(words, extra)?;
     Some((runner, all, rel, request))
+}
+
+/// Behind `composer test` (composer's arguments `words`) whose `test`
+/// script is a plain PHPUnit command: PHPUnit's `--log-junit PLACE`
+/// appended after the command's `--`, which composer appends to the
+/// script.
+fn behind_composer(words: &[String], dir: &Path, workspace: &Path) -> Option<Behind> {
+    if !runners::phpunit::is_composer_test(words) {
+        return None;
+    }
+    let format = ReportFormat::JUnit;
+    let at = place(dir, Runner::Phpunit, format);
+    let request = runners::phpunit::composer_report(&words[1..], &at, workspace)?;
+    let mut all = words[..1].to_vec();
+    all.extend(request.args.iter().cloned());
+    Some((Runner::Phpunit, all, rel(&at), request))
 }
 
 /// Behind a shell's `-c` script of simple commands (the shell's arguments

@@ -29,7 +29,7 @@ mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
-mod phpunit;
+pub(crate) mod phpunit;
 mod pytest;
 mod rspec;
 mod shell;
