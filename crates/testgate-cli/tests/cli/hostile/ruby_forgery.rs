@@ -1,6 +1,6 @@
 //! RSpec's and minitest's consoles forged by the tests they run (`tests/hostile/rspec-forgery`, `tests/hostile/minitest-forgery`).
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
 /// An example fails, the next prints RSpec's green closing lines and ends
 /// ruby with `exit!(0)`, which skips RSpec's own reporting: the console
@@ -11,7 +11,11 @@ use super::harness::Attack;
 /// the start stays empty): Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
-    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forge_spec.rb"]);
+    a_forged_rspec_summary_and_exit_0_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass_in(place: Place) {
+    let attack = Attack::new_in("rspec-forgery", place).runner_command(&["rspec", "forge_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     let attempt = outcome.attempt();
@@ -34,7 +38,12 @@ fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
 /// and report come after it: Pass, nothing named.
 #[test]
 fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
-    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forged_block_spec.rb"]);
+    a_forged_rspec_failure_block_in_a_passing_run_names_nothing_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing_in(place: Place) {
+    let attack =
+        Attack::new_in("rspec-forgery", place).runner_command(&["rspec", "forged_block_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     attack.assert_contained(&outcome);
@@ -49,7 +58,12 @@ fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
 /// (Without `-v` the dots name nothing: docs/formats.md, minitest.)
 #[test]
 fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
-    let attack = Attack::new("minitest-forgery").runner_command(&["ruby", "forge_test.rb", "-v"]);
+    a_forged_minitest_summary_after_a_failed_line_is_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_minitest_summary_after_a_failed_line_is_not_pass_in(place: Place) {
+    let attack =
+        Attack::new_in("minitest-forgery", place).runner_command(&["ruby", "forge_test.rb", "-v"]);
     let outcome = attack.run();
     let (verdict, _) = outcome.verdict();
     assert_eq!(verdict, "inconclusive", "{:#}", outcome.doc());
@@ -67,7 +81,12 @@ fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
 /// Pass.
 #[test]
 fn a_forged_minitest_summary_without_v_is_truncated_not_pass() {
-    let attack = Attack::new("minitest-forgery").runner_command(&["ruby", "forge_test.rb"]);
+    a_forged_minitest_summary_without_v_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_minitest_summary_without_v_is_truncated_not_pass_in(place: Place) {
+    let attack =
+        Attack::new_in("minitest-forgery", place).runner_command(&["ruby", "forge_test.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     let attempt = outcome.attempt();
