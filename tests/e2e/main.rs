@@ -327,6 +327,41 @@ fn phpunit_behind_composer_test() {
     }
 }
 
+/// PHPUnit `--testdox`: the console names tests by sentences (`✘ Adds
+/// negative`), which name no test `--filter` selects; the JUnit report,
+/// asked always, names them `Tests\CalcTest::testAddsNegative`: Fail with
+/// those names, and a flaky test's retry selects it, in both sandboxes.
+#[test]
+fn phpunit_testdox_is_named_by_its_report() {
+    let runner = Runner::Phpunit;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("phpunit --testdox in {place:?}");
+        let project = Project::copy(runner);
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "phpunit", ["--testdox"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        assert!(
+            matches!(
+                record.attempts[0].attempt.evidence,
+                testgate::policy::Evidence::Report { .. }
+            ),
+            "{what}: {:?}",
+            record.attempts[0].attempt.evidence
+        );
+        assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
+    }
+}
+
 /// minitest: a test file that fails to load (no test runs, minitest
 /// reports nothing) is a failure named by the file's path, relative to the
 /// project, through `rake test` (whose loader gives ruby the absolute
