@@ -286,6 +286,219 @@ fn a_unittest_module_that_fails_to_import_is_named() {
     }
 }
 
+/// RSpec behind `rake spec` (RSpec's rake task), in both sandboxes: judged
+/// by its JSON report (asked through `SPEC_OPTS`, which reaches the rspec
+/// rake starts), Fail with its names, and flaky: the retry selects the
+/// failed example through a `SPEC_OPTS=` argument of rake's, which then
+/// also carries the report's request.
+#[test]
+fn rspec_behind_rake_spec() {
+    let runner = Runner::Rspec;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("rake spec in {place:?}");
+        let project = Project::copy(runner);
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "rake", ["spec"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let record = run("pass", 2);
+        assert_pass(&record, &what);
+        assert!(
+            matches!(
+                record.attempts[0].attempt.evidence,
+                testgate::policy::Evidence::Report { .. }
+            ),
+            "{what}: {:?}",
+            record.attempts[0].attempt.evidence
+        );
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        let record = run("flaky", 2);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        for attempt in &record.attempts {
+            assert!(
+                matches!(
+                    attempt.attempt.evidence,
+                    testgate::policy::Evidence::Report { .. }
+                ),
+                "{what}: {:?}",
+                attempt.attempt.evidence
+            );
+        }
+    }
+}
+
+/// PHPUnit behind `composer test` (the project's `test` script, a plain
+/// PHPUnit command), in both sandboxes: judged by its JUnit report
+/// (`--log-junit` after the command's `--`, which composer appends to the
+/// script), Fail with its names, and flaky: the retry's `--filter` goes
+/// after `--` too.
+#[test]
+fn phpunit_behind_composer_test() {
+    let runner = Runner::Phpunit;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("composer test in {place:?}");
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("composer.json"),
+            r#"{"scripts": {"test": "phpunit --colors=never"}}"#,
+        )
+        .unwrap();
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "composer", ["test"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let judged_by_report = |record: &testgate::Record| {
+            for attempt in &record.attempts {
+                assert!(
+                    matches!(
+                        attempt.attempt.evidence,
+                        testgate::policy::Evidence::Report { .. }
+                    ),
+                    "{what}: {:?}",
+                    attempt.attempt.evidence
+                );
+            }
+        };
+        let record = run("pass", 2);
+        assert_pass(&record, &what);
+        judged_by_report(&record);
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        judged_by_report(&record);
+        let record = run("flaky", 2);
+        assert_inconclusive(&record, Cause::Flaky, &what);
+        judged_by_report(&record);
+    }
+}
+
+/// PHPUnit `--testdox`: the console names tests by sentences (`✘ Adds
+/// negative`), which name no test `--filter` selects; the JUnit report,
+/// asked always, names them `Tests\CalcTest::testAddsNegative`: Fail with
+/// those names, and a flaky test's retry selects it, in both sandboxes.
+#[test]
+fn phpunit_testdox_is_named_by_its_report() {
+    let runner = Runner::Phpunit;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("phpunit --testdox in {place:?}");
+        let project = Project::copy(runner);
+        let run = |mode: &str, retries: u32| {
+            let config = TestConfig::new(&project.dir, "phpunit", ["--testdox"])
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", mode)
+                .retrying(retries)
+                .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), mode)
+                .run_observed(&mut NoObserver)
+        };
+        let record = run("fail", 1);
+        assert_fail(&record, projects::failing_names(runner), &what);
+        assert!(
+            matches!(
+                record.attempts[0].attempt.evidence,
+                testgate::policy::Evidence::Report { .. }
+            ),
+            "{what}: {:?}",
+            record.attempts[0].attempt.evidence
+        );
+        assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
+    }
+}
+
+/// minitest: a test file that fails to load (no test runs, minitest
+/// reports nothing) is a failure named by the file's path, relative to the
+/// project, through `rake test` (whose loader gives ruby the absolute
+/// path) and `ruby -Itest FILE`, in both sandboxes.
+#[test]
+fn a_minitest_file_that_fails_to_load_is_named() {
+    let runner = Runner::Minitest;
+    for place in [Where::Bwrap, Where::Landlock] {
+        for (program, args) in [
+            ("rake", &["test"][..]),
+            ("ruby", &["-Itest", "test/loads_test.rb"][..]),
+        ] {
+            let project = Project::copy(runner);
+            let config = TestConfig::new(&project.dir, program, args.iter().copied())
+                .format(runner)
+                .preset()
+                .env("TESTGATE_FIXTURE", "load")
+                .within(Duration::from_secs(120));
+            let record = SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                .named(runner.name(), "load")
+                .run_observed(&mut NoObserver);
+            assert_fail(
+                &record,
+                &["test/loads_test.rb"],
+                &format!("minitest, {program} {args:?}, a file that fails to load, in {place:?}"),
+            );
+        }
+    }
+}
+
+/// minitest without `-v` (its dots name nothing) judged by the report of
+/// testgate's plugin, through `rake test` and `ruby -Itest FILE`, in both
+/// sandboxes and on the host: Pass, Fail with its names, flaky.
+#[test]
+fn minitest_is_judged_by_its_plugins_report() {
+    let runner = Runner::Minitest;
+    for place in EVERY_PLACE {
+        for (program, args) in [
+            ("rake", &["test"][..]),
+            ("ruby", &["-Itest", "test/calc_test.rb"][..]),
+        ] {
+            let what = format!("{program} {args:?} in {place:?}");
+            let project = Project::copy(runner);
+            let run = |mode: &str, retries: u32| {
+                let config = TestConfig::new(&project.dir, program, args.iter().copied())
+                    .format(runner)
+                    .preset()
+                    .env("TESTGATE_FIXTURE", mode)
+                    .retrying(retries)
+                    .within(Duration::from_secs(120));
+                SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+                    .named(runner.name(), mode)
+                    .run_observed(&mut NoObserver)
+            };
+            let judged_by_report = |record: &testgate::Record| {
+                for attempt in &record.attempts {
+                    assert!(
+                        matches!(
+                            attempt.attempt.evidence,
+                            testgate::policy::Evidence::Report { .. }
+                        ),
+                        "{what}: {:?}",
+                        attempt.attempt.evidence
+                    );
+                }
+            };
+            let record = run("pass", 2);
+            assert_pass(&record, &what);
+            judged_by_report(&record);
+            assert_eq!(record.attempts[0].report.counts.ran(), Some(5), "{what}");
+            let record = run("fail", 1);
+            assert_fail(&record, projects::failing_names(runner), &what);
+            judged_by_report(&record);
+            assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
+        }
+    }
+}
+
 /// PHPUnit's project alone, in both sandboxes (the shared tests above run
 /// it among every runner): Pass, Fail with its names, flaky, and a hang
 /// timed out.

@@ -101,6 +101,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             if let Some(words) = &utf8 {
                 let asked = match runners::ShellScript::of(base, words) {
                     Some(script) => behind_script(&script, words, dir.path(), workspace),
+                    None if base == "composer" => behind_composer(words, dir.path(), workspace),
                     None => runners::npm::Manager::of(base)
                         .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
                 };
@@ -203,6 +204,22 @@ fn behind_npm(
     Some((runner, all, rel, request))
 }
 
+/// Behind `composer test` (composer's arguments `words`) whose `test`
+/// script is a plain PHPUnit command: PHPUnit's `--log-junit PLACE`
+/// appended after the command's `--`, which composer appends to the
+/// script.
+fn behind_composer(words: &[String], dir: &Path, workspace: &Path) -> Option<Behind> {
+    if !runners::phpunit::is_composer_test(words) {
+        return None;
+    }
+    let format = ReportFormat::JUnit;
+    let at = place(dir, Runner::Phpunit, format);
+    let request = runners::phpunit::composer_report(&words[1..], &at, workspace)?;
+    let mut all = words[..1].to_vec();
+    all.extend(request.args.iter().cloned());
+    Some((Runner::Phpunit, all, rel(&at), request))
+}
+
 /// Behind a shell's `-c` script of simple commands (the shell's arguments
 /// `words`): where exactly one command starts a runner (or an npm script
 /// of one) that is asked by arguments, the script with that command's
@@ -284,7 +301,14 @@ fn outside(workspace: &Path) -> Result<PathBuf, String> {
 /// where one cannot be, nothing is asked for and the console judges alone.
 fn files_written(dir: &Path, request: &ReportRequest) -> bool {
     request.files.iter().all(|file| {
-        testgate_run::replace_file(&dir.join(file.name), file.contents.as_bytes(), 0o600).is_ok()
+        let path = dir.join(file.name);
+        // A file in a folder of its own (minitest's plugin is found as
+        // `minitest/*_plugin.rb`): the folder is made in `dir` first.
+        let folder = path
+            .parent()
+            .filter(|parent| *parent != dir)
+            .is_none_or(|parent| parent.is_dir() || std::fs::create_dir(parent).is_ok());
+        folder && testgate_run::replace_file(&path, file.contents.as_bytes(), 0o600).is_ok()
     })
 }
 
@@ -425,6 +449,7 @@ impl Asked {
     /// report was asked for; with the note that says what happened when
     /// that is not the obvious.
     pub(crate) fn read(&self, console: Report) -> Judged {
+        let console = files_relative(console, &self.root);
         let Some((runner, rel, request)) = self.judging(&console) else {
             return Judged::console_alone(console, None);
         };
@@ -501,6 +526,43 @@ impl Asked {
         }
         judged
     }
+}
+
+/// `console` with each file that failed as a whole named by an absolute
+/// path beneath `root` (rake's test loader gives ruby the absolute path of
+/// a minitest file that failed to load) named relative to `root`, as a run
+/// from there names it: the name then stays the same in every copy of the
+/// project.
+fn files_relative(console: Report, root: &Path) -> Report {
+    let canonical = std::fs::canonicalize(root).ok();
+    let relative = |name: &str| -> Option<String> {
+        let path = Path::new(name);
+        if !path.is_absolute() {
+            return None;
+        }
+        [Some(root), canonical.as_deref()]
+            .into_iter()
+            .flatten()
+            .find_map(|root| path.strip_prefix(root).ok())
+            .filter(|rel| !rel.as_os_str().is_empty())
+            .and_then(|rel| rel.to_str().map(str::to_owned))
+    };
+    let mut console = console;
+    for test in &mut console.failing {
+        if test.kind == testgate_parse::Kind::File
+            && let Some(rel) = relative(&test.name)
+        {
+            test.name = rel;
+        }
+    }
+    for test in &mut console.tests {
+        if test.kind == testgate_parse::Kind::File
+            && let Some(rel) = relative(&test.name)
+        {
+            test.name = rel;
+        }
+    }
+    console
 }
 
 /// An attempt's outcomes as the channels gave them.
@@ -669,6 +731,7 @@ fn beside_read(
             parsed => parsed,
         },
         ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
+        ReportFormat::MinitestJson => testgate_parse::parse_minitest_report(&bytes),
         ReportFormat::GoTestJson | ReportFormat::GoTestFraming | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -745,6 +808,34 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A file named by an absolute path beneath the project is named from
+    /// the project; a test's name, and a path elsewhere, are left alone.
+    #[test]
+    fn failed_files_beneath_the_project_are_named_from_it() {
+        let file = |name: &str| {
+            testgate_parse::FailingTest::new(name, Runner::Minitest, None)
+                .with_kind(testgate_parse::Kind::File)
+        };
+        let mut console = Report::default();
+        console.failing = vec![
+            file("/p/test/loads_test.rb"),
+            file("/elsewhere/x_test.rb"),
+            file("test/a_test.rb"),
+            testgate_parse::FailingTest::new("/p/test/t.rb#x", Runner::Minitest, None),
+        ];
+        let got = files_relative(console, Path::new("/p"));
+        let names: Vec<&str> = got.failing.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "test/loads_test.rb",
+                "/elsewhere/x_test.rb",
+                "test/a_test.rb",
+                "/p/test/t.rb#x"
+            ]
+        );
     }
 
     /// pytest's report is asked for through `PYTEST_ADDOPTS`, appended to
@@ -992,7 +1083,7 @@ mod tests {
         // arguments cannot reach safely; the environment reaches it
         // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
         // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`,
-        // GoogleTest's `GTEST_OUTPUT`).
+        // minitest's plugin on `RUBYOPT`, GoogleTest's `GTEST_OUTPUT`).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -1008,6 +1099,7 @@ mod tests {
                 (Runner::Vitest, true),
                 (Runner::Unittest, true),
                 (Runner::Rspec, true),
+                (Runner::Minitest, true),
                 (Runner::Gtest, true)
             ]
         );

@@ -38,6 +38,14 @@ pub(crate) fn targeted_args(
     let base = basename(program);
     let rewritten = if base == "npm" {
         npm(&args, targets, workspace)?
+    } else if base == "composer" && runners::phpunit::is_composer_test(&args) {
+        let mut out = args[..1].to_vec();
+        out.extend(runners::phpunit::composer_select(
+            &args[1..],
+            targets,
+            workspace,
+        )?);
+        out
     } else {
         let Some((runner, prefix)) = recognise(base, &args) else {
             return Err(format!(
@@ -60,6 +68,11 @@ pub(crate) fn runner_of(program: &OsStr, args: &[OsString], workspace: &Path) ->
         .iter()
         .map(|a| a.to_str().map(str::to_owned))
         .collect::<Option<Vec<String>>>()?;
+    if program == "composer" && runners::phpunit::is_composer_test(&args) {
+        return runners::phpunit::composer_script(workspace)
+            .ok()
+            .map(|_| Runner::Phpunit);
+    }
     if program != "npm" {
         return recognise(program, &args).map(|(runner, _)| runner);
     }
@@ -802,6 +815,19 @@ mod tests {
             ]
         );
         assert_eq!(ok(&["vitest"], &targets)[0], "vitest/calc.test.js");
+    }
+
+    #[test]
+    fn composer_test_of_phpunit_gets_the_filter_after_dashes() {
+        let files = [("composer.json", r#"{"scripts": {"test": "phpunit"}}"#)];
+        let targets = [t("Tests\\CalcTest::testAdds", None)];
+        let got = rewrite(&["composer", "test"], &targets, &files).unwrap();
+        assert_eq!(got[..3], ["test", "--", "--filter"]);
+        // Where it must not fire: a script that is no plain PHPUnit
+        // command, composer's other commands.
+        let shell = [("composer.json", r#"{"scripts": {"test": "phpunit && x"}}"#)];
+        assert!(rewrite(&["composer", "test"], &targets, &shell).is_err());
+        assert!(rewrite(&["composer", "install"], &targets, &files).is_err());
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub(crate) struct Minitest {
     summary: Option<Summary>,
     /// A `-v` line said a test failed or errored.
     result_failed: bool,
+    /// Ruby's report of an exception that ended the process came (a file
+    /// that failed to load), and whether it named a test file yet.
+    exception: Option<bool>,
     excerpts: Excerpts,
 }
 
@@ -114,6 +117,67 @@ fn entry_name(text: &str) -> Option<&str> {
 fn is_test_name(name: &str) -> bool {
     name.split_once("#test_")
         .is_some_and(|(class, _)| !class.is_empty() && !class.starts_with(' '))
+}
+
+/// Whether `path` is a minitest file by its name (`test/calc_test.rb`,
+/// `/p/test/test_calc.rb`).
+fn is_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".rb") && (name.ends_with("_test.rb") || name.starts_with("test_"))
+}
+
+/// `PATH:LINE:` at the start of `text` (the first `:LINE:`): the path
+/// (a Ruby file, or Ruby's own `<internal:…>`), and what follows.
+fn ruby_place(text: &str) -> Option<(&str, &str)> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(':').map(|at| from + at) {
+        let rest = &text[at + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0
+            && let Some(after) = rest[digits..].strip_prefix(':')
+        {
+            let path = &text[..at];
+            let plain = !path.is_empty() && !path.contains(char::is_whitespace);
+            return plain.then_some((path, after));
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Ruby's report of the exception that ended the process, on its first
+/// line: `test/x_test.rb:5:in `<main>': uninitialized constant Oops
+/// (NameError)`, or a syntax error (`test/x_test.rb:4: syntax error, …`,
+/// also behind `require`'s frame as rake's test loader prints it). The
+/// file it names, which may be no test file (a library a test file
+/// loads: its `from` lines name the test file).
+fn ruby_exception(text: &str) -> Option<&str> {
+    let (path, rest) = ruby_place(text)?;
+    if rest.starts_with(" syntax error") {
+        return Some(path);
+    }
+    let rest = rest.strip_prefix("in ")?;
+    if !text.ends_with(')') {
+        return None;
+    }
+    // `in `require': /p/test/x_test.rb:4: syntax error, …`: the file
+    // that failed to parse.
+    for quoted in ["`require': ", "'Kernel#require': "] {
+        if let Some(inner) = rest.strip_prefix(quoted)
+            && let Some((inner_path, after)) = ruby_place(inner)
+            && after.starts_with(" syntax error")
+        {
+            return Some(inner_path);
+        }
+    }
+    rest.contains("': ").then_some(path)
+}
+
+/// A backtrace line after Ruby's report of an exception: `\tfrom
+/// test/x_test.rb:2:in `<main>'`; the file.
+fn ruby_frame(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("\tfrom ")?;
+    ruby_place(rest).map(|(path, _)| path)
 }
 
 /// A `-v` result line: `CalcTest#test_adds = 0.00 s = .`.
@@ -226,6 +290,31 @@ impl Recognizer for Minitest {
             self.findings.detected(index);
             return;
         }
+        if self.exception == Some(false)
+            && let Some(path) = ruby_frame(text)
+        {
+            if is_test_file(path) {
+                self.exception = Some(true);
+                self.findings.detected(index);
+                self.scope.candidate(index, path, None, Kind::File);
+            }
+            return;
+        }
+        if self.exception.is_none()
+            && let Some(path) = ruby_exception(text)
+        {
+            let named = is_test_file(path);
+            self.exception = Some(named);
+            if named {
+                self.findings.detected(index);
+                self.scope.candidate(index, path, None, Kind::File);
+                self.excerpts.open(path);
+                self.excerpts.message(text);
+                self.excerpts.push(text);
+                self.excerpts.end();
+            }
+            return;
+        }
         if self.excerpts.is_open() {
             if text.is_empty() {
                 self.excerpts.end();
@@ -265,6 +354,9 @@ impl Recognizer for Minitest {
                 });
                 self.findings.no_tests_ran = summary.runs == 0;
             }
+            // Ruby's report of the exception that ended the process (a
+            // test file that failed to load): the whole story, no test ran.
+            None if self.exception == Some(true) => {}
             None if self.findings.detected_at.is_some() => {
                 self.findings.unclosed.get_or_insert_with(|| {
                     "a minitest run printed no `N runs, N assertions` summary".to_owned()
@@ -434,5 +526,48 @@ Finished in 0.01s, 1.0 runs/s, 1.0 assertions/s.
         assert!(is_test_name("named (x)#test_0001_a.b*c|d^$ ✓ /slash/"));
         assert!(!is_test_name("Foo#bar") && !is_test_name("#test_x"));
         assert_eq!(result_line("A#b = soon = F"), None);
+    }
+
+    #[test]
+    fn a_test_file_that_fails_to_load_is_named_by_its_path() {
+        // `ruby -Itest test/broken_test.rb` (Ruby 3.1), and rake's loader
+        // (an absolute path, a syntax error behind `require`).
+        let direct = "\
+test/broken_test.rb:5:in `<main>': uninitialized constant Oops (NameError)
+
+Oops.call
+^^^^
+";
+        let report = crate::parse(Runner::Minitest, direct);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["test/broken_test.rb"]);
+        assert_eq!(report.failing[0].kind, Kind::File);
+        assert_eq!(report.unclosed, None);
+        let syntax = "\
+<internal:/usr/lib/ruby/vendor_ruby/rubygems/core_ext/kernel_require.rb>:85:in `require': /p/test/syn_test.rb:4: syntax error, unexpected end-of-input, expecting `end' (SyntaxError)
+\tfrom /usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/rake_test_loader.rb:21:in `block in <main>'
+rake aborted!
+";
+        assert_eq!(names(syntax), ["/p/test/syn_test.rb"]);
+        assert_eq!(
+            names("/p/t/test_calc.rb:4: syntax error, unexpected end-of-input\n"),
+            ["/p/t/test_calc.rb"]
+        );
+        // A library the test file loads raised: its `from` line names the
+        // test file.
+        let library = "\
+lib/calc.rb:3:in `<top (required)>': boom (RuntimeError)
+\tfrom <internal:/usr/lib/ruby/vendor_ruby/rubygems/core_ext/kernel_require.rb>:85:in `require'
+\tfrom test/calc_test.rb:2:in `<main>'
+";
+        assert_eq!(names(library), ["test/calc_test.rb"]);
+        // Where it must not fire: a test printing such a line in a run
+        // that passed, a script that is no test file, prose.
+        let printed = format!(
+            "# Running:\n\n{direct}.\n\nFinished in 0.01s, 1.0 runs/s, 1.0 assertions/s.\n\n1 runs, 1 assertions, 0 failures, 0 errors, 0 skips\n"
+        );
+        assert!(names(&printed).is_empty());
+        assert!(names("script.rb:1:in `<main>': boom (RuntimeError)\n").is_empty());
+        assert_eq!(ruby_exception("see test/a_test.rb:5 for details"), None);
+        assert_eq!(ruby_exception("test/a_test.rb:5:in `x': boom"), None);
     }
 }

@@ -16,6 +16,7 @@ pub(crate) use self::excerpt::Excerpts;
 pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
 pub use self::go::GoFraming;
+pub use self::minitest_report::parse_minitest_report;
 pub use self::unittest_report::parse_unittest_report;
 
 mod cargo;
@@ -29,6 +30,7 @@ mod jest;
 pub(crate) mod js;
 mod maven;
 mod minitest;
+mod minitest_report;
 mod mocha;
 mod nextest;
 mod node;

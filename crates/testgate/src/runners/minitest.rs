@@ -8,7 +8,10 @@ use std::path::Path;
 use testgate_parse::Runner;
 
 use super::rspec::regex_escaped;
-use super::{RunnerProfile, Target, names, words};
+use super::{
+    EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
+    Target, names, words,
+};
 use crate::detect::{Detected, ProjectView};
 
 /// minitest's `-n` value selecting exactly `targets`: `/^(?:A\#b|…)$/`
@@ -101,6 +104,54 @@ fn is_test_file(arg: &str) -> bool {
         && (name.ends_with("_test.rb") || name.starts_with("test_"))
 }
 
+/// testgate's reporter plugin for minitest, written as
+/// `minitest/testgate_plugin.rb` beside the report's place
+/// (docs/formats.md, "Where the outcomes come from").
+const PLUGIN: &str = include_str!("minitest_plugin.rb");
+
+/// minitest's report through the environment: the plugin's directory
+/// (testgate's, outside the project) added to `RUBYOPT` as `-I`, after the
+/// user's own options, and the place in `TESTGATE_MINITEST_REPORT`.
+/// minitest's plugin discovery searches `$LOAD_PATH` in every
+/// `Minitest.run` (`ruby -Itest`, rake's test loader, behind `make` too),
+/// and the plugin adds its reporter there. `None` where the command turns
+/// the plugins off (`--no-plugins`, also in rake's `TESTOPTS`), or the
+/// directory's path would not stay one word of `RUBYOPT`.
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let dir = place.parent()?.to_str()?;
+    let no_plugins = rest.iter().any(|arg| {
+        arg == "--no-plugins"
+            || arg
+                .strip_prefix("TESTOPTS=")
+                .is_some_and(|own| own.split_whitespace().any(|w| w == "--no-plugins"))
+    });
+    if no_plugins || dir.is_empty() || dir.chars().any(char::is_whitespace) {
+        return None;
+    }
+    Some(ReportRequest {
+        args: rest.to_vec(),
+        env: vec![
+            ReportEnv {
+                name: "RUBYOPT",
+                value: format!("-I{dir}"),
+                join: EnvJoin::AppendWords,
+            },
+            ReportEnv {
+                name: "TESTGATE_MINITEST_REPORT",
+                value: place.to_str()?.to_owned(),
+                join: EnvJoin::Set,
+            },
+        ],
+        files: vec![ReportFile {
+            name: "minitest/testgate_plugin.rb",
+            contents: PLUGIN.to_owned(),
+        }],
+        format: ReportFormat::MinitestJson,
+        written_to: ReportTarget::File,
+        through_environment: true,
+    })
+}
+
 /// `rake test` and `ruby -Itest test/x_test.rb`.
 pub(super) struct Minitest;
 
@@ -135,6 +186,10 @@ impl RunnerProfile for Minitest {
         } else {
             rake(rest, targets)
         }
+    }
+
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place)
     }
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
@@ -216,5 +271,29 @@ mod tests {
                 .select(&words(&["test"]), &targets(&["nohash"]), Path::new("."))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn the_report_is_asked_through_rubyopt_unless_plugins_are_off() {
+        let place = Path::new("/tmp/r/minitest.json");
+        let asked = report(&words(&["-Itest", "test/a_test.rb"]), place).unwrap();
+        assert_eq!(asked.env[0].name, "RUBYOPT");
+        assert_eq!(asked.env[0].value, "-I/tmp/r");
+        assert_eq!(asked.env[0].join, EnvJoin::AppendWords);
+        assert_eq!(asked.env[1].value, "/tmp/r/minitest.json");
+        assert_eq!(asked.files[0].name, "minitest/testgate_plugin.rb");
+        assert_eq!(asked.args, ["-Itest", "test/a_test.rb"]);
+        assert!(asked.through_environment);
+        // Where it must not ask: the plugins turned off, a directory that
+        // would split RUBYOPT.
+        assert_eq!(
+            report(&words(&["test/a_test.rb", "--no-plugins"]), place),
+            None
+        );
+        assert_eq!(
+            report(&words(&["test", "TESTOPTS=-v --no-plugins"]), place),
+            None
+        );
+        assert_eq!(report(&[], Path::new("/tmp/a b/minitest.json")), None);
     }
 }

@@ -30,7 +30,7 @@ mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
-mod phpunit;
+pub(crate) mod phpunit;
 mod pytest;
 mod rspec;
 mod shell;
@@ -351,6 +351,8 @@ pub(crate) enum ReportFormat {
     UnittestJson,
     /// RSpec's JSON formatter (`--format json --out FILE`).
     RspecJson,
+    /// The JSON document testgate's minitest reporter plugin writes.
+    MinitestJson,
 }
 
 impl ReportFormat {
@@ -363,6 +365,7 @@ impl ReportFormat {
                 "jsonl"
             }
             ReportFormat::RspecJson => "json",
+            ReportFormat::MinitestJson => "json",
             ReportFormat::GoTestFraming => "log",
         }
     }

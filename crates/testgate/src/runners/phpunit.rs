@@ -139,7 +139,114 @@ fn select(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String
     Ok(out)
 }
 
-/// PHPUnit run by its script or by `php`.
+/// The most bytes of `composer.json` read.
+const COMPOSER_JSON_LIMIT: u64 = 1 << 20;
+
+/// PHPUnit's own arguments in the `test` script of `workspace`'s
+/// `composer.json`, where that script is one plain PHPUnit command
+/// (`phpunit ARGS`, `vendor/bin/phpunit ARGS`, `@php vendor/bin/phpunit
+/// ARGS`; a list of one such command); otherwise why not.
+pub(crate) fn composer_script(workspace: &Path) -> Result<Vec<String>, String> {
+    let path = workspace.join("composer.json");
+    let bytes =
+        testgate_run::read_project_file(&path, COMPOSER_JSON_LIMIT).map_err(|e| e.to_string())?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("cannot parse {}: {e}", path.display()))?;
+    let script = match json.get("scripts").and_then(|scripts| scripts.get("test")) {
+        Some(serde_json::Value::String(one)) => one.clone(),
+        Some(serde_json::Value::Array(list)) if list.len() == 1 => list[0]
+            .as_str()
+            .ok_or("composer's `test` script is no command")?
+            .to_owned(),
+        Some(_) => return Err("composer's `test` script is more than one command".to_owned()),
+        None => return Err(format!("{} has no `test` script", path.display())),
+    };
+    if let Some(c) = script
+        .chars()
+        .find(|c| ";&|<>$`'\"\\*?(){}[]#~\n".contains(*c))
+    {
+        return Err(format!(
+            "composer's `test` script is a shell command (it holds `{c}`)"
+        ));
+    }
+    let words: Vec<String> = script.split_whitespace().map(str::to_owned).collect();
+    let (program, args) = words
+        .split_first()
+        .ok_or("composer's `test` script is empty")?;
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let prefix = match base {
+        "phpunit" => Some(0),
+        "@php" | "php" => behind_php(args),
+        _ => None,
+    }
+    .ok_or_else(|| format!("composer's `test` script runs `{program}`, not PHPUnit"))?;
+    Ok(args[prefix..].to_vec())
+}
+
+/// Whether composer's arguments `args` run the project's `test` script
+/// (`composer test ARGS`).
+pub(crate) fn is_composer_test(args: &[String]) -> bool {
+    args.first().is_some_and(|a| a == "test")
+}
+
+/// `composer test`'s own words `rest` split at its `--`: composer's
+/// options, and the words composer appends to the script.
+fn composer_words(rest: &[String]) -> (&[String], &[String]) {
+    match rest.iter().position(|w| w == "--") {
+        Some(at) => (&rest[..at], &rest[at + 1..]),
+        None => (rest, &[]),
+    }
+}
+
+/// `composer test`'s words `rest` with `extra` appended to what composer
+/// passes on to the script (after `--`).
+fn composer_appended(rest: &[String], extra: &[String]) -> Vec<String> {
+    let (own, passed) = composer_words(rest);
+    let mut out = own.to_vec();
+    out.push("--".to_owned());
+    out.extend(passed.iter().cloned());
+    out.extend(extra.iter().cloned());
+    out
+}
+
+/// `composer test` whose script is a plain PHPUnit command (`rest`:
+/// composer's words after `test`): the retry's `--filter` appended after
+/// `--`, where the script's and the command's words select nothing
+/// already.
+pub(crate) fn composer_select(
+    rest: &[String],
+    targets: &[Target<'_>],
+    workspace: &Path,
+) -> Result<Vec<String>, String> {
+    let mut phpunit = composer_script(workspace)?;
+    phpunit.extend(composer_words(rest).1.iter().cloned());
+    let rewritten = select(&phpunit, targets)?;
+    let extra = rewritten
+        .strip_prefix(phpunit.as_slice())
+        .ok_or("composer's `test` script or the command selects tests with `--filter` already")?;
+    Ok(composer_appended(rest, extra))
+}
+
+/// `composer test` whose script is a plain PHPUnit command (`rest`:
+/// composer's words after `test`): `--log-junit PLACE` appended after
+/// `--`; `None` where the script or the command names its own report, or
+/// the script is not plain PHPUnit.
+pub(crate) fn composer_report(
+    rest: &[String],
+    place: &Path,
+    workspace: &Path,
+) -> Option<ReportRequest> {
+    let mut phpunit = composer_script(workspace).ok()?;
+    phpunit.extend(composer_words(rest).1.iter().cloned());
+    let asked = Phpunit.report(&phpunit, place, workspace)?;
+    let extra = ["--log-junit".to_owned(), place.to_str()?.to_owned()];
+    Some(ReportRequest {
+        args: composer_appended(rest, &extra),
+        ..asked
+    })
+}
+
+/// PHPUnit run by its script or by `php`, or behind `composer test`.
 pub(super) struct Phpunit;
 
 impl RunnerProfile for Phpunit {
@@ -227,7 +334,11 @@ impl RunnerProfile for Phpunit {
 
 #[cfg(test)]
 mod tests {
-    use super::{Phpunit, RunnerProfile, filter_pattern, pcre_quote};
+    use super::{
+        Phpunit, RunnerProfile, composer_report, composer_script, composer_select, filter_pattern,
+        is_composer_test, pcre_quote,
+    };
+    use crate::runners::words;
     use std::path::Path;
 
     fn recognised(line: &str) -> Option<usize> {
@@ -330,5 +441,55 @@ mod tests {
         );
         // Where it must not fire: composer alone, a tests folder alone.
         assert_eq!(found(&["composer.json", "tests/ATest.php"]), None);
+    }
+
+    /// `composer test` whose `test` script is plain PHPUnit: the retry's
+    /// filter and the report's `--log-junit` go after `--`.
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own composer.json, in a folder no test command ran in"
+    )]
+    fn composer_test_selects_and_asks_after_the_dashes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |script: &str| {
+            let json = format!(r#"{{"scripts": {{"test": {script}}}}}"#);
+            std::fs::write(dir.path().join("composer.json"), json).expect("write");
+        };
+        write(r#""vendor/bin/phpunit --colors=never""#);
+        let got =
+            composer_select(&[], &targets(&["Tests\\CalcTest::testAdds"]), dir.path()).unwrap();
+        assert_eq!(got[0], "--");
+        assert_eq!(got[1], "--filter");
+        let place = Path::new("/tmp/r/phpunit.xml");
+        let asked = composer_report(&words(&["--timeout=0"]), place, dir.path()).unwrap();
+        assert_eq!(
+            asked.args,
+            ["--timeout=0", "--", "--log-junit", "/tmp/r/phpunit.xml"]
+        );
+        let asked = composer_report(&words(&["--", "tests"]), place, dir.path()).unwrap();
+        assert_eq!(
+            asked.args,
+            ["--", "tests", "--log-junit", "/tmp/r/phpunit.xml"]
+        );
+        write(r#"["@php vendor/bin/phpunit"]"#);
+        assert!(composer_script(dir.path()).is_ok());
+        // Where it must not fire: a script that is no plain PHPUnit
+        // command, a filter the script holds already, its own report.
+        for script in [
+            r#""phpstan && phpunit""#,
+            r#""pest""#,
+            r#"["phpunit", "phpstan"]"#,
+        ] {
+            write(script);
+            assert!(composer_script(dir.path()).is_err(), "{script}");
+            assert_eq!(composer_report(&[], place, dir.path()), None, "{script}");
+        }
+        write(r#""phpunit --filter old""#);
+        assert!(composer_select(&[], &targets(&["A::b"]), dir.path()).is_err());
+        write(r#""phpunit --log-junit mine.xml""#);
+        assert_eq!(composer_report(&[], place, dir.path()), None);
+        assert!(is_composer_test(&words(&["test"])));
+        assert!(!is_composer_test(&words(&["install"])));
     }
 }

@@ -163,7 +163,84 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
     })
 }
 
-/// `rspec`, `bundle exec rspec`.
+/// Whether rake's argument `arg` is RSpec's rake task (`spec`,
+/// `spec:models`).
+fn is_spec_task(arg: &str) -> bool {
+    arg == "spec" || arg.starts_with("spec:")
+}
+
+/// rake's arguments `rest` with the targets selected through a
+/// `SPEC_OPTS=` argument (rake sets the variable from it, and RSpec's rake
+/// task runs rspec with it): `-E '^…$'` or a place for each, after the
+/// command's own `SPEC_OPTS=` value (one that selects by description
+/// already cannot be narrowed exactly: the full command runs).
+fn rake_select(rest: &[String], targets: &[Target<'_>]) -> Result<Vec<String>, String> {
+    let mut words: Vec<String> = Vec::with_capacity(2 * targets.len());
+    for name in names(targets) {
+        if name.is_empty() {
+            return Err("an empty name is no RSpec example".to_owned());
+        }
+        if is_place(name) {
+            words.push(shell_word(name));
+        } else {
+            words.push("-E".to_owned());
+            words.push(shell_word(&format!("^{}$", regex_escaped(name))));
+        }
+    }
+    let selection = words.join(" ");
+    let mut out: Vec<String> = Vec::with_capacity(rest.len() + 1);
+    let mut added = false;
+    for arg in rest {
+        match arg.strip_prefix("SPEC_OPTS=") {
+            Some(own) => {
+                let selects = own.split_whitespace().any(|w| {
+                    let option = w.split_once('=').map_or(w, |(o, _)| o);
+                    DROPPED.contains(&option)
+                });
+                if selects {
+                    return Err("the command's own SPEC_OPTS selects examples".to_owned());
+                }
+                out.push(format!("SPEC_OPTS={} {selection}", own.trim()).replace("= ", "="));
+                added = true;
+            }
+            None => out.push(arg.clone()),
+        }
+    }
+    if !added {
+        out.push(format!("SPEC_OPTS={selection}"));
+    }
+    Ok(out)
+}
+
+/// `text` as one word of a POSIX shell (RSpec splits `SPEC_OPTS` as
+/// one).
+fn shell_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// `rake spec`'s report: through the environment's `SPEC_OPTS` as for
+/// `rspec` ([`report`], progress as the console), or, where rake's own
+/// arguments set `SPEC_OPTS=` (a retry's selection, or the user's), which
+/// rake puts in place of the environment's, added to that argument.
+fn rake_report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    let Some(at) = rest.iter().position(|a| a.starts_with("SPEC_OPTS=")) else {
+        return report(&[], place).map(|request| ReportRequest {
+            args: rest.to_vec(),
+            ..request
+        });
+    };
+    let own = rest[at].strip_prefix("SPEC_OPTS=")?;
+    let own_words: Vec<String> = own.split_whitespace().map(str::to_owned).collect();
+    let mut request = report(&own_words, place)?;
+    let ours = request.env.pop()?.value;
+    let mut args = rest.to_vec();
+    args[at] = format!("SPEC_OPTS={} {ours}", own.trim()).replace("= ", "=");
+    request.args = args;
+    request.through_environment = false;
+    Some(request)
+}
+
+/// `rspec`, `bundle exec rspec`, `rake spec`.
 pub(super) struct Rspec;
 
 impl RunnerProfile for Rspec {
@@ -178,6 +255,8 @@ impl RunnerProfile for Rspec {
     fn recognise(&self, program: &str, args: &[String]) -> Option<usize> {
         match program {
             "rspec" => Some(0),
+            // `rake spec`: RSpec's rake task, whose arguments are rake's.
+            "rake" if args.iter().any(|a| is_spec_task(a)) => Some(0),
             "bundle" if args.first().is_some_and(|a| a == "exec") => args
                 .get(1)
                 .is_some_and(|p| p == "rspec" || p.ends_with("/rspec"))
@@ -192,11 +271,19 @@ impl RunnerProfile for Rspec {
         targets: &[Target<'_>],
         _workspace: &Path,
     ) -> Result<Vec<String>, String> {
-        select(rest, targets)
+        if rest.iter().any(|a| is_spec_task(a)) {
+            rake_select(rest, targets)
+        } else {
+            select(rest, targets)
+        }
     }
 
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
-        report(rest, place)
+        if rest.iter().any(|a| is_spec_task(a)) {
+            rake_report(rest, place)
+        } else {
+            report(rest, place)
+        }
     }
 
     fn version_questions(&self, _program: &str) -> Vec<Vec<String>> {
@@ -244,12 +331,14 @@ mod tests {
     fn rspec_is_recognised_alone_and_behind_bundler() {
         assert_eq!(recognised("rspec spec/a_spec.rb"), Some(0));
         assert_eq!(recognised("bundle exec rspec -f d"), Some(2));
-        // Where it must not fire: another program behind bundler, rake
-        // (`rake spec`, whose arguments are rake's: not recognised yet),
-        // minitest's `ruby -Itest`.
+        assert_eq!(recognised("rake spec"), Some(0));
+        assert_eq!(recognised("rake spec:models"), Some(0));
+        // Where it must not fire: another program behind bundler, rake's
+        // other tasks, minitest's `ruby -Itest`.
         for line in [
             "bundle exec rake test",
-            "rake spec",
+            "rake test",
+            "rake specs",
             "rake",
             "ruby -Itest t.rb",
         ] {
@@ -316,5 +405,62 @@ mod tests {
         assert!(asked.env[0].value.starts_with("--format progress "));
         // Where it must not ask: the command writes its own file.
         assert_eq!(report(&words(&["-f", "json", "-o", "x.json"]), place), None);
+    }
+
+    #[test]
+    fn rake_spec_selects_and_asks_through_spec_opts() {
+        let got = Rspec
+            .select(
+                &words(&["spec"]),
+                &targets(&["calc adds", "./spec/a_spec.rb:3"]),
+                Path::new("."),
+            )
+            .unwrap();
+        assert_eq!(
+            got,
+            ["spec", "SPEC_OPTS=-E '^calc\\ adds$' './spec/a_spec.rb:3'"]
+        );
+        let got = Rspec
+            .select(
+                &words(&["spec", "SPEC_OPTS=--order defined"]),
+                &targets(&["it's"]),
+                Path::new("."),
+            )
+            .unwrap();
+        assert_eq!(got, ["spec", "SPEC_OPTS=--order defined -E '^it'\\''s$'"]);
+        assert!(
+            Rspec
+                .select(
+                    &words(&["spec", "SPEC_OPTS=-e old"]),
+                    &targets(&["x"]),
+                    Path::new(".")
+                )
+                .is_err()
+        );
+        let place = Path::new("/tmp/r/rspec.json");
+        // No SPEC_OPTS argument: through the environment, rake's words kept.
+        let asked = Rspec
+            .report(&words(&["spec"]), place, Path::new("."))
+            .unwrap();
+        assert!(asked.through_environment);
+        assert_eq!(asked.args, ["spec"]);
+        assert_eq!(
+            asked.env[0].value,
+            "--format progress --format json --out /tmp/r/rspec.json"
+        );
+        // A SPEC_OPTS argument (which rake puts in place of the
+        // environment's): the request is added to it.
+        let asked = Rspec
+            .report(&words(&["spec", "SPEC_OPTS=-E x"]), place, Path::new("."))
+            .unwrap();
+        assert!(!asked.through_environment);
+        assert!(asked.env.is_empty());
+        assert_eq!(
+            asked.args,
+            [
+                "spec",
+                "SPEC_OPTS=-E x --format progress --format json --out /tmp/r/rspec.json"
+            ]
+        );
     }
 }

@@ -11,6 +11,7 @@ use super::harness::{Attack, Place, heavy};
 use super::{
     caches, escape, integrity, itself, kernel, lies, output, persistence, processes, resources,
 };
+use super::{phpunit_forgery, ruby_forgery};
 
 #[test]
 fn a_fork_bomb_is_ended_at_the_timeout() {
@@ -408,4 +409,34 @@ fn the_next_attempts_temporary_directory_starts_empty() {
     assert_ne!(third, first, "the planted directory was used");
     assert!(!text.contains("planted-on-the-host"), "{text}");
     clean(&text);
+}
+
+#[test]
+fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
+    ruby_forgery::a_forged_rspec_summary_and_exit_0_is_truncated_not_pass_in(Place::Landlock);
+}
+
+#[test]
+fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
+    ruby_forgery::a_forged_rspec_failure_block_in_a_passing_run_names_nothing_in(Place::Landlock);
+}
+
+#[test]
+fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
+    ruby_forgery::a_forged_minitest_summary_after_a_failed_line_is_not_pass_in(Place::Landlock);
+}
+
+#[test]
+fn a_forged_minitest_summary_without_v_is_truncated_not_pass() {
+    ruby_forgery::a_forged_minitest_summary_without_v_is_truncated_not_pass_in(Place::Landlock);
+}
+
+#[test]
+fn a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass() {
+    phpunit_forgery::a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass_in(Place::Landlock);
+}
+
+#[test]
+fn a_defect_list_a_passing_phpunit_test_prints_names_nothing() {
+    phpunit_forgery::a_defect_list_a_passing_phpunit_test_prints_names_nothing_in(Place::Landlock);
 }

@@ -1,7 +1,7 @@
 //! PHPUnit tests that forge PHPUnit's console (issue 39): a green summary
 //! and `exit(0)`, and a defect list naming a test that does not exist.
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
 /// `tests/hostile/phpunit-forgery` with `HOSTILE_MODE=exit`: a test fails,
 /// the next prints PHPUnit's time line and `OK (3 tests, 3 assertions)` and
@@ -12,7 +12,11 @@ use super::harness::Attack;
 /// `F`: Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass() {
-    let attack = Attack::new("phpunit-forgery")
+    a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass_in(place: Place) {
+    let attack = Attack::new_in("phpunit-forgery", place)
         .runner_command(&["phpunit"])
         .arg("--env")
         .arg("HOSTILE_MODE=exit");
@@ -41,7 +45,11 @@ fn a_forged_phpunit_summary_and_exit_0_is_truncated_not_pass() {
 /// this was a Fail with no name.
 #[test]
 fn a_defect_list_a_passing_phpunit_test_prints_names_nothing() {
-    let attack = Attack::new("phpunit-forgery")
+    a_defect_list_a_passing_phpunit_test_prints_names_nothing_in(Place::Bwrap);
+}
+
+pub(super) fn a_defect_list_a_passing_phpunit_test_prints_names_nothing_in(place: Place) {
+    let attack = Attack::new_in("phpunit-forgery", place)
         .runner_command(&["phpunit"])
         .arg("--env")
         .arg("HOSTILE_MODE=ghost");

@@ -1,6 +1,6 @@
 //! RSpec's and minitest's consoles forged by the tests they run (`tests/hostile/rspec-forgery`, `tests/hostile/minitest-forgery`).
 
-use super::harness::Attack;
+use super::harness::{Attack, Place};
 
 /// An example fails, the next prints RSpec's green closing lines and ends
 /// ruby with `exit!(0)`, which skips RSpec's own reporting: the console
@@ -11,7 +11,11 @@ use super::harness::Attack;
 /// the start stays empty): Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
-    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forge_spec.rb"]);
+    a_forged_rspec_summary_and_exit_0_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass_in(place: Place) {
+    let attack = Attack::new_in("rspec-forgery", place).runner_command(&["rspec", "forge_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     let attempt = outcome.attempt();
@@ -34,7 +38,12 @@ fn a_forged_rspec_summary_and_exit_0_is_truncated_not_pass() {
 /// and report come after it: Pass, nothing named.
 #[test]
 fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
-    let attack = Attack::new("rspec-forgery").runner_command(&["rspec", "forged_block_spec.rb"]);
+    a_forged_rspec_failure_block_in_a_passing_run_names_nothing_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing_in(place: Place) {
+    let attack =
+        Attack::new_in("rspec-forgery", place).runner_command(&["rspec", "forged_block_spec.rb"]);
     let outcome = attack.run();
     outcome.assert_verdict("pass", None, 0);
     attack.assert_contained(&outcome);
@@ -49,11 +58,44 @@ fn a_forged_rspec_failure_block_in_a_passing_run_names_nothing() {
 /// (Without `-v` the dots name nothing: docs/formats.md, minitest.)
 #[test]
 fn a_forged_minitest_summary_after_a_failed_line_is_not_pass() {
-    let attack = Attack::new("minitest-forgery").runner_command(&["ruby", "forge_test.rb", "-v"]);
+    a_forged_minitest_summary_after_a_failed_line_is_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_minitest_summary_after_a_failed_line_is_not_pass_in(place: Place) {
+    let attack =
+        Attack::new_in("minitest-forgery", place).runner_command(&["ruby", "forge_test.rb", "-v"]);
     let outcome = attack.run();
     let (verdict, _) = outcome.verdict();
     assert_eq!(verdict, "inconclusive", "{:#}", outcome.doc());
     let attempt = outcome.attempt();
     assert_eq!(attempt["exit_code"].as_i64(), Some(0), "{attempt:#}");
+    attack.assert_contained(&outcome);
+}
+
+/// minitest without `-v`: a test fails (only its `F` among the dots), the
+/// next prints minitest's green closing lines and ends ruby with
+/// `exit!(0)`. The console's dots name nothing and it closes as a passing
+/// run would, with exit status 0 (PASS before testgate asked minitest for
+/// its report). testgate's reporter plugin writes the report when
+/// minitest reports, which never came: Inconclusive `truncated`, never a
+/// Pass.
+#[test]
+fn a_forged_minitest_summary_without_v_is_truncated_not_pass() {
+    a_forged_minitest_summary_without_v_is_truncated_not_pass_in(Place::Bwrap);
+}
+
+pub(super) fn a_forged_minitest_summary_without_v_is_truncated_not_pass_in(place: Place) {
+    let attack =
+        Attack::new_in("minitest-forgery", place).runner_command(&["ruby", "forge_test.rb"]);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"].as_i64(), Some(0), "{attempt:#}");
+    assert!(
+        attempt["note"]
+            .as_str()
+            .is_some_and(|note| note.contains("wrote no complete report")),
+        "{attempt:#}"
+    );
     attack.assert_contained(&outcome);
 }
