@@ -150,6 +150,7 @@ fn note(
             format: Runner::Minitest,
             context: None,
             duration_ms: None,
+            description: None,
         });
     } else {
         report.tests_omitted = report.tests_omitted.saturating_add(1);
