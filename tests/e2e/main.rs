@@ -154,19 +154,6 @@ fn flaky_suites_are_inconclusive() {
     });
 }
 
-/// Gradle's project, which runs in bubblewrap alone
-/// (`projects::own_project`): Pass, Fail with its names, flaky.
-#[test]
-fn gradle_in_bubblewrap() {
-    let what = "gradle in bubblewrap";
-    let project = Project::copy(Runner::Gradle);
-    assert_pass(&check(&project, "pass", 2, Where::Bwrap), what);
-    let record = check(&project, "fail", 1, Where::Bwrap);
-    assert_fail(&record, projects::failing_names(Runner::Gradle), what);
-    let record = check(&project, "flaky", 2, Where::Bwrap);
-    assert_inconclusive(&record, Cause::Flaky, what);
-}
-
 /// ctest's project in both sandboxes, beyond the shared tests: a crash
 /// names its test, ctest's own retries (`--repeat until-pass:2`) make a
 /// flaky test flaky within one attempt, and a hang times out; the build
