@@ -9,6 +9,7 @@ use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
 mod grading;
 mod installed;
+mod java;
 mod projects;
 mod reports;
 mod rerun;
