@@ -989,6 +989,7 @@ mod tests {
                 (Runner::Jest, true),
                 (Runner::Vitest, true),
                 (Runner::Unittest, true),
+                (Runner::Maven, true),
                 (Runner::Rspec, true)
             ]
         );
