@@ -21,7 +21,7 @@ const BOTH: [Where; 2] = [Where::Bwrap, Where::Landlock];
 fn run(place: Where, config: TestConfig, mode: &str) -> Record {
     let config = config
         .env("TESTGATE_FIXTURE", mode)
-        .within(Duration::from_secs(180));
+        .within(Duration::from_secs(300));
     SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver)
 }
 

@@ -53,7 +53,9 @@ fn check(project: &Project, mode: &str, retries: u32, place: Where) -> testgate:
         .config()
         .env("TESTGATE_FIXTURE", mode)
         .retrying(retries)
-        .within(Duration::from_secs(120));
+        // Generous: Gradle's cold start and compile took over 120 s at load
+        // 30 on two shared cores.
+        .within(Duration::from_secs(300));
     SandboxedTests::new(place.sandbox_for(Some(project.runner)), config)
         .named(project.runner.name(), mode)
         .run_observed(&mut NoObserver)
