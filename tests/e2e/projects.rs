@@ -19,14 +19,12 @@ pub(crate) fn projects() -> impl Iterator<Item = Runner> {
 
 /// Whether `runner` has a fixture project of its own: nextest runs
 /// cargo's, and its fail-fast makes the names a failing run reports depend
-/// on timing. Gradle 4.4 opens a socket at start (to find the machine's
-/// address), which Landlock without the network refuses on a kernel
-/// before Landlock's TCP rules: its project runs in bubblewrap alone
-/// (`gradle_in_bubblewrap`).
+/// on timing.
 fn own_project(runner: Runner) -> bool {
     match runner {
-        Runner::Nextest | Runner::Gradle => false,
-        Runner::Cargo
+        Runner::Nextest => false,
+        Runner::Gradle
+        | Runner::Cargo
         | Runner::Pytest
         | Runner::Go
         | Runner::Jest

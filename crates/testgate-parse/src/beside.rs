@@ -2,7 +2,7 @@
 //! outcomes, with what only the console can say, and the console's word
 //! kept for the cross-check.
 
-use crate::report::{Counts, Outcome, Report};
+use crate::report::{Counts, Kind, Outcome, Report};
 
 /// One run's outcomes as two channels gave them: the runner's own report
 /// (a JUnit or JSON file, go's `test2json` events) and its console.
@@ -10,8 +10,8 @@ use crate::report::{Counts, Outcome, Report};
 /// The report's outcomes are the ones believed: [`report`](Self::report)
 /// is the runner's report, to which the console adds only what the report
 /// cannot say (each failing test's own output, how the output ended,
-/// retries the report does not record), never a name or an outcome of its
-/// own. What the console said of the failures is kept beside it, for
+/// retries the report does not record, a module that did not build),
+/// never a test's name or outcome of its own. What the console said of the failures is kept beside it, for
 /// whoever judges the run to compare: testgate's policy reads a console
 /// that names a failure the report does not, or counts that disagree, as
 /// a run that cannot be believed (docs/policy.md, "Three channels must
@@ -54,7 +54,8 @@ impl Beside {
     /// text, never a name, docs/formats.md), a flaky test the report may
     /// call a pass (vitest's junit calls a retried pass a pass), and how
     /// the output ended: the test still running, a cut-off summary, the
-    /// re-runs counted, a crashed binary or fork, the lines read.
+    /// re-runs counted, a crashed binary or fork, a package or module that
+    /// did not build (no report holds it), the lines read.
     pub fn report(mut report: Report, console: Report) -> Beside {
         let (console_failing, console_counts) = console_word(&console);
         for test in &mut report.failing {
@@ -81,6 +82,13 @@ impl Beside {
         // of the class it ran: only the console says so.
         if report.crashes.is_empty() {
             report.crashes = console.crashes;
+        }
+        // Nor does a module that did not build (a reactor's module whose
+        // compilation failed after another module wrote its reports).
+        for module in console.failing.iter().filter(|t| t.kind == Kind::Package) {
+            if !report.failing.iter().any(|t| t.name == module.name) {
+                report.failing.push(module.clone());
+            }
         }
         report.reruns = console.reruns;
         report.lines = console.lines;
@@ -197,6 +205,26 @@ mod tests {
         let silent = Beside::report(parse_junit(junit).unwrap(), parse(Runner::Pytest, ""));
         assert_eq!(silent.console_counts, None);
         assert!(silent.console_failing.is_empty());
+    }
+
+    /// A reactor's module that did not compile after another module wrote
+    /// its reports: the report holds only the other's passes, the console
+    /// alone names the module, which stays named; a test the console alone
+    /// names does not.
+    #[test]
+    fn a_module_that_did_not_build_is_kept_beside_the_reports_passes() {
+        let console = parse(
+            Runner::Maven,
+            "[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s -- in com.example.core.CalcTest\n\
+             [ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile) on project app: Compilation failure\n",
+        );
+        assert_eq!(console.names().collect::<Vec<_>>(), ["app"]);
+        let junit = br#"<testsuite name="com.example.core.CalcTest"><testcase classname="com.example.core.CalcTest" name="adds"/></testsuite>"#;
+        let beside = Beside::report(parse_junit(junit).unwrap(), console);
+        assert_eq!(beside.report.names().collect::<Vec<_>>(), ["app"]);
+        assert_eq!(beside.report.failing[0].kind, Kind::Package);
+        let tests = Beside::report(parse_junit(junit).unwrap(), parse(Runner::Pytest, PYTEST));
+        assert_eq!(tests.report.names().count(), 0);
     }
 
     /// go's events name every outcome; a binary the console saw die is

@@ -479,6 +479,7 @@ fn start_landlocked(
         env.push((name.into(), tmp.0.clone().into_os_string()));
     }
     env.push(("GIT_CONFIG_GLOBAL".into(), git_config.into_os_string()));
+    crate::toolchain::Toolchain::point_at_temporary(env, &spec.toolchains, &tmp.0);
 
     let shown: Vec<PathBuf> = view
         .read_only

@@ -2,6 +2,9 @@
 //! needs shown and passed, named by the caller ([`crate::RunSpec::toolchains`]),
 //! since this crate knows no toolchain and no runner by name.
 
+use std::ffi::OsString;
+use std::path::Path;
+
 /// What a toolchain (Rust's, Python's, Node's, Go's) needs of the host
 /// inside the sandbox: the folders of the homes it is installed in, the
 /// variables that name where it lives, and the variables it reads. The
@@ -72,6 +75,12 @@ pub struct Toolchain {
     /// sets them itself in any case (npm's `npm_config_offline=true`: a
     /// package npm lacks then fails at once, not at the timeout).
     pub offline: &'static [(&'static str, &'static str)],
+    /// Variables whose tool reads no `TMPDIR`, and the option that names
+    /// its temporary directory (the JVM's `JAVA_TOOL_OPTIONS`,
+    /// `-Djava.io.tmpdir=`): where the sandbox gives the attempt no
+    /// private `/tmp` (Landlock), the option and the attempt's own
+    /// directory are appended to the variable's value.
+    pub temporary_options: &'static [(&'static str, &'static str)],
 }
 
 /// A folder of the project a toolchain installs into or builds in
@@ -181,7 +190,30 @@ impl Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     };
+
+    /// `env` with each of `toolchains`' [`Toolchain::temporary_options`]
+    /// naming `tmp`: the option appended to the variable's value (the
+    /// JVM reads its options left to right, the last one wins).
+    pub(crate) fn point_at_temporary(
+        env: &mut Vec<(OsString, OsString)>,
+        toolchains: &[Toolchain],
+        tmp: &Path,
+    ) {
+        for (name, option) in toolchains.iter().flat_map(|t| t.temporary_options) {
+            let mut value = OsString::from(*option);
+            value.push(tmp.as_os_str());
+            match env.iter_mut().find(|(k, _)| k == name) {
+                Some((_, old)) if !old.is_empty() => {
+                    old.push(" ");
+                    old.push(value);
+                }
+                Some((_, old)) => *old = value,
+                None => env.push(((*name).into(), value)),
+            }
+        }
+    }
 
     /// Whether the variable `name` is in one of its namespaces.
     pub(crate) fn has_prefix_of(&self, name: &str) -> bool {
@@ -234,6 +266,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
     // Python
     Toolchain {
@@ -281,6 +314,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
     // Go
     Toolchain {
@@ -333,6 +367,7 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
     // Node
     Toolchain {
@@ -389,5 +424,48 @@ pub(crate) const FOR_TESTS: [Toolchain; 4] = [
         // the cache fails at once (`ENOTCACHED`), not after npm retried the
         // registry for the whole timeout.
         offline: &[("npm_config_offline", "true")],
+        temporary_options: &[],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::Toolchain;
+    use std::ffi::OsString;
+    use std::path::Path;
+
+    /// The JVM reads no `TMPDIR`: its option is appended to the caller's
+    /// options, or makes the variable; a toolchain without one adds
+    /// nothing.
+    #[test]
+    fn a_temporary_option_names_the_attempts_directory() {
+        const JVM: Toolchain = Toolchain {
+            temporary_options: &[("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=")],
+            ..Toolchain::NONE
+        };
+        let pointed = |env: &[(&str, &str)], toolchains: &[Toolchain]| {
+            let mut env: Vec<(OsString, OsString)> =
+                env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+            Toolchain::point_at_temporary(&mut env, toolchains, Path::new("/t/a1"));
+            env.into_iter()
+                .map(|(k, v)| format!("{}={}", k.display(), v.display()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pointed(&[("PATH", "/bin")], &[JVM]),
+            ["PATH=/bin", "JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/t/a1"]
+        );
+        assert_eq!(
+            pointed(&[("JAVA_TOOL_OPTIONS", "-Xmx1g")], &[JVM]),
+            ["JAVA_TOOL_OPTIONS=-Xmx1g -Djava.io.tmpdir=/t/a1"]
+        );
+        assert_eq!(
+            pointed(&[("JAVA_TOOL_OPTIONS", "")], &[JVM]),
+            ["JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/t/a1"]
+        );
+        assert_eq!(
+            pointed(&[("PATH", "/bin")], &[Toolchain::NONE]),
+            ["PATH=/bin"]
+        );
+    }
+}

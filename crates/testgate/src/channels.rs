@@ -1098,6 +1098,7 @@ mod tests {
                 (Runner::Jest, true),
                 (Runner::Vitest, true),
                 (Runner::Unittest, true),
+                (Runner::Maven, true),
                 (Runner::Rspec, true),
                 (Runner::Minitest, true),
                 (Runner::Gtest, true)

@@ -51,11 +51,16 @@ static IN_TASK: Interest = OUTSIDE_TASK
 /// an outcome after it or not.
 fn test_task(text: &str) -> bool {
     let text = text.strip_prefix("> Task ").unwrap_or(text);
-    let path = text.split(' ').next().unwrap_or_default();
     // Gradle 4 ends the header's line only when the task prints: on Java
     // 17 the test worker's warning on stderr often lands right after it
     // (`:testWARNING: A terminally deprecated method…`, fixture
-    // `pass.log`).
+    // `pass.log`), and under Landlock, where testgate sets
+    // `JAVA_TOOL_OPTIONS`, the worker's notice of it (`:testPicked up
+    // JAVA_TOOL_OPTIONS: …`, fixture `landlock_fail.log`).
+    let text = text
+        .split_once("Picked up JAVA_TOOL_OPTIONS:")
+        .map_or(text, |(head, _)| head);
+    let path = text.split(' ').next().unwrap_or_default();
     let path = path.strip_suffix("WARNING:").unwrap_or(path);
     path.starts_with(':')
         && path
@@ -318,6 +323,12 @@ mod tests {
         // A JVM's warning glued to Gradle 4's header; where it must not
         // fire: glued to another task's.
         assert!(test_task(":testWARNING: A terminally deprecated method"));
+        assert!(test_task(
+            ":testPicked up JAVA_TOOL_OPTIONS: -Djava.io.tmpdir=/tmp/t"
+        ));
+        assert!(!test_task(
+            ":compileJavaPicked up JAVA_TOOL_OPTIONS: -Djava.io.tmpdir=/t"
+        ));
         assert!(!test_task(
             ":compileJavaWARNING: A terminally deprecated method"
         ));

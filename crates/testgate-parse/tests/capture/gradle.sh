@@ -102,6 +102,10 @@ capture junit4 --
 capture lies_streams LIES=1 -- -Pstreams --tests com.example.LiarTest
 # One test passing.
 capture pass -- --tests 'com.example.CalcTest.adds'
+# Every failure shape again with the JVM's option testgate sets under
+# Landlock: each JVM prints "Picked up JAVA_TOOL_OPTIONS", the test
+# worker's often glued to the `:test` header.
+capture landlock_fail JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/tmp --
 # A test that does not compile.
 echo 'class Broken { int x = "no"; }' >"$work/junit4/src/test/java/com/example/Broken.java"
 capture compile_error --

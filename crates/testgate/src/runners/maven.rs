@@ -194,6 +194,11 @@ impl RunnerProfile for Maven {
         maven(rest, targets)
     }
 
+    /// Nothing asks Surefire for its report (it writes one per class of
+    /// every run, and no argument moves it): the command runs unchanged,
+    /// so the request is also made behind a wrapper (`make test` running
+    /// `mvn`), where the reports the attempt wrote count as they do for a
+    /// bare `mvn`. (Gradle's is not: its `cleanTest` is an argument.)
     fn report(&self, rest: &[String], _place: &Path, _workspace: &Path) -> Option<ReportRequest> {
         Some(ReportRequest {
             args: rest.to_vec(),
@@ -201,7 +206,7 @@ impl RunnerProfile for Maven {
             files: Vec::new(),
             format: ReportFormat::JUnit,
             written_to: ReportTarget::Written(SUREFIRE_REPORTS),
-            through_environment: false,
+            through_environment: true,
         })
     }
 

@@ -175,6 +175,7 @@ pub(crate) static RUST: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 
@@ -238,6 +239,7 @@ pub(crate) static GO: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 
@@ -319,6 +321,7 @@ pub(crate) static PYTHON: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 
@@ -406,6 +409,7 @@ pub(crate) static NODE: Toolchain = Toolchain {
         // the cache fails at once (`ENOTCACHED`), not after npm retried the
         // registry for the whole timeout.
         offline: &[("npm_config_offline", "true")],
+        temporary_options: &[],
     },
 };
 
@@ -485,6 +489,12 @@ pub(crate) static JAVA: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        // Every JVM (Gradle's, its test workers, Surefire's forks) makes
+        // its temporary files in `java.io.tmpdir`, `/tmp` whatever
+        // `TMPDIR` says: under Landlock, where `/tmp` is not writable,
+        // Gradle failed at start and an honest test's temporary file
+        // failed. Every JVM then prints "Picked up JAVA_TOOL_OPTIONS".
+        temporary_options: &[("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=")],
     },
 };
 
@@ -523,6 +533,7 @@ pub(crate) static CXX: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 
@@ -580,6 +591,7 @@ pub(crate) static PHP: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 
@@ -633,6 +645,7 @@ pub(crate) static RUBY: Toolchain = Toolchain {
         scratch: &[],
         data_caches: &[],
         offline: &[],
+        temporary_options: &[],
     },
 };
 /// Gradle's caches, by its [`testgate_run::HomeCache::private`] name.

@@ -2,6 +2,7 @@ package com.example;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,12 @@ public class CalcTest {
         return (runs + attempt - 1) % 2 == 1;
     }
 
-    @Test public void adds() { assertEquals(4, Calc.add(2, 2)); }
+    /** An honest test's temporary file, where the JVM puts it
+     *  (`java.io.tmpdir`, which is no `TMPDIR`). */
+    @Test public void adds() throws IOException {
+        assertTrue(Files.deleteIfExists(Files.createTempFile("calc", ".txt")));
+        assertEquals(4, Calc.add(2, 2));
+    }
 
     @Test public void addsNegative() {
         assertEquals(MODE.equals("fail") ? 0 : -1, Calc.add(1, -2));

@@ -2,6 +2,7 @@ package com.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,19 @@ class CalcTest {
         return (runs + attempt - 1) % 2 == 1;
     }
 
-    @Test void adds() { assertEquals(4, Calc.add(2, 2)); }
+    /** An honest test's temporary file, where the JVM puts it
+     *  (`java.io.tmpdir`, which is no `TMPDIR`). */
+    @Test void adds() throws IOException {
+        assertTrue(Files.deleteIfExists(Files.createTempFile("calc", ".txt")));
+        assertEquals(4, Calc.add(2, 2));
+    }
+
+    /** A test that ends its JVM: Surefire's fork dies. */
+    @Test void exits() {
+        if (MODE.equals("crash")) {
+            System.exit(3);
+        }
+    }
 
     @Test void addsNegative() {
         assertEquals(MODE.equals("fail") ? 0 : -1, Calc.add(1, -2));

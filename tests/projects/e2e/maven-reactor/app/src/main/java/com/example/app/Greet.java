@@ -1,0 +1,7 @@
+package com.example.app;
+
+public final class Greet {
+    private Greet() {}
+
+    public static String greet(String name) { return "hello " + name; }
+}
