@@ -2,7 +2,7 @@
 # Seeds fuzz/corpus/<target>/ with the captured runner logs.
 #
 # parse_runner gets every log behind every runner's byte; go_events every
-# log; stream_chunks every log behind a header that picks a format and a few
+# log; go_framing go's captured `-v=test2json` outputs; stream_chunks every log behind a header that picks a format and a few
 # chunk sizes; parse_junit the captured reports; policy_driver starts from a
 # handful of hand-made records. Safe to run again: it only adds files.
 set -eu
@@ -30,6 +30,16 @@ for log in "$fixtures"/*/*.log; do
         { printf "$(printf '\\%03o' "$i")"; cat "$log"; } >"$corpus/parse_runner/${runner}_$name"
         i=$((i + 1))
     done
+done
+
+# go_framing: go's captured `-v=test2json` outputs, behind a chunk-size
+# byte (7 bytes, then 64).
+mkdir -p "$corpus/go_framing"
+for framing in "$fixtures"/go/*.framing; do
+    [ -e "$framing" ] || continue
+    name=$(basename "$framing" .framing)
+    { printf '\006'; cat "$framing"; } >"$corpus/go_framing/${name}_7"
+    { printf '\077'; cat "$framing"; } >"$corpus/go_framing/${name}_64"
 done
 
 # The captured JUnit and JSON reports seed parse_junit.

@@ -66,9 +66,12 @@ class Suite:
 
 @dataclass(frozen=True)
 class SometimesFailed:
-    """A test that failed in some attempts and not in others."""
+    """A test that failed in some attempts and not in others; `context`
+    the place the runner gave it (a stress run's varied tests: one name in
+    two files is two entries), None where it gave none."""
 
     name: str = ""
+    context: str | None = None
     failed_in: int = 0
     out_of: int = 0
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

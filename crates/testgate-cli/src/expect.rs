@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use testgate::policy::{Expectations, ListedTest};
-use testgate_documents::{ExpectFile, StressOfCheck};
+use testgate_documents::{ExpectFile, ListedName, StressOfCheck};
 
 /// The largest expectations file read: a list of names, not a log.
 const MAX_BYTES: u64 = 64 << 20;
@@ -86,32 +86,50 @@ fn read_list(path: &Path, what: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{what} in {} are not UTF-8", path.display()))
 }
 
-/// The names of a quarantine file: one per line (`#` comments), or the
-/// `check --stress --json` document whose varied tests to quarantine.
-pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<String>, String> {
+/// The tests of a quarantine file: one name per line (`#` comments), the
+/// `check --stress --json` document whose varied tests to quarantine (each
+/// by its name and place), or `{"quarantine": [...]}`, whose entries are
+/// names or `{"name": …, "file": …}` as an `--expect` list's are.
+pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<ListedTest>, String> {
     let text = read_list(path, "the quarantined tests")?;
     quarantine(&text).map_err(|why| format!("the quarantined tests in {}: {why}", path.display()))
 }
 
-/// The names `text` quarantines.
-fn quarantine(text: &str) -> Result<Vec<String>, String> {
+/// The tests `text` quarantines.
+fn quarantine(text: &str) -> Result<Vec<ListedTest>, String> {
     if !text.trim_start().starts_with('{') {
         return Ok(text
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_owned)
+            .map(ListedTest::from)
             .collect());
     }
-    let stressed: StressOfCheck = crate::json::read_document(text.as_bytes())?;
-    let stress = stressed.stress.ok_or(
-        "holds no `stress.varied` list: not the output of `testgate check --stress --json`",
+    let file: StressOfCheck = crate::json::read_document(text.as_bytes())?;
+    if let Some(list) = file.quarantine {
+        return Ok(list.0.into_iter().map(listed_test).collect());
+    }
+    let stress = file.stress.ok_or(
+        "holds neither a `quarantine` list nor a `stress.varied` list (the output of \
+         `testgate check --stress --json`)",
     )?;
     Ok(stress
         .varied
         .into_iter()
-        .map(|test| test.name.into_owned())
+        .map(|test| match test.context {
+            Some(file) => ListedTest::in_file(test.name.into_owned(), file.into_owned()),
+            None => ListedTest::from(test.name.into_owned()),
+        })
         .collect())
+}
+
+/// A list's entry as the policy matches it: a name alone, or a name and
+/// the file it lies in.
+fn listed_test(entry: ListedName) -> ListedTest {
+    match entry.file {
+        Some(file) => ListedTest::in_file(entry.name, file),
+        None => ListedTest::from(entry.name),
+    }
 }
 
 /// The expectations `text` states.
@@ -163,10 +181,7 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
         keys.iter()
             .filter_map(|key| file.list(key))
             .flat_map(|list| list.0.iter())
-            .map(|entry| match &entry.file {
-                Some(file) => ListedTest::in_file(entry.name.clone(), file.clone()),
-                None => ListedTest::from(entry.name.as_str()),
-            })
+            .map(|entry| listed_test(entry.clone()))
             .collect()
     };
     let must_pass = list(&ExpectFile::MUST_PASS);
@@ -299,6 +314,32 @@ mod tests {
             super::quarantine("{\"stress\": null}")
                 .unwrap_err()
                 .contains("stress.varied")
+        );
+    }
+
+    /// A stress run's varied test keeps its place; a list of its own
+    /// gives names alone or names and files, as `--expect`'s does.
+    #[test]
+    fn quarantines_by_name_and_file() {
+        use testgate::policy::ListedTest;
+        let stress = r#"{"stress": {"runs": 3, "varied": [
+            {"name": "m › adds", "context": "src/b.test.js", "failed_in": 1, "out_of": 3}]}}"#;
+        assert_eq!(
+            super::quarantine(stress).unwrap(),
+            [ListedTest::in_file("m › adds", "src/b.test.js")]
+        );
+        let own = r#"{"quarantine": ["a", {"name": "m › adds", "file": "./src/b.test.js"}]}"#;
+        assert_eq!(
+            super::quarantine(own).unwrap(),
+            [
+                ListedTest::from("a"),
+                ListedTest::in_file("m › adds", "./src/b.test.js")
+            ]
+        );
+        assert!(
+            super::quarantine(r#"{"quarantine": [{"file": "x"}]}"#)
+                .unwrap_err()
+                .contains("quarantine")
         );
     }
 

@@ -126,6 +126,7 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
                 .iter()
                 .map(|v| Varied {
                     name: Cow::Borrowed(&v.name),
+                    context: v.context.as_deref().map(Cow::Borrowed),
                     failed_in: v.failed_in,
                     out_of: v.out_of,
                 })

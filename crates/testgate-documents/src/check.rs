@@ -411,6 +411,12 @@ pub struct Stress<'a> {
 pub struct Varied<'a> {
     /// The test.
     pub name: Cow<'a, str>,
+    /// The place the runner gave it (jest's and vitest's file, go's
+    /// package): one name that varied in two files is two entries. Absent
+    /// where the runner gave none (added after the first version of the
+    /// schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Cow<'a, str>>,
     /// How many runs it failed in.
     pub failed_in: usize,
     /// Of how many.

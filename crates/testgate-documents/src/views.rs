@@ -80,11 +80,18 @@ fn is_set<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::
     Option::<IgnoredAny>::deserialize(deserializer).map(|error| error.is_some())
 }
 
-/// What `--quarantine` reads of `check --stress --json`: its `stress`.
+/// What `--quarantine` reads of a JSON file: `check --stress --json`'s
+/// `stress` (each varied test by its name and place), or a list of its own,
+/// `{"quarantine": [...]}`, whose entries are names or `{"name": …,
+/// "file": …}` as an `--expect` list's are ([`TestList`](crate::TestList)).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct StressOfCheck {
     /// [`CheckDocument::stress`](crate::CheckDocument::stress).
+    #[serde(default)]
     pub stress: Option<Stress<'static>>,
+    /// The tests quarantined by a list of their own.
+    #[serde(default)]
+    pub quarantine: Option<crate::TestList>,
 }
 
 /// What `testgate verify` reads of a record it checks the signature of

@@ -5,7 +5,8 @@
 use crate::attempt::{Attempt, Selection, TestResult};
 use crate::decide::{Decided, decide};
 use crate::grading::{
-    Expectations, Grade, GradedTest, Grading, Missing, graded, near_misses, unnamed_passes,
+    Expectations, Grade, GradedTest, Grading, ListedTest, Missing, Placed, graded, near_misses,
+    unnamed_passes,
 };
 use crate::history::{self, AttemptClass};
 use crate::policy::{MAX_TARGETED, Policy, Rerun};
@@ -49,7 +50,7 @@ pub(crate) enum GradeConclusion {
     },
     /// Every graded test passed; these quarantined tests failed and did
     /// not gate.
-    Passed { quarantined: Vec<String> },
+    Passed { quarantined: Vec<ListedTest> },
 }
 
 /// Why the listed tests were not seen.
@@ -175,13 +176,18 @@ pub(crate) fn decide_grade<'a>(
         let nothing_listed = tests.is_empty();
         return known(unseen(expectations, attempts, &not_run, nothing_listed));
     }
+    // Each entry that failed where it lies: a name alone, wherever the
+    // name failed; a name and file, in that file.
+    let placed: Vec<Placed<'_>> = attempts.iter().map(Placed::of).collect();
     let quarantined = expectations
         .quarantine
         .iter()
-        .filter(|name| {
-            attempts
-                .iter()
-                .any(|a| a.failing.iter().any(|f| f == *name))
+        .filter(|entry| {
+            placed.iter().any(|p| {
+                p.tests
+                    .iter()
+                    .any(|&(n, at, r)| r == TestResult::Failed && entry.matches(n, at))
+            }) || (entry.file.is_none() && attempts.iter().any(|a| a.failing.contains(&entry.name)))
         })
         .cloned()
         .collect();

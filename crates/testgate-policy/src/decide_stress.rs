@@ -7,7 +7,7 @@ use crate::decide::{Conclusion, Decided, Decision, decide};
 use crate::grading::Grade;
 use crate::history::{self, AttemptClass};
 use crate::policy::Policy;
-use crate::variation::{Varied, per_test, stopped, varied};
+use crate::variation::{Identity, Varied, per_test, stopped, varied};
 use crate::verdict::{Cause, Outcome};
 
 /// The decision on a stress run's attempts.
@@ -20,8 +20,8 @@ pub(crate) enum StressDecision<'a> {
     NoAttempt,
     /// These tests varied across the runs.
     Varied(Vec<Varied>),
-    /// These tests failed in every run.
-    Failed(Vec<&'a str>),
+    /// These tests failed in every run, each its name and place.
+    Failed(Vec<Identity<'a>>),
     /// An attempt failed and no test name explains it: the suite policy's
     /// decision on the first attempt, which is no pass.
     Unexplained(Decided<'a>),
@@ -44,9 +44,16 @@ impl StressDecision<'_> {
                 Outcome::Inconclusive(Cause::NoTestsRan)
             }
             StressDecision::Varied(_) => Outcome::Inconclusive(Cause::Flaky),
-            StressDecision::Failed(always) => Outcome::Fail {
-                failing: always.iter().map(|n| (*n).to_owned()).collect(),
-            },
+            StressDecision::Failed(always) => {
+                // A name is failing once, however many places it failed in.
+                let mut failing: Vec<String> = Vec::new();
+                for (name, _) in always {
+                    if !failing.iter().any(|f| f == name) {
+                        failing.push((*name).to_owned());
+                    }
+                }
+                Outcome::Fail { failing }
+            }
             StressDecision::Passed(_) => Outcome::Pass,
         }
     }
@@ -66,10 +73,10 @@ pub(crate) fn decide_stress(attempts: &[Attempt]) -> StressDecision<'_> {
         return StressDecision::Varied(varied);
     }
     let tests_seen = per_test(attempts);
-    let always: Vec<&str> = tests_seen
+    let always: Vec<Identity<'_>> = tests_seen
         .iter()
         .filter(|(_, results)| Grade::of(results) == Grade::Failed)
-        .map(|(name, _)| *name)
+        .map(|(test, _)| *test)
         .collect();
     if !always.is_empty() {
         return StressDecision::Failed(always);

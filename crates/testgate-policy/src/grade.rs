@@ -516,6 +516,52 @@ mod tests {
         assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
     }
 
+    /// A quarantined name and file covers that file's test alone: the
+    /// same title failing in another file still gates. Before, quarantine
+    /// entries were names, and the failure in a passed as quarantined.
+    #[test]
+    fn a_quarantined_name_and_file_covers_that_file_alone() {
+        let quarantined_b = || {
+            Expectations::new(Vec::<String>::new(), Vec::<String>::new())
+                .with_strict(true)
+                .with_quarantine([ListedTest::in_file("math › adds", "./b.test.js")])
+        };
+        let grader = Grader::new(Policy::new(0), quarantined_b());
+        let verdict = grader.verdict(&[one_title_in_two_files(F)]);
+        assert!(verdict.is_pass(), "{}", verdict.reason());
+        assert!(
+            verdict.reason().contains(
+                "1 test in quarantine failed and did not gate: math › adds (in ./b.test.js)"
+            ),
+            "{}",
+            verdict.reason()
+        );
+        let a_fails = run(1, &[])
+            .with_failing(["math › adds"])
+            .with_placed_tests([
+                ("math › adds", Some("a.test.js"), F),
+                ("math › adds", Some("b.test.js"), P),
+                ("kept", None, P),
+            ]);
+        let verdict = grader.verdict(std::slice::from_ref(&a_fails));
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+        // Listed by name alone: graded in a, left out in b.
+        let listed = Expectations::new(["math › adds"], ["kept"])
+            .with_quarantine([ListedTest::in_file("math › adds", "b.test.js")]);
+        let grader = Grader::new(Policy::new(0), listed);
+        assert!(grader.verdict(&[one_title_in_two_files(F)]).is_pass());
+        let grading = grader.grading(&[one_title_in_two_files(F)]);
+        let got: Vec<Option<&str>> = grading
+            .tests
+            .iter()
+            .filter(|t| t.name == "math › adds")
+            .map(|t| t.context.as_deref())
+            .collect();
+        assert_eq!(got, [Some("a.test.js")]);
+        let verdict = grader.verdict(&[a_fails]);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+    }
+
     proptest::proptest! {
         /// The laws of issue 15: a grading verdict is never Pass when a
         /// listed test failed in any attempt; removing an unlisted test

@@ -178,8 +178,10 @@ pub struct Expectations {
     /// the change, one whose outcome changed makes it flaky.
     pub strict: bool,
     /// Tests whose outcomes are reported and never gate, listed or not:
-    /// the tests a stress run found unstable (`check --stress`).
-    pub quarantine: Vec<String>,
+    /// the tests a stress run found unstable (`check --stress`). An entry
+    /// with a name alone covers the tests of that name in every file; one
+    /// with a file, that file's alone ([`ListedTest::matches`]).
+    pub quarantine: Vec<ListedTest>,
 }
 
 impl Expectations {
@@ -205,7 +207,7 @@ impl Expectations {
     pub fn with_quarantine<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
-        S: Into<String>,
+        S: Into<ListedTest>,
     {
         self.quarantine = names.into_iter().map(Into::into).collect();
         self
@@ -226,21 +228,35 @@ impl Expectations {
     }
 
     /// The listed tests, each once, with its list: must-pass first; none
-    /// that is in quarantine.
+    /// that is in quarantine wherever it lies (a listed name's tests in a
+    /// quarantined file are left out where they are graded, `graded`).
     fn listed(&self) -> Vec<(&ListedTest, List)> {
-        let quarantined: HashSet<&str> = self.quarantine.iter().map(String::as_str).collect();
         let mut seen: HashSet<&ListedTest> = HashSet::new();
         let must = self.must_pass.iter().map(|t| (t, List::MustPass));
         let keep = self.keep_passing.iter().map(|t| (t, List::KeepPassing));
         must.chain(keep)
-            .filter(|(t, _)| !quarantined.contains(t.name.as_str()) && seen.insert(*t))
+            .filter(|(t, _)| !self.quarantines_all_of(t) && seen.insert(*t))
             .collect()
+    }
+
+    /// Whether every test `entry` covers is in quarantine: an entry of the
+    /// same name with no file, or with `entry`'s file.
+    fn quarantines_all_of(&self, entry: &ListedTest) -> bool {
+        self.quarantine.iter().any(|q| match &entry.file {
+            None => q.file.is_none() && q.name == entry.name,
+            Some(file) => q.matches(&entry.name, Some(file)),
+        })
+    }
+
+    /// Whether the test `name` placed at `place` is in quarantine.
+    pub(crate) fn quarantines(&self, name: &str, place: Option<&str>) -> bool {
+        self.quarantine.iter().any(|q| q.matches(name, place))
     }
 
     /// Whether a test `name` placed at `place` is on a list or in
     /// quarantine.
     fn covers(&self, name: &str, place: Option<&str>) -> bool {
-        self.quarantine.iter().any(|q| q == name)
+        self.quarantines(name, place)
             || self
                 .must_pass
                 .iter()
@@ -360,14 +376,25 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
     for (entry, list) in listed {
         // Every place a test of this name ran in, in order of first sight.
         let mut places: Vec<Option<&str>> = Vec::new();
+        // A place in quarantine is left out; a name whose every place is,
+        // is not graded.
+        let mut quarantined = false;
         for placed in &results {
             for &(name, place, _) in &placed.tests {
-                if entry.matches(name, place) && !places.contains(&place) {
+                if !entry.matches(name, place) || places.contains(&place) {
+                    continue;
+                }
+                if expectations.quarantines(name, place) {
+                    quarantined = true;
+                } else {
                     places.push(place);
                 }
             }
         }
         if places.is_empty() {
+            if quarantined {
+                continue;
+            }
             places.push(entry.file.as_deref());
         }
         for place in places {
@@ -430,12 +457,13 @@ fn by_alias(listed: Vec<(&ListedTest, List)>, attempts: &[Attempt]) -> Vec<(List
 /// One attempt's tests, each with its place and result: the per-test
 /// list, and the names the parser gave as failing or flaky, whatever that
 /// list held (a caller may give only names).
-struct Placed<'a> {
-    tests: Vec<(&'a str, Option<&'a str>, TestResult)>,
+pub(crate) struct Placed<'a> {
+    /// Each test's name, place and result, in the attempt's order.
+    pub(crate) tests: Vec<(&'a str, Option<&'a str>, TestResult)>,
 }
 
 impl<'a> Placed<'a> {
-    fn of(attempt: &'a Attempt) -> Self {
+    pub(crate) fn of(attempt: &'a Attempt) -> Self {
         let mut tests: Vec<(&str, Option<&str>, TestResult)> = attempt
             .tests
             .iter()

@@ -177,6 +177,70 @@ mod tests {
         assert_eq!(verdict.failing(), ["a"], "{}", verdict.reason());
     }
 
+    /// One title in two files (jest's `math › adds` in a.test.js and
+    /// b.test.js), with `b`'s result; the report lists b's first.
+    fn one_title_in_two_files(a: TestResult, b: TestResult) -> Attempt {
+        let failing: Vec<&str> = [a, b]
+            .contains(&F)
+            .then_some("math › adds")
+            .into_iter()
+            .collect();
+        run(i32::from(!failing.is_empty()), &[])
+            .with_failing(failing)
+            .with_placed_tests([
+                ("math › adds", Some("b.test.js"), b),
+                ("math › adds", Some("a.test.js"), a),
+            ])
+    }
+
+    /// A test's identity is its name and its place: b's `adds` varied and
+    /// a's did not, and the varied entry says which. Before, the two were
+    /// one name whose result in an attempt was the last in the report
+    /// (a's, passing): the variation went unseen, a Pass.
+    #[test]
+    fn one_name_in_two_files_varies_in_one() {
+        let stress = Stress::new(3);
+        let attempts = [
+            one_title_in_two_files(P, P),
+            one_title_in_two_files(P, F),
+            one_title_in_two_files(P, P),
+        ];
+        let varied = stress.varied(&attempts);
+        let got: Vec<(&str, Option<&str>, usize, usize)> = varied
+            .iter()
+            .map(|v| (v.name.as_str(), v.context.as_deref(), v.failed_in, v.out_of))
+            .collect();
+        assert_eq!(got, [("math › adds", Some("b.test.js"), 1, 3)]);
+        let verdict = stress.verdict(&attempts);
+        assert_eq!(verdict.cause(), Some(Cause::Flaky), "{}", verdict.reason());
+        assert!(
+            verdict
+                .reason()
+                .starts_with("math › adds (in b.test.js, failed in 1 of 3)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // Failing in a in every run, passing in b: a Fail that names the
+        // test once and says which file in its reason.
+        let always = [one_title_in_two_files(F, P), one_title_in_two_files(F, P)];
+        assert!(stress.varied(&always).is_empty());
+        let verdict = stress.verdict(&always);
+        assert_eq!(verdict.failing(), ["math › adds"], "{}", verdict.reason());
+        assert!(
+            verdict.reason().starts_with("math › adds (in a.test.js)\n"),
+            "{}",
+            verdict.reason()
+        );
+        // A name in one place alone is said without it.
+        let one = |r| run(i32::from(r == F), &[]).with_placed_tests([("t", Some("p"), r)]);
+        let verdict = stress.verdict(&[one(P), one(F)]);
+        assert!(
+            verdict.reason().starts_with("t (failed in 1 of 2)\n"),
+            "{}",
+            verdict.reason()
+        );
+    }
+
     #[test]
     fn a_timeout_stops_it() {
         let stress = Stress::new(5);

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::attempt::{Attempt, TestResult};
-use crate::grading::{Grade, unnamed_passes_in};
+use crate::grading::{Grade, Placed, unnamed_passes_in};
 use crate::history::{self, AttemptClass};
 
 /// One test whose outcome varied across a stress run.
@@ -15,6 +15,10 @@ use crate::history::{self, AttemptClass};
 pub struct Varied {
     /// The canonical name.
     pub name: String,
+    /// The place the runner gave it (jest's and vitest's file, go's
+    /// package), where it gave one: a test's identity is its name and its
+    /// place, so one name in two files that both varied is two entries.
+    pub context: Option<String>,
     /// The attempts in which it failed (or failed and then passed).
     pub failed_in: usize,
     /// The attempts that ran it.
@@ -35,7 +39,7 @@ pub(crate) fn varied(attempts: &[Attempt]) -> Vec<Varied> {
     let passed: Vec<bool> = attempts.iter().map(named_every_failure).collect();
     per_test(attempts)
         .into_iter()
-        .filter_map(|(name, results)| {
+        .filter_map(|((name, place), results)| {
             let failed_in = results
                 .iter()
                 .flatten()
@@ -63,6 +67,7 @@ pub(crate) fn varied(attempts: &[Attempt]) -> Vec<Varied> {
                 Grade::of(&results) == Grade::Flaky || (failed_in > 0 && unnamed_in_a_pass > 0);
             varied.then(|| Varied {
                 name: name.to_owned(),
+                context: place.map(str::to_owned),
                 failed_in,
                 out_of: named + unnamed_in_a_pass,
             })
@@ -92,33 +97,25 @@ pub(crate) fn stopped(attempts: &[Attempt]) -> Option<usize> {
         })
 }
 
+/// A test's identity across attempts: its name and the place the runner
+/// gave it, if any (docs/formats.md, "A test's identity").
+pub(crate) type Identity<'a> = (&'a str, Option<&'a str>);
+
 /// Every test of `attempts`, in order of first appearance, with its result
-/// in each.
-pub(crate) fn per_test(attempts: &[Attempt]) -> Vec<(&str, Vec<Option<TestResult>>)> {
-    let mut order: Vec<&str> = Vec::new();
+/// in each: one name in two places is two tests.
+pub(crate) fn per_test(attempts: &[Attempt]) -> Vec<(Identity<'_>, Vec<Option<TestResult>>)> {
+    let mut order: Vec<Identity<'_>> = Vec::new();
     let mut seen = HashSet::new();
-    let maps: Vec<HashMap<&str, TestResult>> = attempts
+    let maps: Vec<HashMap<Identity<'_>, TestResult>> = attempts
         .iter()
         .map(|attempt| {
-            let mut map: HashMap<&str, TestResult> = HashMap::new();
-            for (name, result) in &attempt.tests {
-                map.insert(name.as_str(), *result);
-            }
-            for name in &attempt.failing {
-                map.entry(name.as_str()).or_insert(TestResult::Failed);
-            }
-            for name in &attempt.flaky_within {
-                map.insert(name.as_str(), TestResult::Flaky);
-            }
-            let names = attempt
-                .tests
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .chain(attempt.failing.iter().map(String::as_str))
-                .chain(attempt.flaky_within.iter().map(String::as_str));
-            for name in names {
-                if seen.insert(name) {
-                    order.push(name);
+            let mut map = HashMap::new();
+            // Where a test's identity comes more than once (a test run
+            // twice), the one named last.
+            for (name, place, result) in Placed::of(attempt).tests {
+                map.insert((name, place), result);
+                if seen.insert((name, place)) {
+                    order.push((name, place));
                 }
             }
             map
@@ -126,6 +123,19 @@ pub(crate) fn per_test(attempts: &[Attempt]) -> Vec<(&str, Vec<Option<TestResult
         .collect();
     order
         .into_iter()
-        .map(|name| (name, maps.iter().map(|m| m.get(name).copied()).collect()))
+        .map(|test| (test, maps.iter().map(|m| m.get(&test).copied()).collect()))
         .collect()
+}
+
+/// The names that come in more than one place among `attempts`' tests (one
+/// title in two files): where a reason must say which of them it means.
+pub(crate) fn shared_names(attempts: &[Attempt]) -> HashSet<&str> {
+    let mut first: HashMap<&str, Option<&str>> = HashMap::new();
+    let mut shared = HashSet::new();
+    for ((name, place), _) in per_test(attempts) {
+        if *first.entry(name).or_insert(place) != place {
+            shared.insert(name);
+        }
+    }
+    shared
 }

@@ -31,7 +31,7 @@ impl Refusals {
     /// Reads `chunk`, one or more whole lines (or a line cut at the pipe's
     /// bound).
     pub(crate) fn see(&mut self, chunk: &[u8]) {
-        if self.is_flood() {
+        if self.is_flood() || !may_hold_a_refusal(chunk) {
             return;
         }
         for line in chunk.split(|b| *b == b'\n') {
@@ -65,6 +65,23 @@ impl Refusals {
             .map_or(0, |k| k.load(std::sync::atomic::Ordering::Relaxed));
         self.count >= FLOOD || kernel >= FLOOD
     }
+}
+
+/// Whether `chunk` holds a word every refusal line holds one of: a few
+/// passes of memmem over the whole chunk, so that the lines of an output
+/// without any (nearly all) are never split and searched one by one
+/// (issue 36: every line of every run under Landlock came through here).
+fn may_hold_a_refusal(chunk: &[u8]) -> bool {
+    use std::sync::LazyLock;
+    static WORDS: LazyLock<[memchr::memmem::Finder<'static>; 4]> = LazyLock::new(|| {
+        [
+            memchr::memmem::Finder::new("EACCES"),
+            memchr::memmem::Finder::new("EPERM"),
+            memchr::memmem::Finder::new("ermission denied"),
+            memchr::memmem::Finder::new("Operation not permitted"),
+        ]
+    });
+    WORDS.iter().any(|word| word.find(chunk).is_some())
 }
 
 /// Whether `line` reports a socket call refused with EACCES or EPERM, as
@@ -147,6 +164,27 @@ mod tests {
         for (line, expected) in cases {
             assert_eq!(refused_by_the_sandbox(line.as_bytes()), *expected, "{line}");
         }
+    }
+
+    /// The chunk's prefilter never hides a line the line's test finds.
+    #[test]
+    fn every_refusal_passes_the_chunks_prefilter() {
+        for line in [
+            "connect EACCES 1",
+            "listen EPERM",
+            "x: connect: permission denied",
+            "java.net.BindException: Permission denied",
+            "PermissionError: [Errno 1] Operation not permitted",
+        ] {
+            assert!(refused_by_the_sandbox(line.as_bytes()), "{line}");
+            assert!(
+                may_hold_a_refusal(format!("ok\n{line}\n").as_bytes()),
+                "{line}"
+            );
+        }
+        assert!(!may_hold_a_refusal(
+            b"=== RUN   TestA\n    a_test.go:9: step 1\n"
+        ));
     }
 
     #[test]

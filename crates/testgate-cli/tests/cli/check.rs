@@ -1135,7 +1135,8 @@ fn stress_finds_the_unstable_test_and_its_output_quarantines_it() {
     assert_eq!(
         doc["stress"],
         serde_json::json!({"runs": 3, "varied": [
-            {"name": "tests/test_calc.py::test_sometimes", "failed_in": 2, "out_of": 3}
+            {"name": "tests/test_calc.py::test_sometimes", "context": "tests/test_calc.py",
+             "failed_in": 2, "out_of": 3}
         ]})
     );
     assert!(

@@ -13,6 +13,7 @@ use crate::{Run, run, testgate};
 
 const FAIL: i32 = 1;
 const PASS: i32 = 0;
+const INCONCLUSIVE: i32 = 125;
 
 /// The title both files hold.
 const ADDS: &str = "math › adds";
@@ -225,4 +226,60 @@ fn a_targeted_retry_of_one_name_failing_in_two_files_runs_both() {
         })
         .unwrap_or_default();
     assert_eq!(outcomes, [&json!(["failed", "failed"]); 2], "{doc:#}");
+}
+
+/// `--stress` on one name in two files whose b's varies: the varied entry
+/// is b's alone, with its file; its document fed back to `--quarantine`
+/// quarantines b's alone, so a's failing still gates. Before, stress keyed
+/// on the name (a's result and b's were one, whichever the report put
+/// last) and wrote no file, and the quarantine by name let a's failure
+/// pass.
+#[test]
+fn stress_and_quarantine_tell_one_name_in_two_files_apart() {
+    let (_tmp, dir) = project();
+    let out = check(&dir, "flaky", &["--stress", "3"]);
+    assert_eq!(out.code, Some(INCONCLUSIVE), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(
+        doc["stress"],
+        json!({"runs": 3, "varied": [
+            {"name": ADDS, "context": "src/b.test.js", "failed_in": 2, "out_of": 3}
+        ]}),
+        "{doc:#}"
+    );
+    let reason = doc["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with(&format!("{ADDS} (in src/b.test.js, failed in 2 of 3)\n")),
+        "{reason}"
+    );
+    let stress = dir.parent().expect("parent").join("stress.json");
+    std::fs::write(&stress, &out.stdout).expect("write the stress run");
+    let stress = stress.to_str().expect("UTF-8 path");
+
+    // b's fails (the first attempt is odd): quarantined, not gating.
+    let out = check(&dir, "flaky", &["--quarantine", stress]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let reason = doc["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains(&format!(
+            "1 test in quarantine failed and did not gate: {ADDS} (in src/b.test.js)"
+        )),
+        "{reason}"
+    );
+    // a's fails: the same name, another file, gates.
+    let out = check(&dir, "fail-a", &["--quarantine", stress]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["failing"], json!([ADDS]), "{doc:#}");
+
+    // A list of its own, by name and file, as `--expect`'s.
+    let list = dir.parent().expect("parent").join("quarantine.json");
+    let entries = json!({"quarantine": [{"name": ADDS, "file": "./src/a.test.js"}]});
+    std::fs::write(&list, entries.to_string()).expect("write the list");
+    let list = list.to_str().expect("UTF-8 path");
+    let out = check(&dir, "fail-a", &["--quarantine", list]);
+    assert_eq!(out.code, Some(PASS), "{out:#?}");
+    let out = check(&dir, "fail", &["--quarantine", list]);
+    assert_eq!(out.code, Some(FAIL), "{out:#?}");
 }

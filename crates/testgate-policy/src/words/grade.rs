@@ -1,9 +1,12 @@
 //! The words of the grader's decision: each graded test marked with its
 //! list, and the reason of each conclusion.
 
+use std::collections::HashSet;
+
 use crate::attempt::Attempt;
 use crate::decide_grade::{GradeConclusion, GradeDecision, Unseen};
-use crate::grading::{Grade, GradedTest, Grading, List, xfailed};
+use crate::grading::{Grade, GradedTest, Grading, List, ListedTest, xfailed};
+use crate::variation::shared_names;
 use crate::words::decision::reason;
 use crate::words::explain::{excerpt_lines, push_tail};
 use crate::words::reason::{Reason, tests};
@@ -31,7 +34,10 @@ pub(crate) fn grade_reason(decision: &GradeDecision<'_>, attempts: &[Attempt]) -
         GradeConclusion::NotRun {
             why, unnamed, near, ..
         } => not_run(grading, *why, *unnamed, near, last, number),
-        GradeConclusion::Passed { quarantined } => passed(grading, quarantined, number),
+        GradeConclusion::Passed { quarantined } => {
+            let shared = shared_names(attempts);
+            passed(grading, quarantined, &shared, number)
+        }
     }
 }
 
@@ -193,7 +199,14 @@ fn unseen_line(why: Unseen, unnamed: u64, not_run: usize, number: usize) -> Stri
     }
 }
 
-fn passed(grading: &Grading, quarantined: &[String], number: usize) -> String {
+/// Every graded test passed; `quarantined` failed and did not gate, each
+/// said with its file where its name is `shared` with a test elsewhere.
+fn passed(
+    grading: &Grading,
+    quarantined: &[ListedTest],
+    shared: &HashSet<&str>,
+    number: usize,
+) -> String {
     let tests_of = &grading.tests;
     let mut reason = Reason::new();
     let must = tests_of.iter().filter(|t| t.list == List::MustPass).count();
@@ -214,7 +227,16 @@ fn passed(grading: &Grading, quarantined: &[String], number: usize) -> String {
         reason.line(&format!(
             "{} in quarantine failed and did not gate: {}",
             tests(quarantined.len()),
-            quarantined.join(", ")
+            quarantined
+                .iter()
+                .map(|entry| match &entry.file {
+                    Some(file) if shared.contains(entry.name.as_str()) => {
+                        format!("{} (in {file})", entry.name)
+                    }
+                    Some(_) | None => entry.name.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     unlisted_line(&mut reason, &grading.unlisted_failed);

@@ -2,6 +2,7 @@
 
 use crate::attempt::Attempt;
 use crate::decide_stress::StressDecision;
+use crate::variation::shared_names;
 use crate::words::decision::reason;
 use crate::words::explain::push_tail;
 use crate::words::reason::{Reason, tests};
@@ -17,15 +18,22 @@ pub(crate) fn stress_reason(decision: &StressDecision<'_>, attempts: &[Attempt])
         StressDecision::NoAttempt => return "no attempt ran".to_owned(),
         StressDecision::NamedNoTest => return named_no_test(),
         StressDecision::Varied(varied) => {
+            let shared = shared_names(attempts);
             let names: Vec<&str> = varied.iter().map(|v| v.name.as_str()).collect();
-            words.names(&names, |name| {
-                varied
-                    .iter()
-                    .find(|v| v.name == name)
-                    .map_or_else(String::new, |v| {
-                        format!(" (failed in {} of {})", v.failed_in, v.out_of)
+            words.names_placed(
+                &names,
+                |i, _| {
+                    varied.get(i).map_or_else(String::new, |v| {
+                        format!(
+                            " ({}failed in {} of {})",
+                            in_file(shared.contains(v.name.as_str()), v.context.as_deref()),
+                            v.failed_in,
+                            v.out_of
+                        )
                     })
-            });
+                },
+                &[],
+            );
             words.line(&format!(
                 "{} varied across {n} runs of the same suite: quarantine {} \
                  (`--quarantine`) or fix {}",
@@ -38,7 +46,16 @@ pub(crate) fn stress_reason(decision: &StressDecision<'_>, attempts: &[Attempt])
             }
         }
         StressDecision::Failed(always) => {
-            words.names(always, |_| String::new());
+            let shared = shared_names(attempts);
+            let names: Vec<&str> = always.iter().map(|(name, _)| *name).collect();
+            words.names_placed(
+                &names,
+                |i, name| match always.get(i) {
+                    Some((_, Some(file))) if shared.contains(name) => format!(" (in {file})"),
+                    Some(_) | None => String::new(),
+                },
+                &[],
+            );
             words.line(&format!(
                 "{} failed in every one of {n} runs",
                 tests(always.len())
@@ -52,6 +69,15 @@ pub(crate) fn stress_reason(decision: &StressDecision<'_>, attempts: &[Attempt])
         }
     }
     words.finish()
+}
+
+/// `in FILE, ` where a varied test shares its name with a test in another
+/// place (one title in two files): which of them varied.
+fn in_file(shared: bool, context: Option<&str>) -> String {
+    match (shared, context) {
+        (true, Some(file)) => format!("in {file}, "),
+        (true, None) | (false, _) => String::new(),
+    }
 }
 
 /// The stress runs named no test.

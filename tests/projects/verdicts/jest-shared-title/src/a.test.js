@@ -1,6 +1,7 @@
 // Both files hold "math › adds" and "math › keeps zero": one name in two
 // files. TESTGATE_FIXTURE=fail fails the "adds" of b.test.js alone,
-// fail-a the "adds" of a.test.js alone, fail-both both.
+// fail-a the "adds" of a.test.js alone, fail-both both; flaky fails the
+// "adds" of b.test.js in odd attempts (TESTGATE_ATTEMPT) alone.
 const MODE = process.env.TESTGATE_FIXTURE || "pass";
 const FAILS = MODE === "fail-a" || MODE === "fail-both";
 
