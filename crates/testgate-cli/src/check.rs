@@ -665,7 +665,7 @@ pub(crate) fn execute_observed<'o>(
     if program.is_empty() {
         return Err(Error::EmptyCommand);
     }
-    if let Some(why) = watch_mode(command, &dir) {
+    if let Some(why) = TestConfig::new(&dir, program.clone(), rest.iter().cloned()).watch_mode() {
         return Err(Error::WatchMode(why));
     }
     // --structured asks the runner for its report: pytest's is obtained by
@@ -1037,35 +1037,6 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
     }
 }
 
-/// Why `command` would wait for changes instead of ending, if it would: a
-/// watch flag (`--watch`, `--watchAll`, jest's, vitest's, mocha's and
-/// node's; mocha's `-w`), vitest's
-/// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
-/// that holds one. Left to run, it would sit until the timeout; the user
-/// gets one line instead.
-fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
-    let words: Vec<String> = command
-        .iter()
-        .map(|w| w.to_string_lossy().into_owned())
-        .collect();
-    if let Some(flag) = testgate::watch::watch_word(&words) {
-        return Some(format!(
-            "the test command asks to watch for changes (`{flag}`), so it would never end: \
-             drop `{flag}`; testgate runs the tests once"
-        ));
-    }
-    // The tests control package.json: the facade reads it as a regular
-    // file only, never followed or waited on, capped.
-    let (script, text) = testgate::npm_script(command, dir)?;
-    let text = text.as_str();
-    let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-    let flag = testgate::watch::watch_word(&script_words)?;
-    Some(format!(
-        "the npm script `{script}` (`{text}`) watches for changes (`{flag}`), so it would \
-         never end: run the runner without `{flag}`; testgate runs the tests once"
-    ))
-}
-
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -1226,73 +1197,6 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
 mod tests {
     use super::{parse_duration, parse_size};
     use std::time::Duration;
-    use testgate::watch::watch_word;
-
-    #[test]
-    fn watch_flags() {
-        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(watch_word(&words("npx jest --watch")), Some("--watch"));
-        assert_eq!(
-            watch_word(&words("npx jest --watchAll=true")),
-            Some("--watchAll=true")
-        );
-        assert_eq!(watch_word(&words("npx vitest --watch")), Some("--watch"));
-        assert_eq!(watch_word(&words("npx vitest watch")), Some("watch"));
-        assert_eq!(watch_word(&words("npx jest --watch=false")), None);
-        assert_eq!(watch_word(&words("npx vitest run")), None);
-        assert_eq!(watch_word(&words("npx mocha -w")), Some("-w"));
-        assert_eq!(watch_word(&words("node --test --watch")), Some("--watch"));
-        assert_eq!(watch_word(&words("grep -w x")), None);
-        assert_eq!(watch_word(&words("cargo test watch")), None);
-    }
-
-    /// Every alias npm accepts for running a script is read for a watch
-    /// flag, the ones the retry knew and this check did not (`rum`, `urn`).
-    #[test]
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the test writes its own fixture, in a folder no test command ran in"
-    )]
-    fn npm_script_aliases_are_read_for_watch_flags() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(
-            dir.path().join("package.json"),
-            r#"{"scripts": {"test": "vitest", "dev": "vitest watch", "unit": "vitest run"}}"#,
-        )
-        .expect("package.json");
-        let command = |s: &str| {
-            s.split(' ')
-                .map(std::ffi::OsString::from)
-                .collect::<Vec<_>>()
-        };
-        for watching in [
-            "npm run dev",
-            "npm run-script dev",
-            "npm rum dev",
-            "npm urn dev",
-        ] {
-            let why = super::watch_mode(&command(watching), dir.path());
-            assert!(
-                why.as_deref()
-                    .is_some_and(|w| w.contains("`dev` (`vitest watch`)")),
-                "{watching}: {why:?}"
-            );
-        }
-        for once in [
-            "npm test",
-            "npm t",
-            "npm run unit",
-            "npm rum unit",
-            "npm run",
-            "npm ci",
-        ] {
-            assert_eq!(
-                super::watch_mode(&command(once), dir.path()),
-                None,
-                "{once}"
-            );
-        }
-    }
 
     #[test]
     fn durations() {

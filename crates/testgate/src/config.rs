@@ -439,7 +439,26 @@ impl TestConfig {
     pub fn snapshot_update(&self) -> Option<String> {
         let mut command = vec![self.program.clone()];
         command.extend(self.args.iter().cloned());
-        crate::watch::snapshot_update(&command, &self.env)
+        crate::refused_commands::snapshot_update(&command, &self.env)
+    }
+
+    /// Why the command would watch for changes instead of ending, if it
+    /// would (`jest --watch`, `vitest dev`, an npm script that holds one:
+    /// [`crate::refused_commands::watch_mode`]): a usage error, as it would
+    /// sit until the timeout. Reads the workspace's `package.json` as a
+    /// regular file only, capped.
+    ///
+    /// ```
+    /// use testgate::TestConfig;
+    ///
+    /// let config = TestConfig::new(".", "npx", ["jest", "--watch"]);
+    /// assert!(config.watch_mode().is_some_and(|why| why.contains("`--watch`")));
+    /// assert_eq!(TestConfig::new(".", "npx", ["jest"]).watch_mode(), None);
+    /// ```
+    pub fn watch_mode(&self) -> Option<String> {
+        let mut command = vec![self.program.clone()];
+        command.extend(self.args.iter().cloned());
+        crate::refused_commands::watch_mode(&command, &self.workspace)
     }
 
     /// The program.

@@ -54,6 +54,10 @@
 //! [`crate::view`] writes a [`View`] (a patch applied, the trusted tests
 //! put in: `check --trusted`) into the tree after it was recorded as
 //! found; the tree is put back as found after the check.
+//! [`crate::host_files`] says which paths run later on the host (a change
+//! to one is named first); [`crate::refused_commands`] which commands a
+//! gate refuses for what they ask ([`TestConfig::watch_mode`],
+//! [`TestConfig::snapshot_update`]).
 #![deny(missing_docs)]
 #![allow(
     rustdoc::private_intra_doc_links,
@@ -71,8 +75,10 @@ mod capture;
 mod channels;
 mod config;
 mod detect;
+pub mod host_files;
 mod judge;
 mod project;
+pub mod refused_commands;
 mod rerun;
 mod runners;
 mod scan;
@@ -80,7 +86,6 @@ mod suite;
 pub mod tree;
 mod users_report;
 mod view;
-pub mod watch;
 mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};

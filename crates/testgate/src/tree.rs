@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 use testgate_run::{Cancel, EntryKind};
 
+use crate::host_files;
 use crate::scan::{Content, Entry, Kind, Scan, inside};
 pub use crate::scan::{Limits, SnapshotError};
-use crate::watch;
 
 /// How many paths a reason names before it gives a count.
 pub const NAMED_PATHS: usize = 10;
@@ -58,7 +58,7 @@ pub enum Counts {
     /// the attempt changed what it was judging.
     Recorded,
     /// It runs later on the host, or configures a runner or a tool that
-    /// does ([`watch::runs_on_host`]).
+    /// does ([`host_files::runs_on_host`]).
     RunsOnHost,
     /// It is named like a test, or an expectation a test reads
     /// ([`is_test_file`]).
@@ -154,7 +154,7 @@ impl TreeChange {
             .chain(&self.added)
             .map(PathBuf::as_path)
             .collect();
-        all.sort_by_key(|p| (!watch::runs_on_host(p), p.to_path_buf()));
+        all.sort_by_key(|p| (!host_files::runs_on_host(p), p.to_path_buf()));
         all
     }
 
@@ -167,7 +167,7 @@ impl TreeChange {
                 .as_encoded_bytes()
                 .starts_with(WALK_FAILED.as_bytes())
         });
-        let host = self.paths().iter().any(|p| watch::runs_on_host(p));
+        let host = self.paths().iter().any(|p| host_files::runs_on_host(p));
         let restored = matches!(self.restored, Some(Ok(_)));
         ((unknown || host) && !restored) || self.installed.left_for_the_host()
     }
@@ -532,7 +532,7 @@ impl Snapshot {
         // output at its place, unless it runs later (a `conftest.py`
         // planted in `.pytest_cache` counts).
         let recorded_counts = |rel: &Path| {
-            if watch::runs_on_host(rel) {
+            if host_files::runs_on_host(rel) {
                 Some(Counts::RunsOnHost)
             } else if self.in_tool_output(rel) {
                 None
@@ -815,7 +815,7 @@ impl Snapshot {
 /// what pytest-benchmark or coverage write) costs nothing: it is removed
 /// after the attempt all the same, and noted.
 fn counts_when_new(rel: &Path, entry: &Entry, in_tool_output: bool) -> Option<Counts> {
-    if watch::runs_on_host(rel) {
+    if host_files::runs_on_host(rel) {
         return Some(Counts::RunsOnHost);
     }
     if rel.iter().any(|c| c == "__pycache__") {

@@ -532,11 +532,11 @@ mod tests {
     #[test]
     fn djangos_scripts_run_on_the_host() {
         for path in ["manage.py", "tests/runtests.py", "site/manage.py"] {
-            assert!(crate::watch::runs_on_host(Path::new(path)), "{path}");
+            assert!(crate::host_files::runs_on_host(Path::new(path)), "{path}");
         }
         // Where it must not fire: a test module, an app's views.
         for path in ["shop/tests.py", "shop/views.py", "manage_test.py"] {
-            assert!(!crate::watch::runs_on_host(Path::new(path)), "{path}");
+            assert!(!crate::host_files::runs_on_host(Path::new(path)), "{path}");
         }
     }
 
