@@ -1006,7 +1006,7 @@ fn swebench_instance(
 /// are files (`testgate check -- cargo test > tg.log`): what testgate
 /// writes there is no change the suite made, and `--restore` must never
 /// replace the file testgate is writing its verdict to.
-fn own_output() -> Vec<testgate::tree::OwnFile> {
+fn own_output() -> Vec<testgate::project_tree::OwnFile> {
     use std::os::fd::AsFd;
     [
         io::stdout().as_fd().try_clone_to_owned(),
@@ -1015,7 +1015,7 @@ fn own_output() -> Vec<testgate::tree::OwnFile> {
     .into_iter()
     .filter_map(Result::ok)
     .filter_map(|fd| std::fs::File::from(fd).metadata().ok())
-    .filter_map(|meta| testgate::tree::OwnFile::of(&meta))
+    .filter_map(|meta| testgate::project_tree::OwnFile::of(&meta))
     .collect()
 }
 
