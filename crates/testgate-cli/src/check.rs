@@ -827,7 +827,7 @@ fn with_expectations(
     // A quarantine alone grades every test but the quarantined ones.
     let strict = args.strict || (args.expect.is_none() && args.baseline.is_none());
     if let Some(path) = &args.quarantine {
-        let names = crate::expect::read_quarantine(path).map_err(Error::Expect)?;
+        let names = crate::expect::read_quarantine(path)?;
         expectations.quarantine = names;
     }
     let config = config.expect(expectations.with_missing(missing).with_strict(strict));
@@ -843,7 +843,7 @@ fn expected_of(args: &CheckArgs) -> Result<Option<crate::expect::Expected>, Erro
             crate::expect::expected(file.clone())
                 .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
         ),
-        (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
+        (None, Some(path)) => Some(crate::expect::read(path)?),
         (None, None) => None,
     };
     let mut used: Vec<&str> = Vec::new();
