@@ -44,7 +44,8 @@
 //! recognised, the retry selector, its preset environment, how it is asked
 //! for its own report, how it is found in a project. [`detect_command`]
 //! ([`crate::detect`]) asks every profile through a read-only,
-//! link-refusing view of the project; [`crate::rerun`] rewrites a targeted
+//! link-refusing view of the project ([`crate::project_view`], which the
+//! profiles answer through, below both); [`crate::rerun`] rewrites a targeted
 //! retry's command through the profiles.
 //!
 //! [`crate::project_tree`] records the project before anything runs, compares it
@@ -80,6 +81,7 @@ pub mod host_files;
 mod judge;
 mod project;
 pub mod project_tree;
+mod project_view;
 mod records;
 pub mod refused_commands;
 mod rerun;
@@ -91,8 +93,9 @@ mod view;
 mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
-pub use crate::detect::{DetectError, Detected, detect_command};
+pub use crate::detect::{DetectError, detect_command};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
+pub use crate::project_view::Detected;
 pub use crate::records::{AttemptRecord, Observer, PreparationRecord, Record};
 pub use crate::runners::npm::npm_script;
 pub use crate::suite::{SandboxedTests, TAIL_BYTES};

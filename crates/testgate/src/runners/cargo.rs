@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names, one_of, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// A doctest's name, `src/lib.rs - add (line 5)`: libtest's filter can

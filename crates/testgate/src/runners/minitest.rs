@@ -9,7 +9,7 @@ use testgate_parse::Runner;
 
 use super::rspec::regex_escaped;
 use super::{RunnerProfile, Target, names, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// minitest's `-n` value selecting exactly `targets`: `/^(?:A\#b|…)$/`
 /// (minitest matches it against `Class#method`).

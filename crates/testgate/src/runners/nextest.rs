@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// A string for nextest's `=` (equality) name matcher, escaped as its

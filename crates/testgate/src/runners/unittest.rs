@@ -13,7 +13,7 @@ use super::{
     EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
     Target, names,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// Options of unittest's and Django's command lines that take their value
 /// as the next argument (`-v` only where a number follows: unittest's is a
