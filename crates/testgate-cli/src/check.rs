@@ -44,7 +44,7 @@ pub(crate) struct CheckArgs {
     /// (`testgate mcp --root`): checked on the canonical folder the run
     /// uses. Not an option.
     #[arg(skip)]
-    pub(crate) roots: Option<std::sync::Arc<crate::mcp::Roots>>,
+    pub(crate) roots: Option<std::sync::Arc<crate::roots::Roots>>,
 
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.

@@ -26,6 +26,7 @@ mod mcp;
 mod outputs;
 mod parse;
 mod record;
+mod roots;
 mod terminal;
 mod trusted;
 
