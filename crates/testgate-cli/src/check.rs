@@ -44,7 +44,7 @@ pub(crate) struct CheckArgs {
     /// (`testgate mcp --root`): checked on the canonical folder the run
     /// uses. Not an option.
     #[arg(skip)]
-    pub(crate) roots: Option<std::sync::Arc<crate::mcp::Roots>>,
+    pub(crate) roots: Option<std::sync::Arc<crate::roots::Roots>>,
 
     /// Further attempts after a failing one. They detect flakiness; they
     /// never turn a failure into a pass.
@@ -639,162 +639,27 @@ pub(crate) fn execute_observed<'o>(
         .iter()
         .map(|path| writable_path(path))
         .collect::<Result<Vec<_>, _>>()?;
-    // No command: the project's files name its runner, or the user is
-    // told what was found (none, several, folders below).
-    let detected = if args.command.is_empty() {
-        let detected = testgate::detect_command(&dir)?;
-        if !args.quiet {
-            let _ = writeln!(
-                io::stderr(),
-                "testgate: running `{}` ({})",
-                detected.shown_command(),
-                detected.why()
-            );
-            for step in &detected.prepare {
-                let _ = writeln!(io::stderr(), "testgate: preparing first: `{step}`");
-            }
-        }
-        Some(detected)
-    } else {
-        None
-    };
+    let detected = detected_command(args, &dir)?;
     let command: &[OsString] = detected.as_ref().map_or(&args.command, |d| &d.command);
-    let Some((program, rest)) = command.split_first() else {
+    let Some((program, rest)) = command.split_first().filter(|(p, _)| !p.is_empty()) else {
         return Err(Error::EmptyCommand);
     };
-    if program.is_empty() {
-        return Err(Error::EmptyCommand);
-    }
-    if let Some(why) = watch_mode(command, &dir) {
+    if let Some(why) = TestConfig::new(&dir, program.clone(), rest.iter().cloned()).watch_mode() {
         return Err(Error::WatchMode(why));
     }
-    // --structured asks the runner for its report: pytest's is obtained by
-    // default, outside the project (docs/formats.md).
-    let command_args: Vec<OsString> = rest.to_vec();
-    let report = args.report.clone();
-    if args.structured {
-        let probe = TestConfig::new(&dir, program.clone(), rest.iter().cloned());
-        match probe.runner() {
-            Some(Runner::Pytest) => {}
-            Some(other) => return Err(Error::Structured(other.name().to_owned())),
-            None => return Err(Error::Structured(program.to_string_lossy().into_owned())),
-        }
-    }
-    let mut config = TestConfig::new(&dir, program.clone(), command_args)
-        .within(args.timeout)
-        .retrying(args.retries)
-        .rerun(args.rerun)
-        .format(args.format.0)
-        .keep_changes(args.keep_changes)
-        .evidence(args.evidence.rule())
-        .own_output(own_output());
-    let detected_steps = detected.iter().flat_map(|d| d.prepare.iter());
-    for step in args.prepare.iter().chain(detected_steps) {
-        config = config.prepare(step.clone());
-    }
-    if let Some(runs) = args.stress {
-        config = config.stress(runs);
-    }
-    if let Some(path) = report {
-        config = config.report(path);
-    }
-    // `--swebench-report`: the instance and its listed tests.
-    let mut instance: Option<crate::outputs::Instance> = None;
-    // An instance record's trusted revision, test patch and patch.
-    let mut instance_fields = crate::trusted::InstanceFields::default();
-    if args.expect.is_some() || args.baseline.is_some() || args.quarantine.is_some() {
-        let missing = match args.missing {
-            MissingArg::NotRun => Missing::Inconclusive,
-            MissingArg::Fail => Missing::Fail,
-        };
-        let expected = match (&args.expect_inline, &args.expect) {
-            (Some(file), _) => Some(
-                crate::expect::expected(file.clone())
-                    .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
-            ),
-            (None, Some(path)) => Some(crate::expect::read(path).map_err(Error::Expect)?),
-            (None, None) => None,
-        };
-        // A benchmark's instance record: what was not read is said once,
-        // also under --quiet (it is about the input, not the run).
-        let mut used: Vec<&str> = Vec::new();
-        if args.trusted.as_deref() != Some("none") {
-            used.extend(["base_commit", "base", "test_patch"]);
-        }
-        if args
-            .apply
-            .as_ref()
-            .is_some_and(|p| p.as_os_str() == "record")
-        {
-            used.extend(["patch", "fix_patch", "model_patch"]);
-        }
-        if let Some(note) = expected.as_ref().and_then(|e| e.note(&used)) {
-            let _ = writeln!(io::stderr(), "testgate: {note}");
-        }
-        if let Some(expected) = &expected {
-            instance_fields = expected.instance.clone();
-        }
-        if let (Some(_), Some(expected)) = (&args.swebench_report, &expected) {
-            instance = Some(swebench_instance(args, &dir, expected));
-        }
-        let mut expectations = match expected {
-            Some(expected) => expected.expectations,
-            None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
-        };
-        if let Some(path) = &args.baseline {
-            // What passed on the base commit must keep passing.
-            // Each by its name and its file, where the runner gave one.
-            let passed = crate::diff::grades_in(path)?
-                .into_iter()
-                .filter(|test| test.grade == Grade::Passed)
-                .map(|test| match test.context {
-                    Some(file) => ListedTest::in_file(test.name, file),
-                    None => ListedTest::from(test.name),
-                });
-            expectations.keep_passing.extend(passed);
-        }
-        // A quarantine alone grades every test but the quarantined ones.
-        let strict = args.strict || (args.expect.is_none() && args.baseline.is_none());
-        if let Some(path) = &args.quarantine {
-            let names = crate::expect::read_quarantine(path).map_err(Error::Expect)?;
-            expectations.quarantine = names;
-        }
-        config = config.expect(expectations.with_missing(missing).with_strict(strict));
-    }
-    for entry in &args.env {
-        config = match entry.split_once('=') {
-            Some((name, value)) if !name.is_empty() => config.env(name, value),
-            None if !entry.is_empty() => config.pass_env(entry),
-            _ => return Err(Error::BadEnv(entry.clone())),
-        };
-    }
+    refuse_unstructured(args, &dir, program, rest)?;
+    let config = config_of(args, &dir, program, rest, detected.as_ref());
+    // `--swebench-report`: the instance and its listed tests; an instance
+    // record's trusted revision, test patch and patch.
+    let (mut config, instance, instance_fields) = with_expectations(args, &dir, config)?;
+    config = with_env(args, config)?;
     // The runner's preset (CI=true for jest and vitest, …), as the
     // library's constructors apply it; a name given with --env wins.
     config = config.preset();
     if let Some(why) = config.snapshot_update() {
         return Err(Error::SnapshotUpdate(why));
     }
-    let bwrap = BwrapOptions {
-        allow_network: args.allow_network,
-        writable,
-        tmpfs_size: args.tmpfs_size,
-        // The signing key is testgate's, not the tests': unreadable
-        // inside wherever it lies (under bubblewrap; Landlock grants no
-        // home, see docs/sandbox.md).
-        hidden_files: args.sign.iter().cloned().collect(),
-        ..BwrapOptions::default()
-    };
-    let sandbox = match args.sandbox.as_str() {
-        "none" => Sandbox::Host,
-        "bwrap" => Sandbox::Bubblewrap(bwrap),
-        "landlock" => Sandbox::Landlock(LandlockOptions {
-            allow_network: bwrap.allow_network,
-            allow_unix_sockets: bwrap.allow_unix_sockets,
-            writable: bwrap.writable,
-            max_processes: bwrap.max_processes,
-        }),
-        _ => Sandbox::Auto(bwrap),
-    };
+    let sandbox = sandbox_of(args, writable);
     let asked = view_asked(args, instance_fields)?;
     if !asked.is_empty() {
         let runner = config.runner();
@@ -810,82 +675,21 @@ pub(crate) fn execute_observed<'o>(
     }
     // The driver's own bound (`--stress N` runs N, whatever `-k` says).
     let mut observer = observe(tests.max_attempts());
-    // The version is read before the first attempt: what the attempts do
-    // to the tree is the tree digest's business, not the version's.
-    let version = args.record.as_ref().map(|_| match &args.suite_version {
-        Some(version) => (Some(version.clone()), None),
-        None => {
-            let repository = crate::record::repository(&dir);
-            let dirty = repository
-                .as_ref()
-                .and_then(|repository| crate::record::git_dirty(repository, &dir))
-                .flatten();
-            let head = match (repository.map(|r| r.head), &dirty) {
-                (Some(head), Some(_)) => Some(format!("{head}-dirty")),
-                (head, _) => head,
-            };
-            (head, dirty)
-        }
-    });
-    // The toolchain's versions are asked before the tree is recorded and
-    // the attempts run, with the project read-only: nothing a question
-    // runs (a module of the project's that shadows the runner's) can
-    // plant a file after the tree check.
-    let toolchain: Vec<ToolchainVersion> = match &args.record {
-        Some(_) => tests
-            .toolchain_versions()
-            .into_iter()
-            .map(|(question, answer)| ToolchainVersion { question, answer })
-            .collect(),
-        None => Vec::new(),
-    };
-    let started = unix_seconds();
+    let before = before_the_attempts(args, &dir, &tests);
     let record = tests.run_observed(observer.as_mut());
     if let Some(view) = &record.view {
         say_view(view, args.quiet);
     }
-    if let (Some(path), Some((version, dirty))) = (&args.record, version) {
-        let name = args.name.clone().unwrap_or_else(|| {
-            dir.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
-            .then(crate::record::bwrap_version)
-            .flatten();
-        let document = RecordDocument {
-            schema: RECORD_SCHEMA.to_owned(),
-            testgate: env!("CARGO_PKG_VERSION").to_owned(),
-            suite: RecordSuite {
-                name,
-                version,
-                dirty,
-            },
-            tree_digest: record.tree_digest.clone(),
-            tree_unbound: record.tree_unbound.clone(),
-            command: command
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            options: args.record_options(),
-            sandbox: args.record_sandbox(record.sandbox.0, record.sandbox.1.clone()),
-            env: args.env_names(),
-            environment: tests.environment_names(),
-            toolchain,
-            host: Host {
-                kernel: kernel_release(),
-                bwrap,
-            },
-            started_at: started,
-            ended_at: unix_seconds(),
-            verdict: record.verdict.name().to_owned(),
-            result: crate::json::check_document_detected(&record, detected.as_ref()),
-            // How the command was chosen: no one typed it.
-            command_detected: detected.as_ref().map(|detected| CommandDetected {
-                runner: detected.runner.name().to_owned(),
-                why: detected.why(),
-            }),
-        };
+    if let (Some(path), Some(before)) = (&args.record, before) {
+        let document = record_document(
+            args,
+            &dir,
+            command,
+            &tests,
+            &record,
+            detected.as_ref(),
+            before,
+        );
         crate::record::write(path, &document, args.sign.as_deref())?;
     }
     if args.junit.is_some() || args.swebench_report.is_some() {
@@ -898,6 +702,304 @@ pub(crate) fn execute_observed<'o>(
         }
     }
     Ok(Checked { record, detected })
+}
+
+/// The command the project's files name when none was given (or the
+/// user is told what was found: none, several, folders below), said on
+/// stderr unless `--quiet`.
+fn detected_command(args: &CheckArgs, dir: &std::path::Path) -> Result<Option<Detected>, Error> {
+    if !args.command.is_empty() {
+        return Ok(None);
+    }
+    let detected = testgate::detect_command(dir)?;
+    if !args.quiet {
+        let _ = writeln!(
+            io::stderr(),
+            "testgate: running `{}` ({})",
+            detected.shown_command(),
+            detected.why()
+        );
+        for step in &detected.prepare {
+            let _ = writeln!(io::stderr(), "testgate: preparing first: `{step}`");
+        }
+    }
+    Ok(Some(detected))
+}
+
+/// `--structured` asks the runner for its report: pytest's is obtained by
+/// default, outside the project (docs/formats.md); any other runner is a
+/// usage error.
+fn refuse_unstructured(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    program: &OsString,
+    rest: &[OsString],
+) -> Result<(), Error> {
+    if !args.structured {
+        return Ok(());
+    }
+    let probe = TestConfig::new(dir, program.clone(), rest.iter().cloned());
+    match probe.runner() {
+        Some(Runner::Pytest) => Ok(()),
+        Some(other) => Err(Error::Structured(other.name().to_owned())),
+        None => Err(Error::Structured(program.to_string_lossy().into_owned())),
+    }
+}
+
+/// The check's configuration from its options: limits, retries, format,
+/// the preparation steps (the user's, then the detected command's), the
+/// stress runs and the user's report.
+fn config_of(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    program: &OsString,
+    rest: &[OsString],
+    detected: Option<&Detected>,
+) -> TestConfig {
+    let mut config = TestConfig::new(dir, program.clone(), rest.to_vec())
+        .within(args.timeout)
+        .retrying(args.retries)
+        .rerun(args.rerun)
+        .format(args.format.0)
+        .keep_changes(args.keep_changes)
+        .evidence(args.evidence.rule())
+        .own_output(own_output());
+    let detected_steps = detected.into_iter().flat_map(|d| d.prepare.iter());
+    for step in args.prepare.iter().chain(detected_steps) {
+        config = config.prepare(step.clone());
+    }
+    if let Some(runs) = args.stress {
+        config = config.stress(runs);
+    }
+    if let Some(path) = args.report.clone() {
+        config = config.report(path);
+    }
+    config
+}
+
+/// `config` graded against what `--expect`, `--baseline` and
+/// `--quarantine` list; with the SWE-bench instance (`--swebench-report`)
+/// and the instance record's fields, where the expectations came from one.
+fn with_expectations(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    config: TestConfig,
+) -> Result<
+    (
+        TestConfig,
+        Option<crate::outputs::Instance>,
+        crate::trusted::InstanceFields,
+    ),
+    Error,
+> {
+    let mut instance: Option<crate::outputs::Instance> = None;
+    let mut instance_fields = crate::trusted::InstanceFields::default();
+    if args.expect.is_none() && args.baseline.is_none() && args.quarantine.is_none() {
+        return Ok((config, instance, instance_fields));
+    }
+    let missing = match args.missing {
+        MissingArg::NotRun => Missing::Inconclusive,
+        MissingArg::Fail => Missing::Fail,
+    };
+    let expected = expected_of(args)?;
+    if let Some(expected) = &expected {
+        instance_fields = expected.instance.clone();
+    }
+    if let (Some(_), Some(expected)) = (&args.swebench_report, &expected) {
+        instance = Some(swebench_instance(args, dir, expected));
+    }
+    let mut expectations = match expected {
+        Some(expected) => expected.expectations,
+        None => Expectations::new(Vec::<String>::new(), Vec::<String>::new()),
+    };
+    if let Some(path) = &args.baseline {
+        // What passed on the base commit must keep passing.
+        // Each by its name and its file, where the runner gave one.
+        let passed = crate::diff::grades_in(path)?
+            .into_iter()
+            .filter(|test| test.grade == Grade::Passed)
+            .map(|test| match test.context {
+                Some(file) => ListedTest::in_file(test.name, file),
+                None => ListedTest::from(test.name),
+            });
+        expectations.keep_passing.extend(passed);
+    }
+    // A quarantine alone grades every test but the quarantined ones.
+    let strict = args.strict || (args.expect.is_none() && args.baseline.is_none());
+    if let Some(path) = &args.quarantine {
+        let names = crate::expect::read_quarantine(path)?;
+        expectations.quarantine = names;
+    }
+    let config = config.expect(expectations.with_missing(missing).with_strict(strict));
+    Ok((config, instance, instance_fields))
+}
+
+/// The `--expect` file (or the expectations given inline), with a note on
+/// stderr of what an instance record held that was not read (also under
+/// `--quiet`: it is about the input, not the run).
+fn expected_of(args: &CheckArgs) -> Result<Option<crate::expect::Expected>, Error> {
+    let expected = match (&args.expect_inline, &args.expect) {
+        (Some(file), _) => Some(
+            crate::expect::expected(file.clone())
+                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+        ),
+        (None, Some(path)) => Some(crate::expect::read(path)?),
+        (None, None) => None,
+    };
+    let mut used: Vec<&str> = Vec::new();
+    if args.trusted.as_deref() != Some("none") {
+        used.extend(["base_commit", "base", "test_patch"]);
+    }
+    if args
+        .apply
+        .as_ref()
+        .is_some_and(|p| p.as_os_str() == "record")
+    {
+        used.extend(["patch", "fix_patch", "model_patch"]);
+    }
+    if let Some(note) = expected.as_ref().and_then(|e| e.note(&used)) {
+        let _ = writeln!(io::stderr(), "testgate: {note}");
+    }
+    Ok(expected)
+}
+
+/// `config` with the `--env` entries: `NAME=VALUE` set, `NAME` passed.
+fn with_env(args: &CheckArgs, mut config: TestConfig) -> Result<TestConfig, Error> {
+    for entry in &args.env {
+        config = match entry.split_once('=') {
+            Some((name, value)) if !name.is_empty() => config.env(name, value),
+            None if !entry.is_empty() => config.pass_env(entry),
+            _ => return Err(Error::BadEnv(entry.clone())),
+        };
+    }
+    Ok(config)
+}
+
+/// The sandbox `--sandbox` names, with the options that apply to it.
+fn sandbox_of(args: &CheckArgs, writable: Vec<PathBuf>) -> Sandbox {
+    let bwrap = BwrapOptions {
+        allow_network: args.allow_network,
+        writable,
+        tmpfs_size: args.tmpfs_size,
+        // The signing key is testgate's, not the tests': unreadable
+        // inside wherever it lies (under bubblewrap; Landlock grants no
+        // home, see docs/sandbox.md).
+        hidden_files: args.sign.iter().cloned().collect(),
+        ..BwrapOptions::default()
+    };
+    match args.sandbox.as_str() {
+        "none" => Sandbox::Host,
+        "bwrap" => Sandbox::Bubblewrap(bwrap),
+        "landlock" => Sandbox::Landlock(LandlockOptions {
+            allow_network: bwrap.allow_network,
+            allow_unix_sockets: bwrap.allow_unix_sockets,
+            writable: bwrap.writable,
+            max_processes: bwrap.max_processes,
+        }),
+        _ => Sandbox::Auto(bwrap),
+    }
+}
+
+/// What a `--record` holds that is read before the attempts: the suite's
+/// version and dirty marker, the toolchain's versions, the start.
+struct BeforeAttempts {
+    version: Option<String>,
+    dirty: Option<testgate_documents::Dirty>,
+    toolchain: Vec<ToolchainVersion>,
+    started: u64,
+}
+
+/// What a `--record` needs read before the first attempt (`None` without
+/// one): the version, before what the attempts do to the tree (that is
+/// the tree digest's business); the toolchain's versions, asked before the
+/// tree is recorded and the attempts run, with the project read-only, so
+/// that nothing a question runs (a module of the project's that shadows
+/// the runner's) can plant a file after the tree check.
+fn before_the_attempts(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    tests: &SandboxedTests,
+) -> Option<BeforeAttempts> {
+    args.record.as_ref()?;
+    let (version, dirty) = match &args.suite_version {
+        Some(version) => (Some(version.clone()), None),
+        None => {
+            let repository = crate::record::repository(dir);
+            let dirty = repository
+                .as_ref()
+                .and_then(|repository| crate::record::git_dirty(repository, dir))
+                .flatten();
+            let head = match (repository.map(|r| r.head), &dirty) {
+                (Some(head), Some(_)) => Some(format!("{head}-dirty")),
+                (head, _) => head,
+            };
+            (head, dirty)
+        }
+    };
+    let toolchain = tests
+        .toolchain_versions()
+        .into_iter()
+        .map(|(question, answer)| ToolchainVersion { question, answer })
+        .collect();
+    Some(BeforeAttempts {
+        version,
+        dirty,
+        toolchain,
+        started: unix_seconds(),
+    })
+}
+
+/// The `--record` document of the check.
+fn record_document<'r>(
+    args: &CheckArgs,
+    dir: &std::path::Path,
+    command: &[OsString],
+    tests: &SandboxedTests,
+    record: &'r Record,
+    detected: Option<&Detected>,
+    before: BeforeAttempts,
+) -> RecordDocument<'r> {
+    let name = args.name.clone().unwrap_or_else(|| {
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let bwrap = matches!(tests.sandbox(), Sandbox::Bubblewrap(_))
+        .then(crate::record::bwrap_version)
+        .flatten();
+    RecordDocument {
+        schema: RECORD_SCHEMA.to_owned(),
+        testgate: env!("CARGO_PKG_VERSION").to_owned(),
+        suite: RecordSuite {
+            name,
+            version: before.version,
+            dirty: before.dirty,
+        },
+        tree_digest: record.tree_digest.clone(),
+        tree_unbound: record.tree_unbound.clone(),
+        command: command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        options: args.record_options(),
+        sandbox: args.record_sandbox(record.sandbox.0, record.sandbox.1.clone()),
+        env: args.env_names(),
+        environment: tests.environment_names(),
+        toolchain: before.toolchain,
+        host: Host {
+            kernel: kernel_release(),
+            bwrap,
+        },
+        started_at: before.started,
+        ended_at: unix_seconds(),
+        verdict: record.verdict.name().to_owned(),
+        result: crate::json::check_document_detected(record, detected),
+        // How the command was chosen: no one typed it.
+        command_detected: detected.map(|detected| CommandDetected {
+            runner: detected.runner.name().to_owned(),
+            why: detected.why(),
+        }),
+    }
 }
 
 /// One line on stderr of what the view the attempts ran differed in from
@@ -1006,7 +1108,7 @@ fn swebench_instance(
 /// are files (`testgate check -- cargo test > tg.log`): what testgate
 /// writes there is no change the suite made, and `--restore` must never
 /// replace the file testgate is writing its verdict to.
-fn own_output() -> Vec<testgate::tree::OwnFile> {
+fn own_output() -> Vec<testgate::project_tree::OwnFile> {
     use std::os::fd::AsFd;
     [
         io::stdout().as_fd().try_clone_to_owned(),
@@ -1015,7 +1117,7 @@ fn own_output() -> Vec<testgate::tree::OwnFile> {
     .into_iter()
     .filter_map(Result::ok)
     .filter_map(|fd| std::fs::File::from(fd).metadata().ok())
-    .filter_map(|meta| testgate::tree::OwnFile::of(&meta))
+    .filter_map(|meta| testgate::project_tree::OwnFile::of(&meta))
     .collect()
 }
 
@@ -1035,35 +1137,6 @@ fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
         Some(why) => Err(refuse(why)),
         None => Ok(canonical),
     }
-}
-
-/// Why `command` would wait for changes instead of ending, if it would: a
-/// watch flag (`--watch`, `--watchAll`, jest's, vitest's, mocha's and
-/// node's; mocha's `-w`), vitest's
-/// `watch` or `dev` command, or an npm script (`npm test`, `npm run NAME`)
-/// that holds one. Left to run, it would sit until the timeout; the user
-/// gets one line instead.
-fn watch_mode(command: &[OsString], dir: &std::path::Path) -> Option<String> {
-    let words: Vec<String> = command
-        .iter()
-        .map(|w| w.to_string_lossy().into_owned())
-        .collect();
-    if let Some(flag) = testgate::watch::watch_word(&words) {
-        return Some(format!(
-            "the test command asks to watch for changes (`{flag}`), so it would never end: \
-             drop `{flag}`; testgate runs the tests once"
-        ));
-    }
-    // The tests control package.json: the facade reads it as a regular
-    // file only, never followed or waited on, capped.
-    let (script, text) = testgate::npm_script(command, dir)?;
-    let text = text.as_str();
-    let script_words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-    let flag = testgate::watch::watch_word(&script_words)?;
-    Some(format!(
-        "the npm script `{script}` (`{text}`) watches for changes (`{flag}`), so it would \
-         never end: run the runner without `{flag}`; testgate runs the tests once"
-    ))
 }
 
 fn unix_seconds() -> u64 {
@@ -1226,73 +1299,6 @@ fn write_text(out: &mut impl Write, verdict: &Verdict) -> io::Result<()> {
 mod tests {
     use super::{parse_duration, parse_size};
     use std::time::Duration;
-    use testgate::watch::watch_word;
-
-    #[test]
-    fn watch_flags() {
-        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(watch_word(&words("npx jest --watch")), Some("--watch"));
-        assert_eq!(
-            watch_word(&words("npx jest --watchAll=true")),
-            Some("--watchAll=true")
-        );
-        assert_eq!(watch_word(&words("npx vitest --watch")), Some("--watch"));
-        assert_eq!(watch_word(&words("npx vitest watch")), Some("watch"));
-        assert_eq!(watch_word(&words("npx jest --watch=false")), None);
-        assert_eq!(watch_word(&words("npx vitest run")), None);
-        assert_eq!(watch_word(&words("npx mocha -w")), Some("-w"));
-        assert_eq!(watch_word(&words("node --test --watch")), Some("--watch"));
-        assert_eq!(watch_word(&words("grep -w x")), None);
-        assert_eq!(watch_word(&words("cargo test watch")), None);
-    }
-
-    /// Every alias npm accepts for running a script is read for a watch
-    /// flag, the ones the retry knew and this check did not (`rum`, `urn`).
-    #[test]
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the test writes its own fixture, in a folder no test command ran in"
-    )]
-    fn npm_script_aliases_are_read_for_watch_flags() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(
-            dir.path().join("package.json"),
-            r#"{"scripts": {"test": "vitest", "dev": "vitest watch", "unit": "vitest run"}}"#,
-        )
-        .expect("package.json");
-        let command = |s: &str| {
-            s.split(' ')
-                .map(std::ffi::OsString::from)
-                .collect::<Vec<_>>()
-        };
-        for watching in [
-            "npm run dev",
-            "npm run-script dev",
-            "npm rum dev",
-            "npm urn dev",
-        ] {
-            let why = super::watch_mode(&command(watching), dir.path());
-            assert!(
-                why.as_deref()
-                    .is_some_and(|w| w.contains("`dev` (`vitest watch`)")),
-                "{watching}: {why:?}"
-            );
-        }
-        for once in [
-            "npm test",
-            "npm t",
-            "npm run unit",
-            "npm rum unit",
-            "npm run",
-            "npm ci",
-        ] {
-            assert_eq!(
-                super::watch_mode(&command(once), dir.path()),
-                None,
-                "{once}"
-            );
-        }
-    }
 
     #[test]
     fn durations() {

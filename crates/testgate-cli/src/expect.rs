@@ -9,7 +9,7 @@
 //! lines: one name that must pass per line, `#` comments and blank lines
 //! ignored.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use testgate::policy::{Expectations, ListedTest};
 use testgate_documents::{ExpectFile, ListedName, StressOfCheck};
@@ -63,36 +63,108 @@ impl Expected {
     }
 }
 
+/// Why a list of tests (`--expect`, `--quarantine`) could not be had: each
+/// a one-line message that names the list and where it is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ExpectError {
+    /// The file could not be opened or its size read.
+    #[error("cannot read {what} in {}: {source}", path.display())]
+    Unreadable {
+        /// The list, in words (`the expected tests`).
+        what: &'static str,
+        /// The file as given.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The file holds more than [`MAX_BYTES`].
+    #[error("{what} in {} are {size} bytes, more than the {MAX_BYTES} read", path.display())]
+    TooLarge {
+        /// The list, in words.
+        what: &'static str,
+        /// The file as given.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+    },
+    /// The file could not be read as a project's file (a link, a FIFO).
+    #[error("cannot read {what}: {source}")]
+    NotAFile {
+        /// The list, in words.
+        what: &'static str,
+        /// Why not.
+        source: testgate::run::ProjectFileError,
+    },
+    /// The file is not UTF-8.
+    #[error("{what} in {} are not UTF-8", path.display())]
+    NotUtf8 {
+        /// The list, in words.
+        what: &'static str,
+        /// The file as given.
+        path: PathBuf,
+    },
+    /// The file's content states no list: why, after the list and file.
+    #[error("{what} in {}: {why}", path.display())]
+    Content {
+        /// The list, in words.
+        what: &'static str,
+        /// The file as given.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
 /// The expectations in `path`, or a one-line message of what is wrong.
-pub(crate) fn read(path: &Path) -> Result<Expected, String> {
-    let text = read_list(path, "the expected tests")?;
-    parse(&text).map_err(|why| format!("the expected tests in {}: {why}", path.display()))
+pub(crate) fn read(path: &Path) -> Result<Expected, ExpectError> {
+    const WHAT: &str = "the expected tests";
+    let text = read_list(path, WHAT)?;
+    parse(&text).map_err(|why| ExpectError::Content {
+        what: WHAT,
+        path: path.to_owned(),
+        why,
+    })
 }
 
 /// The text of `what` at `path`, at most [`MAX_BYTES`] of it.
-fn read_list(path: &Path, what: &str) -> Result<String, String> {
-    let cannot = |e: std::io::Error| format!("cannot read {what} in {}: {e}", path.display());
-    let size = std::fs::metadata(path).map_err(cannot)?.len();
+fn read_list(path: &Path, what: &'static str) -> Result<String, ExpectError> {
+    let size = std::fs::metadata(path)
+        .map_err(|source| ExpectError::Unreadable {
+            what,
+            path: path.to_owned(),
+            source,
+        })?
+        .len();
     if size > MAX_BYTES {
-        return Err(format!(
-            "{what} in {} are {size} bytes, more than the {MAX_BYTES} read",
-            path.display()
-        ));
+        return Err(ExpectError::TooLarge {
+            what,
+            path: path.to_owned(),
+            size,
+        });
     }
     // The list may lie in a project a suite wrote: no link followed, no
     // FIFO waited on, capped.
     let bytes = testgate::run::read_project_file(path, MAX_BYTES)
-        .map_err(|e| format!("cannot read {what}: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("{what} in {} are not UTF-8", path.display()))
+        .map_err(|source| ExpectError::NotAFile { what, source })?;
+    String::from_utf8(bytes).map_err(|_| ExpectError::NotUtf8 {
+        what,
+        path: path.to_owned(),
+    })
 }
 
 /// The tests of a quarantine file: one name per line (`#` comments), the
 /// `check --stress --json` document whose varied tests to quarantine (each
 /// by its name and place), or `{"quarantine": [...]}`, whose entries are
 /// names or `{"name": …, "file": …}` as an `--expect` list's are.
-pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<ListedTest>, String> {
-    let text = read_list(path, "the quarantined tests")?;
-    quarantine(&text).map_err(|why| format!("the quarantined tests in {}: {why}", path.display()))
+pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<ListedTest>, ExpectError> {
+    const WHAT: &str = "the quarantined tests";
+    let text = read_list(path, WHAT)?;
+    quarantine(&text).map_err(|why| ExpectError::Content {
+        what: WHAT,
+        path: path.to_owned(),
+        why,
+    })
 }
 
 /// The tests `text` quarantines.

@@ -26,6 +26,7 @@ mod mcp;
 mod outputs;
 mod parse;
 mod record;
+mod roots;
 mod terminal;
 mod trusted;
 
@@ -141,6 +142,10 @@ enum Error {
     /// `check --expect FILE` could not be read, or lists no test.
     #[error("{0}")]
     Expect(String),
+    /// `check --expect FILE` or `--quarantine FILE` could not be read or
+    /// states no list.
+    #[error("{0}")]
+    ExpectList(#[from] crate::expect::ExpectError),
     /// `batch` could not open, resume or write its `--out`.
     #[error("{0}")]
     Batch(String),
@@ -254,6 +259,7 @@ fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
             | Error::Expect(_)
+            | Error::ExpectList(_)
             | Error::Batch(_)
             | Error::Baseline(_)
             | Error::Serve(_)

@@ -224,7 +224,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     }
     if let Some(dir) = &args.dir {
         let recorded = recorded.tree_digest.as_deref().unwrap_or("");
-        let snapshot = testgate::tree::Snapshot::take(dir, false)
+        let snapshot = testgate::project_tree::Snapshot::take(dir, false)
             .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?;
         let now = snapshot.digest();
         // A file over the hashing limit is bound by its size alone: an
@@ -243,7 +243,7 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
             say(format_args!(
                 "tree: ok except {} file(s) the digest does not bind, only their size (over {} MiB, not hashed): {}",
                 unbound.len(),
-                testgate::tree::Limits::default().hashed_file_bytes >> 20,
+                testgate::project_tree::Limits::default().hashed_file_bytes >> 20,
                 unbound.join(", ")
             ));
         } else {

@@ -7,8 +7,8 @@ use crate::ci::{self, Step, Text};
 use crate::formats::{Interest, LineKey, Recognizer};
 use crate::line::Line;
 use crate::runner::Runner;
+use crate::scans::Scans;
 use crate::sections::Steps;
-use crate::stream::Scans;
 
 /// The parser's parts that each line goes through.
 pub(crate) struct Dispatch<'p> {

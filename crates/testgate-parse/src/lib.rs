@@ -59,7 +59,8 @@
 //! -v` prints ([`GoEvents::feed_split`] hands a report's parser every line
 //! but the tests' output). [`EnvironmentScan`] and [`CoverageScan`] are
 //! recognisers of whole lines that [`StreamParser::with_scans`] runs on the
-//! lines it splits itself ([`StreamParser::finish_scanned`] gives
+//! lines it splits itself ([`crate::scans`], below the stream and its
+//! dispatch; [`StreamParser::finish_scanned`] gives
 //! [`Scanned`]). [`Beside`] sets a runner's own report ([`parse_junit`],
 //! [`parse_json_report`]) beside its console. [`Runner`] (`runner.rs`) is
 //! the workspace's one list of runners. Fixtures:
@@ -88,6 +89,7 @@ mod line;
 mod printable;
 mod report;
 mod runner;
+mod scans;
 mod sections;
 mod stream;
 mod tail;
@@ -107,11 +109,11 @@ pub use crate::junit::{
 };
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};
+pub use crate::report::Section;
 pub use crate::report::{
     Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
-pub use crate::sections::Section;
 pub use crate::stream::{Scanned, StreamParser};
 pub use crate::tail::tail;
 

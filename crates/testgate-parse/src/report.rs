@@ -356,13 +356,57 @@ pub struct Report {
     /// which runner ran over which lines, in which step (its command where
     /// the CI names it), and which of [`failing`](Report::failing) it named
     /// there. A runner's raw console is one section without a step.
-    pub sections: Vec<crate::Section>,
+    pub sections: Vec<Section>,
 }
 
 impl Report {
     /// The failing tests' names, in order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.failing.iter().map(|test| test.name.as_str())
+    }
+}
+
+/// One runner's part of a log: the lines it ran over within one CI step,
+/// and the failing tests it named there. The sections tile the log: each
+/// runs from its runner's first line in the step (the step's first line
+/// for the step's first runner) to the next section; lines before the
+/// first runner's are the first section's, and a step that ran no runner
+/// is the section's before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Section {
+    /// The runner.
+    pub runner: Runner,
+    /// The CI step's command, or its name where the CI gives no command
+    /// (`##[group]Run cargo test` gives `cargo test`, Azure's
+    /// `##[section]Starting: Test` then `##[command]pytest` gives `pytest`,
+    /// GitLab's and Buildkite's echoed `$ cargo test` gives `cargo test`);
+    /// `None` outside any step the CI marked (a runner's raw console).
+    pub step: Option<String>,
+    /// The first line of the section, from 0.
+    pub first_line: u64,
+    /// The last line of the section, from 0.
+    pub last_line: u64,
+    /// The failing tests the runner named in this section: indices into
+    /// [`Report::failing`](crate::Report::failing), in order. A test that
+    /// failed in two steps is named in the first (the report names each
+    /// test once).
+    pub failing: Vec<usize>,
+    /// Failing tests another runner's lines named within this section's
+    /// runner's lines (a pytest session a cargo test printed): its output,
+    /// not a run of their own. Indices into
+    /// [`Report::failing`](crate::Report::failing), in order; they are in
+    /// no section's `failing`.
+    pub printed: Vec<usize>,
+}
+
+impl Section {
+    /// The failing tests of this section, out of `report`, the report
+    /// the section belongs to.
+    pub fn failing<'r>(&'r self, report: &'r Report) -> impl Iterator<Item = &'r FailingTest> + 'r {
+        self.failing
+            .iter()
+            .filter_map(|&index| report.failing.get(index))
     }
 }
 

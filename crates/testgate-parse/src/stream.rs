@@ -4,13 +4,13 @@ use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::RandomState;
 
-use crate::coverage::CoverageScan;
 use crate::dispatch::{Dispatch, Readers};
-use crate::environment::{EnvironmentFailure, EnvironmentScan};
+use crate::environment::EnvironmentFailure;
 use crate::formats::{self, Findings, Interest, Recognizer, Seen};
 use crate::line::LineSplitter;
 use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
 use crate::runner::{Format, Runner};
+use crate::scans::Scans;
 use crate::sections::{self, Spans, Steps};
 
 /// A parser fed output as it arrives, in chunks of any size (mid-line and
@@ -50,21 +50,6 @@ pub struct StreamParser {
     scans: Option<Scans>,
 }
 
-/// The scans a parser runs beside its recognisers, on the same lines.
-#[derive(Debug, Default)]
-pub(crate) struct Scans {
-    environment: EnvironmentScan,
-    coverage: CoverageScan,
-}
-
-impl Scans {
-    /// Reads one cleaned line.
-    pub(crate) fn line(&mut self, text: &str) {
-        self.environment.line(text);
-        self.coverage.line(text);
-    }
-}
-
 /// What a parser with its scans ([`StreamParser::with_scans`]) understood
 /// of the output: the report, and what the environment and coverage scans
 /// saw on the same lines.
@@ -75,10 +60,10 @@ pub struct Scanned {
     /// gives it.
     pub report: Report,
     /// The first environment failure the output showed
-    /// ([`EnvironmentScan`]).
+    /// ([`EnvironmentScan`](crate::environment::EnvironmentScan)).
     pub environment: Option<EnvironmentFailure>,
     /// The output said that a coverage threshold was not met
-    /// ([`CoverageScan`]).
+    /// ([`CoverageScan`](crate::coverage::CoverageScan)).
     pub coverage_below_threshold: bool,
 }
 
@@ -120,8 +105,8 @@ impl StreamParser {
         }
     }
 
-    /// The same parser that also runs the [`EnvironmentScan`] and the
-    /// [`CoverageScan`] on every line it splits, so that output is cut
+    /// The same parser that also runs the [`EnvironmentScan`](crate::environment::EnvironmentScan) and the
+    /// [`CoverageScan`](crate::coverage::CoverageScan) on every line it splits, so that output is cut
     /// into lines once; [`finish_scanned`](Self::finish_scanned) gives
     /// what they saw.
     ///

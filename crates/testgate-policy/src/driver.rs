@@ -8,7 +8,7 @@ use crate::grading::Grading;
 use crate::policy::{Plan, Policy};
 use crate::prepare::Preparation;
 use crate::stress::Stress;
-use crate::tree::{AfterTreeChange, Leftover};
+use crate::tree_change::{AfterTreeChange, Leftover};
 use crate::variation::Varied;
 use crate::verdict::{Cause, Outcome, Verdict};
 use crate::words;

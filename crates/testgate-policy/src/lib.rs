@@ -54,7 +54,7 @@
 //!   [`crate::decide_stress`], a typed conclusion with no English;
 //! - words: [`crate::words`], the only module that writes English;
 //! - drivers: [`crate::retry`] ([`Policy::plan`], [`Policy::verdict`]),
-//!   [`crate::tree`] ([`Policy::after_tree_change`]: what the attempts prove
+//!   [`crate::tree_change`] ([`Policy::after_tree_change`]: what the attempts prove
 //!   when one changed the tree it judged), [`crate::grade`] ([`Grader`]),
 //!   [`crate::stress`] ([`Stress`]) and [`crate::driver`] ([`Driver`], the
 //!   trait the three share).
@@ -87,7 +87,7 @@ mod prepare;
 mod retry;
 mod signal;
 mod stress;
-mod tree;
+mod tree_change;
 mod variation;
 mod verdict;
 mod words;
@@ -102,7 +102,7 @@ pub use crate::grading::{
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::stress::Stress;
-pub use crate::tree::{AfterTreeChange, Leftover};
+pub use crate::tree_change::{AfterTreeChange, Leftover};
 pub use crate::variation::Varied;
 pub use crate::verdict::{Cause, Verdict};
 pub use crate::words::{MAX_NAMES, MAX_REASON};

@@ -148,11 +148,15 @@ fn probe(dirs: &[PathBuf]) -> Result<(), String> {
         .drain(Duration::from_millis(200));
     // The last few KiB of what bwrap said, for its complaint.
     let mut tail: Vec<u8> = Vec::new();
-    let result = crate::runner::run(&spec, &mut |chunk: &[u8]| {
-        tail.extend_from_slice(chunk);
-        let excess = tail.len().saturating_sub(4096);
-        tail.drain(..excess);
-    });
+    let result = crate::sandboxed::run_in(
+        &spec,
+        crate::sandboxed::Chosen::Host,
+        &mut |chunk: &[u8]| {
+            tail.extend_from_slice(chunk);
+            let excess = tail.len().saturating_sub(4096);
+            tail.drain(..excess);
+        },
+    );
     match result {
         Ok(finished) if finished.ending == crate::Ending::Exited(0) => Ok(()),
         Ok(finished) => Err(crate::bwrap::complaint(&tail)

@@ -45,14 +45,16 @@
 //!
 //! # Code map
 //!
-//! [`run`] ([`crate::runner`]) builds the environment ([`crate::env`]:
-//! [`EnvPolicy`]) and the sandbox's command line ([`crate::bwrap`], the
-//! seccomp filter of [`crate::seccomp`]; or the Landlock ruleset of
-//! [`crate::landlocked`]), starts the command through the one place that
-//! spawns ([`crate::spawn`]) under a reaper of the run's own
-//! ([`crate::reaper`], a child subreaper: every process of the run stays
-//! its descendant), and polls its output, end, deadline and [`Cancel`]
-//! ([`crate::watch`]); [`crate::tree`] finds and ends every process the
+//! [`run`] ([`crate::run`](mod@crate::run)) resolves [`Sandbox::Auto`] and runs the command
+//! in the chosen sandbox ([`crate::sandboxed`]), which builds the
+//! environment ([`crate::env`]: [`EnvPolicy`]) and the sandbox's command
+//! line ([`crate::bwrap`], the seccomp filter of [`crate::seccomp`]; or the
+//! Landlock ruleset of [`crate::landlocked`]), starts the command through
+//! the one place that spawns ([`crate::spawn`]) under a reaper of the run's
+//! own ([`crate::reaper`], a child subreaper: every process of the run
+//! stays its descendant), and polls its output into an [`OutputSink`]
+//! ([`crate::sink`]), its end, deadline and [`Cancel`] ([`crate::poll`]);
+//! [`crate::process_tree`] finds and ends every process the
 //! run started. [`choose_sandbox`] ([`crate::choose`]) picks bubblewrap or
 //! Landlock, never the host.
 //!
@@ -89,19 +91,21 @@ mod installed;
 mod landlocked;
 mod loopback;
 mod outcome;
+mod poll;
+mod process_tree;
 mod project_file;
 mod protect;
 mod reaper;
 mod refused;
-mod runner;
+mod run;
+mod sandboxed;
 mod seccomp;
 mod seed;
+mod sink;
 mod spawn;
 mod spec;
 mod toolchain;
-mod tree;
 mod view;
-mod watch;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::choose::{SandboxChoice, choose_sandbox};
@@ -112,7 +116,8 @@ pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
     ProjectDir, ProjectFileError, ProjectLock, append_file, read_project_file, replace_file,
 };
-pub use crate::runner::{OutputSink, run};
+pub use crate::run::run;
+pub use crate::sink::OutputSink;
 pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
 pub use crate::toolchain::{CachePlace, HomeCache, Installed, InstalledPart, Toolchain};
 pub use crate::view::ToolCache;

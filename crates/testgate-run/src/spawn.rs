@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -47,7 +47,7 @@ pub(crate) struct Started {
 /// `env`, no inherited fd but 0, 1, 2 (and 3, 4, ... = `pass_fds`). If the
 /// runner dies, the reaper ends the run ([`crate::reaper::reap`]).
 pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
-    let (report, report_write) = crate::runner::pipe()?;
+    let (report, report_write) = pipe()?;
     // Above the command's fds, so no dup2 onto 3, 4, ... can land on it.
     let report_write = report_write.try_clone_to_owned_at_least(10)?;
     let report_fd = report_write.as_raw_fd();
@@ -192,4 +192,14 @@ fn mark_cloexec_by_hand(first: libc::c_int) {
             libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
         }
     }
+}
+/// A close-on-exec pipe: (read end, write end).
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: pipe2 writes two fds into the array we own.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both fds were just created and are owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }

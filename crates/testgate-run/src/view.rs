@@ -172,28 +172,7 @@ fn mounts(host: &Host<'_>) -> View {
     if let Some(home) = &command_home {
         homes.push(home.clone());
     }
-    let mut hidden: Vec<PathBuf> = HIDDEN_DIRS.iter().map(PathBuf::from).collect();
-    for home in &homes {
-        if home.is_absolute() && home != Path::new("/") {
-            hidden.push(home.clone());
-            if let Ok(real) = home.canonicalize() {
-                hidden.push(real);
-            }
-        }
-    }
-    // The other projects' private caches: their root is hidden wherever
-    // it lies (`XDG_CACHE_HOME` outside the homes), the project's own
-    // bound back below.
-    if let Some(root) = host.cache_root
-        && root.is_absolute()
-        && !host.dir.starts_with(root)
-    {
-        hidden.push(root.to_path_buf());
-        if let Ok(real) = root.canonicalize() {
-            hidden.push(real);
-        }
-    }
-    hidden.retain(|dir| dir.is_dir());
+    let hidden = hidden_dirs(host, &homes);
     // The sandbox's own tmpfs mounts hide too; a path under them is shown
     // like one under a home.
     let covered: Vec<PathBuf> = hidden
@@ -213,11 +192,75 @@ fn mounts(host: &Host<'_>) -> View {
     };
     let needs_showing =
         |path: &Path| covered.iter().any(|c| path.starts_with(c)) && !is_writable(path);
+    let mut read_only: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for path in wanted_read_only(host, &homes) {
+        if !path.is_absolute() {
+            continue;
+        }
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        for inside in [real.clone(), lexical(&path)] {
+            if needs_showing(&inside) && !read_only.iter().any(|(_, at)| *at == inside) {
+                read_only.push((real.clone(), inside));
+            }
+        }
+    }
+    view.read_only = outermost_pairs(read_only);
 
-    // Read-only: the toolchains under each home, the program, the
-    // directories the environment names, a venv's interpreter.
+    // The private caches.
+    let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
+        return view;
+    };
+    let seeds = host_caches(host, &home, &is_writable);
+    let caches = private_caches(host, &home, &seeds, &mut view.notes);
+    match caches {
+        Ok((caches, claim)) => {
+            view.writable.extend(caches);
+            view.cache_claim = Some(std::sync::Arc::new(claim));
+        }
+        Err(error) => view.notes.push(format!(
+            "no private cache for this project ({error}): toolchain caches are cold in each attempt"
+        )),
+    }
+    point_at_private_folders(host, &home, &is_writable, &mut view);
+    view
+}
+
+/// The folders the sandbox covers with an empty tmpfs: the fixed ones,
+/// the `homes` (as given and canonical), and the root of the other
+/// projects' private caches wherever it lies (`XDG_CACHE_HOME` outside
+/// the homes; the project's own is bound back below); those that exist.
+fn hidden_dirs(host: &Host<'_>, homes: &[PathBuf]) -> Vec<PathBuf> {
+    let mut hidden: Vec<PathBuf> = HIDDEN_DIRS.iter().map(PathBuf::from).collect();
+    for home in homes {
+        if home.is_absolute() && home != Path::new("/") {
+            hidden.push(home.clone());
+            if let Ok(real) = home.canonicalize() {
+                hidden.push(real);
+            }
+        }
+    }
+    if let Some(root) = host.cache_root
+        && root.is_absolute()
+        && !host.dir.starts_with(root)
+    {
+        hidden.push(root.to_path_buf());
+        if let Ok(real) = root.canonicalize() {
+            hidden.push(real);
+        }
+    }
+    hidden.retain(|dir| dir.is_dir());
+    hidden
+}
+
+/// What the command is shown read-only where it is hidden: the toolchains
+/// under each of the `homes`, the program's folder (a venv's interpreter
+/// called by path with its venv), the directories and search paths the
+/// environment names, an activated venv's interpreter.
+fn wanted_read_only(host: &Host<'_>, homes: &[PathBuf]) -> Vec<PathBuf> {
     let mut wanted: Vec<PathBuf> = Vec::new();
-    for home in &homes {
+    for home in homes {
         let installed = host.toolchains.iter().flat_map(|t| t.homes);
         wanted.extend(
             HOME_TOOLCHAINS
@@ -254,37 +297,18 @@ fn mounts(host: &Host<'_>) -> View {
     if let Some(venv) = value(host.env, "VIRTUAL_ENV") {
         wanted.extend(venv_interpreter(Path::new(venv)));
     }
-    let mut read_only: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for path in wanted {
-        if !path.is_absolute() {
-            continue;
-        }
-        let Ok(real) = path.canonicalize() else {
-            continue;
-        };
-        for inside in [real.clone(), lexical(&path)] {
-            if needs_showing(&inside) && !read_only.iter().any(|(_, at)| *at == inside) {
-                read_only.push((real.clone(), inside));
-            }
-        }
-    }
-    view.read_only = outermost_pairs(read_only);
+    wanted
+}
 
-    // The private caches.
-    let Some(home) = command_home.or_else(|| homes.first().cloned()) else {
-        return view;
-    };
-    let seeds = host_caches(host, &home, &is_writable);
-    let caches = private_caches(host, &home, &seeds, &mut view.notes);
-    match caches {
-        Ok((caches, claim)) => {
-            view.writable.extend(caches);
-            view.cache_claim = Some(std::sync::Arc::new(claim));
-        }
-        Err(error) => view.notes.push(format!(
-            "no private cache for this project ({error}): toolchain caches are cold in each attempt"
-        )),
-    }
+/// The toolchains' build-output and cache variables pointed at the
+/// project's private folders under `home` (unless one already names a
+/// writable place), each with a note.
+fn point_at_private_folders(
+    host: &Host<'_>,
+    home: &Path,
+    is_writable: &dyn Fn(&Path) -> bool,
+    view: &mut View,
+) {
     for (name, private) in host.toolchains.iter().flat_map(|t| t.build_outputs) {
         let place = Path::new(BUILD_OUTPUT_PLACE).join(private);
         if let Some(current) = value(host.env, name) {
@@ -310,7 +334,6 @@ fn mounts(host: &Host<'_>) -> View {
         ));
         view.env.push(((*name).into(), private.into_os_string()));
     }
-    view
 }
 
 /// Python's bytecode cache prefix (`sys.pycache_prefix`): where Python,

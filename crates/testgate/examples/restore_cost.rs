@@ -32,8 +32,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use testgate::project_tree::Snapshot;
 use testgate::run::LandlockOptions;
-use testgate::tree::Snapshot;
 use testgate::{Sandbox, SandboxedTests, TestConfig, Verdict};
 
 use harness::{Quiet, median};

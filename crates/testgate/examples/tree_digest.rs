@@ -17,7 +17,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use testgate::tree::Snapshot;
+use testgate::project_tree::Snapshot;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);

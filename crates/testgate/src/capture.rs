@@ -6,7 +6,7 @@ use testgate_parse::{
 };
 use testgate_run::OutputSink;
 
-use crate::suite::Observer;
+use crate::records::Observer;
 
 /// The last bytes of an output, in memory bounded by twice the limit.
 #[derive(Debug)]

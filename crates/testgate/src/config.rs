@@ -48,7 +48,7 @@ pub struct TestConfig {
     pub(crate) report: Option<PathBuf>,
     /// Files the caller writes to (its stdout and stderr): never tree
     /// changes.
-    pub(crate) own_files: Vec<crate::tree::OwnFile>,
+    pub(crate) own_files: Vec<crate::project_tree::OwnFile>,
     /// What a Pass needs of the runner's own report.
     pub(crate) evidence: EvidenceRule,
     /// The tree the attempts run, when not the tree as submitted.
@@ -372,19 +372,22 @@ impl TestConfig {
     /// The caller's own files: where its standard output and error go when
     /// that is a file in the project (`testgate check -- cargo test >
     /// tg.log`). Taken before the first attempt, they are not tree changes
-    /// and `--restore` never touches them ([`Snapshot::leave_out`](crate::tree::Snapshot::leave_out)).
+    /// and `--restore` never touches them ([`Snapshot::leave_out`](crate::project_tree::Snapshot::leave_out)).
     ///
     /// ```
     /// use std::os::fd::AsFd;
     /// use testgate::TestConfig;
-    /// use testgate::tree::OwnFile;
+    /// use testgate::project_tree::OwnFile;
     ///
     /// let stdout = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
     /// let config = TestConfig::cargo(".").own_output(OwnFile::of(&stdout.metadata()?));
     /// assert!(config.own_files().len() <= 1);
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn own_output(mut self, files: impl IntoIterator<Item = crate::tree::OwnFile>) -> Self {
+    pub fn own_output(
+        mut self,
+        files: impl IntoIterator<Item = crate::project_tree::OwnFile>,
+    ) -> Self {
         self.own_files.extend(files);
         self.own_files.sort_unstable();
         self.own_files.dedup();
@@ -417,7 +420,7 @@ impl TestConfig {
     }
 
     /// The caller's own files given with [`TestConfig::own_output`].
-    pub fn own_files(&self) -> &[crate::tree::OwnFile] {
+    pub fn own_files(&self) -> &[crate::project_tree::OwnFile] {
         &self.own_files
     }
 
@@ -439,7 +442,26 @@ impl TestConfig {
     pub fn snapshot_update(&self) -> Option<String> {
         let mut command = vec![self.program.clone()];
         command.extend(self.args.iter().cloned());
-        crate::watch::snapshot_update(&command, &self.env)
+        crate::refused_commands::snapshot_update(&command, &self.env)
+    }
+
+    /// Why the command would watch for changes instead of ending, if it
+    /// would (`jest --watch`, `vitest dev`, an npm script that holds one:
+    /// [`crate::refused_commands::watch_mode`]): a usage error, as it would
+    /// sit until the timeout. Reads the workspace's `package.json` as a
+    /// regular file only, capped.
+    ///
+    /// ```
+    /// use testgate::TestConfig;
+    ///
+    /// let config = TestConfig::new(".", "npx", ["jest", "--watch"]);
+    /// assert!(config.watch_mode().is_some_and(|why| why.contains("`--watch`")));
+    /// assert_eq!(TestConfig::new(".", "npx", ["jest"]).watch_mode(), None);
+    /// ```
+    pub fn watch_mode(&self) -> Option<String> {
+        let mut command = vec![self.program.clone()];
+        command.extend(self.args.iter().cloned());
+        crate::refused_commands::watch_mode(&command, &self.workspace)
     }
 
     /// The program.

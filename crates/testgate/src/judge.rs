@@ -8,8 +8,8 @@ use testgate_policy::{
     Stress, Verdict,
 };
 
-use crate::suite::AttemptRecord;
-use crate::tree::TreeChange;
+use crate::project_tree::TreeChange;
+use crate::records::AttemptRecord;
 
 /// The driver of `stress` runs, else the grader when the caller listed the
 /// tests that decide (`expect`), else the retry policy.

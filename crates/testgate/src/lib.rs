@@ -30,12 +30,13 @@
 //! # Code map
 //!
 //! [`SandboxedTests`] ([`crate::suite`]) is the loop: it asks the policy's
-//! driver for the next attempt, runs it through [`testgate_run`], feeds
+//! driver ([`crate::judge`]) for the next attempt, runs it through [`testgate_run`], feeds
 //! the output to one streaming parser with its scans and a tail buffer
 //! ([`crate::capture`]), sets the runner's own report beside the console
 //! ([`crate::channels`]; the user's `--report`, [`crate::users_report`]),
 //! and turns each attempt's facts into the policy's `Attempt` by one pure
-//! function ([`crate::attempt`]). [`TestConfig`] ([`crate::config`]) is
+//! function ([`crate::attempt`]); what it answers is a [`Record`], shown
+//! to an [`Observer`] as it comes ([`crate::records`]). [`TestConfig`] ([`crate::config`]) is
 //! the command with its limits and a preset per runner.
 //!
 //! [`crate::runners`] holds what testgate knows of each runner outside its
@@ -43,17 +44,22 @@
 //! recognised, the retry selector, its preset environment, how it is asked
 //! for its own report, how it is found in a project. [`detect_command`]
 //! ([`crate::detect`]) asks every profile through a read-only,
-//! link-refusing view of the project; [`crate::rerun`] rewrites a targeted
+//! link-refusing view of the project ([`crate::project_view`], which the
+//! profiles answer through, below both); [`crate::rerun`] rewrites a targeted
 //! retry's command through the profiles.
 //!
-//! [`crate::tree`] records the project before anything runs, compares it
+//! [`crate::project_tree`] records the project before anything runs, compares it
 //! after each preparation and attempt and puts it back as submitted
-//! ([`tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
+//! ([`project_tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
 //! within a budget; [`crate::project`] refuses folders that may not be a
 //! project ([`project_dir`]). None of them starts a process.
 //! [`crate::view`] writes a [`View`] (a patch applied, the trusted tests
 //! put in: `check --trusted`) into the tree after it was recorded as
 //! found; the tree is put back as found after the check.
+//! [`crate::host_files`] says which paths run later on the host (a change
+//! to one is named first); [`crate::refused_commands`] which commands a
+//! gate refuses for what they ask ([`TestConfig::watch_mode`],
+//! [`TestConfig::snapshot_update`]).
 #![deny(missing_docs)]
 #![allow(
     rustdoc::private_intra_doc_links,
@@ -71,25 +77,28 @@ mod capture;
 mod channels;
 mod config;
 mod detect;
+pub mod host_files;
 mod judge;
 mod project;
+pub mod project_tree;
+mod project_view;
+mod records;
+pub mod refused_commands;
 mod rerun;
 mod runners;
 mod scan;
 mod suite;
-pub mod tree;
 mod users_report;
 mod view;
-pub mod watch;
 mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
-pub use crate::detect::{DetectError, Detected, detect_command};
+pub use crate::detect::{DetectError, detect_command};
 pub use crate::project::{ProjectRefused, host_folder, project_dir};
+pub use crate::project_view::Detected;
+pub use crate::records::{AttemptRecord, Observer, PreparationRecord, Record};
 pub use crate::runners::npm::npm_script;
-pub use crate::suite::{
-    AttemptRecord, Observer, PreparationRecord, Record, SandboxedTests, TAIL_BYTES,
-};
+pub use crate::suite::{SandboxedTests, TAIL_BYTES};
 pub use crate::view::{View, ViewFile, ViewRecord, is_trusted_path};
 
 /// The principal vocabulary of [`SandboxedTests`]: what it runs in and what

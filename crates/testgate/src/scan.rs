@@ -1,5 +1,5 @@
 //! Reading a project tree by descriptor and within a budget: the entries
-//! [`crate::tree`] records before the attempts and compares after each.
+//! [`crate::project_tree`] records before the attempts and compares after each.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};

@@ -2,13 +2,12 @@
 //! the verdict.
 
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use testgate_parse::Report;
 use testgate_policy::{
-    Attempt, Cause, Driver, Environment, Findings, Grading, Plan, Policy, Preparation, Selection,
-    Step, Varied, Verdict,
+    Attempt, Cause, Driver, Environment, Findings, Plan, Policy, Preparation, Selection, Step,
+    Verdict,
 };
 use testgate_run::{
     BwrapOptions, Cancel, EnvPolicy, LandlockOptions, ProjectWrites, RunSpec, Sandbox,
@@ -18,8 +17,9 @@ use crate::attempt::{Facts, attempt_of, ending_of};
 use crate::capture::{AttemptSink, Finished};
 use crate::config::TestConfig;
 use crate::judge;
+use crate::project_tree::{Limits, Snapshot, SnapshotError, TreeChange};
+use crate::records::{AttemptRecord, Observer, PreparationRecord, Record, Silent};
 use crate::rerun::{self, Target};
-use crate::tree::{Limits, Snapshot, SnapshotError, TreeChange};
 use crate::users_report::{self, with_runner_report};
 use crate::view::ViewRecord;
 
@@ -27,114 +27,6 @@ use crate::view::ViewRecord;
 /// for any runner's closing summary and the failures right before it; the
 /// reason cuts it further to `MAX_REASON`.
 pub const TAIL_BYTES: usize = 64 * 1024;
-
-/// What a caller sees while the tests run. Every method has an empty
-/// default, so an observer implements only what it shows.
-pub trait Observer {
-    /// Attempt `number` (from 1) starts, running `command` to test `selection`.
-    fn attempt_started(&mut self, number: usize, selection: &Selection, command: &[OsString]) {
-        let _ = (number, selection, command);
-    }
-    /// A chunk of the running attempt's output (stdout and stderr merged).
-    fn output(&mut self, chunk: &[u8]) {
-        let _ = chunk;
-    }
-    /// Attempt `record.number` has ended.
-    fn attempt_finished(&mut self, record: &AttemptRecord) {
-        let _ = record;
-    }
-    /// Preparation step `number` (from 1) starts, running the shell
-    /// command `command`; its output goes to [`Observer::output`].
-    fn preparation_started(&mut self, number: usize, command: &str) {
-        let _ = (number, command);
-    }
-    /// A preparation step has ended.
-    fn preparation_finished(&mut self, record: &PreparationRecord) {
-        let _ = record;
-    }
-}
-
-/// One preparation step, as it ran.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct PreparationRecord {
-    /// The step's number, from 1.
-    pub number: usize,
-    /// The shell command, how it ended, the end of its output, and what it
-    /// removed from the project.
-    pub preparation: Preparation,
-    /// How long it took.
-    pub duration: Duration,
-}
-
-/// An observer that shows nothing.
-struct Silent;
-
-impl Observer for Silent {}
-
-/// One attempt, as it ran: the command line, the policy's record, and the
-/// parser's full report.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct AttemptRecord {
-    /// The attempt's number, from 1.
-    pub number: usize,
-    /// The program and arguments that ran.
-    pub command: Vec<String>,
-    /// The record the policy decided on: ending, selection, failing names,
-    /// counts, tail, duration.
-    pub attempt: Attempt,
-    /// Everything the parser understood of the output.
-    pub report: Report,
-    /// What the sandbox decided on the user's behalf about what the
-    /// command sees, one line each ([`testgate_run::Finished::sandbox_notes`]).
-    pub sandbox_notes: Vec<String>,
-    /// What the attempt did in the project's installed folders under
-    /// Landlock ([`testgate_run::Finished::installed`]).
-    pub installed: testgate_run::InstalledChange,
-}
-
-/// A finished check: which suite, the verdict, and every attempt.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Record {
-    /// The suite's name and version, when given with
-    /// [`SandboxedTests::named`].
-    pub suite: Option<(String, String)>,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// What the attempts showed, as data: the names that always and
-    /// sometimes failed, the order-dependence evidence, the attempt that
-    /// stopped the sequence, the notes.
-    pub findings: Findings,
-    /// The preparation steps that ran, in order (the last one failed when
-    /// the verdict is [`Cause::PrepareFailed`](crate::Cause::PrepareFailed)).
-    pub preparations: Vec<PreparationRecord>,
-    /// The attempts in the order they ran.
-    pub attempts: Vec<AttemptRecord>,
-    /// The digest of the tree before the first attempt (see [`crate::tree`]),
-    /// None when it could not be read.
-    pub tree_digest: Option<String>,
-    /// The files the digest binds by size alone, not content: over the
-    /// hashing limit ([`Snapshot::unbound`]).
-    pub tree_unbound: Vec<String>,
-    /// What an attempt changed in the tree, when one did (the verdict is
-    /// then Inconclusive `tree_changed`).
-    pub tree: Option<TreeChange>,
-    /// The listed tests and what the attempts showed of each, when the
-    /// change was graded against expectations ([`TestConfig::expect`]).
-    pub grading: Option<Grading>,
-    /// In stress mode ([`TestConfig::stress`]): every test whose outcome
-    /// varied across the runs.
-    pub stress: Option<Vec<Varied>>,
-    /// The sandbox the attempts ran in ([`Sandbox::name`]: `auto` when
-    /// none could start) and, when [`Sandbox::Auto`] chose it, why.
-    pub sandbox: (&'static str, Option<String>),
-    /// What the view the attempts ran made of the tree, when it was not
-    /// the tree as submitted ([`TestConfig::view`]): the patch applied,
-    /// the trusted files put in, and whether the tree was put back.
-    pub view: Option<ViewRecord>,
-}
 
 /// A project's tests, run in a sandbox: the product in one type.
 ///
@@ -423,6 +315,31 @@ impl SandboxedTests {
 
     /// The preparations and the attempts on the tree `snapshot` recorded.
     fn run_from(&self, snapshot: Snapshot, observer: &mut dyn Observer) -> Record {
+        let preparations = match self.run_preparations(&snapshot, observer) {
+            Ok(preparations) => preparations,
+            Err(stopped) => return *stopped,
+        };
+        let snapshot = if preparations.is_empty() {
+            snapshot
+        } else {
+            // What the preparations wrote where runners write is the tree
+            // the attempts run on.
+            match snapshot.retake() {
+                Ok(snapshot) => snapshot,
+                Err(error) => return self.unrecorded(&error, preparations),
+            }
+        };
+        self.run_attempts(&snapshot, preparations, observer)
+    }
+
+    /// Runs the preparation steps in order, each compared against the tree
+    /// `snapshot` recorded; the record that ends the check when one failed
+    /// or changed the tree (or testgate was interrupted comparing it).
+    fn run_preparations(
+        &self,
+        snapshot: &Snapshot,
+        observer: &mut dyn Observer,
+    ) -> Result<Vec<PreparationRecord>, Box<Record>> {
         let mut preparations = Vec::new();
         for (index, command) in self.config.prepare.iter().enumerate() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
@@ -435,20 +352,9 @@ impl SandboxedTests {
             let verdict = record.preparation.verdict();
             preparations.push(record);
             if failed {
-                return Record {
-                    suite: self.suite.clone(),
-                    verdict,
-                    findings: Findings::default(),
-                    preparations,
-                    attempts: Vec::new(),
-                    tree_digest: None,
-                    tree_unbound: Vec::new(),
-                    tree: None,
-                    grading: None,
-                    stress: None,
-                    sandbox: self.sandbox_used(),
-                    view: None,
-                };
+                let mut stopped = self.ran_nothing(verdict);
+                stopped.preparations = preparations;
+                return Err(Box::new(stopped));
             }
             let mut change = snapshot.compare_preparation();
             if !change.is_empty() {
@@ -466,32 +372,26 @@ impl SandboxedTests {
                         reason: change.preparation_reason(command),
                     }
                 };
-                return Record {
-                    suite: self.suite.clone(),
-                    verdict,
-                    findings: Findings::default(),
-                    preparations,
-                    attempts: Vec::new(),
-                    tree_digest: Some(snapshot.digest()),
-                    tree_unbound: unbound(&snapshot),
-                    tree: Some(change),
-                    grading: None,
-                    stress: None,
-                    sandbox: self.sandbox_used(),
-                    view: None,
-                };
+                let mut stopped = self.ran_nothing(verdict);
+                stopped.preparations = preparations;
+                stopped.tree_digest = Some(snapshot.digest());
+                stopped.tree_unbound = unbound(snapshot);
+                stopped.tree = Some(change);
+                return Err(Box::new(stopped));
             }
         }
-        let snapshot = if preparations.is_empty() {
-            snapshot
-        } else {
-            // What the preparations wrote where runners write is the tree
-            // the attempts run on.
-            match snapshot.retake() {
-                Ok(snapshot) => snapshot,
-                Err(error) => return self.unrecorded(&error, preparations),
-            }
-        };
+        Ok(preparations)
+    }
+
+    /// The attempts the driver plans, each on the tree `snapshot` recorded
+    /// (put back after each), until it knows the verdict; the record of
+    /// the check.
+    fn run_attempts(
+        &self,
+        snapshot: &Snapshot,
+        preparations: Vec<PreparationRecord>,
+        observer: &mut dyn Observer,
+    ) -> Record {
         let judge = self.judge();
         let mut attempts: Vec<Attempt> = Vec::new();
         let mut records: Vec<AttemptRecord> = Vec::new();
@@ -509,62 +409,18 @@ impl SandboxedTests {
                 break judge.verdict(&attempts);
             }
             let number = attempts.len() + 1;
-            let (program, args, selection, rewrite_note) = self.command_for(selection, &records);
-            let mut command = vec![program.clone()];
-            command.extend(args.iter().cloned());
-            observer.attempt_started(number, &selection, &command);
-            let mut record = self.attempt(number, &program, &args, selection, observer);
-            let note = match (note, rewrite_note) {
-                (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-                (a, b) => a.or(b),
-            };
-            if let Some(note) = note {
-                // The attempt's own note (its report) stays, after the plan's.
-                let note = match &record.attempt.note {
-                    Some(own) => format!("{note}; {own}"),
-                    None => note,
-                };
-                record.attempt = record.attempt.with_note(note);
-            }
-            let mut change = snapshot.compare();
-            // Under Landlock, what the attempt did in the installed folders.
-            change.installed = record.installed.clone();
-            if !change.is_untouched() {
-                if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                    // The comparison may have stopped half-way: unproved.
-                    observer.attempt_finished(&record);
-                    attempts.push(record.attempt.clone());
-                    records.push(record);
-                    by_driver = false;
-                    break Verdict::Inconclusive {
-                        cause: Cause::Cancelled,
-                        reason: format!(
-                            "testgate was interrupted while it compared the tree after attempt {number}"
-                        ),
-                    };
-                }
-                // Every attempt starts from the tree as submitted: what this
-                // one changed is put back before the next runs, and after the
-                // last unless the caller keeps it to look at.
-                let mut after = attempts.clone();
-                after.push(record.attempt.clone());
-                let last = matches!(judge.plan(&after).step, Step::Done(_));
-                if !(last && self.config.keep_changes) {
-                    change.restored = Some(snapshot.put_back(&change));
-                }
-                if let Some(incidental) = change.incidental_note() {
-                    record.attempt = record
-                        .attempt
-                        .clone()
-                        .with_note(match &record.attempt.note {
-                            Some(own) => format!("{own}; {incidental}"),
-                            None => incidental,
-                        });
-                }
-            }
+            let mut record = self.planned_attempt(number, selection, note, &records, observer);
+            let change = self.tree_after_attempt(&*judge, snapshot, &attempts, &mut record);
             observer.attempt_finished(&record);
             attempts.push(record.attempt.clone());
             records.push(record);
+            let change = match change {
+                Ok(change) => change,
+                Err(interrupted) => {
+                    by_driver = false;
+                    break interrupted;
+                }
+            };
             let stuck = matches!(change.restored, Some(Err(_)));
             if !change.is_empty() || stuck {
                 changes.push((number, change));
@@ -586,13 +442,90 @@ impl SandboxedTests {
             preparations,
             attempts: records,
             tree_digest: Some(snapshot.digest()),
-            tree_unbound: unbound(&snapshot),
+            tree_unbound: unbound(snapshot),
             tree,
             grading: judge.grading(&attempts),
             stress: judge.varied(&attempts),
             sandbox: self.sandbox_used(),
             view: None,
         }
+    }
+
+    /// Runs attempt `number` of `selection` (its command rewritten for a
+    /// targeted retry from the earlier `records`), with the plan's `note`
+    /// before the rewrite's and the attempt's own.
+    fn planned_attempt(
+        &self,
+        number: usize,
+        selection: Selection,
+        note: Option<String>,
+        records: &[AttemptRecord],
+        observer: &mut dyn Observer,
+    ) -> AttemptRecord {
+        let (program, args, selection, rewrite_note) = self.command_for(selection, records);
+        let mut command = vec![program.clone()];
+        command.extend(args.iter().cloned());
+        observer.attempt_started(number, &selection, &command);
+        let mut record = self.attempt(number, &program, &args, selection, observer);
+        let note = match (note, rewrite_note) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        };
+        if let Some(note) = note {
+            // The attempt's own note (its report) stays, after the plan's.
+            let note = match &record.attempt.note {
+                Some(own) => format!("{note}; {own}"),
+                None => note,
+            };
+            record.attempt = record.attempt.with_note(note);
+        }
+        record
+    }
+
+    /// What attempt `record` changed in the tree `snapshot` recorded, put
+    /// back unless it is the last and the caller keeps it to look at (every
+    /// attempt starts from the tree as submitted), with the incidental
+    /// changes noted on the attempt; the verdict `cancelled` when testgate
+    /// was interrupted while it compared (the comparison may have stopped
+    /// half-way: unproved).
+    fn tree_after_attempt(
+        &self,
+        judge: &dyn Driver,
+        snapshot: &Snapshot,
+        attempts: &[Attempt],
+        record: &mut AttemptRecord,
+    ) -> Result<TreeChange, Verdict> {
+        let mut change = snapshot.compare();
+        // Under Landlock, what the attempt did in the installed folders.
+        change.installed = record.installed.clone();
+        if change.is_untouched() {
+            return Ok(change);
+        }
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Err(Verdict::Inconclusive {
+                cause: Cause::Cancelled,
+                reason: format!(
+                    "testgate was interrupted while it compared the tree after attempt {}",
+                    record.number
+                ),
+            });
+        }
+        let mut after = attempts.to_vec();
+        after.push(record.attempt.clone());
+        let last = matches!(judge.plan(&after).step, Step::Done(_));
+        if !(last && self.config.keep_changes) {
+            change.restored = Some(snapshot.put_back(&change));
+        }
+        if let Some(incidental) = change.incidental_note() {
+            record.attempt = record
+                .attempt
+                .clone()
+                .with_note(match &record.attempt.note {
+                    Some(own) => format!("{own}; {incidental}"),
+                    None => incidental,
+                });
+        }
+        Ok(change)
     }
 
     /// Runs one preparation step: `sh -c COMMAND` in the workspace, in the
@@ -815,45 +748,8 @@ impl SandboxedTests {
         // The runner's own report, asked for at a fresh place outside the
         // project (docs/policy.md, "Three channels must agree").
         let asked = crate::channels::ask(program, args, &self.config.workspace);
-        let (run_args, env, sandbox) = match &asked {
-            Ok(asked) => (
-                asked.args().to_vec(),
-                asked.env(self.env_policy_of(Some(number))),
-                asked.sandbox(self.sandbox.clone()),
-            ),
-            Err(_) => (
-                args.to_vec(),
-                self.env_policy_of(Some(number)),
-                self.sandbox.clone(),
-            ),
-        };
-        let mut spec = RunSpec::new(program, &run_args)
-            .dir(self.config.workspace.clone())
-            .env(env)
-            .timeout(self.config.timeout)
-            .sandbox(sandbox)
-            .caches(crate::runners::caches_used_in(
-                &self.config.workspace,
-                program,
-                &run_args,
-            ))
-            .tool_caches(crate::runners::tool_caches())
-            .toolchains(crate::runners::run_toolchains());
-        if let Some(cancel) = &self.cancel {
-            spec = spec.cancel(cancel.clone());
-        }
-        let report_path = self
-            .config
-            .report
-            .as_ref()
-            .map(|rel| users_report::report_path(&self.config.workspace, rel));
-        if let Some(Ok((root, rel))) = &report_path {
-            // A stale report must not stand for this attempt (removed
-            // beneath the project: a link on the way is not followed).
-            if let Ok(project) = testgate_run::ProjectDir::open(root) {
-                let _ = project.remove(rel);
-            }
-        }
+        let (spec, run_args) = self.attempt_spec(number, program, args, &asked);
+        let report_path = self.users_report_cleared();
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         if let Ok(asked) = asked.as_ref()
             && asked.events_on_stdout()
@@ -869,25 +765,7 @@ impl SandboxedTests {
             environment,
             coverage_below_threshold,
         } = sink.finish();
-        let judged = match (&asked, events) {
-            (Ok(_), Some(events)) => crate::channels::beside_events(report, events),
-            (Ok(asked), None) => asked.read(report),
-            (Err(why), _) => crate::channels::Judged::console_alone_because(report, why),
-        };
-        drop(asked);
-        // Where the user's report is, decided again: the attempt may have
-        // made a folder on the way a symbolic link out of the project.
-        let report_path = report_path.and(
-            self.config
-                .report
-                .as_ref()
-                .map(|rel| users_report::report_path(&self.config.workspace, rel)),
-        );
-        let judged = match report_path {
-            Some(path) => with_runner_report(judged, path),
-            None => judged,
-        };
-        let judged = judged.under(self.config.evidence);
+        let judged = self.judged(asked, report, events, report_path);
         let installed = match &mut result {
             Ok(finished) => std::mem::take(&mut finished.installed),
             Err(_) => testgate_run::InstalledChange::default(),
@@ -924,6 +802,95 @@ impl SandboxedTests {
             sandbox_notes,
             installed,
         }
+    }
+
+    /// What attempt `number` runs: `program` with `args` (or the arguments
+    /// that ask the runner for its report, when it was `asked`), in the
+    /// workspace, with its environment, limits, sandbox and caches; and
+    /// the arguments it runs with.
+    fn attempt_spec(
+        &self,
+        number: usize,
+        program: &OsString,
+        args: &[OsString],
+        asked: &Result<crate::channels::Asked, String>,
+    ) -> (RunSpec, Vec<OsString>) {
+        let (run_args, env, sandbox) = match asked {
+            Ok(asked) => (
+                asked.args().to_vec(),
+                asked.env(self.env_policy_of(Some(number))),
+                asked.sandbox(self.sandbox.clone()),
+            ),
+            Err(_) => (
+                args.to_vec(),
+                self.env_policy_of(Some(number)),
+                self.sandbox.clone(),
+            ),
+        };
+        let mut spec = RunSpec::new(program, &run_args)
+            .dir(self.config.workspace.clone())
+            .env(env)
+            .timeout(self.config.timeout)
+            .sandbox(sandbox)
+            .caches(crate::runners::caches_used_in(
+                &self.config.workspace,
+                program,
+                &run_args,
+            ))
+            .tool_caches(crate::runners::tool_caches())
+            .toolchains(crate::runners::run_toolchains());
+        if let Some(cancel) = &self.cancel {
+            spec = spec.cancel(cancel.clone());
+        }
+        (spec, run_args)
+    }
+
+    /// Where the user's report (`--report`) is, if one was named, with a
+    /// stale one removed: it must not stand for this attempt (removed
+    /// beneath the project: a link on the way is not followed).
+    fn users_report_cleared(&self) -> Option<Result<(PathBuf, PathBuf), String>> {
+        let report_path = self
+            .config
+            .report
+            .as_ref()
+            .map(|rel| users_report::report_path(&self.config.workspace, rel));
+        if let Some(Ok((root, rel))) = &report_path
+            && let Ok(project) = testgate_run::ProjectDir::open(root)
+        {
+            let _ = project.remove(rel);
+        }
+        report_path
+    }
+
+    /// The attempt's channels judged together: the console's `report`
+    /// beside the runner's own (its stdout `events`, or the report it was
+    /// `asked` for) and the user's report, under the evidence rule.
+    fn judged(
+        &self,
+        asked: Result<crate::channels::Asked, String>,
+        report: testgate_parse::Report,
+        events: Option<testgate_parse::Report>,
+        report_path: Option<Result<(PathBuf, PathBuf), String>>,
+    ) -> crate::channels::Judged {
+        let judged = match (&asked, events) {
+            (Ok(_), Some(events)) => crate::channels::beside_events(report, events),
+            (Ok(asked), None) => asked.read(report),
+            (Err(why), _) => crate::channels::Judged::console_alone_because(report, why),
+        };
+        drop(asked);
+        // Where the user's report is, decided again: the attempt may have
+        // made a folder on the way a symbolic link out of the project.
+        let report_path = report_path.and(
+            self.config
+                .report
+                .as_ref()
+                .map(|rel| users_report::report_path(&self.config.workspace, rel)),
+        );
+        let judged = match report_path {
+            Some(path) => with_runner_report(judged, path),
+            None => judged,
+        };
+        judged.under(self.config.evidence)
     }
 }
 

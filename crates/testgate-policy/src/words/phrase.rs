@@ -109,36 +109,8 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
         Stop::NoTestsRan { code, said: false } => {
             format!("exited with code {code} and its summary counts no test run")
         }
-        Stop::Contradiction {
-            failing,
-            report: false,
-        } => format!(
-            "exited with code 0 but its output names {failing} failing {}",
-            if failing == 1 { "test" } else { "tests" }
-        ),
-        Stop::Contradiction {
-            failing,
-            report: true,
-        } => format!(
-            "exited with code 0 but the runner's report names {failing} failing {}",
-            if failing == 1 { "test" } else { "tests" }
-        ),
-        Stop::ChannelsDisagree { disagreement } => match disagreement {
-            Disagreement::ConsoleNamesFailures { names } => format!(
-                "exited with code 0 and the runner's report names no failing test, but its \
-                 console names {} failing {}",
-                names.len(),
-                if names.len() == 1 { "test" } else { "tests" }
-            ),
-            Disagreement::FailedCounts { console, report } => format!(
-                "exited with code 0 and the runner's report counts {report} failed, but its \
-                 console's summary counts {console} failed"
-            ),
-            Disagreement::RanCounts { console, report } => format!(
-                "exited with code 0 and the runner's report counts {report} tests run, but its \
-                 console's summary counts {console}"
-            ),
-        },
+        Stop::Contradiction { failing, report } => contradiction_phrase(failing, report),
+        Stop::ChannelsDisagree { disagreement } => disagreement_phrase(disagreement),
         Stop::Truncated => {
             "exited with code 0, but the runner's output ended before its summary".to_owned()
         }
@@ -150,16 +122,9 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
             .to_owned(),
         Stop::FlakyWithin {
             code,
-            named: 0,
+            named,
             reruns,
-        } => format!(
-            "exited with code {code}, but the runner re-ran failed tests {reruns} {} and they passed",
-            if reruns == 1 { "time" } else { "times" }
-        ),
-        Stop::FlakyWithin { code, named, .. } => format!(
-            "exited with code {code}, but {} failed and then passed within it (the runner's own retries or repeated runs)",
-            tests(named)
-        ),
+        } => flaky_within_phrase(code, named, reruns),
         Stop::Environment {
             code: Some(code),
             what,
@@ -174,6 +139,53 @@ pub(crate) fn stop_phrase(stop: Stop<'_>) -> String {
             "was refused by its environment: {}",
             cut_end(what.trim(), MAX_NAME)
         ),
+    }
+}
+
+/// An exit code 0 whose output (or the runner's `report`) names `failing`
+/// failing tests.
+fn contradiction_phrase(failing: usize, report: bool) -> String {
+    let tests = if failing == 1 { "test" } else { "tests" };
+    if report {
+        format!("exited with code 0 but the runner's report names {failing} failing {tests}")
+    } else {
+        format!("exited with code 0 but its output names {failing} failing {tests}")
+    }
+}
+
+/// An exit code 0 whose console and the runner's report disagree.
+fn disagreement_phrase(disagreement: Disagreement<'_>) -> String {
+    match disagreement {
+        Disagreement::ConsoleNamesFailures { names } => format!(
+            "exited with code 0 and the runner's report names no failing test, but its \
+             console names {} failing {}",
+            names.len(),
+            if names.len() == 1 { "test" } else { "tests" }
+        ),
+        Disagreement::FailedCounts { console, report } => format!(
+            "exited with code 0 and the runner's report counts {report} failed, but its \
+             console's summary counts {console} failed"
+        ),
+        Disagreement::RanCounts { console, report } => format!(
+            "exited with code 0 and the runner's report counts {report} tests run, but its \
+             console's summary counts {console}"
+        ),
+    }
+}
+
+/// An exit code `code` whose `named` tests failed and then passed within
+/// the run (none named: the runner re-ran failed tests `reruns` times).
+fn flaky_within_phrase(code: i32, named: usize, reruns: u64) -> String {
+    if named == 0 {
+        format!(
+            "exited with code {code}, but the runner re-ran failed tests {reruns} {} and they passed",
+            if reruns == 1 { "time" } else { "times" }
+        )
+    } else {
+        format!(
+            "exited with code {code}, but {} failed and then passed within it (the runner's own retries or repeated runs)",
+            tests(named)
+        )
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{RunnerProfile, Target, names, one_of, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// A doctest's name, `src/lib.rs - add (line 5)`: libtest's filter can
@@ -94,7 +94,7 @@ impl RunnerProfile for Cargo {
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
-        if !project.is_file("Cargo.toml") || super::nextest::configured(project) {
+        if !project.is_file("Cargo.toml") || nextest_configured(project) {
             return None;
         }
         let mut command = words(&["cargo", "test"]);
@@ -119,4 +119,13 @@ pub(super) fn is_workspace(project: &ProjectView<'_>) -> bool {
 /// `+TOOLCHAIN` word), `None` when `program` is not cargo.
 pub(super) fn toolchain_words(program: &str, args: &[String]) -> Option<usize> {
     (program == "cargo").then(|| usize::from(args.first().is_some_and(|a| a.starts_with('+'))))
+}
+
+/// Whether the project runs its tests with nextest: a `Cargo.toml` and
+/// nextest's configuration (`.config/nextest.toml`) at its root, and
+/// `cargo-nextest` installed on the host (else `cargo test` runs them).
+pub(super) fn nextest_configured(project: &ProjectView<'_>) -> bool {
+    project.host().nextest
+        && project.is_file("Cargo.toml")
+        && project.is_file(".config/nextest.toml")
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{
     ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names, words,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// The build folder detection configures, builds and tests in: a name no

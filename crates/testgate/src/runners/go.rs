@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// `regexp.QuoteMeta` of Go: a backslash before each of `\.+*?()|[]{}^$`.

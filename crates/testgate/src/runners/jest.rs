@@ -11,7 +11,7 @@ use super::{
     ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, long_flag, names_program,
     node_package_versions, one_of, own_or_npx,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// `jest ARGS /FILE$… --coverage=false -t '^(?:describe test)$'`: jest's

@@ -8,7 +8,7 @@ use super::{
     ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, WrittenReports,
     names, words,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// The lifecycle phases (and goals) whose run includes Surefire's tests.

@@ -12,7 +12,7 @@ use super::{
     EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
     Target, names, words,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// minitest's `-n` value selecting exactly `targets`: `/^(?:A\#b|…)$/`
 /// (minitest matches it against `Class#method`).

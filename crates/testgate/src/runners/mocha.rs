@@ -10,7 +10,7 @@ use super::js::js_escape;
 use super::{
     RunnerProfile, Target, names, names_program, node_package_versions, one_of, own_or_npx,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// The titles mocha gives a failing hook: `suite "before all" hook for
 /// "test"` (or `in "{root}"` at the root).

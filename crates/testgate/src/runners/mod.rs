@@ -14,7 +14,7 @@ use std::path::Path;
 use testgate_parse::Runner;
 use testgate_policy::Expectations;
 
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 mod caches;
 mod cargo;

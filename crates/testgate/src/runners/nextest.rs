@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, words};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// A string for nextest's `=` (equality) name matcher, escaped as its
@@ -179,7 +179,7 @@ impl RunnerProfile for Nextest {
     }
 
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
-        if !configured(project) {
+        if !super::cargo::nextest_configured(project) {
             return None;
         }
         let mut command = words(&["cargo", "nextest", "run"]);
@@ -192,15 +192,6 @@ impl RunnerProfile for Nextest {
             vec!["Cargo.toml".to_owned(), ".config/nextest.toml".to_owned()],
         ))
     }
-}
-
-/// Whether the project runs its tests with nextest: a `Cargo.toml` and
-/// nextest's configuration (`.config/nextest.toml`) at its root, and
-/// `cargo-nextest` installed on the host (else `cargo test` runs them).
-pub(super) fn configured(project: &ProjectView<'_>) -> bool {
-    project.host().nextest
-        && project.is_file("Cargo.toml")
-        && project.is_file(".config/nextest.toml")
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use testgate_parse::Runner;
 
 use super::js::js_escape;
 use super::{RunnerProfile, Target, names, one_of};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// How the parser joins a suite's title and its tests'.
 const SEPARATOR: &str = " > ";

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// The script the npm command `npm args` runs: `test` for `npm test` (and
 /// `t`, `tst`), `NAME` for `npm run NAME` (and `run-script`, `rum`, `urn`);
@@ -275,7 +275,7 @@ pub(super) fn detect_script(project: &ProjectView<'_>, runner: Runner) -> Option
     // The script is the project's text: shown on one line, inert.
     let mut found = vec![format!(
         "package.json's test script `{}`",
-        crate::detect::one_line(script.as_bytes())
+        crate::project_view::one_line(script.as_bytes())
     )];
     let (lockfile, command) = MANAGERS
         .iter()

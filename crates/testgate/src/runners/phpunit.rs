@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names};
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// PHPUnit's configuration files, in the order PHPUnit 9 looks for them.

@@ -8,7 +8,7 @@ use super::{
     EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target,
     ToolOutput, names, one_of,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 use testgate_run::EntryKind;
 

@@ -13,7 +13,7 @@ use super::{
     EnvJoin, ReportEnv, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
     words,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// RSpec's options that take their value as the next argument.
 const VALUE_OPTIONS: &[&str] = &[

@@ -13,7 +13,7 @@ use super::{
     EnvJoin, ReportEnv, ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile,
     Target, names,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 
 /// Options of unittest's and Django's command lines that take their value
 /// as the next argument (`-v` only where a number follows: unittest's is a
@@ -638,11 +638,11 @@ mod tests {
     #[test]
     fn djangos_scripts_run_on_the_host() {
         for path in ["manage.py", "tests/runtests.py", "site/manage.py"] {
-            assert!(crate::watch::runs_on_host(Path::new(path)), "{path}");
+            assert!(crate::host_files::runs_on_host(Path::new(path)), "{path}");
         }
         // Where it must not fire: a test module, an app's views.
         for path in ["shop/tests.py", "shop/views.py", "manage_test.py"] {
-            assert!(!crate::watch::runs_on_host(Path::new(path)), "{path}");
+            assert!(!crate::host_files::runs_on_host(Path::new(path)), "{path}");
         }
     }
 

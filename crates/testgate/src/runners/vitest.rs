@@ -9,7 +9,7 @@ use super::{
     ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names_program,
     node_package_versions, one_of, own_or_npx,
 };
-use crate::detect::{Detected, ProjectView};
+use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
 /// `vitest run ARGS FILE… --coverage.enabled=false -t '^(?:describe

@@ -386,7 +386,7 @@ mod tests {
 mod walk_tests {
     use std::fs;
 
-    use crate::tree::Snapshot;
+    use crate::project_tree::Snapshot;
 
     fn write(root: &std::path::Path, rel: &str, text: &str) {
         let path = root.join(rel);

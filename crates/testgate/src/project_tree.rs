@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 use testgate_run::{Cancel, EntryKind};
 
-use crate::scan::{Content, Entry, Kind, Scan, inside};
+use crate::host_files;
+use crate::scan::{Content, Entry, Followed, Kind, Scan, inside};
 pub use crate::scan::{Limits, SnapshotError};
-use crate::watch;
 
 /// How many paths a reason names before it gives a count.
 pub const NAMED_PATHS: usize = 10;
@@ -58,7 +58,7 @@ pub enum Counts {
     /// the attempt changed what it was judging.
     Recorded,
     /// It runs later on the host, or configures a runner or a tool that
-    /// does ([`watch::runs_on_host`]).
+    /// does ([`host_files::runs_on_host`]).
     RunsOnHost,
     /// It is named like a test, or an expectation a test reads
     /// ([`is_test_file`]).
@@ -154,7 +154,7 @@ impl TreeChange {
             .chain(&self.added)
             .map(PathBuf::as_path)
             .collect();
-        all.sort_by_key(|p| (!watch::runs_on_host(p), p.to_path_buf()));
+        all.sort_by_key(|p| (!host_files::runs_on_host(p), p.to_path_buf()));
         all
     }
 
@@ -167,7 +167,7 @@ impl TreeChange {
                 .as_encoded_bytes()
                 .starts_with(WALK_FAILED.as_bytes())
         });
-        let host = self.paths().iter().any(|p| watch::runs_on_host(p));
+        let host = self.paths().iter().any(|p| host_files::runs_on_host(p));
         let restored = matches!(self.restored, Some(Ok(_)));
         ((unknown || host) && !restored) || self.installed.left_for_the_host()
     }
@@ -528,18 +528,7 @@ impl Snapshot {
                 }
             };
         let judged = |entry: &Entry| !(preparation && entry.in_ignored);
-        // What a recorded entry's change costs: nothing inside a tool's
-        // output at its place, unless it runs later (a `conftest.py`
-        // planted in `.pytest_cache` counts).
-        let recorded_counts = |rel: &Path| {
-            if watch::runs_on_host(rel) {
-                Some(Counts::RunsOnHost)
-            } else if self.in_tool_output(rel) {
-                None
-            } else {
-                Some(Counts::Recorded)
-            }
-        };
+        let recorded_counts = |rel: &Path| self.recorded_counts(rel);
         let note = |change: &mut TreeChange, rel: &PathBuf, counts: Option<Counts>| match counts {
             Some(why) => {
                 change.why.insert(rel.clone(), why);
@@ -570,30 +559,7 @@ impl Snapshot {
                         change.new.push(rel.clone());
                     }
                 }
-                None => {
-                    // What git follows from `.git` (an include's target, a
-                    // commondir's copy) runs later on the host wherever it lies.
-                    let why = counts_when_new(rel, entry, self.in_tool_output(rel))
-                        .or_else(|| followed.covers(rel).then_some(Counts::RunsOnHost));
-                    if let Some(why) = why {
-                        change.why.insert(rel.clone(), why);
-                        change.added.push(rel.clone());
-                    }
-                    // Removed by its top new entry, with what it holds (a
-                    // folder that is not recorded, as `node_modules/.bin`,
-                    // is no new entry).
-                    let top_most = rel
-                        .ancestors()
-                        .skip(1)
-                        .filter(|a| !a.as_os_str().is_empty())
-                        .all(|a| !now.contains_key(a) || self.files.contains_key(a));
-                    let kept = self.kept_new.contains(rel)
-                        && matches!(entry.kind, Kind::File { .. })
-                        && !change.added.contains(rel);
-                    if top_most && !kept {
-                        change.new.push(rel.clone());
-                    }
-                }
+                None => self.note_new_entry(&mut change, rel, entry, &now, &followed),
             }
         }
         for (rel, entry) in &self.files {
@@ -617,6 +583,53 @@ impl Snapshot {
         }
         self.own.leave_out_of(&self.root, &mut change);
         change
+    }
+
+    /// What a recorded entry's change costs: nothing inside a tool's
+    /// output at its place, unless it runs later (a `conftest.py` planted
+    /// in `.pytest_cache` counts).
+    fn recorded_counts(&self, rel: &Path) -> Option<Counts> {
+        if host_files::runs_on_host(rel) {
+            Some(Counts::RunsOnHost)
+        } else if self.in_tool_output(rel) {
+            None
+        } else {
+            Some(Counts::Recorded)
+        }
+    }
+
+    /// Notes the entry `rel` an attempt made (it is not recorded): why it
+    /// counts, if it does, and whether it is removed as the top new entry
+    /// of what `now` holds.
+    fn note_new_entry(
+        &self,
+        change: &mut TreeChange,
+        rel: &Path,
+        entry: &Entry,
+        now: &BTreeMap<PathBuf, Entry>,
+        followed: &Followed,
+    ) {
+        // What git follows from `.git` (an include's target, a
+        // commondir's copy) runs later on the host wherever it lies.
+        let why = counts_when_new(rel, entry, self.in_tool_output(rel))
+            .or_else(|| followed.covers(rel).then_some(Counts::RunsOnHost));
+        if let Some(why) = why {
+            change.why.insert(rel.to_path_buf(), why);
+            change.added.push(rel.to_path_buf());
+        }
+        // Removed by its top new entry, with what it holds (a folder that
+        // is not recorded, as `node_modules/.bin`, is no new entry).
+        let top_most = rel
+            .ancestors()
+            .skip(1)
+            .filter(|a| !a.as_os_str().is_empty())
+            .all(|a| !now.contains_key(a) || self.files.contains_key(a));
+        let kept = self.kept_new.iter().any(|k| k == rel)
+            && matches!(entry.kind, Kind::File { .. })
+            && !change.added.iter().any(|added| added == rel);
+        if top_most && !kept {
+            change.new.push(rel.to_path_buf());
+        }
     }
 
     /// Puts changed and deleted entries back from the recorded copies and
@@ -815,7 +828,7 @@ impl Snapshot {
 /// what pytest-benchmark or coverage write) costs nothing: it is removed
 /// after the attempt all the same, and noted.
 fn counts_when_new(rel: &Path, entry: &Entry, in_tool_output: bool) -> Option<Counts> {
-    if watch::runs_on_host(rel) {
+    if host_files::runs_on_host(rel) {
         return Some(Counts::RunsOnHost);
     }
     if rel.iter().any(|c| c == "__pycache__") {

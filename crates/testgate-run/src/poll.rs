@@ -7,11 +7,11 @@ use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::outcome::Ending;
+use crate::process_tree::Tree;
 use crate::refused::Refusals;
-use crate::runner::OutputSink;
+use crate::sink::OutputSink;
 use crate::spawn::Started;
 use crate::spec::RunSpec;
-use crate::tree::Tree;
 
 /// How often the cancel flag is looked at.
 const CANCEL_EVERY: Duration = Duration::from_millis(100);
