@@ -336,32 +336,7 @@ pub struct Grading {
 pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Grading {
     let results: Vec<Placed<'_>> = attempts.iter().map(Placed::of).collect();
     let mut listed = by_alias(expectations.listed(), attempts);
-    let mut unlisted_failed = Vec::new();
-    let mut seen = HashSet::new();
-    for (attempt, placed) in attempts.iter().zip(&results) {
-        for name in attempt.failing.iter().chain(&attempt.flaky_within) {
-            // Each place the name failed in; a test named failing whose
-            // place is unknown (a console's name) is placed nowhere.
-            let mut places: Vec<Option<&str>> = placed
-                .tests
-                .iter()
-                .filter(|(n, _, r)| {
-                    n == name && matches!(r, TestResult::Failed | TestResult::Flaky)
-                })
-                .map(|(_, p, _)| *p)
-                .collect();
-            if places.is_empty() {
-                places.push(None);
-            }
-            for place in places {
-                let name = name.as_str();
-                let aliased = listed.iter().any(|(t, _)| t.matches(name, place));
-                if !expectations.covers(name, place) && !aliased && seen.insert((name, place)) {
-                    unlisted_failed.push((name, place));
-                }
-            }
-        }
-    }
+    let mut unlisted_failed = unlisted_failures(expectations, attempts, &results, &listed);
     if expectations.strict {
         listed.extend(unlisted_failed.drain(..).map(|(name, place)| {
             let test = ListedTest {
@@ -421,6 +396,44 @@ pub(crate) fn graded(expectations: &Expectations, attempts: &[Attempt]) -> Gradi
             .map(|(name, _)| name.to_owned())
             .collect(),
     }
+}
+
+/// Each failing (or flaky) test of `attempts` by its name and place, in
+/// order of first sight, that no list covers: neither `expectations` nor
+/// an entry of `listed` (an alias included).
+fn unlisted_failures<'a>(
+    expectations: &Expectations,
+    attempts: &'a [Attempt],
+    results: &[Placed<'a>],
+    listed: &[(ListedTest, List)],
+) -> Vec<(&'a str, Option<&'a str>)> {
+    let mut unlisted_failed = Vec::new();
+    let mut seen = HashSet::new();
+    for (attempt, placed) in attempts.iter().zip(results) {
+        for name in attempt.failing.iter().chain(&attempt.flaky_within) {
+            // Each place the name failed in; a test named failing whose
+            // place is unknown (a console's name) is placed nowhere.
+            let mut places: Vec<Option<&str>> = placed
+                .tests
+                .iter()
+                .filter(|(n, _, r)| {
+                    n == name && matches!(r, TestResult::Failed | TestResult::Flaky)
+                })
+                .map(|(_, p, _)| *p)
+                .collect();
+            if places.is_empty() {
+                places.push(None);
+            }
+            for place in places {
+                let name = name.as_str();
+                let aliased = listed.iter().any(|(t, _)| t.matches(name, place));
+                if !expectations.covers(name, place) && !aliased && seen.insert((name, place)) {
+                    unlisted_failed.push((name, place));
+                }
+            }
+        }
+    }
+    unlisted_failed
 }
 
 /// `listed`, each entry that names no test of `attempts` but is another

@@ -63,16 +63,7 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
     } = judged;
     let flooded = matches!(ran, Ok(testgate_run::Ending::NetworkRefused));
     let ending = ending_of(ran, timeout);
-    let environment = environment
-        .filter(|found| !shell_said_not_found(found, &ending))
-        .map(|found| Environment::new(found.what, found.fix));
-    // testgate ended the run at a flood of refused connections: the
-    // environment's evidence, whatever the output showed before it.
-    let environment = if flooded {
-        Some(Environment::new(NETWORK_REFUSED, NETWORK_REFUSED_FIX))
-    } else {
-        environment
-    };
+    let environment = environment_of(environment, flooded, &ending);
     let counts = Counts::new(
         report.counts.passed,
         report.counts.failed,
@@ -124,6 +115,23 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         None => attempt,
     };
     (attempt, report)
+}
+
+/// The environment's evidence of an attempt that ended as `ending`: what
+/// the output showed (not a shell's "not found" of a command that ran),
+/// or, where testgate ended the run at a flood of refused connections, that
+/// flood, whatever the output showed before it.
+fn environment_of(
+    found: Option<EnvironmentFailure>,
+    flooded: bool,
+    ending: &Ending,
+) -> Option<Environment> {
+    if flooded {
+        return Some(Environment::new(NETWORK_REFUSED, NETWORK_REFUSED_FIX));
+    }
+    found
+        .filter(|found| !shell_said_not_found(found, ending))
+        .map(|found| Environment::new(found.what, found.fix))
 }
 
 /// How a run ended, as the policy judges it: the process's ending (a

@@ -111,20 +111,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
                     behind = Some(runner);
                 }
             }
-            for runner in Runner::ALL {
-                let profile = runners::profile(runner);
-                let Some(probe) = profile.report_behind_wrapper(dir.path(), workspace) else {
-                    continue;
-                };
-                let at = place(dir.path(), runner, probe.format);
-                if behind != Some(runner)
-                    && let Some(request) = profile.report_behind_wrapper(&at, workspace)
-                    && request.through_environment
-                    && files_written(dir.path(), &request)
-                {
-                    requests.push((runner, rel(&at), request));
-                }
-            }
+            ask_through_environment(dir.path(), workspace, behind, &mut requests);
         }
     }
     // Stale files from an earlier build never count: what lies there now
@@ -151,6 +138,31 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         requests,
         written_before,
     })
+}
+
+/// Every request made through the environment alone, for the runners but
+/// `behind` (asked already), added to `requests`: behind a wrapper no
+/// runner is recognised in, the environment reaches whichever runs.
+fn ask_through_environment(
+    dir: &Path,
+    workspace: &Path,
+    behind: Option<Runner>,
+    requests: &mut Vec<(Runner, PathBuf, ReportRequest)>,
+) {
+    for runner in Runner::ALL {
+        let profile = runners::profile(runner);
+        let Some(probe) = profile.report_behind_wrapper(dir, workspace) else {
+            continue;
+        };
+        let at = place(dir, runner, probe.format);
+        if behind != Some(runner)
+            && let Some(request) = profile.report_behind_wrapper(&at, workspace)
+            && request.through_environment
+            && files_written(dir, &request)
+        {
+            requests.push((runner, rel(&at), request));
+        }
+    }
 }
 
 /// The place of `runner`'s report of `format` in `dir`.
