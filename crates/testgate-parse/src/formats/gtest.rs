@@ -367,6 +367,52 @@ impl Gtest {
     }
 }
 
+impl Gtest {
+    /// Whether `text` is ctest's to name: from ctest's `Test project` line
+    /// on, ctest runs the binaries and names their tests by its own results
+    /// (`gtest_discover_tests` names a value-parameterised test by its
+    /// value, not its index), up to its last line.
+    fn ctests(&mut self, text: &str) -> bool {
+        if text
+            .strip_prefix("Test project ")
+            .is_some_and(|dir| !dir.is_empty())
+        {
+            self.close();
+            self.under_ctest = true;
+        }
+        if self.under_ctest {
+            // ctest's last line: what follows is no longer its run's.
+            self.under_ctest = !text.starts_with("Total Test time (real) =");
+            return true;
+        }
+        false
+    }
+
+    /// A `[  FAILED  ]` line: a test's result, the closing's count of
+    /// failed tests that opens its list, an entry of that list (`in_list`:
+    /// the line before was the count or an entry), else a test's output.
+    fn failed_line(&mut self, index: u64, text: &str, rest: &str, in_list: bool) {
+        if let Some(name) = result(rest) {
+            self.result(index, text, name, Outcome::Failed);
+        } else if let Some(closing) = &mut self.run.closing {
+            if let Some((said, after)) = count(rest)
+                && after == ", listed below:"
+            {
+                closing.failed = Some(said);
+                closing.listed.clear();
+                closing.in_list = true;
+            } else if in_list && let Some(name) = test_name(rest) {
+                if closing.listed.len() < MAX_PENDING {
+                    closing.listed.push((index, name.to_owned()));
+                }
+                closing.in_list = true;
+            }
+        } else if self.excerpts.is_open() {
+            self.excerpts.push(text);
+        }
+    }
+}
+
 impl Recognizer for Gtest {
     fn findings(&mut self) -> &mut Findings {
         &mut self.findings
@@ -375,19 +421,7 @@ impl Recognizer for Gtest {
     fn line(&mut self, line: &Line<'_>) {
         let text = &*line.text;
         let index = line.index;
-        if text
-            .strip_prefix("Test project ")
-            .is_some_and(|dir| !dir.is_empty())
-        {
-            // ctest runs the binaries from here on, and names their tests
-            // by its own results (`gtest_discover_tests` names a
-            // value-parameterised test by its value, not its index).
-            self.close();
-            self.under_ctest = true;
-        }
-        if self.under_ctest {
-            // ctest's last line: what follows is no longer its run's.
-            self.under_ctest = !text.starts_with("Total Test time (real) =");
+        if self.ctests(text) {
             return;
         }
         let Some((tag, rest)) = tagged(text) else {
@@ -419,26 +453,7 @@ impl Recognizer for Gtest {
                     closing.skipped = Some(said);
                 }
             }
-            "FAILED" => {
-                if let Some(name) = result(rest) {
-                    self.result(index, text, name, Outcome::Failed);
-                } else if let Some(closing) = &mut self.run.closing {
-                    if let Some((said, after)) = count(rest)
-                        && after == ", listed below:"
-                    {
-                        closing.failed = Some(said);
-                        closing.listed.clear();
-                        closing.in_list = true;
-                    } else if in_list && let Some(name) = test_name(rest) {
-                        if closing.listed.len() < MAX_PENDING {
-                            closing.listed.push((index, name.to_owned()));
-                        }
-                        closing.in_list = true;
-                    }
-                } else if self.excerpts.is_open() {
-                    self.excerpts.push(text);
-                }
-            }
+            "FAILED" => self.failed_line(index, text, rest, in_list),
             "PASSED" => {
                 if let Some(closing) = &mut self.run.closing
                     && let Some((passed, ".")) = count(rest.trim_end())

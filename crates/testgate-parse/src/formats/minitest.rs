@@ -236,6 +236,40 @@ impl Minitest {
     }
 }
 
+impl Minitest {
+    /// Whether `text` is a line of Ruby's report of a test file that failed
+    /// to load: the exception line (naming the file where it is a test
+    /// file), else the first `from` frame that names a test file.
+    fn load_failure(&mut self, index: u64, text: &str) -> bool {
+        if self.exception == Some(false)
+            && let Some(path) = ruby_frame(text)
+        {
+            if is_test_file(path) {
+                self.exception = Some(true);
+                self.findings.detected(index);
+                self.scope.candidate(index, path, None, Kind::File);
+            }
+            return true;
+        }
+        if self.exception.is_none()
+            && let Some(path) = ruby_exception(text)
+        {
+            let named = is_test_file(path);
+            self.exception = Some(named);
+            if named {
+                self.findings.detected(index);
+                self.scope.candidate(index, path, None, Kind::File);
+                self.excerpts.open(path);
+                self.excerpts.message(text);
+                self.excerpts.push(text);
+                self.excerpts.end();
+            }
+            return true;
+        }
+        false
+    }
+}
+
 impl Recognizer for Minitest {
     fn findings(&mut self) -> &mut Findings {
         &mut self.findings
@@ -290,29 +324,7 @@ impl Recognizer for Minitest {
             self.findings.detected(index);
             return;
         }
-        if self.exception == Some(false)
-            && let Some(path) = ruby_frame(text)
-        {
-            if is_test_file(path) {
-                self.exception = Some(true);
-                self.findings.detected(index);
-                self.scope.candidate(index, path, None, Kind::File);
-            }
-            return;
-        }
-        if self.exception.is_none()
-            && let Some(path) = ruby_exception(text)
-        {
-            let named = is_test_file(path);
-            self.exception = Some(named);
-            if named {
-                self.findings.detected(index);
-                self.scope.candidate(index, path, None, Kind::File);
-                self.excerpts.open(path);
-                self.excerpts.message(text);
-                self.excerpts.push(text);
-                self.excerpts.end();
-            }
+        if self.load_failure(index, text) {
             return;
         }
         if self.excerpts.is_open() {
