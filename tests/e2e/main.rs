@@ -276,6 +276,43 @@ fn a_unittest_module_that_fails_to_import_is_named() {
     }
 }
 
+/// A check of `runner`'s e2e project in `dir` by `program args` in
+/// `place`, the fixture in `mode`, `retries` retries, within 120 s, the
+/// runner's preset otherwise.
+fn fixture_check<'a>(
+    place: Where,
+    runner: Runner,
+    dir: &Path,
+    program: &str,
+    args: impl IntoIterator<Item = &'a str>,
+    mode: &str,
+    retries: u32,
+) -> testgate::Record {
+    let config = TestConfig::new(dir, program, args)
+        .format(runner)
+        .preset()
+        .env("TESTGATE_FIXTURE", mode)
+        .retrying(retries)
+        .within(Duration::from_secs(120));
+    SandboxedTests::new(place.sandbox_for(Some(runner)), config)
+        .named(runner.name(), mode)
+        .run_observed(&mut NoObserver)
+}
+
+/// Asserts every attempt of `record` was judged by the runner's own report.
+fn assert_judged_by_report(record: &testgate::Record, what: &str) {
+    for attempt in &record.attempts {
+        assert!(
+            matches!(
+                attempt.attempt.evidence,
+                testgate::policy::Evidence::Report { .. }
+            ),
+            "{what}: {:?}",
+            attempt.attempt.evidence
+        );
+    }
+}
+
 /// RSpec behind `rake spec` (RSpec's rake task), in both sandboxes: judged
 /// by its JSON report (asked through `SPEC_OPTS`, which reaches the rspec
 /// rake starts), Fail with its names, and flaky: the retry selects the
@@ -288,15 +325,7 @@ fn rspec_behind_rake_spec() {
         let what = format!("rake spec in {place:?}");
         let project = Project::copy(runner);
         let run = |mode: &str, retries: u32| {
-            let config = TestConfig::new(&project.dir, "rake", ["spec"])
-                .format(runner)
-                .preset()
-                .env("TESTGATE_FIXTURE", mode)
-                .retrying(retries)
-                .within(Duration::from_secs(120));
-            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-                .named(runner.name(), mode)
-                .run_observed(&mut NoObserver)
+            fixture_check(place, runner, &project.dir, "rake", ["spec"], mode, retries)
         };
         let record = run("pass", 2);
         assert_pass(&record, &what);
@@ -342,28 +371,17 @@ fn phpunit_behind_composer_test() {
         )
         .unwrap();
         let run = |mode: &str, retries: u32| {
-            let config = TestConfig::new(&project.dir, "composer", ["test"])
-                .format(runner)
-                .preset()
-                .env("TESTGATE_FIXTURE", mode)
-                .retrying(retries)
-                .within(Duration::from_secs(120));
-            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-                .named(runner.name(), mode)
-                .run_observed(&mut NoObserver)
+            fixture_check(
+                place,
+                runner,
+                &project.dir,
+                "composer",
+                ["test"],
+                mode,
+                retries,
+            )
         };
-        let judged_by_report = |record: &testgate::Record| {
-            for attempt in &record.attempts {
-                assert!(
-                    matches!(
-                        attempt.attempt.evidence,
-                        testgate::policy::Evidence::Report { .. }
-                    ),
-                    "{what}: {:?}",
-                    attempt.attempt.evidence
-                );
-            }
-        };
+        let judged_by_report = |record: &testgate::Record| assert_judged_by_report(record, &what);
         let record = run("pass", 2);
         assert_pass(&record, &what);
         judged_by_report(&record);
@@ -387,15 +405,15 @@ fn phpunit_testdox_is_named_by_its_report() {
         let what = format!("phpunit --testdox in {place:?}");
         let project = Project::copy(runner);
         let run = |mode: &str, retries: u32| {
-            let config = TestConfig::new(&project.dir, "phpunit", ["--testdox"])
-                .format(runner)
-                .preset()
-                .env("TESTGATE_FIXTURE", mode)
-                .retrying(retries)
-                .within(Duration::from_secs(120));
-            SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-                .named(runner.name(), mode)
-                .run_observed(&mut NoObserver)
+            fixture_check(
+                place,
+                runner,
+                &project.dir,
+                "phpunit",
+                ["--testdox"],
+                mode,
+                retries,
+            )
         };
         let record = run("fail", 1);
         assert_fail(&record, projects::failing_names(runner), &what);
@@ -455,28 +473,18 @@ fn minitest_is_judged_by_its_plugins_report() {
             let what = format!("{program} {args:?} in {place:?}");
             let project = Project::copy(runner);
             let run = |mode: &str, retries: u32| {
-                let config = TestConfig::new(&project.dir, program, args.iter().copied())
-                    .format(runner)
-                    .preset()
-                    .env("TESTGATE_FIXTURE", mode)
-                    .retrying(retries)
-                    .within(Duration::from_secs(120));
-                SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-                    .named(runner.name(), mode)
-                    .run_observed(&mut NoObserver)
+                fixture_check(
+                    place,
+                    runner,
+                    &project.dir,
+                    program,
+                    args.iter().copied(),
+                    mode,
+                    retries,
+                )
             };
-            let judged_by_report = |record: &testgate::Record| {
-                for attempt in &record.attempts {
-                    assert!(
-                        matches!(
-                            attempt.attempt.evidence,
-                            testgate::policy::Evidence::Report { .. }
-                        ),
-                        "{what}: {:?}",
-                        attempt.attempt.evidence
-                    );
-                }
-            };
+            let judged_by_report =
+                |record: &testgate::Record| assert_judged_by_report(record, &what);
             let record = run("pass", 2);
             assert_pass(&record, &what);
             judged_by_report(&record);
