@@ -640,80 +640,110 @@ pub fn parse_json_report_in(bytes: &[u8], root: &str) -> Result<Report, ReportEr
     } else {
         (Runner::Vitest, " > ")
     };
-    let text = |v: &serde_json::Value, key: &str| {
-        v.get(key)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let listed = |v: &serde_json::Value, key: &str| {
-        v.get(key)
-            .and_then(serde_json::Value::as_array)
-            .is_some_and(|list| !list.is_empty())
-    };
     let root = root.trim_end_matches('/');
     let mut cases: Vec<ReportCase> = Vec::new();
-    let (mut tests_listed, mut failed_listed) = (0u64, 0u64);
+    let mut listed = (0u64, 0u64);
     for suite in suites {
-        let path = text(suite, "name");
-        let file = relative(&path, root).to_owned();
-        let context = (!file.is_empty()).then(|| file.clone());
-        let assertions = suite
-            .get("assertionResults")
-            .and_then(serde_json::Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let mut any_failed = false;
-        for test in assertions {
-            let mut titles: Vec<String> = test
-                .get("ancestorTitles")
-                .and_then(serde_json::Value::as_array)
-                .map(|t| {
-                    t.iter()
-                        .filter_map(|s| s.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default();
-            titles.push(text(test, "title"));
-            let invocations = test
-                .get("invocations")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(1);
-            // A failed try the runner retried into a pass: jest counts its
-            // invocations and keeps `retryReasons`; vitest keeps the failed
-            // tries' `failureMessages` on the passed test.
-            let retried =
-                invocations > 1 || listed(test, "retryReasons") || listed(test, "failureMessages");
-            let outcome = match text(test, "status").as_str() {
-                "passed" if retried => Outcome::Flaky,
-                "passed" => Outcome::Passed,
-                "failed" => Outcome::Failed,
-                _ => Outcome::Skipped,
-            };
-            any_failed |= outcome == Outcome::Failed;
-            tests_listed = tests_listed.saturating_add(1);
-            failed_listed = failed_listed.saturating_add(u64::from(outcome == Outcome::Failed));
-            // jest's and vitest's `duration`: milliseconds, a number.
-            let duration_ms = test
-                .get("duration")
-                .and_then(serde_json::Value::as_f64)
-                .and_then(millis);
-            cases.push((
-                titles.join(join),
-                outcome,
-                Kind::Test,
-                context.clone(),
-                duration_ms,
-            ));
-        }
-        // A file that failed with no test failing in it failed as a whole.
-        if text(suite, "status") == "failed" && !any_failed {
-            cases.push((file.clone(), Outcome::Failed, Kind::File, context, None));
-        }
+        json_suite_cases(suite, root, join, &mut cases, &mut listed);
     }
+    let (tests_listed, failed_listed) = listed;
     let mut report = report_of_cases(Some(runner), cases);
     report.unclosed = incomplete(&value, tests_listed, failed_listed);
     Ok(report)
+}
+
+/// Pushes onto `cases` one file of a jest or vitest JSON report: each of
+/// its tests ([`json_test_case`]), then the file itself when it failed
+/// with no test failing in it; counts into `listed` the tests and the
+/// failed ones it lists.
+fn json_suite_cases(
+    suite: &serde_json::Value,
+    root: &str,
+    join: &str,
+    cases: &mut Vec<ReportCase>,
+    (tests_listed, failed_listed): &mut (u64, u64),
+) {
+    let path = json_text(suite, "name");
+    let file = relative(&path, root).to_owned();
+    let context = (!file.is_empty()).then(|| file.clone());
+    let assertions = suite
+        .get("assertionResults")
+        .and_then(serde_json::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut any_failed = false;
+    for test in assertions {
+        let case = json_test_case(test, join, context.as_deref());
+        let failed = case.1 == Outcome::Failed;
+        any_failed |= failed;
+        *tests_listed = tests_listed.saturating_add(1);
+        *failed_listed = failed_listed.saturating_add(u64::from(failed));
+        cases.push(case);
+    }
+    // A file that failed with no test failing in it failed as a whole.
+    if json_text(suite, "status") == "failed" && !any_failed {
+        cases.push((file.clone(), Outcome::Failed, Kind::File, context, None));
+    }
+}
+
+/// One test of a jest or vitest JSON report: its titles joined by `join`,
+/// its outcome, its file as `context` and its duration.
+fn json_test_case(test: &serde_json::Value, join: &str, context: Option<&str>) -> ReportCase {
+    let mut titles: Vec<String> = test
+        .get("ancestorTitles")
+        .and_then(serde_json::Value::as_array)
+        .map(|t| {
+            t.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    titles.push(json_text(test, "title"));
+    let invocations = test
+        .get("invocations")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(1);
+    // A failed try the runner retried into a pass: jest counts its
+    // invocations and keeps `retryReasons`; vitest keeps the failed
+    // tries' `failureMessages` on the passed test.
+    let retried = invocations > 1
+        || json_listed(test, "retryReasons")
+        || json_listed(test, "failureMessages");
+    let outcome = match json_text(test, "status").as_str() {
+        "passed" if retried => Outcome::Flaky,
+        "passed" => Outcome::Passed,
+        "failed" => Outcome::Failed,
+        _ => Outcome::Skipped,
+    };
+    // jest's and vitest's `duration`: milliseconds, a number.
+    let duration_ms = test
+        .get("duration")
+        .and_then(serde_json::Value::as_f64)
+        .and_then(millis);
+    (
+        titles.join(join),
+        outcome,
+        Kind::Test,
+        context.map(str::to_owned),
+        duration_ms,
+    )
+}
+
+/// `value`'s string at `key`, or an empty one.
+fn json_text(value: &serde_json::Value, key: &str) -> String {
+    value
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Whether `value`'s list at `key` holds an entry.
+fn json_listed(value: &serde_json::Value, key: &str) -> bool {
+    value
+        .get(key)
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|list| !list.is_empty())
 }
 
 /// A report RSpec's JSON formatter wrote (`--format json --out FILE`):

@@ -99,8 +99,22 @@ pub(crate) fn sections(
     failing: &[(u64, Runner)],
 ) -> Vec<Section> {
     let last_line = lines.saturating_sub(1);
-    // Each step's first line and label; the lines before the first step
-    // are a step without a label.
+    let bounds = step_bounds(steps);
+    let mut sections = Vec::new();
+    for (at, (start, label)) in bounds.iter().enumerate() {
+        let end = bounds
+            .get(at + 1)
+            .map_or(last_line, |(next, _)| next.saturating_sub(1));
+        step_sections(&mut sections, (*start, end), *label, runners);
+    }
+    tile(&mut sections, last_line);
+    assign_failing(&mut sections, nested, failing);
+    sections
+}
+
+/// Each step's first line and label; the lines before the first step are
+/// a step without a label.
+fn step_bounds(steps: &Steps) -> Vec<(u64, Option<&str>)> {
     let mut bounds: Vec<(u64, Option<&str>)> = Vec::with_capacity(steps.starts.len() + 1);
     if steps.starts.first().is_none_or(|(first, _)| *first > 0) {
         bounds.push((0, None));
@@ -111,39 +125,48 @@ pub(crate) fn sections(
             .iter()
             .map(|(first, label)| (*first, label.as_deref())),
     );
-    let mut sections = Vec::new();
-    for (at, (start, label)) in bounds.iter().enumerate() {
-        let end = bounds
-            .get(at + 1)
-            .map_or(last_line, |(next, _)| next.saturating_sub(1));
-        let mut here: Vec<(u64, Runner)> = runners
-            .iter()
-            .flat_map(|(runner, spans)| {
-                spans
-                    .iter()
-                    .filter(|(first, _)| (*start..=end).contains(first))
-                    .map(|(first, _)| (*first, *runner))
-            })
-            .collect();
-        here.sort_unstable();
-        for (nth, (first, runner)) in here.iter().enumerate() {
-            let first_line = if nth == 0 { *start } else { *first };
-            let last_line = here
-                .get(nth + 1)
-                .map_or(end, |(next, _)| next.saturating_sub(1).max(first_line));
-            sections.push(Section {
-                runner: *runner,
-                step: label.map(str::to_owned),
-                first_line,
-                last_line,
-                failing: Vec::new(),
-                printed: Vec::new(),
-            });
-        }
+    bounds
+}
+
+/// Pushes onto `sections` one section per runner whose span begins in the
+/// step over lines `start..=end`: each from its first line (the step's
+/// start, for the first) to the line before the next runner's.
+fn step_sections(
+    sections: &mut Vec<Section>,
+    (start, end): (u64, u64),
+    label: Option<&str>,
+    runners: &[Spans<'_>],
+) {
+    let mut here: Vec<(u64, Runner)> = runners
+        .iter()
+        .flat_map(|(runner, spans)| {
+            spans
+                .iter()
+                .filter(|(first, _)| (start..=end).contains(first))
+                .map(|(first, _)| (*first, *runner))
+        })
+        .collect();
+    here.sort_unstable();
+    for (nth, (first, runner)) in here.iter().enumerate() {
+        let first_line = if nth == 0 { start } else { *first };
+        let last_line = here
+            .get(nth + 1)
+            .map_or(end, |(next, _)| next.saturating_sub(1).max(first_line));
+        sections.push(Section {
+            runner: *runner,
+            step: label.map(str::to_owned),
+            first_line,
+            last_line,
+            failing: Vec::new(),
+            printed: Vec::new(),
+        });
     }
-    // The sections tile the log: lines no runner's section holds (a step
-    // that ran none, a CI's header) go to the section before them, or to
-    // the first.
+}
+
+/// The sections tile the log: lines no runner's section holds (a step
+/// that ran none, a CI's header) go to the section before them, or to
+/// the first.
+fn tile(sections: &mut [Section], last_line: u64) {
     let starts: Vec<u64> = sections.iter().map(|section| section.first_line).collect();
     for (nth, section) in sections.iter_mut().enumerate() {
         if nth == 0 {
@@ -153,6 +176,13 @@ pub(crate) fn sections(
             next.saturating_sub(1).max(section.first_line)
         });
     }
+}
+
+/// Assigns each failing test (its index in `failing`) to a section: to the
+/// enclosing section's `printed` when a `nested` span of its runner holds
+/// its line, else to the `failing` of its runner's last section begun by
+/// its line (or its runner's first).
+fn assign_failing(sections: &mut [Section], nested: &[Spans<'_>], failing: &[(u64, Runner)]) {
     for (nth, (line, runner)) in failing.iter().enumerate() {
         let printed = nested.iter().any(|(other, spans)| {
             other == runner
@@ -185,5 +215,4 @@ pub(crate) fn sections(
             home.failing.push(nth);
         }
     }
-    sections
 }

@@ -295,7 +295,7 @@ impl Maven {
     /// Ends the run in progress: `total` is its `Tests run:` total (run,
     /// failed, skipped), `None` where the run ended without one.
     fn end_run(&mut self, total: Option<Total>) {
-        let Some(run) = self.run.take() else {
+        let Some(mut run) = self.run.take() else {
             return;
         };
         self.excerpts.end();
@@ -303,34 +303,51 @@ impl Maven {
             self.module.clone_from(&run.module);
         }
         let module = run.module.clone();
-        let listed = run.listed.unwrap_or_default();
+        let listed = run.listed.take().unwrap_or_default();
         for (index, class) in &listed.crashed {
             self.crash(*index, Some(class));
         }
-        let Some(Total {
+        let Some(total) = total else {
+            self.cut_off(run, module.as_deref());
+            return;
+        };
+        self.count_total(total, &listed.flakes, module.as_deref());
+        if total.failed == 0 {
+            // Surefire's own total counts no failure: every candidate was
+            // printed by a test.
+            return;
+        }
+        self.confirm_listed(run.candidates, &listed, module.as_deref());
+    }
+
+    /// A run that ended without its `Tests run:` total: cut off, killed,
+    /// or its fork died. Every candidate stands, and the classes still
+    /// open were running.
+    fn cut_off(&mut self, run: Run, module: Option<&str>) {
+        let phrase = match module {
+            Some(module) => {
+                format!("Surefire's run in {module} ended without its `Tests run:` total")
+            }
+            None => "a Surefire run ended without its `Tests run:` total".to_owned(),
+        };
+        self.findings.unclosed.get_or_insert(phrase);
+        for (at, class) in &run.open {
+            self.findings.running.push((*at, class.clone()));
+        }
+        for candidate in run.candidates {
+            self.confirm(candidate, module);
+        }
+    }
+
+    /// Counts a run's `total`, and the tests its `Flakes:` list names
+    /// (`flakes`) as flaky.
+    fn count_total(&mut self, total: Total, flakes: &[(u64, String)], module: Option<&str>) {
+        let Total {
             run: ran,
             failed,
             skipped,
-            flakes,
-        }) = total
-        else {
-            // Cut off, killed, or its fork died: every candidate stands,
-            // and the classes still open were running.
-            let phrase = match &module {
-                Some(module) => {
-                    format!("Surefire's run in {module} ended without its `Tests run:` total")
-                }
-                None => "a Surefire run ended without its `Tests run:` total".to_owned(),
-            };
-            self.findings.unclosed.get_or_insert(phrase);
-            for (at, class) in &run.open {
-                self.findings.running.push((*at, class.clone()));
-            }
-            for candidate in run.candidates {
-                self.confirm(candidate, module.as_deref());
-            }
-            return;
-        };
+            flakes: flaked,
+        } = total;
         self.findings.counts.add(Counts {
             passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
             failed: Some(failed),
@@ -340,23 +357,29 @@ impl Maven {
             self.findings.no_tests_ran = true;
         }
         // `-q` hides the `Flakes:` list (a warning), not the count.
-        let unnamed = flakes.saturating_sub(listed.flakes.len() as u64);
+        let unnamed = flaked.saturating_sub(flakes.len() as u64);
         self.findings.reruns = self.findings.reruns.saturating_add(unnamed);
-        for (index, flaky) in &listed.flakes {
+        for (index, flaky) in flakes {
             let name = whole_name(flaky);
             self.findings
                 .seen
-                .note(*index, &name, module.as_deref(), Outcome::Flaky);
+                .note(*index, &name, module, Outcome::Flaky);
             self.findings.flaky.push((*index, name));
         }
-        if failed == 0 {
-            // Surefire's own total counts no failure: every candidate was
-            // printed by a test.
-            return;
-        }
+    }
+
+    /// Confirms, of a run whose total counts failures, each candidate its
+    /// `Results:` section (`listed`) lists, and each rerun heading listed
+    /// that no candidate matched.
+    fn confirm_listed(
+        &mut self,
+        candidates: Vec<Candidate>,
+        listed: &Listed,
+        module: Option<&str>,
+    ) {
         let mut used = vec![false; listed.entries.len()];
         let mut confirmed = false;
-        for mut candidate in run.candidates {
+        for mut candidate in candidates {
             let Some(at) = listed.entries.iter().position(|e| e.lists(&candidate)) else {
                 continue;
             };
@@ -371,7 +394,7 @@ impl Maven {
                 candidate.class = format!("{package}.{}", entry.class);
             }
             confirmed = true;
-            self.confirm(candidate, module.as_deref());
+            self.confirm(candidate, module);
         }
         // A rerun heading names the test whole: it stands on its own
         // (`-q` hides no error, but a class's lines may have been cut).
@@ -387,7 +410,7 @@ impl Maven {
                 };
                 candidate.key = candidate.name();
                 confirmed = true;
-                self.confirm(candidate, module.as_deref());
+                self.confirm(candidate, module);
             }
         }
         if !confirmed && listed.entries.is_empty() {
@@ -459,68 +482,11 @@ impl Maven {
     /// A line Maven logged outside any class Surefire is running.
     fn logged(&mut self, index: u64, level: Level, rest: &str) {
         if let Some(header) = rest.strip_prefix("--- ") {
-            // `--- maven-surefire-plugin:3.5.2:test (default-test) @ core ---`
-            if let Some((plugin, module)) = header
-                .strip_suffix(" ---")
-                .and_then(|h| h.rsplit_once(" @ "))
-            {
-                self.detected(index);
-                self.end_run(None);
-                self.module = Some(module.trim().to_owned());
-                if plugin.contains("surefire") || plugin.contains("failsafe") {
-                    self.run();
-                }
-            }
+            self.plugin_header(index, header);
             return;
         }
-        match rest.trim_end() {
-            "Scanning for projects..." => {
-                self.detected(index);
-                return;
-            }
-            // A module with no test to run (or `-DskipTests`): its run
-            // ends here, with nothing run.
-            "No tests to run." | "Tests are skipped." if self.run.is_some() => {
-                self.detected(index);
-                self.end_run(Some(Total {
-                    run: 0,
-                    failed: 0,
-                    skipped: 0,
-                    flakes: 0,
-                }));
-                return;
-            }
-            "T E S T S" => {
-                self.detected(index);
-                self.run();
-                return;
-            }
-            "Results:" => {
-                let run = self.run();
-                run.details = None;
-                run.listed = Some(Listed::default());
-                run.section = Section::None;
-                self.excerpts.end();
-                return;
-            }
-            header @ ("Failures:" | "Errors:" | "Flakes:" | "Crashed tests:") => {
-                let run = self.run();
-                run.details = None;
-                // `-q` hides `Results:`: a list that begins again is a new one.
-                let listed = run.listed.get_or_insert_with(Listed::default);
-                if header == "Failures:" && !listed.is_empty() {
-                    *listed = Listed::default();
-                }
-                run.section = match header {
-                    "Failures:" => Section::Failures,
-                    "Errors:" => Section::Errors,
-                    "Flakes:" => Section::Flakes,
-                    _ => Section::Crashed,
-                };
-                self.excerpts.end();
-                return;
-            }
-            _ => {}
+        if self.fixed_line(index, rest.trim_end()) {
+            return;
         }
         if let Some(rest) = rest.strip_prefix("Failed to execute goal ") {
             self.goal_failed(index, rest);
@@ -554,6 +520,81 @@ impl Maven {
         if self.failed_test(index, rest) {
             return;
         }
+        self.list_entry(index, rest);
+    }
+
+    /// A plugin's header (`--- maven-surefire-plugin:3.5.2:test
+    /// (default-test) @ core ---`, without its `--- `): it ends the run in
+    /// progress, names the module, and a Surefire or Failsafe one begins
+    /// a run.
+    fn plugin_header(&mut self, index: u64, header: &str) {
+        if let Some((plugin, module)) = header
+            .strip_suffix(" ---")
+            .and_then(|h| h.rsplit_once(" @ "))
+        {
+            self.detected(index);
+            self.end_run(None);
+            self.module = Some(module.trim().to_owned());
+            if plugin.contains("surefire") || plugin.contains("failsafe") {
+                self.run();
+            }
+        }
+    }
+
+    /// A line Maven or Surefire prints whole (`line`, its end trimmed):
+    /// `Scanning for projects...`, a run's end with nothing run, Surefire's
+    /// header, and the `Results:` section's headers. Whether it was one.
+    fn fixed_line(&mut self, index: u64, line: &str) -> bool {
+        match line {
+            "Scanning for projects..." => {
+                self.detected(index);
+            }
+            // A module with no test to run (or `-DskipTests`): its run
+            // ends here, with nothing run.
+            "No tests to run." | "Tests are skipped." if self.run.is_some() => {
+                self.detected(index);
+                self.end_run(Some(Total {
+                    run: 0,
+                    failed: 0,
+                    skipped: 0,
+                    flakes: 0,
+                }));
+            }
+            "T E S T S" => {
+                self.detected(index);
+                self.run();
+            }
+            "Results:" => {
+                let run = self.run();
+                run.details = None;
+                run.listed = Some(Listed::default());
+                run.section = Section::None;
+                self.excerpts.end();
+            }
+            header @ ("Failures:" | "Errors:" | "Flakes:" | "Crashed tests:") => {
+                let run = self.run();
+                run.details = None;
+                // `-q` hides `Results:`: a list that begins again is a new one.
+                let listed = run.listed.get_or_insert_with(Listed::default);
+                if header == "Failures:" && !listed.is_empty() {
+                    *listed = Listed::default();
+                }
+                run.section = match header {
+                    "Failures:" => Section::Failures,
+                    "Errors:" => Section::Errors,
+                    "Flakes:" => Section::Flakes,
+                    _ => Section::Crashed,
+                };
+                self.excerpts.end();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// A line of the `Results:` section's part being read: a failure or
+    /// error, a flaky test's heading, or a crashed class.
+    fn list_entry(&mut self, index: u64, rest: &str) {
         let Some(run) = &mut self.run else {
             return;
         };

@@ -161,6 +161,80 @@ impl Rspec {
             }
         }
     }
+
+    /// A heading or a line of RSpec's closing blocks: `Failures:`,
+    /// `Failed examples:`, `Pending:`, the summary, an entry of the list.
+    /// Whether `text` was one.
+    fn closing_block(&mut self, index: u64, text: &str) -> bool {
+        match text {
+            "Failures:" => {
+                self.findings.detected(index);
+                self.section = Section::Failures;
+                self.next_entry = 1;
+                return true;
+            }
+            "Failed examples:" => {
+                self.findings.detected(index);
+                self.section = Section::Listed;
+                self.scope.start_list();
+                self.listed_places.clear();
+                return true;
+            }
+            _ => {}
+        }
+        if text.starts_with("Pending: (Failures listed here are expected") {
+            self.findings.detected(index);
+            self.section = Section::Pending;
+            return true;
+        }
+        if let Some(found) = summary(text) {
+            self.findings.detected(index);
+            self.section = Section::None;
+            self.summary = Some(found);
+            return true;
+        }
+        if self.section == Section::Listed
+            && let Some((place, description)) = listed(text)
+        {
+            self.scope.list(index, description, None, Kind::Test);
+            if self.listed_places.len() < MAX_PLACES {
+                self.listed_places.insert(place.to_owned());
+            }
+            return true;
+        }
+        false
+    }
+
+    /// A line RSpec or rspec-retry prints about the run: a spec file that
+    /// did not load, a retried example's place, `Finished in` (the end of
+    /// the blocks).
+    fn run_note(&mut self, index: u64, text: &str) {
+        if let Some(path) = text
+            .strip_prefix("An error occurred while loading ")
+            .and_then(|rest| rest.strip_suffix('.'))
+        {
+            self.findings.detected(index);
+            if self.unloaded.len() < MAX_PLACES {
+                self.unloaded.push((index, path.to_owned()));
+            }
+            return;
+        }
+        if let Some(place) = text
+            .strip_prefix("RSpec::Retry: ")
+            .and_then(|rest| rest.split_once(" try "))
+            .map(|(_, place)| place)
+            .filter(|place| !place.is_empty() && !place.contains(' '))
+        {
+            self.findings.detected(index);
+            if self.retried.len() < MAX_PLACES && !self.retried.iter().any(|(_, p)| p == place) {
+                self.retried.push((index, place.to_owned()));
+            }
+            return;
+        }
+        if text.starts_with("Finished in ") {
+            self.section = Section::None;
+        }
+    }
 }
 
 impl Recognizer for Rspec {
@@ -192,67 +266,10 @@ impl Recognizer for Rspec {
             return;
         }
         self.excerpts.end();
-        match text {
-            "Failures:" => {
-                self.findings.detected(index);
-                self.section = Section::Failures;
-                self.next_entry = 1;
-                return;
-            }
-            "Failed examples:" => {
-                self.findings.detected(index);
-                self.section = Section::Listed;
-                self.scope.start_list();
-                self.listed_places.clear();
-                return;
-            }
-            _ => {}
-        }
-        if text.starts_with("Pending: (Failures listed here are expected") {
-            self.findings.detected(index);
-            self.section = Section::Pending;
+        if self.closing_block(index, text) {
             return;
         }
-        if let Some(found) = summary(text) {
-            self.findings.detected(index);
-            self.section = Section::None;
-            self.summary = Some(found);
-            return;
-        }
-        if self.section == Section::Listed
-            && let Some((place, description)) = listed(text)
-        {
-            self.scope.list(index, description, None, Kind::Test);
-            if self.listed_places.len() < MAX_PLACES {
-                self.listed_places.insert(place.to_owned());
-            }
-            return;
-        }
-        if let Some(path) = text
-            .strip_prefix("An error occurred while loading ")
-            .and_then(|rest| rest.strip_suffix('.'))
-        {
-            self.findings.detected(index);
-            if self.unloaded.len() < MAX_PLACES {
-                self.unloaded.push((index, path.to_owned()));
-            }
-            return;
-        }
-        if let Some(place) = text
-            .strip_prefix("RSpec::Retry: ")
-            .and_then(|rest| rest.split_once(" try "))
-            .map(|(_, place)| place)
-            .filter(|place| !place.is_empty() && !place.contains(' '))
-        {
-            self.findings.detected(index);
-            if self.retried.len() < MAX_PLACES && !self.retried.iter().any(|(_, p)| p == place) {
-                self.retried.push((index, place.to_owned()));
-            }
-            return;
-        }
-        if text.starts_with("Finished in ") {
-            self.section = Section::None;
-        }
+        self.run_note(index, text);
     }
 
     fn finish(&mut self) -> Findings {

@@ -136,51 +136,72 @@ impl Unittest {
         if !run.open && verdict.is_none() {
             return;
         }
-        let mut standing: Vec<(u64, String, Outcome)> = Vec::new();
-        match verdict {
-            Some((_, v)) if v.ok => {}
-            Some((_, v)) if !v.ok && !v.no_tests => {
-                let section = if run.stale { Vec::new() } else { run.headers };
-                let ran = |name: &str| {
-                    run.mode != Some(Mode::Verbose)
-                        || (run.started.contains(name)
-                            && self.findings.seen.get(name).is_none_or(|n| {
-                                n.outcome.is_failure() || n.outcome == Outcome::XPassed
-                            }))
-                };
-                let section: Vec<(u64, String, Outcome)> = section
-                    .into_iter()
-                    .filter(|(_, name, _)| ran(name))
-                    .collect();
-                let headers = counted_section(section, &v);
-                standing = headers;
-                // Before 3.11 an unexpected success has no header.
-                standing.extend(
-                    run.verbose_failures
-                        .iter()
-                        .filter(|(_, _, outcome)| *outcome == Outcome::XPassed)
-                        .cloned(),
-                );
-                if standing.is_empty() {
-                    standing = run.verbose_failures;
-                }
-            }
-            Some((_, v)) if v.no_tests => {}
-            Some(_) | None => {
-                // No word from unittest (an `OK` after a failed result is
-                // none: see `line`).
-                self.findings.unclosed.get_or_insert_with(|| {
-                    "a unittest run ended without its closing `Ran N tests` line".to_owned()
-                });
-                if verdict.is_none() {
-                    self.findings
-                        .running
-                        .extend(run.running.map(|r| (r.index, r.name)));
-                }
-                standing = run.verbose_failures;
-                standing.extend(run.headers);
-            }
+        let standing = match verdict {
+            Some((_, v)) if v.ok => Vec::new(),
+            Some((_, v)) if !v.ok && !v.no_tests => self.failed_run(run, &v),
+            Some((_, v)) if v.no_tests => Vec::new(),
+            Some(_) | None => self.unclosed_run(run, verdict.is_none()),
+        };
+        self.fail_standing(standing);
+        self.excerpts.clear();
+        if let Some((_, v)) = verdict {
+            self.count(v);
         }
+    }
+
+    /// The failing tests of a run whose closing line `v` said it failed:
+    /// the errors section's headers of tests that ran, as many of each
+    /// kind as `v` counts, and the verbose unexpected successes (or the
+    /// verbose failures, where that leaves none).
+    fn failed_run(&self, run: Run, v: &Verdict) -> Vec<(u64, String, Outcome)> {
+        let section = if run.stale { Vec::new() } else { run.headers };
+        let ran =
+            |name: &str| {
+                run.mode != Some(Mode::Verbose)
+                    || (run.started.contains(name)
+                        && self.findings.seen.get(name).is_none_or(|n| {
+                            n.outcome.is_failure() || n.outcome == Outcome::XPassed
+                        }))
+            };
+        let section: Vec<(u64, String, Outcome)> = section
+            .into_iter()
+            .filter(|(_, name, _)| ran(name))
+            .collect();
+        let mut standing = counted_section(section, v);
+        // Before 3.11 an unexpected success has no header.
+        standing.extend(
+            run.verbose_failures
+                .iter()
+                .filter(|(_, _, outcome)| *outcome == Outcome::XPassed)
+                .cloned(),
+        );
+        if standing.is_empty() {
+            standing = run.verbose_failures;
+        }
+        standing
+    }
+
+    /// The failing tests of a run with no word from unittest (an `OK` after
+    /// a failed result is none: see `line`), which stays unclosed: its
+    /// verbose failures and headers; where the log stopped (`stopped`),
+    /// the test still running was.
+    fn unclosed_run(&mut self, run: Run, stopped: bool) -> Vec<(u64, String, Outcome)> {
+        self.findings.unclosed.get_or_insert_with(|| {
+            "a unittest run ended without its closing `Ran N tests` line".to_owned()
+        });
+        if stopped {
+            self.findings
+                .running
+                .extend(run.running.map(|r| (r.index, r.name)));
+        }
+        let mut standing = run.verbose_failures;
+        standing.extend(run.headers);
+        standing
+    }
+
+    /// Fails each test of `standing` (an error stays one, anything else is
+    /// a failure), with its block's message and excerpt.
+    fn fail_standing(&mut self, standing: Vec<(u64, String, Outcome)>) {
         for (index, name, outcome) in standing {
             let (message, excerpt) = self.excerpts.take(&name);
             let outcome = match outcome {
@@ -204,21 +225,22 @@ impl Unittest {
                 .with_output(message, excerpt);
             self.findings.fail(index, test);
         }
-        self.excerpts.clear();
-        if let Some((_, v)) = verdict {
-            let ran = self.ran.map_or(0, |(_, n)| n);
-            let failed = v
-                .failures
-                .saturating_add(v.errors)
-                .saturating_add(v.unexpected_successes);
-            let skipped = v.skipped.saturating_add(v.expected_failures);
-            self.findings.counts.add(Counts {
-                passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
-                failed: Some(failed),
-                skipped: Some(skipped),
-            });
-            self.findings.no_tests_ran |= v.no_tests || ran == 0;
-        }
+    }
+
+    /// Counts a run by its closing line `v` and its `Ran N tests` line.
+    fn count(&mut self, v: Verdict) {
+        let ran = self.ran.map_or(0, |(_, n)| n);
+        let failed = v
+            .failures
+            .saturating_add(v.errors)
+            .saturating_add(v.unexpected_successes);
+        let skipped = v.skipped.saturating_add(v.expected_failures);
+        self.findings.counts.add(Counts {
+            passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
+            failed: Some(failed),
+            skipped: Some(skipped),
+        });
+        self.findings.no_tests_ran |= v.no_tests || ran == 0;
     }
 
     /// A verbose result for `name` at `index`.
