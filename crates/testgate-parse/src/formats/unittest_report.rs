@@ -74,16 +74,7 @@ pub fn parse_unittest_report(bytes: &[u8]) -> Result<Report, ReportError> {
             continue;
         }
         if let Some(ran) = record.ran {
-            let failed = record
-                .failures
-                .saturating_add(record.errors)
-                .saturating_add(record.unexpected_successes);
-            let skipped = record.skipped.saturating_add(record.expected_failures);
-            counts.add(Counts {
-                passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
-                failed: Some(failed),
-                skipped: Some(skipped),
-            });
+            counts.add(record.closing_counts(ran));
             report.no_tests_ran |= ran == 0;
             closed = true;
             continue;
@@ -93,18 +84,7 @@ pub fn parse_unittest_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 message: format!("line {} is not a unittest record", index + 1),
             });
         };
-        let outcome = match outcome.as_str() {
-            "passed" => Outcome::Passed,
-            "failed" | "xpassed" => Outcome::Failed,
-            "error" => Outcome::Error,
-            "skipped" => Outcome::Skipped,
-            "xfailed" => Outcome::XFailed,
-            other => {
-                return Err(ReportError {
-                    message: format!("line {}: unknown outcome `{other}`", index + 1),
-                });
-            }
-        };
+        let outcome = outcome_of(index, &outcome)?;
         recorded = true;
         closed = false;
         let name = super::unittest::canonical(&test).map_or(test, |(name, _)| name);
@@ -129,6 +109,39 @@ pub fn parse_unittest_report(bytes: &[u8]) -> Result<Report, ReportError> {
         report.unclosed = Some("a unittest run ended without its closing record".to_owned());
     }
     Ok(report)
+}
+
+impl Record {
+    /// The counts of a run's closing record, which ran `ran` tests.
+    fn closing_counts(&self, ran: u64) -> Counts {
+        let failed = self
+            .failures
+            .saturating_add(self.errors)
+            .saturating_add(self.unexpected_successes);
+        let skipped = self.skipped.saturating_add(self.expected_failures);
+        Counts {
+            passed: Some(ran.saturating_sub(failed).saturating_sub(skipped)),
+            failed: Some(failed),
+            skipped: Some(skipped),
+        }
+    }
+}
+
+/// The outcome a result record on line `index` (from 0) gives: an
+/// unexpected success fails, as unittest's `wasSuccessful` says.
+fn outcome_of(index: usize, outcome: &str) -> Result<Outcome, ReportError> {
+    Ok(match outcome {
+        "passed" => Outcome::Passed,
+        "failed" | "xpassed" => Outcome::Failed,
+        "error" => Outcome::Error,
+        "skipped" => Outcome::Skipped,
+        "xfailed" => Outcome::XFailed,
+        other => {
+            return Err(ReportError {
+                message: format!("line {}: unknown outcome `{other}`", index + 1),
+            });
+        }
+    })
 }
 
 /// Notes `outcome` of the test `name`: a failure wins over any other
