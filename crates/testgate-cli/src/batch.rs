@@ -216,57 +216,34 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let open_manifest = || {
-        File::open(&args.manifest).map_err(|source| Error::Read {
-            path: args.manifest.clone(),
-            source,
-        })
-    };
-    // --out where any check's tests could write is refused whole, before
-    // it is opened and anything runs.
-    if let Some(path) = &args.out {
-        let out = out::canonical_out(path)
-            .map_err(|e| Error::Batch(format!("cannot resolve --out {}: {e}", path.display())))?;
-        refuse_exposed_out(open_manifest()?, &args.manifest, &manifest_dir, &out)?;
-    }
-    // --out is opened once, to resume from and append to: a link a suite
-    // planted there since the last run is refused, not followed.
-    let mut out_file = match &args.out {
-        Some(path) => Some((
-            testgate::run::append_file(path)
-                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
-            path,
-        )),
-        None => None,
-    };
-    let done = match &mut out_file {
-        Some((file, path)) => done_ids(file, path)?,
-        None => HashSet::new(),
-    };
+    let (out_file, done) = open_out(args, &manifest_dir)?;
     let pick = LinePick {
         index: args.index,
         shard: args.shard,
     };
-    let to_run = count_to_run(open_manifest()?, &args.manifest, &done, pick)?;
+    let to_run = count_to_run(open_manifest(args)?, &args.manifest, &done, pick)?;
     // Results go to the file this process alone appends to (what it did
     // not write is cut off: `out::OutFile`), or to standard output.
-    let mut results = match out_file {
-        Some((file, _)) => Results::File(
+    let results = match out_file {
+        Some(file) => Results::File(
             out::OutFile::new(file)
                 .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
         ),
         None => Results::Stdout(io::stdout()),
     };
-    let manifest = open_manifest()?;
+    let manifest = open_manifest(args)?;
 
     let cancel = testgate::run::cancel_on_signals();
-    let bar = progress_bar(args.quiet, to_run);
     let started = Instant::now();
-    let mut counts = Counts::default();
-    let mut took = CheckDuration::default();
-    // The running checks' ids, by manifest line: at most --jobs of them.
-    let mut running: Vec<(u64, String)> = Vec::new();
-    let mut write_error = None;
+    let mut ledger = Ledger {
+        bar: progress_bar(args.quiet, to_run),
+        to_run,
+        counts: Counts::default(),
+        took: CheckDuration::default(),
+        running: Vec::new(),
+        write_error: None,
+        results,
+    };
     let (job_tx, job_rx) = mpsc::sync_channel::<Job>(0);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (event_tx, event_rx) = mpsc::channel::<Event>();
@@ -283,105 +260,184 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         drop(event_tx);
         drop(job_rx);
         for event in event_rx {
-            let finished = match event {
-                Event::Started { line, label } => {
-                    counts.running += 1;
-                    running.push((line, label));
-                    None
-                }
-                Event::Finished {
-                    line,
-                    took: duration,
-                    finished,
-                } => {
-                    counts.running = counts.running.saturating_sub(1);
-                    running.retain(|(running, _)| *running != line);
-                    match &finished {
-                        None => counts.interrupted += 1,
-                        // A check that could not run says nothing of how
-                        // long checks take.
-                        Some(Finished {
-                            tally: Tally::Error,
-                            ..
-                        }) => {}
-                        Some(Finished {
-                            tally: Tally::Pass | Tally::Fail | Tally::Inconclusive,
-                            ..
-                        }) => took.record(duration),
-                    }
-                    finished
-                }
-                Event::Rejected(finished) => Some(finished),
-                Event::Unreadable(e) => {
-                    write_error.get_or_insert(io::Error::new(
-                        e.kind(),
-                        format!("cannot read {}: {e}", args.manifest.display()),
-                    ));
-                    cancel.cancel();
-                    None
-                }
-            };
-            if let Some(finished) = finished {
-                match finished.tally {
-                    Tally::Pass => counts.pass += 1,
-                    Tally::Fail => counts.fail += 1,
-                    Tally::Inconclusive => counts.inconclusive += 1,
-                    Tally::Error => counts.error += 1,
-                }
-                counts.unexpected += u64::from(finished.unexpected);
-                // One write of the whole line, flushed: a reader (or a
-                // resume) never sees half a result.
-                let written = results.write_line(finished.text.as_bytes());
-                if let Err(e) = written {
-                    write_error.get_or_insert(e);
-                    cancel.cancel();
-                }
-                if !bar.is_hidden() {
-                    bar.inc(1);
-                } else if !args.quiet {
-                    // No terminal: one line per check, for the log.
-                    let left = to_run.saturating_sub(counts.done());
-                    let eta = if left > 0 {
-                        let left = took.left(left, args.jobs.get());
-                        format!(" · eta {}", progress::eta(left))
-                    } else {
-                        String::new()
-                    };
-                    eprintln!(
-                        "testgate: batch: {} of {to_run} done: {}{eta}",
-                        counts.done(),
-                        counts.message()
-                    );
-                }
-            }
-            let left = took.left(to_run.saturating_sub(counts.done()), args.jobs.get());
-            let ids: Vec<String> = running.iter().map(|(_, label)| label.clone()).collect();
-            bar.set_message(progress::line(&counts.live(), left, &ids));
+            ledger.hear(event, args, &cancel);
         }
         reader.join().unwrap_or(0)
     });
-    bar.finish_and_clear();
+    ledger.bar.finish_and_clear();
     if !args.quiet {
-        summary(&counts, skipped, started.elapsed(), args.out.as_deref());
+        summary(
+            &ledger.counts,
+            skipped,
+            started.elapsed(),
+            args.out.as_deref(),
+        );
     }
-    if let Results::File(file) = results {
-        file.finish().map_err(Error::Batch)?;
-    }
-    if let Some(e) = write_error {
-        if e.kind() == io::ErrorKind::BrokenPipe && args.out.is_none() {
-            return Ok(BatchEnd::Interrupted);
-        }
-        return Err(Error::Batch(e.to_string()));
-    }
-    Ok(if cancel.is_cancelled() {
-        BatchEnd::Interrupted
-    } else if counts.error > 0 {
-        BatchEnd::Errors
-    } else if counts.unexpected > 0 {
-        BatchEnd::Unexpected
-    } else {
-        BatchEnd::Complete
+    ledger.close(args.out.is_some(), &cancel)
+}
+
+/// The manifest, opened once more.
+fn open_manifest(args: &BatchArgs) -> Result<File, Error> {
+    File::open(&args.manifest).map_err(|source| Error::Read {
+        path: args.manifest.clone(),
+        source,
     })
+}
+
+/// `--out`, opened to resume from and append to, and the ids already done
+/// in it; or neither, without `--out`.
+fn open_out(args: &BatchArgs, manifest_dir: &Path) -> Result<(Option<File>, HashSet<u64>), Error> {
+    let Some(path) = &args.out else {
+        return Ok((None, HashSet::new()));
+    };
+    // --out where any check's tests could write is refused whole, before
+    // it is opened and anything runs.
+    let out = out::canonical_out(path)
+        .map_err(|e| Error::Batch(format!("cannot resolve --out {}: {e}", path.display())))?;
+    refuse_exposed_out(open_manifest(args)?, &args.manifest, manifest_dir, &out)?;
+    // --out is opened once, to resume from and append to: a link a suite
+    // planted there since the last run is refused, not followed.
+    let mut file = testgate::run::append_file(path)
+        .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?;
+    let done = done_ids(&mut file, path)?;
+    Ok((Some(file), done))
+}
+
+/// What the main thread keeps while a batch runs: the counts, the
+/// running checks, the progress shown, and where results go.
+struct Ledger {
+    bar: ProgressBar,
+    /// How many checks the batch starts.
+    to_run: u64,
+    counts: Counts,
+    took: CheckDuration,
+    /// The running checks' ids, by manifest line: at most --jobs of them.
+    running: Vec<(u64, String)>,
+    /// The first result that could not be written (or the manifest read).
+    write_error: Option<io::Error>,
+    results: Results,
+}
+
+impl Ledger {
+    /// Takes in what the reader or a worker said, and shows the progress.
+    fn hear(&mut self, event: Event, args: &BatchArgs, cancel: &Cancel) {
+        let finished = match event {
+            Event::Started { line, label } => {
+                self.counts.running += 1;
+                self.running.push((line, label));
+                None
+            }
+            Event::Finished {
+                line,
+                took: duration,
+                finished,
+            } => {
+                self.counts.running = self.counts.running.saturating_sub(1);
+                self.running.retain(|(running, _)| *running != line);
+                match &finished {
+                    None => self.counts.interrupted += 1,
+                    // A check that could not run says nothing of how
+                    // long checks take.
+                    Some(Finished {
+                        tally: Tally::Error,
+                        ..
+                    }) => {}
+                    Some(Finished {
+                        tally: Tally::Pass | Tally::Fail | Tally::Inconclusive,
+                        ..
+                    }) => self.took.record(duration),
+                }
+                finished
+            }
+            Event::Rejected(finished) => Some(finished),
+            Event::Unreadable(e) => {
+                self.write_error.get_or_insert(io::Error::new(
+                    e.kind(),
+                    format!("cannot read {}: {e}", args.manifest.display()),
+                ));
+                cancel.cancel();
+                None
+            }
+        };
+        if let Some(finished) = finished {
+            self.write(finished, args, cancel);
+        }
+        let left = self.took.left(
+            self.to_run.saturating_sub(self.counts.done()),
+            args.jobs.get(),
+        );
+        let ids: Vec<String> = self
+            .running
+            .iter()
+            .map(|(_, label)| label.clone())
+            .collect();
+        self.bar
+            .set_message(progress::line(&self.counts.live(), left, &ids));
+    }
+
+    /// Counts a finished check and writes its line; without a terminal,
+    /// logs a line per check.
+    fn write(&mut self, finished: Finished, args: &BatchArgs, cancel: &Cancel) {
+        let counts = &mut self.counts;
+        match finished.tally {
+            Tally::Pass => counts.pass += 1,
+            Tally::Fail => counts.fail += 1,
+            Tally::Inconclusive => counts.inconclusive += 1,
+            Tally::Error => counts.error += 1,
+        }
+        counts.unexpected += u64::from(finished.unexpected);
+        // One write of the whole line, flushed: a reader (or a
+        // resume) never sees half a result.
+        let written = self.results.write_line(finished.text.as_bytes());
+        if let Err(e) = written {
+            self.write_error.get_or_insert(e);
+            cancel.cancel();
+        }
+        if !self.bar.is_hidden() {
+            self.bar.inc(1);
+        } else if !args.quiet {
+            // No terminal: one line per check, for the log.
+            let to_run = self.to_run;
+            let left = to_run.saturating_sub(self.counts.done());
+            let eta = if left > 0 {
+                let left = self.took.left(left, args.jobs.get());
+                format!(" · eta {}", progress::eta(left))
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "testgate: batch: {} of {to_run} done: {}{eta}",
+                self.counts.done(),
+                self.counts.message()
+            );
+        }
+    }
+
+    /// How the batch ended, once the results file is checked: an error
+    /// when a result could not be written (but a closed standard output,
+    /// which ends it as interrupted), or its results file was written by
+    /// another.
+    fn close(self, to_file: bool, cancel: &Cancel) -> Result<BatchEnd, Error> {
+        if let Results::File(file) = self.results {
+            file.finish().map_err(Error::Batch)?;
+        }
+        if let Some(e) = self.write_error {
+            if e.kind() == io::ErrorKind::BrokenPipe && !to_file {
+                return Ok(BatchEnd::Interrupted);
+            }
+            return Err(Error::Batch(e.to_string()));
+        }
+        let counts = &self.counts;
+        Ok(if cancel.is_cancelled() {
+            BatchEnd::Interrupted
+        } else if counts.error > 0 {
+            BatchEnd::Errors
+        } else if counts.unexpected > 0 {
+            BatchEnd::Unexpected
+        } else {
+            BatchEnd::Complete
+        })
+    }
 }
 
 /// Where result lines go.

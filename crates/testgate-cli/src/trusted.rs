@@ -295,76 +295,9 @@ fn trusted_files(
     test_patch: Option<&str>,
     scratch: &Scratch,
 ) -> Result<BTreeMap<PathBuf, ViewFile>, String> {
-    if revision.is_empty() || revision.starts_with('-') || revision.contains('\0') {
-        return Err(format!(
-            "the trusted revision `{}` is not a revision",
-            testgate::parse::printable(revision.as_bytes())
-        ));
-    }
-    let repository = crate::record::repository(dir).ok_or_else(|| {
-        format!(
-            "the trusted revision {revision} cannot be read: {} is not the top of a git work tree",
-            dir.display()
-        )
-    })?;
-    if let Some(why) = crate::record::git_refused(&repository, dir) {
-        return Err(format!(
-            "the trusted revision {revision} cannot be read: {why}"
-        ));
-    }
-    let git_dir = {
-        let mut arg = OsString::from("--git-dir=");
-        arg.push(repository.git_dir());
-        arg
-    };
-    let commit = git(
-        &scratch.0,
-        &[],
-        &[
-            &git_dir,
-            OsStr::new("rev-parse"),
-            OsStr::new("--verify"),
-            OsStr::new("--quiet"),
-            OsStr::new("--end-of-options"),
-            OsStr::new(&format!("{revision}^{{commit}}")),
-        ],
-        false,
-    );
-    let commit = String::from_utf8_lossy(commit.output.trim_ascii()).into_owned();
-    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!(
-            "the trusted revision {revision} is no commit of the project's repository"
-        ));
-    }
-    let listing = git(
-        &scratch.0,
-        &[],
-        &[
-            &git_dir,
-            OsStr::new("ls-tree"),
-            OsStr::new("-r"),
-            OsStr::new("-z"),
-            OsStr::new("--full-tree"),
-            OsStr::new(&commit),
-        ],
-        false,
-    );
-    if !listing.ok {
-        return Err(format!("the files of {revision} cannot be listed"));
-    }
-    // `MODE TYPE OID\tPATH\0`: the revision's files (blobs), by path.
-    let in_revision: BTreeSet<PathBuf> = listing
-        .output
-        .split(|&b| b == 0)
-        .filter_map(|entry| {
-            let tab = entry.iter().position(|&b| b == b'\t')?;
-            let (head, path) = (&entry[..tab], &entry[tab + 1..]);
-            head.split(|&b| b == b' ')
-                .nth(1)
-                .filter(|kind| *kind == b"blob")?;
-            Some(PathBuf::from(OsStr::from_bytes(path)))
-        })
-        .collect();
+    let git_dir = git_dir_of(dir, revision)?;
+    let commit = commit_of(&git_dir, revision, scratch)?;
+    let in_revision = files_of(&git_dir, &commit, revision, scratch)?;
     let patch_file = scratch.path("test.patch");
     let patch_paths = match test_patch {
         Some(patch) => {
@@ -382,36 +315,7 @@ fn trusted_files(
     let work = scratch.path("trusted");
     std::fs::create_dir(&work).map_err(|e| e.to_string())?;
     if !wanted.is_empty() {
-        let index = scratch.path("index");
-        let env = [("GIT_INDEX_FILE", index.as_os_str())];
-        let read = git(
-            &scratch.0,
-            &env,
-            &[&git_dir, OsStr::new("read-tree"), OsStr::new(&commit)],
-            true,
-        );
-        if !read.ok {
-            return Err(format!("the files of {revision} cannot be read"));
-        }
-        let mut work_tree = OsString::from("--work-tree=");
-        work_tree.push(&work);
-        for chunk in wanted.chunks(2000) {
-            let mut args: Vec<&OsStr> = vec![
-                &git_dir,
-                &work_tree,
-                OsStr::new("checkout-index"),
-                OsStr::new("-f"),
-                OsStr::new("--"),
-            ];
-            args.extend(chunk.iter().map(|p| p.as_os_str()));
-            let said = git(&scratch.0, &env, &args, true);
-            if !said.ok {
-                return Err(format!(
-                    "the files of {revision} cannot be checked out: {}",
-                    testgate::parse::printable(said.output.trim_ascii())
-                ));
-            }
-        }
+        check_out(&git_dir, &commit, revision, &wanted, &work, scratch)?;
     }
     if test_patch.is_some() {
         apply(&patch_file, &work, scratch)
@@ -425,6 +329,136 @@ fn trusted_files(
         }
     }
     Ok(files)
+}
+
+/// git's `--git-dir=` option for the repository of `dir`, once `revision`
+/// is a revision and the repository one git may read.
+fn git_dir_of(dir: &Path, revision: &str) -> Result<OsString, String> {
+    if revision.is_empty() || revision.starts_with('-') || revision.contains('\0') {
+        return Err(format!(
+            "the trusted revision `{}` is not a revision",
+            testgate::parse::printable(revision.as_bytes())
+        ));
+    }
+    let repository = crate::record::repository(dir).ok_or_else(|| {
+        format!(
+            "the trusted revision {revision} cannot be read: {} is not the top of a git work tree",
+            dir.display()
+        )
+    })?;
+    if let Some(why) = crate::record::git_refused(&repository, dir) {
+        return Err(format!(
+            "the trusted revision {revision} cannot be read: {why}"
+        ));
+    }
+    let mut arg = OsString::from("--git-dir=");
+    arg.push(repository.git_dir());
+    Ok(arg)
+}
+
+/// The commit `revision` names, in full.
+fn commit_of(git_dir: &OsStr, revision: &str, scratch: &Scratch) -> Result<String, String> {
+    let commit = git(
+        &scratch.0,
+        &[],
+        &[
+            git_dir,
+            OsStr::new("rev-parse"),
+            OsStr::new("--verify"),
+            OsStr::new("--quiet"),
+            OsStr::new("--end-of-options"),
+            OsStr::new(&format!("{revision}^{{commit}}")),
+        ],
+        false,
+    );
+    let commit = String::from_utf8_lossy(commit.output.trim_ascii()).into_owned();
+    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "the trusted revision {revision} is no commit of the project's repository"
+        ));
+    }
+    Ok(commit)
+}
+
+/// The paths of the files (blobs) of `commit`, the commit of `revision`.
+fn files_of(
+    git_dir: &OsStr,
+    commit: &str,
+    revision: &str,
+    scratch: &Scratch,
+) -> Result<BTreeSet<PathBuf>, String> {
+    let listing = git(
+        &scratch.0,
+        &[],
+        &[
+            git_dir,
+            OsStr::new("ls-tree"),
+            OsStr::new("-r"),
+            OsStr::new("-z"),
+            OsStr::new("--full-tree"),
+            OsStr::new(commit),
+        ],
+        false,
+    );
+    if !listing.ok {
+        return Err(format!("the files of {revision} cannot be listed"));
+    }
+    // `MODE TYPE OID\tPATH\0`: the revision's files (blobs), by path.
+    Ok(listing
+        .output
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let tab = entry.iter().position(|&b| b == b'\t')?;
+            let (head, path) = (&entry[..tab], &entry[tab + 1..]);
+            head.split(|&b| b == b' ')
+                .nth(1)
+                .filter(|kind| *kind == b"blob")?;
+            Some(PathBuf::from(OsStr::from_bytes(path)))
+        })
+        .collect())
+}
+
+/// Checks the files `wanted` of `commit` (of `revision`) out under `work`,
+/// through an index of the scratch folder's own.
+fn check_out(
+    git_dir: &OsStr,
+    commit: &str,
+    revision: &str,
+    wanted: &[&PathBuf],
+    work: &Path,
+    scratch: &Scratch,
+) -> Result<(), String> {
+    let index = scratch.path("index");
+    let env = [("GIT_INDEX_FILE", index.as_os_str())];
+    let read = git(
+        &scratch.0,
+        &env,
+        &[git_dir, OsStr::new("read-tree"), OsStr::new(commit)],
+        true,
+    );
+    if !read.ok {
+        return Err(format!("the files of {revision} cannot be read"));
+    }
+    let mut work_tree = OsString::from("--work-tree=");
+    work_tree.push(work);
+    for chunk in wanted.chunks(2000) {
+        let mut args: Vec<&OsStr> = vec![
+            git_dir,
+            &work_tree,
+            OsStr::new("checkout-index"),
+            OsStr::new("-f"),
+            OsStr::new("--"),
+        ];
+        args.extend(chunk.iter().map(|p| p.as_os_str()));
+        let said = git(&scratch.0, &env, &args, true);
+        if !said.ok {
+            return Err(format!(
+                "the files of {revision} cannot be checked out: {}",
+                testgate::parse::printable(said.output.trim_ascii())
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

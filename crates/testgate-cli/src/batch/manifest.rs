@@ -117,141 +117,15 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// go through `check`'s own parser: the same values are accepted and the
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
-    let entry: ManifestEntry = crate::json::read_document(bytes)?;
-    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict
-        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
-    {
-        return Err(format!(
-            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
-        ));
-    }
+    let mut entry: ManifestEntry = crate::json::read_document(bytes)?;
+    refuse_unknown_verdict(entry.expect_verdict.as_ref())?;
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
-    let mut push = |flag: &str, value: String| {
-        words.push(flag.to_owned());
-        words.push(value);
-    };
-    push("-C", path_word(dir, &entry.workspace));
-    if let Some(retries) = entry.retries {
-        push("--retries", retries.to_string());
-    }
-    if let Some(timeout) = &entry.timeout {
-        push("--timeout", timeout.word());
-    }
-    if let Some(sandbox) = entry.sandbox {
-        push("--sandbox", sandbox);
-    }
-    if let Some(size) = &entry.tmpfs_size {
-        push("--tmpfs-size", size.word());
-    }
-    for path in entry.writable.iter().flatten() {
-        push("--writable", path_word(dir, path));
-    }
-    match entry.env {
-        None => {}
-        Some(ManifestEnv::List(names)) => names.into_iter().for_each(|n| push("--env", n)),
-        Some(ManifestEnv::Map(map)) => {
-            for (name, value) in map {
-                let word = match value {
-                    None => name,
-                    Some(value) => format!("{name}={value}"),
-                };
-                push("--env", word);
-            }
-        }
-    }
-    for step in entry.prepare.into_iter().flatten() {
-        push("--prepare", step);
-    }
-    if let Some(rerun) = entry.rerun {
-        push("--rerun", rerun);
-    }
-    if let Some(format) = entry.format {
-        push("--format", format);
-    }
-    if entry.allow_network == Some(true) {
-        words.push("--allow-network".into());
-    }
-    if entry.restore == Some(true) {
-        words.push("--restore".into());
-    }
-    if entry.keep_changes == Some(true) {
-        words.push("--keep-changes".into());
-    }
-    if let Some(revision) = entry.trusted {
-        // One word: a revision that begins with `-` is the option's value
-        // (refused as no revision), never an option.
-        words.push(format!("--trusted={revision}"));
-    }
-    if let Some(patch) = &entry.apply {
-        let word = if patch.as_os_str() == "record" {
-            "record".to_owned()
-        } else {
-            path_word(dir, patch)
-        };
-        push_flag(&mut words, "--apply", word);
-    }
-    // Inline expected tests: `--expect` names a stand-in, so that
-    // `--missing` and `--strict` parse, and the text replaces it below.
-    let inline = match entry.expect {
-        None => None,
-        Some(ManifestExpect::File(path)) => {
-            push_flag(&mut words, "--expect", path_word(dir, &path));
-            None
-        }
-        Some(ManifestExpect::Inline(file)) => {
-            push_flag(&mut words, "--expect", "(inline)".to_owned());
-            Some(*file)
-        }
-    };
-    if let Some(baseline) = &entry.baseline {
-        push_flag(&mut words, "--baseline", path_word(dir, baseline));
-    }
-    if let Some(quarantine) = &entry.quarantine {
-        push_flag(&mut words, "--quarantine", path_word(dir, quarantine));
-    }
-    if let Some(runs) = entry.stress {
-        push_flag(&mut words, "--stress", runs.to_string());
-    }
-    if let Some(missing) = entry.missing {
-        push_flag(&mut words, "--missing", missing);
-    }
-    if entry.strict == Some(true) {
-        words.push("--strict".into());
-    }
-    if let Some(evidence) = entry.evidence {
-        push_flag(&mut words, "--evidence", evidence);
-    }
-    // A path inside the project, as `check --report` takes it.
-    if let Some(report) = &entry.report {
-        push_flag(
-            &mut words,
-            "--report",
-            report.to_string_lossy().into_owned(),
-        );
-    }
-    if entry.structured == Some(true) {
-        words.push("--structured".into());
-    }
-    if let Some(record) = &entry.record {
-        push_flag(&mut words, "--record", path_word(dir, record));
-    }
-    if let Some(junit) = &entry.junit {
-        push_flag(&mut words, "--junit", path_word(dir, junit));
-    }
-    if let Some(report) = &entry.swebench_report {
-        push_flag(&mut words, "--swebench-report", path_word(dir, report));
-    }
-    if let Some(key) = &entry.sign {
-        push_flag(&mut words, "--sign", path_word(dir, key));
-    }
-    if let Some(name) = entry.name {
-        push_flag(&mut words, "--name", name);
-    }
-    if let Some(version) = entry.version {
-        push_flag(&mut words, "--version", version);
-    }
+    push_run_words(&mut words, dir, &mut entry);
+    push_view_words(&mut words, dir, &mut entry);
+    let inline = push_grading_words(&mut words, dir, &mut entry);
+    push_output_words(&mut words, dir, &mut entry);
     words.push("--".into());
-    words.extend(entry.command);
+    words.extend(std::mem::take(&mut entry.command));
     let CheckLine::Check(mut args) =
         CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
             .map_err(|e| first_line(&e.to_string()))?;
@@ -264,6 +138,162 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
         args: Box::new(args),
         expect_verdict: entry.expect_verdict,
     })
+}
+
+/// Refuses an `expect_verdict` that names no verdict.
+fn refuse_unknown_verdict(expect: Option<&Expect>) -> Result<(), String> {
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = expect
+        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
+    {
+        return Err(format!(
+            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
+        ));
+    }
+    Ok(())
+}
+
+/// The words of how the check runs: its workspace, retries, timeout,
+/// sandbox, environment, preparation, rerun and format.
+fn push_run_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    push_flag(words, "-C", path_word(dir, &entry.workspace));
+    if let Some(retries) = entry.retries {
+        push_flag(words, "--retries", retries.to_string());
+    }
+    if let Some(timeout) = &entry.timeout {
+        push_flag(words, "--timeout", timeout.word());
+    }
+    if let Some(sandbox) = entry.sandbox.take() {
+        push_flag(words, "--sandbox", sandbox);
+    }
+    if let Some(size) = &entry.tmpfs_size {
+        push_flag(words, "--tmpfs-size", size.word());
+    }
+    for path in entry.writable.iter().flatten() {
+        push_flag(words, "--writable", path_word(dir, path));
+    }
+    match entry.env.take() {
+        None => {}
+        Some(ManifestEnv::List(names)) => {
+            names.into_iter().for_each(|n| push_flag(words, "--env", n))
+        }
+        Some(ManifestEnv::Map(map)) => {
+            for (name, value) in map {
+                let word = match value {
+                    None => name,
+                    Some(value) => format!("{name}={value}"),
+                };
+                push_flag(words, "--env", word);
+            }
+        }
+    }
+    for step in entry.prepare.take().into_iter().flatten() {
+        push_flag(words, "--prepare", step);
+    }
+    if let Some(rerun) = entry.rerun.take() {
+        push_flag(words, "--rerun", rerun);
+    }
+    if let Some(format) = entry.format.take() {
+        push_flag(words, "--format", format);
+    }
+    if entry.allow_network == Some(true) {
+        words.push("--allow-network".into());
+    }
+    if entry.restore == Some(true) {
+        words.push("--restore".into());
+    }
+    if entry.keep_changes == Some(true) {
+        words.push("--keep-changes".into());
+    }
+}
+
+/// The words of the view the attempts run: the trusted revision and the
+/// patch.
+fn push_view_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    if let Some(revision) = entry.trusted.take() {
+        // One word: a revision that begins with `-` is the option's value
+        // (refused as no revision), never an option.
+        words.push(format!("--trusted={revision}"));
+    }
+    if let Some(patch) = &entry.apply {
+        let word = if patch.as_os_str() == "record" {
+            "record".to_owned()
+        } else {
+            path_word(dir, patch)
+        };
+        push_flag(words, "--apply", word);
+    }
+}
+
+/// The words of how the check is graded; an inline expected-tests list is
+/// returned, to replace its stand-in once the words are parsed.
+fn push_grading_words(
+    words: &mut Vec<String>,
+    dir: &Path,
+    entry: &mut ManifestEntry,
+) -> Option<testgate_documents::ExpectFile> {
+    // Inline expected tests: `--expect` names a stand-in, so that
+    // `--missing` and `--strict` parse, and the text replaces it below.
+    let inline = match entry.expect.take() {
+        None => None,
+        Some(ManifestExpect::File(path)) => {
+            push_flag(words, "--expect", path_word(dir, &path));
+            None
+        }
+        Some(ManifestExpect::Inline(file)) => {
+            push_flag(words, "--expect", "(inline)".to_owned());
+            Some(*file)
+        }
+    };
+    if let Some(baseline) = &entry.baseline {
+        push_flag(words, "--baseline", path_word(dir, baseline));
+    }
+    if let Some(quarantine) = &entry.quarantine {
+        push_flag(words, "--quarantine", path_word(dir, quarantine));
+    }
+    if let Some(runs) = entry.stress {
+        push_flag(words, "--stress", runs.to_string());
+    }
+    if let Some(missing) = entry.missing.take() {
+        push_flag(words, "--missing", missing);
+    }
+    if entry.strict == Some(true) {
+        words.push("--strict".into());
+    }
+    if let Some(evidence) = entry.evidence.take() {
+        push_flag(words, "--evidence", evidence);
+    }
+    inline
+}
+
+/// The words of what the check writes besides its result: the report it
+/// reads, the record, JUnit, the SWE-bench report, the signature and the
+/// suite's name and version.
+fn push_output_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    // A path inside the project, as `check --report` takes it.
+    if let Some(report) = &entry.report {
+        push_flag(words, "--report", report.to_string_lossy().into_owned());
+    }
+    if entry.structured == Some(true) {
+        words.push("--structured".into());
+    }
+    if let Some(record) = &entry.record {
+        push_flag(words, "--record", path_word(dir, record));
+    }
+    if let Some(junit) = &entry.junit {
+        push_flag(words, "--junit", path_word(dir, junit));
+    }
+    if let Some(report) = &entry.swebench_report {
+        push_flag(words, "--swebench-report", path_word(dir, report));
+    }
+    if let Some(key) = &entry.sign {
+        push_flag(words, "--sign", path_word(dir, key));
+    }
+    if let Some(name) = entry.name.take() {
+        push_flag(words, "--name", name);
+    }
+    if let Some(version) = entry.version.take() {
+        push_flag(words, "--version", version);
+    }
 }
 
 /// `check`'s options of a manifest line's JSON, paths relative to `dir`:
