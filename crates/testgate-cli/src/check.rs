@@ -360,26 +360,62 @@ enum Defaults {
     Check(CheckArgs),
 }
 
+/// Why the `check` tool's arguments make no `check` options: a one-line
+/// message naming the argument.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ToolCallError {
+    /// `check`'s own defaults were refused by its parser (a bug).
+    #[error("check's defaults do not parse")]
+    Defaults,
+    /// Both `k` and `retries`.
+    #[error("give `k` or `retries`, not both")]
+    BothRetries,
+    /// `timeout` is no duration.
+    #[error("`timeout`: {0}")]
+    Timeout(#[source] ValueError),
+    /// `format` names no format.
+    #[error("`format` is \"{0}\": give one of {names}", names = format_names())]
+    Format(String),
+    /// `missing` or `strict` without `expect`.
+    #[error("`{0}` grades against `expect`: give `expect` too")]
+    WithoutExpect(&'static str),
+    /// `stress` of fewer than two runs.
+    #[error("`stress` is {0}: give 2 runs or more")]
+    TooFewRuns(u32),
+    /// `stress` with `expect` or `retries`.
+    #[error("`stress` cannot be used with `expect` or `retries`")]
+    StressGraded,
+}
+
+/// Every format's name, as a message offers them.
+fn format_names() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    names.join(", ")
+}
+
 impl CheckArgs {
     /// `check --json --quiet`'s options for the `testgate mcp` `check`
     /// tool's `call`, run in `dir` (its `workspace`, resolved), typed value
     /// to option with no command line in between; or why not, in one line
     /// naming the argument. The caller has vetted `env` and the workspace.
-    pub(crate) fn of_tool_call(call: CheckArguments, dir: PathBuf) -> Result<CheckArgs, String> {
+    pub(crate) fn of_tool_call(
+        call: CheckArguments,
+        dir: PathBuf,
+    ) -> Result<CheckArgs, ToolCallError> {
         let Ok(Defaults::Check(mut args)) = Defaults::try_parse_from(["testgate", "check"]) else {
-            return Err("check's defaults do not parse".to_owned());
+            return Err(ToolCallError::Defaults);
         };
         args.dir = dir;
         args.json = true;
         args.quiet = true;
         args.retries = match (call.retries, call.k) {
-            (Some(_), Some(_)) => return Err("give `k` or `retries`, not both".to_owned()),
+            (Some(_), Some(_)) => return Err(ToolCallError::BothRetries),
             (Some(k), None) | (None, Some(k)) => k,
             (None, None) => args.retries,
         };
         if let Some(timeout) = &call.timeout {
-            args.timeout =
-                parse_duration(&timeout.word()).map_err(|why| format!("`timeout`: {why}"))?;
+            args.timeout = parse_duration(&timeout.word()).map_err(ToolCallError::Timeout)?;
         }
         if let Some(rerun) = call.rerun {
             args.rerun = match rerun {
@@ -397,10 +433,7 @@ impl CheckArgs {
         args.allow_network = call.allow_network.unwrap_or(false);
         if let Some(name) = &call.format {
             let format = Format::ALL.iter().copied().find(|f| f.name() == name);
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            args.format = FormatArg(format.ok_or_else(|| {
-                format!("`format` is \"{name}\": give one of {}", names.join(", "))
-            })?);
+            args.format = FormatArg(format.ok_or_else(|| ToolCallError::Format(name.clone()))?);
         }
         args.restore = call.restore.unwrap_or(false);
         args.keep_changes = call.keep_changes.unwrap_or(false);
@@ -433,7 +466,7 @@ impl CheckArgs {
         missing: Option<MissingArgument>,
         strict: Option<bool>,
         stress: Option<u32>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ToolCallError> {
         let graded = expect.is_some();
         if let Some(file) = expect {
             // A stand-in, as a manifest's inline list has: never read.
@@ -442,9 +475,7 @@ impl CheckArgs {
         }
         for (given, name) in [(missing.is_some(), "missing"), (strict.is_some(), "strict")] {
             if given && !graded {
-                return Err(format!(
-                    "`{name}` grades against `expect`: give `expect` too"
-                ));
+                return Err(ToolCallError::WithoutExpect(name));
             }
         }
         if let Some(missing) = missing {
@@ -456,10 +487,10 @@ impl CheckArgs {
         self.strict = strict.unwrap_or(false);
         if let Some(runs) = stress {
             if runs < 2 {
-                return Err(format!("`stress` is {runs}: give 2 runs or more"));
+                return Err(ToolCallError::TooFewRuns(runs));
             }
             if graded || self.retries > 0 {
-                return Err("`stress` cannot be used with `expect` or `retries`".to_owned());
+                return Err(ToolCallError::StressGraded);
             }
             self.stress = Some(runs);
         }
@@ -480,14 +511,32 @@ pub(crate) enum CheckEnd {
     Interrupted,
 }
 
+/// Why an option's value is not one: a one-line message naming the value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ValueError {
+    /// Not a duration.
+    #[error("`{0}` is not a duration (try 30s, 5m, 1h30m or 500ms)")]
+    NotADuration(String),
+    /// A duration of zero.
+    #[error("the timeout `{0}` must be longer than zero")]
+    ZeroDuration(String),
+    /// Not a size.
+    #[error("`{0}` is not a size (try 512M, 4G or a number of bytes)")]
+    NotASize(String),
+    /// A size of zero.
+    #[error("the size `{0}` must be larger than zero")]
+    ZeroSize(String),
+}
+
 /// Parses `90s`, `5m`, `1h30m`, `500ms`, or a plain number of seconds.
-pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    let malformed = || format!("`{text}` is not a duration (try 30s, 5m, 1h30m or 500ms)");
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, ValueError> {
+    let malformed = || ValueError::NotADuration(text.to_owned());
     let text_trim = text.trim();
     if text_trim.is_empty() {
         return Err(malformed());
     }
-    let zero = || format!("the timeout `{text}` must be longer than zero");
+    let zero = || ValueError::ZeroDuration(text.to_owned());
     if let Ok(seconds) = text_trim.parse::<u64>() {
         if seconds == 0 {
             return Err(zero());
@@ -526,8 +575,8 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Parses `1073741824`, `512K`, `64M`, `4G` (binary units; `MiB`, `GiB`
 /// and `MB` spellings accepted alike) into bytes; zero is refused.
-pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
-    let malformed = || format!("`{text}` is not a size (try 512M, 4G or a number of bytes)");
+pub(crate) fn parse_size(text: &str) -> Result<u64, ValueError> {
+    let malformed = || ValueError::NotASize(text.to_owned());
     let trimmed = text.trim();
     let digits = trimmed
         .find(|c: char| !c.is_ascii_digit())
@@ -543,7 +592,7 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     };
     let bytes = number.checked_mul(1 << shift).ok_or_else(malformed)?;
     if bytes == 0 {
-        return Err(format!("the size `{text}` must be larger than zero"));
+        return Err(ValueError::ZeroSize(text.to_owned()));
     }
     Ok(bytes)
 }

@@ -329,7 +329,7 @@ fn check_arguments(
         }
     }
     let full = call.full.unwrap_or(false);
-    let mut args = crate::check::CheckArgs::of_tool_call(call, dir)?;
+    let mut args = crate::check::CheckArgs::of_tool_call(call, dir).map_err(|e| e.to_string())?;
     args.roots = Some(roots.clone());
     Ok((args, full))
 }
