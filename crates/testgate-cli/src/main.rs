@@ -118,7 +118,7 @@ enum Error {
     /// A `testgate mcp` caller's `workspace` lies outside the server's
     /// roots (`--root`) or is a system folder.
     #[error("{0}")]
-    Workspace(String),
+    Workspace(#[source] roots::RootsError),
     /// `check` was given an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
     EmptyCommand,

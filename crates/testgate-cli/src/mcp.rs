@@ -64,7 +64,7 @@ const SHUTDOWN: Duration = Duration::from_secs(60);
 pub(crate) fn run(args: &McpArgs) -> Result<(), Error> {
     let cwd = std::env::current_dir()
         .map_err(|e| Error::Serve(format!("cannot read the current directory: {e}")))?;
-    let roots = Arc::new(Roots::new(&args.roots, &cwd).map_err(Error::Serve)?);
+    let roots = Arc::new(Roots::new(&args.roots, &cwd).map_err(|e| Error::Serve(e.to_string()))?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -312,7 +312,7 @@ fn check_arguments(
     // Refused here with the roots named; checked again on the folder the
     // run uses (`CheckArgs::roots`).
     if let Ok(canonical) = std::fs::canonicalize(&dir) {
-        roots.admit(&canonical)?;
+        roots.admit(&canonical).map_err(|e| e.to_string())?;
     }
     match &call.env {
         None => {}
@@ -807,8 +807,8 @@ mod tests {
     #[test]
     fn a_workspace_lies_in_a_root_and_is_no_system_folder() {
         let roots = Roots(vec![PathBuf::from("/srv/work")]);
-        assert_eq!(roots.admit(Path::new("/srv/work/p")), Ok(()));
-        assert_eq!(roots.admit(Path::new("/srv/work")), Ok(()));
+        assert!(roots.admit(Path::new("/srv/work/p")).is_ok());
+        assert!(roots.admit(Path::new("/srv/work")).is_ok());
         for (refused, wanted) in [
             (
                 "/srv/workshop",
@@ -820,7 +820,7 @@ mod tests {
             ("/boot", "system folder /boot"),
             ("/opt", "/opt is a system folder"),
         ] {
-            let why = roots.admit(Path::new(refused)).unwrap_err();
+            let why = roots.admit(Path::new(refused)).unwrap_err().to_string();
             assert!(why.contains(wanted), "{refused}: {why}");
         }
         // A root that is a system tree admits nothing in it either.
@@ -828,7 +828,9 @@ mod tests {
         assert!(system.admit(Path::new("/etc/cron.d")).is_err());
         // A root is refused when it is one.
         for root in ["/", "/etc", "/usr/local/bin", "/opt", "/root"] {
-            let why = Roots::new(&[PathBuf::from(root)], Path::new("/")).unwrap_err();
+            let why = Roots::new(&[PathBuf::from(root)], Path::new("/"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 why.starts_with(&format!("cannot serve {root} (--root): ")),
                 "{why}"
