@@ -177,7 +177,8 @@ fn quarantine(text: &str) -> Result<Vec<ListedTest>, String> {
             .map(ListedTest::from)
             .collect());
     }
-    let file: StressOfCheck = crate::json::read_document(text.as_bytes())?;
+    let file: StressOfCheck =
+        crate::json::read_document(text.as_bytes()).map_err(|e| e.to_string())?;
     if let Some(list) = file.quarantine {
         return Ok(list.0.into_iter().map(listed_test).collect());
     }
@@ -222,7 +223,8 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
             instance: crate::trusted::InstanceFields::default(),
         });
     }
-    let file: ExpectFile = crate::json::read_document(text.as_bytes())?;
+    let file: ExpectFile =
+        crate::json::read_document(text.as_bytes()).map_err(|e| e.to_string())?;
     expected(file)
 }
 

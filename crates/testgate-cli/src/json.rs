@@ -467,36 +467,60 @@ pub(crate) fn write_printable<W: io::Write, T: Serialize>(
     document.serialize(&mut serializer)
 }
 
+/// Why a document could not be read: each a one-line message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum DocumentError {
+    /// Not JSON, or more than one value.
+    #[error("not valid JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    /// JSON, but not the document; serde's message names the field at
+    /// fault itself (`unknown field `x``, the --expect file's own).
+    #[error("{0}")]
+    Invalid(#[source] serde_json::Error),
+    /// JSON, but the value of `field` is not what the document holds there.
+    #[error("`{field}`: {source}")]
+    Field {
+        /// The field's path (`env.A`).
+        field: String,
+        /// serde's message.
+        source: serde_json::Error,
+    },
+}
+
 /// The document of type `T` in `bytes` (one JSON value, nothing after it
 /// but whitespace), or a one-line error: `not valid JSON (…)` for what is
 /// not JSON, else serde's message after the field at fault (`` `env.A`:
 /// invalid type… ``), unless the message names the field itself.
-pub(crate) fn read_document<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+pub(crate) fn read_document<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DocumentError> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
     let document: T = serde_path_to_error::deserialize(&mut json).map_err(read_error)?;
-    json.end().map_err(|e| format!("not valid JSON ({e})"))?;
+    json.end().map_err(DocumentError::NotJson)?;
     Ok(document)
 }
 
 /// The document of type `T` that `value` holds (an MCP call's arguments),
 /// or a one-line error as [`read_document`] gives it.
-pub(crate) fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+pub(crate) fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, DocumentError> {
     serde_path_to_error::deserialize(value).map_err(read_error)
 }
 
-fn read_error(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+fn read_error(e: serde_path_to_error::Error<serde_json::Error>) -> DocumentError {
     let path = e.path().to_string();
     let inner = e.into_inner();
     match inner.classify() {
-        Category::Io | Category::Syntax | Category::Eof => format!("not valid JSON ({inner})"),
+        Category::Io | Category::Syntax | Category::Eof => DocumentError::NotJson(inner),
         Category::Data => {
             let message = inner.to_string();
             // A message that names its field already (`unknown field
             // `x``, the --expect file's own) is not given it twice.
             if path == "." || message.starts_with('`') || message.contains(&format!("`{path}`")) {
-                message
+                DocumentError::Invalid(inner)
             } else {
-                format!("`{path}`: {message}")
+                DocumentError::Field {
+                    field: path,
+                    source: inner,
+                }
             }
         }
     }

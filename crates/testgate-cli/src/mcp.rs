@@ -353,7 +353,7 @@ fn arguments_of<T: serde::de::DeserializeOwned>(
             known.join(", ")
         ));
     }
-    crate::json::read_value(Value::Object(arguments.clone()))
+    crate::json::read_value(Value::Object(arguments.clone())).map_err(|e| e.to_string())
 }
 
 /// `name` if the caller may set it ([`testgate::caller_may_set`],

@@ -117,7 +117,7 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// go through `check`'s own parser: the same values are accepted and the
 /// same one-line messages given.
 pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
-    let mut entry: ManifestEntry = crate::json::read_document(bytes)?;
+    let mut entry: ManifestEntry = crate::json::read_document(bytes).map_err(|e| e.to_string())?;
     refuse_unknown_verdict(entry.expect_verdict.as_ref())?;
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
     push_run_words(&mut words, dir, &mut entry);
