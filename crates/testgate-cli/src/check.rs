@@ -889,8 +889,7 @@ fn with_expectations(
 fn expected_of(args: &CheckArgs) -> Result<Option<crate::expect::Expected>, Error> {
     let expected = match (&args.expect_inline, &args.expect) {
         (Some(file), _) => Some(
-            crate::expect::expected(file.clone())
-                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            crate::expect::expected(file.clone()).map_err(crate::expect::ExpectError::Inline)?,
         ),
         (None, Some(path)) => Some(crate::expect::read(path)?),
         (None, None) => None,
