@@ -31,7 +31,7 @@ mod resume;
 
 #[cfg(test)]
 pub(crate) use manifest::check_args;
-use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
+use manifest::{Job, Line, ManifestError, is_blank, job, line_id, met, next_line};
 use progress::CheckDuration;
 use resume::{done_ids, id_hash};
 
@@ -95,9 +95,63 @@ pub(crate) struct Shard {
     count: u64,
 }
 
+/// `--shard`'s value is not `I/N` with 1 <= I <= N.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a shard: give I/N with 1 <= I <= N, e.g. 2/8")]
+pub(crate) struct NotAShard(String);
+
+/// Why a batch could not run or keep its results: each a one-line
+/// message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum BatchError {
+    /// `--out`'s folder cannot be resolved.
+    #[error("cannot resolve --out {}: {source}", path.display())]
+    OutUnresolved {
+        /// `--out` as given.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// `--out` cannot be opened to append to (a link, no such folder).
+    #[error("cannot open the results file: {0}")]
+    OutUnopened(#[from] testgate::run::ProjectFileError),
+    /// `--out`'s end cannot be found.
+    #[error("cannot open the results file: {0}")]
+    OutUnsought(#[source] io::Error),
+    /// `--out` lies where a check's tests could write.
+    #[error(transparent)]
+    OutExposed(#[from] out::Exposed),
+    /// Two manifest lines have one id: resume could not tell their
+    /// results apart.
+    #[error(
+        "{}: lines {first} and {line} have the same id {label}: give each check its own `id`",
+        manifest.display()
+    )]
+    SameId {
+        /// The manifest.
+        manifest: PathBuf,
+        /// The first line of the id.
+        first: u64,
+        /// The line that has it again.
+        line: u64,
+        /// The id as the progress line shows it.
+        label: String,
+    },
+    /// `--out` cannot be read to resume from.
+    #[error(transparent)]
+    Resume(#[from] resume::ResumeError),
+    /// A result line could not be written, or the manifest read to its end.
+    #[error("{0}")]
+    Write(#[source] io::Error),
+    /// `--out` was written by something other than this batch.
+    #[error(transparent)]
+    Foreign(#[from] out::WrittenByAnother),
+}
+
 /// Parses `I/N`, 1 <= I <= N.
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    let bad = || format!("`{text}` is not a shard: give I/N with 1 <= I <= N, e.g. 2/8");
+fn parse_shard(text: &str) -> Result<Shard, NotAShard> {
+    let bad = || NotAShard(text.to_owned());
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
     let index: u64 = index.trim().parse().map_err(|_| bad())?;
     let count: u64 = count.trim().parse().map_err(|_| bad())?;
@@ -225,10 +279,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
     // Results go to the file this process alone appends to (what it did
     // not write is cut off: `out::OutFile`), or to standard output.
     let results = match out_file {
-        Some(file) => Results::File(
-            out::OutFile::new(file)
-                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
-        ),
+        Some(file) => Results::File(out::OutFile::new(file).map_err(BatchError::OutUnsought)?),
         None => Results::Stdout(io::stdout()),
     };
     let manifest = open_manifest(args)?;
@@ -292,14 +343,15 @@ fn open_out(args: &BatchArgs, manifest_dir: &Path) -> Result<(Option<File>, Hash
     };
     // --out where any check's tests could write is refused whole, before
     // it is opened and anything runs.
-    let out = out::canonical_out(path)
-        .map_err(|e| Error::Batch(format!("cannot resolve --out {}: {e}", path.display())))?;
+    let out = out::canonical_out(path).map_err(|source| BatchError::OutUnresolved {
+        path: path.clone(),
+        source,
+    })?;
     refuse_exposed_out(open_manifest(args)?, &args.manifest, manifest_dir, &out)?;
     // --out is opened once, to resume from and append to: a link a suite
     // planted there since the last run is refused, not followed.
-    let mut file = testgate::run::append_file(path)
-        .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?;
-    let done = done_ids(&mut file, path)?;
+    let mut file = testgate::run::append_file(path).map_err(BatchError::OutUnopened)?;
+    let done = done_ids(&mut file, path).map_err(BatchError::Resume)?;
     Ok((Some(file), done))
 }
 
@@ -419,13 +471,13 @@ impl Ledger {
     /// another.
     fn close(self, to_file: bool, cancel: &Cancel) -> Result<BatchEnd, Error> {
         if let Results::File(file) = self.results {
-            file.finish().map_err(Error::Batch)?;
+            file.finish().map_err(BatchError::Foreign)?;
         }
         if let Some(e) = self.write_error {
             if e.kind() == io::ErrorKind::BrokenPipe && !to_file {
                 return Ok(BatchEnd::Interrupted);
             }
-            return Err(Error::Batch(e.to_string()));
+            return Err(BatchError::Write(e).into());
         }
         let counts = &self.counts;
         Ok(if cancel.is_cancelled() {
@@ -542,8 +594,8 @@ fn refuse_exposed_out(manifest: File, path: &Path, dir: &Path, out: &Path) -> Re
         let exposed = job(bytes, line, Value::from(line), dir)
             .ok()
             .and_then(|job| out::refuse_exposed(out, &job));
-        if let Some(why) = exposed {
-            return Err(Error::Batch(why));
+        if let Some(exposed) = exposed {
+            return Err(BatchError::OutExposed(exposed).into());
         }
     }
     Ok(())
@@ -580,11 +632,13 @@ fn count_to_run(
         };
         let hash = id_hash(&id);
         if let Some(first) = first_line.insert(hash, line) {
-            return Err(Error::Batch(format!(
-                "{}: lines {first} and {line} have the same id {}: give each check its own `id`",
-                path.display(),
-                progress::label(&id)
-            )));
+            return Err(BatchError::SameId {
+                manifest: path.to_path_buf(),
+                first,
+                line,
+                label: progress::label(&id),
+            }
+            .into());
         }
         if !pick.takes(nonblank) {
             continue;
@@ -634,10 +688,7 @@ fn dispatch(
                 let job = job(bytes, line, id.clone(), dir);
                 (id, job)
             }
-            Line::TooLong => (
-                Value::from(line),
-                Err(format!("the line is longer than {MAX_LINE} bytes")),
-            ),
+            Line::TooLong => (Value::from(line), Err(ManifestError::TooLong)),
         };
         if done.contains(&id_hash(&id)) {
             skipped += 1;

@@ -147,8 +147,8 @@ enum Error {
     #[error("{0}")]
     ExpectList(#[from] crate::expect::ExpectError),
     /// `batch` could not open, resume or write its `--out`.
-    #[error("{0}")]
-    Batch(String),
+    #[error(transparent)]
+    Batch(#[from] batch::BatchError),
     /// A check's JSON (`diff`, `check --baseline`) is not one.
     #[error("{0}")]
     Baseline(String),

@@ -26,6 +26,26 @@ pub(super) struct Job {
     pub(super) expect_verdict: Option<Expect>,
 }
 
+/// Why a manifest line is no check: a one-line message, after the line's
+/// number.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ManifestError {
+    /// The line is longer than [`MAX_LINE`].
+    #[error("the line is longer than {MAX_LINE} bytes")]
+    TooLong,
+    /// The line is not a manifest entry.
+    #[error(transparent)]
+    Document(#[from] crate::json::DocumentError),
+    /// `expect_verdict` names no verdict.
+    #[error("`expect_verdict` names no verdict: `{0}` (pass, fail or inconclusive)")]
+    NoVerdict(String),
+    /// `check`'s parser refused the options the line makes: clap's
+    /// message on one line.
+    #[error("{}", first_line(&.0.to_string()))]
+    Options(#[source] clap::Error),
+}
+
 /// A manifest line: its bytes, or a line too long to hold (skipped to its
 /// end).
 pub(super) enum Line {
@@ -116,8 +136,8 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// The check of manifest line `line`, or why it cannot be one. Its options
 /// go through `check`'s own parser: the same values are accepted and the
 /// same one-line messages given.
-pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
-    let mut entry: ManifestEntry = crate::json::read_document(bytes).map_err(|e| e.to_string())?;
+pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, ManifestError> {
+    let mut entry: ManifestEntry = crate::json::read_document(bytes)?;
     refuse_unknown_verdict(entry.expect_verdict.as_ref())?;
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
     push_run_words(&mut words, dir, &mut entry);
@@ -128,7 +148,7 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     words.extend(std::mem::take(&mut entry.command));
     let CheckLine::Check(mut args) =
         CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
-            .map_err(|e| first_line(&e.to_string()))?;
+            .map_err(ManifestError::Options)?;
     if let Some(file) = inline {
         args.expect_inline(file);
     }
@@ -141,13 +161,11 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
 }
 
 /// Refuses an `expect_verdict` that names no verdict.
-fn refuse_unknown_verdict(expect: Option<&Expect>) -> Result<(), String> {
+fn refuse_unknown_verdict(expect: Option<&Expect>) -> Result<(), ManifestError> {
     if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = expect
         && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
     {
-        return Err(format!(
-            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
-        ));
+        return Err(ManifestError::NoVerdict(v.clone()));
     }
     Ok(())
 }
@@ -299,7 +317,7 @@ fn push_output_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEn
 /// `check`'s options of a manifest line's JSON, paths relative to `dir`:
 /// the options the MCP `check` tool must make of the same arguments.
 #[cfg(test)]
-pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
+pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, ManifestError> {
     job(bytes, 0, Value::Null, dir).map(|job| *job.args)
 }
 
@@ -337,7 +355,7 @@ mod tests {
     use super::*;
     use std::io::BufReader;
 
-    fn entry(text: &str) -> Result<Job, String> {
+    fn entry(text: &str) -> Result<Job, ManifestError> {
         job(text.as_bytes(), 7, Value::from(7), Path::new("/m"))
     }
 
@@ -424,7 +442,7 @@ mod tests {
                 "cannot be used with",
             ),
         ] {
-            let why = entry(line).unwrap_err();
+            let why = entry(line).unwrap_err().to_string();
             assert!(why.contains(wanted) && !why.contains('\n'), "{why}");
         }
     }
@@ -463,7 +481,7 @@ mod tests {
             ("not json", "expected"),
         ];
         for (line, wanted) in cases {
-            let why = entry(line).unwrap_err();
+            let why = entry(line).unwrap_err().to_string();
             assert!(why.contains(wanted), "{line}: {why}");
             assert!(!why.contains('\n'), "{line}: {why}");
         }
