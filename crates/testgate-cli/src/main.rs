@@ -153,8 +153,8 @@ enum Error {
     #[error("{0}")]
     Baseline(String),
     /// `mcp` could not start or keep its session.
-    #[error("{0}")]
-    Serve(String),
+    #[error(transparent)]
+    Serve(#[from] mcp::ServeError),
     /// `check --structured` for a runner testgate cannot ask for a report.
     #[error(
         "--structured knows how to ask pytest for its report, not {0}: configure the runner \
