@@ -150,8 +150,8 @@ enum Error {
     #[error(transparent)]
     Batch(#[from] batch::BatchError),
     /// A check's JSON (`diff`, `check --baseline`) is not one.
-    #[error("{0}")]
-    Baseline(String),
+    #[error(transparent)]
+    Baseline(#[from] diff::DocumentOfCheckError),
     /// `mcp` could not start or keep its session.
     #[error(transparent)]
     Serve(#[from] mcp::ServeError),

@@ -144,8 +144,8 @@ enum CallError {
         source: serde_json::Error,
     },
     /// A document is not a check's.
-    #[error("{0}")]
-    NotACheck(#[source] Box<Error>),
+    #[error(transparent)]
+    NotACheck(crate::diff::DocumentOfCheckError),
 }
 
 /// How long the server waits, once the client is gone, for cancelled
@@ -557,8 +557,7 @@ fn diff_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, CallError
             | Value::Array(_)
             | Value::Object(_)) => value,
         };
-        crate::diff::grades_of(&value, &format!("`{key}`"))
-            .map_err(|e| CallError::NotACheck(Box::new(e)))
+        crate::diff::grades_of(&value, &format!("`{key}`")).map_err(CallError::NotACheck)
     };
     let before = grades("before", call.before)?;
     let after = grades("after", call.after)?;
