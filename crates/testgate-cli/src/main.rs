@@ -162,8 +162,8 @@ enum Error {
     )]
     Structured(String),
     /// `check --junit` or `--swebench-report` could not be written.
-    #[error("{0}")]
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] outputs::OutputError),
 }
 
 /// What a command ended with, when it did its job.
