@@ -498,6 +498,24 @@ impl CheckArgs {
     }
 }
 
+/// Why `--apply` names no patch testgate can apply: a one-line message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ApplyError {
+    /// `--apply record` and the instance record holds no patch.
+    #[error("--apply record: the --expect instance record holds no `model_patch` or `patch`")]
+    NoPatchInRecord,
+    /// The patch file cannot be read.
+    #[error("--apply: cannot read the patch: {0}")]
+    Unreadable(#[source] testgate::run::ProjectFileError),
+    /// The patch file is not UTF-8.
+    #[error("--apply: the patch {} is not UTF-8", path.display())]
+    NotUtf8 {
+        /// The patch as given.
+        path: PathBuf,
+    },
+}
+
 /// What a check ended with, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CheckEnd {
@@ -1099,22 +1117,12 @@ fn view_asked(
     let patch = match (&args.apply, &args.apply_inline) {
         (_, Some(text)) => Some(text.clone()),
         (Some(path), None) if path.as_os_str() == "record" => {
-            Some(record.patch.ok_or_else(|| {
-                Error::Expect(
-                "--apply record: the --expect instance record holds no `model_patch` or `patch`"
-                    .to_owned(),
-            )
-            })?)
+            Some(record.patch.ok_or(ApplyError::NoPatchInRecord)?)
         }
         (Some(path), None) => {
             let bytes = testgate::run::read_project_file(path, crate::trusted::PATCH_BYTES)
-                .map_err(|e| Error::Expect(format!("--apply: cannot read the patch: {e}")))?;
-            Some(String::from_utf8(bytes).map_err(|_| {
-                Error::Expect(format!(
-                    "--apply: the patch {} is not UTF-8",
-                    path.display()
-                ))
-            })?)
+                .map_err(ApplyError::Unreadable)?;
+            Some(String::from_utf8(bytes).map_err(|_| ApplyError::NotUtf8 { path: path.clone() })?)
         }
         (None, None) => None,
     };

@@ -139,9 +139,9 @@ enum Error {
     /// A record, key or signature could not be read, written or used.
     #[error("{0}")]
     Record(String),
-    /// `check --expect FILE` could not be read, or lists no test.
-    #[error("{0}")]
-    Expect(String),
+    /// `check --apply` names a patch that cannot be had.
+    #[error(transparent)]
+    Apply(#[from] check::ApplyError),
     /// `check --expect FILE` or `--quarantine FILE` could not be read or
     /// states no list.
     #[error("{0}")]
@@ -258,7 +258,7 @@ fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
-            | Error::Expect(_)
+            | Error::Apply(_)
             | Error::ExpectList(_)
             | Error::Batch(_)
             | Error::Baseline(_)
