@@ -137,8 +137,8 @@ enum Error {
     #[error("{0}")]
     SnapshotUpdate(String),
     /// A record, key or signature could not be read, written or used.
-    #[error("{0}")]
-    Record(String),
+    #[error(transparent)]
+    Record(#[from] record::RecordError),
     /// `check --apply` names a patch that cannot be had.
     #[error(transparent)]
     Apply(#[from] check::ApplyError),
