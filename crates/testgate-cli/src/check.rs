@@ -1177,6 +1177,19 @@ fn own_output() -> Vec<testgate::project_tree::OwnFile> {
     .collect()
 }
 
+/// Why a `--writable` path is refused: a few words, after the path.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum WritableRefusal {
+    /// The path cannot be resolved (it does not exist).
+    #[error("{0}")]
+    Unresolved(#[source] io::Error),
+    /// The path would open the host or a home directory to the tests:
+    /// the facade's reason ([`testgate::host_folder`]).
+    #[error("{0}")]
+    HostFolder(String),
+}
+
 /// The canonical form of a `--writable` path, or the usage error: it must
 /// exist (bwrap would refuse it at run time, and every attempt would be
 /// Inconclusive), and it must not be `/` or hold a home directory of the
@@ -1184,13 +1197,14 @@ fn own_output() -> Vec<testgate::project_tree::OwnFile> {
 /// let the tests write the host or the credentials and shell files that
 /// run later on it.
 fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
-    let refuse = |why: String| Error::Writable {
+    let refuse = |why| Error::Writable {
         path: path.to_owned(),
         why,
     };
-    let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+    let canonical =
+        std::fs::canonicalize(path).map_err(|e| refuse(WritableRefusal::Unresolved(e)))?;
     match testgate::host_folder(&canonical) {
-        Some(why) => Err(refuse(why)),
+        Some(why) => Err(refuse(WritableRefusal::HostFolder(why))),
         None => Ok(canonical),
     }
 }

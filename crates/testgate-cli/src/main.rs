@@ -113,7 +113,8 @@ enum Error {
         /// The path as given.
         path: PathBuf,
         /// Why not, in a few words.
-        why: String,
+        #[source]
+        why: check::WritableRefusal,
     },
     /// A `testgate mcp` caller's `workspace` lies outside the server's
     /// roots (`--root`) or is a system folder.
