@@ -31,7 +31,7 @@ mod resume;
 
 #[cfg(test)]
 pub(crate) use manifest::check_args;
-use manifest::{Job, Line, MAX_LINE, is_blank, job, line_id, met, next_line};
+use manifest::{Job, Line, ManifestError, is_blank, job, line_id, met, next_line};
 use progress::CheckDuration;
 use resume::{done_ids, id_hash};
 
@@ -95,9 +95,63 @@ pub(crate) struct Shard {
     count: u64,
 }
 
+/// `--shard`'s value is not `I/N` with 1 <= I <= N.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a shard: give I/N with 1 <= I <= N, e.g. 2/8")]
+pub(crate) struct NotAShard(String);
+
+/// Why a batch could not run or keep its results: each a one-line
+/// message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum BatchError {
+    /// `--out`'s folder cannot be resolved.
+    #[error("cannot resolve --out {}: {source}", path.display())]
+    OutUnresolved {
+        /// `--out` as given.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// `--out` cannot be opened to append to (a link, no such folder).
+    #[error("cannot open the results file: {0}")]
+    OutUnopened(#[from] testgate::run::ProjectFileError),
+    /// `--out`'s end cannot be found.
+    #[error("cannot open the results file: {0}")]
+    OutUnsought(#[source] io::Error),
+    /// `--out` lies where a check's tests could write.
+    #[error(transparent)]
+    OutExposed(#[from] out::Exposed),
+    /// Two manifest lines have one id: resume could not tell their
+    /// results apart.
+    #[error(
+        "{}: lines {first} and {line} have the same id {label}: give each check its own `id`",
+        manifest.display()
+    )]
+    SameId {
+        /// The manifest.
+        manifest: PathBuf,
+        /// The first line of the id.
+        first: u64,
+        /// The line that has it again.
+        line: u64,
+        /// The id as the progress line shows it.
+        label: String,
+    },
+    /// `--out` cannot be read to resume from.
+    #[error(transparent)]
+    Resume(#[from] resume::ResumeError),
+    /// A result line could not be written, or the manifest read to its end.
+    #[error("{0}")]
+    Write(#[source] io::Error),
+    /// `--out` was written by something other than this batch.
+    #[error(transparent)]
+    Foreign(#[from] out::WrittenByAnother),
+}
+
 /// Parses `I/N`, 1 <= I <= N.
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    let bad = || format!("`{text}` is not a shard: give I/N with 1 <= I <= N, e.g. 2/8");
+fn parse_shard(text: &str) -> Result<Shard, NotAShard> {
+    let bad = || NotAShard(text.to_owned());
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
     let index: u64 = index.trim().parse().map_err(|_| bad())?;
     let count: u64 = count.trim().parse().map_err(|_| bad())?;
@@ -216,57 +270,31 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let open_manifest = || {
-        File::open(&args.manifest).map_err(|source| Error::Read {
-            path: args.manifest.clone(),
-            source,
-        })
-    };
-    // --out where any check's tests could write is refused whole, before
-    // it is opened and anything runs.
-    if let Some(path) = &args.out {
-        let out = out::canonical_out(path)
-            .map_err(|e| Error::Batch(format!("cannot resolve --out {}: {e}", path.display())))?;
-        refuse_exposed_out(open_manifest()?, &args.manifest, &manifest_dir, &out)?;
-    }
-    // --out is opened once, to resume from and append to: a link a suite
-    // planted there since the last run is refused, not followed.
-    let mut out_file = match &args.out {
-        Some(path) => Some((
-            testgate::run::append_file(path)
-                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
-            path,
-        )),
-        None => None,
-    };
-    let done = match &mut out_file {
-        Some((file, path)) => done_ids(file, path)?,
-        None => HashSet::new(),
-    };
+    let (out_file, done) = open_out(args, &manifest_dir)?;
     let pick = LinePick {
         index: args.index,
         shard: args.shard,
     };
-    let to_run = count_to_run(open_manifest()?, &args.manifest, &done, pick)?;
+    let to_run = count_to_run(open_manifest(args)?, &args.manifest, &done, pick)?;
     // Results go to the file this process alone appends to (what it did
     // not write is cut off: `out::OutFile`), or to standard output.
-    let mut results = match out_file {
-        Some((file, _)) => Results::File(
-            out::OutFile::new(file)
-                .map_err(|e| Error::Batch(format!("cannot open the results file: {e}")))?,
-        ),
+    let results = match out_file {
+        Some(file) => Results::File(out::OutFile::new(file).map_err(BatchError::OutUnsought)?),
         None => Results::Stdout(io::stdout()),
     };
-    let manifest = open_manifest()?;
+    let manifest = open_manifest(args)?;
 
     let cancel = testgate::run::cancel_on_signals();
-    let bar = progress_bar(args.quiet, to_run);
     let started = Instant::now();
-    let mut counts = Counts::default();
-    let mut took = CheckDuration::default();
-    // The running checks' ids, by manifest line: at most --jobs of them.
-    let mut running: Vec<(u64, String)> = Vec::new();
-    let mut write_error = None;
+    let mut ledger = Ledger {
+        bar: progress_bar(args.quiet, to_run),
+        to_run,
+        counts: Counts::default(),
+        took: CheckDuration::default(),
+        running: Vec::new(),
+        write_error: None,
+        results,
+    };
     let (job_tx, job_rx) = mpsc::sync_channel::<Job>(0);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (event_tx, event_rx) = mpsc::channel::<Event>();
@@ -283,105 +311,185 @@ pub(crate) fn run(args: &BatchArgs) -> Result<BatchEnd, Error> {
         drop(event_tx);
         drop(job_rx);
         for event in event_rx {
-            let finished = match event {
-                Event::Started { line, label } => {
-                    counts.running += 1;
-                    running.push((line, label));
-                    None
-                }
-                Event::Finished {
-                    line,
-                    took: duration,
-                    finished,
-                } => {
-                    counts.running = counts.running.saturating_sub(1);
-                    running.retain(|(running, _)| *running != line);
-                    match &finished {
-                        None => counts.interrupted += 1,
-                        // A check that could not run says nothing of how
-                        // long checks take.
-                        Some(Finished {
-                            tally: Tally::Error,
-                            ..
-                        }) => {}
-                        Some(Finished {
-                            tally: Tally::Pass | Tally::Fail | Tally::Inconclusive,
-                            ..
-                        }) => took.record(duration),
-                    }
-                    finished
-                }
-                Event::Rejected(finished) => Some(finished),
-                Event::Unreadable(e) => {
-                    write_error.get_or_insert(io::Error::new(
-                        e.kind(),
-                        format!("cannot read {}: {e}", args.manifest.display()),
-                    ));
-                    cancel.cancel();
-                    None
-                }
-            };
-            if let Some(finished) = finished {
-                match finished.tally {
-                    Tally::Pass => counts.pass += 1,
-                    Tally::Fail => counts.fail += 1,
-                    Tally::Inconclusive => counts.inconclusive += 1,
-                    Tally::Error => counts.error += 1,
-                }
-                counts.unexpected += u64::from(finished.unexpected);
-                // One write of the whole line, flushed: a reader (or a
-                // resume) never sees half a result.
-                let written = results.write_line(finished.text.as_bytes());
-                if let Err(e) = written {
-                    write_error.get_or_insert(e);
-                    cancel.cancel();
-                }
-                if !bar.is_hidden() {
-                    bar.inc(1);
-                } else if !args.quiet {
-                    // No terminal: one line per check, for the log.
-                    let left = to_run.saturating_sub(counts.done());
-                    let eta = if left > 0 {
-                        let left = took.left(left, args.jobs.get());
-                        format!(" · eta {}", progress::eta(left))
-                    } else {
-                        String::new()
-                    };
-                    eprintln!(
-                        "testgate: batch: {} of {to_run} done: {}{eta}",
-                        counts.done(),
-                        counts.message()
-                    );
-                }
-            }
-            let left = took.left(to_run.saturating_sub(counts.done()), args.jobs.get());
-            let ids: Vec<String> = running.iter().map(|(_, label)| label.clone()).collect();
-            bar.set_message(progress::line(&counts.live(), left, &ids));
+            ledger.hear(event, args, &cancel);
         }
         reader.join().unwrap_or(0)
     });
-    bar.finish_and_clear();
+    ledger.bar.finish_and_clear();
     if !args.quiet {
-        summary(&counts, skipped, started.elapsed(), args.out.as_deref());
+        summary(
+            &ledger.counts,
+            skipped,
+            started.elapsed(),
+            args.out.as_deref(),
+        );
     }
-    if let Results::File(file) = results {
-        file.finish().map_err(Error::Batch)?;
-    }
-    if let Some(e) = write_error {
-        if e.kind() == io::ErrorKind::BrokenPipe && args.out.is_none() {
-            return Ok(BatchEnd::Interrupted);
-        }
-        return Err(Error::Batch(e.to_string()));
-    }
-    Ok(if cancel.is_cancelled() {
-        BatchEnd::Interrupted
-    } else if counts.error > 0 {
-        BatchEnd::Errors
-    } else if counts.unexpected > 0 {
-        BatchEnd::Unexpected
-    } else {
-        BatchEnd::Complete
+    ledger.close(args.out.is_some(), &cancel)
+}
+
+/// The manifest, opened once more.
+fn open_manifest(args: &BatchArgs) -> Result<File, Error> {
+    File::open(&args.manifest).map_err(|source| Error::Read {
+        path: args.manifest.clone(),
+        source,
     })
+}
+
+/// `--out`, opened to resume from and append to, and the ids already done
+/// in it; or neither, without `--out`.
+fn open_out(args: &BatchArgs, manifest_dir: &Path) -> Result<(Option<File>, HashSet<u64>), Error> {
+    let Some(path) = &args.out else {
+        return Ok((None, HashSet::new()));
+    };
+    // --out where any check's tests could write is refused whole, before
+    // it is opened and anything runs.
+    let out = out::canonical_out(path).map_err(|source| BatchError::OutUnresolved {
+        path: path.clone(),
+        source,
+    })?;
+    refuse_exposed_out(open_manifest(args)?, &args.manifest, manifest_dir, &out)?;
+    // --out is opened once, to resume from and append to: a link a suite
+    // planted there since the last run is refused, not followed.
+    let mut file = testgate::run::append_file(path).map_err(BatchError::OutUnopened)?;
+    let done = done_ids(&mut file, path).map_err(BatchError::Resume)?;
+    Ok((Some(file), done))
+}
+
+/// What the main thread keeps while a batch runs: the counts, the
+/// running checks, the progress shown, and where results go.
+struct Ledger {
+    bar: ProgressBar,
+    /// How many checks the batch starts.
+    to_run: u64,
+    counts: Counts,
+    took: CheckDuration,
+    /// The running checks' ids, by manifest line: at most --jobs of them.
+    running: Vec<(u64, String)>,
+    /// The first result that could not be written (or the manifest read).
+    write_error: Option<io::Error>,
+    results: Results,
+}
+
+impl Ledger {
+    /// Takes in what the reader or a worker said, and shows the progress.
+    fn hear(&mut self, event: Event, args: &BatchArgs, cancel: &Cancel) {
+        let finished = match event {
+            Event::Started { line, label } => {
+                self.counts.running += 1;
+                self.running.push((line, label));
+                None
+            }
+            Event::Finished {
+                line,
+                took: duration,
+                finished,
+            } => {
+                self.counts.running = self.counts.running.saturating_sub(1);
+                self.running.retain(|(running, _)| *running != line);
+                match &finished {
+                    None => self.counts.interrupted += 1,
+                    // A check that could not run says nothing of how
+                    // long checks take.
+                    Some(Finished {
+                        tally: Tally::Error,
+                        ..
+                    }) => {}
+                    Some(Finished {
+                        tally: Tally::Pass | Tally::Fail | Tally::Inconclusive,
+                        ..
+                    }) => self.took.record(duration),
+                }
+                finished
+            }
+            Event::Rejected(finished) => Some(finished),
+            Event::Unreadable(e) => {
+                self.write_error.get_or_insert(io::Error::new(
+                    e.kind(),
+                    format!("cannot read {}: {e}", args.manifest.display()),
+                ));
+                cancel.cancel();
+                None
+            }
+        };
+        if let Some(finished) = finished {
+            self.write(finished, args, cancel);
+        }
+        let left = self.took.left(
+            self.to_run.saturating_sub(self.counts.done()),
+            args.jobs.get(),
+        );
+        let ids: Vec<String> = self
+            .running
+            .iter()
+            .map(|(_, label)| label.clone())
+            .collect();
+        self.bar
+            .set_message(progress::line(&self.counts.live(), left, &ids));
+    }
+
+    /// Counts a finished check and writes its line; without a terminal,
+    /// logs a line per check.
+    fn write(&mut self, finished: Finished, args: &BatchArgs, cancel: &Cancel) {
+        let counts = &mut self.counts;
+        match finished.tally {
+            Tally::Pass => counts.pass += 1,
+            Tally::Fail => counts.fail += 1,
+            Tally::Inconclusive => counts.inconclusive += 1,
+            Tally::Error => counts.error += 1,
+        }
+        counts.unexpected += u64::from(finished.unexpected);
+        // One write of the whole line, flushed: a reader (or a
+        // resume) never sees half a result.
+        let written = self.results.write_line(finished.text.as_bytes());
+        if let Err(e) = written {
+            self.write_error.get_or_insert(e);
+            cancel.cancel();
+        }
+        if !self.bar.is_hidden() {
+            self.bar.inc(1);
+        } else if !args.quiet {
+            // No terminal: one line per check, for the log.
+            let to_run = self.to_run;
+            let left = to_run.saturating_sub(self.counts.done());
+            let eta = if left > 0 {
+                let left = self.took.left(left, args.jobs.get());
+                format!(" · eta {}", progress::eta(left))
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "testgate: batch: {} of {to_run} done: {}{eta}",
+                self.counts.done(),
+                self.counts.message()
+            );
+        }
+    }
+
+    /// How the batch ended, once the results file is checked: an error
+    /// when a result could not be written (but a closed standard output,
+    /// which ends it as interrupted), or its results file was written by
+    /// another.
+    fn close(self, to_file: bool, cancel: &Cancel) -> Result<BatchEnd, Error> {
+        if let Results::File(file) = self.results {
+            file.finish().map_err(BatchError::Foreign)?;
+        }
+        if let Some(e) = self.write_error {
+            if e.kind() == io::ErrorKind::BrokenPipe && !to_file {
+                return Ok(BatchEnd::Interrupted);
+            }
+            return Err(BatchError::Write(e).into());
+        }
+        let counts = &self.counts;
+        Ok(if cancel.is_cancelled() {
+            BatchEnd::Interrupted
+        } else if counts.error > 0 {
+            BatchEnd::Errors
+        } else if counts.unexpected > 0 {
+            BatchEnd::Unexpected
+        } else {
+            BatchEnd::Complete
+        })
+    }
 }
 
 /// Where result lines go.
@@ -486,8 +594,8 @@ fn refuse_exposed_out(manifest: File, path: &Path, dir: &Path, out: &Path) -> Re
         let exposed = job(bytes, line, Value::from(line), dir)
             .ok()
             .and_then(|job| out::refuse_exposed(out, &job));
-        if let Some(why) = exposed {
-            return Err(Error::Batch(why));
+        if let Some(exposed) = exposed {
+            return Err(BatchError::OutExposed(exposed).into());
         }
     }
     Ok(())
@@ -524,11 +632,13 @@ fn count_to_run(
         };
         let hash = id_hash(&id);
         if let Some(first) = first_line.insert(hash, line) {
-            return Err(Error::Batch(format!(
-                "{}: lines {first} and {line} have the same id {}: give each check its own `id`",
-                path.display(),
-                progress::label(&id)
-            )));
+            return Err(BatchError::SameId {
+                manifest: path.to_path_buf(),
+                first,
+                line,
+                label: progress::label(&id),
+            }
+            .into());
         }
         if !pick.takes(nonblank) {
             continue;
@@ -578,10 +688,7 @@ fn dispatch(
                 let job = job(bytes, line, id.clone(), dir);
                 (id, job)
             }
-            Line::TooLong => (
-                Value::from(line),
-                Err(format!("the line is longer than {MAX_LINE} bytes")),
-            ),
+            Line::TooLong => (Value::from(line), Err(ManifestError::TooLong)),
         };
         if done.contains(&id_hash(&id)) {
             skipped += 1;

@@ -360,26 +360,62 @@ enum Defaults {
     Check(CheckArgs),
 }
 
+/// Why the `check` tool's arguments make no `check` options: a one-line
+/// message naming the argument.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ToolCallError {
+    /// `check`'s own defaults were refused by its parser (a bug).
+    #[error("check's defaults do not parse")]
+    Defaults,
+    /// Both `k` and `retries`.
+    #[error("give `k` or `retries`, not both")]
+    BothRetries,
+    /// `timeout` is no duration.
+    #[error("`timeout`: {0}")]
+    Timeout(#[source] ValueError),
+    /// `format` names no format.
+    #[error("`format` is \"{0}\": give one of {names}", names = format_names())]
+    Format(String),
+    /// `missing` or `strict` without `expect`.
+    #[error("`{0}` grades against `expect`: give `expect` too")]
+    WithoutExpect(&'static str),
+    /// `stress` of fewer than two runs.
+    #[error("`stress` is {0}: give 2 runs or more")]
+    TooFewRuns(u32),
+    /// `stress` with `expect` or `retries`.
+    #[error("`stress` cannot be used with `expect` or `retries`")]
+    StressGraded,
+}
+
+/// Every format's name, as a message offers them.
+fn format_names() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    names.join(", ")
+}
+
 impl CheckArgs {
     /// `check --json --quiet`'s options for the `testgate mcp` `check`
     /// tool's `call`, run in `dir` (its `workspace`, resolved), typed value
     /// to option with no command line in between; or why not, in one line
     /// naming the argument. The caller has vetted `env` and the workspace.
-    pub(crate) fn of_tool_call(call: CheckArguments, dir: PathBuf) -> Result<CheckArgs, String> {
+    pub(crate) fn of_tool_call(
+        call: CheckArguments,
+        dir: PathBuf,
+    ) -> Result<CheckArgs, ToolCallError> {
         let Ok(Defaults::Check(mut args)) = Defaults::try_parse_from(["testgate", "check"]) else {
-            return Err("check's defaults do not parse".to_owned());
+            return Err(ToolCallError::Defaults);
         };
         args.dir = dir;
         args.json = true;
         args.quiet = true;
         args.retries = match (call.retries, call.k) {
-            (Some(_), Some(_)) => return Err("give `k` or `retries`, not both".to_owned()),
+            (Some(_), Some(_)) => return Err(ToolCallError::BothRetries),
             (Some(k), None) | (None, Some(k)) => k,
             (None, None) => args.retries,
         };
         if let Some(timeout) = &call.timeout {
-            args.timeout =
-                parse_duration(&timeout.word()).map_err(|why| format!("`timeout`: {why}"))?;
+            args.timeout = parse_duration(&timeout.word()).map_err(ToolCallError::Timeout)?;
         }
         if let Some(rerun) = call.rerun {
             args.rerun = match rerun {
@@ -397,10 +433,7 @@ impl CheckArgs {
         args.allow_network = call.allow_network.unwrap_or(false);
         if let Some(name) = &call.format {
             let format = Format::ALL.iter().copied().find(|f| f.name() == name);
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            args.format = FormatArg(format.ok_or_else(|| {
-                format!("`format` is \"{name}\": give one of {}", names.join(", "))
-            })?);
+            args.format = FormatArg(format.ok_or_else(|| ToolCallError::Format(name.clone()))?);
         }
         args.restore = call.restore.unwrap_or(false);
         args.keep_changes = call.keep_changes.unwrap_or(false);
@@ -433,7 +466,7 @@ impl CheckArgs {
         missing: Option<MissingArgument>,
         strict: Option<bool>,
         stress: Option<u32>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ToolCallError> {
         let graded = expect.is_some();
         if let Some(file) = expect {
             // A stand-in, as a manifest's inline list has: never read.
@@ -442,9 +475,7 @@ impl CheckArgs {
         }
         for (given, name) in [(missing.is_some(), "missing"), (strict.is_some(), "strict")] {
             if given && !graded {
-                return Err(format!(
-                    "`{name}` grades against `expect`: give `expect` too"
-                ));
+                return Err(ToolCallError::WithoutExpect(name));
             }
         }
         if let Some(missing) = missing {
@@ -456,15 +487,33 @@ impl CheckArgs {
         self.strict = strict.unwrap_or(false);
         if let Some(runs) = stress {
             if runs < 2 {
-                return Err(format!("`stress` is {runs}: give 2 runs or more"));
+                return Err(ToolCallError::TooFewRuns(runs));
             }
             if graded || self.retries > 0 {
-                return Err("`stress` cannot be used with `expect` or `retries`".to_owned());
+                return Err(ToolCallError::StressGraded);
             }
             self.stress = Some(runs);
         }
         Ok(())
     }
+}
+
+/// Why `--apply` names no patch testgate can apply: a one-line message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ApplyError {
+    /// `--apply record` and the instance record holds no patch.
+    #[error("--apply record: the --expect instance record holds no `model_patch` or `patch`")]
+    NoPatchInRecord,
+    /// The patch file cannot be read.
+    #[error("--apply: cannot read the patch: {0}")]
+    Unreadable(#[source] testgate::run::ProjectFileError),
+    /// The patch file is not UTF-8.
+    #[error("--apply: the patch {} is not UTF-8", path.display())]
+    NotUtf8 {
+        /// The patch as given.
+        path: PathBuf,
+    },
 }
 
 /// What a check ended with, for the exit code.
@@ -480,14 +529,32 @@ pub(crate) enum CheckEnd {
     Interrupted,
 }
 
+/// Why an option's value is not one: a one-line message naming the value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ValueError {
+    /// Not a duration.
+    #[error("`{0}` is not a duration (try 30s, 5m, 1h30m or 500ms)")]
+    NotADuration(String),
+    /// A duration of zero.
+    #[error("the timeout `{0}` must be longer than zero")]
+    ZeroDuration(String),
+    /// Not a size.
+    #[error("`{0}` is not a size (try 512M, 4G or a number of bytes)")]
+    NotASize(String),
+    /// A size of zero.
+    #[error("the size `{0}` must be larger than zero")]
+    ZeroSize(String),
+}
+
 /// Parses `90s`, `5m`, `1h30m`, `500ms`, or a plain number of seconds.
-pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    let malformed = || format!("`{text}` is not a duration (try 30s, 5m, 1h30m or 500ms)");
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, ValueError> {
+    let malformed = || ValueError::NotADuration(text.to_owned());
     let text_trim = text.trim();
     if text_trim.is_empty() {
         return Err(malformed());
     }
-    let zero = || format!("the timeout `{text}` must be longer than zero");
+    let zero = || ValueError::ZeroDuration(text.to_owned());
     if let Ok(seconds) = text_trim.parse::<u64>() {
         if seconds == 0 {
             return Err(zero());
@@ -526,8 +593,8 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Parses `1073741824`, `512K`, `64M`, `4G` (binary units; `MiB`, `GiB`
 /// and `MB` spellings accepted alike) into bytes; zero is refused.
-pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
-    let malformed = || format!("`{text}` is not a size (try 512M, 4G or a number of bytes)");
+pub(crate) fn parse_size(text: &str) -> Result<u64, ValueError> {
+    let malformed = || ValueError::NotASize(text.to_owned());
     let trimmed = text.trim();
     let digits = trimmed
         .find(|c: char| !c.is_ascii_digit())
@@ -543,7 +610,7 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     };
     let bytes = number.checked_mul(1 << shift).ok_or_else(malformed)?;
     if bytes == 0 {
-        return Err(format!("the size `{text}` must be larger than zero"));
+        return Err(ValueError::ZeroSize(text.to_owned()));
     }
     Ok(bytes)
 }
@@ -840,8 +907,7 @@ fn with_expectations(
 fn expected_of(args: &CheckArgs) -> Result<Option<crate::expect::Expected>, Error> {
     let expected = match (&args.expect_inline, &args.expect) {
         (Some(file), _) => Some(
-            crate::expect::expected(file.clone())
-                .map_err(|why| Error::Expect(format!("`expect`: {why}")))?,
+            crate::expect::expected(file.clone()).map_err(crate::expect::ExpectError::Inline)?,
         ),
         (None, Some(path)) => Some(crate::expect::read(path)?),
         (None, None) => None,
@@ -1051,22 +1117,12 @@ fn view_asked(
     let patch = match (&args.apply, &args.apply_inline) {
         (_, Some(text)) => Some(text.clone()),
         (Some(path), None) if path.as_os_str() == "record" => {
-            Some(record.patch.ok_or_else(|| {
-                Error::Expect(
-                "--apply record: the --expect instance record holds no `model_patch` or `patch`"
-                    .to_owned(),
-            )
-            })?)
+            Some(record.patch.ok_or(ApplyError::NoPatchInRecord)?)
         }
         (Some(path), None) => {
             let bytes = testgate::run::read_project_file(path, crate::trusted::PATCH_BYTES)
-                .map_err(|e| Error::Expect(format!("--apply: cannot read the patch: {e}")))?;
-            Some(String::from_utf8(bytes).map_err(|_| {
-                Error::Expect(format!(
-                    "--apply: the patch {} is not UTF-8",
-                    path.display()
-                ))
-            })?)
+                .map_err(ApplyError::Unreadable)?;
+            Some(String::from_utf8(bytes).map_err(|_| ApplyError::NotUtf8 { path: path.clone() })?)
         }
         (None, None) => None,
     };
@@ -1121,6 +1177,19 @@ fn own_output() -> Vec<testgate::project_tree::OwnFile> {
     .collect()
 }
 
+/// Why a `--writable` path is refused: a few words, after the path.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum WritableRefusal {
+    /// The path cannot be resolved (it does not exist).
+    #[error("{0}")]
+    Unresolved(#[source] io::Error),
+    /// The path would open the host or a home directory to the tests:
+    /// the facade's reason ([`testgate::host_folder`]).
+    #[error("{0}")]
+    HostFolder(String),
+}
+
 /// The canonical form of a `--writable` path, or the usage error: it must
 /// exist (bwrap would refuse it at run time, and every attempt would be
 /// Inconclusive), and it must not be `/` or hold a home directory of the
@@ -1128,13 +1197,14 @@ fn own_output() -> Vec<testgate::project_tree::OwnFile> {
 /// let the tests write the host or the credentials and shell files that
 /// run later on it.
 fn writable_path(path: &std::path::Path) -> Result<PathBuf, Error> {
-    let refuse = |why: String| Error::Writable {
+    let refuse = |why| Error::Writable {
         path: path.to_owned(),
         why,
     };
-    let canonical = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+    let canonical =
+        std::fs::canonicalize(path).map_err(|e| refuse(WritableRefusal::Unresolved(e)))?;
     match testgate::host_folder(&canonical) {
-        Some(why) => Err(refuse(why)),
+        Some(why) => Err(refuse(WritableRefusal::HostFolder(why))),
         None => Ok(canonical),
     }
 }

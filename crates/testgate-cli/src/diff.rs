@@ -177,6 +177,49 @@ pub(crate) fn summary(document: &DiffDocument<'_>) -> String {
     }
 }
 
+/// Why a check's document (`diff`, `check --baseline`, the MCP `diff`
+/// tool's argument) could not be read as one: a one-line message naming
+/// it (its path, or the argument).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum DocumentOfCheckError {
+    /// The file could not be read as a project's file (a link, a FIFO,
+    /// too large).
+    #[error("{0}")]
+    Unreadable(#[source] testgate::run::ProjectFileError),
+    /// The file is not UTF-8.
+    #[error("{label}: not UTF-8 text")]
+    NotUtf8 {
+        /// The document.
+        label: String,
+    },
+    /// The text is not JSON.
+    #[error("{label}: not JSON ({source})")]
+    NotJson {
+        /// The document.
+        label: String,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// The JSON is not a check's document.
+    #[error("{label}: not a check's document ({source})")]
+    NotACheck {
+        /// The document.
+        label: String,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// The document holds no `tests` list: an older testgate's, or not
+    /// testgate's.
+    #[error(
+        "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
+    )]
+    NoTests {
+        /// The document.
+        label: String,
+    },
+}
+
 /// The most of a check's JSON document read (100,000 failing names take
 /// about 8 MiB).
 const MAX_DOCUMENT: u64 = 256 << 20;
@@ -184,7 +227,7 @@ const MAX_DOCUMENT: u64 = 256 << 20;
 /// Every test of the check in `path` (a `check --json` document, or a
 /// `--record` file holding one), with what its attempts add up to.
 pub(crate) fn grades_in(path: &Path) -> Result<Vec<CheckedTest>, Error> {
-    let bad = |why: String| Error::Baseline(format!("{}: {why}", path.display()));
+    let label = || path.display().to_string();
     // The document may lie in a project a suite wrote: no link followed,
     // no FIFO waited on, capped.
     let bytes = match testgate::run::read_project_file(path, MAX_DOCUMENT) {
@@ -195,34 +238,51 @@ pub(crate) fn grades_in(path: &Path) -> Result<Vec<CheckedTest>, Error> {
                 source,
             });
         }
-        Err(e) => return Err(Error::Baseline(e.to_string())),
+        Err(e) => return Err(DocumentOfCheckError::Unreadable(e).into()),
     };
-    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-    let envelope: CheckTests = serde_json::from_str(&text).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => bad(format!("not a check's document ({e})")),
-        serde_json::error::Category::Io
-        | serde_json::error::Category::Syntax
-        | serde_json::error::Category::Eof => bad(format!("not JSON ({e})")),
-    })?;
-    grades_from(envelope, &path.display().to_string())
+    let text =
+        String::from_utf8(bytes).map_err(|_| DocumentOfCheckError::NotUtf8 { label: label() })?;
+    let envelope: CheckTests =
+        serde_json::from_str(&text).map_err(|source| match source.classify() {
+            serde_json::error::Category::Data => DocumentOfCheckError::NotACheck {
+                label: label(),
+                source,
+            },
+            serde_json::error::Category::Io
+            | serde_json::error::Category::Syntax
+            | serde_json::error::Category::Eof => DocumentOfCheckError::NotJson {
+                label: label(),
+                source,
+            },
+        })?;
+    Ok(grades_from(envelope, &label())?)
 }
 
 /// Every test of the check `value` (a `check --json` document, or a
 /// `--record` holding one, already parsed: the MCP `diff` tool's
 /// argument), named `label` in errors.
-pub(crate) fn grades_of(value: &Value, label: &str) -> Result<Vec<CheckedTest>, Error> {
-    let envelope = CheckTests::deserialize(value)
-        .map_err(|e| Error::Baseline(format!("{label}: not a check's document ({e})")))?;
+pub(crate) fn grades_of(
+    value: &Value,
+    label: &str,
+) -> Result<Vec<CheckedTest>, DocumentOfCheckError> {
+    let envelope =
+        CheckTests::deserialize(value).map_err(|source| DocumentOfCheckError::NotACheck {
+            label: label.to_owned(),
+            source,
+        })?;
     grades_from(envelope, label)
 }
 
 /// Every test of the check `envelope` holds, named `label` in errors.
-fn grades_from(envelope: CheckTests, label: &str) -> Result<Vec<CheckedTest>, Error> {
+fn grades_from(
+    envelope: CheckTests,
+    label: &str,
+) -> Result<Vec<CheckedTest>, DocumentOfCheckError> {
     // A record file holds the check's document as `record.result`.
     let Some(tests) = envelope.into_tests() else {
-        return Err(Error::Baseline(format!(
-            "{label}: holds no `tests` list: not the output of `testgate check --json` (0.1 or later)"
-        )));
+        return Err(DocumentOfCheckError::NoTests {
+            label: label.to_owned(),
+        });
     };
     Ok(tests
         .into_iter()

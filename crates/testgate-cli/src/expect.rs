@@ -112,8 +112,44 @@ pub(crate) enum ExpectError {
         /// The file as given.
         path: PathBuf,
         /// What is wrong with it.
-        why: String,
+        #[source]
+        why: ListError,
     },
+    /// The list given inline (a manifest line's or an MCP call's
+    /// `expect`) states none.
+    #[error("`expect`: {0}")]
+    Inline(#[source] ListError),
+}
+
+/// Why a list's text (a file's, a manifest line's, an MCP call's) states
+/// no list of tests: a one-line message, after the list and where it is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ListError {
+    /// The JSON is not the list's document.
+    #[error(transparent)]
+    Document(#[from] crate::json::DocumentError),
+    /// No test is named.
+    #[error("no test is listed")]
+    NoTest,
+    /// An instance record without the lists a benchmark states.
+    #[error(
+        "an instance record with no test list: expected FAIL_TO_PASS and PASS_TO_PASS \
+         (SWE-bench), or f2p_tests and p2p_tests (Multi-SWE-bench)"
+    )]
+    NoListInRecord,
+    /// testgate's own form with a key it does not take.
+    #[error(
+        "unknown key `{0}` (expected must_pass and keep_passing; FAIL_TO_PASS and \
+         PASS_TO_PASS; or f2p_tests and p2p_tests)"
+    )]
+    UnknownKey(String),
+    /// A quarantine file's JSON with neither list it may hold.
+    #[error(
+        "holds neither a `quarantine` list nor a `stress.varied` list (the output of \
+         `testgate check --stress --json`)"
+    )]
+    NoQuarantine,
 }
 
 /// The expectations in `path`, or a one-line message of what is wrong.
@@ -168,7 +204,7 @@ pub(crate) fn read_quarantine(path: &Path) -> Result<Vec<ListedTest>, ExpectErro
 }
 
 /// The tests `text` quarantines.
-fn quarantine(text: &str) -> Result<Vec<ListedTest>, String> {
+fn quarantine(text: &str) -> Result<Vec<ListedTest>, ListError> {
     if !text.trim_start().starts_with('{') {
         return Ok(text
             .lines()
@@ -181,10 +217,7 @@ fn quarantine(text: &str) -> Result<Vec<ListedTest>, String> {
     if let Some(list) = file.quarantine {
         return Ok(list.0.into_iter().map(listed_test).collect());
     }
-    let stress = file.stress.ok_or(
-        "holds neither a `quarantine` list nor a `stress.varied` list (the output of \
-         `testgate check --stress --json`)",
-    )?;
+    let stress = file.stress.ok_or(ListError::NoQuarantine)?;
     Ok(stress
         .varied
         .into_iter()
@@ -205,7 +238,7 @@ fn listed_test(entry: ListedName) -> ListedTest {
 }
 
 /// The expectations `text` states.
-pub(crate) fn parse(text: &str) -> Result<Expected, String> {
+pub(crate) fn parse(text: &str) -> Result<Expected, ListError> {
     if !text.trim_start().starts_with('{') {
         let names: Vec<&str> = text
             .lines()
@@ -213,7 +246,7 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .collect();
         if names.is_empty() {
-            return Err("no test is listed".to_owned());
+            return Err(ListError::NoTest);
         }
         return Ok(Expected {
             expectations: Expectations::new(names, Vec::<String>::new()),
@@ -228,7 +261,7 @@ pub(crate) fn parse(text: &str) -> Result<Expected, String> {
 
 /// The expectations an `--expect` file's JSON states (a file's, a
 /// manifest line's or an MCP call's), or why it states none.
-pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
+pub(crate) fn expected(file: ExpectFile) -> Result<Expected, ListError> {
     // A benchmark's record carries its lists among much else; testgate's
     // own form holds nothing else, so a stray key there is a typo.
     let record = file.is_instance_record();
@@ -237,17 +270,10 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
         .chain(&ExpectFile::KEEP_PASSING)
         .any(|key| file.list(key).is_some());
     if !record && file.instance_id.is_some() && !listed {
-        return Err(
-            "an instance record with no test list: expected FAIL_TO_PASS and \
-             PASS_TO_PASS (SWE-bench), or f2p_tests and p2p_tests (Multi-SWE-bench)"
-                .to_owned(),
-        );
+        return Err(ListError::NoListInRecord);
     }
     if let (false, Some(other)) = (record, file.other.first()) {
-        return Err(format!(
-            "unknown key `{other}` (expected must_pass and keep_passing; FAIL_TO_PASS and \
-             PASS_TO_PASS; or f2p_tests and p2p_tests)"
-        ));
+        return Err(ListError::UnknownKey(other.clone()));
     }
     let list = |keys: &[&str]| -> Vec<ListedTest> {
         keys.iter()
@@ -259,7 +285,7 @@ pub(crate) fn expected(file: ExpectFile) -> Result<Expected, String> {
     let must_pass = list(&ExpectFile::MUST_PASS);
     let keep_passing = list(&ExpectFile::KEEP_PASSING);
     if must_pass.is_empty() && keep_passing.is_empty() {
-        return Err("no test is listed".to_owned());
+        return Err(ListError::NoTest);
     }
     Ok(Expected {
         expectations: Expectations::new(must_pass, keep_passing),
@@ -385,6 +411,7 @@ mod tests {
         assert!(
             super::quarantine("{\"stress\": null}")
                 .unwrap_err()
+                .to_string()
                 .contains("stress.varied")
         );
     }
@@ -411,6 +438,7 @@ mod tests {
         assert!(
             super::quarantine(r#"{"quarantine": [{"file": "x"}]}"#)
                 .unwrap_err()
+                .to_string()
                 .contains("quarantine")
         );
     }
@@ -457,7 +485,7 @@ mod tests {
                 "`f2p_tests` is not a list of test names",
             ),
         ] {
-            let got = parse(text).unwrap_err();
+            let got = parse(text).unwrap_err().to_string();
             assert!(got.starts_with(why), "{text:?}: {got}");
         }
     }

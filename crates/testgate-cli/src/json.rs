@@ -28,7 +28,6 @@ use testgate_documents::{
 /// change the schema unnoticed.
 pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
     let verdict = &record.verdict;
-    let findings = &record.findings;
     CheckDocument {
         schema: CHECK_SCHEMA,
         verdict: Cow::Borrowed(verdict.name()),
@@ -40,118 +39,144 @@ pub(crate) fn check_document(record: &Record) -> CheckDocument<'_> {
             name: Cow::Borrowed(name),
             version: Cow::Borrowed(version),
         }),
-        findings: Findings {
-            always_failed: Cow::Borrowed(&findings.always_failed),
-            sometimes_failed: findings
-                .sometimes_failed
-                .iter()
-                .map(|s| SometimesFailed {
-                    name: Cow::Borrowed(&s.name),
-                    failed_in: s.failed_in,
-                    out_of: s.out_of,
-                })
-                .collect(),
-            order_dependence: findings.order_dependence.as_ref().map(|o| OrderDependence {
-                names: Cow::Borrowed(&o.names),
-                passed_alone_in: o.passed_alone_in,
-                failed_again_in: o.failed_again_in,
-            }),
-            stopped_by: findings.stopped_by.map(|s| StoppedBy {
-                attempt: s.attempt,
-                cause: Cow::Borrowed(s.cause.name()),
-            }),
-            notes: findings
-                .notes
-                .iter()
-                .map(|n| Note {
-                    attempt: n.attempt,
-                    text: Cow::Borrowed(&n.text),
-                })
-                .collect(),
-        },
+        findings: findings(record),
         preparations: record.preparations.iter().map(preparation).collect(),
         attempts: record.attempts.iter().map(attempt).collect(),
         tree_digest: record.tree_digest.as_deref().map(Cow::Borrowed),
-        tree: record.tree.as_ref().map(|change| Tree {
-            // The installed folders' changes (Landlock) among the others;
-            // the reason says which were removed.
-            changed: [
-                paths(&change.changed),
-                paths(&change.installed.changed),
-                paths(
-                    &change
-                        .installed
-                        .unknown
-                        .iter()
-                        .map(|(f, _)| f.clone())
-                        .collect::<Vec<_>>(),
-                ),
-            ]
-            .concat(),
-            deleted: [paths(&change.deleted), paths(&change.installed.vanished)].concat(),
-            added: [
-                paths(&change.added),
-                paths(&change.installed.left),
-                paths(&change.installed.removed),
-            ]
-            .concat(),
-            restored: change.restored.as_ref().map(|r| match r {
-                Ok(files) => Restored::Files { files: *files },
-                Err(why) => Restored::Error { error: why.clone() },
-            }),
-        }),
+        tree: tree(record),
         tests: test_histories(record),
-        grading: record.grading.as_ref().map(|grading| Grading {
-            tests: grading
-                .tests
-                .iter()
-                .map(|test| GradedTest {
-                    name: Cow::Borrowed(test.as_listed.as_deref().unwrap_or(&test.name)),
-                    canonical: test.as_listed.as_ref().map(|_| Cow::Borrowed(&*test.name)),
-                    context: test.context.as_deref().map(Cow::Borrowed),
-                    list: Cow::Borrowed(test.list.name()),
-                    grade: Cow::Borrowed(test.grade.name()),
-                    results: test
-                        .results
-                        .iter()
-                        .map(|r| r.map(|r| Cow::Borrowed(r.name())))
-                        .collect(),
-                })
-                .collect(),
-            unlisted_failed: Cow::Borrowed(&grading.unlisted_failed),
-        }),
-        stress: record.stress.as_ref().map(|varied| Stress {
-            runs: record.attempts.len(),
-            varied: varied
-                .iter()
-                .map(|v| Varied {
-                    name: Cow::Borrowed(&v.name),
-                    context: v.context.as_deref().map(Cow::Borrowed),
-                    failed_in: v.failed_in,
-                    out_of: v.out_of,
-                })
-                .collect(),
-        }),
+        grading: grading(record),
+        stress: stress(record),
         sandbox: Some(Sandbox {
             kind: Cow::Borrowed(record.sandbox.0),
             why: record.sandbox.1.as_deref().map(Cow::Borrowed),
         }),
         evidence: channels(evidence(record)),
         detected: None,
-        view: record.view.as_ref().map(|view| View {
-            revision: view.revision.clone(),
-            test_patch: view.test_patch,
-            patched: paths(&view.patched),
-            replaced: paths(&view.replaced),
-            removed: paths(&view.removed),
-            restored: paths(&view.restored),
-            put_back: matches!(view.put_back, Some(Ok(()))),
-            put_back_error: match &view.put_back {
-                Some(Err(why)) => Some(why.clone()),
-                Some(Ok(())) | None => None,
-            },
-        }),
+        view: view(record),
     }
+}
+
+/// The findings across `record`'s attempts.
+fn findings(record: &Record) -> Findings<'_> {
+    let findings = &record.findings;
+    Findings {
+        always_failed: Cow::Borrowed(&findings.always_failed),
+        sometimes_failed: findings
+            .sometimes_failed
+            .iter()
+            .map(|s| SometimesFailed {
+                name: Cow::Borrowed(&s.name),
+                failed_in: s.failed_in,
+                out_of: s.out_of,
+            })
+            .collect(),
+        order_dependence: findings.order_dependence.as_ref().map(|o| OrderDependence {
+            names: Cow::Borrowed(&o.names),
+            passed_alone_in: o.passed_alone_in,
+            failed_again_in: o.failed_again_in,
+        }),
+        stopped_by: findings.stopped_by.map(|s| StoppedBy {
+            attempt: s.attempt,
+            cause: Cow::Borrowed(s.cause.name()),
+        }),
+        notes: findings
+            .notes
+            .iter()
+            .map(|n| Note {
+                attempt: n.attempt,
+                text: Cow::Borrowed(&n.text),
+            })
+            .collect(),
+    }
+}
+
+/// What `record`'s attempts did to the project's tree, if anything.
+fn tree(record: &Record) -> Option<Tree> {
+    record.tree.as_ref().map(|change| Tree {
+        // The installed folders' changes (Landlock) among the others;
+        // the reason says which were removed.
+        changed: [
+            paths(&change.changed),
+            paths(&change.installed.changed),
+            paths(
+                &change
+                    .installed
+                    .unknown
+                    .iter()
+                    .map(|(f, _)| f.clone())
+                    .collect::<Vec<_>>(),
+            ),
+        ]
+        .concat(),
+        deleted: [paths(&change.deleted), paths(&change.installed.vanished)].concat(),
+        added: [
+            paths(&change.added),
+            paths(&change.installed.left),
+            paths(&change.installed.removed),
+        ]
+        .concat(),
+        restored: change.restored.as_ref().map(|r| match r {
+            Ok(files) => Restored::Files { files: *files },
+            Err(why) => Restored::Error { error: why.clone() },
+        }),
+    })
+}
+
+/// How `record`'s listed tests were graded, under `--expect`.
+fn grading(record: &Record) -> Option<Grading<'_>> {
+    record.grading.as_ref().map(|grading| Grading {
+        tests: grading
+            .tests
+            .iter()
+            .map(|test| GradedTest {
+                name: Cow::Borrowed(test.as_listed.as_deref().unwrap_or(&test.name)),
+                canonical: test.as_listed.as_ref().map(|_| Cow::Borrowed(&*test.name)),
+                context: test.context.as_deref().map(Cow::Borrowed),
+                list: Cow::Borrowed(test.list.name()),
+                grade: Cow::Borrowed(test.grade.name()),
+                results: test
+                    .results
+                    .iter()
+                    .map(|r| r.map(|r| Cow::Borrowed(r.name())))
+                    .collect(),
+            })
+            .collect(),
+        unlisted_failed: Cow::Borrowed(&grading.unlisted_failed),
+    })
+}
+
+/// The tests whose outcome varied across `record`'s runs, under `--stress`.
+fn stress(record: &Record) -> Option<Stress<'_>> {
+    record.stress.as_ref().map(|varied| Stress {
+        runs: record.attempts.len(),
+        varied: varied
+            .iter()
+            .map(|v| Varied {
+                name: Cow::Borrowed(&v.name),
+                context: v.context.as_deref().map(Cow::Borrowed),
+                failed_in: v.failed_in,
+                out_of: v.out_of,
+            })
+            .collect(),
+    })
+}
+
+/// The view `record`'s attempts ran (`--trusted`, `--apply`), if any.
+fn view(record: &Record) -> Option<View> {
+    record.view.as_ref().map(|view| View {
+        revision: view.revision.clone(),
+        test_patch: view.test_patch,
+        patched: paths(&view.patched),
+        replaced: paths(&view.replaced),
+        removed: paths(&view.removed),
+        restored: paths(&view.restored),
+        put_back: matches!(view.put_back, Some(Ok(()))),
+        put_back_error: match &view.put_back {
+            Some(Err(why)) => Some(why.clone()),
+            Some(Ok(())) | None => None,
+        },
+    })
 }
 
 /// `check --json`'s document of a check whose command testgate chose from
@@ -442,36 +467,60 @@ pub(crate) fn write_printable<W: io::Write, T: Serialize>(
     document.serialize(&mut serializer)
 }
 
+/// Why a document could not be read: each a one-line message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum DocumentError {
+    /// Not JSON, or more than one value.
+    #[error("not valid JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    /// JSON, but not the document; serde's message names the field at
+    /// fault itself (`unknown field `x``, the --expect file's own).
+    #[error("{0}")]
+    Invalid(#[source] serde_json::Error),
+    /// JSON, but the value of `field` is not what the document holds there.
+    #[error("`{field}`: {source}")]
+    Field {
+        /// The field's path (`env.A`).
+        field: String,
+        /// serde's message.
+        source: serde_json::Error,
+    },
+}
+
 /// The document of type `T` in `bytes` (one JSON value, nothing after it
 /// but whitespace), or a one-line error: `not valid JSON (…)` for what is
 /// not JSON, else serde's message after the field at fault (`` `env.A`:
 /// invalid type… ``), unless the message names the field itself.
-pub(crate) fn read_document<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+pub(crate) fn read_document<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DocumentError> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
     let document: T = serde_path_to_error::deserialize(&mut json).map_err(read_error)?;
-    json.end().map_err(|e| format!("not valid JSON ({e})"))?;
+    json.end().map_err(DocumentError::NotJson)?;
     Ok(document)
 }
 
 /// The document of type `T` that `value` holds (an MCP call's arguments),
 /// or a one-line error as [`read_document`] gives it.
-pub(crate) fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+pub(crate) fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, DocumentError> {
     serde_path_to_error::deserialize(value).map_err(read_error)
 }
 
-fn read_error(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+fn read_error(e: serde_path_to_error::Error<serde_json::Error>) -> DocumentError {
     let path = e.path().to_string();
     let inner = e.into_inner();
     match inner.classify() {
-        Category::Io | Category::Syntax | Category::Eof => format!("not valid JSON ({inner})"),
+        Category::Io | Category::Syntax | Category::Eof => DocumentError::NotJson(inner),
         Category::Data => {
             let message = inner.to_string();
             // A message that names its field already (`unknown field
             // `x``, the --expect file's own) is not given it twice.
             if path == "." || message.starts_with('`') || message.contains(&format!("`{path}`")) {
-                message
+                DocumentError::Invalid(inner)
             } else {
-                format!("`{path}`: {message}")
+                DocumentError::Field {
+                    field: path,
+                    source: inner,
+                }
             }
         }
     }

@@ -113,12 +113,13 @@ enum Error {
         /// The path as given.
         path: PathBuf,
         /// Why not, in a few words.
-        why: String,
+        #[source]
+        why: check::WritableRefusal,
     },
     /// A `testgate mcp` caller's `workspace` lies outside the server's
     /// roots (`--root`) or is a system folder.
     #[error("{0}")]
-    Workspace(String),
+    Workspace(#[source] roots::RootsError),
     /// `check` was given an empty program name.
     #[error("no test command given: put it after `--`, as in `testgate check -- cargo test`")]
     EmptyCommand,
@@ -137,24 +138,24 @@ enum Error {
     #[error("{0}")]
     SnapshotUpdate(String),
     /// A record, key or signature could not be read, written or used.
-    #[error("{0}")]
-    Record(String),
-    /// `check --expect FILE` could not be read, or lists no test.
-    #[error("{0}")]
-    Expect(String),
+    #[error(transparent)]
+    Record(#[from] record::RecordError),
+    /// `check --apply` names a patch that cannot be had.
+    #[error(transparent)]
+    Apply(#[from] check::ApplyError),
     /// `check --expect FILE` or `--quarantine FILE` could not be read or
     /// states no list.
     #[error("{0}")]
     ExpectList(#[from] crate::expect::ExpectError),
     /// `batch` could not open, resume or write its `--out`.
-    #[error("{0}")]
-    Batch(String),
+    #[error(transparent)]
+    Batch(#[from] batch::BatchError),
     /// A check's JSON (`diff`, `check --baseline`) is not one.
-    #[error("{0}")]
-    Baseline(String),
+    #[error(transparent)]
+    Baseline(#[from] diff::DocumentOfCheckError),
     /// `mcp` could not start or keep its session.
-    #[error("{0}")]
-    Serve(String),
+    #[error(transparent)]
+    Serve(#[from] mcp::ServeError),
     /// `check --structured` for a runner testgate cannot ask for a report.
     #[error(
         "--structured knows how to ask pytest for its report, not {0}: configure the runner \
@@ -162,8 +163,8 @@ enum Error {
     )]
     Structured(String),
     /// `check --junit` or `--swebench-report` could not be written.
-    #[error("{0}")]
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] outputs::OutputError),
 }
 
 /// What a command ended with, when it did its job.
@@ -258,7 +259,7 @@ fn exit_code(result: Result<Success, Error>, reader_may_stop: bool) -> u8 {
             | Error::WatchMode(_)
             | Error::SnapshotUpdate(_)
             | Error::Record(_)
-            | Error::Expect(_)
+            | Error::Apply(_)
             | Error::ExpectList(_)
             | Error::Batch(_)
             | Error::Baseline(_)

@@ -56,20 +56,111 @@ pub(crate) struct McpArgs {
     roots: Vec<PathBuf>,
 }
 
+/// Why `testgate mcp` could not start or keep its session: a one-line
+/// message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ServeError {
+    /// The current directory (the default root) cannot be read.
+    #[error("cannot read the current directory: {0}")]
+    Cwd(#[source] std::io::Error),
+    /// A `--root` cannot be served.
+    #[error(transparent)]
+    Roots(#[from] crate::roots::RootsError),
+    /// The async runtime would not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The session with the client would not start.
+    #[error("cannot start the MCP session: {0}")]
+    Session(#[source] Box<rmcp::service::ServerInitializeError>),
+    /// The signals that end the server cannot be handled.
+    #[error("cannot handle signals: {0}")]
+    Signals(#[source] std::io::Error),
+    /// The session ended in failure.
+    #[error("the MCP session failed: {0}")]
+    Failed(#[source] tokio::task::JoinError),
+}
+
+/// Why a tool call was refused: a one-line message, the client's tool
+/// result (`isError`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+enum CallError {
+    /// The `check` tool was called without arguments.
+    #[error("`workspace` is missing: give the project directory the command runs in")]
+    NoWorkspace,
+    /// The `parse` tool was called without arguments.
+    #[error("`text` is missing: give the runner's output (or its report)")]
+    NoText,
+    /// The `diff` tool was called without arguments.
+    #[error("`before` is missing: give a check's document (the `check` tool's result)")]
+    NoBefore,
+    /// An argument the tool does not take.
+    #[error("`{tool}` takes no argument `{key}`: it takes {}", known.join(", "))]
+    UnknownArgument {
+        /// The tool.
+        tool: String,
+        /// The argument.
+        key: String,
+        /// The arguments it takes.
+        known: Vec<String>,
+    },
+    /// The arguments are not the tool's.
+    #[error(transparent)]
+    Arguments(#[from] crate::json::DocumentError),
+    /// The workspace lies outside the roots, or is a system folder.
+    #[error(transparent)]
+    Workspace(#[from] crate::roots::RootsError),
+    /// `env` sets a variable the caller may not set.
+    #[error(
+        "`env` may not set {name}: {why}, and the caller of this server may change \
+         what its tests do, never what the sandbox holds"
+    )]
+    MayNotSet {
+        /// The variable.
+        name: String,
+        /// Why not.
+        #[source]
+        why: testgate::run::CallerRefusal,
+    },
+    /// `env` holds a word that sets no variable.
+    #[error("`env` holds \"{0}\": {ENV_VALUES}", ENV_VALUES = ENV_VALUES)]
+    EnvWord(String),
+    /// The arguments make no `check` options.
+    #[error(transparent)]
+    Options(#[from] crate::check::ToolCallError),
+    /// `format` names no format.
+    #[error("`format` is \"{0}\": {names}", names = format_names())]
+    Format(String),
+    /// The text could not be parsed.
+    #[error("{0}")]
+    Unparsed(#[source] std::io::Error),
+    /// A document given as a string is not JSON.
+    #[error("`{key}` is a string but not JSON ({source})")]
+    NotJson {
+        /// The argument.
+        key: String,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// A document is not a check's.
+    #[error(transparent)]
+    NotACheck(crate::diff::DocumentOfCheckError),
+}
+
 /// How long the server waits, once the client is gone, for cancelled
 /// checks to end their trees (they do within seconds).
 const SHUTDOWN: Duration = Duration::from_secs(60);
 
 /// Runs `testgate mcp` until the client disconnects or a signal arrives.
 pub(crate) fn run(args: &McpArgs) -> Result<(), Error> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| Error::Serve(format!("cannot read the current directory: {e}")))?;
-    let roots = Arc::new(Roots::new(&args.roots, &cwd).map_err(Error::Serve)?);
+    let cwd = std::env::current_dir().map_err(ServeError::Cwd)?;
+    let roots = Arc::new(Roots::new(&args.roots, &cwd).map_err(ServeError::Roots)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::Serve(format!("cannot start the runtime: {e}")))?;
+        .map_err(ServeError::Runtime)?;
     let server = Server {
         cwd,
         roots,
@@ -86,14 +177,13 @@ async fn serve(server: Server) -> Result<(), Error> {
     let service = server
         .serve(rmcp::transport::stdio())
         .await
-        .map_err(|e| Error::Serve(format!("cannot start the MCP session: {e}")))?;
+        .map_err(|e| ServeError::Session(Box::new(e)))?;
     for kind in [
         tokio::signal::unix::SignalKind::interrupt(),
         tokio::signal::unix::SignalKind::terminate(),
         tokio::signal::unix::SignalKind::hangup(),
     ] {
-        let mut signals = tokio::signal::unix::signal(kind)
-            .map_err(|e| Error::Serve(format!("cannot handle signals: {e}")))?;
+        let mut signals = tokio::signal::unix::signal(kind).map_err(ServeError::Signals)?;
         let stop = service.cancellation_token();
         tokio::spawn(async move {
             if signals.recv().await.is_some() {
@@ -105,7 +195,7 @@ async fn serve(server: Server) -> Result<(), Error> {
         .waiting()
         .await
         .map(|_| ())
-        .map_err(|e| Error::Serve(format!("the MCP session failed: {e}")))
+        .map_err(|e| ServeError::Failed(e).into())
 }
 
 /// The server: where relative workspaces are, and the checks running.
@@ -151,7 +241,7 @@ impl Server {
     ) -> CallToolResult {
         let (args, full) = match check_arguments(arguments, &self.cwd, &self.roots) {
             Ok(args) => args,
-            Err(why) => return tool_error(&why),
+            Err(why) => return tool_error(&why.to_string()),
         };
         let cancel = Cancel::new();
         let registered = self.register(&cancel);
@@ -301,11 +391,9 @@ fn check_arguments(
     arguments: Option<&JsonObject>,
     cwd: &Path,
     roots: &Arc<Roots>,
-) -> Result<(crate::check::CheckArgs, bool), String> {
+) -> Result<(crate::check::CheckArgs, bool), CallError> {
     let Some(arguments) = arguments else {
-        return Err(
-            "`workspace` is missing: give the project directory the command runs in".to_owned(),
-        );
+        return Err(CallError::NoWorkspace);
     };
     let call: CheckArguments = arguments_of("check", arguments)?;
     let dir = cwd.join(&call.workspace);
@@ -322,7 +410,7 @@ fn check_arguments(
                 match word.split_once('=') {
                     Some((name, _)) if !name.is_empty() => caller_may_set(name)?,
                     Some(_) | None => {
-                        return Err(format!("`env` holds \"{word}\": {ENV_VALUES}"));
+                        return Err(CallError::EnvWord(word.clone()));
                     }
                 }
             }
@@ -340,7 +428,7 @@ fn check_arguments(
 fn arguments_of<T: serde::de::DeserializeOwned>(
     tool: &str,
     arguments: &JsonObject,
-) -> Result<T, String> {
+) -> Result<T, CallError> {
     let known: Vec<String> = testgate_documents::tool_input_schema(tool)
         .and_then(|schema| {
             let properties = schema.get("properties")?.as_object()?;
@@ -348,22 +436,21 @@ fn arguments_of<T: serde::de::DeserializeOwned>(
         })
         .unwrap_or_default();
     if let Some(key) = arguments.keys().find(|k| !known.contains(k)) {
-        return Err(format!(
-            "`{tool}` takes no argument `{key}`: it takes {}",
-            known.join(", ")
-        ));
+        return Err(CallError::UnknownArgument {
+            tool: tool.to_owned(),
+            key: key.clone(),
+            known,
+        });
     }
-    crate::json::read_value(Value::Object(arguments.clone()))
+    Ok(crate::json::read_value(Value::Object(arguments.clone()))?)
 }
 
 /// `name` if the caller may set it ([`testgate::caller_may_set`],
 /// the rule shared with the environment policy), or why not in one line.
-fn caller_may_set(name: &str) -> Result<(), String> {
-    testgate::caller_may_set(name).map_err(|why| {
-        format!(
-            "`env` may not set {name}: {why}, and the caller of this server may change \
-             what its tests do, never what the sandbox holds"
-        )
+fn caller_may_set(name: &str) -> Result<(), CallError> {
+    testgate::caller_may_set(name).map_err(|why| CallError::MayNotSet {
+        name: name.to_owned(),
+        why,
     })
 }
 
@@ -408,9 +495,9 @@ fn names_line<S: AsRef<str>>(names: &[S]) -> String {
 }
 
 /// The `parse` tool: `parse --json`'s document of `text`.
-fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
+fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, CallError> {
     let Some(arguments) = arguments else {
-        return Err("`text` is missing: give the runner's output (or its report)".to_owned());
+        return Err(CallError::NoText);
     };
     let call: ParseArguments = arguments_of("parse", arguments)?;
     let format = match &call.format {
@@ -418,7 +505,7 @@ fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> 
         Some(name) => format_named(name)?,
     };
     let report =
-        crate::parse::parse_text(format, call.text.as_bytes()).map_err(|e| e.to_string())?;
+        crate::parse::parse_text(format, call.text.as_bytes()).map_err(CallError::Unparsed)?;
     let names: Vec<&str> = report.names().collect();
     let summary = if names.is_empty() {
         let passed = report.counts.passed.unwrap_or(0);
@@ -436,12 +523,12 @@ fn parse_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> 
 }
 
 /// The `format` named `name`, or the names there are.
-fn format_named(name: &str) -> Result<Format, String> {
+fn format_named(name: &str) -> Result<Format, CallError> {
     Format::ALL
         .iter()
         .copied()
         .find(|f| f.name() == name)
-        .ok_or_else(|| format!("`format` is \"{name}\": {}", format_names()))
+        .ok_or_else(|| CallError::Format(name.to_owned()))
 }
 
 fn format_names() -> String {
@@ -450,25 +537,27 @@ fn format_names() -> String {
 }
 
 /// The `diff` tool: `diff --json`'s document of two check documents.
-fn diff_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, String> {
+fn diff_tool(arguments: Option<&JsonObject>) -> Result<CallToolResult, CallError> {
     let Some(arguments) = arguments else {
-        return Err(
-            "`before` is missing: give a check's document (the `check` tool's result)".to_owned(),
-        );
+        return Err(CallError::NoBefore);
     };
     let call: DiffArguments = arguments_of("diff", arguments)?;
     let grades = |key: &str, value: Value| {
         let value = match value {
             // A document passed as its JSON text, as some clients do.
-            Value::String(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("`{key}` is a string but not JSON ({e})"))?,
+            Value::String(text) => {
+                serde_json::from_str(&text).map_err(|source| CallError::NotJson {
+                    key: key.to_owned(),
+                    source,
+                })?
+            }
             value @ (Value::Null
             | Value::Bool(_)
             | Value::Number(_)
             | Value::Array(_)
             | Value::Object(_)) => value,
         };
-        crate::diff::grades_of(&value, &format!("`{key}`")).map_err(|e| e.to_string())
+        crate::diff::grades_of(&value, &format!("`{key}`")).map_err(CallError::NotACheck)
     };
     let before = grades("before", call.before)?;
     let after = grades("after", call.after)?;
@@ -560,8 +649,8 @@ impl ServerHandler for Server {
         let arguments = request.arguments.as_ref();
         let result = match request.name.as_ref() {
             "check" => self.check(arguments, context).await,
-            "parse" => parse_tool(arguments).unwrap_or_else(|why| tool_error(&why)),
-            "diff" => diff_tool(arguments).unwrap_or_else(|why| tool_error(&why)),
+            "parse" => parse_tool(arguments).unwrap_or_else(|why| tool_error(&why.to_string())),
+            "diff" => diff_tool(arguments).unwrap_or_else(|why| tool_error(&why.to_string())),
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("no tool `{other}`: the tools are check, parse and diff"),
@@ -595,7 +684,7 @@ mod tests {
         Arc::new(Roots(vec![PathBuf::from("/srv")]))
     }
 
-    fn check(value: Value) -> Result<String, String> {
+    fn check(value: Value) -> Result<String, CallError> {
         check_arguments(Some(&object(value)), Path::new("/srv"), &srv())
             .map(|(args, full)| format!("{args:?} full: {full}"))
     }
@@ -774,11 +863,13 @@ mod tests {
             ),
         ];
         for (arguments, wanted) in cases {
-            let why = check(arguments.clone()).unwrap_err();
+            let why = check(arguments.clone()).unwrap_err().to_string();
             assert!(why.contains(wanted), "{arguments}: {why}");
             assert!(!why.contains('\n'), "{arguments}: {why}");
         }
-        let why = check_arguments(None, Path::new("/srv"), &srv()).unwrap_err();
+        let why = check_arguments(None, Path::new("/srv"), &srv())
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("`workspace` is missing"), "{why}");
     }
 
@@ -793,7 +884,9 @@ mod tests {
             (json!({"XDG_CACHE_HOME": "/etc"}), "XDG_CACHE_HOME"),
             (json!({"MODE": "fail", "HOME": "/root"}), "HOME"),
         ] {
-            let why = check(json!({"workspace": "p", "command": ["x"], "env": env})).unwrap_err();
+            let why = check(json!({"workspace": "p", "command": ["x"], "env": env}))
+                .unwrap_err()
+                .to_string();
             assert!(
                 why.starts_with(&format!("`env` may not set {name}: ")),
                 "{why}"
@@ -807,8 +900,8 @@ mod tests {
     #[test]
     fn a_workspace_lies_in_a_root_and_is_no_system_folder() {
         let roots = Roots(vec![PathBuf::from("/srv/work")]);
-        assert_eq!(roots.admit(Path::new("/srv/work/p")), Ok(()));
-        assert_eq!(roots.admit(Path::new("/srv/work")), Ok(()));
+        assert!(roots.admit(Path::new("/srv/work/p")).is_ok());
+        assert!(roots.admit(Path::new("/srv/work")).is_ok());
         for (refused, wanted) in [
             (
                 "/srv/workshop",
@@ -820,7 +913,7 @@ mod tests {
             ("/boot", "system folder /boot"),
             ("/opt", "/opt is a system folder"),
         ] {
-            let why = roots.admit(Path::new(refused)).unwrap_err();
+            let why = roots.admit(Path::new(refused)).unwrap_err().to_string();
             assert!(why.contains(wanted), "{refused}: {why}");
         }
         // A root that is a system tree admits nothing in it either.
@@ -828,7 +921,9 @@ mod tests {
         assert!(system.admit(Path::new("/etc/cron.d")).is_err());
         // A root is refused when it is one.
         for root in ["/", "/etc", "/usr/local/bin", "/opt", "/root"] {
-            let why = Roots::new(&[PathBuf::from(root)], Path::new("/")).unwrap_err();
+            let why = Roots::new(&[PathBuf::from(root)], Path::new("/"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 why.starts_with(&format!("cannot serve {root} (--root): ")),
                 "{why}"
@@ -838,12 +933,22 @@ mod tests {
 
     #[test]
     fn bad_parse_and_diff_arguments_are_one_line_errors() {
-        let parse = |v: Value| parse_tool(Some(&object(v))).map(|_| ()).unwrap_err();
+        let parse = |v: Value| {
+            parse_tool(Some(&object(v)))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
         assert!(parse(json!({})).contains("missing field `text`"));
         assert!(parse(json!({"text": 3})).contains("`text`: invalid type: integer `3`"));
         assert!(parse(json!({"text": "", "format": "surefire"})).contains("give one of auto"));
         assert!(parse(json!({"text": "", "lines": 3})).contains("no argument `lines`"));
-        let diff = |v: Value| diff_tool(Some(&object(v))).map(|_| ()).unwrap_err();
+        let diff = |v: Value| {
+            diff_tool(Some(&object(v)))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
         assert!(diff(json!({"after": {}})).contains("missing field `before`"));
         assert!(diff(json!({"before": "{", "after": {}})).contains("not JSON"));
         assert!(
@@ -880,7 +985,8 @@ mod tests {
         let before = json!({"tests": [{"name": "a", "outcomes": ["quarantined"]}]});
         let after = json!({"tests": [{"name": "a", "outcomes": ["passed"]}]});
         let why = diff_tool(Some(&object(json!({"before": before, "after": after}))))
-            .expect_err("an unknown outcome is refused");
+            .expect_err("an unknown outcome is refused")
+            .to_string();
         assert!(why.starts_with("`before`: not a check's document"), "{why}");
         assert!(why.contains("quarantined"), "{why}");
     }

@@ -7,6 +7,24 @@ use testgate_documents::{CheckDocument, JunitReport, SwebenchReport};
 
 use crate::Error;
 
+/// Why `--junit` or `--swebench-report` could not be written: a one-line
+/// message naming the report.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum OutputError {
+    /// The SWE-bench report could not be serialised.
+    #[error("cannot write the SWE-bench report: {0}")]
+    Serialise(#[source] serde_json::Error),
+    /// The file could not be written.
+    #[error("cannot write {what}: {source}")]
+    Write {
+        /// The report, in words (`the JUnit report`).
+        what: &'static str,
+        /// Why not.
+        source: testgate::run::ProjectFileError,
+    },
+}
+
 /// What `--swebench-report` needs besides the check: the instance's id and
 /// every listed test with its list, for a check that graded none.
 #[derive(Debug, Clone)]
@@ -30,8 +48,7 @@ pub(crate) fn write_swebench(
     instance: &Instance,
 ) -> Result<(), Error> {
     let report = SwebenchReport::of(check, &instance.id, &instance.listed);
-    let text = crate::json::pretty_text(&report)
-        .map_err(|e| Error::Output(format!("cannot write the SWE-bench report: {e}")))?;
+    let text = crate::json::pretty_text(&report).map_err(OutputError::Serialise)?;
     write(path, text.as_bytes(), "the SWE-bench report")
 }
 
@@ -39,7 +56,7 @@ pub(crate) fn write_swebench(
 /// `--record`, the bytes go to a new file created exclusively beside it
 /// and renamed over it, so a link planted there is replaced, never written
 /// through.
-fn write(path: &Path, bytes: &[u8], what: &str) -> Result<(), Error> {
+fn write(path: &Path, bytes: &[u8], what: &'static str) -> Result<(), Error> {
     testgate::run::replace_file(path, bytes, 0o644)
-        .map_err(|e| Error::Output(format!("cannot write {what}: {e}")))
+        .map_err(|source| OutputError::Write { what, source }.into())
 }

@@ -44,23 +44,112 @@ pub(crate) struct VerifyArgs {
     dir: Option<PathBuf>,
 }
 
-fn bad(what: impl std::fmt::Display) -> Error {
-    Error::Record(what.to_string())
+/// Why a record, key or signature could not be read, written or used: a
+/// one-line message naming the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum RecordError {
+    /// A key, public key or signature is not the hex of its bytes.
+    #[error("{what} is not {bytes} bytes of hex")]
+    NotHexBytes {
+        /// What it is, in words (`the signature`).
+        what: String,
+        /// How many bytes it holds.
+        bytes: usize,
+    },
+    /// A key, public key or signature holds what is not hex.
+    #[error("{what} is not hex")]
+    NotHex {
+        /// What it is, in words.
+        what: String,
+    },
+    /// The record cannot be read as a project's file.
+    #[error("{0}")]
+    Unreadable(#[source] testgate::run::ProjectFileError),
+    /// The record is not UTF-8.
+    #[error("{} is not UTF-8 text", path.display())]
+    NotUtf8 {
+        /// The record.
+        path: PathBuf,
+    },
+    /// A key file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    KeyUnreadable {
+        /// The key file.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// No randomness for a new key.
+    #[error("/dev/urandom: {0}")]
+    Random(#[source] io::Error),
+    /// A new key file cannot be created.
+    #[error("cannot create {}: {source}", path.display())]
+    KeyUncreated {
+        /// The key file.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// A new key file cannot be written.
+    #[error("{}: {source}", path.display())]
+    KeyUnwritten {
+        /// The key file.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// The record cannot be serialised.
+    #[error("{0}")]
+    Serialise(#[source] serde_json::Error),
+    /// The record cannot be written.
+    #[error("cannot write the record: {0}")]
+    Unwritten(#[source] testgate::run::ProjectFileError),
+    /// The public key is no ed25519 key.
+    #[error("the public key: {0}")]
+    PublicKey(#[source] ed25519_dalek::SignatureError),
+    /// The file is not a record.
+    #[error("{} is not a record: {source}", path.display())]
+    NotARecord {
+        /// The file.
+        path: PathBuf,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// The file's `record` is not an object.
+    #[error("{} has no record", path.display())]
+    NoRecord {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The tree to compare with the recorded digest cannot be read.
+    #[error("cannot read the tree {}: {source}", dir.display())]
+    Tree {
+        /// The tree.
+        dir: PathBuf,
+        /// Why not.
+        source: testgate::project_tree::SnapshotError,
+    },
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex<const N: usize>(text: &str, what: &str) -> Result<[u8; N], Error> {
+fn unhex<const N: usize>(text: &str, what: &str) -> Result<[u8; N], RecordError> {
     let text = text.trim();
     let mut out = [0u8; N];
     if text.len() != 2 * N || !text.is_ascii() {
-        return Err(bad(format!("{what} is not {N} bytes of hex")));
+        return Err(RecordError::NotHexBytes {
+            what: what.to_owned(),
+            bytes: N,
+        });
     }
     for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16)
-            .map_err(|_| bad(format!("{what} is not hex")))?;
+        *byte =
+            u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| RecordError::NotHex {
+                what: what.to_owned(),
+            })?;
     }
     Ok(out)
 }
@@ -70,9 +159,12 @@ const MAX_RECORD: u64 = 16 << 20;
 
 /// Reads a record, which may lie in a project a suite wrote: no link
 /// followed, no FIFO waited on, at most [`MAX_RECORD`] bytes.
-fn read(path: &Path) -> Result<String, Error> {
-    let bytes = testgate::run::read_project_file(path, MAX_RECORD).map_err(bad)?;
-    String::from_utf8(bytes).map_err(|_| bad(format!("{} is not UTF-8 text", path.display())))
+fn read(path: &Path) -> Result<String, RecordError> {
+    let bytes =
+        testgate::run::read_project_file(path, MAX_RECORD).map_err(RecordError::Unreadable)?;
+    String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
+        path: path.to_path_buf(),
+    })
 }
 
 /// Reads a key file: the user's, kept outside any project (a secrets mount
@@ -81,16 +173,17 @@ fn read(path: &Path) -> Result<String, Error> {
     clippy::disallowed_methods,
     reason = "a key is the user's file, outside the project"
 )]
-fn read_key(path: &Path) -> Result<String, Error> {
-    fs::read_to_string(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))
+fn read_key(path: &Path) -> Result<String, RecordError> {
+    fs::read_to_string(path).map_err(|source| RecordError::KeyUnreadable {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 pub(crate) fn keygen(args: &KeygenArgs) -> Result<(), Error> {
     let mut seed = [0u8; 32];
-    let mut random =
-        fs::File::open("/dev/urandom").map_err(|e| bad(format!("/dev/urandom: {e}")))?;
-    std::io::Read::read_exact(&mut random, &mut seed)
-        .map_err(|e| bad(format!("/dev/urandom: {e}")))?;
+    let mut random = fs::File::open("/dev/urandom").map_err(RecordError::Random)?;
+    std::io::Read::read_exact(&mut random, &mut seed).map_err(RecordError::Random)?;
     let key = SigningKey::from_bytes(&seed);
     let public = args.key.with_extension(match args.key.extension() {
         Some(ext) => format!("{}.pub", ext.to_string_lossy()),
@@ -105,8 +198,14 @@ pub(crate) fn keygen(args: &KeygenArgs) -> Result<(), Error> {
             .create_new(true)
             .mode(mode)
             .open(path)
-            .map_err(|e| bad(format!("cannot create {}: {e}", path.display())))?;
-        writeln!(file, "{text}").map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            .map_err(|source| RecordError::KeyUncreated {
+                path: path.clone(),
+                source,
+            })?;
+        writeln!(file, "{text}").map_err(|source| RecordError::KeyUnwritten {
+            path: path.clone(),
+            source,
+        })?;
     }
     println!(
         "wrote {} (secret, 0600) and {}",
@@ -124,7 +223,7 @@ pub(crate) fn write(
     record: &RecordDocument<'_>,
     key: Option<&Path>,
 ) -> Result<(), Error> {
-    let record = crate::json::printable_value(record).map_err(bad)?;
+    let record = crate::json::printable_value(record).map_err(RecordError::Serialise)?;
     let signature = match key {
         None => None,
         Some(key) => {
@@ -138,11 +237,12 @@ pub(crate) fn write(
             })
         }
     };
-    let text = crate::json::pretty_text(&SignedRecord { record, signature }).map_err(bad)?;
+    let text = crate::json::pretty_text(&SignedRecord { record, signature })
+        .map_err(RecordError::Serialise)?;
     // The path may lie in the project the suite just wrote: a link planted
     // there is replaced, never written through.
     testgate::run::replace_file(path, text.as_bytes(), 0o644)
-        .map_err(|e| bad(format!("cannot write the record: {e}")))
+        .map_err(|e| RecordError::Unwritten(e).into())
 }
 
 /// Checks `signature` over `record`, saying what held; `ok` turns false
@@ -160,8 +260,7 @@ fn verify_signature(
         None => embedded,
     };
     let value: [u8; 64] = unhex(&signature.value, "the signature")?;
-    let key =
-        VerifyingKey::from_bytes(&trusted).map_err(|e| bad(format!("the public key: {e}")))?;
+    let key = VerifyingKey::from_bytes(&trusted).map_err(RecordError::PublicKey)?;
     let good = key
         .verify(
             record.to_string().as_bytes(),
@@ -196,14 +295,19 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     let text = read(&args.record)?;
     // The record as a value: the signature covers every field of it, also
     // those a later version of testgate added.
-    let document: SignedRecord<Value> = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
+    let not_a_record = |source| RecordError::NotARecord {
+        path: args.record.clone(),
+        source,
+    };
+    let document: SignedRecord<Value> = serde_json::from_str(&text).map_err(not_a_record)?;
     let record = &document.record;
     if !record.is_object() {
-        return Err(bad(format!("{} has no record", args.record.display())));
+        return Err(RecordError::NoRecord {
+            path: args.record.clone(),
+        }
+        .into());
     }
-    let recorded = RecordedVerdict::deserialize(record)
-        .map_err(|e| bad(format!("{} is not a record: {e}", args.record.display())))?;
+    let recorded = RecordedVerdict::deserialize(record).map_err(not_a_record)?;
     let mut ok = true;
     // Each line is said for the reader; one who stopped reading (`verify … |
     // head -1`) changes nothing of the exit status, which is what held.
@@ -224,8 +328,12 @@ pub(crate) fn verify(args: &VerifyArgs) -> Result<bool, Error> {
     }
     if let Some(dir) = &args.dir {
         let recorded = recorded.tree_digest.as_deref().unwrap_or("");
-        let snapshot = testgate::project_tree::Snapshot::take(dir, false)
-            .map_err(|e| bad(format!("cannot read the tree {}: {e}", dir.display())))?;
+        let snapshot = testgate::project_tree::Snapshot::take(dir, false).map_err(|source| {
+            RecordError::Tree {
+                dir: dir.clone(),
+                source,
+            }
+        })?;
         let now = snapshot.digest();
         // A file over the hashing limit is bound by its size alone: an
         // edit in place is not seen, so "ok" never covers it.

@@ -33,18 +33,84 @@ const SYSTEM_FOLDERS: &[&str] = &[
     "/", "/opt", "/var", "/var/lib", "/srv", "/home", "/tmp", "/mnt", "/media", "/snap",
 ];
 
-/// Why the canonical folder `canonical` is a system folder, or None.
-fn system_folder(canonical: &Path) -> Option<String> {
+/// A canonical folder that is a system folder, or lies in one.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum SystemFolder {
+    /// It lies in one of [`SYSTEM_TREES`].
+    #[error("{} is in the system folder {tree}", path.display())]
+    InTree {
+        /// The folder.
+        path: PathBuf,
+        /// The system's tree it lies in.
+        tree: &'static str,
+    },
+    /// It is one of [`SYSTEM_FOLDERS`].
+    #[error("{} is a system folder", path.display())]
+    Is {
+        /// The folder.
+        path: PathBuf,
+    },
+}
+
+/// Why a root cannot be served, or a workspace is refused: a one-line
+/// message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum RootsError {
+    /// A `--root` is no folder testgate would run a project in.
+    #[error("cannot serve {} (--root): {source}", root.display())]
+    Unservable {
+        /// The root as given, from the current directory.
+        root: PathBuf,
+        /// Why not.
+        source: testgate::ProjectRefused,
+    },
+    /// A `--root` is a system folder.
+    #[error(
+        "cannot serve {} (--root): {why}; give the folder that holds the projects",
+        root.display()
+    )]
+    SystemRoot {
+        /// The root as given, from the current directory.
+        root: PathBuf,
+        /// Which system folder.
+        #[source]
+        why: SystemFolder,
+    },
+    /// A workspace is a system folder.
+    #[error("refusing the workspace: {0}")]
+    SystemWorkspace(#[source] SystemFolder),
+    /// A workspace lies in none of the roots.
+    #[error(
+        "refusing the workspace {}: it is not in the folders this server was started \
+         for ({}; `testgate mcp --root DIR` adds one)",
+        workspace.display(),
+        roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    OutsideRoots {
+        /// The workspace, canonical.
+        workspace: PathBuf,
+        /// The roots.
+        roots: Vec<PathBuf>,
+    },
+}
+
+/// Which system folder the canonical folder `canonical` is, or lies in;
+/// or None.
+fn system_folder(canonical: &Path) -> Option<SystemFolder> {
     if let Some(tree) = SYSTEM_TREES.iter().find(|t| canonical.starts_with(t)) {
-        return Some(format!(
-            "{} is in the system folder {tree}",
-            canonical.display()
-        ));
+        return Some(SystemFolder::InTree {
+            path: canonical.to_path_buf(),
+            tree,
+        });
     }
     SYSTEM_FOLDERS
         .iter()
         .any(|f| canonical == Path::new(f))
-        .then(|| format!("{} is a system folder", canonical.display()))
+        .then(|| SystemFolder::Is {
+            path: canonical.to_path_buf(),
+        })
 }
 
 impl Roots {
@@ -52,7 +118,7 @@ impl Roots {
     /// none is given; each must be a folder, neither the host's root, a
     /// home, a folder holding one ([`testgate::project_dir`]) nor a system
     /// folder.
-    pub(crate) fn new(given: &[PathBuf], cwd: &Path) -> Result<Roots, String> {
+    pub(crate) fn new(given: &[PathBuf], cwd: &Path) -> Result<Roots, RootsError> {
         let given = if given.is_empty() {
             vec![cwd.to_path_buf()]
         } else {
@@ -60,13 +126,12 @@ impl Roots {
         };
         let mut roots = Vec::new();
         for root in given {
-            let canonical = testgate::project_dir(&root)
-                .map_err(|e| format!("cannot serve {} (--root): {e}", root.display()))?;
+            let canonical = match testgate::project_dir(&root) {
+                Ok(canonical) => canonical,
+                Err(source) => return Err(RootsError::Unservable { root, source }),
+            };
             if let Some(why) = system_folder(&canonical) {
-                return Err(format!(
-                    "cannot serve {} (--root): {why}; give the folder that holds the projects",
-                    root.display()
-                ));
+                return Err(RootsError::SystemRoot { root, why });
             }
             roots.push(canonical);
         }
@@ -75,19 +140,16 @@ impl Roots {
 
     /// Whether the canonical folder `canonical` may be a check's
     /// workspace: in one of the roots, and no system folder; or why not.
-    pub(crate) fn admit(&self, canonical: &Path) -> Result<(), String> {
+    pub(crate) fn admit(&self, canonical: &Path) -> Result<(), RootsError> {
         if let Some(why) = system_folder(canonical) {
-            return Err(format!("refusing the workspace: {why}"));
+            return Err(RootsError::SystemWorkspace(why));
         }
         if self.0.iter().any(|root| canonical.starts_with(root)) {
             return Ok(());
         }
-        let roots: Vec<String> = self.0.iter().map(|r| r.display().to_string()).collect();
-        Err(format!(
-            "refusing the workspace {}: it is not in the folders this server was started \
-             for ({}; `testgate mcp --root DIR` adds one)",
-            canonical.display(),
-            roots.join(", ")
-        ))
+        Err(RootsError::OutsideRoots {
+            workspace: canonical.to_path_buf(),
+            roots: self.0.clone(),
+        })
     }
 }

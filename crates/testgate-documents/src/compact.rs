@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{CheckDocument, Detected, Environment};
+use crate::check::{Attempt, CheckDocument, Detected, Environment, Grading};
 
 /// The `schema` of the compact result. A field added keeps it.
 pub const COMPACT_SCHEMA: u32 = 1;
@@ -108,101 +108,14 @@ pub struct NotPassed {
 impl CompactCheck {
     /// The compact form of `check`.
     pub fn of(check: &CheckDocument<'_>) -> Self {
-        let failing = check
-            .failing
-            .iter()
-            .take(COMPACT_NAMES)
-            .map(|name| CompactFailure {
-                name: name.clone(),
-                message: check
-                    .failures
-                    .iter()
-                    .find(|f| f.name == name.as_str())
-                    .and_then(|f| f.message.as_deref())
-                    .map(|m| cap(m.lines().next().unwrap_or_default())),
-            })
-            .collect();
-        let grading = check.grading.as_ref().map(|grading| {
-            let mut summary = GradingSummary {
-                unlisted_failed: grading.unlisted_failed.len(),
-                ..GradingSummary::default()
-            };
-            for test in &grading.tests {
-                match test.grade.as_ref() {
-                    "passed" => summary.passed += 1,
-                    "failed" => summary.failed += 1,
-                    "flaky" => summary.flaky += 1,
-                    _ => summary.not_run += 1,
-                }
-                if test.grade != "passed" && summary.not_passed.len() < COMPACT_NAMES {
-                    summary.not_passed.push(NotPassed {
-                        name: test.name.clone().into_owned(),
-                        list: test.list.clone().into_owned(),
-                        grade: test.grade.clone().into_owned(),
-                    });
-                }
-            }
-            summary
-        });
-        let attempts = check
-            .attempts
-            .iter()
-            .map(|a| {
-                let ending = match (a.outcome.as_ref(), a.exit_code, a.signal) {
-                    ("exited", Some(code), _) => format!("exited {code}"),
-                    ("signalled", _, Some(signal)) => format!("killed by signal {signal}"),
-                    (outcome, _, _) => outcome.to_owned(),
-                };
-                let selected = match &a.selected {
-                    Some(names) => format!(" ({} selected)", names.len()),
-                    None => String::new(),
-                };
-                let failing = match a.failing.len() {
-                    0 => String::new(),
-                    n => format!(", {n} failing"),
-                };
-                let counts = a
-                    .counts
-                    .map(|c| {
-                        format!(
-                            ", counts passed {} failed {} skipped {}",
-                            c.passed.map_or("?".to_owned(), |n| n.to_string()),
-                            c.failed.map_or("?".to_owned(), |n| n.to_string()),
-                            c.skipped.map_or("?".to_owned(), |n| n.to_string())
-                        )
-                    })
-                    .unwrap_or_default();
-                format!(
-                    "{}: {ending}{selected} in {:.2}s{failing}{counts}",
-                    a.number,
-                    a.duration_ms as f64 / 1000.0
-                )
-            })
-            .collect();
-        let mut notes: Vec<String> = check
-            .findings
-            .notes
-            .iter()
-            .take(COMPACT_NAMES)
-            .map(|n| format!("attempt {}: {}", n.attempt, cap(&n.text)))
-            .collect();
-        notes.extend(
-            check
-                .attempts
-                .iter()
-                .filter_map(|a| a.note.as_deref().map(|note| (a.number, note)))
-                .take(COMPACT_NAMES)
-                .map(|(number, note)| format!("attempt {number}: {}", cap(note))),
-        );
-        notes.dedup();
         CompactCheck {
             compact: COMPACT_SCHEMA,
             verdict: check.verdict.clone().into_owned(),
             cause: check.cause.as_deref().map(str::to_owned),
             reason: cap(&check.reason),
             failing_count: check.failing.len(),
-            failing,
-            grading,
+            failing: failing_with_messages(check),
+            grading: check.grading.as_ref().map(grading_summary),
             sometimes_failed: check
                 .findings
                 .sometimes_failed
@@ -210,8 +123,8 @@ impl CompactCheck {
                 .take(COMPACT_NAMES)
                 .map(|s| format!("{} (failed in {} of {})", s.name, s.failed_in, s.out_of))
                 .collect(),
-            attempts,
-            notes,
+            attempts: check.attempts.iter().map(attempt_line).collect(),
+            notes: notes(check),
             environment: check
                 .attempts
                 .iter()
@@ -224,6 +137,104 @@ impl CompactCheck {
             tests_named: check.tests.len(),
         }
     }
+}
+
+/// The first [`COMPACT_NAMES`] failing tests of `check`, each with its
+/// message's first line, capped.
+fn failing_with_messages(check: &CheckDocument<'_>) -> Vec<CompactFailure> {
+    check
+        .failing
+        .iter()
+        .take(COMPACT_NAMES)
+        .map(|name| CompactFailure {
+            name: name.clone(),
+            message: check
+                .failures
+                .iter()
+                .find(|f| f.name == name.as_str())
+                .and_then(|f| f.message.as_deref())
+                .map(|m| cap(m.lines().next().unwrap_or_default())),
+        })
+        .collect()
+}
+
+/// How many listed tests got each grade, and the first that did not pass.
+fn grading_summary(grading: &Grading<'_>) -> GradingSummary {
+    let mut summary = GradingSummary {
+        unlisted_failed: grading.unlisted_failed.len(),
+        ..GradingSummary::default()
+    };
+    for test in &grading.tests {
+        match test.grade.as_ref() {
+            "passed" => summary.passed += 1,
+            "failed" => summary.failed += 1,
+            "flaky" => summary.flaky += 1,
+            _ => summary.not_run += 1,
+        }
+        if test.grade != "passed" && summary.not_passed.len() < COMPACT_NAMES {
+            summary.not_passed.push(NotPassed {
+                name: test.name.clone().into_owned(),
+                list: test.list.clone().into_owned(),
+                grade: test.grade.clone().into_owned(),
+            });
+        }
+    }
+    summary
+}
+
+/// An attempt in a line: `1: exited 1 in 2.31s, 3 failing`.
+fn attempt_line(a: &Attempt<'_>) -> String {
+    let ending = match (a.outcome.as_ref(), a.exit_code, a.signal) {
+        ("exited", Some(code), _) => format!("exited {code}"),
+        ("signalled", _, Some(signal)) => format!("killed by signal {signal}"),
+        (outcome, _, _) => outcome.to_owned(),
+    };
+    let selected = match &a.selected {
+        Some(names) => format!(" ({} selected)", names.len()),
+        None => String::new(),
+    };
+    let failing = match a.failing.len() {
+        0 => String::new(),
+        n => format!(", {n} failing"),
+    };
+    let counts = a
+        .counts
+        .map(|c| {
+            format!(
+                ", counts passed {} failed {} skipped {}",
+                c.passed.map_or("?".to_owned(), |n| n.to_string()),
+                c.failed.map_or("?".to_owned(), |n| n.to_string()),
+                c.skipped.map_or("?".to_owned(), |n| n.to_string())
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{}: {ending}{selected} in {:.2}s{failing}{counts}",
+        a.number,
+        a.duration_ms as f64 / 1000.0
+    )
+}
+
+/// The findings' notes, then the attempts' own, each capped, a repeat
+/// next to itself dropped.
+fn notes(check: &CheckDocument<'_>) -> Vec<String> {
+    let mut notes: Vec<String> = check
+        .findings
+        .notes
+        .iter()
+        .take(COMPACT_NAMES)
+        .map(|n| format!("attempt {}: {}", n.attempt, cap(&n.text)))
+        .collect();
+    notes.extend(
+        check
+            .attempts
+            .iter()
+            .filter_map(|a| a.note.as_deref().map(|note| (a.number, note)))
+            .take(COMPACT_NAMES)
+            .map(|(number, note)| format!("attempt {number}: {}", cap(note))),
+    );
+    notes.dedup();
+    notes
 }
 
 /// `text` cut to [`COMPACT_CHARS`] characters, with `…` where it was cut.

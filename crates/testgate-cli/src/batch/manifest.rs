@@ -26,6 +26,26 @@ pub(super) struct Job {
     pub(super) expect_verdict: Option<Expect>,
 }
 
+/// Why a manifest line is no check: a one-line message, after the line's
+/// number.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ManifestError {
+    /// The line is longer than [`MAX_LINE`].
+    #[error("the line is longer than {MAX_LINE} bytes")]
+    TooLong,
+    /// The line is not a manifest entry.
+    #[error(transparent)]
+    Document(#[from] crate::json::DocumentError),
+    /// `expect_verdict` names no verdict.
+    #[error("`expect_verdict` names no verdict: `{0}` (pass, fail or inconclusive)")]
+    NoVerdict(String),
+    /// `check`'s parser refused the options the line makes: clap's
+    /// message on one line.
+    #[error("{}", first_line(&.0.to_string()))]
+    Options(#[source] clap::Error),
+}
+
 /// A manifest line: its bytes, or a line too long to hold (skipped to its
 /// end).
 pub(super) enum Line {
@@ -116,145 +136,19 @@ pub(super) fn met(expect: &Expect, verdict: &Verdict) -> bool {
 /// The check of manifest line `line`, or why it cannot be one. Its options
 /// go through `check`'s own parser: the same values are accepted and the
 /// same one-line messages given.
-pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, String> {
-    let entry: ManifestEntry = crate::json::read_document(bytes)?;
-    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = &entry.expect_verdict
-        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
-    {
-        return Err(format!(
-            "`expect_verdict` names no verdict: `{v}` (pass, fail or inconclusive)"
-        ));
-    }
+pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job, ManifestError> {
+    let mut entry: ManifestEntry = crate::json::read_document(bytes)?;
+    refuse_unknown_verdict(entry.expect_verdict.as_ref())?;
     let mut words: Vec<String> = vec!["check".into(), "--json".into(), "--quiet".into()];
-    let mut push = |flag: &str, value: String| {
-        words.push(flag.to_owned());
-        words.push(value);
-    };
-    push("-C", path_word(dir, &entry.workspace));
-    if let Some(retries) = entry.retries {
-        push("--retries", retries.to_string());
-    }
-    if let Some(timeout) = &entry.timeout {
-        push("--timeout", timeout.word());
-    }
-    if let Some(sandbox) = entry.sandbox {
-        push("--sandbox", sandbox);
-    }
-    if let Some(size) = &entry.tmpfs_size {
-        push("--tmpfs-size", size.word());
-    }
-    for path in entry.writable.iter().flatten() {
-        push("--writable", path_word(dir, path));
-    }
-    match entry.env {
-        None => {}
-        Some(ManifestEnv::List(names)) => names.into_iter().for_each(|n| push("--env", n)),
-        Some(ManifestEnv::Map(map)) => {
-            for (name, value) in map {
-                let word = match value {
-                    None => name,
-                    Some(value) => format!("{name}={value}"),
-                };
-                push("--env", word);
-            }
-        }
-    }
-    for step in entry.prepare.into_iter().flatten() {
-        push("--prepare", step);
-    }
-    if let Some(rerun) = entry.rerun {
-        push("--rerun", rerun);
-    }
-    if let Some(format) = entry.format {
-        push("--format", format);
-    }
-    if entry.allow_network == Some(true) {
-        words.push("--allow-network".into());
-    }
-    if entry.restore == Some(true) {
-        words.push("--restore".into());
-    }
-    if entry.keep_changes == Some(true) {
-        words.push("--keep-changes".into());
-    }
-    if let Some(revision) = entry.trusted {
-        // One word: a revision that begins with `-` is the option's value
-        // (refused as no revision), never an option.
-        words.push(format!("--trusted={revision}"));
-    }
-    if let Some(patch) = &entry.apply {
-        let word = if patch.as_os_str() == "record" {
-            "record".to_owned()
-        } else {
-            path_word(dir, patch)
-        };
-        push_flag(&mut words, "--apply", word);
-    }
-    // Inline expected tests: `--expect` names a stand-in, so that
-    // `--missing` and `--strict` parse, and the text replaces it below.
-    let inline = match entry.expect {
-        None => None,
-        Some(ManifestExpect::File(path)) => {
-            push_flag(&mut words, "--expect", path_word(dir, &path));
-            None
-        }
-        Some(ManifestExpect::Inline(file)) => {
-            push_flag(&mut words, "--expect", "(inline)".to_owned());
-            Some(*file)
-        }
-    };
-    if let Some(baseline) = &entry.baseline {
-        push_flag(&mut words, "--baseline", path_word(dir, baseline));
-    }
-    if let Some(quarantine) = &entry.quarantine {
-        push_flag(&mut words, "--quarantine", path_word(dir, quarantine));
-    }
-    if let Some(runs) = entry.stress {
-        push_flag(&mut words, "--stress", runs.to_string());
-    }
-    if let Some(missing) = entry.missing {
-        push_flag(&mut words, "--missing", missing);
-    }
-    if entry.strict == Some(true) {
-        words.push("--strict".into());
-    }
-    if let Some(evidence) = entry.evidence {
-        push_flag(&mut words, "--evidence", evidence);
-    }
-    // A path inside the project, as `check --report` takes it.
-    if let Some(report) = &entry.report {
-        push_flag(
-            &mut words,
-            "--report",
-            report.to_string_lossy().into_owned(),
-        );
-    }
-    if entry.structured == Some(true) {
-        words.push("--structured".into());
-    }
-    if let Some(record) = &entry.record {
-        push_flag(&mut words, "--record", path_word(dir, record));
-    }
-    if let Some(junit) = &entry.junit {
-        push_flag(&mut words, "--junit", path_word(dir, junit));
-    }
-    if let Some(report) = &entry.swebench_report {
-        push_flag(&mut words, "--swebench-report", path_word(dir, report));
-    }
-    if let Some(key) = &entry.sign {
-        push_flag(&mut words, "--sign", path_word(dir, key));
-    }
-    if let Some(name) = entry.name {
-        push_flag(&mut words, "--name", name);
-    }
-    if let Some(version) = entry.version {
-        push_flag(&mut words, "--version", version);
-    }
+    push_run_words(&mut words, dir, &mut entry);
+    push_view_words(&mut words, dir, &mut entry);
+    let inline = push_grading_words(&mut words, dir, &mut entry);
+    push_output_words(&mut words, dir, &mut entry);
     words.push("--".into());
-    words.extend(entry.command);
+    words.extend(std::mem::take(&mut entry.command));
     let CheckLine::Check(mut args) =
         CheckLine::try_parse_from(std::iter::once("testgate".to_owned()).chain(words))
-            .map_err(|e| first_line(&e.to_string()))?;
+            .map_err(ManifestError::Options)?;
     if let Some(file) = inline {
         args.expect_inline(file);
     }
@@ -266,10 +160,164 @@ pub(super) fn job(bytes: &[u8], line: u64, id: Value, dir: &Path) -> Result<Job,
     })
 }
 
+/// Refuses an `expect_verdict` that names no verdict.
+fn refuse_unknown_verdict(expect: Option<&Expect>) -> Result<(), ManifestError> {
+    if let Some(Expect::Verdict(v) | Expect::Full { verdict: v, .. }) = expect
+        && !matches!(v.as_str(), "pass" | "fail" | "inconclusive")
+    {
+        return Err(ManifestError::NoVerdict(v.clone()));
+    }
+    Ok(())
+}
+
+/// The words of how the check runs: its workspace, retries, timeout,
+/// sandbox, environment, preparation, rerun and format.
+fn push_run_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    push_flag(words, "-C", path_word(dir, &entry.workspace));
+    if let Some(retries) = entry.retries {
+        push_flag(words, "--retries", retries.to_string());
+    }
+    if let Some(timeout) = &entry.timeout {
+        push_flag(words, "--timeout", timeout.word());
+    }
+    if let Some(sandbox) = entry.sandbox.take() {
+        push_flag(words, "--sandbox", sandbox);
+    }
+    if let Some(size) = &entry.tmpfs_size {
+        push_flag(words, "--tmpfs-size", size.word());
+    }
+    for path in entry.writable.iter().flatten() {
+        push_flag(words, "--writable", path_word(dir, path));
+    }
+    match entry.env.take() {
+        None => {}
+        Some(ManifestEnv::List(names)) => {
+            names.into_iter().for_each(|n| push_flag(words, "--env", n))
+        }
+        Some(ManifestEnv::Map(map)) => {
+            for (name, value) in map {
+                let word = match value {
+                    None => name,
+                    Some(value) => format!("{name}={value}"),
+                };
+                push_flag(words, "--env", word);
+            }
+        }
+    }
+    for step in entry.prepare.take().into_iter().flatten() {
+        push_flag(words, "--prepare", step);
+    }
+    if let Some(rerun) = entry.rerun.take() {
+        push_flag(words, "--rerun", rerun);
+    }
+    if let Some(format) = entry.format.take() {
+        push_flag(words, "--format", format);
+    }
+    if entry.allow_network == Some(true) {
+        words.push("--allow-network".into());
+    }
+    if entry.restore == Some(true) {
+        words.push("--restore".into());
+    }
+    if entry.keep_changes == Some(true) {
+        words.push("--keep-changes".into());
+    }
+}
+
+/// The words of the view the attempts run: the trusted revision and the
+/// patch.
+fn push_view_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    if let Some(revision) = entry.trusted.take() {
+        // One word: a revision that begins with `-` is the option's value
+        // (refused as no revision), never an option.
+        words.push(format!("--trusted={revision}"));
+    }
+    if let Some(patch) = &entry.apply {
+        let word = if patch.as_os_str() == "record" {
+            "record".to_owned()
+        } else {
+            path_word(dir, patch)
+        };
+        push_flag(words, "--apply", word);
+    }
+}
+
+/// The words of how the check is graded; an inline expected-tests list is
+/// returned, to replace its stand-in once the words are parsed.
+fn push_grading_words(
+    words: &mut Vec<String>,
+    dir: &Path,
+    entry: &mut ManifestEntry,
+) -> Option<testgate_documents::ExpectFile> {
+    // Inline expected tests: `--expect` names a stand-in, so that
+    // `--missing` and `--strict` parse, and the text replaces it below.
+    let inline = match entry.expect.take() {
+        None => None,
+        Some(ManifestExpect::File(path)) => {
+            push_flag(words, "--expect", path_word(dir, &path));
+            None
+        }
+        Some(ManifestExpect::Inline(file)) => {
+            push_flag(words, "--expect", "(inline)".to_owned());
+            Some(*file)
+        }
+    };
+    if let Some(baseline) = &entry.baseline {
+        push_flag(words, "--baseline", path_word(dir, baseline));
+    }
+    if let Some(quarantine) = &entry.quarantine {
+        push_flag(words, "--quarantine", path_word(dir, quarantine));
+    }
+    if let Some(runs) = entry.stress {
+        push_flag(words, "--stress", runs.to_string());
+    }
+    if let Some(missing) = entry.missing.take() {
+        push_flag(words, "--missing", missing);
+    }
+    if entry.strict == Some(true) {
+        words.push("--strict".into());
+    }
+    if let Some(evidence) = entry.evidence.take() {
+        push_flag(words, "--evidence", evidence);
+    }
+    inline
+}
+
+/// The words of what the check writes besides its result: the report it
+/// reads, the record, JUnit, the SWE-bench report, the signature and the
+/// suite's name and version.
+fn push_output_words(words: &mut Vec<String>, dir: &Path, entry: &mut ManifestEntry) {
+    // A path inside the project, as `check --report` takes it.
+    if let Some(report) = &entry.report {
+        push_flag(words, "--report", report.to_string_lossy().into_owned());
+    }
+    if entry.structured == Some(true) {
+        words.push("--structured".into());
+    }
+    if let Some(record) = &entry.record {
+        push_flag(words, "--record", path_word(dir, record));
+    }
+    if let Some(junit) = &entry.junit {
+        push_flag(words, "--junit", path_word(dir, junit));
+    }
+    if let Some(report) = &entry.swebench_report {
+        push_flag(words, "--swebench-report", path_word(dir, report));
+    }
+    if let Some(key) = &entry.sign {
+        push_flag(words, "--sign", path_word(dir, key));
+    }
+    if let Some(name) = entry.name.take() {
+        push_flag(words, "--name", name);
+    }
+    if let Some(version) = entry.version.take() {
+        push_flag(words, "--version", version);
+    }
+}
+
 /// `check`'s options of a manifest line's JSON, paths relative to `dir`:
 /// the options the MCP `check` tool must make of the same arguments.
 #[cfg(test)]
-pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, String> {
+pub(crate) fn check_args(bytes: &[u8], dir: &Path) -> Result<CheckArgs, ManifestError> {
     job(bytes, 0, Value::Null, dir).map(|job| *job.args)
 }
 
@@ -307,7 +355,7 @@ mod tests {
     use super::*;
     use std::io::BufReader;
 
-    fn entry(text: &str) -> Result<Job, String> {
+    fn entry(text: &str) -> Result<Job, ManifestError> {
         job(text.as_bytes(), 7, Value::from(7), Path::new("/m"))
     }
 
@@ -394,7 +442,7 @@ mod tests {
                 "cannot be used with",
             ),
         ] {
-            let why = entry(line).unwrap_err();
+            let why = entry(line).unwrap_err().to_string();
             assert!(why.contains(wanted) && !why.contains('\n'), "{why}");
         }
     }
@@ -433,7 +481,7 @@ mod tests {
             ("not json", "expected"),
         ];
         for (line, wanted) in cases {
-            let why = entry(line).unwrap_err();
+            let why = entry(line).unwrap_err().to_string();
             assert!(why.contains(wanted), "{line}: {why}");
             assert!(!why.contains('\n'), "{line}: {why}");
         }

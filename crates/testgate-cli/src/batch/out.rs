@@ -31,13 +31,62 @@ pub(super) fn canonical_out(out: &Path) -> io::Result<PathBuf> {
     Ok(std::fs::canonicalize(folder)?.join(name))
 }
 
+/// `--out` lies where a check's tests could write: they could write
+/// results of their own into it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "refusing --out {}: it lies in the {what} {} of manifest line {line}, whose tests \
+     could write results of their own into it",
+    out.display(),
+    path.display()
+)]
+pub(crate) struct Exposed {
+    /// `--out`, canonical.
+    out: PathBuf,
+    /// What of the check it lies in (`workspace`, `writable path`).
+    what: &'static str,
+    /// That folder, canonical.
+    path: PathBuf,
+    /// The check's manifest line.
+    line: u64,
+}
+
+/// `--out` held bytes this batch did not write: this run's part of the
+/// file was cut off (its checks run again on a resume), or cutting it off
+/// failed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--out was written by something other than this batch: {found}; a line it did not \
+     write is no result, so {}",
+    cut_words(*start, cut.as_ref())
+)]
+pub(crate) struct WrittenByAnother {
+    /// What was found, in words.
+    found: String,
+    /// The file's length before this run.
+    start: u64,
+    /// Whether this run's part could be cut off.
+    cut: Result<(), io::Error>,
+}
+
+/// What became of this run's results in a file written by another.
+fn cut_words(start: u64, cut: Result<&(), &io::Error>) -> String {
+    match cut {
+        Ok(()) => format!(
+            "this run's results were removed (the file is back to its {start} bytes before \
+             it); run the batch again"
+        ),
+        Err(e) => format!("and cutting this run's results off failed: {e}"),
+    }
+}
+
 /// Why the check `job` could write `out` (canonical): it lies in its
 /// workspace, one of its `writable` paths, or the build output the line's
 /// `env` makes writable (`CARGO_TARGET_DIR`); or None. (batch's own
 /// `CARGO_TARGET_DIR`, bound writable too, is not refused: a user's
 /// results beside their builds are common; a line written there by a
 /// suite is caught by [`OutFile`].)
-pub(super) fn refuse_exposed(out: &Path, job: &Job) -> Option<String> {
+pub(super) fn refuse_exposed(out: &Path, job: &Job) -> Option<Exposed> {
     let target_dir = job
         .args
         .env_words()
@@ -63,13 +112,12 @@ pub(super) fn refuse_exposed(out: &Path, job: &Job) -> Option<String> {
             continue;
         };
         if out.starts_with(&path) {
-            return Some(format!(
-                "refusing --out {}: it lies in the {what} {} of manifest line {}, whose tests \
-                 could write results of their own into it",
-                out.display(),
-                path.display(),
-                job.line
-            ));
+            return Some(Exposed {
+                out: out.to_path_buf(),
+                what,
+                path,
+                line: job.line,
+            });
         }
     }
     None
@@ -140,7 +188,7 @@ impl OutFile {
     /// Reads back what this run wrote: when anything in it is not this
     /// run's own, this run's part of the file is cut off (its checks run
     /// again on a resume) and the error names what was found.
-    pub(super) fn finish(mut self) -> Result<(), String> {
+    pub(super) fn finish(mut self) -> Result<(), WrittenByAnother> {
         match self.length() {
             Ok(length) if length != self.expected => self.note_foreign(length),
             Ok(_) => {}
@@ -158,19 +206,11 @@ impl OutFile {
             }
         }
         let cut = self.file.set_len(self.start);
-        let why = found.unwrap_or_default();
-        let cut = match cut {
-            Ok(()) => format!(
-                "this run's results were removed (the file is back to its {} bytes before \
-                 it); run the batch again",
-                self.start
-            ),
-            Err(e) => format!("and cutting this run's results off failed: {e}"),
-        };
-        Err(format!(
-            "--out was written by something other than this batch: {why}; a line it did not \
-             write is no result, so {cut}"
-        ))
+        Err(WrittenByAnother {
+            found: found.unwrap_or_default(),
+            start: self.start,
+            cut,
+        })
     }
 
     /// Whether the file is `expected` bytes long and this run's part of it
@@ -225,7 +265,7 @@ mod tests {
         let mut out = opened(&path);
         out.write_line(b"{\"id\":\"a\"}\n").unwrap();
         out.write_line(b"{\"id\":\"b\"}\n").unwrap();
-        assert_eq!(out.finish(), Ok(()));
+        assert!(out.finish().is_ok());
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "{\"id\":\"old\"}\n{\"id\":\"a\"}\n{\"id\":\"b\"}\n"
@@ -242,7 +282,7 @@ mod tests {
             .unwrap();
         append(&path, "{\"id\":\"a\",\"verdict\":\"pass\"}\n");
         out.write_line(b"{\"id\":\"b\"}\n").unwrap();
-        let why = out.finish().unwrap_err();
+        let why = out.finish().unwrap_err().to_string();
         assert!(
             why.starts_with(
                 "--out was written by something other than this batch: it was 69 bytes long \
@@ -263,13 +303,13 @@ mod tests {
         let mut out = opened(&path);
         out.write_line(b"{\"id\":\"a\",\"v\":\"fail\"}\n").unwrap();
         append(&path, "{\"id\":\"a\",\"v\":\"pass\"}\n");
-        assert!(out.finish().unwrap_err().contains("bytes long"));
+        assert!(out.finish().unwrap_err().to_string().contains("bytes long"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
 
         let mut out = opened(&path);
         out.write_line(b"{\"id\":\"a\",\"v\":\"fail\"}\n").unwrap();
         std::fs::write(&path, "{\"id\":\"a\",\"v\":\"pass\"}\n").unwrap();
-        let why = out.finish().unwrap_err();
+        let why = out.finish().unwrap_err().to_string();
         assert!(why.contains("not the ones this batch wrote"), "{why}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
     }

@@ -6,13 +6,41 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::Value;
 use testgate_documents::BatchLineKey;
 
-use crate::Error;
+/// Why a batch cannot resume from its `--out`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum ResumeError {
+    /// The file could not be read, or its torn last line cut off.
+    #[error("cannot resume from {}: {source}", path.display())]
+    Unreadable {
+        /// `--out`.
+        path: PathBuf,
+        /// What the OS (or the JSON reader's reads) said.
+        source: io::Error,
+    },
+    /// The file could not be read as JSON.
+    #[error("cannot resume from {}: {source}", path.display())]
+    UnreadableJson {
+        /// `--out`.
+        path: PathBuf,
+        /// What the reads said.
+        source: serde_json::Error,
+    },
+    /// A line is not a result line of a batch.
+    #[error("cannot resume from {}: line {number} is not a batch result with an `id`", path.display())]
+    NoResult {
+        /// `--out`.
+        path: PathBuf,
+        /// The line, from 1.
+        number: u64,
+    },
+}
 
 /// The hash of an `id` by which resume recognises a check.
 pub(super) fn id_hash(id: &Value) -> u64 {
@@ -30,9 +58,11 @@ pub(super) fn id_hash(id: &Value) -> u64 {
 /// `file` was opened by the safe path layer (no link followed, a regular
 /// file, non-blocking); it is read through a buffer, one line at a time,
 /// holding only each line's `id`.
-pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Error> {
-    let trouble =
-        |why: String| Error::Batch(format!("cannot resume from {}: {why}", path.display()));
+pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, ResumeError> {
+    let trouble = |source| ResumeError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut done = HashSet::new();
     let mut reader = BufReader::new(&mut *file);
     let mut complete: u64 = 0;
@@ -42,7 +72,7 @@ pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Err
         let mut buffered = BufReader::new(LineReader::new(&mut reader));
         let key = read_key(&mut buffered);
         // Whatever the parse stopped at, the rest of the line is skipped.
-        io::copy(&mut buffered, &mut io::sink()).map_err(|e| trouble(e.to_string()))?;
+        io::copy(&mut buffered, &mut io::sink()).map_err(trouble)?;
         let line = buffered.get_ref();
         if line.read == 0 {
             break;
@@ -61,20 +91,24 @@ pub(super) fn done_ids(file: &mut File, path: &Path) -> Result<HashSet<u64>, Err
             }
             // Tried again: whatever kept it from running may be fixed.
             Ok(BatchLineKey { error: true, .. }) => {}
-            Err(e) if e.is_io() => return Err(trouble(e.to_string())),
+            Err(source) if source.is_io() => {
+                return Err(ResumeError::UnreadableJson {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
             Err(_) => {
-                return Err(trouble(format!(
-                    "line {number} is not a batch result with an `id`"
-                )));
+                return Err(ResumeError::NoResult {
+                    path: path.to_path_buf(),
+                    number,
+                });
             }
         }
     }
     drop(reader);
-    let length = file
-        .seek(SeekFrom::End(0))
-        .map_err(|e| trouble(e.to_string()))?;
+    let length = file.seek(SeekFrom::End(0)).map_err(trouble)?;
     if length > complete {
-        file.set_len(complete).map_err(|e| trouble(e.to_string()))?;
+        file.set_len(complete).map_err(trouble)?;
     }
     Ok(done)
 }
@@ -151,13 +185,13 @@ mod tests {
 
     /// The ids of `text` as `--out`, and what the file holds afterwards;
     /// opened as `run` opens it.
-    fn resume(text: &[u8]) -> Result<(HashSet<u64>, Vec<u8>), String> {
+    fn resume(text: &[u8]) -> Result<(HashSet<u64>, Vec<u8>), ResumeError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
         let mut file = testgate::run::append_file(&path).unwrap();
         file.write_all(text).unwrap();
         file.seek(SeekFrom::Start(0)).unwrap();
-        let done = done_ids(&mut file, &path).map_err(|e| e.to_string())?;
+        let done = done_ids(&mut file, &path)?;
         let mut kept = Vec::new();
         file.seek(SeekFrom::Start(0)).unwrap();
         file.read_to_end(&mut kept).unwrap();
@@ -220,7 +254,7 @@ mod tests {
             b"{\"id\":1}\n\n{\"schema\":1}\n",
             b"{\"id\":1}\n\n{\"id\":2} trailing\n",
         ] {
-            let why = resume(text).unwrap_err();
+            let why = resume(text).unwrap_err().to_string();
             assert!(
                 why.contains("line 3 is not a batch result with an `id`"),
                 "{why}"

@@ -21,6 +21,7 @@ mod honest_runs;
 mod hostile;
 mod identity;
 mod json;
+mod mcp;
 mod outputs;
 mod parse;
 mod pipes;
