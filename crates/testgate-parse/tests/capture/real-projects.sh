@@ -43,7 +43,7 @@
 #               some 20 minutes here) is run on cJSON instead:
 #               DaveGamble/cJSON v1.7.19 (c859b25da029), 19 Unity tests  CJSON_REPO
 #   GoogleTest  fmt's build/bin/format-test alone (its gtest is fmt's own
-#               copy, 1.11-based); no zero-config (a binary has no
+#               copy, test/gtest/gmock-gtest-all.cc); no zero-config (a binary has no
 #               project file to find)
 #
 # Packages: php-cli phpunit composer ruby ruby-rspec ruby-minitest rake
