@@ -12,6 +12,7 @@ mod grading;
 mod installed;
 mod java;
 mod projects;
+mod real;
 mod reports;
 mod rerun;
 mod sandbox;
