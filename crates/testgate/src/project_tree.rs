@@ -12,7 +12,7 @@
 //! [`Limits`] is an error, never a weaker snapshot. After each attempt
 //! [`Snapshot::compare`] names what changed: a recorded entry that changed
 //! or vanished, or a new entry that runs later or is judged wherever it
-//! appears (set-id and executable files, outward links, bytecode, any `.git`,
+//! appears (set-id files, outward links, bytecode, any `.git`,
 //! tool configuration at any depth: docs/sandbox.md).
 
 use std::collections::BTreeMap;
@@ -65,8 +65,11 @@ pub enum Counts {
     TestFile,
     /// Bytecode, which an import reads instead of the source.
     Bytecode,
-    /// A file with an execute or set-id bit.
-    Executable,
+    /// A file with a set-user-id or set-group-id bit. (A plain execute
+    /// bit costs nothing: within the attempt the test's own code can do
+    /// whatever the file would, and the file is removed after it; what
+    /// runs it later on the host counts as [`Counts::RunsOnHost`].)
+    SetId,
     /// A link that leads out of the project.
     OutwardLink,
     /// A FIFO or a device.
@@ -83,7 +86,7 @@ impl Counts {
             Counts::RunsOnHost => "runs later on the host",
             Counts::TestFile => "named like a test",
             Counts::Bytecode => "bytecode an import reads",
-            Counts::Executable => "executable",
+            Counts::SetId => "set-id",
             Counts::OutwardLink => "a link out of the project",
             Counts::Special => "a FIFO or device",
             Counts::OpenFolder => "a world-writable or set-id folder",
@@ -822,7 +825,7 @@ impl Snapshot {
 /// it runs later on the host or configures what does (at any depth, and
 /// inside a tool's output folder too), it is bytecode, it is named like a
 /// test (outside a tool's output, `in_tool_output`, where `htmlcov/test_x_py.html`
-/// is a report), it is a file with a set-id or an execute bit, a FIFO or
+/// is a report), it is a file with a set-id bit, a FIFO or
 /// device, a symlink that leads outside the project, or a world-writable
 /// or set-id folder. Anything else (an empty folder, a log, build output,
 /// what pytest-benchmark or coverage write) costs nothing: it is removed
@@ -838,7 +841,7 @@ fn counts_when_new(rel: &Path, entry: &Entry, in_tool_output: bool) -> Option<Co
         return Some(Counts::TestFile);
     }
     match &entry.kind {
-        Kind::File { mode, .. } => (mode & 0o6111 != 0).then_some(Counts::Executable),
+        Kind::File { mode, .. } => (mode & 0o6000 != 0).then_some(Counts::SetId),
         Kind::Symlink(target) => inside(rel.parent().unwrap_or(Path::new("")), target)
             .is_none()
             .then_some(Counts::OutwardLink),
@@ -1192,18 +1195,38 @@ mod tests {
                 "src/x.pth",
                 "sub/pytest.ini",
                 "test-results/junit.xml",
-                "tools/run",
                 "tools/sh",
                 "vendor/dep/.git",
                 "vendor/dep/.git/config",
                 "web/.npmrc",
             ]
         );
-        // A new empty folder and a plain new file cost nothing: noted, and
-        // removed when the tree is put back.
+        // A new empty folder, a plain new file and a new executable one
+        // (thor's specs copy an executable fixture into `spec/sandbox/`)
+        // cost nothing: noted, and removed when the tree is put back.
         assert_eq!(paths(&change.incidental), ["empty", "notes.txt"]);
         assert_eq!(snap.put_back(&change).map(|_| ()), Ok(()));
         assert!(!root.join("empty").exists() && !root.join("notes.txt").exists());
+        assert!(!root.join("tools/run").exists());
+    }
+
+    /// thor's specs copy the executable fixture `preserve/script.sh` into
+    /// the git-ignored `spec/sandbox/` and leave it: a new executable costs
+    /// nothing (was `tree_changed`, "executable"), and it is removed.
+    #[test]
+    fn a_new_executable_file_costs_nothing_and_is_removed() {
+        let dir = tree();
+        let root = dir.path();
+        let snap = Snapshot::take(root, true).unwrap();
+        fs::create_dir_all(root.join("spec/sandbox/preserve")).unwrap();
+        let script = root.join("spec/sandbox/preserve/script.sh");
+        fs::write(&script, "#!/bin/sh\necho hi\n").unwrap();
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        let change = snap.compare();
+        assert!(change.is_empty(), "{change:?}");
+        assert_eq!(paths(&change.incidental), ["spec"]);
+        assert_eq!(snap.put_back(&change).map(|_| ()), Ok(()));
+        assert!(!root.join("spec").exists());
     }
 
     #[test]

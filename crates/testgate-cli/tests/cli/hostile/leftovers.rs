@@ -46,7 +46,7 @@ fn attack(what: &str, paths: &[&str]) {
 #[test]
 fn a_setuid_shell_and_a_world_writable_folder_are_tree_changed() {
     let (attack, outcome) = run("setuid", |_| {});
-    let shell = format!("rootsh-{} (added, executable)", attack.marker());
+    let shell = format!("rootsh-{} (added, set-id)", attack.marker());
     assert_tree_changed(&attack, &outcome, &[&shell, "lib (changed)"]);
 }
 
