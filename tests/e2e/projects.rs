@@ -138,40 +138,42 @@ impl Project {
         }
     }
 
+    /// The command testgate checks this project with.
     pub(crate) fn config(&self) -> TestConfig {
-        match self.runner {
-            Runner::Cargo => {
-                TestConfig::cargo(&self.dir).env("CARGO_TARGET_DIR", self.dir.join("target"))
-            }
-            Runner::Nextest => {
-                TestConfig::new(&self.dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-                    .format(Runner::Nextest)
-                    .env("CARGO_TARGET_DIR", self.dir.join("target"))
-            }
-            Runner::Pytest => TestConfig::pytest(&self.dir),
-            Runner::Go => TestConfig::go(&self.dir),
-            Runner::Jest => TestConfig::jest(&self.dir),
-            Runner::Vitest => TestConfig::vitest(&self.dir),
-            Runner::Mocha => TestConfig::mocha(&self.dir),
-            Runner::Node => TestConfig::node_test(&self.dir),
-            // `-v`: the console names every test, passing ones too.
-            Runner::Unittest => TestConfig::new(&self.dir, "python3", ["-m", "unittest", "-v"])
-                .format(Runner::Unittest)
-                .preset(),
-            Runner::Maven => maven(&self.dir),
-            Runner::Gradle => gradle(&self.dir),
-            Runner::Ctest => ctest(&self.dir),
-            Runner::Gtest => gtest(&self.dir, "calc_test"),
-            Runner::Phpunit => phpunit(&self.dir),
-            Runner::Rspec => TestConfig::new(&self.dir, "rspec", Vec::<String>::new())
-                .format(Runner::Rspec)
-                .preset(),
-            // `-v`: the console names every test, passing ones too.
-            Runner::Minitest => TestConfig::new(&self.dir, "rake", ["test", "TESTOPTS=-v"])
-                .format(Runner::Minitest)
-                .preset(),
-            other => panic!("the e2e tests have no {other} project"),
-        }
+        config_of(self.runner, &self.dir)
+    }
+}
+
+/// The command testgate checks `runner`'s project in `dir` with.
+fn config_of(runner: Runner, dir: &Path) -> TestConfig {
+    match runner {
+        Runner::Cargo => TestConfig::cargo(dir).env("CARGO_TARGET_DIR", dir.join("target")),
+        Runner::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
+            .format(Runner::Nextest)
+            .env("CARGO_TARGET_DIR", dir.join("target")),
+        Runner::Pytest => TestConfig::pytest(dir),
+        Runner::Go => TestConfig::go(dir),
+        Runner::Jest => TestConfig::jest(dir),
+        Runner::Vitest => TestConfig::vitest(dir),
+        Runner::Mocha => TestConfig::mocha(dir),
+        Runner::Node => TestConfig::node_test(dir),
+        // `-v`: the console names every test, passing ones too.
+        Runner::Unittest => TestConfig::new(dir, "python3", ["-m", "unittest", "-v"])
+            .format(Runner::Unittest)
+            .preset(),
+        Runner::Maven => maven(dir),
+        Runner::Gradle => gradle(dir),
+        Runner::Ctest => ctest(dir),
+        Runner::Gtest => gtest(dir, "calc_test"),
+        Runner::Phpunit => phpunit(dir),
+        Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
+            .format(Runner::Rspec)
+            .preset(),
+        // `-v`: the console names every test, passing ones too.
+        Runner::Minitest => TestConfig::new(dir, "rake", ["test", "TESTOPTS=-v"])
+            .format(Runner::Minitest)
+            .preset(),
+        other => panic!("the e2e tests have no {other} project"),
     }
 }
 
@@ -312,6 +314,7 @@ fn every_runner_has_an_e2e_project() {
         );
         let _ = uses_node_modules(runner);
         let _ = own_project(runner);
+        let _ = config_of(runner, &dir);
     }
     assert!(projects().count() > 0);
 }

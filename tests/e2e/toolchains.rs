@@ -33,7 +33,7 @@ pub(crate) fn scratch() -> tempfile::TempDir {
 }
 
 /// testgate's private cache directory for the project `dir`
-/// (`testgate-run`'s `view.rs`: the path with `/` as `+`; the paths here
+/// (`testgate-run`'s `host_view.rs`: the path with `/` as `+`; the paths here
 /// have no other byte that it escapes).
 fn private_cache(dir: &Path) -> PathBuf {
     let root = std::env::var_os("XDG_CACHE_HOME")

@@ -18,7 +18,7 @@ use testgate::policy::Selection;
 use testgate::run::Cancel;
 use testgate::{AttemptRecord, Observer, Verdict};
 use testgate_documents::{CheckArguments, DiffArguments, EnvArgument, ParseArguments};
-use testgate_parse::Format;
+use testgate_parse::{Format, Runner};
 use tokio::sync::mpsc;
 
 use crate::Error;
@@ -607,12 +607,7 @@ fn tools() -> Vec<Tool> {
              `testgate check --json`'s whole document.",
             input("check"),
         )),
-        Tool::new(
-            "parse",
-            "Read the failing tests from a test runner's output (cargo, nextest, pytest, go, \
-             jest, vitest, mocha, node --test, unittest/Django, maven (Surefire), gradle, ctest, phpunit, rspec, minitest, gtest (GoogleTest), or a JUnit/JSON report): `testgate parse --json`'s document.",
-            input("parse"),
-        ),
+        Tool::new("parse", parse_description(), input("parse")),
         Tool::new(
             "diff",
             "Compare two checks' documents: which tests broke, were fixed, still fail, are new, \
@@ -620,6 +615,16 @@ fn tools() -> Vec<Tool> {
             input("diff"),
         ),
     ]
+}
+
+/// The `parse` tool's description: its runners are [`Runner::ALL`]'s
+/// names, so a runner added to testgate-parse is named here without an edit.
+fn parse_description() -> String {
+    let runners = Runner::ALL.map(Runner::name).join(", ");
+    format!(
+        "Read the failing tests from a test runner's output ({runners}, or a JUnit/JSON \
+         report): `testgate parse --json`'s document."
+    )
 }
 
 impl ServerHandler for Server {

@@ -4,9 +4,9 @@ use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::host_view::View;
 use crate::protect::{PROC_READ_ONLY, Protected};
 use crate::spec::BwrapOptions;
-use crate::view::View;
 
 /// Credential stores under `$HOME` hidden from the command: directories get
 /// an empty tmpfs over them, files `/dev/null`.

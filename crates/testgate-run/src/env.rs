@@ -261,7 +261,7 @@ const CALLER_REFUSED: &[(&str, CallerRefusal)] = &[
 /// mcp`'s `check` tool, whose tests run — may set the variable `name` for
 /// the command; or why not. The rule: a variable may change what the
 /// command does inside the sandbox, never what the sandbox is — no mount
-/// (every variable the sandbox's view reads, `view.rs`), no path
+/// (every variable the sandbox's view reads, `host_view.rs`), no path
 /// (`*_TARGET_DIR`, `*_DIR`, `*_HOME`, `HOME`, `*_FILE`, `*_PREFIX`,
 /// `*CACHE*`, `XDG_*`, `TMPDIR`, `CARGO_HOME`), no search path or program
 /// (`*PATH`, `PATH`, `PYTHONPATH`, `NODE_PATH`, `*LIB`, `RUSTC`, `CC`,
@@ -292,7 +292,7 @@ pub fn caller_may_set(name: &str, toolchains: &[Toolchain]) -> Result<(), Caller
     if name.is_empty() || name.contains(['=', '\0']) {
         return Err(CallerRefusal::NotAName);
     }
-    if crate::view::mounts_by(name, toolchains) {
+    if crate::host_view::mounts_by(name, toolchains) {
         return Err(CallerRefusal::Mount);
     }
     let upper = name.to_ascii_uppercase();

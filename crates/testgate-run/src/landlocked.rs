@@ -3,7 +3,7 @@
 //!
 //! Landlock is an allowlist: what is not granted cannot be read, executed or
 //! written, whoever the process is (root included). The grants mirror
-//! bubblewrap's view ([`crate::view`]): `/` read-only but the homes, the
+//! bubblewrap's view ([`crate::host_view`]): `/` read-only but the homes, the
 //! host's password hashes and host keys, `/tmp`, `/var/tmp`, `/run` and
 //! `/dev` (a few harmless devices are granted by name); the toolchains the
 //! view shows read-only; the project, its private caches, the `writable`

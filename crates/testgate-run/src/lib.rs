@@ -58,7 +58,7 @@
 //! run started. [`choose_sandbox`] ([`crate::choose`]) picks bubblewrap or
 //! Landlock, never the host.
 //!
-//! What the sandbox shows: [`crate::view`] (homes as an allowlist,
+//! What the sandbox shows: [`crate::host_view`] (homes as an allowlist,
 //! toolchains read-only, private per-project caches, as [`ToolCache`]s the
 //! caller names), [`crate::seed`] (a private cache started as a copy of the
 //! host's), [`crate::evict`] (a cap on those caches), [`crate::protect`]
@@ -87,6 +87,7 @@ mod dir;
 mod env;
 mod evict;
 mod gitconfig;
+mod host_view;
 mod installed;
 mod landlocked;
 mod loopback;
@@ -105,12 +106,12 @@ mod sink;
 mod spawn;
 mod spec;
 mod toolchain;
-mod view;
 
 pub use crate::cancel::{Cancel, cancel_on_signals};
 pub use crate::choose::{SandboxChoice, choose_sandbox};
 pub use crate::dir::{Dir, EntryKind, EntryStat, user_xattrs};
 pub use crate::env::{CallerRefusal, EnvPolicy, caller_may_set, effective_uid, home_directories};
+pub use crate::host_view::ToolCache;
 pub use crate::installed::InstalledChange;
 pub use crate::outcome::{Ending, Finished, RunError};
 pub use crate::project_file::{
@@ -120,4 +121,3 @@ pub use crate::run::run;
 pub use crate::sink::OutputSink;
 pub use crate::spec::{BwrapOptions, LandlockOptions, ProjectWrites, RunSpec, Sandbox};
 pub use crate::toolchain::{CachePlace, HomeCache, Installed, InstalledPart, Toolchain};
-pub use crate::view::ToolCache;

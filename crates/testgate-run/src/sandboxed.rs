@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use crate::bwrap;
 use crate::gitconfig;
+use crate::host_view::{self, View};
 use crate::outcome::{Ending, Finished, RunError};
 use crate::poll::{Stop, Watch};
 use crate::process_tree;
@@ -20,7 +21,6 @@ use crate::refused::Refusals;
 use crate::sink::OutputSink;
 use crate::spawn::{self, Launch, pipe};
 use crate::spec::{BwrapOptions, LandlockOptions, RunSpec};
-use crate::view::{self, View};
 
 /// The command's environment, resolved: every variable it gets.
 type Env = Vec<(OsString, OsString)>;
@@ -204,7 +204,7 @@ fn start_in_bubblewrap(
     let mut notes = view.notes.clone();
     notes.extend(cap_note);
     // /tmp is the attempt's own tmpfs.
-    view::bytecode_in(env, Path::new(BWRAP_BYTECODE), &mut notes);
+    host_view::bytecode_in(env, Path::new(BWRAP_BYTECODE), &mut notes);
     // The hold on the project's private caches lasts the run.
     let holds = Holds {
         _attempt_tmp: None,
@@ -281,7 +281,7 @@ fn secrets_of(env: &Env, options: &BwrapOptions) -> Vec<(PathBuf, bool)> {
     secrets
 }
 
-/// The view of the host either sandbox shows ([`view::view`]), its
+/// The view of the host either sandbox shows ([`host_view::view`]), its
 /// variables set in `env`; with the note on the private caches' cap.
 fn shown_view(
     spec: &RunSpec,
@@ -293,7 +293,7 @@ fn shown_view(
 ) -> (View, Option<String>) {
     let cache_root = cache_root(homes);
     let (cap, cap_note) = cache_cap();
-    let view = view::view(&view::Host {
+    let view = host_view::view(&host_view::Host {
         homes,
         env,
         program: &spec.program,
@@ -402,7 +402,7 @@ fn ending_of(
     })
 }
 
-/// Python's bytecode prefix under bubblewrap ([`view::bytecode_in`]): in
+/// Python's bytecode prefix under bubblewrap ([`host_view::bytecode_in`]): in
 /// the attempt's own `/tmp`.
 const BWRAP_BYTECODE: &str = "/tmp/testgate-bytecode";
 
@@ -428,7 +428,7 @@ impl AttemptTmp {
     /// `token` names it.
     fn new(base: &Path, dir: &Path, token: &str) -> io::Result<AttemptTmp> {
         use std::os::unix::fs::DirBuilderExt;
-        let sum = view::path_sum(dir);
+        let sum = host_view::path_sum(dir);
         let names = (0..PROJECT_TMP_NAMES)
             .map(|n| format!("testgate-{sum:016x}-{n}"))
             .chain(std::iter::once(format!("testgate-{token}")));
@@ -549,7 +549,7 @@ fn point_into_attempt(
 ) -> Result<Vec<String>, String> {
     let variables: Vec<(&str, PathBuf)> = cache_home
         .map(|home| {
-            view::cache_variables(&spec.toolchains)
+            host_view::cache_variables(&spec.toolchains)
                 .into_iter()
                 .map(|(name, rel)| (name, home.join(rel)))
                 .collect()
@@ -557,7 +557,7 @@ fn point_into_attempt(
         .unwrap_or_default();
     crate::landlocked::caches_in_place(env, &view.writable, &variables);
     for (_, value) in env.iter_mut() {
-        if let Ok(rest) = Path::new(value).strip_prefix(view::BUILD_OUTPUT_PLACE) {
+        if let Ok(rest) = Path::new(value).strip_prefix(host_view::BUILD_OUTPUT_PLACE) {
             *value = tmp.0.join("build").join(rest).into_os_string();
         }
     }
@@ -569,7 +569,7 @@ fn point_into_attempt(
         }
     }
     let mut notes = view.notes.clone();
-    view::bytecode_in(env, &tmp.0.join("bytecode"), &mut notes);
+    host_view::bytecode_in(env, &tmp.0.join("bytecode"), &mut notes);
     Ok(notes)
 }
 
@@ -758,7 +758,7 @@ mod tests {
         let planted = tempfile::tempdir().unwrap();
         std::fs::write(planted.path().join("jest_0"), "forged").unwrap();
         let dir = Path::new("/work/project");
-        let sum = view::path_sum(dir);
+        let sum = host_view::path_sum(dir);
         // A link to a directory of someone else's, a directory with
         // content, and a running check's own.
         std::os::unix::fs::symlink(

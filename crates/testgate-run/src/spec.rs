@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::env::EnvPolicy;
+use crate::host_view::ToolCache;
 use crate::toolchain::Toolchain;
-use crate::view::ToolCache;
 
 /// Durations are capped here (about 136 years) so that adding one to an
 /// `Instant` cannot overflow: `Duration::MAX` means "never".

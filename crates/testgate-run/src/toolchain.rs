@@ -230,7 +230,7 @@ impl Toolchain {
 }
 
 /// The toolchains testgate's facade hands every run (its
-/// `runners/toolchain.rs`), copied for the tests of this crate's
+/// `runners/ecosystems.rs`), copied for the tests of this crate's
 /// mechanisms, which must not depend on the facade.
 #[cfg(test)]
 pub(crate) const FOR_TESTS: [Toolchain; 4] = [

@@ -52,7 +52,7 @@ pub struct TestConfig {
     /// What a Pass needs of the runner's own report.
     pub(crate) evidence: EvidenceRule,
     /// The tree the attempts run, when not the tree as submitted.
-    pub(crate) view: Option<crate::view::View>,
+    pub(crate) view: Option<crate::trusted_view::View>,
 }
 
 /// What a Pass needs of the runner's own report (`--evidence`,
@@ -409,13 +409,13 @@ impl TestConfig {
     /// let config = TestConfig::pytest(".").view(View::new().trusted("main", [("test_one.py".into(), honest)]));
     /// assert!(config.trusted_view().is_some());
     /// ```
-    pub fn view(mut self, view: crate::view::View) -> Self {
+    pub fn view(mut self, view: crate::trusted_view::View) -> Self {
         self.view = Some(view);
         self
     }
 
     /// The view given with [`TestConfig::view`].
-    pub fn trusted_view(&self) -> Option<&crate::view::View> {
+    pub fn trusted_view(&self) -> Option<&crate::trusted_view::View> {
         self.view.as_ref()
     }
 

@@ -53,7 +53,7 @@
 //! ([`project_tree::Snapshot::put_back`]); [`crate::scan`] walks it by descriptor
 //! within a budget; [`crate::project`] refuses folders that may not be a
 //! project ([`project_dir`]). None of them starts a process.
-//! [`crate::view`] writes a [`View`] (a patch applied, the trusted tests
+//! [`crate::trusted_view`] writes a [`View`] (a patch applied, the trusted tests
 //! put in: `check --trusted`) into the tree after it was recorded as
 //! found; the tree is put back as found after the check.
 //! [`crate::host_files`] says which paths run later on the host (a change
@@ -88,8 +88,8 @@ mod rerun;
 mod runners;
 mod scan;
 mod suite;
+mod trusted_view;
 mod users_report;
-mod view;
 mod written_reports;
 
 pub use crate::config::{EvidenceRule, TestConfig, preset_env};
@@ -99,7 +99,7 @@ pub use crate::project_view::Detected;
 pub use crate::records::{AttemptRecord, Observer, PreparationRecord, Record};
 pub use crate::runners::npm::npm_script;
 pub use crate::suite::{SandboxedTests, TAIL_BYTES};
-pub use crate::view::{View, ViewFile, ViewRecord, is_trusted_path};
+pub use crate::trusted_view::{View, ViewFile, ViewRecord, is_trusted_path};
 
 /// The principal vocabulary of [`SandboxedTests`]: what it runs in and what
 /// it answers. Every other type of the crates below is named through its

@@ -9,7 +9,7 @@ use testgate_parse::Report;
 use testgate_policy::{Attempt, Findings, Grading, Preparation, Selection, Varied, Verdict};
 
 use crate::project_tree::TreeChange;
-use crate::view::ViewRecord;
+use crate::trusted_view::ViewRecord;
 
 /// What a caller sees while the tests run. Every method has an empty
 /// default, so an observer implements only what it shows.

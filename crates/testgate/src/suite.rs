@@ -20,8 +20,8 @@ use crate::judge;
 use crate::project_tree::{Limits, Snapshot, SnapshotError, TreeChange};
 use crate::records::{AttemptRecord, Observer, PreparationRecord, Record, Silent};
 use crate::rerun::{self, Target};
+use crate::trusted_view::ViewRecord;
 use crate::users_report::{self, with_runner_report};
-use crate::view::ViewRecord;
 
 /// How many bytes of each attempt's output are kept for its tail: enough
 /// for any runner's closing summary and the failures right before it; the
@@ -260,7 +260,7 @@ impl SandboxedTests {
         // (the patch, the trusted tests) is what the attempts run and what
         // each attempt is compared with.
         let found = snapshot;
-        let written = crate::view::write_into(
+        let written = crate::trusted_view::write_into(
             view,
             &self.config.workspace,
             &found.file_paths(),

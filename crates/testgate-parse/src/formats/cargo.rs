@@ -878,6 +878,35 @@ static UNDER_NEXTEST: Interest = Interest::NONE
     .indented(b"RDNS")
     .indented_unicode_space();
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "running 2 tests\n",
+    "running 0 tests\n",
+    "test a ... ",
+    "test b - should panic ... ",
+    "FAILED\n",
+    "ok\n",
+    "ignored, slow\n",
+    "\n",
+    "failures:\n",
+    "    a\n",
+    "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+    "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+    "     Running tests/it.rs (target/debug/deps/it-1)\n",
+    "   Doc-tests demo\n",
+    "test slow has been running for over 60 seconds\n",
+    "error: could not compile `demo`\n",
+    "{ \"type\": \"suite\", \"event\": \"started\", \"test_count\": 2 }\n",
+    "{ \"type\": \"test\", \"event\": \"started\", \"name\": \"a\" }\n",
+    "printed{ \"type\": \"test\", \"event\": \"failed\", \"name\": \"a\" }\n",
+    "{ \"type\": \"suite\", \"event\": \"failed\", \"passed\": 1, \"failed\": 1 }\n",
+    "} \n",
+    "    b\n",
+    "    c d\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

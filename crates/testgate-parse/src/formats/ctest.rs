@@ -353,6 +353,24 @@ impl Recognizer for Ctest {
 /// The lines `line` reads while no run is open.
 static OUTSIDE_RUN: Interest = Interest::NONE.first(b"TN");
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "Test project /p/build\n",
+    "    Start 1: math.adds\n",
+    "1/3 Test #1: math.adds ........   Passed    0.01 sec\n",
+    "2/3 Test #2: math.subtracts ...***Failed    0.01 sec\n",
+    "    Test #2: math.subtracts ...   Passed    0.01 sec\n",
+    "3/3 Test #3: crash ...***Exception: SegFault  0.00 sec\n",
+    "66% tests passed, 1 tests failed out of 3\n",
+    "The following tests FAILED:\n",
+    "\t  3 - crash (SEGFAULT)\n",
+    "No tests were found!!!\n",
+    "Errors while running CTest\n",
+    "Test #2: ",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

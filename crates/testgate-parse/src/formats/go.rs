@@ -841,6 +841,34 @@ static GO_LINES: Interest = Interest::NONE
     .indented(b"-")
     .first_ending(b"tr", b"n:");
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "=== RUN   TestA\n",
+    "=== RUN   TestA/b\n",
+    "--- FAIL: TestA (0.00s)\n",
+    "    --- PASS: TestA/b (0.00s)\n",
+    "--- PASS: TestA (0.00s)\n",
+    "PASS\n",
+    "FAIL\n",
+    "ok  \tp\t0.01s\n",
+    "FAIL\tp\t0.01s\n",
+    "?   \tq\t[no test files]\n",
+    "testing: warning: no tests to run\n",
+    "panic: test timed out after 1s\n",
+    "panic: assignment to entry in nil map\n",
+    "created by p.TestA.func1\n",
+    "{\"Action\":\"output\",\"Package\":\"p\",\"Output\":\"panic: boom\\n\"}\n",
+    "{\"Action\":\"output\",\"Package\":\"p\",\"Output\":\"created by p.TestA\\n\"}\n",
+    "running tests:\n",
+    "\tTestA (1s)\n",
+    "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+    "{\"Action\":\"fail\",\"Package\":\"p\",\"Test\":\"T\"}\n",
+    "{\"Action\":\"fail\",\"Package\":\"p\"}\n",
+    "\tTestB\n",
+];
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

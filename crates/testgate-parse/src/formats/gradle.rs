@@ -269,6 +269,28 @@ impl Recognizer for Gradle {
     }
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "com.example.CalcTest > subtracts FAILED\n",
+    "    java.lang.AssertionError at CalcTest.java:10\n",
+    "CalcTest > subtracts() FAILED\n",
+    "com.example.SetupTest > classMethod FAILED\n",
+    "com.example.CalcTest > adds PASSED\n",
+    "com.example.CalcTest > multiplies SKIPPED\n",
+    "com.example.LiarTest > prints STANDARD_OUT\n",
+    "12 tests completed, 6 failed, 1 skipped\n",
+    "1 test completed, 1 failed\n",
+    ":test FAILED\n",
+    "> Task :test FAILED\n",
+    "BUILD FAILED in 36s\n",
+    "BUILD SUCCESSFUL in 2s\n",
+    "Execution failed for task ':compileTestJava'.\n",
+    " FAILED\n",
+    "com.example.A > ",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

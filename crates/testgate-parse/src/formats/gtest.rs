@@ -508,6 +508,28 @@ impl Recognizer for Gtest {
     }
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "[==========] Running 3 tests from 2 test suites.\n",
+    "[----------] 2 tests from Calc\n",
+    "[ RUN      ] Calc.Adds\n",
+    "[       OK ] Calc.Adds (0 ms)\n",
+    "[ RUN      ] Small/Sq.Positive/0\n",
+    "[  FAILED  ] Small/Sq.Positive/0, where GetParam() = 1 (0 ms)\n",
+    "[  SKIPPED ] Calc.Skips (0 ms)\n",
+    "[ DISABLED ] Calc.DISABLED_Later\n",
+    "[==========] 3 tests from 2 test suites ran. (0 ms total)\n",
+    "[  PASSED  ] 1 test.\n",
+    "[  SKIPPED ] 1 test, listed below:\n",
+    "[  FAILED  ] 1 test, listed below:\n",
+    "[  FAILED  ] Small/Sq.Positive/0, where GetParam() = 1\n",
+    " 1 FAILED TEST\n",
+    "Repeating all tests (iteration 2) . . .\n",
+    "x.cc:3: Failure\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

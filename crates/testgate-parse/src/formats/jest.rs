@@ -448,6 +448,24 @@ static OUTSIDE_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented(b"LFP");
 /// and every indented line (a `●` header).
 static IN_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented_any();
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "FAIL src/a.test.js\n",
+    "PASS src/b.test.js (5.1 s)\n",
+    " FAIL  src/c.test.js\n",
+    "  describe\n",
+    "    ✓ passes (3 ms)\n",
+    "    ✕ fails (2 ms)\n",
+    "  ● describe › fails\n",
+    "  ● Test suite failed to run\n",
+    "Test Suites: 1 failed, 1 passed, 2 total\n",
+    "Tests:       1 failed, 1 passed, 2 total\n",
+    "No tests found, exiting with code 1\n",
+    " LOGGING RETRY ERRORS  describe fails\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -814,6 +814,49 @@ impl Recognizer for Maven {
     }
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "[INFO] Scanning for projects...\n",
+    "[INFO] --- maven-surefire-plugin:3.5.2:test (default-test) @ core ---\n",
+    "[INFO] --- maven-compiler-plugin:3.13.0:testCompile (default-testCompile) @ core ---\n",
+    "[INFO]  T E S T S\n",
+    "[INFO] Running com.example.CalcTest\n",
+    "[INFO] Running com.example.OuterTest$InnerTest\n",
+    "[ERROR] Tests run: 4, Failures: 1, Errors: 1, Skipped: 1, Time elapsed: 0.036 s <<< FAILURE! -- in com.example.CalcTest\n",
+    "[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.009 s -- in com.example.OuterTest$InnerTest\n",
+    "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0 s <<< FAILURE! - in com.example.CalcTest\n",
+    "[ERROR] com.example.CalcTest.subtracts -- Time elapsed: 0.001 s <<< FAILURE!\n",
+    "[ERROR] com.example.CalcTest -- Time elapsed: 0.003 s <<< ERROR!\n",
+    "[ERROR] subtracts(com.example.CalcTest)  Time elapsed: 0 s  <<< FAILURE!\n",
+    "[ERROR] squares{int, int}[3]  Time elapsed: 0 s  <<< ERROR!\n",
+    "org.opentest4j.AssertionFailedError: expected: <1> but was: <2>\n",
+    "\tat com.example.CalcTest.subtracts(CalcTest.java:10)\n",
+    "[INFO] Results:\n",
+    "[ERROR] Failures: \n",
+    "[ERROR] Errors: \n",
+    "[WARNING] Flakes: \n",
+    "[ERROR] Crashed tests:\n",
+    "[ERROR]   CalcTest.subtracts:10 expected: <1> but was: <2>\n",
+    "[ERROR]   SetupTest.connect:7 IllegalState no database\n",
+    "[ERROR] com.example.ParamTest.squares(int, int)[3]\n",
+    "[ERROR]   Run 1: ParamTest.squares:16 expected: <10> but was: <9>\n",
+    "[WARNING] com.example.FlakyTest.eventually\n",
+    "[INFO]   Run 2: PASS\n",
+    "[ERROR] com.example.CrashTest\n",
+    "[ERROR] Tests run: 17, Failures: 5, Errors: 2, Skipped: 1\n",
+    "[WARNING] Tests run: 17, Failures: 0, Errors: 0, Skipped: 1, Flakes: 1\n",
+    "[INFO] Tests run: 0, Failures: 0, Errors: 0, Skipped: 0\n",
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile (default-testCompile) on project junit5: Compilation failure\n",
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project junit5: There are test failures.\n",
+    "[INFO] BUILD FAILURE\n",
+    "[ERROR] ",
+    "[INFO] ",
+    " -- Time elapsed: 0 s <<< FAILURE!\n",
+    "\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -432,6 +432,26 @@ const RESULT_LAST: [u8; 138] = {
     bytes
 };
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "Run options: --seed 1\n",
+    "# Running:\n",
+    "FSE.F.\n",
+    "Finished in 0.012034s, 498.5748 runs/s, 332.3832 assertions/s.\n",
+    "  1) Failure:\n",
+    "  2) Error:\n",
+    "  3) Skipped:\n",
+    "CalcTest#test_adds_wrongly [test/calc_test.rb:9]:\n",
+    "CalcTest#test_raises:\n",
+    "Expected: 5\n",
+    "CalcTest#test_adds = 0.00 s = .\n",
+    "Spec calc#test_0001_multiplies = 0.00 s = F\n",
+    "6 runs, 4 assertions, 2 failures, 1 errors, 1 skips\n",
+    "\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -510,6 +510,27 @@ fn strip_duration(title: &str) -> &str {
     }
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "  calc\n",
+    "    ✔ adds\n",
+    "    ✔ slow (120ms)\n",
+    "    1) adds negative\n",
+    "    - pending\n",
+    "  2 passing (12ms)\n",
+    "  1 pending\n",
+    "  1 failing\n",
+    "  1) calc\n",
+    "       adds negative:\n",
+    "     Error: x\n",
+    "ok 1 calc adds\n",
+    "not ok 2 calc adds negative\n",
+    "# pass 1\n",
+    "# fail 1\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -638,7 +638,34 @@ mod tests {
 pub(crate) mod testing {
     use proptest::prelude::*;
 
-    use crate::runner::Format;
+    use crate::runner::{Format, Runner};
+
+    /// Fragments of each runner's output, the lines that change a
+    /// recogniser's state (lists, pending results, sessions, blocks,
+    /// trees, sections) among them, to build mixed logs from (`dispatch.rs`'s
+    /// property test). Not whole lines only: glued, they make lines no
+    /// runner prints too. Each runner's are its module's `FRAGMENTS`: a new
+    /// runner must bring its own, the match is exhaustive.
+    pub(crate) fn fragments(runner: Runner) -> &'static [&'static str] {
+        match runner {
+            Runner::Cargo => super::cargo::FRAGMENTS,
+            Runner::Nextest => super::nextest::FRAGMENTS,
+            Runner::Pytest => super::pytest::FRAGMENTS,
+            Runner::Go => super::go::FRAGMENTS,
+            Runner::Jest => super::jest::FRAGMENTS,
+            Runner::Vitest => super::vitest::FRAGMENTS,
+            Runner::Mocha => super::mocha::FRAGMENTS,
+            Runner::Node => super::node::FRAGMENTS,
+            Runner::Unittest => super::unittest::FRAGMENTS,
+            Runner::Maven => super::maven::FRAGMENTS,
+            Runner::Gradle => super::gradle::FRAGMENTS,
+            Runner::Ctest => super::ctest::FRAGMENTS,
+            Runner::Phpunit => super::phpunit::FRAGMENTS,
+            Runner::Rspec => super::rspec::FRAGMENTS,
+            Runner::Minitest => super::minitest::FRAGMENTS,
+            Runner::Gtest => super::gtest::FRAGMENTS,
+        }
+    }
 
     /// One of `pieces` (real marker fragments of a runner) or a short
     /// random printable string.

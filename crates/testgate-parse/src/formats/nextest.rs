@@ -563,6 +563,24 @@ static NEXTEST_LINES: Interest = Interest::NONE
 /// status lines whose word is none nextest prints (`[0-9+-/]` first).
 static WHILE_SLOW: Interest = NEXTEST_LINES.indented_range(b'0', b'9').indented(b"+-/");
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "    Starting 2 tests across 1 binary\n",
+    " Nextest run ID 1\n",
+    "       START [   0.000s] demo d\n",
+    "        SLOW [> 60.000s] demo d\n",
+    "         --- [   0.010s] demo d\n",
+    "        FAIL [   0.010s] (1/2) demo a\n",
+    "  TRY 1 FAIL [   0.010s] demo b\n",
+    "  TRY 2 PASS [   0.010s] demo b\n",
+    "   FLAKY 2/2 [   0.010s] demo b\n",
+    "        PASS [   0.010s] (2/2) demo d\n",
+    "     Summary [   0.1s] 2 tests run: 1 passed, 1 failed, 0 skipped\n",
+    "error: no tests to run\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

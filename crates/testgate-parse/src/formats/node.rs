@@ -658,6 +658,31 @@ fn strip_duration(title: &str) -> &str {
     }
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "TAP version 13\n",
+    "# Subtest: calc\n",
+    "    # Subtest: adds\n",
+    "    not ok 1 - adds\n",
+    "      ---\n",
+    "      type: 'suite'\n",
+    "      failureType: 'subtestsFailed'\n",
+    "      error: 'x'\n",
+    "      ...\n",
+    "ok 1 - calc\n",
+    "▶ calc\n",
+    "  ✖ adds (1.2ms)\n",
+    "  ✔ ok (1.2ms)\n",
+    "✖ calc (2ms)\n",
+    "ℹ tests 2\n",
+    "ℹ fail 1\n",
+    "# fail 1\n",
+    "✖ failing tests:\n",
+    "test at a.test.js:1:1\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -540,6 +540,29 @@ pub(crate) fn canonical(desc: &str) -> Option<String> {
     Some(format!("{head} with data set {set}"))
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n",
+    ".FERSI.FF.F.                                                      12 / 12 (100%)\n",
+    "Time: 00:00.013, Memory: 6.00 MB\n",
+    "There was 1 error:\n",
+    "There were 2 failures:\n",
+    "There was 1 risky test:\n",
+    "1) Demo\\Tests\\CalcTest::testFails\n",
+    "2) Demo\\Tests\\CalcTest::testPairs with data set \"x\" (1, 1, 3)\n",
+    "--\n",
+    "FAILURES!\n",
+    "Tests: 12, Assertions: 8, Errors: 1, Failures: 4, Skipped: 1, Incomplete: 1, Risky: 1.\n",
+    "OK (2 tests, 2 assertions)\n",
+    "Test 'Demo\\Tests\\CalcTest::testAdds' started\n",
+    "Test 'Demo\\Tests\\CalcTest::testAdds' ended\n",
+    "PHP Fatal error:  Allowed memory size exhausted\n",
+    "No tests executed!\n",
+    "1) ",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -755,6 +755,30 @@ static OUTSIDE_SESSION: Interest = Interest::NONE
     .first_range(b'0', b'9')
     .first_ending(b"=", b"= ");
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "============================= test session starts ==============================\n",
+    "collected 2 items\n",
+    "t.py::test_a PASSED [ 50%]\n",
+    "t.py::test_b FAILED [100%]\n",
+    "t.py::test_c ",
+    "t.py::test_d RERUN [ 50%]\n",
+    "[gw0] [ 50%] FAILED t.py::test_e \n",
+    "==== FAILURES ====\n",
+    "=========================== short test summary info ============================\n",
+    "FAILED t.py::test_b - assert 0\n",
+    "ERROR t.py::test_f\n",
+    "!!! Interrupted: 1 error during collection !!!\n",
+    "==== 1 failed, 1 passed in 0.01s ====\n",
+    "1 failed, 1 passed in 0.01s\n",
+    "no tests ran in 0.01s\n",
+    "= x \n",
+    "== test session starts \n",
+    "== short test summary info \n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

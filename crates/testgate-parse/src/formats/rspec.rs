@@ -317,6 +317,27 @@ impl Recognizer for Rspec {
 /// parse takes), never with a space.
 static OUTSIDE_SECTION: Interest = Interest::NONE.first(b"FPAR+").first_range(b'0', b'9');
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    ".F*",
+    "Failures:\n",
+    "  1) Calc adds wrongly\n",
+    "  2) Calc raises\n",
+    "     Failure/Error: expect(1 + 1).to eq(3)\n",
+    "Pending: (Failures listed here are expected and do not affect your suite's status)\n",
+    "Finished in 0.02 seconds (files took 0.1 seconds to load)\n",
+    "8 examples, 3 failures, 1 pending\n",
+    "1 example, 0 failures\n",
+    "0 examples, 0 failures, 1 error occurred outside of examples\n",
+    "Failed examples:\n",
+    "rspec ./spec/calc_spec.rb:8 # Calc adds wrongly\n",
+    "An error occurred while loading ./spec/bad_spec.rb.\n",
+    "RSpec::Retry: 2nd try ./spec/flaky_spec.rb:5\n",
+    "\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -707,6 +707,28 @@ fn is_progress(text: &str) -> bool {
             .all(|b| matches!(b, b'.' | b'F' | b'E' | b's' | b'x' | b'u'))
 }
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "test_a (m.C.test_a) ... ",
+    "test_b (m.C) ... FAIL\n",
+    "test_c (m.C)\n",
+    "Docstring ... ok\n",
+    "  test_a (m.C.test_a) (i=1) ... FAIL\n",
+    "ok\n",
+    "..F.E\n",
+    "======================================================================\n",
+    "FAIL: test_b (m.C)\n",
+    "ERROR: m (unittest.loader._FailedTest)\n",
+    "UNEXPECTED SUCCESS: test_a (m.C.test_a)\n",
+    "----------------------------------------------------------------------\n",
+    "Ran 2 tests in 0.001s\n",
+    "OK\n",
+    "FAILED (failures=1, errors=1)\n",
+    "NO TESTS RAN\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -313,6 +313,23 @@ static VITEST_LINES: Interest = Interest::NONE
     .indented(b"RFT")
     .indented_range(0x80, u8::MAX);
 
+/// Fragments of this runner's output for the mixed-log property test
+/// of `dispatch.rs` (`formats::testing::fragments`).
+#[cfg(test)]
+pub(crate) const FRAGMENTS: &[&str] = &[
+    " RUN  v4.1.12 /p\n",
+    "⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n",
+    "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n",
+    "⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\n",
+    " FAIL  src/a.test.ts > suite > test\n",
+    " FAIL  src/b.test.ts [ src/b.test.ts ]\n",
+    "   × src/a.test.ts > suite > test 3ms\n",
+    "   ✓ src/a.test.ts > suite > ok 1ms (retry x1)\n",
+    " Test Files  1 failed | 1 passed (2)\n",
+    "      Tests  1 failed | 1 passed (2)\n",
+    "No test files found, exiting with code 1\n",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

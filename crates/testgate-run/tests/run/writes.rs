@@ -22,7 +22,7 @@ fn sandboxes() -> [Sandbox; 2] {
 }
 
 /// The installed folders and build outputs of the toolchains testgate's
-/// runner profiles hand over (`crates/testgate/src/runners/toolchain.rs`):
+/// runner profiles hand over (`crates/testgate/src/runners/ecosystems.rs`):
 /// this crate knows none by itself.
 fn toolchains() -> Vec<Toolchain> {
     vec![

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use testgate_parse::Runner;
 
-use super::toolchain::{NPM_CACHE, PACKAGE_MANAGERS};
+use super::ecosystems::{NPM_CACHE, PACKAGE_MANAGERS};
 
 /// The private caches (by [`testgate_run::HomeCache::private`] and
 /// [`tool_caches`]' names) the program

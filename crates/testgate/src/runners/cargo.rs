@@ -61,7 +61,7 @@ impl RunnerProfile for Cargo {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::RUST
+        &super::ecosystems::RUST
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -92,7 +92,7 @@ pub(super) struct Ctest;
 
 impl RunnerProfile for Ctest {
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::CXX
+        &super::ecosystems::CXX
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

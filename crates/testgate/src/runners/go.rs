@@ -168,7 +168,7 @@ impl RunnerProfile for Go {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::GO
+        &super::ecosystems::GO
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -155,7 +155,7 @@ impl RunnerProfile for Gradle {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::JAVA
+        &super::ecosystems::JAVA
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

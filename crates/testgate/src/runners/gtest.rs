@@ -69,7 +69,7 @@ pub(super) struct Gtest;
 
 impl RunnerProfile for Gtest {
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::CXX
+        &super::ecosystems::CXX
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -66,7 +66,7 @@ impl RunnerProfile for Jest {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::NODE
+        &super::ecosystems::NODE
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

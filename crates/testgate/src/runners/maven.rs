@@ -173,7 +173,7 @@ impl RunnerProfile for Maven {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::JAVA
+        &super::ecosystems::JAVA
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -157,7 +157,7 @@ pub(super) struct Minitest;
 
 impl RunnerProfile for Minitest {
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::RUBY
+        &super::ecosystems::RUBY
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

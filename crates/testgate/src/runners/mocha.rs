@@ -73,7 +73,7 @@ impl RunnerProfile for Mocha {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::NODE
+        &super::ecosystems::NODE
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -19,6 +19,7 @@ use crate::project_view::{Detected, ProjectView};
 mod caches;
 mod cargo;
 mod ctest;
+mod ecosystems;
 mod go;
 mod gradle;
 mod gtest;
@@ -34,7 +35,6 @@ pub(crate) mod phpunit;
 mod pytest;
 mod rspec;
 mod shell;
-mod toolchain;
 mod trusted;
 mod unittest;
 mod vitest;
@@ -42,6 +42,7 @@ mod vitest;
 pub(crate) use caches::{caches_used_in, tool_caches};
 #[cfg(test)]
 pub(crate) use cargo::{is_doctest, is_whole_target};
+pub(crate) use ecosystems::{HostFile, Module, Program, Toolchain, run_toolchains, toolchains};
 #[cfg(test)]
 pub(crate) use go::go_prints_framing;
 #[cfg(test)]
@@ -53,7 +54,6 @@ pub(crate) use nextest::nextest_escape;
 #[cfg(test)]
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
-pub(crate) use toolchain::{HostFile, Module, Program, Toolchain, run_toolchains, toolchains};
 pub(crate) use trusted::TrustedPath;
 
 /// Everything testgate knows of one test runner outside its parser.
@@ -161,7 +161,7 @@ pub(crate) trait RunnerProfile: Sync {
     }
 
     /// The toolchain of the runner's ecosystem (its programs' caches, the
-    /// files that run later on the host): one of `toolchain.rs`'s, shared
+    /// files that run later on the host): one of `ecosystems.rs`'s, shared
     /// by every runner of the ecosystem.
     fn toolchain(&self) -> &'static Toolchain;
 
@@ -450,7 +450,7 @@ impl RunnerProfile for Unknown {
     }
 
     fn toolchain(&self) -> &'static Toolchain {
-        &toolchain::NONE
+        &ecosystems::NONE
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

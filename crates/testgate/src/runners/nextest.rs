@@ -140,7 +140,7 @@ impl RunnerProfile for Nextest {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::RUST
+        &super::ecosystems::RUST
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

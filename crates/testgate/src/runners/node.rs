@@ -60,7 +60,7 @@ impl RunnerProfile for Node {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::NODE
+        &super::ecosystems::NODE
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -251,7 +251,7 @@ pub(super) struct Phpunit;
 
 impl RunnerProfile for Phpunit {
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::PHP
+        &super::ecosystems::PHP
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

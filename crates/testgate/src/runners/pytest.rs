@@ -211,7 +211,7 @@ impl RunnerProfile for Pytest {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::PYTHON
+        &super::ecosystems::PYTHON
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

@@ -245,7 +245,7 @@ pub(super) struct Rspec;
 
 impl RunnerProfile for Rspec {
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::RUBY
+        &super::ecosystems::RUBY
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

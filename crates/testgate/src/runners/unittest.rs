@@ -300,7 +300,7 @@ impl RunnerProfile for Unittest {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::PYTHON
+        &super::ecosystems::PYTHON
     }
 
     fn looks_for(&self) -> &'static [&'static str] {

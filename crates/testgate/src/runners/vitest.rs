@@ -78,7 +78,7 @@ impl RunnerProfile for Vitest {
     }
 
     fn toolchain(&self) -> &'static super::Toolchain {
-        &super::toolchain::NODE
+        &super::ecosystems::NODE
     }
 
     fn looks_for(&self) -> &'static [&'static str] {
