@@ -29,7 +29,8 @@
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
-//! `--gen DIR` only writes the logs into DIR and keeps them; `--mode stream
+//! `--gen DIR` only writes the logs into DIR and keeps them (`--shapes`:
+//! each also as every CI shape stores it, `NAME-SHAPE.log`); `--mode stream
 //! FILE` parses one with `Format::Auto`, `--mode scans FILE` with the scans
 //! too, `--mode events FILE` a `go-json` log as the facade reads it (for a profiler, or callgrind's count of instructions, which the
 //! machine's load cannot move).
@@ -72,6 +73,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             generate(&mut out, mb * 1_000_000)?;
             out.flush()?;
+            if args.iter().any(|a| a == "--shapes") {
+                let bare = Path::new(&keep).join(format!("{name}.log"));
+                for shape in SHAPES {
+                    let to = Path::new(&keep).join(format!("{name}-{}.log", shape.name()));
+                    prefix_lines(&bare, &to, shape)?;
+                }
+            }
         }
         return Ok(());
     }
