@@ -516,7 +516,6 @@ fn floor_file(path: &Path) -> io::Result<usize> {
         }
         partial.extend_from_slice(&buf[start..n]);
     }
-    drop(note);
     Ok(names.len())
 }
 
