@@ -29,9 +29,12 @@
 //! - the peak RSS (VmHWM) of a child process that parses it one-shot (the
 //!   whole file read into memory) and one that streams it.
 //!
-//! `--gen DIR` only writes the logs into DIR and keeps them; `--mode stream
+//! `--gen DIR` only writes the logs into DIR and keeps them (`--shapes`:
+//! each also as every CI shape stores it, `NAME-SHAPE.log`); `--mode stream
 //! FILE` parses one with `Format::Auto`, `--mode scans FILE` with the scans
-//! too, `--mode events FILE` a `go-json` log as the facade reads it (for a profiler, or callgrind's count of instructions, which the
+//! too, `--mode events FILE` a `go-json` log as the facade reads it, `--mode
+//! floor FILE` only cuts it into lines and notes each in a set of names
+//! (the floor of a parser that lists every test) (for a profiler, or callgrind's count of instructions, which the
 //! machine's load cannot move).
 //!
 //! A program that prints figures, not a test: nothing here asserts a speed.
@@ -72,6 +75,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             generate(&mut out, mb * 1_000_000)?;
             out.flush()?;
+            if args.iter().any(|a| a == "--shapes") {
+                let bare = Path::new(&keep).join(format!("{name}.log"));
+                for shape in SHAPES {
+                    let to = Path::new(&keep).join(format!("{name}-{}.log", shape.name()));
+                    prefix_lines(&bare, &to, shape)?;
+                }
+            }
         }
         return Ok(());
     }
@@ -213,6 +223,10 @@ fn child(mode: &str, args: &[String]) -> Result<(), Box<dyn std::error::Error>> 
         "stream" => stream_file(Format::Auto, &path)?,
         "scans" => scan_file(&path)?,
         "events" => events_file(&path)?,
+        "floor" => {
+            std::hint::black_box(floor_file(&path)?);
+            Report::default()
+        }
         other => return Err(format!("unknown mode {other}").into()),
     };
     std::hint::black_box(&report);
@@ -464,6 +478,45 @@ fn stream_file(format: impl Into<Format>, path: &Path) -> io::Result<Report> {
         }
         parser.feed(&buf[..n]);
     }
+}
+
+/// The floor of any parser that records every test: the file read in
+/// 64 KiB chunks, cut into lines by `memchr`, and each line (its first 128
+/// bytes) looked up in a set of names and added while the set holds fewer
+/// than `MAX_TESTS`, as the every-test list holds a name; no cleaning, no
+/// recogniser, no scan. Gives the set's size.
+fn floor_file(path: &Path) -> io::Result<usize> {
+    use std::collections::HashSet;
+    let mut file = File::open(path)?;
+    let mut buf = vec![0; CHUNK];
+    let mut names: HashSet<Vec<u8>, foldhash::fast::RandomState> = HashSet::default();
+    let mut partial = Vec::new();
+    let mut note = |line: &[u8]| {
+        let name = line.get(..128).unwrap_or(line);
+        if !names.contains(name) && names.len() < testgate_parse::MAX_TESTS {
+            names.insert(name.to_vec());
+        }
+    };
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            note(&partial);
+            break;
+        }
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &buf[..n]) {
+            if partial.is_empty() {
+                note(&buf[start..end]);
+            } else {
+                partial.extend_from_slice(&buf[start..end]);
+                note(&partial);
+                partial.clear();
+            }
+            start = end + 1;
+        }
+        partial.extend_from_slice(&buf[start..n]);
+    }
+    Ok(names.len())
 }
 
 /// Parses the file at `path` as the facade reads an attempt's output:

@@ -175,7 +175,8 @@ impl LineSplitter {
                     self.long_lines += 1;
                     each(&clean_text(&line.as_bytes()[..MAX_LINE]));
                 } else {
-                    each(line.strip_suffix('\r').unwrap_or(line));
+                    let line = line.strip_suffix('\r').unwrap_or(line);
+                    each(&after_leading_apc_str(line));
                 }
                 start = end + 1;
             }
@@ -219,10 +220,23 @@ impl LineSplitter {
     }
 }
 
-/// The longest prefix of `bytes` that is valid UTF-8 with no escape byte,
-/// and where it ends (`bytes.len()` when all of it is).
+/// The longest prefix of `bytes` that is valid UTF-8 with no escape byte
+/// but the first byte of a line that starts an APC (`ESC _`: Buildkite's
+/// timestamp on every line, which each line of the run steps over in
+/// [`after_leading_apc_str`]), and where it ends (`bytes.len()` when all
+/// of it is).
 fn clean_prefix(bytes: &[u8]) -> (&str, usize) {
-    let esc = memchr::memchr(0x1b, bytes).unwrap_or(bytes.len());
+    let mut from = 0;
+    let esc = loop {
+        let Some(at) = memchr::memchr(0x1b, &bytes[from..]).map(|at| from + at) else {
+            break bytes.len();
+        };
+        let line_start = at == 0 || bytes.get(at - 1) == Some(&b'\n');
+        if !(line_start && bytes.get(at + 1) == Some(&b'_')) {
+            break at;
+        }
+        from = at + 2;
+    };
     let candidate = &bytes[..esc];
     match std::str::from_utf8(candidate) {
         Ok(text) => (text, esc),
@@ -232,6 +246,23 @@ fn clean_prefix(bytes: &[u8]) -> (&str, usize) {
             let text = std::str::from_utf8(&candidate[..valid]).unwrap_or_default();
             (text, valid)
         }
+    }
+}
+
+/// A line of a clean run (its `\r` off) without the APCs it starts with,
+/// as [`Line::clean`] takes them off: a first byte compared on every line.
+/// The run holds no escape byte but a line's first (see [`clean_prefix`]),
+/// so a line whose APCs end leaves no escape; one left open is cleaned the
+/// slow way.
+fn after_leading_apc_str(line: &str) -> Cow<'_, str> {
+    if line.as_bytes().first() != Some(&0x1b) {
+        return Cow::Borrowed(line);
+    }
+    let rest = after_leading_apc(line.as_bytes()).len();
+    // An APC ends in BEL or `\`, ASCII: the rest starts at a character.
+    match line.get(line.len() - rest..) {
+        Some(rest) if !rest.starts_with('\u{1b}') => Cow::Borrowed(rest),
+        Some(_) | None => clean_text(line.as_bytes()),
     }
 }
 
@@ -296,7 +327,11 @@ mod tests {
     #[test]
     fn the_clean_run_fast_path_cleans_as_line_clean_does() {
         let long = format!("{}\x1b[0m\n", "é".repeat(MAX_LINE / 2 + 1));
-        let inputs: [&[u8]; 9] = [
+        let inputs: [&[u8]; 13] = [
+            b"\x1b_bk;t=1\x07test a ... ok\r\n\x1b_bk;t=2\x07\x1b_bk;t=3\x1b\\b\n",
+            b"\x1b_bk;t=1\x07\x1b[31mred\n\x1b_bk;t=2\x07\xff\n\x1b_open\nnext\x07\n",
+            b"mid \x1b_bk;t=1\x07line\n\x1b_bk;t=2\x07\r\n\x1b_cut\x1b",
+            &[b"\x1b_".as_slice(), &[b'x'; 200], b"\x07long APC\n"].concat(),
             b"",
             b"plain\nlines\r\n\nlast",
             b"ok\n\x1b[31mred\x1b[0m\nok again\n",
@@ -330,7 +365,8 @@ mod tests {
         ) {
             // Bytes mapped so that newlines, CR, escapes and bytes invalid in
             // UTF-8 are frequent; sometimes a line past the cap.
-            const SPECIAL: [&[u8]; 8] = [b"\n", b"\n", b"\r\n", b"\x1b[1m", b"\x1b]8;;x\x07", b"\xff", b"\xe2\x9c", "✓".as_bytes()];
+            // Buildkite's APC at a line's start too, ended by BEL or ST.
+            const SPECIAL: [&[u8]; 10] = [b"\n", b"\n", b"\r\n", b"\x1b[1m", b"\x1b]8;;x\x07", b"\xff", b"\xe2\x9c", "✓".as_bytes(), b"\n\x1b_bk;t=1\x07", b"\n\x1b_a\x1b\\"];
             let mut input = Vec::new();
             for b in bytes {
                 match SPECIAL.get(usize::from(b % 32)) {

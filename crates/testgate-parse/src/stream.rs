@@ -209,35 +209,7 @@ impl StreamParser {
             .filter(|(_, findings)| explicit || findings.detected_at.is_some())
             .collect();
         found.sort_by_key(|(f, findings)| (findings.detected_at.unwrap_or(u64::MAX), *f));
-        // A runner met only within another's lines (a pytest session a
-        // cargo test printed) is that runner's output: its names stay in
-        // the report, where the gate weighs them as ever (a pass printing
-        // failures is no pass), and its section says they were printed
-        // within another runner's lines, not run (`Section::printed`).
-        let spans: Vec<Spans<'_>> = found.iter().map(|(r, f)| (*r, &f.spans[..])).collect();
-        let nested = sections::nested(&spans);
-        let whole_log = [(0, self.lines.saturating_sub(1))];
-        let own_spans: Vec<(Runner, Vec<(u64, u64)>)> = found
-            .iter()
-            .zip(&nested)
-            .map(|((runner, findings), nested)| {
-                // Read with an explicit format and never sure of itself:
-                // the whole log is its.
-                let all = if findings.spans.is_empty() {
-                    &whole_log[..]
-                } else {
-                    &findings.spans[..]
-                };
-                let own = all.iter().filter(|span| !nested.contains(span));
-                (*runner, own.copied().collect())
-            })
-            .collect();
-        let nested: Vec<(Runner, Vec<(u64, u64)>)> = found
-            .iter()
-            .map(|(runner, _)| *runner)
-            .zip(nested)
-            .collect();
-
+        let (own_spans, nested) = spans_of(&found, self.lines);
         let mut report = Report {
             format: found
                 .first()
@@ -270,37 +242,11 @@ impl StreamParser {
             descriptions.extend(findings.descriptions);
             seen.push((runner, findings.seen));
         }
-        // Stable: ties keep the recognisers' order.
-        failing.sort_by_key(|(index, _)| *index);
-        // Each name once in its context (one title in two files is two
-        // tests), without copying the names: a log can name a hundred
-        // thousand failing tests.
-        let first: Vec<bool> = {
-            let mut names =
-                HashSet::with_capacity_and_hasher(failing.len(), RandomState::default());
-            failing
-                .iter()
-                .map(|(_, test)| names.insert((test.name.as_str(), test.context.as_deref())))
-                .collect()
-        };
-        let failing: Vec<(u64, FailingTest)> = failing
-            .into_iter()
-            .zip(first)
-            .filter_map(|(test, first)| first.then_some(test))
-            .collect();
+        let failing = each_failure_once(failing);
         let flaky = first_of_each(flaky);
         let running = first_of_each(running);
         let (mut tests, omitted) = every_test(&failing, &flaky, &running, seen);
-        if !descriptions.is_empty() {
-            let mut described: HashMap<String, String, RandomState> =
-                HashMap::with_capacity_and_hasher(descriptions.len(), RandomState::default());
-            for (name, description) in descriptions {
-                described.entry(name).or_insert(description);
-            }
-            for test in &mut tests {
-                test.description = described.remove(&test.name);
-            }
-        }
+        describe(&mut tests, descriptions);
         report.flaky = flaky.into_iter().map(|(_, name, _)| name).collect();
         report.running = running.into_iter().map(|(_, name, _)| name).collect();
         crashes.sort_by_key(|(index, _)| *index);
@@ -316,6 +262,79 @@ impl StreamParser {
             any_said_none && counts.ran().unwrap_or(0) == 0 && report.failing.is_empty();
         report.counts = counts;
         report
+    }
+}
+
+/// Each runner's own spans (the whole log where it has none, read with an
+/// explicit format) and the spans it was met in within another's lines,
+/// in the order of `found`.
+fn spans_of(found: &[(Runner, Findings)], lines: u64) -> (RunnerSpans, RunnerSpans) {
+    // A runner met only within another's lines (a pytest session a
+    // cargo test printed) is that runner's output: its names stay in
+    // the report, where the gate weighs them as ever (a pass printing
+    // failures is no pass), and its section says they were printed
+    // within another runner's lines, not run (`Section::printed`).
+    let spans: Vec<Spans<'_>> = found.iter().map(|(r, f)| (*r, &f.spans[..])).collect();
+    let nested = sections::nested(&spans);
+    let whole_log = [(0, lines.saturating_sub(1))];
+    let own_spans: RunnerSpans = found
+        .iter()
+        .zip(&nested)
+        .map(|((runner, findings), nested)| {
+            // Read with an explicit format and never sure of itself:
+            // the whole log is its.
+            let all = if findings.spans.is_empty() {
+                &whole_log[..]
+            } else {
+                &findings.spans[..]
+            };
+            let own = all.iter().filter(|span| !nested.contains(span));
+            (*runner, own.copied().collect())
+        })
+        .collect();
+    let nested: RunnerSpans = found
+        .iter()
+        .map(|(runner, _)| *runner)
+        .zip(nested)
+        .collect();
+    (own_spans, nested)
+}
+
+/// Spans of lines, by runner.
+type RunnerSpans = Vec<(Runner, Vec<(u64, u64)>)>;
+
+/// The failures in order of their lines, each name once in its context.
+fn each_failure_once(mut failing: Vec<(u64, FailingTest)>) -> Vec<(u64, FailingTest)> {
+    // Stable: ties keep the recognisers' order.
+    failing.sort_by_key(|(index, _)| *index);
+    // Each name once in its context (one title in two files is two
+    // tests), without copying the names: a log can name a hundred
+    // thousand failing tests.
+    let first: Vec<bool> = {
+        let mut names = HashSet::with_capacity_and_hasher(failing.len(), RandomState::default());
+        failing
+            .iter()
+            .map(|(_, test)| names.insert((test.name.as_str(), test.context.as_deref())))
+            .collect()
+    };
+    failing
+        .into_iter()
+        .zip(first)
+        .filter_map(|(test, first)| first.then_some(test))
+        .collect()
+}
+
+/// Each test's description, the first a recogniser gave for its name.
+fn describe(tests: &mut [TestOutcome], descriptions: Vec<(String, String)>) {
+    if !descriptions.is_empty() {
+        let mut described: HashMap<String, String, RandomState> =
+            HashMap::with_capacity_and_hasher(descriptions.len(), RandomState::default());
+        for (name, description) in descriptions {
+            described.entry(name).or_insert(description);
+        }
+        for test in tests {
+            test.description = described.remove(&test.name);
+        }
     }
 }
 
@@ -358,36 +377,7 @@ fn every_test(
         }
     }
     let mut tests: Vec<(u64, TestOutcome)> = Vec::new();
-    for (index, test) in failing {
-        let context = test.context.as_deref();
-        if let Some(decision) = decided.get_mut(test.name.as_str()) {
-            // A flaky or running test's failure gives it its runner.
-            decision.3 = test.format;
-            decision.4 = decision.4.or(context);
-            continue;
-        }
-        let noted = seen.iter().find_map(|(_, set)| set.get(&test.name));
-        let outcome = match noted {
-            Some(n) if n.outcome == Outcome::Error => Outcome::Error,
-            Some(_) | None => Outcome::Failed,
-        };
-        if noted.is_none() {
-            // Named by no result line: listed here, not looked up later.
-            let test = TestOutcome {
-                name: test.name.clone(),
-                outcome,
-                kind: test.kind,
-                format: test.format,
-                context: test.context.clone(),
-                duration_ms: None,
-                description: None,
-            };
-            tests.push((*index, test));
-            continue;
-        }
-        let entry = (*index, outcome, test.kind, test.format, context);
-        decided.insert(&test.name, entry);
-    }
+    decide_failures(failing, &seen, &mut decided, &mut tests);
     let mut omitted = 0u64;
     // Last recogniser first, each set moved out (its names are not copied):
     // a name an earlier recogniser noted too is that one's to give.
@@ -439,6 +429,48 @@ fn every_test(
     }
     tests.sort_by_key(|(index, _)| *index);
     (tests.into_iter().map(|(_, test)| test).collect(), omitted)
+}
+
+/// The confirmed failures' part of [`every_test`]: a flaky or running
+/// test's failure gives it its runner and context; a failure a result line
+/// named too is decided here and listed with that line's test; one named
+/// by no result line is listed at once.
+fn decide_failures<'a>(
+    failing: &'a [(u64, FailingTest)],
+    seen: &[(Runner, Seen)],
+    decided: &mut HashMap<&'a str, Decided<'a>, RandomState>,
+    tests: &mut Vec<(u64, TestOutcome)>,
+) {
+    for (index, test) in failing {
+        let context = test.context.as_deref();
+        if let Some(decision) = decided.get_mut(test.name.as_str()) {
+            // A flaky or running test's failure gives it its runner.
+            decision.3 = test.format;
+            decision.4 = decision.4.or(context);
+            continue;
+        }
+        let noted = seen.iter().find_map(|(_, set)| set.get(&test.name));
+        let outcome = match noted {
+            Some(n) if n.outcome == Outcome::Error => Outcome::Error,
+            Some(_) | None => Outcome::Failed,
+        };
+        if noted.is_none() {
+            // Named by no result line: listed here, not looked up later.
+            let test = TestOutcome {
+                name: test.name.clone(),
+                outcome,
+                kind: test.kind,
+                format: test.format,
+                context: test.context.clone(),
+                duration_ms: None,
+                description: None,
+            };
+            tests.push((*index, test));
+            continue;
+        }
+        let entry = (*index, outcome, test.kind, test.format, context);
+        decided.insert(&test.name, entry);
+    }
 }
 
 #[cfg(test)]

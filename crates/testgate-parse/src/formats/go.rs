@@ -242,67 +242,7 @@ impl Go {
             Some(_) | None => None,
         };
         if let Some((outcome, name)) = result {
-            // A result line alone does not say "go": any program can print
-            // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
-            // `=== RUN`, a package line or a JSON event claims the log.
-            match outcome {
-                TestOutcome::Fail => {
-                    // Without `-v` go prints the test's log after its
-                    // result, indented one level deeper.
-                    self.excerpts.open(name);
-                    self.block_indent = Some(indent(text));
-                }
-                TestOutcome::Pass | TestOutcome::Skip => self.excerpts.discard(name),
-            }
-            let scope = &mut self.text;
-            if scope.last_run.1 == name {
-                scope.last_run.1.clear();
-            }
-            match outcome {
-                TestOutcome::Fail => {
-                    // Under -v every test go runs has its `=== RUN` line: a
-                    // failure of a name that never ran was printed by a test.
-                    if scope.counted && !ran(&self.findings.seen, name) {
-                        return;
-                    }
-                    scope.failed += 1;
-                    scope.failures.candidate(line.index, name, None, Kind::Test);
-                    scope.failed_lengths |= length_bit(name);
-                    self.findings
-                        .seen
-                        .note(line.index, name, None, Outcome::Failed);
-                    // A failed subtest fails its parents, whatever their own
-                    // lines say (go prints a parent's `--- FAIL` first, so
-                    // this adds nothing to go's own output).
-                    // (A name that only looks like a parent, `t.Run("a/b")`'s
-                    // `TestX/a`, never had a line of its own: left alone.)
-                    for parent in parents(name) {
-                        if self.findings.seen.get(parent).is_none() {
-                            continue;
-                        }
-                        scope
-                            .failures
-                            .candidate(line.index, parent, None, Kind::Test);
-                        scope.failed_lengths |= length_bit(parent);
-                        self.findings
-                            .seen
-                            .note(line.index, parent, None, Outcome::Failed);
-                    }
-                }
-                TestOutcome::Pass => {
-                    scope.passed += 1;
-                    scope.passed_after_failing(line.index, name);
-                    self.findings
-                        .seen
-                        .note(line.index, name, None, Outcome::Passed);
-                }
-                TestOutcome::Skip => {
-                    scope.skipped += 1;
-                    self.findings
-                        .seen
-                        .note(line.index, name, None, Outcome::Skipped);
-                }
-            }
+            self.result_line(line, outcome, name);
             return;
         }
         // `=== RUN   Name`; go 1.4 and older wrote one space.
@@ -347,33 +287,104 @@ impl Go {
             return;
         }
         if let Some(package) = package_line(text) {
-            self.detected(line.index);
-            let scope = std::mem::take(&mut self.text);
-            self.findings
-                .seen
-                .set_context_from(scope.first_noted, package.name);
-            self.text.first_noted = self.findings.seen.len();
-            let outcome = match package.status {
-                PackageStatus::Ok { no_tests } => {
-                    if no_tests {
-                        self.said_none = true;
-                    } else {
-                        self.ran = true;
-                    }
-                    PackageEnd::Passed
-                }
-                PackageStatus::NoTestFiles => {
-                    self.said_none = true;
-                    PackageEnd::Passed
-                }
-                PackageStatus::Fail => {
-                    self.ran = true;
-                    PackageEnd::Failed
-                }
-            };
-            self.excerpts.end();
-            self.close(scope, Some(package.name), outcome, true);
+            self.package_ended(line.index, &package);
         }
+    }
+
+    /// A test's result line, `--- FAIL: Name (0.00s)` at its indent.
+    fn result_line(&mut self, line: &Line<'_>, outcome: TestOutcome, name: &str) {
+        let text = &*line.text;
+        // A result line alone does not say "go": any program can print
+        // `--- FAIL: X` (a Rust test did, in nextest's lies.log). Only
+        // `=== RUN`, a package line or a JSON event claims the log.
+        match outcome {
+            TestOutcome::Fail => {
+                // Without `-v` go prints the test's log after its
+                // result, indented one level deeper.
+                self.excerpts.open(name);
+                self.block_indent = Some(indent(text));
+            }
+            TestOutcome::Pass | TestOutcome::Skip => self.excerpts.discard(name),
+        }
+        let scope = &mut self.text;
+        if scope.last_run.1 == name {
+            scope.last_run.1.clear();
+        }
+        match outcome {
+            TestOutcome::Fail => {
+                // Under -v every test go runs has its `=== RUN` line: a
+                // failure of a name that never ran was printed by a test.
+                if scope.counted && !ran(&self.findings.seen, name) {
+                    return;
+                }
+                scope.failed += 1;
+                scope.failures.candidate(line.index, name, None, Kind::Test);
+                scope.failed_lengths |= length_bit(name);
+                self.findings
+                    .seen
+                    .note(line.index, name, None, Outcome::Failed);
+                // A failed subtest fails its parents, whatever their own
+                // lines say (go prints a parent's `--- FAIL` first, so
+                // this adds nothing to go's own output).
+                // (A name that only looks like a parent, `t.Run("a/b")`'s
+                // `TestX/a`, never had a line of its own: left alone.)
+                for parent in parents(name) {
+                    if self.findings.seen.get(parent).is_none() {
+                        continue;
+                    }
+                    scope
+                        .failures
+                        .candidate(line.index, parent, None, Kind::Test);
+                    scope.failed_lengths |= length_bit(parent);
+                    self.findings
+                        .seen
+                        .note(line.index, parent, None, Outcome::Failed);
+                }
+            }
+            TestOutcome::Pass => {
+                scope.passed += 1;
+                scope.passed_after_failing(line.index, name);
+                self.findings
+                    .seen
+                    .note(line.index, name, None, Outcome::Passed);
+            }
+            TestOutcome::Skip => {
+                scope.skipped += 1;
+                self.findings
+                    .seen
+                    .note(line.index, name, None, Outcome::Skipped);
+            }
+        }
+    }
+
+    /// A package's last line (`ok`, `FAIL`, `?`): its scope closed.
+    fn package_ended(&mut self, index: u64, package: &PackageLine<'_>) {
+        self.detected(index);
+        let scope = std::mem::take(&mut self.text);
+        self.findings
+            .seen
+            .set_context_from(scope.first_noted, package.name);
+        self.text.first_noted = self.findings.seen.len();
+        let outcome = match package.status {
+            PackageStatus::Ok { no_tests } => {
+                if no_tests {
+                    self.said_none = true;
+                } else {
+                    self.ran = true;
+                }
+                PackageEnd::Passed
+            }
+            PackageStatus::NoTestFiles => {
+                self.said_none = true;
+                PackageEnd::Passed
+            }
+            PackageStatus::Fail => {
+                self.ran = true;
+                PackageEnd::Failed
+            }
+        };
+        self.excerpts.end();
+        self.close(scope, Some(package.name), outcome, true);
     }
 
     fn json_event(&mut self, line: &Line<'_>, event: Event) {
@@ -389,68 +400,16 @@ impl Go {
             return;
         };
         match (event.test, event.action.as_str()) {
-            (Some(test), "run") => {
-                scope.counted = true;
-                let package = Some(event.package.as_str());
-                self.findings
-                    .seen
-                    .note(line.index, &test, package, Outcome::Running);
-                if scope.open.len() < MAX_OPEN && !test.starts_with("Benchmark") {
-                    scope.open.insert(test.clone());
-                }
-                scope.last_run = (line.index, test);
+            (Some(test), action) => {
+                test_event(
+                    &mut self.findings.seen,
+                    scope,
+                    line.index,
+                    test,
+                    &event.package,
+                    action,
+                );
             }
-            (Some(test), "fail") => {
-                // go 1.19's test2json makes a printed `--- FAIL:` a fail
-                // event too: only a test with a `run` event can fail.
-                if !ran(&self.findings.seen, &test) {
-                    return;
-                }
-                let package = Some(event.package.as_str());
-                self.findings
-                    .seen
-                    .note(line.index, &test, package, Outcome::Failed);
-                scope.counted = true;
-                if scope.last_run.1 == test {
-                    scope.last_run.1.clear();
-                }
-                scope.open.remove(&test);
-                if scope.standing.len() < MAX_OPEN {
-                    scope.standing.insert(test.clone());
-                }
-                scope.failed += 1;
-                scope.failed_lengths |= length_bit(&test);
-                scope
-                    .failures
-                    .candidate(line.index, &test, None, Kind::Test);
-            }
-            (Some(test), "pass") => {
-                scope.counted = true;
-                if scope.last_run.1 == test {
-                    scope.last_run.1.clear();
-                }
-                scope.open.remove(&test);
-                scope.standing.remove(&test);
-                scope.passed += 1;
-                scope.passed_after_failing(line.index, &test);
-                let package = Some(event.package.as_str());
-                self.findings
-                    .seen
-                    .note(line.index, &test, package, Outcome::Passed);
-            }
-            (Some(test), "skip") => {
-                scope.counted = true;
-                if scope.last_run.1 == test {
-                    scope.last_run.1.clear();
-                }
-                scope.open.remove(&test);
-                scope.skipped += 1;
-                let package = Some(event.package.as_str());
-                self.findings
-                    .seen
-                    .note(line.index, &test, package, Outcome::Skipped);
-            }
-            (Some(_), _) => scope.counted = true,
             (None, "pass" | "fail" | "skip") => {
                 let (package, scope) = self.json.swap_remove(at);
                 let outcome = match event.action.as_str() {
@@ -473,6 +432,72 @@ impl Go {
             }
             (None, _) => {}
         }
+    }
+}
+
+/// A `-json` event of one test (`run`, `fail`, `pass`, `skip`, or another
+/// that only says the package ran tests) in its package's scope.
+fn test_event(
+    seen: &mut super::Seen,
+    scope: &mut Package,
+    index: u64,
+    test: String,
+    package: &str,
+    action: &str,
+) {
+    match action {
+        "run" => {
+            scope.counted = true;
+            let package = Some(package);
+            seen.note(index, &test, package, Outcome::Running);
+            if scope.open.len() < MAX_OPEN && !test.starts_with("Benchmark") {
+                scope.open.insert(test.clone());
+            }
+            scope.last_run = (index, test);
+        }
+        "fail" => {
+            // go 1.19's test2json makes a printed `--- FAIL:` a fail
+            // event too: only a test with a `run` event can fail.
+            if !ran(seen, &test) {
+                return;
+            }
+            let package = Some(package);
+            seen.note(index, &test, package, Outcome::Failed);
+            scope.counted = true;
+            if scope.last_run.1 == test {
+                scope.last_run.1.clear();
+            }
+            scope.open.remove(&test);
+            if scope.standing.len() < MAX_OPEN {
+                scope.standing.insert(test.clone());
+            }
+            scope.failed += 1;
+            scope.failed_lengths |= length_bit(&test);
+            scope.failures.candidate(index, &test, None, Kind::Test);
+        }
+        "pass" => {
+            scope.counted = true;
+            if scope.last_run.1 == test {
+                scope.last_run.1.clear();
+            }
+            scope.open.remove(&test);
+            scope.standing.remove(&test);
+            scope.passed += 1;
+            scope.passed_after_failing(index, &test);
+            let package = Some(package);
+            seen.note(index, &test, package, Outcome::Passed);
+        }
+        "skip" => {
+            scope.counted = true;
+            if scope.last_run.1 == test {
+                scope.last_run.1.clear();
+            }
+            scope.open.remove(&test);
+            scope.skipped += 1;
+            let package = Some(package);
+            seen.note(index, &test, package, Outcome::Skipped);
+        }
+        _ => scope.counted = true,
     }
 }
 

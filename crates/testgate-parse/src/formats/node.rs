@@ -197,11 +197,12 @@ impl Recognizer for Node {
 }
 
 /// The lines read outside a YAML block or a failure's output: `TAP
-/// version 13`, `# …` (subtests, the summary), `ok`/`not ok`, `test at`,
-/// and the spec reporter's marks (`ℹ`, `▶`, `✔`, `✖`: first byte 0xE2;
-/// `﹣`: 0xEF), at the left or indented.
+/// version 13`, `# …` (subtests, the summary), `ok`/`not ok`, and the
+/// spec reporter's marks (`ℹ`, `▶`, `✔`, `✖`: first byte 0xE2; `﹣`:
+/// 0xEF), at the left or indented. Not `test at …`, which only ends a
+/// failure's output (read whole): libtest's `test …` lines stay out.
 static NODE_LINES: Interest = Interest::NONE
-    .first(b"T#ont")
+    .first(b"T#on")
     .first(&[0xE2, 0xEF])
     .indented(b"#on")
     .indented(&[0xE2, 0xEF]);

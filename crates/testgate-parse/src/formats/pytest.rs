@@ -171,6 +171,68 @@ impl Pytest {
     }
 }
 
+impl Pytest {
+    /// A `=====` separator line: a session's start, its summary, its
+    /// closing statistics, or a section (`FAILURES`, `ERRORS`).
+    fn separator_line(&mut self, index: u64, text: &str) {
+        let Some(title) = separator_title(text) else {
+            return;
+        };
+        self.excerpts.end();
+        // `-q` prints no session header: the section counts outside one.
+        self.in_failures = title == "FAILURES" || title == "ERRORS";
+        if title == "test session starts" {
+            // A session still open here was cut off before its closing
+            // line (killed, timed out): keep all it named.
+            self.end_session(false);
+            self.detected(index);
+            self.session.open = true;
+        } else if title == "short test summary info" {
+            self.detected(index);
+            // A second header in one session means the first was printed
+            // by a test (`-s`): only pytest's own, the last, counts.
+            self.session.failures.start_list();
+            self.in_summary = true;
+        } else if let Some(stats) = closing_stats(title) {
+            self.detected(index);
+            self.count(stats);
+            self.end_session(true);
+        } else {
+            self.in_summary = false;
+        }
+    }
+
+    /// A line of an open session outside its summary: a verbose result,
+    /// a rerun, a test started.
+    fn session_line(&mut self, index: u64, text: &str) {
+        // Where the status word ends, found once for the readings below.
+        let status = before_percentage(text);
+        if let Some(id) = verbose_failure_in(text, status) {
+            let outcome = if verbose_error(text, id) {
+                Outcome::Error
+            } else {
+                Outcome::Failed
+            };
+            let context = Some(test_file(id));
+            self.findings.seen.note(index, id, context, outcome);
+            self.session.failures.candidate(index, id, None, Kind::Test);
+        } else if let Some(parents) = verbose_subfailure(text, status) {
+            for id in parents {
+                let context = Some(test_file(id));
+                self.findings.seen.note(index, id, context, Outcome::Failed);
+                self.session.failures.candidate(index, id, None, Kind::Test);
+            }
+        } else if let Some((id, outcome)) = self.passing_result(text) {
+            let context = Some(test_file(id));
+            self.findings.seen.note(index, id, context, outcome);
+        } else if let Some(id) = verbose_rerun(text, status) {
+            self.session.rerun.push((index, id.to_owned()));
+        } else if let Some(id) = verbose_started(text) {
+            self.session.running = Some((index, id.to_owned()));
+        }
+    }
+}
+
 impl Recognizer for Pytest {
     fn findings(&mut self) -> &mut Findings {
         &mut self.findings
@@ -185,31 +247,7 @@ impl Recognizer for Pytest {
             return;
         };
         if first == b'=' {
-            let Some(title) = separator_title(text) else {
-                return;
-            };
-            self.excerpts.end();
-            // `-q` prints no session header: the section counts outside one.
-            self.in_failures = title == "FAILURES" || title == "ERRORS";
-            if title == "test session starts" {
-                // A session still open here was cut off before its closing
-                // line (killed, timed out): keep all it named.
-                self.end_session(false);
-                self.detected(line.index);
-                self.session.open = true;
-            } else if title == "short test summary info" {
-                self.detected(line.index);
-                // A second header in one session means the first was printed
-                // by a test (`-s`): only pytest's own, the last, counts.
-                self.session.failures.start_list();
-                self.in_summary = true;
-            } else if let Some(stats) = closing_stats(title) {
-                self.detected(line.index);
-                self.count(stats);
-                self.end_session(true);
-            } else {
-                self.in_summary = false;
-            }
+            self.separator_line(line.index, text);
             return;
         }
         // `-q` prints the closing line bare, without the `=` rule.
@@ -244,37 +282,7 @@ impl Recognizer for Pytest {
         if self.session.running.is_some() {
             self.session.running = None;
         }
-        // Where the status word ends, found once for the readings below.
-        let status = before_percentage(text);
-        if let Some(id) = verbose_failure_in(text, status) {
-            let outcome = if verbose_error(text, id) {
-                Outcome::Error
-            } else {
-                Outcome::Failed
-            };
-            let context = Some(test_file(id));
-            self.findings.seen.note(line.index, id, context, outcome);
-            self.session
-                .failures
-                .candidate(line.index, id, None, Kind::Test);
-        } else if let Some(parents) = verbose_subfailure(text, status) {
-            for id in parents {
-                let context = Some(test_file(id));
-                self.findings
-                    .seen
-                    .note(line.index, id, context, Outcome::Failed);
-                self.session
-                    .failures
-                    .candidate(line.index, id, None, Kind::Test);
-            }
-        } else if let Some((id, outcome)) = self.passing_result(text) {
-            let context = Some(test_file(id));
-            self.findings.seen.note(line.index, id, context, outcome);
-        } else if let Some(id) = verbose_rerun(text, status) {
-            self.session.rerun.push((line.index, id.to_owned()));
-        } else if let Some(id) = verbose_started(text) {
-            self.session.running = Some((line.index, id.to_owned()));
-        }
+        self.session_line(line.index, text);
     }
 
     fn finish(&mut self) -> Findings {

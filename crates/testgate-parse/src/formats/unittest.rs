@@ -584,6 +584,11 @@ fn is_exception_line(text: &str) -> bool {
 /// ` ... ` or alone, ends with `)`. The cheap test that keeps other
 /// runners' lines (`test a::b ... ok`) from the parsing of descriptions.
 fn may_describe(text: &str) -> bool {
+    // Either way a `)` is needed: one `memchr` keeps a line without one
+    // from the search for ` ... `.
+    if memchr::memchr(b')', text.as_bytes()).is_none() {
+        return false;
+    }
     match super::find(text, " ... ") {
         Some(at) => text.as_bytes().get(at.wrapping_sub(1)) == Some(&b')'),
         None => text.ends_with(')'),

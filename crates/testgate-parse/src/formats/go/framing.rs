@@ -308,6 +308,20 @@ impl Block {
                 return;
             }
         }
+        self.action_line(marked, line, body, indent, update, text);
+    }
+
+    /// A line of the testing package's: `=== ACTION  Name` (an update)
+    /// or, at its indent, `--- ACTION: Name (0.00s)` (a report).
+    fn action_line(
+        &mut self,
+        marked: bool,
+        line: &[u8],
+        body: &[u8],
+        indent: usize,
+        update: bool,
+        text: &mut Vec<u8>,
+    ) {
         // `=== ACTION  Name` or `--- ACTION: Name (0.00s)`.
         let after = String::from_utf8_lossy(&body[4..]);
         let (action, name) = after.split_once(' ').unwrap_or((&after, ""));
