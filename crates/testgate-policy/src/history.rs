@@ -309,67 +309,8 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
                 reruns: attempt.reruns,
             })
         }
-        Ending::Exited { code: 0 } => {
-            if !attempt.failing.is_empty() {
-                AttemptClass::Stop(Stop::Contradiction {
-                    failing: attempt.failing.len(),
-                    report: matches!(attempt.evidence, Evidence::Report { .. }),
-                })
-            } else if attempt.evidence == Evidence::ReportMissing {
-                // The report is written at the session's end: a run that
-                // never wrote it never got there, whatever its console says.
-                AttemptClass::Stop(Stop::ReportMissing)
-            } else if attempt.evidence == Evidence::Unasked {
-                // `--evidence report`: the console alone is not enough.
-                AttemptClass::Stop(Stop::NoReport)
-            } else if let Some(disagreement) = disagreement(attempt) {
-                AttemptClass::Stop(Stop::ChannelsDisagree { disagreement })
-            } else if attempt.truncated {
-                // The exit status of a run that never reached its summary
-                // speaks for nothing: a test may have exited the runner.
-                AttemptClass::Stop(Stop::Truncated)
-            } else if ran_nothing(attempt) {
-                AttemptClass::Stop(Stop::NoTestsRan {
-                    code: 0,
-                    said: attempt.no_tests_ran,
-                })
-            } else {
-                AttemptClass::Passed
-            }
-        }
-        &Ending::Exited { code } => {
-            // A named failing test is evidence about the code, whatever else
-            // the output says; without one, the environment, a runner that
-            // said no test ran (pytest's exit 5) or a shell that found no
-            // runner explain the exit, and nothing was proved either way.
-            if !attempt.failing.is_empty() {
-                AttemptClass::Failed { crash: None }
-            } else if !is_full(attempt) && coverage_failed_the_run(attempt).is_some() {
-                // A subset of the tests can never meet a global coverage
-                // threshold: the selected tests passed.
-                AttemptClass::Passed
-            } else if let Some(env) = &attempt.environment {
-                AttemptClass::Stop(Stop::Environment {
-                    code: Some(code),
-                    what: &env.what,
-                    fix: &env.fix,
-                })
-            } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
-                // Before "no test ran": a shell that found no runner says
-                // why nothing ran, targeted attempt or full.
-                AttemptClass::Stop(Stop::ShellCouldNotRun { code })
-            } else if attempt.no_tests_ran {
-                AttemptClass::Stop(Stop::NoTestsRan { code, said: true })
-            } else if attempt.coverage_below_threshold
-                && attempt.counts.and_then(|c| c.ran()) == Some(0)
-            {
-                // `jest -t nomatch` under a threshold: the runner failed
-                // the run for coverage, and its summary counts no test run.
-                AttemptClass::Stop(Stop::NoTestsRan { code, said: false })
-            } else {
-                AttemptClass::Failed { crash: None }
-            }
-        }
+        Ending::Exited { code: 0 } => exited_zero(attempt),
+        &Ending::Exited { code } => exited_nonzero(attempt, code),
         &Ending::Signalled { signal } => match signal::classify(signal) {
             SignalClass::Crash => AttemptClass::Failed {
                 crash: Some(signal),
@@ -392,6 +333,73 @@ pub(crate) fn classify(attempt: &Attempt) -> AttemptClass<'_> {
         Ending::WouldNotStart { why } => AttemptClass::Stop(Stop::WouldNotStart { why }),
         Ending::Cancelled => AttemptClass::Stop(Stop::Cancelled),
         Ending::Lost { why } => AttemptClass::Stop(Stop::Lost { why }),
+    }
+}
+
+/// What an attempt that exited 0 says (no retry within it hid a
+/// failure): passed, unless a failing name, a missing report, the
+/// channels, a cut-off output or a run of nothing says otherwise.
+fn exited_zero(attempt: &Attempt) -> AttemptClass<'_> {
+    if !attempt.failing.is_empty() {
+        AttemptClass::Stop(Stop::Contradiction {
+            failing: attempt.failing.len(),
+            report: matches!(attempt.evidence, Evidence::Report { .. }),
+        })
+    } else if attempt.evidence == Evidence::ReportMissing {
+        // The report is written at the session's end: a run that
+        // never wrote it never got there, whatever its console says.
+        AttemptClass::Stop(Stop::ReportMissing)
+    } else if attempt.evidence == Evidence::Unasked {
+        // `--evidence report`: the console alone is not enough.
+        AttemptClass::Stop(Stop::NoReport)
+    } else if let Some(disagreement) = disagreement(attempt) {
+        AttemptClass::Stop(Stop::ChannelsDisagree { disagreement })
+    } else if attempt.truncated {
+        // The exit status of a run that never reached its summary
+        // speaks for nothing: a test may have exited the runner.
+        AttemptClass::Stop(Stop::Truncated)
+    } else if ran_nothing(attempt) {
+        AttemptClass::Stop(Stop::NoTestsRan {
+            code: 0,
+            said: attempt.no_tests_ran,
+        })
+    } else {
+        AttemptClass::Passed
+    }
+}
+
+/// What an attempt that exited with `code`, not 0, says (no retry within
+/// it hid a failure): failed when a test is named failing; else the
+/// environment, a shell or a run of nothing may explain the exit.
+fn exited_nonzero(attempt: &Attempt, code: i32) -> AttemptClass<'_> {
+    // A named failing test is evidence about the code, whatever else
+    // the output says; without one, the environment, a runner that
+    // said no test ran (pytest's exit 5) or a shell that found no
+    // runner explain the exit, and nothing was proved either way.
+    if !attempt.failing.is_empty() {
+        AttemptClass::Failed { crash: None }
+    } else if !is_full(attempt) && coverage_failed_the_run(attempt).is_some() {
+        // A subset of the tests can never meet a global coverage
+        // threshold: the selected tests passed.
+        AttemptClass::Passed
+    } else if let Some(env) = &attempt.environment {
+        AttemptClass::Stop(Stop::Environment {
+            code: Some(code),
+            what: &env.what,
+            fix: &env.fix,
+        })
+    } else if matches!(code, 126 | 127) && no_test_evidence(attempt) {
+        // Before "no test ran": a shell that found no runner says
+        // why nothing ran, targeted attempt or full.
+        AttemptClass::Stop(Stop::ShellCouldNotRun { code })
+    } else if attempt.no_tests_ran {
+        AttemptClass::Stop(Stop::NoTestsRan { code, said: true })
+    } else if attempt.coverage_below_threshold && attempt.counts.and_then(|c| c.ran()) == Some(0) {
+        // `jest -t nomatch` under a threshold: the runner failed
+        // the run for coverage, and its summary counts no test run.
+        AttemptClass::Stop(Stop::NoTestsRan { code, said: false })
+    } else {
+        AttemptClass::Failed { crash: None }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The bubblewrap command line, bwrap's status report and its refusals.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -67,65 +67,117 @@ pub(crate) fn arguments(
     args: &[OsString],
 ) -> Vec<OsString> {
     let mut out: Vec<OsString> = Vec::new();
-    let mut push = |items: &[&dyn AsRef<std::ffi::OsStr>]| {
-        out.extend(items.iter().map(|s| s.as_ref().to_os_string()));
-    };
-    push(&[&"--ro-bind", &"/", &"/"]);
-    push(&[&"--dev", &"/dev", &"--proc", &"/proc"]);
+    let size = options.tmpfs_size.to_string();
+    system_mounts(&mut out, protected, &size);
+    home_mounts(&mut out, view, &size);
+    namespaces(&mut out, options);
+    project_mounts(&mut out, options, dir, protected, &size);
+    secret_mounts(&mut out, options, dir, secrets, view);
+    push(
+        &mut out,
+        &[
+            &"--chdir",
+            &dir,
+            &"--json-status-fd",
+            &"3",
+            &"--seccomp",
+            &"4",
+        ],
+    );
+    push(&mut out, &[&"--"]);
+    push(&mut out, &[program]);
+    out.extend(args.iter().cloned());
+    out
+}
+
+/// Appends `items` to bwrap's arguments.
+fn push(out: &mut Vec<OsString>, items: &[&dyn AsRef<OsStr>]) {
+    out.extend(items.iter().map(|s| s.as_ref().to_os_string()));
+}
+
+/// The host read-only, a new /dev and /proc with the host-wide state
+/// masked, and the capped tmpfs mounts (`size` is the cap).
+fn system_mounts(out: &mut Vec<OsString>, protected: &Protected, size: &str) {
+    push(out, &[&"--ro-bind", &"/", &"/"]);
+    push(out, &[&"--dev", &"/dev", &"--proc", &"/proc"]);
     // /proc and /sys: the new proc's writable-by-root entries read-only,
     // host-wide state masked. /sys is read-only through `--ro-bind / /`
     // (bwrap makes every submount read-only).
     for path in PROC_READ_ONLY {
-        push(&[&"--ro-bind-try", &path, &path]);
+        push(out, &[&"--ro-bind-try", &path, &path]);
     }
     for path in &protected.proc_masked {
-        push(&[&"--ro-bind", &"/dev/null", path]);
+        push(out, &[&"--ro-bind", &"/dev/null", path]);
     }
     // The new proc itself read-only, as Landlock grants it: no process
     // opens another's `/proc/PID/mem` (its runner's, the same user's) for
     // writing. A process's own memory and descriptors are reached through
     // the calls, not through /proc; a magic link in `/proc/PID/fd` leads
     // to the file's own mount, which keeps its mode.
-    push(&[&"--remount-ro", &"/proc"]);
+    push(out, &[&"--remount-ro", &"/proc"]);
     // tmpfs mounts, each capped (tmpfs pages are the host's memory); /dev
     // itself (bwrap's --dev tmpfs takes no size) read-only once /dev/shm
     // is mounted on it.
-    let size = options.tmpfs_size.to_string();
     for path in ["/tmp", "/run", "/dev/shm"] {
-        push(&[&"--size", &size, &"--tmpfs", &path]);
+        push(out, &[&"--size", &size, &"--tmpfs", &path]);
     }
-    push(&[&"--remount-ro", &"/dev"]);
-    // The homes hidden (a tmpfs each, capped like the others), the host's
-    // password hashes and host keys empty, then what toolchains need shown
-    // again: read-only, except the private caches and the build outputs
-    // the environment names.
+    push(out, &[&"--remount-ro", &"/dev"]);
+}
+
+/// The homes hidden (a tmpfs each, capped at `size` like the others), the
+/// host's password hashes and host keys empty, then what toolchains need
+/// shown again: read-only, except the private caches and the build outputs
+/// the environment names.
+fn home_mounts(out: &mut Vec<OsString>, view: &View, size: &str) {
     for path in &view.hidden_dirs {
-        push(&[&"--size", &size, &"--tmpfs", path]);
+        push(out, &[&"--size", &size, &"--tmpfs", path]);
     }
     for path in &view.hidden_files {
-        push(&[&"--ro-bind", &"/dev/null", path]);
+        push(out, &[&"--ro-bind", &"/dev/null", path]);
     }
     for (host, inside) in &view.read_only {
-        push(&[&"--ro-bind", host, inside]);
+        push(out, &[&"--ro-bind", host, inside]);
     }
     for (host, inside) in &view.writable {
-        push(&[&"--bind", host, inside]);
+        push(out, &[&"--bind", host, inside]);
     }
     // The sandbox's git configuration, a file of the home's tmpfs: gone
     // with the attempt, whatever the command writes into it.
     if let Some(path) = &view.git_config {
-        push(&[&"--file", &GIT_CONFIG_FD, path]);
+        push(out, &[&"--file", &GIT_CONFIG_FD, path]);
     }
-    push(&[&"--unshare-all", &"--unshare-user", &"--disable-userns"]);
+}
+
+/// Every namespace new (the network shared only when allowed), user
+/// namespaces refused inside, a new session, no capabilities.
+fn namespaces(out: &mut Vec<OsString>, options: &BwrapOptions) {
+    push(
+        out,
+        &[&"--unshare-all", &"--unshare-user", &"--disable-userns"],
+    );
     if options.allow_network {
-        push(&[&"--share-net"]);
+        push(out, &[&"--share-net"]);
     }
-    push(&[
-        &"--new-session",
-        &"--die-with-parent",
-        &"--cap-drop",
-        &"ALL",
-    ]);
+    push(
+        out,
+        &[
+            &"--new-session",
+            &"--die-with-parent",
+            &"--cap-drop",
+            &"ALL",
+        ],
+    );
+}
+
+/// The project and the writable paths bound, then what stays read-only
+/// inside them and the scratch folders (a tmpfs capped at `size`).
+fn project_mounts(
+    out: &mut Vec<OsString>,
+    options: &BwrapOptions,
+    dir: &Path,
+    protected: &Protected,
+    size: &str,
+) {
     // Writable paths come after the private /tmp so a project under /tmp
     // stays visible; secrets come last so a writable bind cannot undo them.
     // A project the command may not write (a toolchain's version asked)
@@ -135,20 +187,31 @@ pub(crate) fn arguments(
     } else {
         "--bind"
     };
-    push(&[&project, &dir, &dir]);
+    push(out, &[&project, &dir, &dir]);
     for path in &options.writable {
-        push(&[&"--bind", path, path]);
+        push(out, &[&"--bind", path, path]);
     }
     // .git: read-only even inside a writable path, so that hooks, config
     // and a `.git` file's target cannot be planted for host git to run;
     // the venvs, `node_modules` and `target/` the host runs code from, so
     // that nothing can be planted there either.
     for path in protected.git.iter().chain(&protected.host_folders) {
-        push(&[&"--ro-bind", path, path]);
+        push(out, &[&"--ro-bind", path, path]);
     }
     for path in &protected.scratch {
-        push(&[&"--size", &size, &"--tmpfs", path]);
+        push(out, &[&"--size", &size, &"--tmpfs", path]);
     }
+}
+
+/// The credential stores hidden, last so that no writable bind undoes
+/// them: a directory under an empty tmpfs, a file under `/dev/null`.
+fn secret_mounts(
+    out: &mut Vec<OsString>,
+    options: &BwrapOptions,
+    dir: &Path,
+    secrets: &[(PathBuf, bool)],
+    view: &View,
+) {
     // A secret in a hidden home that nothing shows again is already absent
     // (ENOENT): a `/dev/null` there reads as EACCES (bwrap binds nodev),
     // and yarn 1 as root stopped on `open '/root/.npmrc'`.
@@ -164,23 +227,11 @@ pub(crate) fn arguments(
     };
     for (path, is_dir) in secrets.iter().filter(|(path, _)| !absent(path)) {
         if *is_dir {
-            push(&[&"--tmpfs", path]);
+            push(out, &[&"--tmpfs", path]);
         } else {
-            push(&[&"--ro-bind", &"/dev/null", path]);
+            push(out, &[&"--ro-bind", &"/dev/null", path]);
         }
     }
-    push(&[
-        &"--chdir",
-        &dir,
-        &"--json-status-fd",
-        &"3",
-        &"--seccomp",
-        &"4",
-    ]);
-    push(&[&"--"]);
-    push(&[program]);
-    out.extend(args.iter().cloned());
-    out
 }
 
 /// The command's exit code from bwrap's `--json-status-fd` report: present

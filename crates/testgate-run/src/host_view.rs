@@ -475,6 +475,29 @@ fn private_caches(
         .mode(0o700)
         .create(&project)?;
     let claim = crate::evict::claim(&project)?;
+    seed_private_caches(host, &project, seeds, notes);
+    // After the seed, which is most of what a new project's cache adds.
+    evict_least_recent(host, root, &project, fresh, notes);
+    let mut out = Vec::new();
+    for (sub, inside) in private_cache_places(host, home) {
+        let path = project.join(sub);
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&path)?;
+        out.push((path.canonicalize()?, inside));
+    }
+    Ok((out, claim))
+}
+
+/// Seeds each of `seeds` into the `project`'s private caches from the
+/// host's, with a note when the copy stopped at its cap or failed.
+fn seed_private_caches(
+    host: &Host<'_>,
+    project: &Path,
+    seeds: &[HostCache],
+    notes: &mut Vec<String>,
+) {
     for cache in seeds {
         // Beside the private caches, in no bind: the sandbox never sees
         // the copy before it is complete.
@@ -497,10 +520,21 @@ fn private_caches(
             )),
         }
     }
-    // After the seed, which is most of what a new project's cache adds.
+}
+
+/// Removes the private caches of the projects checked least recently
+/// while `root` holds more than its cap (`project`'s own kept), with a
+/// note when any went.
+fn evict_least_recent(
+    host: &Host<'_>,
+    root: &Path,
+    project: &Path,
+    fresh: bool,
+    notes: &mut Vec<String>,
+) {
     if let Some(evicted) = crate::evict::evict(
         root,
-        &project,
+        project,
         host.cache_cap,
         std::time::SystemTime::now(),
         fresh,
@@ -515,6 +549,12 @@ fn private_caches(
                 crate::evict::CAP_VARIABLE,
             ));
     }
+}
+
+/// Where each private cache lies under the project's (its name there) and
+/// where the sandbox sees it: `~/.cache`, each toolchain's home folder
+/// once, the caller's tool caches, the toolchains' build outputs.
+fn private_cache_places(host: &Host<'_>, home: &Path) -> Vec<(String, PathBuf)> {
     let mut pairs = vec![("home-cache".to_owned(), home.join(".cache"))];
     for cache in host.toolchains.iter().flat_map(|t| t.caches) {
         if let CachePlace::HomeFolder { folder, .. } = cache.place {
@@ -540,16 +580,7 @@ fn private_caches(
                 )
             }),
     );
-    let mut out = Vec::new();
-    for (sub, inside) in pairs {
-        let path = project.join(sub);
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&path)?;
-        out.push((path.canonicalize()?, inside));
-    }
-    Ok((out, claim))
+    pairs
 }
 
 /// The directory name of a project's caches: its path, readable, `/` as `+`,

@@ -206,122 +206,197 @@ impl Return {
     }
 }
 
-/// Where a conditional jump goes: the next instruction, over `n` of them,
-/// or to one of the shared returns.
+/// Where a conditional jump goes: the next instruction, over `n` of them
+/// (set by [`Body::when_call`], never counted by hand), or to one of the
+/// shared returns.
 #[derive(Debug, Clone, Copy)]
 enum To {
     Next,
-    Over(u8),
+    Over(usize),
     Ret(Return),
+}
+
+/// The program's body as it is built, section by section: instructions
+/// whose jumps name their targets, resolved by [`Body::assemble`].
+#[derive(Debug, Default)]
+struct Body {
+    ops: Vec<(u16, To, To, u32)>,
+}
+
+impl Body {
+    fn op(&mut self, code: u16, jt: To, jf: To, k: u32) {
+        self.ops.push((code, jt, jf, k));
+    }
+
+    /// Loads the word at `offset` of `struct seccomp_data`.
+    fn load(&mut self, offset: u32) {
+        self.op(LD_W_ABS, To::Next, To::Next, offset);
+    }
+
+    /// When the syscall number (loaded) is `call`, the instructions `then`
+    /// adds decide, each path ending in a return; any other number goes on
+    /// past them. The jump over them is computed from what `then` added.
+    fn when_call(&mut self, call: libc::c_long, then: impl FnOnce(&mut Body)) {
+        let at = self.ops.len();
+        self.op(JEQ_K, To::Next, To::Over(0), call as u32);
+        then(self);
+        let added = self.ops.len() - at - 1;
+        self.ops[at].2 = To::Over(added);
+    }
+
+    /// The program: the body's jumps resolved, then the shared returns.
+    fn assemble(self) -> Vec<Instruction> {
+        let first_return = self.ops.len();
+        let resolve = |to: To, at: usize| -> u8 {
+            let distance = match to {
+                To::Next => 0,
+                To::Over(n) => n,
+                // Return::ALL is in declaration order.
+                To::Ret(ret) => first_return + ret as usize - at - 1,
+            };
+            // The program is well under 255 instructions (a unit test holds
+            // it there): every jump fits.
+            u8::try_from(distance).unwrap_or(u8::MAX)
+        };
+        let mut program: Vec<Instruction> = self
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(at, &(code, jt, jf, k))| Instruction {
+                code,
+                jt: resolve(jt, at),
+                jf: resolve(jf, at),
+                k,
+            })
+            .collect();
+        program.extend(Return::ALL.map(Return::instruction));
+        program
+    }
 }
 
 /// The filter program; a process of a foreign architecture (32-bit x86 on
 /// x86_64) gets EACCES from every syscall rather than dodging the filter.
-/// Jumps are relative: the body names its targets ([`To`]) and they are
-/// resolved once the body's length, and so the returns' place, is known.
+/// Jumps are relative: each section names its targets ([`To`]) and they
+/// are resolved once the body's length, and so the returns' place, is
+/// known. The sections run in this order; a syscall a section decides
+/// never reaches the next.
 fn program(allow_unix_sockets: bool) -> Vec<Instruction> {
-    let mut families: Vec<u32> = FAMILIES.iter().map(|&f| f as u32).collect();
-    if allow_unix_sockets {
-        families.push(libc::AF_UNIX as u32);
-    }
-    let mut body: Vec<(u16, To, To, u32)> = Vec::new();
-    let mut op = |code, jt, jf, k| body.push((code, jt, jf, k));
-    let load = |offset| (LD_W_ABS, To::Next, To::Next, offset);
-    op(LD_W_ABS, To::Next, To::Next, 4); // arch
-    op(JEQ_K, To::Next, To::Ret(Return::Acces), NATIVE_ARCH);
-    op(LD_W_ABS, To::Next, To::Next, 0); // syscall number
-    op(JGE_K, To::Ret(Return::Acces), To::Next, X32_BIT);
+    let mut body = Body::default();
+    native_calls_only(&mut body);
+    refused_calls(&mut body);
+    own_limits(&mut body);
+    own_scheduling(&mut body);
+    own_priority(&mut body);
+    no_set_id_modes(&mut body);
+    socket_families(&mut body, allow_unix_sockets);
+    body.assemble()
+}
+
+/// A foreign architecture and the x32 ABI get EACCES; the syscall number
+/// is left loaded for the sections after.
+fn native_calls_only(body: &mut Body) {
+    body.load(4); // arch
+    body.op(JEQ_K, To::Next, To::Ret(Return::Acces), NATIVE_ARCH);
+    body.load(0); // syscall number
+    body.op(JGE_K, To::Ret(Return::Acces), To::Next, X32_BIT);
+}
+
+/// io_uring, the kernel keyrings and the calls that reach into another
+/// process get EPERM.
+fn refused_calls(body: &mut Body) {
     let refused = [libc::SYS_io_uring_setup]
         .into_iter()
         .chain(KEYRING_CALLS)
         .chain(TAMPERING_CALLS);
     for call in refused {
-        op(JEQ_K, To::Ret(Return::Perm), To::Next, call as u32);
+        body.op(JEQ_K, To::Ret(Return::Perm), To::Next, call as u32);
     }
-    // prlimit64: pid 0 (the kernel reads a pid_t, the low half), or no
-    // new limit (both halves of the pointer zero), or EPERM.
-    op(JEQ_K, To::Next, To::Over(6), LIMIT_CALL as u32);
-    op(LD_W_ABS, To::Next, To::Next, argument(0));
-    op(JEQ_K, To::Ret(Return::Allow), To::Next, 0);
-    op(LD_W_ABS, To::Next, To::Next, argument(2));
-    op(JEQ_K, To::Next, To::Ret(Return::Perm), 0);
-    op(LD_W_ABS, To::Next, To::Next, argument(2) + 4);
-    op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
-    // The number matched: the pid (a pid_t, the low half) decides.
+}
+
+/// prlimit64: pid 0 (the kernel reads a pid_t, the low half), or no new
+/// limit (both halves of the pointer zero), or EPERM.
+fn own_limits(body: &mut Body) {
+    body.when_call(LIMIT_CALL, |body| {
+        body.load(argument(0));
+        body.op(JEQ_K, To::Ret(Return::Allow), To::Next, 0);
+        body.load(argument(2));
+        body.op(JEQ_K, To::Next, To::Ret(Return::Perm), 0);
+        body.load(argument(2) + 4);
+        body.op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+    });
+}
+
+/// The scheduling calls: the pid (a pid_t, the low half) decides.
+fn own_scheduling(body: &mut Body) {
     for call in OWN_SCHEDULING_CALLS {
-        op(JEQ_K, To::Next, To::Over(2), call as u32);
-        op(LD_W_ABS, To::Next, To::Next, argument(0));
-        op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+        body.when_call(call, |body| {
+            body.load(argument(0));
+            body.op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+        });
     }
-    // The number matched: which must be one process, who the caller.
+}
+
+/// The priority calls: which must be one process, who the caller.
+fn own_priority(body: &mut Body) {
     for (call, process) in OWN_PRIORITY_CALLS {
-        op(JEQ_K, To::Next, To::Over(4), call as u32);
-        op(LD_W_ABS, To::Next, To::Next, argument(0));
-        op(JEQ_K, To::Next, To::Ret(Return::Perm), process);
-        op(LD_W_ABS, To::Next, To::Next, argument(1));
-        op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+        body.when_call(call, |body| {
+            body.load(argument(0));
+            body.op(JEQ_K, To::Next, To::Ret(Return::Perm), process);
+            body.load(argument(1));
+            body.op(JEQ_K, To::Ret(Return::Allow), To::Ret(Return::Perm), 0);
+        });
     }
-    op(
+}
+
+/// openat2 gets ENOSYS; on a mode-setting call the mode decides, and
+/// nothing else applies.
+fn no_set_id_modes(body: &mut Body) {
+    body.op(
         JEQ_K,
         To::Ret(Return::NoSys),
         To::Next,
         libc::SYS_openat2 as u32,
     );
     for (call, mode) in MODE_CALLS {
-        // The number matched: the mode decides, and nothing else applies.
-        op(JEQ_K, To::Next, To::Over(2), call as u32);
-        let (code, jt, jf, k) = load(argument(mode));
-        op(code, jt, jf, k);
-        op(
-            JSET_K,
-            To::Ret(Return::Perm),
-            To::Ret(Return::Allow),
-            SETID_BITS,
-        );
+        body.when_call(call, |body| {
+            body.load(argument(mode));
+            body.op(
+                JSET_K,
+                To::Ret(Return::Perm),
+                To::Ret(Return::Allow),
+                SETID_BITS,
+            );
+        });
     }
-    op(
+}
+
+/// Every call but `socket` allowed; `socket` by its domain: the listed
+/// families (AF_UNIX when `allow_unix_sockets`) allowed, AF_UNIX otherwise
+/// EACCES, any other family EAFNOSUPPORT (the first return, which it falls
+/// through to).
+fn socket_families(body: &mut Body, allow_unix_sockets: bool) {
+    let mut families: Vec<u32> = FAMILIES.iter().map(|&f| f as u32).collect();
+    if allow_unix_sockets {
+        families.push(libc::AF_UNIX as u32);
+    }
+    body.op(
         JEQ_K,
         To::Next,
         To::Ret(Return::Allow),
         libc::SYS_socket as u32,
     );
-    op(LD_W_ABS, To::Next, To::Next, argument(0)); // the domain
+    body.load(argument(0)); // the domain
     for family in families {
-        op(JEQ_K, To::Ret(Return::Allow), To::Next, family);
+        body.op(JEQ_K, To::Ret(Return::Allow), To::Next, family);
     }
     if !allow_unix_sockets {
-        op(
+        body.op(
             JEQ_K,
             To::Ret(Return::Acces),
             To::Next,
             libc::AF_UNIX as u32,
         );
     }
-    // Any other family falls through to the first return: EAFNOSUPPORT.
-    let first_return = body.len();
-    let resolve = |to: To, at: usize| -> u8 {
-        let distance = match to {
-            To::Next => 0,
-            To::Over(n) => usize::from(n),
-            // Return::ALL is in declaration order.
-            To::Ret(ret) => first_return + ret as usize - at - 1,
-        };
-        // The program is well under 255 instructions (a unit test holds
-        // it there): every jump fits.
-        u8::try_from(distance).unwrap_or(u8::MAX)
-    };
-    let mut program: Vec<Instruction> = body
-        .iter()
-        .enumerate()
-        .map(|(at, &(code, jt, jf, k))| Instruction {
-            code,
-            jt: resolve(jt, at),
-            jf: resolve(jf, at),
-            k,
-        })
-        .collect();
-    program.extend(Return::ALL.map(Return::instruction));
-    program
 }
 
 /// The filter as the bytes bwrap's `--seccomp FD` reads.
@@ -666,6 +741,121 @@ mod tests {
                 }
             }
             assert_eq!(program.last().map(|i| i.k), Some(RET_ALLOW));
+        }
+    }
+
+    /// The program on x86_64 without Unix sockets, instruction by
+    /// instruction, as it stood when its jumps were counted by hand (before
+    /// the sections and [`Body::when_call`]): (code, jt, jf, k).
+    #[cfg(target_arch = "x86_64")]
+    const COUNTED_X86_64: [(u16, u8, u8, u32); 83] = [
+        (0x0020, 0, 0, 0x4),
+        (0x0015, 0, 77, 0xc000003e),
+        (0x0020, 0, 0, 0x0),
+        (0x0035, 75, 0, 0x40000000),
+        (0x0015, 75, 0, 0x1a9),
+        (0x0015, 74, 0, 0xf8),
+        (0x0015, 73, 0, 0xf9),
+        (0x0015, 72, 0, 0xfa),
+        (0x0015, 71, 0, 0x65),
+        (0x0015, 70, 0, 0x136),
+        (0x0015, 69, 0, 0x137),
+        (0x0015, 68, 0, 0x1b6),
+        (0x0015, 0, 6, 0x12e),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 67, 0, 0x0),
+        (0x0020, 0, 0, 0x20),
+        (0x0015, 0, 63, 0x0),
+        (0x0020, 0, 0, 0x24),
+        (0x0015, 63, 61, 0x0),
+        (0x0015, 0, 2, 0x90),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 60, 58, 0x0),
+        (0x0015, 0, 2, 0x8e),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 57, 55, 0x0),
+        (0x0015, 0, 2, 0x13a),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 54, 52, 0x0),
+        (0x0015, 0, 2, 0x100),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 51, 49, 0x0),
+        (0x0015, 0, 2, 0x117),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 48, 46, 0x0),
+        (0x0015, 0, 4, 0x8d),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 0, 43, 0x0),
+        (0x0020, 0, 0, 0x18),
+        (0x0015, 43, 41, 0x0),
+        (0x0015, 0, 4, 0xfb),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 0, 38, 0x1),
+        (0x0020, 0, 0, 0x18),
+        (0x0015, 38, 36, 0x0),
+        (0x0015, 36, 0, 0x1b5),
+        (0x0015, 0, 2, 0x5a),
+        (0x0020, 0, 0, 0x18),
+        (0x0045, 32, 34, 0xc00),
+        (0x0015, 0, 2, 0x5b),
+        (0x0020, 0, 0, 0x18),
+        (0x0045, 29, 31, 0xc00),
+        (0x0015, 0, 2, 0x10c),
+        (0x0020, 0, 0, 0x20),
+        (0x0045, 26, 28, 0xc00),
+        (0x0015, 0, 2, 0x1c4),
+        (0x0020, 0, 0, 0x20),
+        (0x0045, 23, 25, 0xc00),
+        (0x0015, 0, 2, 0x2),
+        (0x0020, 0, 0, 0x20),
+        (0x0045, 20, 22, 0xc00),
+        (0x0015, 0, 2, 0x55),
+        (0x0020, 0, 0, 0x18),
+        (0x0045, 17, 19, 0xc00),
+        (0x0015, 0, 2, 0x101),
+        (0x0020, 0, 0, 0x28),
+        (0x0045, 14, 16, 0xc00),
+        (0x0015, 0, 2, 0x85),
+        (0x0020, 0, 0, 0x18),
+        (0x0045, 11, 13, 0xc00),
+        (0x0015, 0, 2, 0x103),
+        (0x0020, 0, 0, 0x20),
+        (0x0045, 8, 10, 0xc00),
+        (0x0015, 0, 9, 0x29),
+        (0x0020, 0, 0, 0x10),
+        (0x0015, 7, 0, 0x2),
+        (0x0015, 6, 0, 0xa),
+        (0x0015, 5, 0, 0x10),
+        (0x0015, 1, 0, 0x1),
+        (0x0006, 0, 0, 0x50061),
+        (0x0006, 0, 0, 0x5000d),
+        (0x0006, 0, 0, 0x50001),
+        (0x0006, 0, 0, 0x50026),
+        (0x0006, 0, 0, 0x7fff0000),
+    ];
+
+    /// The assembled program is the one whose jumps were counted, word for
+    /// word: with Unix sockets allowed, only the AF_UNIX test's target
+    /// differs (the allow return, not EACCES).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_sections_assemble_into_the_counted_program() {
+        for allow_unix in [false, true] {
+            let assembled: Vec<(u16, u8, u8, u32)> = program(allow_unix)
+                .iter()
+                .map(|i| (i.code, i.jt, i.jf, i.k))
+                .collect();
+            let mut counted = COUNTED_X86_64.to_vec();
+            if allow_unix {
+                counted[77] = (JEQ_K, 4, 0, libc::AF_UNIX as u32);
+            }
+            assert_eq!(assembled.len(), counted.len(), "unix allowed: {allow_unix}");
+            for (at, (assembled, counted)) in assembled.iter().zip(&counted).enumerate() {
+                assert_eq!(
+                    assembled, counted,
+                    "instruction {at}, unix allowed: {allow_unix}"
+                );
+            }
         }
     }
 }

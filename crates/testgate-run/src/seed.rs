@@ -64,7 +64,35 @@ pub(crate) fn seed(
         Ok(meta) if meta.is_dir() && meta.uid() == uid => {}
         _ => return Ok(None),
     }
-    let (mut files, walk_skipped) = walk(&host);
+    let (files, walk_skipped) = walk(&host);
+    let (mut chosen, mut seeded) = newest_under_cap(files, walk_skipped, cap);
+    // Directory by directory: files created in mtime order land in every
+    // directory in turn, which made ext4 several times slower than `cp -r`.
+    chosen.sort();
+    let _ = fs::remove_dir_all(work);
+    fs::DirBuilder::new().mode(0o700).create(work)?;
+    match copy_and_rename(&host, &chosen, work, target, &mut seeded) {
+        Ok(()) => Ok(Some(seeded)),
+        Err(error) => {
+            let _ = fs::remove_dir_all(work);
+            if target.symlink_metadata().is_ok() {
+                // Another run of the project seeded it first.
+                Ok(None)
+            } else {
+                Err(error)
+            }
+        }
+    }
+}
+
+/// The newest of `files` whose bytes together stay within `cap` (their
+/// paths), and the count of what was left out, `walk_skipped` (what the
+/// walk's bound left out) included.
+fn newest_under_cap(
+    mut files: Vec<CacheFile>,
+    walk_skipped: u64,
+    cap: u64,
+) -> (Vec<PathBuf>, Seeded) {
     files.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.rel.cmp(&b.rel)));
     let mut seeded = Seeded {
         skipped_files: walk_skipped,
@@ -81,55 +109,48 @@ pub(crate) fn seed(
             chosen.push(file.rel);
         }
     }
-    // Directory by directory: files created in mtime order land in every
-    // directory in turn, which made ext4 several times slower than `cp -r`.
-    chosen.sort();
-    let _ = fs::remove_dir_all(work);
-    fs::DirBuilder::new().mode(0o700).create(work)?;
-    let copied = (|| {
-        let mut made: Option<PathBuf> = None;
-        // Once the filesystem says it cannot reflink, it is not asked again.
-        let mut reflinks = true;
-        for rel in &chosen {
-            let to = work.join(rel);
-            if let Some(parent) = to.parent()
-                && made.as_deref() != Some(parent)
-            {
-                fs::DirBuilder::new()
-                    .recursive(true)
-                    .mode(0o755)
-                    .create(parent)?;
-                made = Some(parent.to_path_buf());
-            }
-            // A file that vanished or changed kind since the walk (the
-            // toolchain trims its cache) is left out, not an error.
-            if let Ok(len) = copy_file(&host.join(rel), &to, &mut reflinks) {
-                seeded.files = seeded.files.saturating_add(1);
-                seeded.bytes = seeded.bytes.saturating_add(len);
-            }
-        }
-        if let Some(parent) = target.parent() {
+    (chosen, seeded)
+}
+
+/// Copies the `chosen` files of `host` into `work`, counting them in
+/// `seeded`, and renames `work` to `target`.
+fn copy_and_rename(
+    host: &Path,
+    chosen: &[PathBuf],
+    work: &Path,
+    target: &Path,
+    seeded: &mut Seeded,
+) -> io::Result<()> {
+    let mut made: Option<PathBuf> = None;
+    // Once the filesystem says it cannot reflink, it is not asked again.
+    let mut reflinks = true;
+    for rel in chosen {
+        let to = work.join(rel);
+        if let Some(parent) = to.parent()
+            && made.as_deref() != Some(parent)
+        {
             fs::DirBuilder::new()
                 .recursive(true)
-                .mode(0o700)
+                .mode(0o755)
                 .create(parent)?;
+            made = Some(parent.to_path_buf());
         }
-        // rename does not follow a symlink planted at `target` meanwhile:
-        // it fails (a directory cannot replace a file), and the copy goes.
-        fs::rename(work, target)
-    })();
-    match copied {
-        Ok(()) => Ok(Some(seeded)),
-        Err(error) => {
-            let _ = fs::remove_dir_all(work);
-            if target.symlink_metadata().is_ok() {
-                // Another run of the project seeded it first.
-                Ok(None)
-            } else {
-                Err(error)
-            }
+        // A file that vanished or changed kind since the walk (the
+        // toolchain trims its cache) is left out, not an error.
+        if let Ok(len) = copy_file(&host.join(rel), &to, &mut reflinks) {
+            seeded.files = seeded.files.saturating_add(1);
+            seeded.bytes = seeded.bytes.saturating_add(len);
         }
     }
+    if let Some(parent) = target.parent() {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)?;
+    }
+    // rename does not follow a symlink planted at `target` meanwhile:
+    // it fails (a directory cannot replace a file), and the copy goes.
+    fs::rename(work, target)
 }
 
 /// One regular file of a host cache.

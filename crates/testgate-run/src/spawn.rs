@@ -59,6 +59,40 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
         .map(|fd| fd.try_clone_to_owned_at_least(10))
         .collect::<io::Result<_>>()?;
     let sources: Vec<libc::c_int> = high.iter().map(AsRawFd::as_raw_fd).collect();
+    let mut command = command_of(launch);
+    let max_processes = launch.max_processes;
+    let confine = launch.confine.map(crate::landlocked::Confinement::in_child);
+    // SAFETY: getpid is async-signal-safe and called before fork.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs between fork and exec and only makes
+    // async-signal-safe calls (prctl, getpid, getppid, a raw clone, dup2,
+    // setpgid, syscall, setrlimit; the reaper's and the confinement's
+    // system calls), each step in the child as it requires.
+    unsafe {
+        command.pre_exec(move || {
+            let reaper = split_off_the_command(parent, report_fd)?;
+            enter_a_group_of_its_own(reaper)?;
+            hand_over_fds(&sources)?;
+            limit_processes(max_processes)?;
+            if let Some(confine) = &confine {
+                confine.apply()?;
+            }
+            Ok(())
+        });
+    }
+    let child = command.spawn();
+    drop(high);
+    drop(report_write);
+    Ok(Started {
+        reaper: child?,
+        report,
+    })
+}
+
+/// The std command for `launch`: its program, arguments and directory, a
+/// cleared environment holding only `env`, stdin from /dev/null, stdout
+/// and stderr piped, a process group of its own.
+fn command_of(launch: &Launch<'_>) -> std::process::Command {
     #[expect(
         clippy::disallowed_methods,
         reason = "the one constructor of child processes: applies the environment policy, process group and fd hygiene"
@@ -73,90 +107,123 @@ pub(crate) fn start(launch: &Launch<'_>) -> io::Result<Started> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let max_processes = launch.max_processes;
-    let confine = launch.confine.map(crate::landlocked::Confinement::in_child);
-    // SAFETY: getpid is async-signal-safe and called before fork.
-    let parent = unsafe { libc::getpid() };
-    // SAFETY: the closure runs between fork and exec and only makes
-    // async-signal-safe calls (prctl, getpid, getppid, a raw clone, dup2,
-    // setpgid, syscall, setrlimit; the reaper's and the confinement's
-    // system calls).
+    command
+}
+
+/// The child's first step: it dies with the spawning thread (or stops if
+/// the runner, `parent`, is gone already), becomes a child subreaper and
+/// clones the command; the clone's parent serves the run as its reaper,
+/// reporting on `report_fd`, and never returns. Returns, in the command,
+/// the reaper's pid.
+///
+/// # Safety
+/// Only in the child between fork and exec: async-signal-safe calls only.
+unsafe fn split_off_the_command(
+    parent: libc::pid_t,
+    report_fd: libc::c_int,
+) -> io::Result<libc::pid_t> {
+    // SAFETY: prctl, getppid, getpid, a raw clone and _exit, between fork
+    // and exec as the caller promises.
     unsafe {
-        command.pre_exec(move || {
-            // Die with the spawning thread; if the runner died already, stop.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if libc::getppid() != parent {
-                libc::_exit(1);
-            }
-            // This process becomes the run's reaper; its child goes on to
-            // become the command. A raw clone, not fork(3): the C library's
-            // fork handlers take locks another thread of the runner may
-            // have held when it forked.
-            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let reaper = libc::getpid();
-            let command = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0);
-            if command < 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if command > 0 {
-                crate::reaper::reap(command as libc::pid_t, report_fd, parent);
-            }
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if libc::getppid() != reaper {
-                libc::_exit(1);
-            }
-            // A group of its own: a signal to the command's group (at the
-            // timeout, on cancel) never reaches the reaper.
-            if libc::setpgid(0, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let mut first_closed = 3;
-            for source in &sources {
-                // dup2 clears close-on-exec on the target, so it survives exec.
-                if libc::dup2(*source, first_closed) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                first_closed += 1;
-            }
-            // Mark every other inherited fd close-on-exec rather than closing
-            // it: std's own exec-error pipe must stay usable until exec.
-            if libc::syscall(
-                libc::SYS_close_range,
-                first_closed as libc::c_uint,
-                libc::c_uint::MAX,
-                libc::CLOSE_RANGE_CLOEXEC as libc::c_uint,
-            ) != 0
-            {
-                mark_cloexec_by_hand(first_closed);
-            }
-            if let Some(max) = max_processes {
-                let limit = libc::rlimit {
-                    rlim_cur: libc::rlim_t::from(max),
-                    rlim_max: libc::rlim_t::from(max),
-                };
-                if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            if let Some(confine) = &confine {
-                confine.apply()?;
-            }
-            Ok(())
-        });
+        // Die with the spawning thread; if the runner died already, stop.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::getppid() != parent {
+            libc::_exit(1);
+        }
+        // This process becomes the run's reaper; its child goes on to
+        // become the command. A raw clone, not fork(3): the C library's
+        // fork handlers take locks another thread of the runner may
+        // have held when it forked.
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let reaper = libc::getpid();
+        let command = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0);
+        if command < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if command > 0 {
+            crate::reaper::reap(command as libc::pid_t, report_fd, parent);
+        }
+        Ok(reaper)
     }
-    let child = command.spawn();
-    drop(high);
-    drop(report_write);
-    Ok(Started {
-        reaper: child?,
-        report,
-    })
+}
+
+/// The command dies with its `reaper` (or stops if it is gone already)
+/// and leaves the reaper's process group for one of its own.
+///
+/// # Safety
+/// Only in the child between fork and exec: async-signal-safe calls only.
+unsafe fn enter_a_group_of_its_own(reaper: libc::pid_t) -> io::Result<()> {
+    // SAFETY: prctl, getppid, _exit and setpgid, between fork and exec as
+    // the caller promises.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::getppid() != reaper {
+            libc::_exit(1);
+        }
+        // A group of its own: a signal to the command's group (at the
+        // timeout, on cancel) never reaches the reaper.
+        if libc::setpgid(0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Puts `sources` at 3, 4, ... for the command and marks every other
+/// inherited fd above them close-on-exec.
+///
+/// # Safety
+/// Only in the child between fork and exec: async-signal-safe calls only.
+unsafe fn hand_over_fds(sources: &[libc::c_int]) -> io::Result<()> {
+    let mut first_closed = 3;
+    for source in sources {
+        // dup2 clears close-on-exec on the target, so it survives exec.
+        // SAFETY: dup2 between fork and exec, as the caller promises.
+        if unsafe { libc::dup2(*source, first_closed) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        first_closed += 1;
+    }
+    // Mark every other inherited fd close-on-exec rather than closing
+    // it: std's own exec-error pipe must stay usable until exec.
+    // SAFETY: close_range between fork and exec, as the caller promises.
+    let marked = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            first_closed as libc::c_uint,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC as libc::c_uint,
+        )
+    };
+    if marked != 0 {
+        mark_cloexec_by_hand(first_closed);
+    }
+    Ok(())
+}
+
+/// RLIMIT_NPROC at `max` for the command, when there is one.
+///
+/// # Safety
+/// Only in the child between fork and exec: async-signal-safe calls only.
+unsafe fn limit_processes(max: Option<u32>) -> io::Result<()> {
+    if let Some(max) = max {
+        let limit = libc::rlimit {
+            rlim_cur: libc::rlim_t::from(max),
+            rlim_max: libc::rlim_t::from(max),
+        };
+        // SAFETY: setrlimit from a struct we own, between fork and exec as
+        // the caller promises.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NPROC, &limit) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// `try_clone_to_owned`, at fd `min` or above, close-on-exec.

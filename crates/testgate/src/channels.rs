@@ -689,87 +689,104 @@ fn beside_read(
     shown: &str,
     root: &Path,
 ) -> Judged {
-    let missing = |console: Report, note: String| Judged {
-        report: console,
-        evidence: Evidence::ReportMissing,
-        note: Some(note),
-    };
-    let bytes = match read {
-        Ok(bytes) => bytes,
+    let read = match read {
+        Ok(bytes) => report_in(&bytes, format, runner, &console, shown, root),
         Err(testgate_run::ProjectFileError::TooLarge { limit, .. }) => {
-            let note = format!(
+            ReportRead::ConsoleAlone(Some(format!(
                 "the runner's report at {shown} is larger than the {} MiB testgate reads: \
                  its console judged alone",
                 limit >> 20
-            );
-            return Judged::console_alone(console, Some(note));
+            )))
         }
-        Err(why) => {
-            return missing(
-                console,
-                format!("the runner wrote no complete report at {shown} ({why})"),
-            );
-        }
+        Err(why) => ReportRead::Missing(format!(
+            "the runner wrote no complete report at {shown} ({why})"
+        )),
     };
+    match read {
+        ReportRead::Complete(report) => judged_beside(Beside::report(report, console)),
+        ReportRead::ConsoleAlone(note) => Judged::console_alone(console, note),
+        ReportRead::Missing(note) => Judged {
+            report: console,
+            evidence: Evidence::ReportMissing,
+            note: Some(note),
+        },
+    }
+}
+
+/// What the runner's report says, before it is set beside the console.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one a report, matched at once: a box would only add an allocation"
+)]
+enum ReportRead {
+    /// The whole run's report.
+    Complete(Report),
+    /// No word either way: the console is judged alone, with this note.
+    ConsoleAlone(Option<String>),
+    /// No report of this run ([`Evidence::ReportMissing`]): why.
+    Missing(String),
+}
+
+/// The runner's report `bytes` (at `shown`) read as `format`, as
+/// `runner`'s where it says so, its paths relative to `root`; `console`
+/// tells a unittest report the run wrote from one a test wrote.
+fn report_in(
+    bytes: &[u8],
+    format: ReportFormat,
+    runner: Option<Runner>,
+    console: &Report,
+    shown: &str,
+    root: &Path,
+) -> ReportRead {
     let parsed = match format {
         ReportFormat::JUnit => match runner {
-            Some(runner) => testgate_parse::parse_junit_of(runner, &bytes),
-            None => testgate_parse::parse_junit(&bytes),
+            Some(runner) => testgate_parse::parse_junit_of(runner, bytes),
+            None => testgate_parse::parse_junit(bytes),
         },
         ReportFormat::JestJson | ReportFormat::VitestJson => {
-            testgate_parse::parse_json_report_in(&bytes, &root.to_string_lossy())
+            testgate_parse::parse_json_report_in(bytes, &root.to_string_lossy())
         }
-        ReportFormat::UnittestJson => match testgate_parse::parse_unittest_report(&bytes) {
+        ReportFormat::UnittestJson => match testgate_parse::parse_unittest_report(bytes) {
             // The process the recorder was in ran no TextTestRunner (a
             // wrapper, another runner): no word either way, and nothing
             // to say (the evidence says the console judged alone).
-            Ok(report) if report.format.is_none() => {
-                return Judged::console_alone(console, None);
-            }
+            Ok(report) if report.format.is_none() => return ReportRead::ConsoleAlone(None),
             // unittest prints its closing line on the console after the
             // run the recorder writes down: a report of a closed run beside
             // a console with no closing line was not written by the run
             // (a test wrote it, then ended the process before unittest
             // printed a thing).
             Ok(report) if report.unclosed.is_none() && console.counts.ran().is_none() => {
-                return missing(
-                    console,
-                    format!(
-                        "the unittest report at {shown} records a run whose closing line \
-                         the console never printed"
-                    ),
-                );
+                return ReportRead::Missing(format!(
+                    "the unittest report at {shown} records a run whose closing line \
+                     the console never printed"
+                ));
             }
             parsed => parsed,
         },
-        ReportFormat::RspecJson => testgate_parse::parse_rspec_json(&bytes),
-        ReportFormat::MinitestJson => testgate_parse::parse_minitest_report(&bytes),
+        ReportFormat::RspecJson => testgate_parse::parse_rspec_json(bytes),
+        ReportFormat::MinitestJson => testgate_parse::parse_minitest_report(bytes),
         ReportFormat::GoTestJson | ReportFormat::GoTestFraming | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
             );
-            return Judged::console_alone(console, Some(note));
+            return ReportRead::ConsoleAlone(Some(note));
         }
     };
-    let report = match parsed {
+    match parsed {
         // A report that says it is not the whole run's (jest's
         // `wasInterrupted`, fewer tests listed than counted) is no report.
         Ok(report) if report.unclosed.is_some() => {
             let why = report.unclosed.unwrap_or_default();
-            return missing(
-                console,
-                format!("the runner's report at {shown} is not a complete report ({why})"),
-            );
+            ReportRead::Missing(format!(
+                "the runner's report at {shown} is not a complete report ({why})"
+            ))
         }
-        Ok(report) => report,
-        Err(why) => {
-            return missing(
-                console,
-                format!("the runner's report at {shown} is not a complete report ({why})"),
-            );
-        }
-    };
-    judged_beside(Beside::report(report, console))
+        Ok(report) => ReportRead::Complete(report),
+        Err(why) => ReportRead::Missing(format!(
+            "the runner's report at {shown} is not a complete report ({why})"
+        )),
+    }
 }
 
 /// `console` (the text rendered back from the events) set beside the

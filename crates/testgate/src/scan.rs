@@ -373,22 +373,14 @@ impl<'a> Scan<'a> {
                             }
                             // What a preparation (`npm ci`) is for.
                             let dependencies = name == "node_modules";
-                            for inner in inner {
-                                let inner = OsStr::new(inner);
-                                match sub.open_dir(inner) {
-                                    Ok(deeper) => {
-                                        let at = child.join(inner);
-                                        self.walk(root, &deeper, &at, depth + 2, dependencies)?;
-                                        if inner == ".bin" {
-                                            self.shim_targets(root, &at)?;
-                                        }
-                                    }
-                                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                                    Err(source) => {
-                                        return Err(unreadable(&child.join(inner))(source));
-                                    }
-                                }
-                            }
+                            self.walk_inside_ignored(
+                                root,
+                                &sub,
+                                &child,
+                                inner,
+                                depth,
+                                dependencies,
+                            )?;
                             if name == ".git" {
                                 self.git_configuration(&sub, &child)?;
                                 self.git_directory(root, &sub, &child, false)?;
@@ -408,20 +400,45 @@ impl<'a> Scan<'a> {
                     self.insert(child, entry)?;
                 }
                 EntryKind::Fifo | EntryKind::Socket | EntryKind::Device => {
-                    let entry = Entry {
-                        kind: Kind::Special {
-                            what: stat.kind,
-                            mode: stat.mode,
-                        },
-                        stamp: Stamp::of(&stat),
-                        copy: None,
-                        in_ignored,
-                    };
-                    self.insert(child, entry)?;
+                    self.insert(child, special(&stat, in_ignored))?;
                 }
             }
         }
         Ok(names.len())
+    }
+
+    /// Walks the sub-paths `inner` of the ignored folder `sub` (at `rel`,
+    /// `depth` deep) that exist, and the targets of the shims in a `.bin`
+    /// among them; `dependencies`: what they hold is a preparation's.
+    fn walk_inside_ignored(
+        &mut self,
+        root: &Dir,
+        sub: &Dir,
+        rel: &Path,
+        inner: &[&str],
+        depth: usize,
+        dependencies: bool,
+    ) -> Result<(), SnapshotError> {
+        for inner in inner {
+            let inner = OsStr::new(inner);
+            match sub.open_dir(inner) {
+                Ok(deeper) => {
+                    let at = rel.join(inner);
+                    self.walk(root, &deeper, &at, depth + 2, dependencies)?;
+                    if inner == ".bin" {
+                        self.shim_targets(root, &at)?;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(SnapshotError::Unreadable {
+                        path: rel.join(inner),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The files of an ignored `.git` that run on the host: its
@@ -451,16 +468,7 @@ impl<'a> Scan<'a> {
                 | EntryKind::Device => {
                     // Not git's own: recorded by kind, so that its
                     // appearing or changing is seen.
-                    let entry = Entry {
-                        kind: Kind::Special {
-                            what: stat.kind,
-                            mode: stat.mode,
-                        },
-                        stamp: Stamp::of(&stat),
-                        copy: None,
-                        in_ignored: false,
-                    };
-                    self.insert(child, entry)?;
+                    self.insert(child, special(&stat, false))?;
                 }
             }
         }
@@ -518,45 +526,57 @@ impl<'a> Scan<'a> {
             .and_then(|p| p.get(&rel))
             .filter(|before| before.stamp == stamp && matches!(before.kind, Kind::File { .. }));
         if let Some(before) = unmoved {
-            let copy = before.copy.clone().filter(|c| {
-                let len = c.len() as u64;
-                len <= self.copy_budget
-            });
-            if let Some(c) = &copy {
-                self.copy_budget -= c.len() as u64;
-            }
-            let entry = Entry {
-                kind: before.kind.clone(),
-                stamp,
-                copy,
-                in_ignored,
-            };
+            let entry = self.kept_unread(before, stamp, in_ignored);
             return self.insert(rel, entry);
         }
         let known = self.previous.is_some_and(|p| p.contains_key(&rel));
         if !self.read_new && !known {
-            let entry = Entry {
-                kind: Kind::File {
-                    mode: stat.mode,
-                    content: Content::Large {
-                        size: stat.size,
-                        stamp,
-                    },
-                    xattrs: [0; 32],
-                },
-                stamp,
-                copy: None,
-                in_ignored,
-            };
-            return self.insert(rel, entry);
+            return self.insert(rel, unread_file(stat, stamp, in_ignored));
         }
+        match self.read_file(dir, name, &rel, stat, in_ignored)? {
+            Some(entry) => self.insert(rel, entry),
+            // Gone between the look and the open.
+            None => Ok(()),
+        }
+    }
+
+    /// A file whose stamp did not move since `before` was recorded: its
+    /// recorded content, and its copy while the copy budget lasts.
+    fn kept_unread(&mut self, before: &Entry, stamp: Stamp, in_ignored: bool) -> Entry {
+        let copy = before.copy.clone().filter(|c| {
+            let len = c.len() as u64;
+            len <= self.copy_budget
+        });
+        if let Some(c) = &copy {
+            self.copy_budget -= c.len() as u64;
+        }
+        Entry {
+            kind: before.kind.clone(),
+            stamp,
+            copy,
+            in_ignored,
+        }
+    }
+
+    /// The file `name` of `dir` (at `rel`) read: its extended attributes,
+    /// its digest unless it is too large to hash, a copy while the copy
+    /// budget lasts. None when it is gone.
+    fn read_file(
+        &mut self,
+        dir: &Dir,
+        name: &OsStr,
+        rel: &Path,
+        stat: &EntryStat,
+        in_ignored: bool,
+    ) -> Result<Option<Entry>, SnapshotError> {
+        let stamp = Stamp::of(stat);
         let unreadable = |source| SnapshotError::Unreadable {
-            path: rel.clone(),
+            path: rel.to_path_buf(),
             source,
         };
         let mut file = match dir.open_file(name) {
             Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(unreadable(source)),
         };
         let xattrs = xattr_digest(testgate_run::user_xattrs(&file)).map_err(unreadable)?;
@@ -587,7 +607,7 @@ impl<'a> Scan<'a> {
         if let Some(c) = &copy {
             self.copy_budget = self.copy_budget.saturating_sub(c.len() as u64);
         }
-        let entry = Entry {
+        Ok(Some(Entry {
             kind: Kind::File {
                 mode: stat.mode,
                 content,
@@ -596,8 +616,7 @@ impl<'a> Scan<'a> {
             stamp,
             copy,
             in_ignored,
-        };
-        self.insert(rel, entry)
+        }))
     }
 
     /// Hashes `file` in chunks, honouring cancellation and the time budget
@@ -718,6 +737,36 @@ fn xattr_digest(xattrs: io::Result<Vec<(OsString, Vec<u8>)>>) -> io::Result<[u8;
         hasher.update(&value);
     }
     Ok(hasher.finalize().into())
+}
+
+/// A FIFO, socket or device, recorded by kind and mode.
+fn special(stat: &EntryStat, in_ignored: bool) -> Entry {
+    Entry {
+        kind: Kind::Special {
+            what: stat.kind,
+            mode: stat.mode,
+        },
+        stamp: Stamp::of(stat),
+        copy: None,
+        in_ignored,
+    }
+}
+
+/// A file the walk leaves unread: its content recorded by size and stamp.
+fn unread_file(stat: &EntryStat, stamp: Stamp, in_ignored: bool) -> Entry {
+    Entry {
+        kind: Kind::File {
+            mode: stat.mode,
+            content: Content::Large {
+                size: stat.size,
+                stamp,
+            },
+            xattrs: [0; 32],
+        },
+        stamp,
+        copy: None,
+        in_ignored,
+    }
 }
 
 /// A path short enough for a one-line reason: its first and last parts.
