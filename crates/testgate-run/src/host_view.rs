@@ -467,7 +467,8 @@ fn private_caches(
     let Some(root) = host.cache_root else {
         return Err(std::io::Error::other("no cache directory"));
     };
-    prune(root);
+    // Detached: the removal goes on beside the run, never holding it up.
+    drop(prune_beside(root));
     let project = root.join(cache_name(host.dir));
     let fresh = project.symlink_metadata().is_err();
     std::fs::DirBuilder::new()
@@ -614,6 +615,32 @@ pub(crate) fn path_sum(path: &Path) -> u64 {
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
         })
+}
+
+/// [`prune`] in a thread of its own, one at a time in the process, beside
+/// the run: where many temporary clones were checked, removing their
+/// caches is gigabytes of work that is no part of this project's run (it
+/// was most of a check's wall time on a cache root of 140 gone projects,
+/// docs/scale.md). `None` when a prune is already under way (or no thread
+/// could start: the next run prunes). A process that exits first leaves a
+/// gone project's caches part-removed, and the next prune goes on.
+fn prune_beside(root: &Path) -> Option<std::thread::JoinHandle<()>> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static PRUNING: AtomicBool = AtomicBool::new(false);
+    if PRUNING.swap(true, Ordering::AcqRel) {
+        return None;
+    }
+    let root = root.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .name("testgate-prune".into())
+        .spawn(move || {
+            prune(&root);
+            PRUNING.store(false, Ordering::Release);
+        });
+    if spawned.is_err() {
+        PRUNING.store(false, Ordering::Release);
+    }
+    spawned.ok()
 }
 
 /// Removes the caches of projects whose directory is gone (a checkout
@@ -1256,7 +1283,12 @@ mod tests {
             fs::create_dir_all(root.join(cache_name(dir)).join("npm")).expect("mkdir");
         }
         fs::create_dir_all(root.join("kept-by-name")).expect("mkdir");
-        prune(&root);
+        // Another test's run may be pruning its own root in this process:
+        // then this one prunes here, as that thread would.
+        match prune_beside(&root) {
+            Some(pruning) => pruning.join().expect("pruned"),
+            None => prune(&root),
+        }
         assert!(root.join(cache_name(&alive)).is_dir());
         assert!(!root.join(cache_name(&gone)).exists());
         assert!(root.join("kept-by-name").is_dir());
