@@ -17,31 +17,48 @@ use std::ptr;
 /// exits once none is left. If the `runner` (its parent) ends first —
 /// killed with SIGKILL, say — it kills what is left of the run, level by
 /// level as orphans are reparented to it, and exits.
+///
+/// Each step below is a function of raw values (fds, pids, a flag) on the
+/// stack: no allocation, no lock, only the system calls it names.
 pub(crate) fn reap(command: libc::pid_t, report: libc::c_int, runner: libc::pid_t) -> ! {
-    // SAFETY: signal, prctl, close_range, write, signalfd, sigprocmask,
-    // poll, read, waitid and waitpid on our own fds, children and memory;
-    // _exit ends the process.
+    ignore_terminal_signals();
+    // Only the report stays open: the command's output pipes and std's
+    // exec-error pipe must close when the command's side closes them.
+    close_all_but(report);
+    write_all(report, &command.to_ne_bytes());
+    let watched = watch_the_runner(runner);
+    let children = child_ends();
+    let mut reported = false;
+    loop {
+        reap_the_ended(command, report, &mut reported);
+        wait_for_an_end(children, watched);
+    }
+}
+
+/// Only the runner ends the reaper: a terminal's or a command's SIGTERM,
+/// SIGINT or SIGHUP is not for it (set in the reaper, after the clone, so
+/// that the command does not inherit the dispositions).
+fn ignore_terminal_signals() {
+    for signal in [
+        libc::SIGTERM,
+        libc::SIGINT,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGPIPE,
+    ] {
+        // SAFETY: a disposition of our own process.
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
+    }
+}
+
+/// The runner's end, as a pidfd (-1 when the kernel has none), rather than
+/// the SIGKILL of PR_SET_PDEATHSIG: the reaper outlives it long enough to
+/// end the run. Opened, then the parent checked, so that the pidfd is the
+/// `runner`'s and not a process that took its pid; ends the run if the
+/// runner is gone already.
+fn watch_the_runner(runner: libc::pid_t) -> libc::c_int {
+    // SAFETY: pidfd_open, getppid and prctl on our own process.
     unsafe {
-        // Only the runner ends the reaper: a terminal's or a command's
-        // SIGTERM, SIGINT or SIGHUP is not for it (set here, after the
-        // clone, so that the command does not inherit the dispositions).
-        for signal in [
-            libc::SIGTERM,
-            libc::SIGINT,
-            libc::SIGHUP,
-            libc::SIGQUIT,
-            libc::SIGPIPE,
-        ] {
-            libc::signal(signal, libc::SIG_IGN);
-        }
-        // Only the report stays open: the command's output pipes and std's
-        // exec-error pipe must close when the command's side closes them.
-        close_all_but(report);
-        write_all(report, &command.to_ne_bytes());
-        // The runner's end, as a pidfd, rather than the SIGKILL of
-        // PR_SET_PDEATHSIG: the reaper outlives it long enough to end the
-        // run. Opened, then the parent checked, so that the pidfd is the
-        // runner's and not a process that took its pid.
         let watched = libc::syscall(libc::SYS_pidfd_open, runner, 0) as libc::c_int;
         if watched >= 0 {
             if libc::getppid() != runner {
@@ -49,63 +66,86 @@ pub(crate) fn reap(command: libc::pid_t, report: libc::c_int, runner: libc::pid_
             }
             libc::prctl(libc::PR_SET_PDEATHSIG, 0);
         }
-        // SIGCHLD through a signalfd, polled with the runner's pidfd.
+        watched
+    }
+}
+
+/// SIGCHLD blocked and delivered through a signalfd, to be polled with the
+/// runner's pidfd (-1 when the kernel gives none).
+fn child_ends() -> libc::c_int {
+    // SAFETY: a signal set on our stack; our own signal mask and a new fd.
+    unsafe {
         let mut chld: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut chld);
         libc::sigaddset(&mut chld, libc::SIGCHLD);
         libc::sigprocmask(libc::SIG_BLOCK, &chld, ptr::null_mut());
-        let children = libc::signalfd(-1, &chld, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
-        let mut reported = false;
-        loop {
-            // Reap every process that has ended.
-            loop {
-                let mut info: libc::siginfo_t = std::mem::zeroed();
-                let flags = libc::WEXITED | libc::WNOWAIT | libc::WNOHANG;
-                if libc::waitid(libc::P_ALL, 0, &mut info, flags) != 0 {
-                    if errno() == libc::EINTR {
-                        continue;
-                    }
-                    // ECHILD: nothing of the run is left.
-                    libc::_exit(0);
+        libc::signalfd(-1, &chld, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK)
+    }
+}
+
+/// Reaps every process of the run that has ended, the `command`'s wait
+/// status written to `report` first (once: `reported`); exits when none is
+/// left.
+fn reap_the_ended(command: libc::pid_t, report: libc::c_int, reported: &mut bool) {
+    loop {
+        // SAFETY: waitid into a siginfo on our stack, waitpid of our own
+        // child with a null status; _exit ends the process.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOWAIT | libc::WNOHANG;
+            if libc::waitid(libc::P_ALL, 0, &mut info, flags) != 0 {
+                if errno() == libc::EINTR {
+                    continue;
                 }
-                let pid = info.si_pid();
-                if pid == 0 {
-                    break;
-                }
-                if pid == command && !reported {
-                    write_all(report, &wait_status(&info).to_ne_bytes());
-                    reported = true;
-                }
-                libc::waitpid(pid, ptr::null_mut(), 0);
+                // ECHILD: nothing of the run is left.
+                libc::_exit(0);
             }
-            if children < 0 {
-                // No signalfd: block in waitid until the next end.
-                let mut info: libc::siginfo_t = std::mem::zeroed();
-                libc::waitid(libc::P_ALL, 0, &mut info, libc::WEXITED | libc::WNOWAIT);
-                continue;
+            let pid = info.si_pid();
+            if pid == 0 {
+                return;
             }
-            let mut fds = [
-                libc::pollfd {
-                    fd: children,
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-                libc::pollfd {
-                    fd: watched,
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-            ];
-            let count = if watched >= 0 { 2 } else { 1 };
-            if libc::poll(fds.as_mut_ptr(), count, -1) <= 0 {
-                continue;
+            if pid == command && !*reported {
+                write_all(report, &wait_status(&info).to_ne_bytes());
+                *reported = true;
             }
-            if fds[1].revents != 0 {
-                end_the_run();
-            }
-            let mut drained = [0u8; 128 * 4];
-            while libc::read(children, drained.as_mut_ptr().cast(), drained.len()) > 0 {}
+            libc::waitpid(pid, ptr::null_mut(), 0);
         }
+    }
+}
+
+/// Waits until a process of the run ends (`children`, the signalfd) or the
+/// runner does (`watched`, its pidfd; the run is then ended). Without a
+/// signalfd, blocks in waitid until the next end.
+fn wait_for_an_end(children: libc::c_int, watched: libc::c_int) {
+    // SAFETY: waitid into a siginfo on our stack; poll and read of our own
+    // fds into arrays on our stack.
+    unsafe {
+        if children < 0 {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(libc::P_ALL, 0, &mut info, libc::WEXITED | libc::WNOWAIT);
+            return;
+        }
+        let mut fds = [
+            libc::pollfd {
+                fd: children,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: watched,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let count = if watched >= 0 { 2 } else { 1 };
+        if libc::poll(fds.as_mut_ptr(), count, -1) <= 0 {
+            return;
+        }
+        if fds[1].revents != 0 {
+            end_the_run();
+        }
+        let mut drained = [0u8; 128 * 4];
+        while libc::read(children, drained.as_mut_ptr().cast(), drained.len()) > 0 {}
     }
 }
 
