@@ -429,6 +429,75 @@ fn phpunit_testdox_is_named_by_its_report() {
     }
 }
 
+/// PHPUnit 9's risky tests and warnings fail a run only where the project
+/// asks (`--fail-on-risky`, `--fail-on-warning`; also `failOnRisky` in
+/// phpunit.xml): then the run exits 1 with no test failed, and the check
+/// names them; otherwise they pass. Judged by the JUnit report, in both
+/// sandboxes. Before, the first was a Fail with no name and a run with a
+/// warning that PHPUnit passed was Inconclusive (`contradiction`).
+#[test]
+fn phpunit_risky_and_warned_tests_fail_only_where_the_project_asks() {
+    let runner = Runner::Phpunit;
+    let risky = "Tests\\ApartTest::testChecksNothing";
+    let warned = "Tests\\ApartTest::testWarns";
+    for place in [Where::Bwrap, Where::Landlock] {
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("tests/ApartTest.php"),
+            r#"<?php
+namespace Tests;
+
+use PHPUnit\Framework\TestCase;
+
+final class ApartTest extends TestCase
+{
+    public function testChecksNothing(): void
+    {
+        if (mode() !== 'risky') {
+            $this->assertTrue(true);
+        }
+    }
+
+    public function testWarns(): void
+    {
+        if (mode() === 'warn') {
+            $this->addWarning('careful');
+        }
+        $this->assertTrue(true);
+    }
+}
+"#,
+        )
+        .unwrap();
+        let run = |args: &[&str], mode: &str| {
+            let record = fixture_check(
+                place,
+                runner,
+                &project.dir,
+                "phpunit",
+                args.iter().copied(),
+                mode,
+                1,
+            );
+            let what = format!("phpunit {args:?} ({mode}) in {place:?}");
+            assert_judged_by_report(&record, &what);
+            (record, what)
+        };
+        let (record, what) = run(&["--fail-on-risky"], "risky");
+        assert_fail(&record, &[risky], &what);
+        let Verdict::Fail { reason, .. } = &record.verdict else {
+            unreachable!("{what}")
+        };
+        assert!(reason.contains("risky, not failed"), "{what}: {reason}");
+        let (record, what) = run(&[], "risky");
+        assert_pass(&record, &what);
+        let (record, what) = run(&[], "warn");
+        assert_pass(&record, &what);
+        let (record, what) = run(&["--fail-on-warning"], "warn");
+        assert_fail(&record, &[warned], &what);
+    }
+}
+
 /// minitest: a test file that fails to load (no test runs, minitest
 /// reports nothing) is a failure named by the file's path, relative to the
 /// project, through `rake test` (whose loader gives ruby the absolute
