@@ -261,6 +261,68 @@ fn gtest_crashes_hangs_and_a_bare_binary() {
     }
 }
 
+/// Two GoogleTest binaries behind one wrapper, each with a failing test:
+/// asked `GTEST_OUTPUT=xml:DIR/`, each writes its own file there and every
+/// file is read, so both binaries' failures are named (before, one
+/// `xml:FILE` that the second binary overwrote: only its names). In both
+/// sandboxes; and a pass where both pass.
+#[test]
+fn two_gtest_binaries_behind_one_wrapper_are_both_reported() {
+    let runner = Runner::Gtest;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("two gtest binaries in {place:?}");
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("other_test.cc"),
+            r#"#include <cstdlib>
+#include <cstring>
+#include <gtest/gtest.h>
+
+static bool failing() {
+  const char* set = std::getenv("TESTGATE_FIXTURE");
+  return set != nullptr && std::strcmp(set, "fail") == 0;
+}
+
+TEST(Other, Passes) { EXPECT_EQ(2, 1 + 1); }
+TEST(Other, Fails) { EXPECT_EQ(failing() ? 3 : 2, 1 + 1); }
+"#,
+        )
+        .unwrap();
+        let cmake = project.dir.join("CMakeLists.txt");
+        let mut lists = std::fs::read_to_string(&cmake).unwrap();
+        lists.push_str(
+            "add_executable(other_test other_test.cc)\n\
+             target_link_libraries(other_test GTest::gtest_main)\n",
+        );
+        std::fs::write(&cmake, lists).unwrap();
+        let run = |mode: &str| {
+            let config = TestConfig::new(
+                &project.dir,
+                "sh",
+                [
+                    "-c",
+                    "testgate-build/calc_test; a=$?; testgate-build/other_test; b=$?; \
+                     exit $((a | b))",
+                ],
+            )
+            .prepare("cmake -S . -B testgate-build")
+            .prepare("cmake --build testgate-build")
+            .env("TESTGATE_FIXTURE", mode)
+            .retrying(1)
+            .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver)
+        };
+        let record = run("fail");
+        let mut names = projects::failing_names(runner).to_vec();
+        names.push("Other.Fails");
+        assert_fail(&record, &names, &what);
+        assert_judged_by_report(&record, &what);
+        let record = run("pass");
+        assert_pass(&record, &what);
+        assert_judged_by_report(&record, &what);
+    }
+}
+
 /// unittest: a test module that fails to import is a failure named by the
 /// module's dotted name, as unittest's header names it, in both sandboxes.
 #[test]

@@ -140,6 +140,8 @@ capture fail_on_risky risky
 cp "$work/fail_on_risky.junit.xml" "$out/fail_on_risky.junit.xml"
 capture warnings warns
 capture fail_on_warning warns --fail-on-warning
+# Two methods testdox prints as one sentence: why its console names none.
+capture testdox_prose prose --testdox
 cp "$work/fail_on_warning.junit.xml" "$out/fail_on_warning.junit.xml"
 # What the console named running when the run died (no report was written).
 printf '%s\n' "# source: the --debug console's last 'started' line without its 'ended'; PHPUnit wrote no report" \
