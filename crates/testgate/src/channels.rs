@@ -21,7 +21,7 @@ use crate::written_reports::{self, Found};
 pub(crate) const MAX_REPORT: u64 = 64 << 20;
 
 /// The most files read from a report's directory
-/// ([`ReportTarget::Directory`]): one a test binary.
+/// ([`ReportTarget::Directory`]): one for each test binary.
 const MAX_REPORT_FILES: usize = 4096;
 
 /// The reports one attempt asks for: a fresh directory of testgate's (0700,
@@ -526,7 +526,10 @@ impl Asked {
             &self.root,
         );
         if judged.evidence != Evidence::ReportMissing && files.len() > 1 {
-            let note = format!("{} report files read, one a test binary", files.len());
+            let note = format!(
+                "{} report files read, one for each test binary that finished",
+                files.len()
+            );
             judged.note = Some(match judged.note {
                 Some(other) => format!("{other}; {note}"),
                 None => note,
