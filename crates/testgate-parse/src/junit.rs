@@ -456,6 +456,13 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
         Producer::Unknown => None,
     };
     let (risky, warned) = phpunit_apart(producer, &cases);
+    let mut cases = cases;
+    if producer == Producer::Known(Runner::Gtest) {
+        // Several binaries' files joined (`xml:DIR/`), one of which a test
+        // may have written: a name that failed in any of them failed (each
+        // name's first case stands).
+        cases.sort_by_key(|case| !(case.failed || case.errored));
+    }
     let cases = cases
         .into_iter()
         .map(|case| {
@@ -1100,6 +1107,36 @@ mod tests {
                 ("gone", Outcome::Failed),
             ]
         );
+    }
+
+    #[test]
+    fn gtest_files_joined_fail_a_name_that_failed_in_any() {
+        // Two binaries' `xml:DIR/` files joined under one root, as the
+        // facade reads them; the first a test wrote, saying `A.Fails`
+        // passed (hand-made).
+        let file = |cases: &str| {
+            format!(
+                "<testsuites tests=\"1\" name=\"AllTests\"><testsuite name=\"A\">{cases}</testsuite></testsuites>\n"
+            )
+        };
+        let passed = r#"<testcase name="Fails" status="run" result="completed" classname="A" />"#;
+        let failed = r#"<testcase name="Fails" status="run" result="completed" classname="A"><failure message="no" /></testcase>"#;
+        let other = r#"<testcase name="Passes" status="run" result="completed" classname="B" />"#;
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(&format!("{failed}{other}"))
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert_eq!(report.names().collect::<Vec<_>>(), ["A.Fails"]);
+        // Where it must not fire: every file says it passed.
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(other)
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert!(report.failing.is_empty(), "{report:?}");
     }
 
     #[test]
