@@ -262,6 +262,68 @@ fn gtest_crashes_hangs_and_a_bare_binary() {
     }
 }
 
+/// Two GoogleTest binaries behind one wrapper, each with a failing test:
+/// asked `GTEST_OUTPUT=xml:DIR/`, each writes its own file there and every
+/// file is read, so both binaries' failures are named (before, one
+/// `xml:FILE` that the second binary overwrote: only its names). In both
+/// sandboxes; and a pass where both pass.
+#[test]
+fn two_gtest_binaries_behind_one_wrapper_are_both_reported() {
+    let runner = Runner::Gtest;
+    for place in [Where::Bwrap, Where::Landlock] {
+        let what = format!("two gtest binaries in {place:?}");
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("other_test.cc"),
+            r#"#include <cstdlib>
+#include <cstring>
+#include <gtest/gtest.h>
+
+static bool failing() {
+  const char* set = std::getenv("TESTGATE_FIXTURE");
+  return set != nullptr && std::strcmp(set, "fail") == 0;
+}
+
+TEST(Other, Passes) { EXPECT_EQ(2, 1 + 1); }
+TEST(Other, Fails) { EXPECT_EQ(failing() ? 3 : 2, 1 + 1); }
+"#,
+        )
+        .unwrap();
+        let cmake = project.dir.join("CMakeLists.txt");
+        let mut lists = std::fs::read_to_string(&cmake).unwrap();
+        lists.push_str(
+            "add_executable(other_test other_test.cc)\n\
+             target_link_libraries(other_test GTest::gtest_main)\n",
+        );
+        std::fs::write(&cmake, lists).unwrap();
+        let run = |mode: &str| {
+            let config = TestConfig::new(
+                &project.dir,
+                "sh",
+                [
+                    "-c",
+                    "testgate-build/calc_test; a=$?; testgate-build/other_test; b=$?; \
+                     exit $((a | b))",
+                ],
+            )
+            .prepare("cmake -S . -B testgate-build")
+            .prepare("cmake --build testgate-build")
+            .env("TESTGATE_FIXTURE", mode)
+            .retrying(1)
+            .within(Duration::from_secs(120));
+            SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver)
+        };
+        let record = run("fail");
+        let mut names = projects::failing_names(runner).to_vec();
+        names.push("Other.Fails");
+        assert_fail(&record, &names, &what);
+        assert_judged_by_report(&record, &what);
+        let record = run("pass");
+        assert_pass(&record, &what);
+        assert_judged_by_report(&record, &what);
+    }
+}
+
 /// unittest: a test module that fails to import is a failure named by the
 /// module's dotted name, as unittest's header names it, in both sandboxes.
 #[test]
@@ -427,6 +489,75 @@ fn phpunit_testdox_is_named_by_its_report() {
             record.attempts[0].attempt.evidence
         );
         assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
+    }
+}
+
+/// PHPUnit 9's risky tests and warnings fail a run only where the project
+/// asks (`--fail-on-risky`, `--fail-on-warning`; also `failOnRisky` in
+/// phpunit.xml): then the run exits 1 with no test failed, and the check
+/// names them; otherwise they pass. Judged by the JUnit report, in both
+/// sandboxes. Before, the first was a Fail with no name and a run with a
+/// warning that PHPUnit passed was Inconclusive (`contradiction`).
+#[test]
+fn phpunit_risky_and_warned_tests_fail_only_where_the_project_asks() {
+    let runner = Runner::Phpunit;
+    let risky = "Tests\\ApartTest::testChecksNothing";
+    let warned = "Tests\\ApartTest::testWarns";
+    for place in [Where::Bwrap, Where::Landlock] {
+        let project = Project::copy(runner);
+        std::fs::write(
+            project.dir.join("tests/ApartTest.php"),
+            r#"<?php
+namespace Tests;
+
+use PHPUnit\Framework\TestCase;
+
+final class ApartTest extends TestCase
+{
+    public function testChecksNothing(): void
+    {
+        if (mode() !== 'risky') {
+            $this->assertTrue(true);
+        }
+    }
+
+    public function testWarns(): void
+    {
+        if (mode() === 'warn') {
+            $this->addWarning('careful');
+        }
+        $this->assertTrue(true);
+    }
+}
+"#,
+        )
+        .unwrap();
+        let run = |args: &[&str], mode: &str| {
+            let record = fixture_check(
+                place,
+                runner,
+                &project.dir,
+                "phpunit",
+                args.iter().copied(),
+                mode,
+                1,
+            );
+            let what = format!("phpunit {args:?} ({mode}) in {place:?}");
+            assert_judged_by_report(&record, &what);
+            (record, what)
+        };
+        let (record, what) = run(&["--fail-on-risky"], "risky");
+        assert_fail(&record, &[risky], &what);
+        let Verdict::Fail { reason, .. } = &record.verdict else {
+            unreachable!("{what}")
+        };
+        assert!(reason.contains("risky, not failed"), "{what}: {reason}");
+        let (record, what) = run(&[], "risky");
+        assert_pass(&record, &what);
+        let (record, what) = run(&[], "warn");
+        assert_pass(&record, &what);
+        let (record, what) = run(&["--fail-on-warning"], "warn");
+        assert_fail(&record, &[warned], &what);
     }
 }
 

@@ -68,6 +68,21 @@ impl Beside {
                 }
             }
         }
+        // PHPUnit's risky and warned tests: the console's reason (its
+        // report has none) beside the report's name.
+        for (tests, shown) in [
+            (&mut report.risky, &console.risky),
+            (&mut report.warned, &console.warned),
+        ] {
+            let shown: std::collections::HashMap<&str, &crate::FailingTest> =
+                shown.iter().map(|t| (t.name.as_str(), t)).collect();
+            for test in tests.iter_mut() {
+                if let Some(shown) = shown.get(test.name.as_str()) {
+                    test.message.clone_from(&shown.message);
+                    test.excerpt.clone_from(&shown.excerpt);
+                }
+            }
+        }
         for name in &console.flaky {
             if !report.flaky.contains(name) {
                 report.flaky.push(name.clone());

@@ -244,6 +244,9 @@ struct Case {
     /// PHPUnit wrote a risky test's `<error>` (its console and exit
     /// status count the test risky, not failed).
     risky: bool,
+    /// It has a `<warning>`: PHPUnit's, which fails PHPUnit 9's run only
+    /// under `failOnWarning`.
+    warned: bool,
 }
 
 impl Case {
@@ -271,6 +274,7 @@ impl Case {
             php: !attribute(element, "class").is_empty()
                 && !attribute(element, "assertions").is_empty(),
             risky: false,
+            warned: false,
         }
     }
 
@@ -280,8 +284,7 @@ impl Case {
             "failure" => self.failed = true,
             "error" if is_phpunit_risky(&attribute(element, "type")) => self.risky = true,
             "error" => self.errored = true,
-            // PHPUnit's warning fails its run.
-            "warning" => self.failed = true,
+            "warning" => self.warned = true,
             "skipped" => {
                 self.skipped = true;
                 self.unrunnable |=
@@ -320,7 +323,10 @@ impl Case {
             producer,
             Producer::Known(Runner::Pytest | Runner::Maven | Runner::Phpunit)
         );
-        match (self.failed, self.errored, self.retried, self.skipped) {
+        // PHPUnit's warning is its run's failure only under
+        // `failOnWarning` (`Report::warned`); another writer's is a failure.
+        let failed = self.failed || (self.warned && !self.php);
+        match (failed, self.errored, self.retried, self.skipped) {
             (true, _, _, _) => Outcome::Failed,
             (false, true, _, _) if errors_apart => Outcome::Error,
             (false, true, _, _) => Outcome::Failed,
@@ -449,6 +455,14 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
         Producer::Known(runner) => Some(runner),
         Producer::Unknown => None,
     };
+    let (risky, warned) = phpunit_apart(producer, &cases);
+    let mut cases = cases;
+    if producer == Producer::Known(Runner::Gtest) {
+        // Several binaries' files joined (`xml:DIR/`), one of which a test
+        // may have written: a name that failed in any of them failed (each
+        // name's first case stands).
+        cases.sort_by_key(|case| !(case.failed || case.errored));
+    }
     let cases = cases
         .into_iter()
         .map(|case| {
@@ -468,7 +482,32 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             (name, outcome, kind, context, duration_ms)
         })
         .collect();
-    report_of_cases(format, cases)
+    let mut report = report_of_cases(format, cases);
+    report.risky = risky;
+    report.warned = warned;
+    report
+}
+
+/// PHPUnit's risky and warned tests that did not fail
+/// ([`Report::risky`], [`Report::warned`]), each once, in order.
+fn phpunit_apart(producer: Producer, cases: &[Case]) -> (Vec<FailingTest>, Vec<FailingTest>) {
+    let (mut risky, mut warned) = (Vec::new(), Vec::new());
+    let mut seen = std::collections::HashSet::new();
+    for case in cases {
+        let passed = !case.failed && !case.errored && !case.skipped;
+        let apart = if case.risky {
+            &mut risky
+        } else if case.warned && case.php {
+            &mut warned
+        } else {
+            continue;
+        };
+        let (name, _) = case.canonical(producer);
+        if passed && seen.insert(name.clone()) {
+            apart.push(FailingTest::new(name, Runner::Phpunit, None));
+        }
+    }
+    (risky, warned)
 }
 
 /// One case of a runner's report: its name, outcome, kind, context and
@@ -1101,6 +1140,36 @@ mod tests {
     }
 
     #[test]
+    fn gtest_files_joined_fail_a_name_that_failed_in_any() {
+        // Two binaries' `xml:DIR/` files joined under one root, as the
+        // facade reads them; the first a test wrote, saying `A.Fails`
+        // passed (hand-made).
+        let file = |cases: &str| {
+            format!(
+                "<testsuites tests=\"1\" name=\"AllTests\"><testsuite name=\"A\">{cases}</testsuite></testsuites>\n"
+            )
+        };
+        let passed = r#"<testcase name="Fails" status="run" result="completed" classname="A" />"#;
+        let failed = r#"<testcase name="Fails" status="run" result="completed" classname="A"><failure message="no" /></testcase>"#;
+        let other = r#"<testcase name="Passes" status="run" result="completed" classname="B" />"#;
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(&format!("{failed}{other}"))
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert_eq!(report.names().collect::<Vec<_>>(), ["A.Fails"]);
+        // Where it must not fire: every file says it passed.
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(other)
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert!(report.failing.is_empty(), "{report:?}");
+    }
+
+    #[test]
     fn phpunits_report_names_as_its_console_and_risky_is_no_failure() {
         // Captured with default.log by tests/capture/phpunit.sh.
         let xml = include_str!("../tests/fixtures/phpunit/default.junit.xml");
@@ -1123,6 +1192,11 @@ mod tests {
             .iter()
             .find(|t| t.name == "Demo\\Tests\\CalcTest::testWarns")
             .map(|t| t.outcome);
-        assert_eq!(warned, Some(Outcome::Failed));
+        // PHPUnit 9 fails a run on a warning only under `failOnWarning`.
+        assert_eq!(warned, Some(Outcome::Passed));
+        let apart =
+            |tests: &[FailingTest]| tests.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        assert_eq!(apart(&report.risky), ["Demo\\Tests\\CalcTest::testRisky"]);
+        assert_eq!(apart(&report.warned), ["Demo\\Tests\\CalcTest::testWarns"]);
     }
 }

@@ -295,7 +295,7 @@ pub(crate) fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
 }
 
 /// Everything a parser understood of one log.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Report {
     /// The runner recognised first, or `None` when no runner's lines were
@@ -348,6 +348,16 @@ pub struct Report {
     /// Test binaries that died without the runner naming a failing test in
     /// them (a go package whose binary a goroutine's panic ended), in order.
     pub crashes: Vec<Crash>,
+    /// Tests the runner counted risky, not failed (PHPUnit's `There was 1
+    /// risky test:`, its JUnit report's `RiskyTestError`): no failure of
+    /// the run, unless the project asks (`failOnRisky`, `--fail-on-risky`),
+    /// which only the exit status then tells. In order, each once.
+    pub risky: Vec<FailingTest>,
+    /// Tests the runner warned about and did not count failed (PHPUnit
+    /// 9's `There was 1 warning:`, its JUnit report's `<warning>`): no
+    /// failure of the run, unless the project asks (`failOnWarning`,
+    /// `--fail-on-warning`). In order, each once.
+    pub warned: Vec<FailingTest>,
     /// Lines read.
     pub lines: u64,
     /// Lines longer than [`MAX_LINE`](crate::MAX_LINE), read only up to it.
@@ -357,6 +367,38 @@ pub struct Report {
     /// the CI names it), and which of [`failing`](Report::failing) it named
     /// there. A runner's raw console is one section without a step.
     pub sections: Vec<Section>,
+}
+
+/// As derived, but [`risky`](Report::risky) and
+/// [`warned`](Report::warned) are shown only where a test was, so that the
+/// reports of other runners read as before.
+impl std::fmt::Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut shown = f.debug_struct("Report");
+        shown
+            .field("format", &self.format)
+            .field("failing", &self.failing)
+            .field("tests", &self.tests)
+            .field("tests_omitted", &self.tests_omitted)
+            .field("counts", &self.counts)
+            .field("no_tests_ran", &self.no_tests_ran)
+            .field("unclosed", &self.unclosed)
+            .field("flaky", &self.flaky)
+            .field("running", &self.running)
+            .field("reruns", &self.reruns)
+            .field("crashes", &self.crashes);
+        if !self.risky.is_empty() {
+            shown.field("risky", &self.risky);
+        }
+        if !self.warned.is_empty() {
+            shown.field("warned", &self.warned);
+        }
+        shown
+            .field("lines", &self.lines)
+            .field("long_lines", &self.long_lines)
+            .field("sections", &self.sections)
+            .finish()
+    }
 }
 
 impl Report {

@@ -225,12 +225,15 @@ impl StreamParser {
         let mut flaky = Vec::new();
         let mut running = Vec::new();
         let mut crashes = Vec::new();
+        let (mut risky, mut warned) = (Vec::new(), Vec::new());
         let mut seen = Vec::new();
         let mut descriptions: Vec<(String, String)> = Vec::new();
         for (runner, findings) in found {
             let named = |(index, name)| (index, name, runner);
             running.extend(findings.running.into_iter().map(named));
             crashes.extend(findings.crashes);
+            risky.extend(findings.risky);
+            warned.extend(findings.warned);
             flaky.extend(findings.flaky.into_iter().map(named));
             report.reruns = report.reruns.saturating_add(findings.reruns);
             counts.add(findings.counts);
@@ -251,6 +254,8 @@ impl StreamParser {
         report.running = running.into_iter().map(|(_, name, _)| name).collect();
         crashes.sort_by_key(|(index, _)| *index);
         report.crashes = crashes.into_iter().map(|(_, crash)| crash).collect();
+        report.risky = apart(risky);
+        report.warned = apart(warned);
         report.tests = tests;
         report.tests_omitted = omitted;
         let spans: Vec<Spans<'_>> = own_spans.iter().map(|(r, s)| (*r, &s[..])).collect();
@@ -336,6 +341,17 @@ fn describe(tests: &mut [TestOutcome], descriptions: Vec<(String, String)>) {
             test.description = described.remove(&test.name);
         }
     }
+}
+
+/// Tests counted apart from the failures ([`Report::risky`],
+/// [`Report::warned`]) in order of their lines, each name once.
+fn apart(mut tests: Vec<(u64, FailingTest)>) -> Vec<FailingTest> {
+    tests.sort_by_key(|(index, _)| *index);
+    let mut names = HashSet::with_capacity_and_hasher(tests.len(), RandomState::default());
+    tests
+        .into_iter()
+        .filter_map(|(_, test)| names.insert(test.name.clone()).then_some(test))
+        .collect()
 }
 
 /// The names in order of the line that first gave each, each once.

@@ -69,7 +69,9 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         report.counts.failed,
         report.counts.skipped,
     );
-    let failing = failing_names(&report, &ending);
+    let mut failing = failing_names(&report, &ending);
+    let apart = failed_apart(&report, &ending, failing.is_empty());
+    failing.extend(apart.iter().map(|(name, _)| name.clone()));
     let attempt = Attempt::new(ending)
         .with_selection(selection)
         .with_failing(failing)
@@ -84,21 +86,21 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         .with_crashes(report.crashes.iter().map(testgate_parse::Crash::describe))
         // Each failing test's own output for the reason: its excerpt, or
         // its message where the excerpts' budget was spent.
-        .with_excerpts(report.failing.iter().filter_map(|test| {
-            let text = test.excerpt.as_ref().or(test.message.as_ref())?;
-            Some((test.name.clone(), text.clone()))
-        }))
-        .with_placed_tests(
-            every_test
-                .then(|| {
-                    report
-                        .tests
-                        .iter()
-                        .map(|t| (t.name.clone(), t.context.clone(), graded(t.outcome)))
+        .with_excerpts(
+            report
+                .failing
+                .iter()
+                .filter_map(|test| {
+                    let text = test.excerpt.as_ref().or(test.message.as_ref())?;
+                    Some((test.name.clone(), text.clone()))
                 })
-                .into_iter()
-                .flatten(),
+                .chain(apart.iter().cloned()),
         )
+        .with_placed_tests(if every_test {
+            placed_tests(&report, &apart)
+        } else {
+            Vec::new()
+        })
         .with_aliases(report.tests.iter().filter_map(|t| {
             let description = t.description.clone()?;
             Some((description, t.name.clone()))
@@ -189,6 +191,63 @@ fn failing_names(report: &Report, ending: &Ending) -> Vec<String> {
     names
 }
 
+/// Every test's name, context and result for grading, a risky or warned
+/// test that failed the run ([`failed_apart`]) as failed.
+fn placed_tests(
+    report: &Report,
+    apart: &[(String, String)],
+) -> Vec<(String, Option<String>, TestResult)> {
+    let failed_apart: std::collections::HashSet<&str> =
+        apart.iter().map(|(name, _)| name.as_str()).collect();
+    report
+        .tests
+        .iter()
+        .map(|t| {
+            let result = if failed_apart.contains(t.name.as_str()) {
+                TestResult::Failed
+            } else {
+                graded(t.outcome)
+            };
+            (t.name.clone(), t.context.clone(), result)
+        })
+        .collect()
+}
+
+/// The tests the runner counted risky or warned about (PHPUnit's
+/// [`Report::risky`], [`Report::warned`]) that failed the run, each with
+/// its reason: where the run closed, exited 1 (PHPUnit's failure) and
+/// `nothing_failed`, the project asked for them to fail (`failOnRisky`,
+/// `failOnWarning`): only the exit status tells. Where a test failed too,
+/// it alone is known to have failed the run, and they are not named.
+fn failed_apart(report: &Report, ending: &Ending, nothing_failed: bool) -> Vec<(String, String)> {
+    if !nothing_failed || report.unclosed.is_some() || !matches!(ending, Ending::Exited { code: 1 })
+    {
+        return Vec::new();
+    }
+    let risky = report
+        .risky
+        .iter()
+        .map(|test| (test, "risky", "failOnRisky, --fail-on-risky"));
+    let warned = report
+        .warned
+        .iter()
+        .map(|test| (test, "warned about", "failOnWarning, --fail-on-warning"));
+    risky
+        .chain(warned)
+        .map(|(test, what, asked_by)| {
+            let mut reason = format!(
+                "{what}, not failed, by the runner's count; the run exited 1 with no test \
+                 failed: the project fails a run on it ({asked_by})"
+            );
+            if let Some(said) = test.excerpt.as_ref().or(test.message.as_ref()) {
+                reason.push('\n');
+                reason.push_str(said);
+            }
+            (test.name.clone(), reason)
+        })
+        .collect()
+}
+
 /// A shell's own "not found" with its 126 or 127: the policy already reads
 /// that as a runner that would not start, which is what it is.
 fn shell_said_not_found(found: &EnvironmentFailure, ending: &Ending) -> bool {
@@ -225,6 +284,37 @@ mod tests {
         failures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\n\
         failures:\n    b\n\n\
         test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+
+    #[test]
+    fn risky_tests_fail_the_run_only_where_it_exited_1_with_nothing_failed() {
+        // A PHPUnit console with a risky test (captured shape:
+        // tests/fixtures/phpunit/fail_on_risky.log).
+        let risky = "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n\
+            .R     2 / 2 (100%)\n\nTime: 00:00.012, Memory: 6.00 MB\n\n\
+            There was 1 risky test:\n\n1) A\\BTest::testNothing\n\
+            This test did not perform any assertions\n\n\
+            OK, but incomplete, skipped, or risky tests!\nTests: 2, Assertions: 1, Risky: 1.\n";
+        let (attempt, _) = attempt_of(exited(1, risky));
+        assert_eq!(attempt.failing, ["A\\BTest::testNothing"]);
+        // Where it must not fire: PHPUnit passed (no `failOnRisky`), the
+        // run ended otherwise (a crash's 255), a test failed too.
+        assert!(attempt_of(exited(0, risky)).0.failing.is_empty());
+        assert!(attempt_of(exited(255, risky)).0.failing.is_empty());
+        let failed = risky
+            .replace(".R ", "FR ")
+            .replace(
+                "There was 1 risky",
+                "There was 1 failure:\n\n1) A\\BTest::testA\nno\n\n--\n\nThere was 1 risky",
+            )
+            .replace(
+                "OK, but incomplete, skipped, or risky tests!\nTests: 2, Assertions: 1,",
+                "FAILURES!\nTests: 2, Assertions: 1, Failures: 1,",
+            );
+        assert_eq!(
+            attempt_of(exited(1, &failed)).0.failing,
+            ["A\\BTest::testA"]
+        );
+    }
 
     /// The facts of an attempt that exited `code` with `console` as its
     /// output, judged by its console alone.

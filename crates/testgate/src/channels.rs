@@ -20,6 +20,10 @@ use crate::written_reports::{self, Found};
 /// larger report is a note, and the console is read instead.
 pub(crate) const MAX_REPORT: u64 = 64 << 20;
 
+/// The most files read from a report's directory
+/// ([`ReportTarget::Directory`]): one for each test binary.
+const MAX_REPORT_FILES: usize = 4096;
+
 /// The reports one attempt asks for: a fresh directory of testgate's (0700,
 /// under the host's temporary directory, outside the project and anything
 /// the tree check watches; removed when this is dropped), the command's
@@ -120,7 +124,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         .iter()
         .find_map(|(_, _, request)| match request.written_to {
             ReportTarget::Written(places) => Some(Found::under(workspace, places)),
-            ReportTarget::File | ReportTarget::Stdout => None,
+            ReportTarget::File | ReportTarget::Directory | ReportTarget::Stdout => None,
         });
     let unreachable = utf8.as_ref().and_then(|words| {
         requests
@@ -474,6 +478,7 @@ impl Asked {
             ReportTarget::Written(places) => {
                 return self.read_written(console, *runner, places);
             }
+            ReportTarget::Directory => return self.read_directory(console, *runner, rel),
         }
         let shown = self.dir.path().join(rel);
         let read = testgate_run::ProjectDir::open(self.dir.path())
@@ -484,6 +489,50 @@ impl Asked {
             judged.note = Some(match judged.note {
                 Some(note) => format!("{why}: {note}"),
                 None => why.clone(),
+            });
+        }
+        judged
+    }
+
+    /// The files `runner`'s processes wrote into the report's directory
+    /// `rel` ([`ReportTarget::Directory`]), at most [`MAX_REPORT_FILES`],
+    /// joined and read as its JUnit XML beside `console`. None written is a
+    /// missing report.
+    fn read_directory(&self, console: Report, runner: Runner, rel: &Path) -> Judged {
+        let shown = self.dir.path().join(rel).display().to_string();
+        let names = testgate_run::Dir::open(self.dir.path())
+            .and_then(|dir| dir.open_dir(rel.as_os_str()))
+            .and_then(|dir| dir.names_at_most(MAX_REPORT_FILES))
+            .unwrap_or_default();
+        if names.is_empty() {
+            return Judged {
+                report: console,
+                evidence: Evidence::ReportMissing,
+                note: Some(format!("the runner wrote no report file into {shown}")),
+            };
+        }
+        let files: Vec<PathBuf> = names.iter().map(|name| rel.join(name)).collect();
+        let read = written_reports::joined(self.dir.path(), &files, MAX_REPORT);
+        let read = read.map_err(|why| testgate_run::ProjectFileError::Open {
+            path: PathBuf::from(&shown),
+            source: std::io::Error::other(why),
+        });
+        let mut judged = beside_read(
+            console,
+            read,
+            ReportFormat::JUnit,
+            Some(runner),
+            &shown,
+            &self.root,
+        );
+        if judged.evidence != Evidence::ReportMissing && files.len() > 1 {
+            let note = format!(
+                "{} report files read, one for each test binary that finished",
+                files.len()
+            );
+            judged.note = Some(match judged.note {
+                Some(other) => format!("{other}; {note}"),
+                None => note,
             });
         }
         judged

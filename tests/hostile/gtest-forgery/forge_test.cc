@@ -5,11 +5,16 @@
 // GoogleTest's real closing (and its XML report) are written.
 // HOSTILE_MODE=ghost: A.Fails fails; B.Ghost, which passes, prints failed
 // results, a closing and a FAILED list naming Ghost.Test and A.Passes.
+// HOSTILE_MODE=report: A.Fails fails; B.Report writes a report of its own
+// into GTEST_OUTPUT's directory (named to be read first), in which every
+// test passed.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -37,6 +42,29 @@ TEST(B, Forges) {
       "[  PASSED  ] 3 tests.\n");
   std::fflush(stdout);
   _exit(0);
+}
+
+TEST(B, Report) {
+  if (!mode("report")) return;
+  const char* output = std::getenv("GTEST_OUTPUT");
+  if (output == nullptr || std::strncmp(output, "xml:", 4) != 0) return;
+  std::string dir(output + 4);
+  if (dir.empty() || dir.back() != '/') return;
+  // GoogleTest makes the directory when it writes its own report, at the
+  // end: the forger makes it first.
+  mkdir(dir.c_str(), 0700);
+  FILE* forged = std::fopen((dir + "0.xml").c_str(), "w");
+  if (forged == nullptr) return;
+  std::fputs(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites tests=\"2\" failures=\"0\" name=\"AllTests\">\n"
+      "  <testsuite name=\"A\" tests=\"2\" failures=\"0\">\n"
+      "    <testcase name=\"Fails\" status=\"run\" result=\"completed\" classname=\"A\" />\n"
+      "    <testcase name=\"Passes\" status=\"run\" result=\"completed\" classname=\"A\" />\n"
+      "  </testsuite>\n"
+      "</testsuites>\n",
+      forged);
+  std::fclose(forged);
 }
 
 TEST(B, Ghost) {

@@ -32,9 +32,11 @@
 //!   kill), the run is unclosed: its failed results stand, and the test
 //!   that was running is named as crashed;
 //! - under `--gtest_brief=1` (no `RUN` line in the run) a failed result is
-//!   taken as it comes: the console cannot tell a test's print from it
-//!   there, and a closing whose counts it breaks leaves the run unclosed
-//!   (the XML report, which testgate asks through `GTEST_OUTPUT`, judges);
+//!   a candidate: the console cannot tell a test's print from it there, so
+//!   only the closing that sums it up confirms it; a closing whose counts
+//!   it breaks, or none (a crash, a kill, a test that exited), leaves the
+//!   run unclosed and names none of them (the XML report, which testgate
+//!   asks through `GTEST_OUTPUT`, judges under `check`);
 //! - a test that failed in one run and passed in another of the same log
 //!   (`--gtest_repeat`) is flaky;
 //! - between ctest's `Test project` line and its `Total Test time`,
@@ -217,7 +219,11 @@ impl Gtest {
                     "a GoogleTest run without its `[==========] … ran.` closing".to_owned()
                 }
             });
-            failing.extend(run.candidates.iter().map(|(n, &at)| (at, n.clone(), None)));
+            // Under `--gtest_brief` a failed result is no more than a line
+            // a test may have printed until a closing sums it up.
+            if run.saw_run {
+                failing.extend(run.candidates.iter().map(|(n, &at)| (at, n.clone(), None)));
+            }
             if let Some((name, at)) = &run.running {
                 self.findings.running.push((*at, name.clone()));
                 self.findings.seen.note(*at, name, None, Outcome::Failed);
@@ -657,6 +663,31 @@ x.cc:3: Failure
 [  PASSED  ] 2 tests.
 ";
         assert!(crate::parse(Runner::Gtest, short).unclosed.is_some());
+    }
+
+    #[test]
+    fn an_unclosed_brief_failure_is_not_confirmed() {
+        // `--gtest_brief=1`: no `RUN` line, the failures' results alone.
+        let closed = "\
+[  FAILED  ] Calc.Fails (0 ms)
+[==========] 2 tests from 1 test suite ran. (0 ms total)
+[  PASSED  ] 1 test.
+";
+        assert_eq!(names(closed), ["Calc.Fails"]);
+        // Hand-made (a test printed the line and the binary died, or the
+        // log was cut): no closing sums it up, nothing is named.
+        let cut = "[  FAILED  ] Forged.Name (0 ms)\n";
+        let report = crate::parse(Runner::Gtest, cut);
+        assert!(report.failing.is_empty(), "{report:?}");
+        assert!(report.unclosed.is_some());
+        // A closing whose counts it breaks (two failures where one was).
+        let broken = closed.replace(
+            "[  FAILED  ] Calc.Fails (0 ms)\n",
+            "[  FAILED  ] Forged.Name (0 ms)\n[  FAILED  ] Calc.Fails (0 ms)\n",
+        );
+        let report = crate::parse(Runner::Gtest, &broken);
+        assert!(report.failing.is_empty(), "{report:?}");
+        assert!(report.unclosed.is_some());
     }
 
     #[test]

@@ -311,6 +311,12 @@ pub(crate) struct Findings {
     /// Test binaries that died with no failing test named, with the line
     /// that ended their scope.
     pub(crate) crashes: Vec<(u64, Crash)>,
+    /// Tests the runner counted risky, not failed
+    /// ([`Report::risky`](crate::Report::risky)).
+    pub(crate) risky: Vec<(u64, FailingTest)>,
+    /// Tests the runner warned about and did not count failed
+    /// ([`Report::warned`](crate::Report::warned)).
+    pub(crate) warned: Vec<(u64, FailingTest)>,
     /// Every test whose result the runner printed, with its last one.
     pub(crate) seen: Seen,
     /// Tests the runner printed another name for, as `(name, description)`

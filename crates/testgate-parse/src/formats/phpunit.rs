@@ -23,7 +23,12 @@
 //!   counts (`Errors: a`, `Failures: b`, `Warnings: c`);
 //! - risky, skipped and incomplete tests are not failures (PHPUnit's JUnit
 //!   report writes a risky test as an `<error>`; its console and its exit
-//!   status count it as risky), warnings are (they fail the run).
+//!   status count it as risky), and neither are warnings (PHPUnit 9 exits
+//!   0 after `WARNINGS!`): risky and warned tests are kept apart
+//!   ([`Report::risky`](crate::Report::risky),
+//!   [`Report::warned`](crate::Report::warned)), failures only where the
+//!   project asks (`failOnRisky`, `failOnWarning`), which the exit status
+//!   alone tells.
 //!
 //! A name is `Ns\Class::method`, plus ` with data set #N` or ` with data set
 //! "name"` without the values PHPUnit appends; a class whose
@@ -53,8 +58,9 @@ struct Run {
     open: bool,
     /// The defects of the sections since the last `Time:` line.
     defects: Vec<(u64, String, Defect)>,
-    /// The section being read: its kind (`None`: not failures) and how
-    /// many entries its header counts, and the next entry's number.
+    /// The section being read: its kind (`None`: skipped or incomplete
+    /// tests) and how many entries its header counts, and the next entry's
+    /// number.
     section: Option<Section>,
     /// The last summary read, and the defects that stood before it.
     summary: Option<Summary>,
@@ -69,13 +75,15 @@ struct Run {
     said_failure: bool,
 }
 
-/// The kind of a defect section that names failing tests.
+/// The kind of a defect section that names tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Defect {
     Error,
     Failure,
-    /// A warning fails PHPUnit's run as a failure does.
+    /// A warning fails PHPUnit 9's run only under `failOnWarning`.
     Warning,
+    /// A risky test fails the run only under `failOnRisky`.
+    Risky,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -92,6 +100,7 @@ struct Summary {
     errors: u64,
     failures: u64,
     warnings: u64,
+    risky: u64,
     skipped: u64,
     no_tests: bool,
     /// The defects of the sections before it.
@@ -127,30 +136,33 @@ impl Phpunit {
                 ));
             }
             self.findings.running.extend(running);
-            for (index, name, outcome) in run.defects {
-                self.failed(index, name, outcome);
+            for (index, name, defect) in run.defects {
+                self.defect(index, name, defect);
             }
             self.excerpts.clear();
             return;
         };
-        let mut left = [summary.errors, summary.failures, summary.warnings];
-        for (index, name, outcome) in summary.defects {
-            let slot = match outcome {
+        let mut left = [
+            summary.errors,
+            summary.failures,
+            summary.warnings,
+            summary.risky,
+        ];
+        for (index, name, defect) in summary.defects {
+            let slot = match defect {
                 Defect::Error => 0,
                 Defect::Failure => 1,
                 Defect::Warning => 2,
+                Defect::Risky => 3,
             };
             let Some(n) = left.get_mut(slot).filter(|n| **n > 0) else {
                 continue;
             };
             *n -= 1;
-            self.failed(index, name, outcome);
+            self.defect(index, name, defect);
         }
         self.excerpts.clear();
-        let failed = summary
-            .errors
-            .saturating_add(summary.failures)
-            .saturating_add(summary.warnings);
+        let failed = summary.errors.saturating_add(summary.failures);
         self.findings.counts.add(Counts {
             passed: Some(
                 summary
@@ -164,16 +176,30 @@ impl Phpunit {
         self.findings.no_tests_ran |= summary.no_tests || summary.tests == 0;
     }
 
-    fn failed(&mut self, index: u64, name: String, defect: Defect) {
+    /// A defect the run's closing confirmed: a failure, or a test kept
+    /// apart (risky, warned).
+    fn defect(&mut self, index: u64, name: String, defect: Defect) {
         let (message, excerpt) = self.excerpts.take(&name);
-        let outcome = match defect {
-            Defect::Error => Outcome::Error,
-            Defect::Failure | Defect::Warning => Outcome::Failed,
-        };
         let kind = if name.contains("::") {
             Kind::Test
         } else {
             Kind::Suite
+        };
+        let outcome = match defect {
+            Defect::Error => Outcome::Error,
+            Defect::Failure => Outcome::Failed,
+            Defect::Warning | Defect::Risky => {
+                let test = FailingTest::new(name, Runner::Phpunit, None)
+                    .with_kind(kind)
+                    .with_output(message, excerpt);
+                let apart = if defect == Defect::Risky {
+                    &mut self.findings.risky
+                } else {
+                    &mut self.findings.warned
+                };
+                apart.push((index, test));
+                return;
+            }
         };
         self.findings.seen.note(index, &name, None, outcome);
         let test = FailingTest::new(name, Runner::Phpunit, None)
@@ -427,8 +453,9 @@ fn tests_line(text: &str) -> Option<Summary> {
             "Errors" => summary.errors = n,
             "Failures" => summary.failures = n,
             "Warnings" => summary.warnings = n,
+            "Risky" => summary.risky = n,
             "Skipped" | "Incomplete" => summary.skipped = summary.skipped.saturating_add(n),
-            "Assertions" | "Risky" => {}
+            "Assertions" => {}
             _ => return None,
         }
     }
@@ -436,7 +463,7 @@ fn tests_line(text: &str) -> Option<Summary> {
 }
 
 /// `There was 1 error:`, `There were 4 failures:`: the section's outcome
-/// (`None` for risky, skipped and incomplete tests: no failures) and count.
+/// (`None` for skipped and incomplete tests) and count.
 fn section_header(text: &str) -> Option<(Option<Defect>, u64)> {
     let rest = text
         .strip_prefix("There was ")
@@ -448,8 +475,8 @@ fn section_header(text: &str) -> Option<(Option<Defect>, u64)> {
         "error" | "errors" => Some(Defect::Error),
         "failure" | "failures" => Some(Defect::Failure),
         "warning" | "warnings" => Some(Defect::Warning),
-        "risky test" | "risky tests" | "skipped test" | "skipped tests" | "incomplete test"
-        | "incomplete tests" => None,
+        "risky test" | "risky tests" => Some(Defect::Risky),
+        "skipped test" | "skipped tests" | "incomplete test" | "incomplete tests" => None,
         _ => return None,
     };
     Some((outcome, count))
@@ -614,7 +641,10 @@ mod tests {
             section_header("There were 4 failures:"),
             Some((Some(Defect::Failure), 4))
         );
-        assert_eq!(section_header("There was 1 risky test:"), Some((None, 1)));
+        assert_eq!(
+            section_header("There was 1 risky test:"),
+            Some((Some(Defect::Risky), 1))
+        );
         assert_eq!(section_header("There were 4 reasons:"), None);
     }
 
@@ -654,6 +684,34 @@ mod tests {
         assert!(report.failing.is_empty(), "{report:?}");
         assert_eq!(report.counts.failed, Some(0));
         assert_eq!(report.counts.passed, Some(2));
+        // Kept apart, with PHPUnit's reason: a failure only where the
+        // project asks (`failOnRisky`), which the exit status tells.
+        let risky: Vec<_> = report.risky.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(risky, ["A\\BTest::testRisky"]);
+        assert_eq!(
+            report.risky[0].message.as_deref(),
+            Some("This test did not perform any assertions")
+        );
+        // A risky section a test printed, no `Risky:` in the summary after
+        // it: nothing kept.
+        let forged = log.replace(", Risky: 1.", ".");
+        assert!(crate::parse(Runner::Phpunit, &forged).risky.is_empty());
+    }
+
+    #[test]
+    fn warnings_are_no_failures_of_phpunit_9() {
+        // PHPUnit 9.6 exits 0 after `WARNINGS!` unless `failOnWarning`.
+        let log = format!(
+            "{PASSING}W.     2 / 2 (100%)\n\nTime: 00:00.013, Memory: 6.00 MB\n\n\
+             There was 1 warning:\n\n1) A\\BTest::testWarns\ncareful\n\n\
+             WARNINGS!\nTests: 2, Assertions: 2, Warnings: 1.\n"
+        );
+        let report = crate::parse(Runner::Phpunit, &log);
+        assert!(report.failing.is_empty(), "{report:?}");
+        assert_eq!(report.counts.failed, Some(0));
+        let warned: Vec<_> = report.warned.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(warned, ["A\\BTest::testWarns"]);
+        assert!(report.unclosed.is_none());
     }
 
     #[test]

@@ -4,10 +4,13 @@
 # tests/fixtures/phpunit/<case>.log (stdout+stderr as they came),
 # <case>.expected (the failing tests as PHPUnit's own JUnit report, asked for
 # with `--log-junit` outside the project, names them: `class::name` of each
-# <testcase> with a <failure>, a <warning>, or an <error> that is not a
-# risky test's) and <case>.outcomes (every case's outcome by the same
-# report). A run that dies writes no report: its .expected says so and
-# holds what the --debug console said was running.
+# <testcase> with a <failure> or an <error> that is not a risky test's),
+# <case>.outcomes (every case's outcome by the same report), <case>.risky
+# (the cases with a risky test's <error>) and <case>.warned (those with a
+# <warning>: PHPUnit 9 fails a run on it only under failOnWarning), and
+# <case>.exit (PHPUnit's exit status). A run that dies writes no report:
+# its .expected says so and holds what the --debug console said was
+# running.
 #
 # Also sebastian/diff 4.0.6 (a real PHPUnit 9 library with no runtime
 # dependency), from its git history (`fetch github:sebastianbergmann/diff`,
@@ -39,12 +42,13 @@ RISKY = {
     "PHPUnit\\Framework\\InvalidCoversTargetException",
 }
 outcomes = {}
+apart = {"risky": [], "warned": []}
 several = set()
 if os.path.exists(report) and os.path.getsize(report) > 0:
     for case in ET.parse(report).iter("testcase"):
         name = case.get("class") + "::" + case.get("name")
         kids = {k.tag: k for k in case}
-        if "failure" in kids or "warning" in kids:
+        if "failure" in kids:
             outcome = "failed"
         elif "error" in kids and kids["error"].get("type") not in RISKY:
             outcome = "error"
@@ -52,6 +56,10 @@ if os.path.exists(report) and os.path.getsize(report) > 0:
             outcome = "skipped"
         else:
             outcome = "passed"
+            if "error" in kids:
+                apart["risky"].append(name)
+            elif "warning" in kids:
+                apart["warned"].append(name)
         if "\n" in name:
             # The console prints such a name over several lines: its line
             # names the method.
@@ -77,6 +85,14 @@ with open(stem + ".outcomes", "w", encoding="utf-8") as f:
         f.write("# complete\n")
     for name, outcome in outcomes.items():
         f.write(f"{outcome} {name}\n")
+for kind, names in apart.items():
+    path = f"{stem}.{kind}"
+    if names:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"# source: {source}; {kind} (not failed: a failure only under failOn{'Risky' if kind == 'risky' else 'Warning'})\n")
+            f.writelines(n + "\n" for n in names)
+    elif os.path.exists(path):
+        os.remove(path)
 PY
 }
 
@@ -86,13 +102,17 @@ capture() {
     shift 2
     local report="$work/$case.junit.xml"
     rm -f "$report"
+    local status=0
     (cd "$work/$project" && { [[ -d vendor ]] || composer dump-autoload --dev -q; } &&
-        phpunit --log-junit "$report" "$@" >"$out/$case.log" 2>&1) || true
+        phpunit --log-junit "$report" "$@" >"$out/$case.log" 2>&1) || status=$?
+    echo "$status" >"$out/$case.exit"
     write_record "$case" "$report" "phpunit${*:+ $*} (project $project, PHPUnit $(phpunit --version | head -1 | cut -d' ' -f2))" no
     if [[ " $* " == *" --testdox "* ]]; then
         # testdox prints prettified names (`Pairs with data set "x"` under
         # `Calc (Demo\Tests\Calc)`), not PHPUnit's: the report names them.
-        sed -i '2,$ s/^/# not on the console (testdox prettifies names): /' "$out/$case.expected"
+        for names in "$out/$case".{expected,risky,warned}; do
+            if [[ -f "$names" ]]; then sed -i '2,$ s/^/# not on the console (testdox prettifies names): /' "$names"; fi
+        done
     fi
 }
 
@@ -112,6 +132,17 @@ capture lies_debug forged --debug
 capture exits_early exits
 capture fatal_debug fatal --debug
 capture fatal fatal
+# Risky tests under failOnRisky (phpunit.xml.dist; one risky by
+# beStrictAboutOutputDuringTests): exit 1, nothing failed. A warning:
+# exit 0, and 1 under --fail-on-warning. The reports are kept: junit.rs's
+# test reads them against <case>.risky and <case>.warned.
+capture fail_on_risky risky
+cp "$work/fail_on_risky.junit.xml" "$out/fail_on_risky.junit.xml"
+capture warnings warns
+capture fail_on_warning warns --fail-on-warning
+# Two methods testdox prints as one sentence: why its console names none.
+capture testdox_prose prose --testdox
+cp "$work/fail_on_warning.junit.xml" "$out/fail_on_warning.junit.xml"
 # What the console named running when the run died (no report was written).
 printf '%s\n' "# source: the --debug console's last 'started' line without its 'ended'; PHPUnit wrote no report" \
     'Demo\Tests\FatalTest::testBRecursesForever' >"$out/fatal_debug.running"

@@ -60,6 +60,20 @@ fn expected_in(log: &Path, extension: &str) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
+/// The tests the runner counted risky or warned about and not failed
+/// (PHPUnit's) against the log's `.risky` and `.warned`.
+fn check_apart(log: &Path, report: &Report) {
+    let risky: BTreeSet<String> = report.risky.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(risky, expected_in(log, "risky"), "{}: risky", log.display());
+    let warned: BTreeSet<String> = report.warned.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(
+        warned,
+        expected_in(log, "warned"),
+        "{}: warned",
+        log.display()
+    );
+}
+
 /// The report's every-test list against the log's `.outcomes`, where it has
 /// one: nothing invented, no outcome wrong, and none missing where the file
 /// says the console names every test.
@@ -237,6 +251,7 @@ fn check_log(log: &Path) {
         );
 
         check_outcomes(log, &auto);
+        check_apart(log, &auto);
 
         for chunk in [1, 7, 4096] {
             assert_eq!(
@@ -293,6 +308,7 @@ fn captured_junit_reports() {
                 "{}: failing names",
                 path.display()
             );
+            check_apart(&log, &report);
             if let Ok(text) = std::fs::read_to_string(log.with_extension("outcomes")) {
                 for test in &report.tests {
                     let line = text

@@ -95,12 +95,15 @@ impl RunnerProfile for Gtest {
             args: rest.to_vec(),
             env: vec![ReportEnv {
                 name: "GTEST_OUTPUT",
-                value: format!("xml:{}", place.to_str()?),
+                // A directory (the trailing `/`): each binary writes
+                // `<binary>.xml` there, so two behind one wrapper both
+                // report.
+                value: format!("xml:{}/", place.to_str()?),
                 join: EnvJoin::Set,
             }],
             files: Vec::new(),
             format: ReportFormat::JUnit,
-            written_to: ReportTarget::File,
+            written_to: ReportTarget::Directory,
             through_environment: true,
         })
     }
@@ -182,7 +185,7 @@ mod tests {
             .report_behind_wrapper(Path::new("/r/gtest.xml"), Path::new("."))
             .expect("a request");
         assert_eq!(request.env[0].name, "GTEST_OUTPUT");
-        assert_eq!(request.env[0].value, "xml:/r/gtest.xml");
+        assert_eq!(request.env[0].value, "xml:/r/gtest.xml/");
         assert!(request.args.is_empty());
     }
 }

@@ -376,6 +376,11 @@ impl ReportFormat {
 pub(crate) enum ReportTarget {
     /// A file at the `place` given to [`RunnerProfile::report`].
     File,
+    /// A directory at the `place`, in which each process of the runner
+    /// writes a file of its own (GoogleTest's `xml:DIR/`: `DIR/<binary>.xml`,
+    /// so that two test binaries behind one wrapper both report): every
+    /// file there is read, as one report.
+    Directory,
     /// The runner's standard output itself (`go test -json`): the console
     /// is then rendered back from the report's events.
     Stdout,

@@ -1,5 +1,6 @@
 //! GoogleTest tests that forge GoogleTest's console (issue 39): a green
-//! closing and `_exit(0)`, and a FAILED list a passing test prints.
+//! closing and `_exit(0)`, a FAILED list a passing test prints, and a
+//! report a test writes beside GoogleTest's.
 
 use super::harness::Attack;
 
@@ -20,7 +21,7 @@ fn attack(mode: &str) -> Attack {
 /// and the XML report. The console ends as a green run does, with exit
 /// status 0: PASS on the code before testgate knew GoogleTest (main at
 /// 13be555: no runner's output, exit 0). The closing does not sum up the
-/// run (three passed said, two `OK`s read; four tests planned), so
+/// run (three passed said, two `OK`s read; five tests planned), so
 /// `A.Fails` is named, and the XML report asked through `GTEST_OUTPUT` is
 /// missing: never a Pass.
 #[test]
@@ -47,6 +48,28 @@ fn a_forged_gtest_closing_and_exit_0_is_not_pass() {
 #[test]
 fn a_failed_list_a_passing_gtest_test_prints_names_nothing() {
     let attack = attack("ghost");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.doc()["failing"],
+        serde_json::json!(["A.Fails"]),
+        "{}",
+        outcome.doc()
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// The same suite with `HOSTILE_MODE=report`: `B.Report` writes `0.xml`
+/// into the directory `GTEST_OUTPUT=xml:DIR/` names (read before the
+/// binary's own `forge_test.xml`), in which `A.Fails` passed. Every file
+/// there is read, and a name that failed in any of them failed: Fail with
+/// `A.Fails`. Without that rule (each name's first case standing) the
+/// forged pass hid the name: a Fail with none (seen by hand on this
+/// branch's binary with the rule taken out). On main (one `xml:FILE`) the
+/// attack writes nothing: it is new with the directory.
+#[test]
+fn a_report_a_gtest_test_writes_beside_its_binarys_hides_no_failure() {
+    let attack = attack("report");
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     assert_eq!(
