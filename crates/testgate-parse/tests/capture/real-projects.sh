@@ -18,11 +18,10 @@
 #      Landlock: the verdict must be Pass on the tree as fetched and Fail
 #      naming exactly the report's failing tests on the broken one.
 # Prints one line per check and exits non-zero if any verdict is wrong.
-# Today (docs/scale.md, "Real projects"): every verdict right but thor's:
-# as fetched it is Inconclusive `tree_changed` under bubblewrap (its specs
-# copy an executable fixture, spec/fixtures/preserve/script.sh, into
-# spec/sandbox/, which they never remove: a new executable is judged) and
-# Fail under Landlock (Thor::Runner's Thorfile lookup lists every folder
+# Today (docs/scale.md, "Real projects"): every verdict right but thor's
+# under Landlock (under bubblewrap it was Inconclusive `tree_changed` until a
+# new plain executable stopped counting: its specs copy an executable
+# fixture into spec/sandbox/ and never remove it): Fail (Thor::Runner's Thorfile lookup lists every folder
 # up to `/`, which Landlock refuses: one example fails on the warnings, and
 # the run stops after 614 of its 911 examples, before the broken one).
 #
