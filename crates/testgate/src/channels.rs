@@ -512,30 +512,42 @@ impl Asked {
             };
         }
         let files: Vec<PathBuf> = names.iter().map(|name| rel.join(name)).collect();
-        let read = written_reports::joined(self.dir.path(), &files, MAX_REPORT);
-        let read = read.map_err(|why| testgate_run::ProjectFileError::Open {
-            path: PathBuf::from(&shown),
-            source: std::io::Error::other(why),
-        });
-        let mut judged = beside_read(
-            console,
-            read,
-            ReportFormat::JUnit,
-            Some(runner),
-            &shown,
-            &self.root,
-        );
-        if judged.evidence != Evidence::ReportMissing && files.len() > 1 {
+        let at = PathBuf::from(&shown);
+        let judged = self.read_joined(console, runner, self.dir.path(), &files, &shown, at);
+        if files.len() > 1 {
             let note = format!(
                 "{} report files read, one for each test binary that finished",
                 files.len()
             );
-            judged.note = Some(match judged.note {
-                Some(other) => format!("{other}; {note}"),
-                None => note,
-            });
+            return judged.noting_a_read_report(note);
         }
         judged
+    }
+
+    /// `files` beneath `base`, joined and read as `runner`'s JUnit XML
+    /// beside `console` (`shown` names them; a read that fails names `at`).
+    fn read_joined(
+        &self,
+        console: Report,
+        runner: Runner,
+        base: &Path,
+        files: &[PathBuf],
+        shown: &str,
+        at: PathBuf,
+    ) -> Judged {
+        let read = written_reports::joined(base, files, MAX_REPORT);
+        let read = read.map_err(|why| testgate_run::ProjectFileError::Open {
+            path: at,
+            source: std::io::Error::other(why),
+        });
+        beside_read(
+            console,
+            read,
+            ReportFormat::JUnit,
+            Some(runner),
+            shown,
+            &self.root,
+        )
     }
 
     /// The report files `runner` wrote inside the project during the
@@ -561,31 +573,20 @@ impl Asked {
                 )),
             };
         }
-        let read = written_reports::joined(&self.root, &written, MAX_REPORT);
-        let read = read.map_err(|why| testgate_run::ProjectFileError::Open {
-            path: self.root.clone(),
-            source: std::io::Error::other(why),
-        });
-        let mut judged = beside_read(
+        let judged = self.read_joined(
             console,
-            read,
-            ReportFormat::JUnit,
-            Some(runner),
-            &shown,
+            runner,
             &self.root,
+            &written,
+            &shown,
+            self.root.clone(),
         );
-        if judged.evidence != Evidence::ReportMissing {
-            let note = format!(
-                "{} report file(s) the runner wrote under {shown} in this attempt read \
-                 (found by their status before and after it: the runner cannot be told to write them elsewhere)",
-                written.len()
-            );
-            judged.note = Some(match judged.note {
-                Some(other) => format!("{other}; {note}"),
-                None => note,
-            });
-        }
-        judged
+        let note = format!(
+            "{} report file(s) the runner wrote under {shown} in this attempt read \
+             (found by their status before and after it: the runner cannot be told to write them elsewhere)",
+            written.len()
+        );
+        judged.noting_a_read_report(note)
     }
 }
 
@@ -638,6 +639,18 @@ pub(crate) struct Judged {
 }
 
 impl Judged {
+    /// `self` with `note` after its own, where a report was read (a
+    /// missing one says so itself).
+    fn noting_a_read_report(mut self, note: String) -> Judged {
+        if self.evidence != Evidence::ReportMissing {
+            self.note = Some(match self.note {
+                Some(other) => format!("{other}; {note}"),
+                None => note,
+            });
+        }
+        self
+    }
+
     /// The console alone, because no report could be asked for (`why`).
     pub(crate) fn console_alone_because(console: Report, why: &str) -> Judged {
         Judged::console_alone(console, Some(format!("{why}: its console judged alone")))

@@ -47,16 +47,7 @@ fn a_forged_gtest_closing_and_exit_0_is_not_pass() {
 /// while a test runs is that test's output: docs/formats.md, "GoogleTest").
 #[test]
 fn a_failed_list_a_passing_gtest_test_prints_names_nothing() {
-    let attack = attack("ghost");
-    let outcome = attack.run();
-    outcome.assert_verdict("fail", None, 1);
-    assert_eq!(
-        outcome.doc()["failing"],
-        serde_json::json!(["A.Fails"]),
-        "{}",
-        outcome.doc()
-    );
-    attack.assert_contained(&outcome);
+    fails_naming_its_one_real_failure("ghost");
 }
 
 /// The same suite with `HOSTILE_MODE=report`: `B.Report` writes `0.xml`
@@ -69,13 +60,18 @@ fn a_failed_list_a_passing_gtest_test_prints_names_nothing() {
 /// attack writes nothing: it is new with the directory.
 #[test]
 fn a_report_a_gtest_test_writes_beside_its_binarys_hides_no_failure() {
-    let attack = attack("report");
+    fails_naming_its_one_real_failure("report");
+}
+
+/// The attack in `mode` is a Fail naming `A.Fails` alone, contained.
+fn fails_naming_its_one_real_failure(mode: &str) {
+    let attack = attack(mode);
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     assert_eq!(
         outcome.doc()["failing"],
         serde_json::json!(["A.Fails"]),
-        "{}",
+        "{mode}: {}",
         outcome.doc()
     );
     attack.assert_contained(&outcome);
