@@ -594,16 +594,23 @@ impl Asked {
     }
 }
 
-/// The tests `console` shows a binary dying in: named failing and still
-/// running where its output stopped (GoogleTest's `[ RUN      ] A.B` with
-/// no result, `formats/gtest.rs`). A binary that dies writes no file into
-/// the report's directory ([`ReportTarget::Directory`]): only the console
-/// names them.
+/// The failing tests `console` names where it shows a binary dying: one
+/// named failing and still running where its output stopped (GoogleTest's
+/// `[ RUN      ] A.B` with no result, `formats/gtest.rs`). A binary that
+/// dies writes no file into the report's directory
+/// ([`ReportTarget::Directory`]): only the console names the test it died
+/// in and those that failed in it before; where no binary died, none.
 fn crashed_in(console: &Report) -> Vec<(FailingTest, Option<TestOutcome>)> {
+    let died = console
+        .failing
+        .iter()
+        .any(|test| console.running.contains(&test.name));
+    if !died {
+        return Vec::new();
+    }
     console
         .failing
         .iter()
-        .filter(|test| console.running.contains(&test.name))
         .map(|test| {
             let seen = console.tests.iter().find(|t| t.name == test.name);
             (test.clone(), seen.cloned())
@@ -612,10 +619,10 @@ fn crashed_in(console: &Report) -> Vec<(FailingTest, Option<TestOutcome>)> {
 }
 
 /// `report`, read from the files of the binaries that finished, with the
-/// tests another binary died in ([`crashed_in`]) failed: a file that says
-/// one passed does not outvote the console that saw it never end (the same
-/// name in two binaries, or a file a test wrote), as a name that failed in
-/// any file failed. Where the run exited 0 too, the policy finds the
+/// console's failures where a binary died ([`crashed_in`]) failed: a file
+/// that says one passed does not outvote the console (the same name in
+/// two binaries, or a file a test wrote), as a name that failed in any
+/// file failed. Where the run exited 0 too, the policy finds the
 /// contradiction: a test that ends the process with 0 mid-run looks the
 /// same.
 fn with_crashed(report: &mut Report, crashed: Vec<(FailingTest, Option<TestOutcome>)>) {
@@ -1392,18 +1399,20 @@ mod tests {
     }
 
     /// Two GoogleTest binaries behind one wrapper, the second dying in
-    /// `Calc.Crashes`: it writes no file into the report's directory, the
-    /// first's file has no failure, and a file a test wrote saying
-    /// `Calc.Crashes` passed does not outvote the console that saw it
-    /// never end. Without a crash (hand-made logs), the files judge alone.
+    /// `Calc.Crashes` after `Calc.Fails` failed: it writes no file into the
+    /// report's directory, the first's file has no failure, and a file a
+    /// test wrote saying `Calc.Crashes` passed does not outvote the console
+    /// that saw it never end. Both are named. Without a crash (hand-made
+    /// logs), the files judge alone.
     #[test]
     fn a_gtest_binary_that_died_is_named_beside_the_files_of_those_that_finished() {
         let first = "[==========] Running 1 test from 1 test suite.\n\
             [ RUN      ] Other.Passes\n[       OK ] Other.Passes (0 ms)\n\
             [==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n";
         let crashed = format!(
-            "{first}[==========] Running 2 tests from 1 test suite.\n\
+            "{first}[==========] Running 3 tests from 1 test suite.\n\
              [ RUN      ] Calc.Adds\n[       OK ] Calc.Adds (0 ms)\n\
+             [ RUN      ] Calc.Fails\nx.cc:3: Failure\n[  FAILED  ] Calc.Fails (0 ms)\n\
              [ RUN      ] Calc.Crashes\nabout to abort\n"
         );
         let file = |case: &str, test: &str| {
@@ -1428,11 +1437,18 @@ mod tests {
         std::fs::write(reports.join("other_test.xml"), file("Other", "Passes")).unwrap();
         let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
         assert!(matches!(judged.evidence, Evidence::Report { .. }));
-        assert_eq!(judged.report.names().collect::<Vec<_>>(), ["Calc.Crashes"]);
+        // The test it died in, and the one that failed in it before.
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
         // A file saying it passed (a test wrote it) outvotes nothing.
         std::fs::write(reports.join("calc_test.xml"), file("Calc", "Crashes")).unwrap();
         let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
-        assert_eq!(judged.report.names().collect::<Vec<_>>(), ["Calc.Crashes"]);
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
         let outcome = judged
             .report
             .tests
