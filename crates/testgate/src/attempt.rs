@@ -9,6 +9,7 @@ use testgate_policy::{Attempt, Counts, Ending, Environment, Selection, TestResul
 use testgate_run::RunError;
 
 use crate::channels::Judged;
+use crate::runners::FailsApart;
 
 /// Everything one attempt showed, as data: how the process ended, what
 /// its output and the runner's report said ([`Judged`]), what the scans
@@ -42,19 +43,6 @@ pub(crate) struct Facts<'a> {
     /// Which of the tests the runner counts apart the project fails a run
     /// on, where its profile knows ([`crate::runners::fails_apart`]).
     pub(crate) fails_apart: Option<FailsApart>,
-}
-
-/// Which of the tests a runner counts apart, not failed (PHPUnit's risky
-/// tests and the tests it warned about: [`Report::risky`],
-/// [`Report::warned`]), the project fails a run on (`failOnRisky`,
-/// `failOnWarning` in its configuration, `--fail-on-risky`,
-/// `--fail-on-warning`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct FailsApart {
-    /// Risky tests fail the run.
-    pub(crate) risky: bool,
-    /// Warned tests fail the run.
-    pub(crate) warned: bool,
 }
 
 /// The policy's attempt of `facts`, and the report it was read from.

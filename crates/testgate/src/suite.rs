@@ -902,7 +902,7 @@ fn fails_apart(
     program: &OsString,
     args: &[OsString],
     workspace: &Path,
-) -> Option<crate::attempt::FailsApart> {
+) -> Option<crate::runners::FailsApart> {
     let base = Path::new(program).file_name()?.to_str()?;
     let words: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(str::to_owned)).collect();
     crate::runners::fails_apart(base, &words?, workspace)

@@ -14,7 +14,6 @@ use std::path::Path;
 use testgate_parse::Runner;
 use testgate_policy::Expectations;
 
-use crate::attempt::FailsApart;
 use crate::project_view::{Detected, ProjectView};
 
 mod caches;
@@ -56,6 +55,20 @@ pub(crate) use nextest::nextest_escape;
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
 pub(crate) use trusted::TrustedPath;
+
+/// Which of the tests a runner counts apart, not failed (PHPUnit's risky
+/// tests and the tests it warned about:
+/// [`Report::risky`](testgate_parse::Report::risky),
+/// [`Report::warned`](testgate_parse::Report::warned)), the project fails
+/// a run on (`failOnRisky`, `failOnWarning` in its configuration,
+/// `--fail-on-risky`, `--fail-on-warning`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct FailsApart {
+    /// Risky tests fail the run.
+    pub(crate) risky: bool,
+    /// Warned tests fail the run.
+    pub(crate) warned: bool,
+}
 
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {

@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names};
-use crate::attempt::FailsApart;
+use super::{
+    FailsApart, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names,
+};
 use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
