@@ -701,8 +701,25 @@ mod tests {
             fails_apart(&words(&["--no-configuration"]), dir),
             Some(none)
         );
+        // Behind `composer test`: its script's words and the command's.
+        std::fs::write(
+            dir.join("composer.json"),
+            r#"{"scripts":{"test":"phpunit -c ci"}}"#,
+        )
+        .unwrap();
+        let composer = |args: &[&str]| crate::runners::fails_apart("composer", &words(args), dir);
+        assert_eq!(composer(&["test"]), Some(warned));
+        assert_eq!(
+            composer(&["test", "--", "--fail-on-risky"]),
+            Some(FailsApart {
+                risky: true,
+                warned: true
+            })
+        );
         // A configuration that is not PHPUnit's: not known.
         std::fs::write(dir.join("phpunit.xml"), "not xml").unwrap();
         assert_eq!(fails_apart(&[], dir), None);
+        // Where it must not fire: another runner's command.
+        assert_eq!(crate::runners::fails_apart("pytest", &[], dir), None);
     }
 }
