@@ -42,6 +42,17 @@ pub struct ParseDocument<'a> {
     pub tests_omitted: u64,
     /// Test binaries that died naming no failing test.
     pub crashes: Vec<Crash<'a>>,
+    /// Tests the runner counted risky, not failed (PHPUnit's `There was 1
+    /// risky test:`), with its reason: no failure of the run unless the
+    /// project fails a run on them (`failOnRisky`). Absent where none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub risky: Vec<FailingTest<'a>>,
+    /// Tests the runner warned about and did not count failed (PHPUnit
+    /// 9's `There was 1 warning:`), with its warning: no failure of the run
+    /// unless the project fails a run on them (`failOnWarning`). Absent
+    /// where none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warned: Vec<FailingTest<'a>>,
     /// Lines read.
     pub lines: u64,
     /// Lines longer than the parser keeps.

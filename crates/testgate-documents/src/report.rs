@@ -32,6 +32,20 @@ impl<'a> ParseDocument<'a> {
     }
 }
 
+/// A failing (or risky, or warned) test as the documents give it.
+impl<'a> From<&'a testgate_parse::FailingTest> for FailingTest<'a> {
+    fn from(test: &'a testgate_parse::FailingTest) -> FailingTest<'a> {
+        FailingTest {
+            name: Cow::Borrowed(&test.name),
+            format: Cow::Borrowed(test.format.name()),
+            context: test.context.as_deref().map(Cow::Borrowed),
+            kind: Cow::Borrowed(test.kind.name()),
+            message: test.message.as_deref().map(Cow::Borrowed),
+            excerpt: test.excerpt.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
 /// The document of `report` with `file` `-`: set `file` to where it was
 /// read, or use [`ParseDocument::of_file`].
 impl<'a> From<&'a Report> for ParseDocument<'a> {
@@ -40,18 +54,7 @@ impl<'a> From<&'a Report> for ParseDocument<'a> {
             schema: PARSE_SCHEMA,
             file: Cow::Borrowed("-"),
             format: report.format.map(|f| Cow::Borrowed(f.name())),
-            failing: report
-                .failing
-                .iter()
-                .map(|test| FailingTest {
-                    name: Cow::Borrowed(&test.name),
-                    format: Cow::Borrowed(test.format.name()),
-                    context: test.context.as_deref().map(Cow::Borrowed),
-                    kind: Cow::Borrowed(test.kind.name()),
-                    message: test.message.as_deref().map(Cow::Borrowed),
-                    excerpt: test.excerpt.as_deref().map(Cow::Borrowed),
-                })
-                .collect(),
+            failing: report.failing.iter().map(FailingTest::from).collect(),
             counts: Counts {
                 passed: report.counts.passed,
                 failed: report.counts.failed,
@@ -75,6 +78,8 @@ impl<'a> From<&'a Report> for ParseDocument<'a> {
                 .collect(),
             tests_omitted: report.tests_omitted,
             crashes: report.crashes.iter().map(Crash::from).collect(),
+            risky: report.risky.iter().map(FailingTest::from).collect(),
+            warned: report.warned.iter().map(FailingTest::from).collect(),
             lines: report.lines,
             long_lines: report.long_lines,
             sections: report

@@ -9,6 +9,7 @@ use testgate_policy::{Attempt, Counts, Ending, Environment, Selection, TestResul
 use testgate_run::RunError;
 
 use crate::channels::Judged;
+use crate::runners::FailsApart;
 
 /// Everything one attempt showed, as data: how the process ended, what
 /// its output and the runner's report said ([`Judged`]), what the scans
@@ -39,6 +40,9 @@ pub(crate) struct Facts<'a> {
     /// Every test's outcome is wanted (grading and stress read them): a
     /// hundred thousand names are not copied for nothing.
     pub(crate) every_test: bool,
+    /// Which of the tests the runner counts apart the project fails a run
+    /// on, where its profile knows ([`crate::runners::fails_apart`]).
+    pub(crate) fails_apart: Option<FailsApart>,
 }
 
 /// The policy's attempt of `facts`, and the report it was read from.
@@ -55,6 +59,7 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         coverage_below_threshold,
         runner_recognised,
         every_test,
+        fails_apart,
     } = facts;
     let Judged {
         report,
@@ -70,7 +75,7 @@ pub(crate) fn attempt_of(facts: Facts<'_>) -> (Attempt, Report) {
         report.counts.skipped,
     );
     let mut failing = failing_names(&report, &ending);
-    let apart = failed_apart(&report, &ending, failing.is_empty());
+    let apart = failed_apart(&report, &ending, failing.is_empty(), fails_apart);
     failing.extend(apart.iter().map(|(name, _)| name.clone()));
     let attempt = Attempt::new(ending)
         .with_selection(selection)
@@ -217,20 +222,34 @@ fn placed_tests(
 /// [`Report::risky`], [`Report::warned`]) that failed the run, each with
 /// its reason: where the run closed, exited 1 (PHPUnit's failure) and
 /// `nothing_failed`, the project asked for them to fail (`failOnRisky`,
-/// `failOnWarning`): only the exit status tells. Where a test failed too,
-/// it alone is known to have failed the run, and they are not named.
-fn failed_apart(report: &Report, ending: &Ending, nothing_failed: bool) -> Vec<(String, String)> {
+/// `failOnWarning`): only the exit status tells. Only the kinds `fails`
+/// says the project fails a run on are named (`failOnIncomplete` and
+/// `failOnSkipped` exit 1 the same way); where it is not known, both.
+/// Where a test failed too, it alone is known to have failed the run, and
+/// they are not named.
+fn failed_apart(
+    report: &Report,
+    ending: &Ending,
+    nothing_failed: bool,
+    fails: Option<FailsApart>,
+) -> Vec<(String, String)> {
     if !nothing_failed || report.unclosed.is_some() || !matches!(ending, Ending::Exited { code: 1 })
     {
         return Vec::new();
     }
+    let fails = fails.unwrap_or(FailsApart {
+        risky: true,
+        warned: true,
+    });
     let risky = report
         .risky
         .iter()
+        .filter(|_| fails.risky)
         .map(|test| (test, "risky", "failOnRisky, --fail-on-risky"));
     let warned = report
         .warned
         .iter()
+        .filter(|_| fails.warned)
         .map(|test| (test, "warned about", "failOnWarning, --fail-on-warning"));
     risky
         .chain(warned)
@@ -316,6 +335,68 @@ mod tests {
         );
     }
 
+    /// A run with a risky, a warned, an incomplete and a skipped test
+    /// (captured under each setting: tests/fixtures/phpunit/apart*, by
+    /// testgate-parse's capture/phpunit.sh) names only the kinds the project
+    /// fails a run on, where its profile knows them: none under
+    /// `failOnIncomplete`/`failOnSkipped` alone, nor where PHPUnit passed;
+    /// both where not known (before: both, always).
+    #[test]
+    fn only_the_kinds_the_project_fails_on_are_named() {
+        macro_rules! case {
+            ($name:literal) => {
+                (
+                    $name,
+                    include_str!(concat!(
+                        "../../testgate-parse/tests/fixtures/phpunit/",
+                        $name,
+                        ".log"
+                    )),
+                    include_str!(concat!(
+                        "../../testgate-parse/tests/fixtures/phpunit/",
+                        $name,
+                        ".exit"
+                    )),
+                )
+            };
+        }
+        let risky = "Demo\\Tests\\CalcTest::testAssertsNothing";
+        let warned = "Demo\\Tests\\CalcTest::testWarns";
+        for (name, log, exit) in [
+            case!("apart"),
+            case!("apart_fail_on_risky"),
+            case!("apart_fail_on_warning"),
+            case!("apart_fail_on_risky_and_warning"),
+            case!("apart_fail_on_incomplete"),
+            case!("apart_fail_on_skipped"),
+        ] {
+            let code: i32 = exit.trim().parse().unwrap();
+            let fails = FailsApart {
+                risky: name.contains("_risky"),
+                warned: name.contains("warning"),
+            };
+            let named = |fails: Option<FailsApart>| {
+                let facts = Facts {
+                    fails_apart: fails,
+                    ..exited(code, log)
+                };
+                let mut failing = attempt_of(facts).0.failing;
+                failing.sort_unstable();
+                failing
+            };
+            let mut expected = Vec::new();
+            if code == 1 && fails.risky {
+                expected.push(risky);
+            }
+            if code == 1 && fails.warned {
+                expected.push(warned);
+            }
+            assert_eq!(named(Some(fails)), expected, "{name}");
+            let unknown: &[&str] = if code == 1 { &[risky, warned] } else { &[] };
+            assert_eq!(named(None), unknown, "{name}: not known");
+        }
+    }
+
     /// The facts of an attempt that exited `code` with `console` as its
     /// output, judged by its console alone.
     fn exited(code: i32, console: &str) -> Facts<'static> {
@@ -335,6 +416,7 @@ mod tests {
             coverage_below_threshold: false,
             runner_recognised: true,
             every_test: false,
+            fails_apart: None,
         }
     }
 

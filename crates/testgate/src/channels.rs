@@ -6,7 +6,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use testgate_parse::{Beside, Report, Runner};
+use testgate_parse::{Beside, FailingTest, Report, Runner, TestOutcome};
 use testgate_policy::{Counts, Evidence};
 use testgate_run::{EnvPolicy, Sandbox};
 
@@ -513,7 +513,11 @@ impl Asked {
         }
         let files: Vec<PathBuf> = names.iter().map(|name| rel.join(name)).collect();
         let at = PathBuf::from(&shown);
-        let judged = self.read_joined(console, runner, self.dir.path(), &files, &shown, at);
+        let crashed = crashed_in(&console);
+        let mut judged = self.read_joined(console, runner, self.dir.path(), &files, &shown, at);
+        if matches!(judged.evidence, Evidence::Report { .. }) {
+            with_crashed(&mut judged.report, crashed);
+        }
         if files.len() > 1 {
             let note = format!(
                 "{} report files read, one for each test binary that finished",
@@ -587,6 +591,49 @@ impl Asked {
             written.len()
         );
         judged.noting_a_read_report(note)
+    }
+}
+
+/// The failing tests `console` names where it shows a binary dying: one
+/// named failing and still running where its output stopped (GoogleTest's
+/// `[ RUN      ] A.B` with no result, `formats/gtest.rs`). A binary that
+/// dies writes no file into the report's directory
+/// ([`ReportTarget::Directory`]): only the console names the test it died
+/// in and those that failed in it before; where no binary died, none.
+fn crashed_in(console: &Report) -> Vec<(FailingTest, Option<TestOutcome>)> {
+    let died = console
+        .failing
+        .iter()
+        .any(|test| console.running.contains(&test.name));
+    if !died {
+        return Vec::new();
+    }
+    console
+        .failing
+        .iter()
+        .map(|test| {
+            let seen = console.tests.iter().find(|t| t.name == test.name);
+            (test.clone(), seen.cloned())
+        })
+        .collect()
+}
+
+/// `report`, read from the files of the binaries that finished, with the
+/// console's failures where a binary died ([`crashed_in`]) failed: a file
+/// that says one passed does not outvote the console (the same name in
+/// two binaries, or a file a test wrote), as a name that failed in any
+/// file failed. Where the run exited 0 too, the policy finds the
+/// contradiction: a test that ends the process with 0 mid-run looks the
+/// same.
+fn with_crashed(report: &mut Report, crashed: Vec<(FailingTest, Option<TestOutcome>)>) {
+    for (test, seen) in crashed {
+        match report.tests.iter_mut().find(|t| t.name == test.name) {
+            Some(listed) => listed.outcome = testgate_parse::Outcome::Failed,
+            None => report.tests.extend(seen),
+        }
+        if !report.failing.iter().any(|t| t.name == test.name) {
+            report.failing.push(test);
+        }
     }
 }
 
@@ -1349,6 +1396,72 @@ mod tests {
         let beside_cargo = asked.read(cargo);
         assert_eq!(beside_cargo.evidence, Evidence::ConsoleAlone);
         assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
+    }
+
+    /// Two GoogleTest binaries behind one wrapper, the second dying in
+    /// `Calc.Crashes` after `Calc.Fails` failed: it writes no file into the
+    /// report's directory, the first's file has no failure, and a file a
+    /// test wrote saying `Calc.Crashes` passed does not outvote the console
+    /// that saw it never end. Both are named. Without a crash (hand-made
+    /// logs), the files judge alone.
+    #[test]
+    fn a_gtest_binary_that_died_is_named_beside_the_files_of_those_that_finished() {
+        let first = "[==========] Running 1 test from 1 test suite.\n\
+            [ RUN      ] Other.Passes\n[       OK ] Other.Passes (0 ms)\n\
+            [==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n";
+        let crashed = format!(
+            "{first}[==========] Running 3 tests from 1 test suite.\n\
+             [ RUN      ] Calc.Adds\n[       OK ] Calc.Adds (0 ms)\n\
+             [ RUN      ] Calc.Fails\nx.cc:3: Failure\n[  FAILED  ] Calc.Fails (0 ms)\n\
+             [ RUN      ] Calc.Crashes\nabout to abort\n"
+        );
+        let file = |case: &str, test: &str| {
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="1" failures="0" disabled="0" errors="0" time="0" name="AllTests">
+  <testsuite name="{case}" tests="1" failures="0" disabled="0" skipped="0" errors="0" time="0">
+    <testcase name="{test}" status="run" result="completed" time="0" classname="{case}" />
+  </testsuite>
+</testsuites>
+"#
+            )
+        };
+        let asked = ask(
+            OsStr::new("sh"),
+            &os(&["-c", "a_test; b_test"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        let reports = asked.dir.path().join("gtest.xml");
+        std::fs::create_dir(&reports).unwrap();
+        std::fs::write(reports.join("other_test.xml"), file("Other", "Passes")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
+        assert!(matches!(judged.evidence, Evidence::Report { .. }));
+        // The test it died in, and the one that failed in it before.
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
+        // A file saying it passed (a test wrote it) outvotes nothing.
+        std::fs::write(reports.join("calc_test.xml"), file("Calc", "Crashes")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
+        let outcome = judged
+            .report
+            .tests
+            .iter()
+            .find(|t| t.name == "Calc.Crashes");
+        assert_eq!(
+            outcome.map(|t| t.outcome),
+            Some(testgate_parse::Outcome::Failed)
+        );
+        // Where it must not fire: a run that closed names nothing.
+        std::fs::remove_file(reports.join("calc_test.xml")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, first));
+        assert_eq!(judged.report.names().count(), 0);
     }
 
     /// nextest's tool configuration is written into the report's own

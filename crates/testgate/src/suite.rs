@@ -749,6 +749,7 @@ impl SandboxedTests {
         // project (docs/policy.md, "Three channels must agree").
         let asked = crate::channels::ask(program, args, &self.config.workspace);
         let (spec, run_args) = self.attempt_spec(number, program, args, &asked);
+        let fails_apart = fails_apart(program, args, &self.config.workspace);
         let report_path = self.users_report_cleared();
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         if let Ok(asked) = asked.as_ref()
@@ -791,6 +792,7 @@ impl SandboxedTests {
             coverage_below_threshold,
             runner_recognised: self.config.runner().is_some(),
             every_test: self.config.expect.is_some() || self.config.stress.is_some(),
+            fails_apart,
         });
         let mut command = vec![program.to_string_lossy().into_owned()];
         command.extend(run_args.iter().map(|a| a.to_string_lossy().into_owned()));
@@ -892,6 +894,18 @@ impl SandboxedTests {
         };
         judged.under(self.config.evidence)
     }
+}
+
+/// What the project of the command `program args` fails a run on apart
+/// from failed tests (PHPUnit's `failOnRisky`), read before the attempt.
+fn fails_apart(
+    program: &OsString,
+    args: &[OsString],
+    workspace: &Path,
+) -> Option<crate::runners::FailsApart> {
+    let base = Path::new(program).file_name()?.to_str()?;
+    let words: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(str::to_owned)).collect();
+    crate::runners::fails_apart(base, &words?, workspace)
 }
 
 /// The names of the top-level entries of `dir`, to tell what a

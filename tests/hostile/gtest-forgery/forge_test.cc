@@ -8,6 +8,9 @@
 // HOSTILE_MODE=report: A.Fails fails; B.Report writes a report of its own
 // into GTEST_OUTPUT's directory (named to be read first), in which every
 // test passed.
+// HOSTILE_MODE=crash_report: the same, and B.Report then aborts: the
+// binary writes no report of its own, and the forged one is the only file
+// there.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,7 +48,7 @@ TEST(B, Forges) {
 }
 
 TEST(B, Report) {
-  if (!mode("report")) return;
+  if (!mode("report") && !mode("crash_report")) return;
   const char* output = std::getenv("GTEST_OUTPUT");
   if (output == nullptr || std::strncmp(output, "xml:", 4) != 0) return;
   std::string dir(output + 4);
@@ -65,6 +68,7 @@ TEST(B, Report) {
       "</testsuites>\n",
       forged);
   std::fclose(forged);
+  if (mode("crash_report")) std::abort();
 }
 
 TEST(B, Ghost) {

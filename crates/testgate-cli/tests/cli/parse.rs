@@ -71,18 +71,26 @@ fn expected_names(format: impl Into<Format>, log: &str) -> String {
 /// the document: a renamed library field must not rename a JSON one.
 fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
     let report = testgate_parse::parse(format, log);
-    json!({
+    let failing = |tests: &[testgate_parse::FailingTest]| -> Vec<Value> {
+        tests
+            .iter()
+            .map(|t| {
+                json!({
+                    "name": t.name,
+                    "format": t.format.name(),
+                    "context": t.context,
+                    "kind": t.kind.name(),
+                    "message": t.message,
+                    "excerpt": t.excerpt,
+                })
+            })
+            .collect()
+    };
+    let mut document = json!({
         "schema": 1,
         "file": file,
         "format": report.format.map(|f| f.name()),
-        "failing": report.failing.iter().map(|t| json!({
-            "name": t.name,
-            "format": t.format.name(),
-            "context": t.context,
-            "kind": t.kind.name(),
-            "message": t.message,
-            "excerpt": t.excerpt,
-        })).collect::<Vec<_>>(),
+        "failing": failing(&report.failing),
         "counts": {
             "passed": report.counts.passed,
             "failed": report.counts.failed,
@@ -118,7 +126,14 @@ fn expected_json(format: impl Into<Format>, log: &str, file: &str) -> Value {
             "failing": s.failing,
             "printed": s.printed,
         })).collect::<Vec<_>>(),
-    })
+    });
+    // PHPUnit's risky and warned tests, only where there are any.
+    for (key, tests) in [("risky", &report.risky), ("warned", &report.warned)] {
+        if !tests.is_empty() {
+            document[key] = json!(failing(tests));
+        }
+    }
+    document
 }
 
 fn write_log(dir: &Path, name: &str, text: &str) -> String {
@@ -480,4 +495,36 @@ fn json_says_which_test_binary_died() {
     assert_eq!(crashes[0]["binary"], "example.com/tgfixture/goroutinepanic");
     assert_eq!(crashes[0]["cause"], "panic");
     assert!(crashes[0]["running"].is_string(), "{document:#}");
+}
+
+/// PHPUnit's risky and warned tests (`Report::risky`, `Report::warned`:
+/// not failed, unless the project fails a run on them) are `risky` and
+/// `warned`, each with PHPUnit's reason, beside `failing`; absent from a
+/// document with none (the cargo log of `json_has_the_documented_shape`).
+#[test]
+fn json_shows_risky_and_warned_tests_apart_from_failing_ones() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testgate-parse/tests/fixtures/phpunit/default.log");
+    let text = std::fs::read_to_string(&log).expect("the captured log");
+    let path = log.to_string_lossy();
+    let out = testgate(&["parse", "--json", path.as_ref()], None);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let document: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(
+        document["risky"][0]["name"],
+        "Demo\\Tests\\CalcTest::testRisky"
+    );
+    assert_eq!(
+        document["warned"][0]["name"],
+        "Demo\\Tests\\CalcTest::testWarns"
+    );
+    assert!(document["risky"][0]["message"].is_string(), "{document:#}");
+    let failing = document["failing"].as_array().expect("failing");
+    assert!(
+        failing
+            .iter()
+            .all(|t| t["name"] != "Demo\\Tests\\CalcTest::testRisky"),
+        "{document:#}"
+    );
+    assert_eq!(document, expected_json(Format::Auto, &text, path.as_ref()));
 }

@@ -138,3 +138,29 @@ fi
     echo "Calc.Crashes"
 } >"$out/crash.running"
 rm -f "$out"/crash_without_abort.*
+# Two binaries behind one wrapper, asked as testgate asks
+# (`GTEST_OUTPUT=xml:DIR/`, a file for each binary): the samples pass and
+# write samples_test.xml, the second aborts in Calc.Crashes and writes
+# none. The names: the samples' file's failures (none) and crash's names
+# (the same binary and filter); the log is the wrapper's console.
+echo "gtest/wrapper_crash: sh -c 'samples_test; GTEST_FIXTURE=crash console_test --gtest_filter=Calc.*'" >&2
+rm -rf "$work/reports"
+(cd "$work/build" && GTEST_OUTPUT="xml:$work/reports/" sh -c \
+    '"$1" --gtest_color=no; GTEST_FIXTURE=crash "$2" --gtest_filter=Calc.*' \
+    sh "$work/samples_test" "$binary" >"$work/log" 2>&1) || true
+clean "$work/log" >"$out/wrapper_crash.log"
+if [[ "$(ls "$work/reports")" != samples_test.xml ]]; then
+    echo "gtest/wrapper_crash: expected samples_test.xml alone in the report directory" >&2
+    exit 1
+fi
+{
+    echo "# source: the samples' GTEST_OUTPUT=xml:DIR/ file of this run (samples_test.xml), and crash.expected (the aborting binary writes no file)"
+    outcomes_of "$work/reports/samples_test.xml" | grep -E '^failed ' | cut -d' ' -f2- || true
+    grep -v '^#' "$out/crash.expected"
+} >"$out/wrapper_crash.expected"
+{
+    echo "# source: as wrapper_crash.expected"
+    outcomes_of "$work/reports/samples_test.xml"
+    grep -v '^#' "$out/crash.outcomes"
+} >"$out/wrapper_crash.outcomes"
+cp "$out/crash.running" "$out/wrapper_crash.running"

@@ -140,6 +140,18 @@ capture fail_on_risky risky
 cp "$work/fail_on_risky.junit.xml" "$out/fail_on_risky.junit.xml"
 capture warnings warns
 capture fail_on_warning warns --fail-on-warning
+# A risky, a warned, an incomplete and a skipped test in one run, under
+# each setting PHPUnit 9.6 fails such a run on (flags here; the facade reads
+# the same from phpunit.xml): exit 0 without, 1 with any. Which setting
+# failed it only the command and the configuration tell: the facade names
+# the risky tests under failOnRisky and the warned ones under
+# failOnWarning alone (attempt.rs's test reads these cases).
+capture apart apart
+capture apart_fail_on_risky apart --fail-on-risky
+capture apart_fail_on_warning apart --fail-on-warning
+capture apart_fail_on_risky_and_warning apart --fail-on-risky --fail-on-warning
+capture apart_fail_on_incomplete apart --fail-on-incomplete
+capture apart_fail_on_skipped apart --fail-on-skipped
 # Two methods testdox prints as one sentence: why its console names none.
 capture testdox_prose prose --testdox
 cp "$work/fail_on_warning.junit.xml" "$out/fail_on_warning.junit.xml"

@@ -56,6 +56,20 @@ pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
 pub(crate) use trusted::TrustedPath;
 
+/// Which of the tests a runner counts apart, not failed (PHPUnit's risky
+/// tests and the tests it warned about:
+/// [`Report::risky`](testgate_parse::Report::risky),
+/// [`Report::warned`](testgate_parse::Report::warned)), the project fails
+/// a run on (`failOnRisky`, `failOnWarning` in its configuration,
+/// `--fail-on-risky`, `--fail-on-warning`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct FailsApart {
+    /// Risky tests fail the run.
+    pub(crate) risky: bool,
+    /// Warned tests fail the run.
+    pub(crate) warned: bool,
+}
+
 /// Everything testgate knows of one test runner outside its parser.
 pub(crate) trait RunnerProfile: Sync {
     /// How many of `args` come before the runner's own arguments (`test`
@@ -127,6 +141,15 @@ pub(crate) trait RunnerProfile: Sync {
     /// written beside the place, the format and where it is written.
     fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
         let _ = (rest, place, workspace);
+        None
+    }
+
+    /// Which of the tests the runner counts apart, not failed
+    /// ([`Report::risky`](testgate_parse::Report::risky),
+    /// [`Report::warned`](testgate_parse::Report::warned)), fail a run of
+    /// its arguments `rest` in `workspace`, as its configuration and flags
+    /// say; `None` where that is not known (then any of them may have).
+    fn fails_apart(&self, _rest: &[String], _workspace: &Path) -> Option<FailsApart> {
         None
     }
 
@@ -525,6 +548,16 @@ pub(crate) fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize
     Runner::ALL
         .into_iter()
         .find_map(|runner| Some((runner, profile(runner).recognise(program, args)?)))
+}
+
+/// [`RunnerProfile::fails_apart`] of the runner `program args` starts
+/// (`program` is a file name), or behind `composer test`.
+pub(crate) fn fails_apart(program: &str, args: &[String], workspace: &Path) -> Option<FailsApart> {
+    if program == "composer" && phpunit::is_composer_test(args) {
+        return phpunit::composer_fails_apart(&args[1..], workspace);
+    }
+    let (runner, prefix) = recognise(program, args)?;
+    profile(runner).fails_apart(&args[prefix..], workspace)
 }
 
 /// One test a targeted retry must run: its canonical name and, when the

@@ -5,7 +5,9 @@
 
 use std::path::Path;
 
-use super::{ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names};
+use super::{
+    FailsApart, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names,
+};
 use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
 
@@ -246,6 +248,124 @@ pub(crate) fn composer_report(
     })
 }
 
+/// The most bytes of a PHPUnit configuration read.
+const CONFIG_LIMIT: u64 = 1 << 20;
+
+/// The attributes of the root element `<phpunit …>` of PHPUnit's
+/// configuration `xml`, by name; `None` where it has no such element.
+fn root_attributes(xml: &str) -> Option<Vec<(&str, &str)>> {
+    let mut rest = xml;
+    // The declaration, comments and a doctype before the root element.
+    loop {
+        rest = rest.trim_start().strip_prefix('<')?;
+        if let Some(after) = rest.strip_prefix("!--") {
+            rest = &after[after.find("-->")? + 3..];
+        } else if rest.starts_with('?') || rest.starts_with('!') {
+            rest = &rest[rest.find('>')? + 1..];
+        } else {
+            break;
+        }
+    }
+    let rest = rest
+        .strip_prefix("phpunit")
+        .filter(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))?;
+    let mut attributes = Vec::new();
+    let mut rest = rest;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() || rest.starts_with('>') || rest.starts_with("/>") {
+            return Some(attributes);
+        }
+        let (name, after) = rest.split_once('=')?;
+        let after = after.trim_start();
+        let quote = after.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+        let value = &after[1..];
+        let end = value.find(quote)?;
+        attributes.push((name.trim(), &value[..end]));
+        rest = &value[end + 1..];
+    }
+}
+
+/// What the configuration `xml` fails a run on apart from failed tests:
+/// its root's `failOnRisky` and `failOnWarning`, each set where its value
+/// is `true` in any case (PHPUnit 9's `getBoolean`; any other value is
+/// false).
+fn configured(xml: &str) -> Option<FailsApart> {
+    let attributes = root_attributes(xml)?;
+    let set = |name: &str| {
+        attributes
+            .iter()
+            .any(|(n, v)| *n == name && v.eq_ignore_ascii_case("true"))
+    };
+    Some(FailsApart {
+        risky: set("failOnRisky"),
+        warned: set("failOnWarning"),
+    })
+}
+
+/// The configuration PHPUnit's arguments `rest` name (`-c FILE|DIR`,
+/// `--configuration …`), `Some(None)` under `--no-configuration`, `None`
+/// where they name none (PHPUnit then looks in the working directory).
+fn configuration_named(rest: &[String]) -> Option<Option<&str>> {
+    let mut words = rest.iter();
+    let mut named = None;
+    while let Some(word) = words.next() {
+        if word == "--no-configuration" {
+            return Some(None);
+        }
+        if word == "-c" || word == "--configuration" {
+            named = words.next().map(String::as_str).or(named);
+        } else if let Some(value) = word.strip_prefix("--configuration=") {
+            named = Some(value);
+        }
+    }
+    named.map(Some)
+}
+
+/// Which of the tests PHPUnit counts risky or warned about, not failed,
+/// fail the run of PHPUnit's arguments `rest` run in `workspace`: the
+/// configuration's `failOnRisky`/`failOnWarning` (the file `-c` names, or
+/// `phpunit.xml`, else `phpunit.xml.dist` there, as PHPUnit 9.6 looks),
+/// and the command's `--fail-on-risky`/`--fail-on-warning`, which only
+/// add. `None` where a configuration is there and cannot be read.
+fn fails_apart(rest: &[String], workspace: &Path) -> Option<FailsApart> {
+    let named = configuration_named(rest);
+    let candidates: Vec<std::path::PathBuf> = match named {
+        Some(None) => Vec::new(),
+        Some(Some(path)) => {
+            let path = workspace.join(path);
+            if path.is_dir() {
+                ["phpunit.xml", "phpunit.xml.dist"]
+                    .iter()
+                    .map(|c| path.join(c))
+                    .collect()
+            } else {
+                vec![path]
+            }
+        }
+        None => ["phpunit.xml", "phpunit.xml.dist"]
+            .iter()
+            .map(|c| workspace.join(c))
+            .collect(),
+    };
+    let mut fails = FailsApart::default();
+    if let Some(config) = candidates.iter().find(|c| c.is_file()) {
+        let bytes = testgate_run::read_project_file(config, CONFIG_LIMIT).ok()?;
+        fails = configured(std::str::from_utf8(&bytes).ok()?)?;
+    }
+    fails.risky |= rest.iter().any(|w| w == "--fail-on-risky");
+    fails.warned |= rest.iter().any(|w| w == "--fail-on-warning");
+    Some(fails)
+}
+
+/// `composer test`'s [`fails_apart`]: its script's PHPUnit arguments and
+/// those the command appends; `None` where the script is not plain PHPUnit.
+pub(crate) fn composer_fails_apart(rest: &[String], workspace: &Path) -> Option<FailsApart> {
+    let mut phpunit = composer_script(workspace).ok()?;
+    phpunit.extend(composer_words(rest).1.iter().cloned());
+    fails_apart(&phpunit, workspace)
+}
+
 /// PHPUnit run by its script or by `php`, or behind `composer test`.
 pub(super) struct Phpunit;
 
@@ -297,6 +417,10 @@ impl RunnerProfile for Phpunit {
         })
     }
 
+    fn fails_apart(&self, rest: &[String], workspace: &Path) -> Option<FailsApart> {
+        fails_apart(rest, workspace)
+    }
+
     fn tool_output(&self) -> &'static [ToolOutput] {
         // PHPUnit 9 writes its result cache (for `executionOrder="defects"`)
         // beside its configuration by default.
@@ -334,6 +458,7 @@ impl RunnerProfile for Phpunit {
 
 #[cfg(test)]
 mod tests {
+    use super::{FailsApart, configuration_named, configured, fails_apart};
     use super::{
         Phpunit, RunnerProfile, composer_report, composer_script, composer_select, filter_pattern,
         is_composer_test, pcre_quote,
@@ -491,5 +616,110 @@ mod tests {
         assert_eq!(composer_report(&[], place, dir.path()), None);
         assert!(is_composer_test(&words(&["test"])));
         assert!(!is_composer_test(&words(&["install"])));
+    }
+
+    /// The configuration's root attributes, as PHPUnit 9.6 reads them: a
+    /// value of `true` in any case sets one; anything else, or an element
+    /// other than the root, does not.
+    #[test]
+    fn the_configuration_says_what_fails_a_run_apart_from_failed_tests() {
+        let both = FailsApart {
+            risky: true,
+            warned: true,
+        };
+        let xml = "<?xml version=\"1.0\"?>\n<!-- a <phpunit failOnRisky=\"true\"> -->\n\
+            <phpunit colors='false' failOnRisky=\"TRUE\"\n failOnWarning=\"true\">\n</phpunit>\n";
+        assert_eq!(configured(xml), Some(both));
+        let none = FailsApart::default();
+        for xml in [
+            "<phpunit failOnRisky=\"1\" failOnWarning=\"yes\"/>",
+            "<phpunit colors=\"false\"><php><ini name=\"failOnRisky\" value=\"true\"/></php></phpunit>",
+            "<phpunit failOnIncomplete=\"true\" failOnSkipped=\"true\">",
+        ] {
+            assert_eq!(configured(xml), Some(none), "{xml}");
+        }
+        // Where it must not fire: no `<phpunit>` root, a broken attribute.
+        assert_eq!(configured("<phpunitx failOnRisky=\"true\"/>"), None);
+        assert_eq!(configured("<phpunit failOnRisky=true>"), None);
+        let rest = words(&["-c", "ci/phpunit.xml", "--fail-on-risky"]);
+        assert_eq!(configuration_named(&rest), Some(Some("ci/phpunit.xml")));
+        let rest = words(&["--configuration=ci", "--no-configuration"]);
+        assert_eq!(configuration_named(&rest), Some(None));
+        assert_eq!(configuration_named(&words(&["tests"])), None);
+    }
+
+    /// The configuration PHPUnit would read (phpunit.xml before
+    /// phpunit.xml.dist, or what `-c` names, or none), with the flags,
+    /// which only add.
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes its own configurations, in a folder no test command ran in"
+    )]
+    fn the_project_fails_apart_by_its_configuration_and_flags() {
+        let project = tempfile::tempdir().unwrap();
+        let dir = project.path();
+        let none = FailsApart::default();
+        let risky = FailsApart {
+            risky: true,
+            warned: false,
+        };
+        let warned = FailsApart {
+            risky: false,
+            warned: true,
+        };
+        assert_eq!(fails_apart(&[], dir), Some(none));
+        let flag = words(&["--fail-on-warning"]);
+        assert_eq!(fails_apart(&flag, dir), Some(warned));
+        std::fs::write(
+            dir.join("phpunit.xml.dist"),
+            "<phpunit failOnRisky=\"true\"/>",
+        )
+        .unwrap();
+        assert_eq!(fails_apart(&[], dir), Some(risky));
+        assert_eq!(
+            fails_apart(&flag, dir),
+            Some(FailsApart {
+                risky: true,
+                warned: true
+            })
+        );
+        std::fs::write(dir.join("phpunit.xml"), "<phpunit/>").unwrap();
+        assert_eq!(fails_apart(&[], dir), Some(none));
+        std::fs::create_dir(dir.join("ci")).unwrap();
+        std::fs::write(
+            dir.join("ci/phpunit.xml"),
+            "<phpunit failOnWarning=\"true\"/>",
+        )
+        .unwrap();
+        assert_eq!(fails_apart(&words(&["-c", "ci"]), dir), Some(warned));
+        assert_eq!(
+            fails_apart(&words(&["--configuration", "ci/phpunit.xml"]), dir),
+            Some(warned)
+        );
+        assert_eq!(
+            fails_apart(&words(&["--no-configuration"]), dir),
+            Some(none)
+        );
+        // Behind `composer test`: its script's words and the command's.
+        std::fs::write(
+            dir.join("composer.json"),
+            r#"{"scripts":{"test":"phpunit -c ci"}}"#,
+        )
+        .unwrap();
+        let composer = |args: &[&str]| crate::runners::fails_apart("composer", &words(args), dir);
+        assert_eq!(composer(&["test"]), Some(warned));
+        assert_eq!(
+            composer(&["test", "--", "--fail-on-risky"]),
+            Some(FailsApart {
+                risky: true,
+                warned: true
+            })
+        );
+        // A configuration that is not PHPUnit's: not known.
+        std::fs::write(dir.join("phpunit.xml"), "not xml").unwrap();
+        assert_eq!(fails_apart(&[], dir), None);
+        // Where it must not fire: another runner's command.
+        assert_eq!(crate::runners::fails_apart("pytest", &[], dir), None);
     }
 }

@@ -1,6 +1,6 @@
 //! GoogleTest tests that forge GoogleTest's console (issue 39): a green
 //! closing and `_exit(0)`, a FAILED list a passing test prints, and a
-//! report a test writes beside GoogleTest's.
+//! report a test writes beside GoogleTest's (and then aborts).
 
 use super::harness::Attack;
 
@@ -61,6 +61,26 @@ fn a_failed_list_a_passing_gtest_test_prints_names_nothing() {
 #[test]
 fn a_report_a_gtest_test_writes_beside_its_binarys_hides_no_failure() {
     fails_naming_its_one_real_failure("report");
+}
+
+/// The same suite with `HOSTILE_MODE=crash_report`: `B.Report` writes the
+/// forged `0.xml` (every test passed, `A.Fails` among them) and aborts:
+/// the binary writes no file of its own, so the forged one is the
+/// directory's only file, and the console shows `A.Fails` failed and
+/// `B.Report` never ended. A binary that died leaves its console as the
+/// only word on its tests: both are named, whatever a file says. On the
+/// code before (the files alone judging beside a crash): a Fail naming
+/// nothing (exit 134).
+#[test]
+fn a_report_a_crashing_gtest_test_writes_hides_neither_its_crash_nor_a_failure() {
+    let attack = attack("crash_report");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let mut failing: Vec<String> = serde_json::from_value(outcome.doc()["failing"].clone())
+        .expect("failing is a list of names");
+    failing.sort_unstable();
+    assert_eq!(failing, ["A.Fails", "B.Report"], "{}", outcome.doc());
+    attack.assert_contained(&outcome);
 }
 
 /// The attack in `mode` is a Fail naming `A.Fails` alone, contained.
