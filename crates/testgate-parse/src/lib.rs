@@ -83,6 +83,7 @@ mod dispatch;
 mod environment;
 mod formats;
 mod junit;
+mod junit_case;
 mod line;
 mod printable;
 mod report;
@@ -102,14 +103,13 @@ pub use crate::formats::parse_minitest_report;
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS, parse_unittest_report};
 pub use crate::junit::parse_rspec_json;
 pub use crate::junit::{
-    ReportError, is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit,
-    parse_junit_of,
+    is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit, parse_junit_of,
 };
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};
 pub use crate::report::Section;
 pub use crate::report::{
-    Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
+    Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, ReportError, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
 pub use crate::stream::{Scanned, StreamParser};

@@ -357,14 +357,14 @@ static OUTSIDE_RUN: Interest = Interest::NONE.first(b"TN");
 /// (again as the class); a disabled test has no `<skipped>` but its
 /// `status`, and a test whose program ctest could not find is written
 /// skipped: its console says skipped, and failed.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     name: |case| (case.name.clone(), None),
     outcome: |case| match case.ctest_status {
         "disabled" => Some(Outcome::Skipped),
         "notrun" if case.unrunnable => Some(Outcome::Failed),
         _ => None,
     },
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test

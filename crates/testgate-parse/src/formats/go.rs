@@ -868,9 +868,9 @@ static GO_LINES: Interest = Interest::NONE
 
 /// How go-junit-report's and gotestsum's JUnit report is read: a test
 /// named in its package, its class or else its suite.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
-    name: crate::junit::Case::in_classname_or_suite,
-    ..crate::junit::Junit::COMMON
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test

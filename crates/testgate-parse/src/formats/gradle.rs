@@ -271,7 +271,7 @@ impl Recognizer for Gradle {
 
 /// How Gradle's JUnit report (`TEST-*.xml`) is read: as Surefire's, and
 /// a class's own failure named `classMethod`.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     name: |case| (super::maven::junit_name(case, true), None),
     kind: |name| {
         if name.contains('#') {
@@ -280,7 +280,7 @@ pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
             Kind::Suite
         }
     },
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test

@@ -520,12 +520,12 @@ impl Recognizer for Gtest {
 /// `status="notrun"` with no child; several binaries' files joined
 /// (`xml:DIR/`), one of which a test may have written: a name that failed
 /// in any of them failed.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     roots: &["AllTests"],
     name: |case| (format!("{}.{}", case.classname, case.name), None),
     outcome: |case| (case.ctest_status == "notrun").then_some(Outcome::Skipped),
     failed_first: true,
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 #[cfg(test)]

@@ -818,7 +818,7 @@ impl Recognizer for Maven {
 /// the class alone for the class's own failure (3.x: no name; 2.22: the
 /// class again); its `<error>` is an exception outside the test's
 /// assertions, as its console says.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     name: |case| (junit_name(case, false), None),
     kind: |name| {
         if name.contains('#') {
@@ -828,12 +828,12 @@ pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
         }
     },
     errors_apart: true,
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// A Java case's name, `Class#method`, or the class alone for the class's
 /// own failure; Gradle names that one `classMethod` (`gradle_class`).
-pub(crate) fn junit_name(case: &crate::junit::Case, gradle_class: bool) -> String {
+pub(crate) fn junit_name(case: &crate::junit_case::Case, gradle_class: bool) -> String {
     let class_itself = case.name.is_empty()
         || case.name == case.classname
         || (gradle_class && case.name == "classMethod");

@@ -593,7 +593,7 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
 /// How `runner`'s JUnit report is read: its module's `JUNIT`, or the
 /// common reading for a runner whose report, if any, needs nothing of its
 /// own.
-pub(crate) fn junit(runner: Runner) -> &'static crate::junit::Junit {
+pub(crate) fn junit(runner: Runner) -> &'static crate::junit_case::Junit {
     match runner {
         Runner::Cargo => &cargo::JUNIT,
         Runner::Nextest => &nextest::JUNIT,
@@ -607,7 +607,7 @@ pub(crate) fn junit(runner: Runner) -> &'static crate::junit::Junit {
         Runner::Gtest => &gtest::JUNIT,
         Runner::Phpunit => &phpunit::JUNIT,
         Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest => {
-            &crate::junit::Junit::COMMON
+            &crate::junit_case::Junit::COMMON
         }
     }
 }

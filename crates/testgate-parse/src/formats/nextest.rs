@@ -567,11 +567,11 @@ static WHILE_SLOW: Interest = NEXTEST_LINES.indented_range(b'0', b'9').indented(
 /// `nextest-run`, a test named in its binary; its console prints a flaky
 /// test's failed try as a failure, and its parser keeps it in `failing`:
 /// so does its report's.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     roots: &["nextest-run"],
-    name: crate::junit::Case::in_classname_or_suite,
+    name: crate::junit_case::Case::in_classname_or_suite,
     flaky_failing: true,
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test

@@ -571,7 +571,7 @@ pub(crate) fn canonical(desc: &str) -> Option<String> {
 /// data set "name"`, as its console names it (the `class` attribute, or
 /// else the dotted `classname`); its `<error>` is an exception outside
 /// the test's assertions.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     name: |case| {
         let class = if case.class.is_empty() {
             case.classname.replace('.', "\\")
@@ -581,7 +581,7 @@ pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
         (format!("{class}::{}", case.name), None)
     },
     errors_apart: true,
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test

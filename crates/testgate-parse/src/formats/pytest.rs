@@ -767,7 +767,7 @@ static OUTSIDE_SESSION: Interest = Interest::NONE
 /// (or `pytest tests`), a test by its node id; a case with no `::` is a
 /// file that did not collect; its `<error>` is an error outside the
 /// test's assertions (a fixture), as its console says.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     roots: &["pytest", "pytest tests"],
     name: |case| {
         let id = pytest_id(&case.classname, &case.name, &case.file);
@@ -782,7 +782,7 @@ pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
         }
     },
     errors_apart: true,
-    ..crate::junit::Junit::COMMON
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// pytest's node id from its JUnit case: `classname` is the id's path

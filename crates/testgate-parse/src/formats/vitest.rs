@@ -315,10 +315,10 @@ static VITEST_LINES: Interest = Interest::NONE
 
 /// How vitest's JUnit report (`--reporter=junit`) is read: its root
 /// `vitest tests`, a test named in its file.
-pub(crate) const JUNIT: crate::junit::Junit = crate::junit::Junit {
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     roots: &["vitest tests"],
-    name: crate::junit::Case::in_classname_or_suite,
-    ..crate::junit::Junit::COMMON
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
 };
 
 /// Fragments of this runner's output for the mixed-log property test
