@@ -162,7 +162,7 @@ fn flaky_suites_are_inconclusive() {
 /// ctest's project in both sandboxes, beyond the shared tests: a crash
 /// names its test, ctest's own retries (`--repeat until-pass:2`) make a
 /// flaky test flaky within one attempt, and a hang times out; the build
-/// runs first as `--prepare` steps (`projects::ctest`).
+/// runs first as `--prepare` steps (`runners/ctest.json`).
 #[test]
 fn ctest_crashes_retries_and_hangs() {
     for place in [Where::Bwrap, Where::Landlock] {
@@ -195,7 +195,8 @@ fn ctest_crashes_retries_and_hangs() {
             ["calc.sometimes"],
             "{what}: ctest's own retry"
         );
-        let config = projects::ctest(&project.dir)
+        let config = project
+            .config()
             .env("TESTGATE_FIXTURE", "hang")
             .retrying(2)
             .within(Duration::from_secs(10));
@@ -209,7 +210,7 @@ fn ctest_crashes_retries_and_hangs() {
 /// hang times out, and the bare binary (no `--gtest_` flag: no runner
 /// recognised) is judged beside the XML report asked through
 /// `GTEST_OUTPUT`; the build runs first as `--prepare` steps
-/// (`projects::gtest`).
+/// (`runners/gtest.json`).
 #[test]
 fn gtest_crashes_hangs_and_a_bare_binary() {
     let runner = Runner::Gtest;

@@ -1,12 +1,157 @@
 //! The fixture projects, copied into a fresh directory for each test so a
 //! flaky counter starts at zero and nothing is written into the repository.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use serde::Deserialize;
 use testgate::TestConfig;
 use testgate::parse::Runner;
 
 use crate::repo_root;
+
+/// What the e2e tests know of one runner, beside its projects:
+/// `tests/e2e/runners/<name>.json`, its own file, so that a new runner
+/// adds one file here rather than an arm to each table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RunnerData {
+    /// Its fixture project under `tests/projects/e2e/`.
+    pub(crate) e2e: E2eData,
+    /// Its targeted-retry project under `tests/projects/rerun/`
+    /// (`rerun.rs`).
+    pub(crate) rerun: RerunData,
+}
+
+/// A runner's fixture project, which every test of `main.rs` runs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct E2eData {
+    /// Its directory under `tests/projects/e2e/`.
+    project: String,
+    /// Whether the project is the runner's own; `false` for one it shares
+    /// and the shared tests leave to its owner (nextest runs cargo's, and
+    /// its fail-fast makes the names a failing run reports depend on
+    /// timing).
+    own_project: bool,
+    /// The command testgate checks the project with.
+    pub(crate) run: RunData,
+    /// Whether the project links the shared node_modules.
+    #[serde(default)]
+    node_modules: bool,
+    /// The names the `fail` mode fails, as the parser spells them.
+    #[serde(deserialize_with = "leaked")]
+    failing: &'static [&'static str],
+    /// Why the data is as it is, for a reader.
+    #[serde(default)]
+    #[expect(dead_code, reason = "a comment for the reader of the file")]
+    note: Option<String>,
+}
+
+/// A command testgate checks a project with.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RunData {
+    /// The program and its arguments.
+    command: Vec<String>,
+    /// Whether the runner's preset applies ([`TestConfig::preset`]).
+    #[serde(default = "yes")]
+    preset: bool,
+    /// Variables set to a path inside the project.
+    #[serde(default)]
+    env_in_project: BTreeMap<String, String>,
+    /// `--prepare` steps, run before each attempt.
+    #[serde(default)]
+    prepare: Vec<String>,
+}
+
+impl RunData {
+    /// This command for `runner`'s project in `dir`.
+    pub(crate) fn config(&self, runner: Runner, dir: &Path) -> TestConfig {
+        let (program, args) = self
+            .command
+            .split_first()
+            .unwrap_or_else(|| panic!("{runner}: an empty command"));
+        let mut config = TestConfig::new(dir, program, args).format(runner);
+        if self.preset {
+            config = config.preset();
+        }
+        for (name, path) in &self.env_in_project {
+            config = config.env(name, dir.join(path));
+        }
+        for step in &self.prepare {
+            config = config.prepare(step);
+        }
+        config
+    }
+}
+
+/// A runner's targeted-retry project (`rerun.rs`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RerunData {
+    /// Its directory under `tests/projects/rerun/`.
+    pub(crate) project: String,
+    /// The modes checked by the runner's own command: `fail`, `flaky`,
+    /// `order`.
+    pub(crate) modes: Vec<String>,
+    /// Whether a consistent failure behind `npm test` is checked too.
+    #[serde(default)]
+    pub(crate) npm: bool,
+    /// Its command, where it is not the e2e project's.
+    pub(crate) run: Option<RunData>,
+    /// The names the `fail` mode fails.
+    #[serde(deserialize_with = "leaked")]
+    pub(crate) failing: &'static [&'static str],
+    /// The name the `order` mode fails.
+    pub(crate) victim: Option<String>,
+    /// Why the data is as it is, for a reader.
+    #[serde(default)]
+    #[expect(dead_code, reason = "a comment for the reader of the file")]
+    note: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Names read once for the whole test binary, kept for its life so the
+/// tables hand out `&'static` names as the Rust tables did.
+fn leaked<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<&'static [&'static str], D::Error> {
+    let names = Vec::<String>::deserialize(deserializer)?;
+    Ok(names
+        .into_iter()
+        .map(|name| &*Box::leak(name.into_boxed_str()))
+        .collect::<Vec<_>>()
+        .leak())
+}
+
+/// `runner`'s data, read once from `tests/e2e/runners/<name>.json`.
+pub(crate) fn data(runner: Runner) -> &'static RunnerData {
+    static ALL: OnceLock<Vec<RunnerData>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        Runner::ALL
+            .iter()
+            .map(|runner| {
+                let path = repo_root()
+                    .join("tests/e2e/runners")
+                    .join(format!("{}.json", runner.name()));
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{runner}: {}: {e}", path.display()));
+                serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{runner}: {}: {e}", path.display()))
+            })
+            .collect()
+    });
+    let at = Runner::ALL
+        .iter()
+        .position(|&r| r == runner)
+        .unwrap_or_else(|| panic!("{runner} is not in Runner::ALL"));
+    &all[at]
+}
 
 /// The runners of [`Runner::ALL`] with a fixture project of their own,
 /// which every test of `main.rs` runs. A new runner fails
@@ -14,95 +159,19 @@ use crate::repo_root;
 pub(crate) fn projects() -> impl Iterator<Item = Runner> {
     Runner::ALL
         .into_iter()
-        .filter(|&runner| own_project(runner))
-}
-
-/// Whether `runner` has a fixture project of its own: nextest runs
-/// cargo's, and its fail-fast makes the names a failing run reports depend
-/// on timing.
-fn own_project(runner: Runner) -> bool {
-    match runner {
-        Runner::Nextest => false,
-        Runner::Gradle
-        | Runner::Cargo
-        | Runner::Pytest
-        | Runner::Go
-        | Runner::Jest
-        | Runner::Vitest
-        | Runner::Mocha
-        | Runner::Node
-        | Runner::Unittest
-        | Runner::Maven
-        | Runner::Ctest
-        | Runner::Phpunit
-        | Runner::Rspec
-        | Runner::Minitest
-        | Runner::Gtest => true,
-        other => panic!("the e2e tests have no {other} project"),
-    }
+        .filter(|&runner| data(runner).e2e.own_project)
 }
 
 /// The fixture project `runner` runs.
 fn source(runner: Runner) -> PathBuf {
-    let e2e = repo_root().join("tests/projects/e2e");
-    match runner {
-        Runner::Cargo
-        | Runner::Pytest
-        | Runner::Go
-        | Runner::Unittest
-        | Runner::Maven
-        | Runner::Gradle
-        | Runner::Ctest
-        | Runner::Phpunit
-        | Runner::Rspec
-        | Runner::Minitest
-        | Runner::Gtest => e2e.join(runner.name()),
-        Runner::Nextest => e2e.join(Runner::Cargo.name()),
-        Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::Node => {
-            e2e.join("node").join(runner.name())
-        }
-        other => panic!("the e2e tests have no {other} project"),
-    }
+    repo_root()
+        .join("tests/projects/e2e")
+        .join(&data(runner).e2e.project)
 }
 
 /// The names the `fail` mode fails, as the parser spells them.
 pub(crate) fn failing_names(runner: Runner) -> &'static [&'static str] {
-    match runner {
-        // cargo stops after the first failing test binary.
-        Runner::Cargo => &["tests::adds_negative"],
-        // `--no-fail-fast` (see `Project::config`): every binary runs.
-        Runner::Nextest => &["tests::adds_negative", "big_numbers"],
-        Runner::Pytest => &[
-            "tests/test_calc.py::test_adds_negative",
-            "tests/test_calc.py::TestBig::test_big_numbers",
-        ],
-        Runner::Go => &["TestAddNegative", "TestBig", "TestBig/millions"],
-        Runner::Jest => &["calc › adds negative", "calc › big › millions"],
-        Runner::Vitest => &["calc > adds negative", "calc > big > millions"],
-        Runner::Mocha => &["calc adds negative", "calc big millions"],
-        Runner::Node => &["calc > adds negative", "calc > big > millions"],
-        Runner::Unittest => &[
-            "test_adds_negative (tests.test_calc.CalcTest)",
-            "test_big_numbers (tests.test_calc.TestBig)",
-        ],
-        Runner::Maven => &[
-            "com.example.CalcTest#addsNegative",
-            "com.example.BigTest#bigNumbers",
-        ],
-        Runner::Gradle => &[
-            "com.example.CalcTest#addsNegative",
-            "com.example.BigTest#bigNumbers",
-        ],
-        Runner::Ctest => &["calc.adds_negative", "big.numbers"],
-        Runner::Phpunit => &[
-            r"Tests\CalcTest::testAddsNegative",
-            r"Tests\BigTest::testBigNumbers",
-        ],
-        Runner::Rspec => &["calc adds negative", "calc big millions"],
-        Runner::Minitest => &["CalcTest#test_adds_negative", "BigTest#test_big_numbers"],
-        Runner::Gtest => &["Calc.AddsNegative", "Big.Numbers"],
-        other => panic!("the e2e tests have no {other} project"),
-    }
+    data(runner).e2e.failing
 }
 
 /// A fresh copy of a runner's fixture project.
@@ -146,110 +215,13 @@ impl Project {
 
 /// The command testgate checks `runner`'s project in `dir` with.
 fn config_of(runner: Runner, dir: &Path) -> TestConfig {
-    match runner {
-        Runner::Cargo => TestConfig::cargo(dir).env("CARGO_TARGET_DIR", dir.join("target")),
-        Runner::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-            .format(Runner::Nextest)
-            .env("CARGO_TARGET_DIR", dir.join("target")),
-        Runner::Pytest => TestConfig::pytest(dir),
-        Runner::Go => TestConfig::go(dir),
-        Runner::Jest => TestConfig::jest(dir),
-        Runner::Vitest => TestConfig::vitest(dir),
-        Runner::Mocha => TestConfig::mocha(dir),
-        Runner::Node => TestConfig::node_test(dir),
-        // `-v`: the console names every test, passing ones too.
-        Runner::Unittest => TestConfig::new(dir, "python3", ["-m", "unittest", "-v"])
-            .format(Runner::Unittest)
-            .preset(),
-        Runner::Maven => maven(dir),
-        Runner::Gradle => gradle(dir),
-        Runner::Ctest => ctest(dir),
-        Runner::Gtest => gtest(dir, "calc_test"),
-        Runner::Phpunit => phpunit(dir),
-        Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
-            .format(Runner::Rspec)
-            .preset(),
-        // `-v`: the console names every test, passing ones too.
-        Runner::Minitest => TestConfig::new(dir, "rake", ["test", "TESTOPTS=-v"])
-            .format(Runner::Minitest)
-            .preset(),
-        other => panic!("the e2e tests have no {other} project"),
-    }
+    data(runner).e2e.run.config(runner, dir)
 }
 
 /// Whether `runner`'s project links the shared node_modules (`node --test`
 /// needs no package).
 pub(crate) fn uses_node_modules(runner: Runner) -> bool {
-    match runner {
-        Runner::Jest | Runner::Vitest | Runner::Mocha => true,
-        Runner::Cargo
-        | Runner::Nextest
-        | Runner::Pytest
-        | Runner::Go
-        | Runner::Node
-        | Runner::Unittest
-        | Runner::Maven
-        | Runner::Gradle
-        | Runner::Ctest
-        | Runner::Phpunit
-        | Runner::Rspec
-        | Runner::Minitest
-        | Runner::Gtest => false,
-        other => panic!("the e2e tests have no {other} project"),
-    }
-}
-
-/// `mvn -o -B test` in `dir`: offline, from the local repository
-/// `scripts/setup` warmed.
-pub(crate) fn maven(dir: &Path) -> TestConfig {
-    TestConfig::new(dir, "mvn", ["-o", "-B", "test"])
-        .format(Runner::Maven)
-        .preset()
-}
-
-/// `gradle test --offline --no-daemon` in `dir`: Debian's Gradle, JUnit
-/// from Debian's Maven repository.
-pub(crate) fn gradle(dir: &Path) -> TestConfig {
-    TestConfig::new(dir, "gradle", ["test", "--offline", "--no-daemon"])
-        .format(Runner::Gradle)
-        .preset()
-}
-
-/// `ctest --test-dir testgate-build --output-on-failure` in `dir`, the
-/// project configured and built first as detection does (`--prepare`).
-pub(crate) fn ctest(dir: &Path) -> TestConfig {
-    TestConfig::new(
-        dir,
-        "ctest",
-        ["--test-dir", "testgate-build", "--output-on-failure"],
-    )
-    .format(Runner::Ctest)
-    .preset()
-    .prepare("cmake -S . -B testgate-build")
-    .prepare("cmake --build testgate-build")
-}
-
-/// The GoogleTest binary `testgate-build/BINARY` in `dir`, run directly
-/// (`--gtest_color=no`: a GoogleTest flag, by which testgate recognises
-/// the binary), built first with cmake as `--prepare` steps.
-pub(crate) fn gtest(dir: &Path, binary: &str) -> TestConfig {
-    TestConfig::new(
-        dir,
-        format!("testgate-build/{binary}"),
-        ["--gtest_color=no"],
-    )
-    .format(Runner::Gtest)
-    .preset()
-    .prepare("cmake -S . -B testgate-build")
-    .prepare("cmake --build testgate-build")
-}
-
-/// `phpunit` in `dir`: Debian's PHPUnit 9, found by the project's
-/// `phpunit.xml.dist`.
-pub(crate) fn phpunit(dir: &Path) -> TestConfig {
-    TestConfig::new(dir, "phpunit", std::iter::empty::<&str>())
-        .format(Runner::Phpunit)
-        .preset()
+    data(runner).e2e.node_modules
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
@@ -301,8 +273,9 @@ pub(crate) fn landlock_for(node: bool) -> testgate::Sandbox {
     testgate::Sandbox::Landlock(options)
 }
 
-/// A new runner in `Runner::ALL` fails here until it has its e2e project,
-/// its failing names and its configuration (needs no runner installed).
+/// A new runner in `Runner::ALL` fails here until it has its data file,
+/// its e2e project, its failing names and its configuration (needs no
+/// runner installed); a data file that names no runner fails too.
 #[test]
 fn every_runner_has_an_e2e_project() {
     for runner in Runner::ALL {
@@ -313,8 +286,18 @@ fn every_runner_has_an_e2e_project() {
             "{runner}: no failing names"
         );
         let _ = uses_node_modules(runner);
-        let _ = own_project(runner);
         let _ = config_of(runner, &dir);
     }
     assert!(projects().count() > 0);
+    let runners = repo_root().join("tests/e2e/runners");
+    for entry in std::fs::read_dir(&runners).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        assert!(
+            Runner::ALL
+                .iter()
+                .any(|runner| name == format!("{}.json", runner.name())),
+            "{}: {name} is no runner's data",
+            runners.display()
+        );
+    }
 }

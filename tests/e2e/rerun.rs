@@ -9,7 +9,7 @@ use testgate::parse::Runner;
 use testgate::policy::{Rerun, Selection};
 use testgate::{Cause, Record, Sandbox, SandboxedTests, TestConfig, Verdict};
 
-use crate::projects::copy_dir;
+use crate::projects::{copy_dir, data};
 use crate::{NoObserver, assert_fail, assert_inconclusive, repo_root};
 
 /// A runner as a targeted retry selects its tests: its own command, or
@@ -35,64 +35,37 @@ enum Mode {
     Order,
 }
 
+impl Mode {
+    /// The mode named `name` in a runner's data (`fail`, `flaky`, `order`).
+    fn named(name: &str) -> Option<Mode> {
+        match name {
+            "fail" => Some(Mode::Fail),
+            "flaky" => Some(Mode::Flaky),
+            "order" => Some(Mode::Order),
+            _ => None,
+        }
+    }
+}
+
 /// What a runner's rerun test checks: the modes run by its own command,
 /// and whether `npm test` is checked too.
 struct Cases {
-    modes: &'static [Mode],
+    modes: Vec<Mode>,
     npm: bool,
 }
 
-/// Every runner's [`Cases`]; a runner of [`Runner::ALL`] without an arm
-/// fails `every_runner_has_its_rerun_test`.
+/// `runner`'s [`Cases`], from its data (`tests/e2e/runners/<name>.json`,
+/// `rerun`); a runner without its file fails
+/// `every_runner_has_its_rerun_test`.
 fn cases(runner: Runner) -> Cases {
-    use Mode::{Fail, Flaky, Order};
-    match runner {
-        Runner::Cargo
-        | Runner::Pytest
-        | Runner::Go
-        | Runner::Unittest
-        | Runner::Maven
-        | Runner::Rspec => Cases {
-            modes: &[Fail, Flaky, Order],
-            npm: false,
-        },
-        Runner::Phpunit => Cases {
-            modes: &[Fail, Flaky, Order],
-            npm: false,
-        },
-        // Gradle 4 states counts only when a test failed: a targeted retry
-        // that passes shows no test ran (no report is read yet).
-        // minitest runs its tests in a random order: no order dependence
-        // to check.
-        Runner::Minitest => Cases {
-            modes: &[Fail, Flaky],
-            npm: false,
-        },
-        Runner::Gradle => Cases {
-            modes: &[Fail],
-            npm: false,
-        },
-        // nextest runs each test in its own process: no order dependence.
-        Runner::Nextest | Runner::Vitest => Cases {
-            modes: &[Fail, Flaky],
-            npm: false,
-        },
-        Runner::Jest => Cases {
-            modes: &[Fail, Order],
-            npm: true,
-        },
-        Runner::Mocha | Runner::Node => Cases {
-            modes: &[Fail, Flaky, Order],
-            npm: true,
-        },
-        // ctest runs each test in its own process: no order dependence.
-        // GoogleTest's binary runs its tests in declaration order: no
-        // order case written yet.
-        Runner::Ctest | Runner::Gtest => Cases {
-            modes: &[Fail, Flaky],
-            npm: false,
-        },
-        other => panic!("the e2e rerun tests have no {other} cases"),
+    let rerun = &data(runner).rerun;
+    Cases {
+        modes: rerun
+            .modes
+            .iter()
+            .map(|name| Mode::named(name).unwrap_or_else(|| panic!("{runner}: no mode {name}")))
+            .collect(),
+        npm: rerun.npm,
     }
 }
 
@@ -105,99 +78,22 @@ impl Kind {
 
     /// The project directory under `tests/projects/rerun/`.
     fn project(self) -> &'static str {
-        match self.runner() {
-            Runner::Cargo | Runner::Nextest => "cargo",
-            Runner::Pytest => "pytest",
-            Runner::Go => "go",
-            Runner::Jest => "node/jest",
-            Runner::Vitest => "node/vitest",
-            Runner::Mocha => "node/mocha",
-            Runner::Node => "node/node",
-            Runner::Unittest => "unittest",
-            Runner::Maven => "maven",
-            Runner::Gradle => "gradle",
-            Runner::Ctest => "ctest",
-            Runner::Gtest => "gtest",
-            Runner::Phpunit => "phpunit",
-            Runner::Rspec => "rspec",
-            Runner::Minitest => "minitest",
-            other => panic!("the e2e rerun tests have no {other} project"),
-        }
+        &data(self.runner()).rerun.project
     }
 
     /// The names the `fail` mode fails, as the parser spells them.
     fn failing(self) -> &'static [&'static str] {
-        match self.runner() {
-            Runner::Cargo | Runner::Nextest => &["tests::fails", "tests::ünïcode_fails"],
-            Runner::Pytest => &[
-                "tests/test_rerun.py::test_named[with space [and] - dash]",
-                "tests/test_rerun.py::test_named[a.b*(c)|d]",
-                "tests/test_rerun.py::TestBox::test_unicode_ünï",
-            ],
-            Runner::Go => &[
-                "TestNamed",
-                "TestNamed/with_space_(and)_[brackets]_+_ünï",
-                "TestNamed/a.b*c|d^$",
-                "TestOther",
-            ],
-            Runner::Jest => &["calc › named (x) [y] + ünï › a.b*c|d^$ ✓", "calc › fails"],
-            // One name: see the fixture's `fails` test.
-            Runner::Vitest => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓"],
-            Runner::Mocha => &["calc named (x) [y] + ünï a.b*c|d^$ ✓", "calc fails"],
-            Runner::Node => &["calc > named (x) [y] + ünï > a.b*c|d^$ ✓", "calc > fails"],
-            // A failed subtest fails its test.
-            Runner::Unittest => &[
-                "test_fails (tests.test_rerun.RerunTest)",
-                "test_subtests (tests.test_rerun.Box)",
-                "test_unicode_ünï (tests.test_rerun.Box)",
-            ],
-            Runner::Maven => &[
-                "com.example.RerunTest#fails",
-                "com.example.BoxTest#ünïcodeFails",
-            ],
-            Runner::Gradle => &[
-                "com.example.RerunTest#fails",
-                "com.example.BoxTest#ünïcodeFails",
-            ],
-            Runner::Ctest => &["fails", "named (x) [y] + ünï a.b*c|d^$"],
-            Runner::Gtest => &["Rerun.Fails", "Inst/Param.Fails/1", "Typed/1.Fails"],
-            // A data set whose name holds PCRE's characters, quotes and a
-            // backslash: the retry's `--filter` quotes it whole.
-            Runner::Phpunit => &[
-                r"Tests\RerunTest::testFails",
-                r#"Tests\RerunTest::testNamed with data set "a.b*(c)|d^$ "q" /s\ ünï""#,
-            ],
-            Runner::Minitest => &[
-                "RerunTest#test_fails",
-                "named (x) [y] + ünï#test_0001_a.b*c|d^$ ✓ /slash/",
-            ],
-            Runner::Rspec => &[
-                "calc fails",
-                "calc named (x) [y] + ünï a.b*c|d^$ ✓ /slash/ #hash",
-            ],
-            other => panic!("the e2e rerun tests have no {other} project"),
-        }
+        data(self.runner()).rerun.failing
     }
 
     /// The name the `order` mode fails.
     fn victim(self) -> &'static str {
-        match self.runner() {
-            Runner::Cargo | Runner::Nextest => "tests::b_victim",
-            Runner::Pytest => "tests/test_rerun.py::test_b_victim",
-            Runner::Go => "TestBVictim",
-            Runner::Jest => "calc › b victim",
-            Runner::Vitest => "calc > b victim",
-            Runner::Mocha => "calc b victim",
-            Runner::Node => "calc > b victim",
-            Runner::Unittest => "test_b_victim (tests.test_rerun.RerunTest)",
-            Runner::Maven | Runner::Gradle => "com.example.RerunTest#bVictim",
-            Runner::Ctest => panic!("ctest runs each test in its own process: no order case"),
-            Runner::Gtest => panic!("no GoogleTest order case"),
-            Runner::Phpunit => r"Tests\RerunTest::testBVictim",
-            Runner::Rspec => "calc b victim",
-            Runner::Minitest => "",
-            other => panic!("the e2e rerun tests have no {other} project"),
-        }
+        let runner = self.runner();
+        data(runner)
+            .rerun
+            .victim
+            .as_deref()
+            .unwrap_or_else(|| panic!("{runner}: no order case"))
     }
 }
 
@@ -239,39 +135,12 @@ fn config(kind: Kind, dir: &std::path::Path) -> TestConfig {
         }
         Kind::Direct(runner) => runner,
     };
-    match runner {
-        // `-q`: with one test thread libtest prints `test x ... ` before the
-        // test runs, and cargo's status lines on stderr may land inside it.
-        Runner::Cargo => TestConfig::new(dir, "cargo", ["test", "-q"])
-            .format(Runner::Cargo)
-            .env("CARGO_TARGET_DIR", dir.join("target")),
-        // nextest cancels the run at the first failure by default, which
-        // would leave the second failing name to chance.
-        Runner::Nextest => TestConfig::new(dir, "cargo", ["nextest", "run", "--no-fail-fast"])
-            .format(Runner::Nextest)
-            .env("CARGO_TARGET_DIR", dir.join("target")),
-        Runner::Pytest => TestConfig::pytest(dir),
-        Runner::Go => TestConfig::go(dir),
-        Runner::Jest => TestConfig::jest(dir),
-        Runner::Vitest => TestConfig::vitest(dir),
-        Runner::Mocha => TestConfig::mocha(dir),
-        Runner::Node => TestConfig::node_test(dir),
-        Runner::Unittest => TestConfig::new(dir, "python3", ["-m", "unittest"])
-            .format(Runner::Unittest)
-            .preset(),
-        Runner::Maven => crate::projects::maven(dir),
-        Runner::Gradle => crate::projects::gradle(dir),
-        Runner::Ctest => crate::projects::ctest(dir),
-        Runner::Gtest => crate::projects::gtest(dir, "rerun_test"),
-        Runner::Phpunit => crate::projects::phpunit(dir),
-        Runner::Rspec => TestConfig::new(dir, "rspec", Vec::<String>::new())
-            .format(Runner::Rspec)
-            .preset(),
-        Runner::Minitest => TestConfig::new(dir, "rake", ["test"])
-            .format(Runner::Minitest)
-            .preset(),
-        other => panic!("the e2e rerun tests have no {other} project"),
-    }
+    let data = data(runner);
+    data.rerun
+        .run
+        .as_ref()
+        .unwrap_or(&data.e2e.run)
+        .config(runner, dir)
 }
 
 /// `kind`'s project in `mode`, checked with targeted retries.
@@ -387,7 +256,7 @@ fn order_dependent(kind: Kind) {
 /// failure behind `npm test`.
 fn reruns_only_the_failed_tests(runner: Runner) {
     let cases = cases(runner);
-    for &mode in cases.modes {
+    for &mode in &cases.modes {
         match mode {
             Mode::Fail => consistent_failure(Kind::Direct(runner)),
             Mode::Flaky => flaky(Kind::Direct(runner)),
@@ -401,43 +270,38 @@ fn reruns_only_the_failed_tests(runner: Runner) {
 
 /// One test per runner, and the list of the runners that have one.
 macro_rules! rerun_tests {
-    ($($test:ident: $runner:ident,)*) => {
+    ($($test:ident: $runner:literal,)*) => {
         $(
             #[test]
             fn $test() {
-                reruns_only_the_failed_tests(Runner::$runner);
+                reruns_only_the_failed_tests(runner_named($runner));
             }
         )*
 
-        /// The runners with a test of their own above.
-        const TESTED: &[Runner] = &[$(Runner::$runner),*];
+        /// The runners with a test of their own above, by name.
+        const TESTED: &[&str] = &[$($runner),*];
     };
 }
 
-rerun_tests! {
-    cargo_test_reruns_only_the_failed_tests: Cargo,
-    cargo_nextest_reruns_only_the_failed_tests: Nextest,
-    pytest_reruns_only_the_failed_tests: Pytest,
-    go_test_reruns_only_the_failed_tests: Go,
-    jest_reruns_only_the_failed_tests: Jest,
-    vitest_reruns_only_the_failed_tests: Vitest,
-    mocha_reruns_only_the_failed_tests: Mocha,
-    node_test_reruns_only_the_failed_tests: Node,
-    unittest_reruns_only_the_failed_tests: Unittest,
-    maven_reruns_only_the_failed_tests: Maven,
-    gradle_reruns_only_the_failed_tests: Gradle,
-    ctest_reruns_only_the_failed_tests: Ctest,
-    phpunit_reruns_only_the_failed_tests: Phpunit,
-    rspec_reruns_only_the_failed_tests: Rspec,
-    minitest_reruns_only_the_failed_tests: Minitest,
-    gtest_reruns_only_the_failed_tests: Gtest,
+/// The runner `name` names.
+fn runner_named(name: &str) -> Runner {
+    Runner::ALL
+        .into_iter()
+        .find(|runner| runner.name() == name)
+        .unwrap_or_else(|| panic!("no runner {name}"))
 }
+
+// `rerun_tests! { <name>_reruns_only_the_failed_tests: "<name>", … }`, one
+// line per runner's data file, written by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/rerun_tests.rs"));
 
 /// A new runner in `Runner::ALL` fails here until it has its rerun test,
 /// its cases, its project and its names (needs no runner installed).
 #[test]
 fn every_runner_has_its_rerun_test() {
-    assert_eq!(TESTED, Runner::ALL, "one rerun test per runner, in order");
+    let mut every: Vec<&str> = Runner::ALL.iter().map(|runner| runner.name()).collect();
+    every.sort_unstable();
+    assert_eq!(TESTED, every, "one rerun test per runner");
     for runner in Runner::ALL {
         let cases = cases(runner);
         assert!(

@@ -5,28 +5,11 @@
 //! console, but it cannot forge a line of this file without writing the
 //! file itself.
 
-use std::fmt;
-
 use quick_xml::events::{BytesStart, Event};
 
-use crate::report::{Counts, FailingTest, Kind, Outcome, Report, TestOutcome};
+use crate::junit_case::{Case, Junit};
+use crate::report::{Counts, FailingTest, Kind, Outcome, Report, ReportError, TestOutcome};
 use crate::runner::Runner;
-
-/// Why a report could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ReportError {
-    /// What was wrong, and where (a byte offset).
-    pub message: String,
-}
-
-impl fmt::Display for ReportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ReportError {}
 
 /// Whether `bytes` look like a JUnit XML report rather than console output:
 /// the first thing in them, after white space and a byte-order mark, is an
@@ -163,16 +146,20 @@ enum Producer {
 }
 
 impl Producer {
-    /// The producer a root or first suite's name gives away.
+    /// The producer a root or first suite's name gives away (a runner's
+    /// [`Junit::roots`]).
     fn of_root(name: &str) -> Option<Producer> {
-        match name {
-            "nextest-run" => Some(Producer::Known(Runner::Nextest)),
-            "pytest" | "pytest tests" => Some(Producer::Known(Runner::Pytest)),
-            "vitest tests" => Some(Producer::Known(Runner::Vitest)),
-            "jest tests" => Some(Producer::Known(Runner::Jest)),
-            // GoogleTest's `GTEST_OUTPUT=xml:` root.
-            "AllTests" => Some(Producer::Known(Runner::Gtest)),
-            _ => None,
+        Runner::ALL
+            .into_iter()
+            .find(|&runner| crate::formats::junit(runner).roots.contains(&name))
+            .map(Producer::Known)
+    }
+
+    /// How the producer's report is read.
+    fn junit(self) -> &'static Junit {
+        match self {
+            Producer::Known(runner) => crate::formats::junit(runner),
+            Producer::Unknown => &Junit::COMMON,
         }
     }
 
@@ -213,40 +200,6 @@ impl Producer {
             Producer::Unknown
         }
     }
-}
-
-/// One `<testcase>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Case {
-    name: String,
-    classname: String,
-    file: String,
-    suite: String,
-    failed: bool,
-    errored: bool,
-    skipped: bool,
-    xfail: bool,
-    /// A failure the runner retried into a pass (nextest's `flakyFailure`,
-    /// a rerun plugin's `rerunFailure`).
-    retried: bool,
-    /// Its `time`, in milliseconds.
-    duration_ms: Option<u64>,
-    /// ctest's `status` attribute (`run`, `fail`, `notrun`, `disabled`),
-    /// which no other writer gives a case; empty without one.
-    ctest_status: &'static str,
-    /// Its `<skipped>` says ctest could not find the test's program, which
-    /// ctest's console counts as a failure (`Not Run`).
-    unrunnable: bool,
-    /// PHPUnit's `class` attribute (`Ns\\Class`).
-    class: String,
-    /// It has PHPUnit's `class` and `assertions` attributes.
-    php: bool,
-    /// PHPUnit wrote a risky test's `<error>` (its console and exit
-    /// status count the test risky, not failed).
-    risky: bool,
-    /// It has a `<warning>`: PHPUnit's, which fails PHPUnit 9's run only
-    /// under `failOnWarning`.
-    warned: bool,
 }
 
 impl Case {
@@ -303,26 +256,11 @@ impl Case {
     /// or teardown); other runners write it for what their console calls a
     /// failure (nextest: a crash, a leak its policy fails).
     fn outcome(&self, producer: Producer) -> Outcome {
-        // pytest's and Surefire's `<error>` is an error outside the
-        // test's assertions (a fixture; an exception), as their consoles say.
-        // ctest writes a disabled test with no `<skipped>`, and a test whose
-        // program it could not find as skipped: its console says skipped,
-        // and failed.
-        if producer == Producer::Known(Runner::Ctest) {
-            match self.ctest_status {
-                "disabled" => return Outcome::Skipped,
-                "notrun" if self.unrunnable => return Outcome::Failed,
-                _ => {}
-            }
+        let junit = producer.junit();
+        if let Some(outcome) = (junit.outcome)(self) {
+            return outcome;
         }
-        // GoogleTest writes a disabled test `status="notrun"`, no child.
-        if producer == Producer::Known(Runner::Gtest) && self.ctest_status == "notrun" {
-            return Outcome::Skipped;
-        }
-        let errors_apart = matches!(
-            producer,
-            Producer::Known(Runner::Pytest | Runner::Maven | Runner::Phpunit)
-        );
+        let errors_apart = junit.errors_apart;
         // PHPUnit's warning is its run's failure only under
         // `failOnWarning` (`Report::warned`); another writer's is a failure.
         let failed = self.failed || (self.warned && !self.php);
@@ -339,54 +277,7 @@ impl Case {
 
     /// The canonical name and context for `producer`.
     fn canonical(&self, producer: Producer) -> (String, Option<String>) {
-        let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        match producer {
-            Producer::Known(Runner::Pytest) => {
-                let id = pytest_id(&self.classname, &self.name, &self.file);
-                let file = id.split("::").next().map(str::to_owned);
-                (id, file)
-            }
-            Producer::Known(Runner::Nextest | Runner::Go | Runner::Cargo) => (
-                self.name.clone(),
-                some(&self.classname).or_else(|| some(&self.suite)),
-            ),
-            Producer::Known(Runner::Vitest | Runner::Jest) => (
-                self.name.clone(),
-                some(&self.classname).or_else(|| some(&self.suite)),
-            ),
-            // No report of theirs is recognised as theirs yet.
-            // `Class#method`, the class alone for the class's own failure
-            // (3.x: no name; 2.22: the class again).
-            Producer::Known(Runner::Maven | Runner::Gradle) => {
-                let class_itself = self.name.is_empty()
-                    || self.name == self.classname
-                    || (producer == Producer::Known(Runner::Gradle) && self.name == "classMethod");
-                let name = if class_itself {
-                    self.classname.clone()
-                } else {
-                    format!("{}#{}", self.classname, self.name)
-                };
-                (name, None)
-            }
-            // ctest: the `add_test` name, again as the class.
-            Producer::Known(Runner::Ctest) => (self.name.clone(), None),
-            // GoogleTest: `Suite.Test`, the suite with its prefix
-            // (`Small/Sq`), the test with its index (`Positive/0`).
-            Producer::Known(Runner::Gtest) => (format!("{}.{}", self.classname, self.name), None),
-            // `Ns\\Class::method with data set "name"`, as the console.
-            Producer::Known(Runner::Phpunit) => {
-                let class = if self.class.is_empty() {
-                    self.classname.replace('.', "\\")
-                } else {
-                    self.class.clone()
-                };
-                (format!("{class}::{}", self.name), None)
-            }
-            Producer::Known(
-                Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest,
-            )
-            | Producer::Unknown => (self.name.clone(), some(&self.classname)),
-        }
+        (producer.junit().name)(self)
     }
 }
 
@@ -404,52 +295,6 @@ fn is_phpunit_risky(kind: &str) -> bool {
     )
 }
 
-/// pytest's node id from its JUnit case: `classname` is the id's path
-/// with `/` made `.` and `.py` dropped, then its classes
-/// (`tests.test_calc.TestBig`). With a `file` attribute (pytest's xunit1
-/// family) the path is known; else the trailing segments that start with
-/// an upper-case letter are taken as the classes (pytest's default
-/// `python_classes = Test*`).
-fn pytest_id(classname: &str, name: &str, file: &str) -> String {
-    // A file that did not collect: no classname, the module as the name.
-    if classname.is_empty() && !name.contains(['[', ' ', '/']) {
-        return format!("{}.py", name.replace('.', "/"));
-    }
-    let segments: Vec<&str> = classname.split('.').filter(|s| !s.is_empty()).collect();
-    let (path, classes): (String, &[&str]) = if !file.is_empty() {
-        let module_len = file
-            .trim_end_matches(".py")
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .count()
-            .min(segments.len());
-        (
-            file.to_owned(),
-            segments.get(module_len..).unwrap_or_default(),
-        )
-    } else {
-        let first_class = segments
-            .iter()
-            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
-            .unwrap_or(segments.len());
-        let module = segments.get(..first_class).unwrap_or_default();
-        let path = if module.is_empty() {
-            String::new()
-        } else {
-            format!("{}.py", module.join("/"))
-        };
-        (path, segments.get(first_class..).unwrap_or_default())
-    };
-    let mut id = path;
-    for part in classes.iter().chain(std::iter::once(&name)) {
-        if !id.is_empty() {
-            id.push_str("::");
-        }
-        id.push_str(part);
-    }
-    id
-}
-
 fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
     let format = match producer {
         Producer::Known(runner) => Some(runner),
@@ -457,10 +302,8 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
     };
     let (risky, warned) = phpunit_apart(producer, &cases);
     let mut cases = cases;
-    if producer == Producer::Known(Runner::Gtest) {
-        // Several binaries' files joined (`xml:DIR/`), one of which a test
-        // may have written: a name that failed in any of them failed (each
-        // name's first case stands).
+    if producer.junit().failed_first {
+        // Each name's first case stands.
         cases.sort_by_key(|case| !(case.failed || case.errored));
     }
     let cases = cases
@@ -469,16 +312,7 @@ fn report_of(producer: Producer, cases: Vec<Case>) -> Report {
             let outcome = case.outcome(producer);
             let duration_ms = case.duration_ms;
             let (name, context) = case.canonical(producer);
-            // A test with no `::` in pytest's report is a file that did
-            // not collect.
-            let kind = if format == Some(Runner::Pytest) && !name.contains("::") {
-                Kind::File
-            } else if matches!(format, Some(Runner::Maven | Runner::Gradle)) && !name.contains('#')
-            {
-                Kind::Suite
-            } else {
-                Kind::Test
-            };
+            let kind = (producer.junit().kind)(&name);
             (name, outcome, kind, context, duration_ms)
         })
         .collect();
@@ -538,9 +372,8 @@ fn report_of_cases(format: Option<Runner>, cases: Vec<ReportCase>) -> Report {
         if !seen.insert((name.clone(), context.clone())) {
             continue;
         }
-        // nextest's console prints a flaky test's failed try as a failure,
-        // and its parser keeps it in `failing`: so does its report's.
-        let kept = outcome == Outcome::Flaky && format == Some(Runner::Nextest);
+        let kept = outcome == Outcome::Flaky
+            && format.is_some_and(|runner| crate::formats::junit(runner).flaky_failing);
         if outcome.is_failure() || kept {
             let test = FailingTest::new(name.clone(), runner, context.clone()).with_kind(kind);
             report.failing.push(test);
@@ -907,27 +740,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pytest_ids_from_classnames() {
-        assert_eq!(
-            pytest_id("tests.test_calc.TestBig", "test_big_numbers", ""),
-            "tests/test_calc.py::TestBig::test_big_numbers"
-        );
-        assert_eq!(
-            pytest_id("tests.test_calc", "test_adds[1-2]", ""),
-            "tests/test_calc.py::test_adds[1-2]"
-        );
-        assert_eq!(
-            pytest_id("tests.test_calc.TestBig", "test_x", "tests/test_calc.py"),
-            "tests/test_calc.py::TestBig::test_x"
-        );
-        // A collection error: pytest names the case by the file's module.
-        assert_eq!(
-            pytest_id("", "tests.test_broken", ""),
-            "tests/test_broken.py"
-        );
-    }
-
-    #[test]
     fn malformed_and_foreign_xml_are_errors_not_panics() {
         for xml in [
             "<testsuites><testsuite>",
@@ -1137,36 +949,6 @@ mod tests {
                 ("gone", Outcome::Failed),
             ]
         );
-    }
-
-    #[test]
-    fn gtest_files_joined_fail_a_name_that_failed_in_any() {
-        // Two binaries' `xml:DIR/` files joined under one root, as the
-        // facade reads them; the first a test wrote, saying `A.Fails`
-        // passed (hand-made).
-        let file = |cases: &str| {
-            format!(
-                "<testsuites tests=\"1\" name=\"AllTests\"><testsuite name=\"A\">{cases}</testsuite></testsuites>\n"
-            )
-        };
-        let passed = r#"<testcase name="Fails" status="run" result="completed" classname="A" />"#;
-        let failed = r#"<testcase name="Fails" status="run" result="completed" classname="A"><failure message="no" /></testcase>"#;
-        let other = r#"<testcase name="Passes" status="run" result="completed" classname="B" />"#;
-        let joined = format!(
-            "<testsuites>\n{}{}</testsuites>\n",
-            file(passed),
-            file(&format!("{failed}{other}"))
-        );
-        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
-        assert_eq!(report.names().collect::<Vec<_>>(), ["A.Fails"]);
-        // Where it must not fire: every file says it passed.
-        let joined = format!(
-            "<testsuites>\n{}{}</testsuites>\n",
-            file(passed),
-            file(other)
-        );
-        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
-        assert!(report.failing.is_empty(), "{report:?}");
     }
 
     #[test]

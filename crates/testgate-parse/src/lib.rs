@@ -1,14 +1,12 @@
 //! Failing test names from test-runner output: bytes in, names out.
 //!
-//! testgate-parse reads the output of `cargo test` (libtest, text and JSON),
-//! `cargo nextest`, `pytest`, `go test` (text and `-json`), jest, vitest,
-//! mocha, `node --test`, Python's unittest (also Django's test runner),
-//! Maven's Surefire (`maven`), Gradle (`gradle`), CTest (`ctest`),
-//! PHPUnit 9 (`phpunit`), RSpec (`rspec`), minitest (`minitest`)
-//! and GoogleTest (`gtest`), also as CI systems store a job's log (GitHub
-//! Actions, Azure Pipelines, GitLab, Buildkite, Jenkins, `docker compose`,
-//! tox and nox lines and prefixes taken off), and says which tests failed, every test's outcome where the output names
-//! it ([`Report::tests`]), how many ran, and whether the runner said that
+//! testgate-parse reads the output of the test runners of [`Runner::ALL`]
+//! (Rust's, Python's, Go's, JavaScript's, Java's, C and C++'s, PHP's and
+//! Ruby's; the README lists each with the outputs read), also as CI systems
+//! store a job's log (GitHub Actions, Azure Pipelines, GitLab, Buildkite,
+//! Jenkins, `docker compose`, tox and nox lines and prefixes taken off),
+//! and says which tests failed, every test's outcome where the output
+//! names it ([`Report::tests`]), how many ran, and whether the runner said that
 //! no test ran at all. It starts no process and touches no file: it is
 //! the part of testgate that log-analysis tools can depend on alone.
 //!
@@ -85,6 +83,7 @@ mod dispatch;
 mod environment;
 mod formats;
 mod junit;
+mod junit_case;
 mod line;
 mod printable;
 mod report;
@@ -104,14 +103,13 @@ pub use crate::formats::parse_minitest_report;
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS, parse_unittest_report};
 pub use crate::junit::parse_rspec_json;
 pub use crate::junit::{
-    ReportError, is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit,
-    parse_junit_of,
+    is_json_report, is_junit, parse_json_report, parse_json_report_in, parse_junit, parse_junit_of,
 };
 pub use crate::line::MAX_LINE;
 pub use crate::printable::{is_hidden, printable};
 pub use crate::report::Section;
 pub use crate::report::{
-    Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome,
+    Counts, Crash, FailingTest, Kind, MAX_TESTS, Outcome, Report, ReportError, TestOutcome,
 };
 pub use crate::runner::{Format, Runner, UnknownFormat};
 pub use crate::stream::{Scanned, StreamParser};

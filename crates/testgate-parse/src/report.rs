@@ -452,6 +452,22 @@ impl Section {
     }
 }
 
+/// Why a report could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReportError {
+    /// What was wrong, and where (a byte offset).
+    pub message: String,
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ReportError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1218,10 +1218,10 @@ mod tests {
             ])
         );
         // Where it must not fire: a script that is a shell command, which
-        // arguments cannot reach safely; the environment reaches it
-        // (pytest's variable, node's `NODE_OPTIONS` for jest and vitest,
-        // unittest's recorder on `PYTHONPATH`, RSpec's `SPEC_OPTS`,
-        // minitest's plugin on `RUBYOPT`, GoogleTest's `GTEST_OUTPUT`).
+        // arguments cannot reach safely; the environment reaches it (a
+        // variable, node's `NODE_OPTIONS`, a plugin on a search path):
+        // every runner whose profile asks behind a wrapper is asked, in
+        // `Runner::ALL`'s order (each profile's own tests pin its request).
         let asked = ask(OsStr::new("npm"), &os(&["run", "both"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run", "both"]));
         let through: Vec<(Runner, bool)> = asked
@@ -1229,18 +1229,19 @@ mod tests {
             .iter()
             .map(|(runner, _, request)| (*runner, request.through_environment))
             .collect();
-        assert_eq!(
-            through,
-            [
-                (Runner::Pytest, true),
-                (Runner::Jest, true),
-                (Runner::Vitest, true),
-                (Runner::Unittest, true),
-                (Runner::Maven, true),
-                (Runner::Rspec, true),
-                (Runner::Minitest, true),
-                (Runner::Gtest, true)
-            ]
+        let behind_wrapper: Vec<(Runner, bool)> = Runner::ALL
+            .into_iter()
+            .filter(|&runner| {
+                runners::profile(runner)
+                    .report_behind_wrapper(asked.dir.path(), dir.path())
+                    .is_some()
+            })
+            .map(|runner| (runner, true))
+            .collect();
+        assert_eq!(through, behind_wrapper);
+        assert!(
+            through.contains(&(Runner::Pytest, true)) && through.contains(&(Runner::Jest, true)),
+            "{through:?}"
         );
         // Each preload is written beside its report, and named in
         // `NODE_OPTIONS` after the command's own options.

@@ -878,6 +878,13 @@ static UNDER_NEXTEST: Interest = Interest::NONE
     .indented(b"RDNS")
     .indented_unicode_space();
 
+/// How libtest's JUnit report (`cargo2junit`'s and others') is read:
+/// a test named in its target, its class or else its suite.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

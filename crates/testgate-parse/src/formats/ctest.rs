@@ -353,6 +353,20 @@ impl Recognizer for Ctest {
 /// The lines `line` reads while no run is open.
 static OUTSIDE_RUN: Interest = Interest::NONE.first(b"TN");
 
+/// How ctest's `--output-junit` report is read: the `add_test` name
+/// (again as the class); a disabled test has no `<skipped>` but its
+/// `status`, and a test whose program ctest could not find is written
+/// skipped: its console says skipped, and failed.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: |case| (case.name.clone(), None),
+    outcome: |case| match case.ctest_status {
+        "disabled" => Some(Outcome::Skipped),
+        "notrun" if case.unrunnable => Some(Outcome::Failed),
+        _ => None,
+    },
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

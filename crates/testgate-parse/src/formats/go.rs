@@ -866,6 +866,13 @@ static GO_LINES: Interest = Interest::NONE
     .indented(b"-")
     .first_ending(b"tr", b"n:");
 
+/// How go-junit-report's and gotestsum's JUnit report is read: a test
+/// named in its package, its class or else its suite.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

@@ -269,6 +269,20 @@ impl Recognizer for Gradle {
     }
 }
 
+/// How Gradle's JUnit report (`TEST-*.xml`) is read: as Surefire's, and
+/// a class's own failure named `classMethod`.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: |case| (super::maven::junit_name(case, true), None),
+    kind: |name| {
+        if name.contains('#') {
+            Kind::Test
+        } else {
+            Kind::Suite
+        }
+    },
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

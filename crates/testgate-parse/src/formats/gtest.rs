@@ -514,6 +514,55 @@ impl Recognizer for Gtest {
     }
 }
 
+/// How GoogleTest's `GTEST_OUTPUT=xml:` report is read: its root
+/// `AllTests`; `Suite.Test`, the suite with its prefix (`Small/Sq`), the
+/// test with its index (`Positive/0`); a disabled test is written
+/// `status="notrun"` with no child; several binaries' files joined
+/// (`xml:DIR/`), one of which a test may have written: a name that failed
+/// in any of them failed.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    roots: &["AllTests"],
+    name: |case| (format!("{}.{}", case.classname, case.name), None),
+    outcome: |case| (case.ctest_status == "notrun").then_some(Outcome::Skipped),
+    failed_first: true,
+    ..crate::junit_case::Junit::COMMON
+};
+
+#[cfg(test)]
+mod junit_tests {
+    use crate::{Runner, parse_junit_of};
+
+    #[test]
+    fn gtest_files_joined_fail_a_name_that_failed_in_any() {
+        // Two binaries' `xml:DIR/` files joined under one root, as the
+        // facade reads them; the first a test wrote, saying `A.Fails`
+        // passed (hand-made).
+        let file = |cases: &str| {
+            format!(
+                "<testsuites tests=\"1\" name=\"AllTests\"><testsuite name=\"A\">{cases}</testsuite></testsuites>\n"
+            )
+        };
+        let passed = r#"<testcase name="Fails" status="run" result="completed" classname="A" />"#;
+        let failed = r#"<testcase name="Fails" status="run" result="completed" classname="A"><failure message="no" /></testcase>"#;
+        let other = r#"<testcase name="Passes" status="run" result="completed" classname="B" />"#;
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(&format!("{failed}{other}"))
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert_eq!(report.names().collect::<Vec<_>>(), ["A.Fails"]);
+        // Where it must not fire: every file says it passed.
+        let joined = format!(
+            "<testsuites>\n{}{}</testsuites>\n",
+            file(passed),
+            file(other)
+        );
+        let report = parse_junit_of(Runner::Gtest, joined.as_bytes()).unwrap();
+        assert!(report.failing.is_empty(), "{report:?}");
+    }
+}
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

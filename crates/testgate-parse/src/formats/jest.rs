@@ -448,6 +448,14 @@ static OUTSIDE_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented(b"LFP");
 /// and every indented line (a `●` header).
 static IN_BLOCK: Interest = Interest::NONE.first(b"PFTN").indented_any();
 
+/// How jest-junit's report is read: its root `jest tests`, a test named
+/// in its file.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    roots: &["jest tests"],
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

@@ -814,6 +814,36 @@ impl Recognizer for Maven {
     }
 }
 
+/// How Surefire's JUnit report (`TEST-*.xml`) is read: `Class#method`,
+/// the class alone for the class's own failure (3.x: no name; 2.22: the
+/// class again); its `<error>` is an exception outside the test's
+/// assertions, as its console says.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: |case| (junit_name(case, false), None),
+    kind: |name| {
+        if name.contains('#') {
+            Kind::Test
+        } else {
+            Kind::Suite
+        }
+    },
+    errors_apart: true,
+    ..crate::junit_case::Junit::COMMON
+};
+
+/// A Java case's name, `Class#method`, or the class alone for the class's
+/// own failure; Gradle names that one `classMethod` (`gradle_class`).
+pub(crate) fn junit_name(case: &crate::junit_case::Case, gradle_class: bool) -> String {
+    let class_itself = case.name.is_empty()
+        || case.name == case.classname
+        || (gradle_class && case.name == "classMethod");
+    if class_itself {
+        case.classname.clone()
+    } else {
+        format!("{}#{}", case.classname, case.name)
+    }
+}
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::junit::ReportError;
+use crate::report::ReportError;
 use crate::report::{Counts, FailingTest, Kind, MAX_TESTS, Outcome, Report, TestOutcome};
 use crate::runner::Runner;
 

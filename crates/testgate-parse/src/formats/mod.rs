@@ -590,6 +590,28 @@ pub(crate) fn recognizer(runner: Runner) -> Box<dyn Recognizer + Send> {
     }
 }
 
+/// How `runner`'s JUnit report is read: its module's `JUNIT`, or the
+/// common reading for a runner whose report, if any, needs nothing of its
+/// own.
+pub(crate) fn junit(runner: Runner) -> &'static crate::junit_case::Junit {
+    match runner {
+        Runner::Cargo => &cargo::JUNIT,
+        Runner::Nextest => &nextest::JUNIT,
+        Runner::Pytest => &pytest::JUNIT,
+        Runner::Go => &go::JUNIT,
+        Runner::Jest => &jest::JUNIT,
+        Runner::Vitest => &vitest::JUNIT,
+        Runner::Maven => &maven::JUNIT,
+        Runner::Gradle => &gradle::JUNIT,
+        Runner::Ctest => &ctest::JUNIT,
+        Runner::Gtest => &gtest::JUNIT,
+        Runner::Phpunit => &phpunit::JUNIT,
+        Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest => {
+            &crate::junit_case::Junit::COMMON
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

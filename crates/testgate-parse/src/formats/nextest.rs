@@ -563,6 +563,17 @@ static NEXTEST_LINES: Interest = Interest::NONE
 /// status lines whose word is none nextest prints (`[0-9+-/]` first).
 static WHILE_SLOW: Interest = NEXTEST_LINES.indented_range(b'0', b'9').indented(b"+-/");
 
+/// How nextest's JUnit report (a profile's `junit`) is read: its root
+/// `nextest-run`, a test named in its binary; its console prints a flaky
+/// test's failed try as a failure, and its parser keeps it in `failing`:
+/// so does its report's.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    roots: &["nextest-run"],
+    name: crate::junit_case::Case::in_classname_or_suite,
+    flaky_failing: true,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

@@ -567,6 +567,23 @@ pub(crate) fn canonical(desc: &str) -> Option<String> {
     Some(format!("{head} with data set {set}"))
 }
 
+/// How PHPUnit's `--log-junit` report is read: `Ns\\Class::method with
+/// data set "name"`, as its console names it (the `class` attribute, or
+/// else the dotted `classname`); its `<error>` is an exception outside
+/// the test's assertions.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: |case| {
+        let class = if case.class.is_empty() {
+            case.classname.replace('.', "\\")
+        } else {
+            case.class.clone()
+        };
+        (format!("{class}::{}", case.name), None)
+    },
+    errors_apart: true,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]

@@ -763,6 +763,74 @@ static OUTSIDE_SESSION: Interest = Interest::NONE
     .first_range(b'0', b'9')
     .first_ending(b"=", b"= ");
 
+/// How pytest's JUnit report (`--junitxml`) is read: its root `pytest`
+/// (or `pytest tests`), a test by its node id; a case with no `::` is a
+/// file that did not collect; its `<error>` is an error outside the
+/// test's assertions (a fixture), as its console says.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    roots: &["pytest", "pytest tests"],
+    name: |case| {
+        let id = pytest_id(&case.classname, &case.name, &case.file);
+        let file = id.split("::").next().map(str::to_owned);
+        (id, file)
+    },
+    kind: |name| {
+        if name.contains("::") {
+            Kind::Test
+        } else {
+            Kind::File
+        }
+    },
+    errors_apart: true,
+    ..crate::junit_case::Junit::COMMON
+};
+
+/// pytest's node id from its JUnit case: `classname` is the id's path
+/// with `/` made `.` and `.py` dropped, then its classes
+/// (`tests.test_calc.TestBig`). With a `file` attribute (pytest's xunit1
+/// family) the path is known; else the trailing segments that start with
+/// an upper-case letter are taken as the classes (pytest's default
+/// `python_classes = Test*`).
+fn pytest_id(classname: &str, name: &str, file: &str) -> String {
+    // A file that did not collect: no classname, the module as the name.
+    if classname.is_empty() && !name.contains(['[', ' ', '/']) {
+        return format!("{}.py", name.replace('.', "/"));
+    }
+    let segments: Vec<&str> = classname.split('.').filter(|s| !s.is_empty()).collect();
+    let (path, classes): (String, &[&str]) = if !file.is_empty() {
+        let module_len = file
+            .trim_end_matches(".py")
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .count()
+            .min(segments.len());
+        (
+            file.to_owned(),
+            segments.get(module_len..).unwrap_or_default(),
+        )
+    } else {
+        let first_class = segments
+            .iter()
+            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+            .unwrap_or(segments.len());
+        let module = segments.get(..first_class).unwrap_or_default();
+        let path = if module.is_empty() {
+            String::new()
+        } else {
+            format!("{}.py", module.join("/"))
+        };
+        (path, segments.get(first_class..).unwrap_or_default())
+    };
+    let mut id = path;
+    for part in classes.iter().chain(std::iter::once(&name)) {
+        if !id.is_empty() {
+            id.push_str("::");
+        }
+        id.push_str(part);
+    }
+    id
+}
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]
@@ -791,6 +859,27 @@ pub(crate) const FRAGMENTS: &[&str] = &[
 mod tests {
     use super::*;
     use crate::parse;
+
+    #[test]
+    fn pytest_ids_from_classnames() {
+        assert_eq!(
+            pytest_id("tests.test_calc.TestBig", "test_big_numbers", ""),
+            "tests/test_calc.py::TestBig::test_big_numbers"
+        );
+        assert_eq!(
+            pytest_id("tests.test_calc", "test_adds[1-2]", ""),
+            "tests/test_calc.py::test_adds[1-2]"
+        );
+        assert_eq!(
+            pytest_id("tests.test_calc.TestBig", "test_x", "tests/test_calc.py"),
+            "tests/test_calc.py::TestBig::test_x"
+        );
+        // A collection error: pytest names the case by the file's module.
+        assert_eq!(
+            pytest_id("", "tests.test_broken", ""),
+            "tests/test_broken.py"
+        );
+    }
 
     #[test]
     fn summary_id_splits_outside_brackets() {

@@ -313,6 +313,14 @@ static VITEST_LINES: Interest = Interest::NONE
     .indented(b"RFT")
     .indented_range(0x80, u8::MAX);
 
+/// How vitest's JUnit report (`--reporter=junit`) is read: its root
+/// `vitest tests`, a test named in its file.
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    roots: &["vitest tests"],
+    name: crate::junit_case::Case::in_classname_or_suite,
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]
