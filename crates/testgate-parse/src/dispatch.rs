@@ -108,14 +108,17 @@ pub(crate) struct Readers {
     /// Per [`LineKey::key`]: the generation it was worked out in, the
     /// recognisers that read it whatever its end, those that read it with
     /// some ends.
-    by_key: Vec<(u32, u16, u16)>,
+    by_key: Vec<(u32, Mask, Mask)>,
     /// Per last byte: the generation, the recognisers whose ends hold it.
-    by_end: Vec<(u32, u16)>,
+    by_end: Vec<(u32, Mask)>,
 }
 
+/// A set of recognisers, one bit each, in the recognisers' order.
+type Mask = u32;
+
 const _: () = assert!(
-    Runner::ALL.len() <= 16,
-    "Readers has a bit per recogniser in a u16"
+    Runner::ALL.len() <= Mask::BITS as usize,
+    "Readers has a bit per recogniser in a Mask"
 );
 
 impl Readers {
@@ -128,7 +131,7 @@ impl Readers {
     }
 
     /// The recognisers that read a line of class `line`.
-    fn of(&mut self, line: LineKey, interests: &[&'static Interest]) -> u16 {
+    fn of(&mut self, line: LineKey, interests: &[&'static Interest]) -> Mask {
         let generation = self.generation;
         let (any_end, some_ends) = match self.by_key.get_mut(usize::from(line.key())) {
             Some((known, any_end, some_ends)) if *known == generation => (*any_end, *some_ends),
@@ -136,13 +139,13 @@ impl Readers {
                 let (mut any_end, mut some_ends) = (0, 0);
                 for (at, interest) in interests.iter().enumerate() {
                     let (any, some) = interest.by_key(line.key());
-                    any_end |= u16::from(any) << at;
-                    some_ends |= u16::from(some) << at;
+                    any_end |= Mask::from(any) << at;
+                    some_ends |= Mask::from(some) << at;
                 }
                 *entry = (generation, any_end, some_ends);
                 (any_end, some_ends)
             }
-            None => (u16::MAX, 0),
+            None => (Mask::MAX, 0),
         };
         if some_ends == 0 {
             return any_end;
@@ -152,12 +155,12 @@ impl Readers {
             Some(entry) => {
                 let mut ends = 0;
                 for (at, interest) in interests.iter().enumerate() {
-                    ends |= u16::from(interest.by_end(line.last())) << at;
+                    ends |= Mask::from(interest.by_end(line.last())) << at;
                 }
                 *entry = (generation, ends);
                 ends
             }
-            None => u16::MAX,
+            None => Mask::MAX,
         };
         any_end | (some_ends & ends)
     }
@@ -201,7 +204,7 @@ mod tests {
                 let expected = interests
                     .iter()
                     .enumerate()
-                    .fold(0u16, |m, (at, i)| m | u16::from(i.wants(key)) << at);
+                    .fold(0, |m, (at, i)| m | super::Mask::from(i.wants(key)) << at);
                 assert_eq!(
                     readers.of(key, &interests),
                     expected,
