@@ -661,10 +661,21 @@ impl<'a> Scan<'a> {
         if let Some(c) = &copy {
             self.copy_budget = self.copy_budget.saturating_sub(c.len() as u64);
         }
-        if let (Some(known), Content::Digest(digest)) = (self.known.as_deref_mut(), &content) {
-            known.learn(stat, *digest, xattrs, copy.as_deref());
-        }
-        let copy = copy.map(Kept::Bytes);
+        let stored = match (self.known.as_deref_mut(), &content) {
+            (Some(known), Content::Digest(digest)) => {
+                known.learn(stat, *digest, xattrs, copy.as_deref())
+            }
+            (None, _) | (Some(_), Content::Large { .. }) => false,
+        };
+        // A stored copy is read back only to put the file back: the walk
+        // holds one file's bytes at a time.
+        let copy = copy.map(|bytes| {
+            if stored {
+                Kept::Stored
+            } else {
+                Kept::Bytes(bytes)
+            }
+        });
         Ok(Some(Entry {
             kind: Kind::File {
                 mode: stat.mode,

@@ -107,14 +107,15 @@ impl Known {
     }
 
     /// Learns the file `stat` describes as hashed now, and stores its
-    /// `copy` (which hashes to `digest`) unless one is stored.
+    /// `copy` (which hashes to `digest`) unless one is stored; whether a
+    /// copy of it is stored now.
     pub(crate) fn learn(
         &mut self,
         stat: &EntryStat,
         digest: [u8; 32],
         xattrs: [u8; 32],
         copy: Option<&[u8]>,
-    ) {
+    ) -> bool {
         if self.kept.len() < MOST {
             let learnt = Learnt {
                 digest,
@@ -129,6 +130,7 @@ impl Known {
         {
             self.stored.insert(digest);
         }
+        self.stored.contains(&digest)
     }
 
     /// Writes what this record learnt for the next, and removes the stored
