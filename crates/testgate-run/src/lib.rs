@@ -93,6 +93,7 @@ mod landlocked;
 mod loopback;
 mod outcome;
 mod poll;
+mod private_state;
 mod process_tree;
 mod project_file;
 mod protect;
@@ -114,6 +115,7 @@ pub use crate::env::{CallerRefusal, EnvPolicy, caller_may_set, effective_uid, ho
 pub use crate::host_view::ToolCache;
 pub use crate::installed::InstalledChange;
 pub use crate::outcome::{Ending, Finished, RunError};
+pub use crate::private_state::PrivateState;
 pub use crate::project_file::{
     ProjectDir, ProjectFileError, ProjectLock, append_file, read_project_file, replace_file,
 };

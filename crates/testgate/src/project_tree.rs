@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use testgate_run::{Cancel, EntryKind};
 
 use crate::host_files;
-use crate::scan::{Content, Entry, Followed, Kind, Scan, inside};
+use crate::scan::{Content, Entry, Followed, Kept, Kind, Scan, inside, known};
 pub use crate::scan::{Limits, SnapshotError};
 
 /// How many paths a reason names before it gives a count.
@@ -47,6 +47,9 @@ pub struct Snapshot {
     limits: Limits,
     cancel: Option<Cancel>,
     keep_copies: bool,
+    /// The folder of the project's private state where the copies lie
+    /// ([`Snapshot::take_remembering`]), held against eviction.
+    state: Option<std::sync::Arc<(PathBuf, Option<testgate_run::PrivateState>)>>,
 }
 
 /// Why a change an attempt made costs its verdict: what the entry is to
@@ -352,6 +355,68 @@ impl Snapshot {
             keep_copies,
             own: OwnFiles::default(),
             kept_new: Vec::new(),
+            state: None,
+        })
+    }
+
+    /// [`take_within`](Snapshot::take_within), keeping copies, with what
+    /// earlier checks of the project learnt in its private state
+    /// ([`testgate_run::PrivateState`]): a file whose stamp (device,
+    /// inode, size, modification and status-change time) is the one an
+    /// earlier check hashed it at, at least a second after it last changed,
+    /// is not read; its copy is the one stored by digest, used to put it
+    /// back only where it still hashes to its digest. What this record
+    /// read is learnt and stored for the next; copies it does not hold are
+    /// removed. Where there is no such state (no cache directory), it is
+    /// [`take_within`](Snapshot::take_within) keeping copies.
+    pub fn take_remembering(
+        root: &Path,
+        limits: Limits,
+        cancel: Option<Cancel>,
+    ) -> Result<Snapshot, SnapshotError> {
+        let Ok(state) = testgate_run::PrivateState::open(root) else {
+            return Snapshot::take_within(root, true, limits, cancel);
+        };
+        let dir = state.dir().to_path_buf();
+        let known = known::Known::open(&dir);
+        Snapshot::take_knowing(root, known, (dir, Some(state)), limits, cancel)
+    }
+
+    /// [`take_remembering`](Snapshot::take_remembering) with `learnt`,
+    /// read from the folder `state.0`.
+    pub(crate) fn take_knowing(
+        root: &Path,
+        mut learnt: known::Known,
+        state: (PathBuf, Option<testgate_run::PrivateState>),
+        limits: Limits,
+        cancel: Option<Cancel>,
+    ) -> Result<Snapshot, SnapshotError> {
+        let files = Scan::new(&limits, cancel.as_ref(), None, COPY_BUDGET)
+            .knowing(&mut learnt)
+            .run(root)?;
+        let copied = files
+            .values()
+            .filter_map(|entry| match (&entry.kind, &entry.copy) {
+                (
+                    Kind::File {
+                        content: Content::Digest(digest),
+                        ..
+                    },
+                    Some(_),
+                ) => Some(*digest),
+                _ => None,
+            })
+            .collect();
+        learnt.save(&copied);
+        Ok(Snapshot {
+            root: root.to_path_buf(),
+            files,
+            limits,
+            cancel,
+            keep_copies: true,
+            own: OwnFiles::default(),
+            kept_new: Vec::new(),
+            state: Some(std::sync::Arc::new(state)),
         })
     }
 
@@ -690,43 +755,9 @@ impl Snapshot {
             let Some(entry) = self.files.get(rel) else {
                 continue;
             };
-            let result = match (&entry.kind, &entry.copy) {
-                (Kind::File { mode, .. }, Some(bytes)) => project.write(rel, bytes, *mode),
-                (Kind::Symlink(target), _) => project.symlink(rel, target),
-                (
-                    Kind::File {
-                        content: Content::Large { .. },
-                        ..
-                    },
-                    None,
-                ) => {
-                    missing.push(format!(
-                        "{} (over the {} MiB copy limit)",
-                        rel.display(),
-                        self.limits.hashed_file_bytes >> 20
-                    ));
-                    continue;
-                }
-                (Kind::File { .. }, None) => {
-                    missing.push(format!(
-                        "{} (beyond the {} MiB of copies kept)",
-                        rel.display(),
-                        COPY_BUDGET >> 20
-                    ));
-                    continue;
-                }
-                // A folder the attempt replaced (by a link to a host
-                // folder) or whose mode it changed: made again in place,
-                // its recorded files restored after it.
-                (Kind::Dir { mode, .. }, _) => project.make_dir(rel, *mode),
-                (Kind::Special { .. }, _) => {
-                    missing.push(format!("{} (not a file)", rel.display()));
-                    continue;
-                }
-            };
-            match result {
+            match self.entry_back(&project, rel, entry) {
                 Ok(()) => restored = restored.saturating_add(1),
-                Err(e) => missing.push(format!("{} ({e})", rel.display())),
+                Err(why) => missing.push(format!("{} ({why})", rel.display())),
             }
         }
         if missing.is_empty() {
@@ -797,6 +828,62 @@ impl OwnFiles {
 }
 
 impl Snapshot {
+    /// Puts the recorded `entry` back at `rel`; why not, when it cannot.
+    fn entry_back(
+        &self,
+        project: &testgate_run::ProjectDir,
+        rel: &Path,
+        entry: &Entry,
+    ) -> Result<(), String> {
+        let written = match (&entry.kind, &entry.copy) {
+            (Kind::File { mode, .. }, Some(Kept::Bytes(bytes))) => project.write(rel, bytes, *mode),
+            (
+                Kind::File {
+                    mode,
+                    content: Content::Digest(digest),
+                    ..
+                },
+                Some(Kept::Stored),
+            ) => match self.stored_copy(digest) {
+                Some(bytes) => project.write(rel, &bytes, *mode),
+                None => {
+                    return Err("its stored copy is gone or no longer hashes to its digest".into());
+                }
+            },
+            (Kind::Symlink(target), _) => project.symlink(rel, target),
+            (
+                Kind::File {
+                    content: Content::Large { .. },
+                    ..
+                },
+                None | Some(Kept::Stored),
+            ) => {
+                return Err(format!(
+                    "over the {} MiB copy limit",
+                    self.limits.hashed_file_bytes >> 20
+                ));
+            }
+            (Kind::File { .. }, None) => {
+                return Err(format!(
+                    "beyond the {} MiB of copies kept",
+                    COPY_BUDGET >> 20
+                ));
+            }
+            // A folder the attempt replaced (by a link to a host
+            // folder) or whose mode it changed: made again in place,
+            // its recorded files restored after it.
+            (Kind::Dir { mode, .. }, _) => project.make_dir(rel, *mode),
+            (Kind::Special { .. }, _) => return Err("not a file".into()),
+        };
+        written.map_err(|e| e.to_string())
+    }
+
+    /// The copy of `digest` a check stored in the project's private state,
+    /// when it still hashes to it.
+    fn stored_copy(&self, digest: &[u8; 32]) -> Option<Vec<u8>> {
+        known::stored_copy(&self.state.as_ref()?.0, digest)
+    }
+
     /// Leaves the caller's own files out of what [`Snapshot::compare`]
     /// reports, and so out of what [`Snapshot::restore`] puts back: the
     /// recorded paths that are one of `own` now (testgate's stdout or

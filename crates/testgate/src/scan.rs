@@ -148,10 +148,19 @@ pub(crate) struct Entry {
     pub(crate) kind: Kind,
     pub(crate) stamp: Stamp,
     /// The bytes, kept to put the file back.
-    pub(crate) copy: Option<Vec<u8>>,
+    pub(crate) copy: Option<Kept>,
     /// Inside `node_modules/` (its `.bin` and the shims' targets): judged
     /// after an attempt, not after a preparation, whose job is to fill it.
     pub(crate) in_ignored: bool,
+}
+
+/// Where a recorded file's bytes are kept to put it back.
+#[derive(Debug, Clone)]
+pub(crate) enum Kept {
+    /// In memory.
+    Bytes(Vec<u8>),
+    /// In the project's private state, by its digest ([`known`]).
+    Stored,
 }
 
 /// Where a folder lies, for the walk.
@@ -230,6 +239,7 @@ pub(crate) fn inside(dir: &Path, target: &Path) -> Option<PathBuf> {
 }
 
 mod git_followed;
+pub(crate) mod known;
 
 pub(crate) use git_followed::Followed;
 
@@ -252,6 +262,9 @@ pub(crate) struct Scan<'a> {
     root_path: Option<PathBuf>,
     /// The paths git follows from the project's `.git`.
     followed: Followed,
+    /// What earlier checks learnt of the project's files: a file whose
+    /// stamp it knows is not read.
+    known: Option<&'a mut known::Known>,
 }
 
 impl<'a> Scan<'a> {
@@ -272,7 +285,15 @@ impl<'a> Scan<'a> {
             files: BTreeMap::new(),
             root_path: None,
             followed: Followed::default(),
+            known: None,
         }
+    }
+
+    /// Takes the content of files whose stamp `known` learnt from it, and
+    /// teaches it the files read.
+    pub(crate) fn knowing(mut self, known: &'a mut known::Known) -> Scan<'a> {
+        self.known = Some(known);
+        self
     }
 
     /// Leaves files the previous walk did not record unread (their content
@@ -533,6 +554,9 @@ impl<'a> Scan<'a> {
         if !self.read_new && !known {
             return self.insert(rel, unread_file(stat, stamp, in_ignored));
         }
+        if let Some(entry) = self.learnt_earlier(stat, stamp, in_ignored) {
+            return self.insert(rel, entry);
+        }
         match self.read_file(dir, name, &rel, stat, in_ignored)? {
             Some(entry) => self.insert(rel, entry),
             // Gone between the look and the open.
@@ -540,15 +564,45 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// A file an earlier check hashed at the stamp it has now: its learnt
+    /// content, and its stored copy while the copy budget lasts; None when
+    /// it must be read (unknown, or a copy is wanted and none is stored).
+    fn learnt_earlier(
+        &mut self,
+        stat: &EntryStat,
+        stamp: Stamp,
+        in_ignored: bool,
+    ) -> Option<Entry> {
+        let known = self.known.as_deref_mut()?;
+        let learnt = known.content(stat)?;
+        let copy = if stat.size <= self.copy_budget {
+            if !known.is_stored(&learnt.digest) {
+                return None;
+            }
+            self.copy_budget -= stat.size;
+            Some(Kept::Stored)
+        } else {
+            None
+        };
+        Some(Entry {
+            kind: Kind::File {
+                mode: stat.mode,
+                content: Content::Digest(learnt.digest),
+                xattrs: learnt.xattrs,
+            },
+            stamp,
+            copy,
+            in_ignored,
+        })
+    }
+
     /// A file whose stamp did not move since `before` was recorded: its
     /// recorded content, and its copy while the copy budget lasts.
     fn kept_unread(&mut self, before: &Entry, stamp: Stamp, in_ignored: bool) -> Entry {
-        let copy = before.copy.clone().filter(|c| {
-            let len = c.len() as u64;
-            len <= self.copy_budget
-        });
-        if let Some(c) = &copy {
-            self.copy_budget -= c.len() as u64;
+        let size = stamp.size;
+        let copy = before.copy.clone().filter(|_| size <= self.copy_budget);
+        if copy.is_some() {
+            self.copy_budget -= size;
         }
         Entry {
             kind: before.kind.clone(),
@@ -607,6 +661,21 @@ impl<'a> Scan<'a> {
         if let Some(c) = &copy {
             self.copy_budget = self.copy_budget.saturating_sub(c.len() as u64);
         }
+        let stored = match (self.known.as_deref_mut(), &content) {
+            (Some(known), Content::Digest(digest)) => {
+                known.learn(stat, *digest, xattrs, copy.as_deref())
+            }
+            (None, _) | (Some(_), Content::Large { .. }) => false,
+        };
+        // A stored copy is read back only to put the file back: the walk
+        // holds one file's bytes at a time.
+        let copy = copy.map(|bytes| {
+            if stored {
+                Kept::Stored
+            } else {
+                Kept::Bytes(bytes)
+            }
+        });
         Ok(Some(Entry {
             kind: Kind::File {
                 mode: stat.mode,

@@ -236,9 +236,8 @@ impl SandboxedTests {
         // One check of a project at a time: each puts the tree back.
         let _hold = self.hold_project();
         // Recorded before anything runs: a preparation is judged too.
-        let snapshot = match Snapshot::take_within(
+        let snapshot = match Snapshot::take_remembering(
             &self.config.workspace,
-            true,
             Limits::default(),
             self.cancel.clone(),
         ) {

@@ -130,3 +130,40 @@ fn an_empty_benchmarks_folder_costs_no_verdict() {
         }
     }
 }
+
+/// A test rewrites a recorded file in place with other bytes of the same
+/// size and sets its modification time back; with `--keep-changes` the
+/// forged file stays. The next check, of that tree, whose test writes the
+/// submitted bytes back, must see that change: the record reads a file
+/// again wherever its status-change time moved (docs/sandbox.md, "The
+/// tree is the tree"). A record that trusted what an earlier check learnt
+/// by device, inode, size and modification time alone held the submitted
+/// bytes for the forged file, saw nothing change, and passed.
+#[test]
+fn a_file_rewritten_and_restamped_is_read_again_by_the_next_check() {
+    for place in PLACES {
+        let mut attack = Attack::new_in("restamped", place)
+            .keeping_changes()
+            .script_arg("forge");
+        let first = attack.run();
+        first.assert_verdict("inconclusive", Some("tree_changed"), 125);
+        let data = attack.project().join("data.txt");
+        assert_eq!(
+            fs::read_to_string(&data).expect("data"),
+            "expected answer: 41\n",
+            "{place:?}"
+        );
+        attack.assert_contained(&first);
+
+        attack.set_script_args(&["undo"]);
+        let second_marker = format!("{}-b", &attack.marker()[..attack.marker().len() - 2]);
+        let second = attack.start_as(&second_marker).finish();
+        second.assert_verdict("inconclusive", Some("tree_changed"), 125);
+        assert!(
+            second.reason().contains("data.txt (changed)"),
+            "{place:?}: {}",
+            second.reason()
+        );
+        attack.assert_contained(&second);
+    }
+}
