@@ -43,4 +43,13 @@ impl PrivateState {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Removes what earlier checks learnt of the project at `project`:
+    /// after a check whose tests ran on the host, unsandboxed, and could
+    /// have written it. Nothing learnt then reaches a later check.
+    pub fn forget(project: &Path) -> std::io::Result<()> {
+        let state = PrivateState::open(project)?;
+        // std's removal opens each folder by descriptor and follows no link.
+        std::fs::remove_dir_all(&state.dir)
+    }
 }

@@ -235,12 +235,26 @@ impl SandboxedTests {
         }
         // One check of a project at a time: each puts the tree back.
         let _hold = self.hold_project();
+        // Unsandboxed, the tests could write testgate's private state:
+        // nothing learnt there is used, and it is removed after the check.
+        let host = matches!(self.sandbox, Sandbox::Host);
+        let _forget = host.then(|| Forget(&self.config.workspace));
         // Recorded before anything runs: a preparation is judged too.
-        let snapshot = match Snapshot::take_remembering(
-            &self.config.workspace,
-            Limits::default(),
-            self.cancel.clone(),
-        ) {
+        let recorded = if host {
+            Snapshot::take_within(
+                &self.config.workspace,
+                true,
+                Limits::default(),
+                self.cancel.clone(),
+            )
+        } else {
+            Snapshot::take_remembering(
+                &self.config.workspace,
+                Limits::default(),
+                self.cancel.clone(),
+            )
+        };
+        let snapshot = match recorded {
             Ok(snapshot) => {
                 let snapshot = snapshot.leave_out(&self.config.own_files);
                 // The user's own report is what they asked the runner to
@@ -935,6 +949,18 @@ fn count_tests(n: usize) -> String {
         "1 test".to_owned()
     } else {
         format!("{n} tests")
+    }
+}
+
+/// On drop, removes what checks learnt of the project's tree in its
+/// private state ([`testgate_run::PrivateState::forget`]): the guard of a
+/// check whose tests ran on the host.
+struct Forget<'a>(&'a std::path::Path);
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        // Nothing to remove, or no cache directory: nothing was learnt.
+        let _ = testgate_run::PrivateState::forget(self.0);
     }
 }
 

@@ -1476,3 +1476,38 @@ fn evidence_report_gives_no_pass_without_the_runners_report() {
         "{document:#}"
     );
 }
+
+/// What checks learn of a project's tree lies in testgate's private state
+/// (docs/sandbox.md, "Across checks"). A check whose tests ran on the host
+/// (`--sandbox none`) could have written it: it uses none of it and
+/// removes it, so nothing an unsandboxed test wrote there is trusted by the
+/// sandboxed check after it.
+#[test]
+fn an_unsandboxed_check_leaves_nothing_learnt_of_the_tree() {
+    let (tmp, dir) = pytest_project();
+    let cache = tmp.path().join("cache");
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    let learnt = || {
+        std::fs::read_dir(cache.join("testgate/sandbox"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|project| project.path().join("tree-record").is_dir())
+    };
+    let check = |sandbox: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_testgate"));
+        command
+            .args(["check", "--sandbox", sandbox, "-C"])
+            .arg(&dir)
+            .args(["--", "true"])
+            .env("XDG_CACHE_HOME", &cache);
+        run(command, None)
+    };
+    let out = check("bwrap");
+    assert!(learnt(), "a sandboxed check learns the tree: {out:#?}");
+    let out = check("none");
+    assert!(
+        !learnt(),
+        "an unsandboxed check leaves nothing learnt: {out:#?}"
+    );
+}
