@@ -176,3 +176,50 @@ pub(super) fn the_hosts_caches_are_readable_and_nothing_can_be_planted_in_them_i
     assert!(!contains(&outcome.stderr, "could not be seeded"));
     attack.assert_contained(&outcome);
 }
+
+/// What testgate learnt of the project's tree in earlier checks (the
+/// stamps it trusts instead of reading a file, the copies it puts files
+/// back from: docs/sandbox.md, "Across checks") lies in its private state
+/// beside the project's private caches: in neither sandbox can a test
+/// list, read or write it, by the host's path or beside any cache the
+/// sandbox shows, and the host's record holds nothing of the suite's.
+/// Checked to fail with the record placed inside a private cache the
+/// sandbox binds (`home-cache/tree-record`).
+#[test]
+fn the_tree_record_is_out_of_reach_in_both_sandboxes() {
+    for place in [Place::Bwrap, Place::Landlock] {
+        let attack = Attack::new_in("tree-record", place).keeping_changes();
+        let home = attack.outside().join("home");
+        let root = home.join(".cache/testgate/sandbox");
+        fs::create_dir_all(&root).expect("mkdir");
+        let attack = attack
+            .script_arg(&root)
+            .testgate_env("HOME", &home)
+            .testgate_env("XDG_CACHE_HOME", home.join(".cache"));
+        let outcome = attack.run();
+        outcome.assert_verdict("pass", None, 0);
+        let dump = fs::read(attack.project().join("dump.bin")).expect("the suite's dump");
+        let dump = String::from_utf8_lossy(&dump);
+        // Under Landlock the folder can be found (`stat` is not among
+        // what its rules govern, and the private caches' paths tell where
+        // it lies), never opened.
+        for verb in ["listed", "read", "wrote", "planted"] {
+            assert!(
+                !dump.lines().any(|line| line.starts_with(verb)),
+                "{place:?}: the suite {verb} a record:\n{dump}"
+            );
+        }
+        // The control: the record is there on the host, as the check left
+        // it, with nothing of the suite's in it.
+        let records: Vec<PathBuf> = fs::read_dir(&root)
+            .expect("the cache root")
+            .flatten()
+            .map(|project| project.path().join("tree-record"))
+            .filter(|record| record.join("stamps").is_file())
+            .collect();
+        assert_eq!(records.len(), 1, "{place:?}: {records:?}");
+        let stamps = fs::read(records[0].join("stamps")).expect("stamps");
+        assert!(!contains(&stamps, "forged-by-the-test"), "{place:?}");
+        assert!(!records[0].join("copies/planted").exists(), "{place:?}");
+    }
+}
