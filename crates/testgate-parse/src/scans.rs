@@ -55,18 +55,31 @@ impl Wanted {
 /// 1 where `b` is one of the scans' rare bytes, else 0: comparisons
 /// joined without branches, which the compiler makes into vector
 /// instructions over a block ([`any_rare`]).
-fn rare(b: u8) -> u8 {
+const fn rare(b: u8) -> u8 {
     let [g, n, z] = environment::RARE_BYTES;
-    u8::from(b == g) | u8::from(b == n) | u8::from(b == z) | u8::from(b == coverage::RARE_BYTE)
+    (b == g) as u8 | (b == n) as u8 | (b == z) as u8 | (b == coverage::RARE_BYTE) as u8
 }
 
-/// Whether `b` is one of the scans' rare bytes.
+/// Whether `b` is one of the scans' rare bytes, by table: the loop over
+/// a block that holds one costs a load and a test a byte.
 fn is_rare(b: u8) -> bool {
-    rare(b) != 0
+    RARE[usize::from(b)]
 }
+
+/// [`rare`] of each byte value.
+const RARE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = rare(b as u8) != 0;
+        b += 1;
+    }
+    table
+};
 
 /// Whether a block holds a rare byte: a few vector instructions for its
 /// sixteen bytes, where `memchr3` and `memchr` each cost a call.
+#[inline(always)]
 fn any_rare(block: &[u8; 16]) -> bool {
     block.iter().fold(0, |any, &b| any | rare(b)) != 0
 }
