@@ -65,6 +65,69 @@ pub(crate) fn of(text: &str) -> Text<'_> {
     Text::Runner(text)
 }
 
+/// The last `docker compose` prefix taken off a line (`app-1  | `, up to
+/// [`LastService::MAX`] bytes), so that the lines after it with the same
+/// prefix, most of a Compose log, are read by one comparison of its bytes
+/// rather than by the service's name. Exact: such a prefix starts with a
+/// name byte and ends with `| `, and [`read`] of any line that starts with
+/// it takes off that prefix and nothing else.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LastService {
+    prefix: [u8; LastService::MAX],
+    len: usize,
+}
+
+impl LastService {
+    /// The longest prefix remembered.
+    const MAX: usize = 32;
+
+    /// [`of`] `text`, a prefix equal to the last service's taken off by
+    /// comparison. Not inlined: in the dispatch's loop its many branches
+    /// cost every line more than the call.
+    #[inline(never)]
+    pub(crate) fn of<'t>(&mut self, text: &'t str) -> Text<'t> {
+        let mut text = text;
+        for _ in 0..MAX_PREFIXES {
+            // The first byte first: a timestamp or a runner's line is
+            // told from the service's name without a call to compare.
+            let last = self.prefix.get(..self.len).unwrap_or_default();
+            if last
+                .first()
+                .is_some_and(|&b| text.as_bytes().first() == Some(&b))
+                && let Some(rest) = text.as_bytes().strip_prefix(last)
+            {
+                // The prefix ends with the ASCII `| `: `rest` starts on a
+                // character boundary.
+                text = text.get(text.len() - rest.len()..).unwrap_or_default();
+                continue;
+            }
+            match read(text) {
+                Read::Runner => return Text::Runner(text),
+                Read::Ci => return Text::Ci(text),
+                Read::After(rest) => {
+                    let taken = text.len() - rest.len();
+                    self.remember(text.as_bytes().get(..taken).unwrap_or_default());
+                    text = rest;
+                }
+            }
+        }
+        Text::Runner(text)
+    }
+
+    /// Keeps `prefix` where it is a Compose service's: it starts with a
+    /// letter or a digit (a timestamp's ends with `Z ` or a stream tag,
+    /// Jenkins' starts with `[`) and ends with `| `.
+    fn remember(&mut self, prefix: &[u8]) {
+        let compose = prefix.first().is_some_and(u8::is_ascii_alphanumeric)
+            && prefix.ends_with(b"| ")
+            && prefix.len() <= Self::MAX;
+        if compose && let Some(slot) = self.prefix.get_mut(..prefix.len()) {
+            slot.copy_from_slice(prefix);
+            self.len = prefix.len();
+        }
+    }
+}
+
 /// A CI step this line of the CI's starts, with the command or the name
 /// the CI gives it where it gives one: GitHub Actions' `##[group]Run
 /// cargo test` (the step's first script line), Azure's `##[section]Starting:
@@ -161,6 +224,7 @@ enum Read<'a> {
 /// a space or a punctuation byte other than `[` and `#` costs one
 /// comparison or two, one that starts with a letter a scan of its first
 /// word.
+#[inline(always)]
 fn read(text: &str) -> Read<'_> {
     let Some(&first) = text.as_bytes().first() else {
         return Read::Runner;
@@ -198,6 +262,7 @@ fn after(rest: Option<&str>) -> Read<'_> {
 /// (`app-1  | `) or its `app-1 exited with code 101`, tox's
 /// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
 /// the runner's.
+#[inline(always)]
 fn named(text: &str) -> Read<'_> {
     // Cheap first: the name is the first word's name bytes (a table
     // lookup each), a container's name ends in a digit and is followed by
@@ -694,6 +759,47 @@ mod tests {
                     );
                 }
                 bytes[at] = kept;
+            }
+        }
+    }
+
+    /// A remembered Compose prefix reads every line as [`of`] reads it:
+    /// lines of several services, prefixes alone, without the space after
+    /// the bar, an exit, a bar inside a runner's line, after a timestamp,
+    /// each line read after each other line.
+    #[test]
+    fn a_remembered_service_reads_as_the_line_alone() {
+        use super::{LastService, of};
+        let lines = [
+            "app-1  | test a ... ok",
+            "app-1  |",
+            "app-1  |x",
+            "app-1  | ",
+            "app-1  | app-1  | nested",
+            "app-1  | 2026-12-03T10:00:00.000000000Z --- PASS: T",
+            "app-1 exited with code 101",
+            "app-10 | test b ... FAILED",
+            "db-1   | LOG:  ready",
+            "web_1     | PASS src/a.test.js",
+            "2026-12-03T10:00:00.1234567Z app-1  | =   ok",
+            "2026-12-03T10:00:00.1234567Z app-1  |",
+            "tests/test_x.py::test_pipe[a-1 | b] PASSED",
+            "1app-1  | digits first",
+            "section_start-1  | not a section",
+            "\u{feff}app-1  | after a BOM",
+            "[2026-12-03T10:00:00.123Z] app-1  | in Jenkins",
+            "app-1  | ##[group]Run cargo test",
+            "app-1  | py311: commands[0]> pytest",
+            "a-very-long-service-name-that-pads-every-other-one-out-1 | long",
+            "a-very-long-service-name-that-pads-every-other-one-out-1 | long",
+            "test a ... ok",
+        ];
+        for first in lines {
+            for second in lines {
+                let mut service = LastService::default();
+                assert_eq!(service.of(first), of(first), "{first:?}");
+                assert_eq!(service.of(second), of(second), "{second:?} after {first:?}");
+                assert_eq!(service.of(second), of(second), "{second:?} twice");
             }
         }
     }
