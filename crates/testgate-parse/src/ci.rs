@@ -65,6 +65,69 @@ pub(crate) fn of(text: &str) -> Text<'_> {
     Text::Runner(text)
 }
 
+/// The last `docker compose` prefix taken off a line (`app-1  | `, up to
+/// [`LastService::MAX`] bytes), so that the lines after it with the same
+/// prefix, most of a Compose log, are read by one comparison of its bytes
+/// rather than by the service's name. Exact: such a prefix starts with a
+/// name byte and ends with `| `, and [`read`] of any line that starts with
+/// it takes off that prefix and nothing else.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LastService {
+    prefix: [u8; LastService::MAX],
+    len: usize,
+}
+
+impl LastService {
+    /// The longest prefix remembered.
+    const MAX: usize = 32;
+
+    /// [`of`] `text`, a prefix equal to the last service's taken off by
+    /// comparison. Not inlined: in the dispatch's loop its many branches
+    /// cost every line more than the call.
+    #[inline(never)]
+    pub(crate) fn of<'t>(&mut self, text: &'t str) -> Text<'t> {
+        let mut text = text;
+        for _ in 0..MAX_PREFIXES {
+            // The first byte first: a timestamp or a runner's line is
+            // told from the service's name without a call to compare.
+            let last = self.prefix.get(..self.len).unwrap_or_default();
+            if last
+                .first()
+                .is_some_and(|&b| text.as_bytes().first() == Some(&b))
+                && let Some(rest) = text.as_bytes().strip_prefix(last)
+            {
+                // The prefix ends with the ASCII `| `: `rest` starts on a
+                // character boundary.
+                text = text.get(text.len() - rest.len()..).unwrap_or_default();
+                continue;
+            }
+            match read(text) {
+                Read::Runner => return Text::Runner(text),
+                Read::Ci => return Text::Ci(text),
+                Read::After(rest) => {
+                    let taken = text.len() - rest.len();
+                    self.remember(text.as_bytes().get(..taken).unwrap_or_default());
+                    text = rest;
+                }
+            }
+        }
+        Text::Runner(text)
+    }
+
+    /// Keeps `prefix` where it is a Compose service's: it starts with a
+    /// letter or a digit (a timestamp's ends with `Z ` or a stream tag,
+    /// Jenkins' starts with `[`) and ends with `| `.
+    fn remember(&mut self, prefix: &[u8]) {
+        let compose = prefix.first().is_some_and(u8::is_ascii_alphanumeric)
+            && prefix.ends_with(b"| ")
+            && prefix.len() <= Self::MAX;
+        if compose && let Some(slot) = self.prefix.get_mut(..prefix.len()) {
+            slot.copy_from_slice(prefix);
+            self.len = prefix.len();
+        }
+    }
+}
+
 /// A CI step this line of the CI's starts, with the command or the name
 /// the CI gives it where it gives one: GitHub Actions' `##[group]Run
 /// cargo test` (the step's first script line), Azure's `##[section]Starting:
@@ -161,6 +224,7 @@ enum Read<'a> {
 /// a space or a punctuation byte other than `[` and `#` costs one
 /// comparison or two, one that starts with a letter a scan of its first
 /// word.
+#[inline(always)]
 fn read(text: &str) -> Read<'_> {
     let Some(&first) = text.as_bytes().first() else {
         return Read::Runner;
@@ -198,6 +262,7 @@ fn after(rest: Option<&str>) -> Read<'_> {
 /// (`app-1  | `) or its `app-1 exited with code 101`, tox's
 /// `py311: commands[0]> pytest` or `py311: exit 1 (…)`; anything else is
 /// the runner's.
+#[inline(always)]
 fn named(text: &str) -> Read<'_> {
     // Cheap first: the name is the first word's name bytes (a table
     // lookup each), a container's name ends in a digit and is followed by
@@ -218,17 +283,30 @@ fn named(text: &str) -> Read<'_> {
     }
     let (name, rest) = text.split_at(end);
     match bytes[end] {
-        b' ' if is_container_name(name) => {
-            if let Some(code) = rest.strip_prefix(" exited with code ") {
-                return if is_number(code) {
-                    Read::Ci
-                } else {
-                    Read::Runner
-                };
-            }
-            after_compose_service(rest).map_or(Read::Runner, Read::After)
-        }
+        b' ' if is_container_name(name) => after_container_name(rest),
         b':' if is_tox_line(rest) => Read::Ci,
+        _ => Read::Runner,
+    }
+}
+
+/// The rest of a line after a Compose container's name (`rest` starts at
+/// the space after it): its `exited with code 101`, or its output after
+/// the padding's spaces, a bar, and the space before the text (none
+/// where the text is empty). A line where text comes before a bar — a
+/// test's parameters `t.py::test[a-1 | b]`, a table's `| a | b |` — is
+/// left. The padding's spaces are counted first, so that a service's
+/// output line costs no search for the exit's words.
+fn after_container_name(rest: &str) -> Read<'_> {
+    let spaces = rest.bytes().take_while(|&b| b == b' ').count();
+    match rest.as_bytes().get(spaces) {
+        Some(b'|') => rest
+            .get(spaces + 1..)
+            .and_then(after_bar)
+            .map_or(Read::Runner, Read::After),
+        Some(b'e') if spaces == 1 => match rest.strip_prefix(" exited with code ") {
+            Some(code) if is_number(code) => Read::Ci,
+            _ => Read::Runner,
+        },
         _ => Read::Runner,
     }
 }
@@ -359,24 +437,16 @@ fn after_gitlab_stream(text: &str) -> Option<&str> {
 
 /// The length of the RFC 3339 timestamp `bytes` start with:
 /// `YYYY-MM-DDTHH:MM:SS`, a fraction of up to 9 digits, then `Z` or
-/// `±HH:MM`.
+/// `±HH:MM`. Every line of an Actions, Azure or GitLab log starts with
+/// one, so its fixed part is checked by fixed positions, a word at a time
+/// ([`is_date_time`], [`leading_digits`]), not byte by byte.
 fn timestamp_len(bytes: &[u8]) -> Option<usize> {
-    const SHAPE: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
-    let head = bytes.get(..SHAPE.len())?;
-    let fits = head.iter().zip(SHAPE).all(|(&b, &s)| match s {
-        b'd' => b.is_ascii_digit(),
-        _ => b == s,
-    });
-    if !fits {
+    if !is_date_time(bytes.first_chunk()?) {
         return None;
     }
-    let mut at = SHAPE.len();
+    let mut at = DATE_TIME.len();
     if bytes.get(at) == Some(&b'.') {
-        let digits = bytes[at + 1..]
-            .iter()
-            .take(10)
-            .take_while(|b| b.is_ascii_digit())
-            .count();
+        let digits = leading_digits(bytes.get(at + 1..).unwrap_or_default());
         if !(1..=9).contains(&digits) {
             return None;
         }
@@ -397,6 +467,83 @@ fn timestamp_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// The shape of a timestamp's date and time, `d` a digit.
+const DATE_TIME: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
+
+/// The three overlapping 8-byte words that cover [`DATE_TIME`], by where
+/// each starts, with their masks ([`word_shape`]).
+const DATE_TIME_WORDS: [(usize, WordShape); 3] =
+    [(0, word_shape(0)), (8, word_shape(8)), (11, word_shape(11))];
+
+/// A word of [`DATE_TIME`] as masks over a little-endian `u64`: `mask`
+/// keeps a digit's high nibble and a separator's whole byte, `want` is
+/// what they must be (`0x3_` for a digit), `add` puts 6 on each digit so
+/// that its high nibble stays `3` only for `0` to `9`.
+#[derive(Clone, Copy)]
+struct WordShape {
+    mask: u64,
+    want: u64,
+    add: u64,
+}
+
+const fn word_shape(at: usize) -> WordShape {
+    let mut shape = WordShape {
+        mask: 0,
+        want: 0,
+        add: 0,
+    };
+    let mut i = 0;
+    while i < 8 {
+        let b = DATE_TIME[at + i];
+        let shift = 8 * i;
+        if b == b'd' {
+            shape.mask |= 0xf0 << shift;
+            shape.want |= 0x30 << shift;
+            shape.add |= 0x06 << shift;
+        } else {
+            shape.mask |= 0xff << shift;
+            shape.want |= (b as u64) << shift;
+        }
+        i += 1;
+    }
+    shape
+}
+
+/// Whether `head` is a date and time of [`DATE_TIME`]'s shape. A byte
+/// whose high nibble is `3` is `0x30..=0x3f`; plus 6 it stays below `0x40`
+/// (no carry into the next byte) and keeps its high nibble only if it was
+/// a digit.
+fn is_date_time(head: &[u8; 19]) -> bool {
+    DATE_TIME_WORDS.iter().all(|&(at, shape)| {
+        let word = head
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |word| u64::from_le_bytes(*word));
+        word & shape.mask == shape.want && word.wrapping_add(shape.add) & shape.mask == shape.want
+    })
+}
+
+/// How many ASCII digits `bytes` starts with, counted up to 10: eight at
+/// once where eight bytes are there (a byte is a digit where its high
+/// nibble is `3` and its low nibble plus 6 stays below `0x10`).
+fn leading_digits(bytes: &[u8]) -> usize {
+    if let Some(word) = bytes.first_chunk::<8>() {
+        let word = u64::from_le_bytes(*word);
+        let not_digits = ((word & 0xf0f0_f0f0_f0f0_f0f0) ^ 0x3030_3030_3030_3030)
+            | ((word & 0x0f0f_0f0f_0f0f_0f0f).wrapping_add(0x0606_0606_0606_0606)
+                & 0x1010_1010_1010_1010);
+        let digits = (not_digits.trailing_zeros() / 8) as usize;
+        if digits < 8 {
+            return digits;
+        }
+    }
+    bytes
+        .iter()
+        .take(10)
+        .take_while(|b| b.is_ascii_digit())
+        .count()
+}
+
 /// The rest of a line after Jenkins Timestamper's `[2026-12-03T10:00:00.123Z] `.
 fn after_jenkins_timestamp(text: &str) -> Option<&str> {
     let inner = text.strip_prefix('[')?;
@@ -404,13 +551,9 @@ fn after_jenkins_timestamp(text: &str) -> Option<&str> {
     inner.get(len..)?.strip_prefix("] ")
 }
 
-/// The rest of a line after `docker compose`'s `service-1  | `, from the
-/// spaces after the container's name (`rest`): spaces, a bar, and the
-/// space before the text (none where the text is empty). A line where
-/// text comes before a bar — a test's parameters `t.py::test[a-1 | b]`, a
-/// table's `| a | b |` — is left.
-fn after_compose_service(rest: &str) -> Option<&str> {
-    let rest = rest.trim_start_matches(' ').strip_prefix('|')?;
+/// The text after a Compose prefix's bar: past the space before it, or
+/// empty where the line ends at the bar.
+fn after_bar(rest: &str) -> Option<&str> {
     match rest.strip_prefix(' ') {
         Some(text) => Some(text),
         None => rest.is_empty().then_some(rest),
@@ -544,6 +687,120 @@ mod tests {
             "--- FAIL: TestDate/2026-12-03T10:00:00Z (0.00s)",
         ] {
             assert_eq!(runner_text(line), Some(line), "{line:?}");
+        }
+    }
+
+    /// The word-at-a-time timestamp reads what the byte-by-byte reading
+    /// before it read: every byte of each CI's timestamp (and the space
+    /// after it) replaced by every byte value, and every truncation.
+    #[test]
+    fn the_timestamp_is_read_as_byte_by_byte() {
+        fn byte_by_byte(bytes: &[u8]) -> Option<usize> {
+            const SHAPE: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
+            let head = bytes.get(..SHAPE.len())?;
+            let fits = head.iter().zip(SHAPE).all(|(&b, &s)| match s {
+                b'd' => b.is_ascii_digit(),
+                _ => b == s,
+            });
+            if !fits {
+                return None;
+            }
+            let mut at = SHAPE.len();
+            if bytes.get(at) == Some(&b'.') {
+                let digits = bytes[at + 1..]
+                    .iter()
+                    .take(10)
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                if !(1..=9).contains(&digits) {
+                    return None;
+                }
+                at += 1 + digits;
+            }
+            match bytes.get(at)? {
+                b'Z' => Some(at + 1),
+                b'+' | b'-' => {
+                    let zone = bytes.get(at + 1..at + 6)?;
+                    let fits = zone[0].is_ascii_digit()
+                        && zone[1].is_ascii_digit()
+                        && zone[2] == b':'
+                        && zone[3].is_ascii_digit()
+                        && zone[4].is_ascii_digit();
+                    fits.then_some(at + 6)
+                }
+                _ => None,
+            }
+        }
+        for stamp in [
+            "2026-12-03T10:00:00.1234567Z x",
+            "2026-12-03T10:00:00.123456789Z x",
+            "2026-12-03T10:00:00.12345678Z x",
+            "2026-12-03T10:00:00.123Z] x",
+            "2026-12-03T10:00:00Z x",
+            "2026-12-03T10:00:00+01:00 x",
+            "2026-12-03T10:00:00.5-08:00 x",
+        ] {
+            let mut bytes = stamp.as_bytes().to_vec();
+            for end in 0..=bytes.len() {
+                assert_eq!(
+                    super::timestamp_len(&bytes[..end]),
+                    byte_by_byte(&bytes[..end]),
+                    "{stamp:?} cut at {end}"
+                );
+            }
+            for at in 0..bytes.len() {
+                let kept = bytes[at];
+                for b in 0..=u8::MAX {
+                    bytes[at] = b;
+                    assert_eq!(
+                        super::timestamp_len(&bytes),
+                        byte_by_byte(&bytes),
+                        "{stamp:?} with {b:#x} at {at}"
+                    );
+                }
+                bytes[at] = kept;
+            }
+        }
+    }
+
+    /// A remembered Compose prefix reads every line as [`of`] reads it:
+    /// lines of several services, prefixes alone, without the space after
+    /// the bar, an exit, a bar inside a runner's line, after a timestamp,
+    /// each line read after each other line.
+    #[test]
+    fn a_remembered_service_reads_as_the_line_alone() {
+        use super::{LastService, of};
+        let lines = [
+            "app-1  | test a ... ok",
+            "app-1  |",
+            "app-1  |x",
+            "app-1  | ",
+            "app-1  | app-1  | nested",
+            "app-1  | 2026-12-03T10:00:00.000000000Z --- PASS: T",
+            "app-1 exited with code 101",
+            "app-10 | test b ... FAILED",
+            "db-1   | LOG:  ready",
+            "web_1     | PASS src/a.test.js",
+            "2026-12-03T10:00:00.1234567Z app-1  | =   ok",
+            "2026-12-03T10:00:00.1234567Z app-1  |",
+            "tests/test_x.py::test_pipe[a-1 | b] PASSED",
+            "1app-1  | digits first",
+            "section_start-1  | not a section",
+            "\u{feff}app-1  | after a BOM",
+            "[2026-12-03T10:00:00.123Z] app-1  | in Jenkins",
+            "app-1  | ##[group]Run cargo test",
+            "app-1  | py311: commands[0]> pytest",
+            "a-very-long-service-name-that-pads-every-other-one-out-1 | long",
+            "a-very-long-service-name-that-pads-every-other-one-out-1 | long",
+            "test a ... ok",
+        ];
+        for first in lines {
+            for second in lines {
+                let mut service = LastService::default();
+                assert_eq!(service.of(first), of(first), "{first:?}");
+                assert_eq!(service.of(second), of(second), "{second:?} after {first:?}");
+                assert_eq!(service.of(second), of(second), "{second:?} twice");
+            }
         }
     }
 

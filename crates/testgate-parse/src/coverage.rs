@@ -40,9 +40,10 @@ impl CoverageScan {
         splitter.feed(chunk, |line| see_output(below, line));
     }
 
-    /// Reads one cleaned line (the parser's recogniser form).
-    pub(crate) fn line(&mut self, text: &str) {
-        see(&mut self.below, text);
+    /// Reads one cleaned line (the parser's recogniser form), `may` its
+    /// pre-filter's answer ([`Wanted`](crate::scans::Wanted)).
+    pub(crate) fn line(&mut self, text: &str, may: bool) {
+        see(&mut self.below, text, may);
     }
 
     /// Whether the output said that coverage was below a threshold.
@@ -57,29 +58,46 @@ impl CoverageScan {
 /// prefixes, as the parser gives its lines (a CI's own line is none).
 fn see_output(below: &mut bool, line: &str) {
     if let Some(line) = crate::ci::runner_text(line) {
-        see(below, line);
+        see(below, line, may_be_below(line));
     }
 }
 
-/// Whether `line` says coverage missed its threshold, unless one did already.
-fn see(below: &mut bool, line: &str) {
-    *below = *below || (may_be_below(line) && below_threshold(line.trim()));
+/// Whether `line` says coverage missed its threshold, unless one did
+/// already; `may` is [`may_be_below`] of it.
+fn see(below: &mut bool, line: &str, may: bool) {
+    *below = *below || (may && below_threshold(line.trim()));
 }
 
 /// Whether `line` may say so: it starts (past its indentation) with the
-/// `J` of `Jest: ` or the `F` of `FAIL Required`, or holds the
-/// `Coverage ` that the searches within a line need, found from its `C`.
-/// Most lines cost a byte comparison and one `memchr`, not four searches.
-fn may_be_below(line: &str) -> bool {
-    let starts = matches!(line.trim_start().as_bytes().first(), Some(b'J' | b'F'));
+/// `J` of `Jest: ` or the `F` of `FAIL Required` ([`starts_as_a_verdict`]),
+/// or holds the `Coverage ` that the searches within a line need, found
+/// from its `C` ([`word_at`]). Most lines cost a byte comparison and one
+/// `memchr`, not four searches. The parser's scans read the same in one
+/// pass with the environment scan's ([`Wanted`](crate::scans::Wanted)).
+pub(crate) fn may_be_below(line: &str) -> bool {
     let bytes = line.as_bytes();
-    starts
-        || memchr::memchr_iter(b'C', bytes).any(|at| {
-            bytes
-                .get(at..)
-                .unwrap_or_default()
-                .starts_with(b"Coverage ")
-        })
+    starts_as_a_verdict(line)
+        || memchr::memchr_iter(RARE_BYTE, bytes)
+            .any(|at| word_at(bytes.get(at..).unwrap_or_default()))
+}
+
+/// Whether `line` starts, past its indentation, as a verdict on coverage
+/// may: with the `J` of `Jest: ` or the `F` of `FAIL Required`.
+pub(crate) fn starts_as_a_verdict(line: &str) -> bool {
+    let first = match line.as_bytes().first() {
+        Some(&b) if b <= b' ' || b >= 0x80 => line.trim_start().as_bytes().first(),
+        first => first,
+    };
+    matches!(first, Some(b'J' | b'F'))
+}
+
+/// The byte [`word_at`] starts from.
+pub(crate) const RARE_BYTE: u8 = b'C';
+
+/// Whether `rest` (of a line, from a [`RARE_BYTE`]) starts with the
+/// `Coverage ` the searches within a line need.
+pub(crate) fn word_at(rest: &[u8]) -> bool {
+    rest.starts_with(b"Coverage ")
 }
 
 /// One line of a runner saying that coverage missed its threshold: jest's

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::ci::{self, Step, Text};
+use crate::ci::{self, LastService, Step, Text};
 use crate::formats::{Interest, LineKey, Recognizer};
 use crate::line::Line;
 use crate::runner::Runner;
@@ -21,6 +21,8 @@ pub(crate) struct Dispatch<'p> {
     pub(crate) lines: &'p mut u64,
     /// The CI steps met so far.
     pub(crate) steps: &'p mut Steps,
+    /// The last `docker compose` prefix met.
+    pub(crate) service: &'p mut LastService,
     /// The environment and coverage scans, which read every line.
     pub(crate) scans: Option<&'p mut Scans>,
 }
@@ -33,7 +35,7 @@ impl Dispatch<'_> {
     pub(crate) fn line(&mut self, text: &str) {
         let index = *self.lines;
         *self.lines += 1;
-        let text = match ci::of(text) {
+        let text = match self.service.of(text) {
             Text::Runner(text) => text,
             Text::Ci(said) => {
                 if said.starts_with("section_start:") {

@@ -101,9 +101,10 @@ impl EnvironmentScan {
         splitter.feed(chunk, |line| see_output(seen, line));
     }
 
-    /// Reads one cleaned line (the parser's recogniser form).
-    pub(crate) fn line(&mut self, text: &str) {
-        see(&mut self.seen, text);
+    /// Reads one cleaned line (the parser's recogniser form), `may` its
+    /// pre-filter's answer ([`Wanted`](crate::scans::Wanted)).
+    pub(crate) fn line(&mut self, text: &str, may: bool) {
+        see(&mut self.seen, text, may);
     }
 
     /// The first environment failure the output showed, if any.
@@ -118,33 +119,43 @@ impl EnvironmentScan {
 /// prefixes, as the parser gives its lines (a CI's own line is none).
 fn see_output(seen: &mut Seen, line: &str) {
     if let Some(line) = crate::ci::runner_text(line) {
-        see(seen, line);
+        see(seen, line, may_be_environment(line));
     }
 }
 
-/// `line` through the recognisers, unless a failure was found already.
-fn see(seen: &mut Seen, line: &str) {
+/// `line` through the recognisers, unless a failure was found already;
+/// `may` is [`may_be_environment`] of it.
+fn see(seen: &mut Seen, line: &str, may: bool) {
     if seen.found.is_some() {
         return;
     }
     let line = line.trim_end_matches('\r');
     if let Some(dir) = python_stdlib_dir(line) {
         seen.python_stdlib = Some(dir.to_owned());
-    } else if may_be_environment(line) {
+    } else if may {
         seen.found = recognise(line)
             .or_else(|| python_without_its_stdlib(line, seen.python_stdlib.as_deref()));
     }
 }
 
 /// Whether `line` may be one a recogniser knows: it starts as the
-/// toolchains' own lines do, or holds what each of the recognisers'
-/// searches within a line needs, found from its rarest byte (`GOROOT (`
-/// and `Get "http` from a `G`, `No module named ` from an `N`, `ze build
-/// cache at ` from the `z` of `initialize`). Most lines of a test run are
-/// neither, and cost a byte comparison and one pass of `memchr3`, not the
-/// seven recognisers' searches.
-fn may_be_environment(line: &str) -> bool {
-    let starts = match line.as_bytes().first() {
+/// toolchains' own lines do ([`starts_as_a_toolchain`]), or holds what
+/// each of the recognisers' searches within a line needs, found from its
+/// rarest byte ([`word_at`]). Most lines of a test run are neither, and
+/// cost a byte comparison and one pass of `memchr3`, not the recognisers'
+/// searches. The parser's scans read the same in one pass with the
+/// coverage scan's ([`Wanted`](crate::scans::Wanted)).
+pub(crate) fn may_be_environment(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let [g, n, z] = RARE_BYTES;
+    starts_as_a_toolchain(line)
+        || memchr::memchr3_iter(g, n, z, bytes)
+            .any(|at| word_at(bytes.get(at..).unwrap_or_default()))
+}
+
+/// Whether `line` starts as one of the toolchains' own lines does.
+pub(crate) fn starts_as_a_toolchain(line: &str) -> bool {
+    match line.as_bytes().first() {
         Some(b'n') => line.starts_with("note: ") || line.starts_with("npm "),
         Some(b'g') => line.starts_with("go: "),
         Some(b'e') => line.starts_with("error: "),
@@ -159,17 +170,22 @@ fn may_be_environment(line: &str) -> bool {
         Some(b'C') => line.starts_with("Could not find platform independent libraries"),
         Some(b'[') => line.starts_with("[ERROR] "),
         _ => false,
-    };
-    let bytes = line.as_bytes();
-    starts
-        || memchr::memchr3_iter(b'G', b'N', b'z', bytes).any(|at| {
-            let rest = bytes.get(at..).unwrap_or_default();
-            match rest.first() {
-                Some(b'G') => rest.starts_with(b"GOROOT (") || rest.starts_with(b"Get \"http"),
-                Some(b'N') => rest.starts_with(b"No module named "),
-                _ => rest.starts_with(b"ze build cache at "),
-            }
-        })
+    }
+}
+
+/// The bytes [`word_at`] starts from: `GOROOT (` and `Get "http` from a
+/// `G`, `No module named ` from an `N`, `ze build cache at ` from the `z`
+/// of `initialize`.
+pub(crate) const RARE_BYTES: [u8; 3] = [b'G', b'N', b'z'];
+
+/// Whether `rest` (of a line, from one of [`RARE_BYTES`]) starts with
+/// what one of the recognisers' searches within a line needs.
+pub(crate) fn word_at(rest: &[u8]) -> bool {
+    match rest.first() {
+        Some(b'G') => rest.starts_with(b"GOROOT (") || rest.starts_with(b"Get \"http"),
+        Some(b'N') => rest.starts_with(b"No module named "),
+        _ => rest.starts_with(b"ze build cache at "),
+    }
 }
 
 /// The first environment failure in `output`, if any.

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::RandomState;
 
+use crate::ci::LastService;
 use crate::dispatch::{Dispatch, Readers};
 use crate::environment::EnvironmentFailure;
 use crate::formats::{self, Findings, Interest, Recognizer, Seen};
@@ -45,6 +46,8 @@ pub struct StreamParser {
     lines: u64,
     /// The CI steps met.
     steps: Steps,
+    /// The last `docker compose` prefix met.
+    service: LastService,
     /// The environment and coverage scans, where asked for
     /// ([`with_scans`](Self::with_scans)): they read every line.
     scans: Option<Scans>,
@@ -101,6 +104,7 @@ impl StreamParser {
             every_line: format != Format::Auto,
             lines: 0,
             steps: Steps::default(),
+            service: LastService::default(),
             scans: None,
         }
     }
@@ -163,6 +167,7 @@ impl StreamParser {
             every_line,
             lines,
             steps,
+            service,
             scans,
             ..
         } = self;
@@ -173,6 +178,7 @@ impl StreamParser {
             every_line: *every_line,
             lines,
             steps,
+            service,
             scans: scans.as_mut(),
         };
         (splitter, dispatch)
