@@ -222,6 +222,18 @@ impl SandboxedTests {
         self.run_observed(&mut Silent).verdict
     }
 
+    /// The project's tree as found, with what earlier checks learnt of it
+    /// unless the tests run on the `host` (docs/sandbox.md, "Across
+    /// checks").
+    fn record(&self, host: bool) -> Result<Snapshot, crate::project_tree::SnapshotError> {
+        let (root, cancel) = (&self.config.workspace, self.cancel.clone());
+        if host {
+            Snapshot::take_within(root, true, Limits::default(), cancel)
+        } else {
+            Snapshot::take_remembering(root, Limits::default(), cancel)
+        }
+    }
+
     /// [`run`](SandboxedTests::run), showing each attempt to `observer` as
     /// it runs, and returning every attempt's record with the verdict.
     pub fn run_observed(&self, observer: &mut dyn Observer) -> Record {
@@ -240,21 +252,7 @@ impl SandboxedTests {
         let host = matches!(self.sandbox, Sandbox::Host);
         let _forget = host.then(|| Forget(&self.config.workspace));
         // Recorded before anything runs: a preparation is judged too.
-        let recorded = if host {
-            Snapshot::take_within(
-                &self.config.workspace,
-                true,
-                Limits::default(),
-                self.cancel.clone(),
-            )
-        } else {
-            Snapshot::take_remembering(
-                &self.config.workspace,
-                Limits::default(),
-                self.cancel.clone(),
-            )
-        };
-        let snapshot = match recorded {
+        let snapshot = match self.record(host) {
             Ok(snapshot) => {
                 let snapshot = snapshot.leave_out(&self.config.own_files);
                 // The user's own report is what they asked the runner to
