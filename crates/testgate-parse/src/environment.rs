@@ -639,39 +639,43 @@ fn runner_not_found(line: &str) -> Option<EnvironmentFailure> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn kind(output: &str) -> Option<EnvironmentKind> {
         environment_failure(output).map(|f| f.kind)
     }
 
+    /// Every captured environment failure (`tests/environment-fixtures/`).
+    pub(crate) const FIXTURES: [&str; 20] = [
+        include_str!("../tests/environment-fixtures/cargo_compile_error.log"),
+        include_str!("../tests/environment-fixtures/cargo_no_network.log"),
+        include_str!("../tests/environment-fixtures/cargo_no_such_command.log"),
+        include_str!("../tests/environment-fixtures/cargo_rust_version_too_new.log"),
+        include_str!("../tests/environment-fixtures/cargo_test_prints_resolver_error.log"),
+        include_str!("../tests/environment-fixtures/go_mistyped_std_import.log"),
+        include_str!("../tests/environment-fixtures/go_no_network.log"),
+        include_str!("../tests/environment-fixtures/go_read_only_cache.log"),
+        include_str!("../tests/environment-fixtures/go_std_package_too_new.log"),
+        include_str!("../tests/environment-fixtures/go_toolchain_too_old.log"),
+        include_str!("../tests/environment-fixtures/npm_ci_no_network.log"),
+        include_str!("../tests/environment-fixtures/npm_test_runner_missing.log"),
+        include_str!("../tests/environment-fixtures/npx_offline_not_cached.log"),
+        include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
+        include_str!("../tests/environment-fixtures/pip_no_network.log"),
+        include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
+        include_str!("../tests/environment-fixtures/python_home_hidden.log"),
+        include_str!("../tests/environment-fixtures/python_m_missing.log"),
+        include_str!("../tests/environment-fixtures/python_venv_cfg_hidden.log"),
+        include_str!("../tests/environment-fixtures/shell_127.log"),
+    ];
+
     /// The pre-filter passes every line a recogniser knows: each
     /// fixture's evidence, and lines built for each search within a line.
     /// Where it must not fire: the runners' ordinary lines.
     #[test]
     fn the_pre_filter_passes_every_line_a_recogniser_knows() {
-        let fixtures = [
-            include_str!("../tests/environment-fixtures/cargo_compile_error.log"),
-            include_str!("../tests/environment-fixtures/cargo_no_network.log"),
-            include_str!("../tests/environment-fixtures/cargo_no_such_command.log"),
-            include_str!("../tests/environment-fixtures/cargo_rust_version_too_new.log"),
-            include_str!("../tests/environment-fixtures/cargo_test_prints_resolver_error.log"),
-            include_str!("../tests/environment-fixtures/go_mistyped_std_import.log"),
-            include_str!("../tests/environment-fixtures/go_no_network.log"),
-            include_str!("../tests/environment-fixtures/go_read_only_cache.log"),
-            include_str!("../tests/environment-fixtures/go_std_package_too_new.log"),
-            include_str!("../tests/environment-fixtures/go_toolchain_too_old.log"),
-            include_str!("../tests/environment-fixtures/npm_ci_no_network.log"),
-            include_str!("../tests/environment-fixtures/npm_test_runner_missing.log"),
-            include_str!("../tests/environment-fixtures/npx_offline_not_cached.log"),
-            include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
-            include_str!("../tests/environment-fixtures/pip_no_network.log"),
-            include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
-            include_str!("../tests/environment-fixtures/python_venv_cfg_hidden.log"),
-            include_str!("../tests/environment-fixtures/python_m_missing.log"),
-            include_str!("../tests/environment-fixtures/shell_127.log"),
-        ];
+        let fixtures = FIXTURES;
         let mut lines: Vec<String> = fixtures
             .iter()
             .flat_map(|text| text.lines().map(str::to_owned))

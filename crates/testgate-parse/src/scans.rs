@@ -189,27 +189,7 @@ mod tests {
     /// each scan's words built in, and lines around the blocks' edges.
     #[test]
     fn the_one_pass_wants_what_each_scans_pre_filter_passes() {
-        let logs = [
-            include_str!("../tests/environment-fixtures/cargo_compile_error.log"),
-            include_str!("../tests/environment-fixtures/cargo_no_network.log"),
-            include_str!("../tests/environment-fixtures/cargo_no_such_command.log"),
-            include_str!("../tests/environment-fixtures/cargo_rust_version_too_new.log"),
-            include_str!("../tests/environment-fixtures/cargo_test_prints_resolver_error.log"),
-            include_str!("../tests/environment-fixtures/go_mistyped_std_import.log"),
-            include_str!("../tests/environment-fixtures/go_no_network.log"),
-            include_str!("../tests/environment-fixtures/go_read_only_cache.log"),
-            include_str!("../tests/environment-fixtures/go_std_package_too_new.log"),
-            include_str!("../tests/environment-fixtures/go_toolchain_too_old.log"),
-            include_str!("../tests/environment-fixtures/npm_ci_no_network.log"),
-            include_str!("../tests/environment-fixtures/npm_test_runner_missing.log"),
-            include_str!("../tests/environment-fixtures/npx_offline_not_cached.log"),
-            include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
-            include_str!("../tests/environment-fixtures/pip_no_network.log"),
-            include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
-            include_str!("../tests/environment-fixtures/python_home_hidden.log"),
-            include_str!("../tests/environment-fixtures/python_m_missing.log"),
-            include_str!("../tests/environment-fixtures/python_venv_cfg_hidden.log"),
-            include_str!("../tests/environment-fixtures/shell_127.log"),
+        let captured = [
             include_str!("../tests/fixtures/cargo/several_binaries.log"),
             include_str!("../tests/fixtures/cargo/colour.log"),
             include_str!("../tests/fixtures/go/verbose.log"),
@@ -218,8 +198,8 @@ mod tests {
             include_str!("../tests/fixtures/jest/failing.log"),
             include_str!("../tests/fixtures/vitest/failing.log"),
         ];
+        let logs = crate::environment::tests::FIXTURES.iter().chain(&captured);
         let mut lines: Vec<String> = logs
-            .iter()
             .flat_map(|log| log.lines().map(str::to_owned))
             .collect();
         for word in [
