@@ -1,6 +1,6 @@
 //! Real open-source projects vendored under `tests/projects/real/` (each
 //! with its licence), checked as a user checks them, without a command:
-//! Pass as fetched, and Fail naming exactly the example that a one-line
+//! Pass as vendored, and Fail naming exactly the example that a one-line
 //! break fails, under bubblewrap and under Landlock (issue 39).
 
 use std::path::{Path, PathBuf};
@@ -36,8 +36,9 @@ fn zero_config(dir: &Path, runner: Runner, place: Where) -> Record {
 }
 
 /// sickill/rainbow (RSpec, 219 examples): found by its `spec/`, passes as
-/// fetched; with one expectation inverted the example is named by its full
-/// description, as RSpec's JSON report of a bare run names it.
+/// vendored; with one expectation inverted the example is named by its full
+/// description, as RSpec's JSON report of a bare run names it. Vendored
+/// with one change: tests/projects/real/README.md.
 #[test]
 fn rainbow_passes_and_fails_naming_the_broken_example_in_both_sandboxes() {
     for place in [Where::Bwrap, Where::Landlock] {
