@@ -443,6 +443,12 @@ class Report:
     tests_omitted: int = 0
     crashes: list[Crash] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    risky: list[FailingTest] | None = None
+    """Tests the runner counted risky, not failed (PHPUnit), with the
+    reason; None where the document has none."""
+    warned: list[FailingTest] | None = None
+    """Tests the runner warned about and did not count failed (PHPUnit);
+    None where the document has none."""
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
