@@ -293,10 +293,10 @@ fn every_runner_has_an_e2e_project() {
     for entry in std::fs::read_dir(&runners).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         assert!(
-            Runner::ALL
+            Runner::ALL.iter().any(|runner| [".json", ".rs"]
                 .iter()
-                .any(|runner| name == format!("{}.json", runner.name())),
-            "{}: {name} is no runner's data",
+                .any(|ext| name == format!("{}{ext}", runner.name()))),
+            "{}: {name} is no runner's data or tests",
             runners.display()
         );
     }
