@@ -126,8 +126,12 @@ impl RunnerProfile for Gtest {
 #[cfg(test)]
 mod tests {
     use super::{Gtest, RunnerProfile, plain_name, words};
+    use crate::channels::ask;
     use crate::runners::testing::targets;
+    use std::ffi::{OsStr, OsString};
     use std::path::Path;
+    use testgate_parse::Runner;
+    use testgate_policy::Evidence;
 
     fn recognised(line: &str) -> Option<usize> {
         crate::runners::testing::recognised(&Gtest, line)
@@ -187,5 +191,75 @@ mod tests {
         assert_eq!(request.env[0].name, "GTEST_OUTPUT");
         assert_eq!(request.env[0].value, "xml:/r/gtest.xml/");
         assert!(request.args.is_empty());
+    }
+
+    /// Two GoogleTest binaries behind one wrapper, the second dying in
+    /// `Calc.Crashes` after `Calc.Fails` failed: it writes no file into the
+    /// report's directory, the first's file has no failure, and a file a
+    /// test wrote saying `Calc.Crashes` passed does not outvote the console
+    /// that saw it never end. Both are named. Without a crash (hand-made
+    /// logs), the files judge alone.
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes the binaries' report files into testgate's own fresh directory"
+    )]
+    fn a_gtest_binary_that_died_is_named_beside_the_files_of_those_that_finished() {
+        let first = "[==========] Running 1 test from 1 test suite.\n\
+            [ RUN      ] Other.Passes\n[       OK ] Other.Passes (0 ms)\n\
+            [==========] 1 test from 1 test suite ran. (0 ms total)\n[  PASSED  ] 1 test.\n";
+        let crashed = format!(
+            "{first}[==========] Running 3 tests from 1 test suite.\n\
+             [ RUN      ] Calc.Adds\n[       OK ] Calc.Adds (0 ms)\n\
+             [ RUN      ] Calc.Fails\nx.cc:3: Failure\n[  FAILED  ] Calc.Fails (0 ms)\n\
+             [ RUN      ] Calc.Crashes\nabout to abort\n"
+        );
+        let file = |case: &str, test: &str| {
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="1" failures="0" disabled="0" errors="0" time="0" name="AllTests">
+  <testsuite name="{case}" tests="1" failures="0" disabled="0" skipped="0" errors="0" time="0">
+    <testcase name="{test}" status="run" result="completed" time="0" classname="{case}" />
+  </testsuite>
+</testsuites>
+"#
+            )
+        };
+        let asked = ask(
+            OsStr::new("sh"),
+            &[OsString::from("-c"), OsString::from("a_test; b_test")],
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        let reports = asked.reports_dir().join("gtest.xml");
+        std::fs::create_dir(&reports).unwrap();
+        std::fs::write(reports.join("other_test.xml"), file("Other", "Passes")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
+        assert!(matches!(judged.evidence, Evidence::Report { .. }));
+        // The test it died in, and the one that failed in it before.
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
+        // A file saying it passed (a test wrote it) outvotes nothing.
+        std::fs::write(reports.join("calc_test.xml"), file("Calc", "Crashes")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, &crashed));
+        assert_eq!(
+            judged.report.names().collect::<Vec<_>>(),
+            ["Calc.Fails", "Calc.Crashes"]
+        );
+        let outcome = judged
+            .report
+            .tests
+            .iter()
+            .find(|t| t.name == "Calc.Crashes");
+        assert_eq!(
+            outcome.map(|t| t.outcome),
+            Some(testgate_parse::Outcome::Failed)
+        );
+        // Where it must not fire: a run that closed names nothing.
+        std::fs::remove_file(reports.join("calc_test.xml")).unwrap();
+        let judged = asked.read(testgate_parse::parse(Runner::Gtest, first));
+        assert_eq!(judged.report.names().count(), 0);
     }
 }
