@@ -1,6 +1,7 @@
-//! The runners' own reports: JUnit XML, as pytest (`--junitxml`), nextest
-//! (a profile's `junit`), vitest (`--reporter=junit`), jest-junit and
-//! go-junit-report / gotestsum write it. A report is written by the runner
+//! The runners' own reports: JUnit XML, as most runners (or a reporter
+//! of theirs) write it; what each runner writes and reads differently,
+//! and how its report is known, is its `JUNIT` ([`Junit`], in
+//! `formats/<runner>.rs`). A report is written by the runner
 //! after the tests ran, to a file: a test can print anything on the
 //! console, but it cannot forge a line of this file without writing the
 //! file itself.
@@ -163,42 +164,26 @@ impl Producer {
         }
     }
 
-    /// Surefire (and Failsafe) name their schema on every suite:
-    /// `xsi:noNamespaceSchemaLocation="…/surefire-test-report.xsd"`.
+    /// The producer a suite's schema location gives away (a runner's
+    /// [`Junit::schema`]).
     fn of_schema(suite: &BytesStart<'_>) -> Option<Producer> {
-        attribute(suite, "noNamespaceSchemaLocation")
-            .contains("surefire-test-report")
-            .then_some(Producer::Known(Runner::Maven))
+        let location = attribute(suite, "noNamespaceSchemaLocation");
+        Runner::ALL
+            .into_iter()
+            .find(|&runner| {
+                let schema = crate::formats::junit(runner).schema;
+                !schema.is_empty() && location.contains(schema)
+            })
+            .map(Producer::Known)
     }
 
-    /// go-junit-report and gotestsum name each suite by its package and
-    /// each case `TestX`: a report whose cases all look so is go's. ctest
-    /// gives each case a `status`: a report whose cases all have one is
-    /// ctest's.
-    /// each case `TestX`: a report whose cases all look so is go's.
-    /// PHPUnit gives each case its `class` and `assertions`: a report whose
-    /// cases all have them is PHPUnit's.
+    /// The producer the cases' shape gives away where the report names
+    /// none (a runner's [`Junit::wrote`]), the first in [`Runner::ALL`].
     fn guess(cases: &[Case]) -> Producer {
-        if !cases.is_empty() && cases.iter().all(|c| c.php) {
-            return Producer::Known(Runner::Phpunit);
-        }
-        let go = !cases.is_empty()
-            && cases.iter().all(|c| {
-                c.name.starts_with("Test")
-                    || c.name.starts_with("Example")
-                    || c.name.starts_with("Benchmark")
-                    || c.name.starts_with("Fuzz")
-            })
-            && cases.iter().any(|c| c.classname.contains('/'));
-        // ctest's `--output-junit` gives every case a `status`.
-        let ctest = !cases.is_empty() && cases.iter().all(|c| !c.ctest_status.is_empty());
-        if go {
-            Producer::Known(Runner::Go)
-        } else if ctest {
-            Producer::Known(Runner::Ctest)
-        } else {
-            Producer::Unknown
-        }
+        Runner::ALL
+            .into_iter()
+            .find(|&runner| (crate::formats::junit(runner).wrote)(cases))
+            .map_or(Producer::Unknown, Producer::Known)
     }
 }
 

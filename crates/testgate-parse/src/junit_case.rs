@@ -75,6 +75,13 @@ fn some(s: &str) -> Option<String> {
 pub(crate) struct Junit {
     /// Root or first-suite names that say the runner wrote the report.
     pub(crate) roots: &'static [&'static str],
+    /// A `<testsuite>`'s schema location (`noNamespaceSchemaLocation`)
+    /// holding this says the runner wrote the report; empty: none does.
+    pub(crate) schema: &'static str,
+    /// Whether a report that names no writer (no root or schema of a
+    /// runner's) is the runner's by its cases alone: all of them are as
+    /// only it writes them. Tried in [`crate::Runner::ALL`]'s order.
+    pub(crate) wrote: fn(&[Case]) -> bool,
     /// A case's canonical name and context, as the runner's console names
     /// the test.
     pub(crate) name: fn(&Case) -> (String, Option<String>),
@@ -98,6 +105,8 @@ impl Junit {
     /// `classname`, its outcome by its children.
     pub(crate) const COMMON: Junit = Junit {
         roots: &[],
+        schema: "",
+        wrote: |_| false,
         name: Case::in_classname,
         kind: |_| Kind::Test,
         outcome: |_| None,

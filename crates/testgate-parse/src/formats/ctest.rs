@@ -364,6 +364,8 @@ pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
         "notrun" if case.unrunnable => Some(Outcome::Failed),
         _ => None,
     },
+    // `--output-junit` gives every case a `status`.
+    wrote: |cases| !cases.is_empty() && cases.iter().all(|c| !c.ctest_status.is_empty()),
     ..crate::junit_case::Junit::COMMON
 };
 

@@ -870,6 +870,18 @@ static GO_LINES: Interest = Interest::NONE
 /// named in its package, its class or else its suite.
 pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
     name: crate::junit_case::Case::in_classname_or_suite,
+    // go-junit-report and gotestsum name each suite by its package and
+    // each case `TestX`: a report whose cases all look so is go's.
+    wrote: |cases| {
+        !cases.is_empty()
+            && cases.iter().all(|c| {
+                c.name.starts_with("Test")
+                    || c.name.starts_with("Example")
+                    || c.name.starts_with("Benchmark")
+                    || c.name.starts_with("Fuzz")
+            })
+            && cases.iter().any(|c| c.classname.contains('/'))
+    },
     ..crate::junit_case::Junit::COMMON
 };
 

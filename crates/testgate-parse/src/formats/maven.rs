@@ -828,6 +828,9 @@ pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
         }
     },
     errors_apart: true,
+    // Surefire (and Failsafe) name their schema on every suite:
+    // `xsi:noNamespaceSchemaLocation="…/surefire-test-report.xsd"`.
+    schema: "surefire-test-report",
     ..crate::junit_case::Junit::COMMON
 };
 

@@ -581,6 +581,8 @@ pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
         (format!("{class}::{}", case.name), None)
     },
     errors_apart: true,
+    // PHPUnit gives each case its `class` and `assertions`.
+    wrote: |cases| !cases.is_empty() && cases.iter().all(|c| c.php),
     ..crate::junit_case::Junit::COMMON
 };
 
