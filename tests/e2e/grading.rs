@@ -1,7 +1,6 @@
 //! Grading a change against expected tests, with the real runners under
-//! bubblewrap: cargo, pytest, go, jest and unittest, in modes that name
-//! passing tests (libtest's default, `pytest -v`, `go test -v`, `jest
-//! --verbose`, `python -m unittest -v`).
+//! bubblewrap: one runner a language, each in a mode that names passing
+//! tests (its `grading` in `runners/<runner>.json`).
 
 use std::time::Duration;
 
@@ -10,80 +9,41 @@ use testgate::policy::{Expectations, Missing};
 use testgate::{Cause, SandboxedTests, TestConfig};
 
 use crate::NoObserver;
-use crate::projects::{self, Project, failing_names};
+use crate::projects::{self, GradingData, Project, failing_names};
 
-/// The runners grading is tested with (one a language, in a mode that
-/// names passing tests); [`NAMES`] and [`verbose`] know only these, so a
-/// new runner adds nothing here.
-const RUNNERS: [Runner; 5] = [
-    Runner::Cargo,
-    Runner::Pytest,
-    Runner::Go,
-    Runner::Jest,
-    Runner::Unittest,
-];
+/// The runners grading is tested with, in [`Runner::ALL`]'s order: those
+/// whose data (`runners/<runner>.json`) has `grading` (one a language, in
+/// a mode that names passing tests), so a new runner adds nothing here.
+fn graded() -> impl Iterator<Item = Runner> {
+    Runner::ALL
+        .into_iter()
+        .filter(|&runner| projects::data(runner).grading.is_some())
+}
 
-/// Per runner of [`RUNNERS`]: a test that passes in every mode but `hang`,
-/// and the test the `flaky` mode fails on odd-numbered runs.
-const NAMES: [(Runner, &str, &str); 5] = [
-    (Runner::Cargo, "tests::adds", "tests::sometimes"),
-    (
-        Runner::Pytest,
-        "tests/test_calc.py::test_adds",
-        "tests/test_calc.py::test_sometimes",
-    ),
-    (Runner::Go, "TestAdd", "TestSometimes"),
-    (Runner::Jest, "calc › adds", "calc › sometimes"),
-    (
-        Runner::Unittest,
-        "test_adds (tests.test_calc.CalcTest)",
-        "test_sometimes (tests.test_calc.CalcTest)",
-    ),
-];
-
-/// `runner`'s row of [`NAMES`].
-fn names_of(runner: Runner) -> (&'static str, &'static str) {
-    NAMES
-        .iter()
-        .find(|(of, _, _)| *of == runner)
-        .map(|&(_, steady, sometimes)| (steady, sometimes))
-        .unwrap_or_else(|| panic!("grading is tested with RUNNERS only, not {runner}"))
+/// `runner`'s `grading` data.
+fn grading(runner: Runner) -> &'static GradingData {
+    projects::data(runner)
+        .grading
+        .as_ref()
+        .unwrap_or_else(|| panic!("{runner}: no `grading` in its runners/{runner}.json"))
 }
 
 /// A test that passes in every mode but `hang`.
 fn steady(runner: Runner) -> &'static str {
-    names_of(runner).0
+    &grading(runner).steady
 }
 
 /// The test the `flaky` mode fails on odd-numbered runs.
 fn sometimes(runner: Runner) -> &'static str {
-    names_of(runner).1
+    &grading(runner).sometimes
 }
 
-/// The project's command in a mode whose console names passing tests.
-#[expect(
-    clippy::wildcard_enum_match_arm,
-    reason = "every other runner's own command: libtest's default and unittest's `-v` name every test already, and grading is tested with RUNNERS only"
-)]
+/// The project's command in a mode whose console names passing tests: its
+/// `grading` command, else the e2e project's.
 fn verbose(project: &Project) -> TestConfig {
-    let dir = &project.dir;
-    match project.runner {
-        Runner::Pytest => TestConfig::new(
-            dir,
-            "python3",
-            ["-m", "pytest", "-v", "-p", "no:cacheprovider"],
-        )
-        .format(Runner::Pytest),
-        // -count=1: the fixture's mode is an environment variable read
-        // before go's test log starts, so go's cache cannot see it change
-        // between two checks of one copy (a real change changes the code).
-        Runner::Go => {
-            TestConfig::new(dir, "go", ["test", "-v", "-count=1", "./..."]).format(Runner::Go)
-        }
-        Runner::Jest => TestConfig::new(dir, "npx", ["--no-install", "jest", "--verbose"])
-            .format(Runner::Jest)
-            .preset(),
-        _ => project.config(),
+    match &grading(project.runner).run {
+        Some(run) => run.config(project.runner, &project.dir),
+        None => project.config(),
     }
 }
 
@@ -101,7 +61,7 @@ fn none() -> Vec<String> {
 
 #[test]
 fn a_fix_graded_by_its_tests_passes_beside_an_unrelated_failure() {
-    for runner in RUNNERS {
+    for runner in graded() {
         let project = Project::copy(runner);
         // `fail` mode: the unrelated tests fail; the fixed one passes.
         let expect = Expectations::new([steady(runner)], none());
@@ -118,7 +78,7 @@ fn a_fix_graded_by_its_tests_passes_beside_an_unrelated_failure() {
 
 #[test]
 fn a_change_that_breaks_a_passing_test_fails_naming_it_as_was_passing() {
-    for runner in RUNNERS {
+    for runner in graded() {
         let project = Project::copy(runner);
         let broken = failing_names(runner)[0];
         let expect = Expectations::new([steady(runner)], [broken]);
@@ -137,7 +97,7 @@ fn a_change_that_breaks_a_passing_test_fails_naming_it_as_was_passing() {
 
 #[test]
 fn a_flaky_listed_test_is_inconclusive_and_a_renamed_one_not_run() {
-    for runner in RUNNERS {
+    for runner in graded() {
         let project = Project::copy(runner);
         let expect = Expectations::new([steady(runner)], [sometimes(runner)]);
         let record = check(
@@ -234,7 +194,7 @@ fn stress_with_a_runner_that_names_only_failures_finds_the_variation() {
 
 #[test]
 fn a_baseline_round_trip_fails_what_broke() {
-    for runner in RUNNERS {
+    for runner in graded() {
         let project = Project::copy(runner);
         let base = check(&project, verbose(&project), "pass");
         assert!(
@@ -277,7 +237,7 @@ fn a_baseline_round_trip_fails_what_broke() {
 
 #[test]
 fn stress_finds_the_test_that_fails_every_other_run() {
-    for runner in RUNNERS {
+    for runner in graded() {
         let project = Project::copy(runner);
         let started = std::time::Instant::now();
         let record = check(&project, verbose(&project).stress(10), "flaky");

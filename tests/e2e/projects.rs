@@ -22,6 +22,9 @@ pub(crate) struct RunnerData {
     /// Its targeted-retry project under `tests/projects/rerun/`
     /// (`rerun.rs`).
     pub(crate) rerun: RerunData,
+    /// Whether grading is tested with it, and how (`grading.rs`).
+    #[serde(default)]
+    pub(crate) grading: Option<GradingData>,
 }
 
 /// A runner's fixture project, which every test of `main.rs` runs.
@@ -85,6 +88,24 @@ impl RunData {
         }
         config
     }
+}
+
+/// How grading is tested with a runner (`grading.rs`: one runner a
+/// language, in a mode whose console names passing tests), on its e2e
+/// project.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GradingData {
+    /// Its command, where the e2e project's does not name passing tests.
+    pub(crate) run: Option<RunData>,
+    /// A test that passes in every mode but `hang`.
+    pub(crate) steady: String,
+    /// The test the `flaky` mode fails on odd-numbered runs.
+    pub(crate) sometimes: String,
+    /// Why the data is as it is, for a reader.
+    #[serde(default)]
+    #[expect(dead_code, reason = "a comment for the reader of the file")]
+    note: Option<String>,
 }
 
 /// A runner's targeted-retry project (`rerun.rs`).
