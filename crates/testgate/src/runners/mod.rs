@@ -430,30 +430,36 @@ pub(crate) fn profile(runner: Runner) -> &'static dyn RunnerProfile {
     known_profile(runner).unwrap_or(&Unknown)
 }
 
-/// The profile of `runner`, where this facade has one. `Runner` is
-/// `#[non_exhaustive]` (runners are added to testgate-parse in minor
-/// versions), so the compiler cannot ask for a new runner's profile here:
-/// the test `every_runner_has_its_own_profile` does.
+/// Each runner's profile. The array's length is `Runner::ALL`'s, so a
+/// runner added there fails the build here until its profile is added
+/// (`Runner` is `#[non_exhaustive]`, so no `match` outside testgate-parse
+/// can ask for it); `every_runner_has_its_own_profile` checks each runner
+/// is here once.
+const PROFILES: [(Runner, &dyn RunnerProfile); Runner::ALL.len()] = [
+    (Runner::Cargo, &cargo::Cargo),
+    (Runner::Nextest, &nextest::Nextest),
+    (Runner::Pytest, &pytest::Pytest),
+    (Runner::Go, &go::Go),
+    (Runner::Jest, &jest::Jest),
+    (Runner::Vitest, &vitest::Vitest),
+    (Runner::Mocha, &mocha::Mocha),
+    (Runner::Node, &node::Node),
+    (Runner::Unittest, &unittest::Unittest),
+    (Runner::Maven, &maven::Maven),
+    (Runner::Gradle, &gradle::Gradle),
+    (Runner::Ctest, &ctest::Ctest),
+    (Runner::Gtest, &gtest::Gtest),
+    (Runner::Phpunit, &phpunit::Phpunit),
+    (Runner::Rspec, &rspec::Rspec),
+    (Runner::Minitest, &minitest::Minitest),
+];
+
+/// The profile of `runner`, where this facade has one ([`PROFILES`]).
 fn known_profile(runner: Runner) -> Option<&'static dyn RunnerProfile> {
-    Some(match runner {
-        Runner::Cargo => &cargo::Cargo,
-        Runner::Nextest => &nextest::Nextest,
-        Runner::Pytest => &pytest::Pytest,
-        Runner::Go => &go::Go,
-        Runner::Jest => &jest::Jest,
-        Runner::Vitest => &vitest::Vitest,
-        Runner::Mocha => &mocha::Mocha,
-        Runner::Node => &node::Node,
-        Runner::Unittest => &unittest::Unittest,
-        Runner::Maven => &maven::Maven,
-        Runner::Gradle => &gradle::Gradle,
-        Runner::Ctest => &ctest::Ctest,
-        Runner::Gtest => &gtest::Gtest,
-        Runner::Phpunit => &phpunit::Phpunit,
-        Runner::Rspec => &rspec::Rspec,
-        Runner::Minitest => &minitest::Minitest,
-        _ => return None,
-    })
+    PROFILES
+        .iter()
+        .find(|&&(of, _)| of == runner)
+        .map(|&(_, profile)| profile)
 }
 
 /// A runner the parser reads and this facade knows nothing else of: no
