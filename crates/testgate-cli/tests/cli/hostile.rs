@@ -38,3 +38,24 @@ mod tampering;
 mod terminal;
 mod trusted;
 mod unittest_forgery;
+
+/// Every driver in `hostile/` has its `mod` line above: the compiler
+/// cannot point at a missing one (the file is then never built), so a new
+/// runner's forgery driver fails this until it is declared.
+#[test]
+fn every_driver_is_declared() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/hostile");
+    let declared = include_str!("hostile.rs");
+    for entry in std::fs::read_dir(&dir).expect("tests/cli/hostile/") {
+        let name = entry.expect("a directory entry").file_name();
+        let Some(module) = name.to_str().and_then(|n| n.strip_suffix(".rs")) else {
+            continue;
+        };
+        assert!(
+            declared
+                .lines()
+                .any(|line| line == format!("mod {module};")),
+            "tests/cli/hostile/{module}.rs has no `mod {module};` in hostile.rs"
+        );
+    }
+}
