@@ -59,3 +59,53 @@ fn every_driver_is_declared() {
         );
     }
 }
+
+/// Every row of a runner's "Forgeries refused" table in docs/formats.md
+/// names, first in its Test cell, a test of a driver here
+/// (`` `MODULE::NAME` ``, `fn NAME` in `hostile/MODULE.rs`), as do its
+/// other names of a driver's module: a claim moved or renamed stays
+/// proved by a test that exists.
+#[test]
+fn every_forgery_row_names_a_hostile_test() {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let formats =
+        std::fs::read_to_string(manifest.join("../../docs/formats.md")).expect("docs/formats.md");
+    let mut rows = 0;
+    let mut inside = false;
+    for line in formats.lines() {
+        if line.starts_with('#') {
+            inside = line == "### Forgeries refused";
+            continue;
+        }
+        let Some(test) = line.split(" | ").nth(2).filter(|_| inside) else {
+            continue;
+        };
+        if line.starts_with("| Attack |") || line.starts_with("| --- |") {
+            continue;
+        }
+        let names: Vec<(&str, &str)> = test
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|name| name.split_once("::"))
+            .collect();
+        let driver = |module: &str| {
+            std::fs::read_to_string(manifest.join(format!("tests/cli/hostile/{module}.rs"))).ok()
+        };
+        let first = names.first().map(|&(module, _)| module);
+        assert!(
+            first.is_some_and(|module| driver(module).is_some()),
+            "docs/formats.md: a forgery row names no hostile test first: {line}"
+        );
+        for (module, name) in names {
+            if let Some(source) = driver(module) {
+                assert!(
+                    source.contains(&format!("fn {name}(")),
+                    "docs/formats.md names `{module}::{name}`, which hostile/{module}.rs lacks"
+                );
+            }
+        }
+        rows += 1;
+    }
+    assert!(rows > 0, "docs/formats.md: no \"Forgeries refused\" row");
+}
