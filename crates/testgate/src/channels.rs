@@ -1406,38 +1406,6 @@ mod tests {
         assert_eq!(beside_cargo.report.names().collect::<Vec<_>>(), ["t"]);
     }
 
-    /// nextest's tool configuration is written into the report's own
-    /// directory before the attempt, and names the place there.
-    #[test]
-    fn nextest_is_asked_through_a_tool_configuration_beside_its_report() {
-        let project = tempfile::tempdir().unwrap();
-        let asked = ask(
-            OsStr::new("cargo"),
-            &os(&["nextest", "run", "--no-fail-fast"]),
-            project.path(),
-        )
-        .expect("a place");
-        let tool = asked.dir.path().join("nextest-tool.toml");
-        let place = asked.dir.path().join("nextest.xml");
-        let args: Vec<&OsStr> = asked.args().iter().map(OsString::as_os_str).collect();
-        let config = format!("testgate:{}", tool.display());
-        assert_eq!(
-            args,
-            [
-                "nextest",
-                "run",
-                "--no-fail-fast",
-                "--tool-config-file",
-                config.as_str()
-            ]
-        );
-        let written = std::fs::read_to_string(&tool).unwrap();
-        assert_eq!(
-            written,
-            format!("[profile.default.junit]\npath = \"{}\"\n", place.display())
-        );
-    }
-
     /// A `TMPDIR` inside the project is passed over: the report's place is
     /// never where the tree check looks.
     #[test]

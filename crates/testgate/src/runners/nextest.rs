@@ -201,6 +201,7 @@ impl RunnerProfile for Nextest {
 )]
 mod tests {
     use super::*;
+    use std::ffi::{OsStr, OsString};
 
     fn words(words: &[&str]) -> Vec<String> {
         words.iter().map(|w| (*w).to_owned()).collect()
@@ -279,6 +280,42 @@ mod tests {
         assert_eq!(
             report(&[], Path::new("/tmp/a\nb/n.xml"), project.path()),
             None
+        );
+    }
+
+    /// nextest's tool configuration is written into the report's own
+    /// directory before the attempt, and names the place there.
+    #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test reads the tool configuration from testgate's own fresh directory"
+    )]
+    fn nextest_is_asked_through_a_tool_configuration_beside_its_report() {
+        let project = tempfile::tempdir().unwrap();
+        let asked = crate::channels::ask(
+            OsStr::new("cargo"),
+            &["nextest", "run", "--no-fail-fast"].map(OsString::from),
+            project.path(),
+        )
+        .expect("a place");
+        let tool = asked.reports_dir().join("nextest-tool.toml");
+        let place = asked.reports_dir().join("nextest.xml");
+        let args: Vec<&OsStr> = asked.args().iter().map(OsString::as_os_str).collect();
+        let config = format!("testgate:{}", tool.display());
+        assert_eq!(
+            args,
+            [
+                "nextest",
+                "run",
+                "--no-fail-fast",
+                "--tool-config-file",
+                config.as_str()
+            ]
+        );
+        let written = std::fs::read_to_string(&tool).unwrap();
+        assert_eq!(
+            written,
+            format!("[profile.default.junit]\npath = \"{}\"\n", place.display())
         );
     }
 }
