@@ -34,12 +34,15 @@
 //! (`openat` with `O_NOFOLLOW`, `fstatat`, `readlinkat`): no link followed,
 //! no path longer than one name.
 //!
-//! This crate knows no toolchain and no test runner by name: what a
-//! command's toolchains need of the host (the folders of the homes they are
-//! installed in, their variables, their caches made private, the project's
-//! folders they install into) is data its caller hands over, a
-//! [`Toolchain`] each ([`RunSpec::toolchains`]; testgate's facade hands
-//! every runner profile's).
+//! This crate knows no test runner by name: what a command's toolchains
+//! need of the host (the folders of the homes they are installed in, their
+//! variables, their caches made private, the project's folders they
+//! install into) is data its caller hands over, a [`Toolchain`] each
+//! ([`RunSpec::toolchains`]; testgate's facade hands every runner
+//! profile's). The few toolchain names left here (Python's bytecode prefix
+//! and venvs, the variables passed by default, the refusals of
+//! [`caller_may_set`], the credential files hidden) are listed in
+//! docs/architecture.md's invariants.
 //!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 //!
