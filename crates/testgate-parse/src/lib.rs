@@ -63,7 +63,9 @@
 //! [`parse_json_report`]) beside its console. [`Runner`] (`runner.rs`) is
 //! the workspace's one list of runners. Fixtures:
 //! `tests/fixtures/<format>/*.log`, captured by `tests/capture/*.sh` from
-//! the projects in the repository's `tests/projects/parse/`.
+//! the projects in the repository's `tests/projects/parse/` (the
+//! `real_*` ones from open-source projects at a pinned commit,
+//! `tests/capture/real-projects.sh`).
 #![deny(missing_docs)]
 #![allow(
     rustdoc::private_intra_doc_links,
