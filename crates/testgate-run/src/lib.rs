@@ -41,8 +41,9 @@
 //! ([`RunSpec::toolchains`]; testgate's facade hands every runner
 //! profile's). The few toolchain names left here (Python's bytecode prefix
 //! and venvs, the variables passed by default, the refusals of
-//! [`caller_may_set`], the credential files hidden) are listed in
-//! docs/architecture.md's invariants.
+//! [`caller_may_set`], the credential files hidden, the languages'
+//! refused-connection messages) are listed in docs/architecture.md's
+//! invariants.
 //!
 //! What the sandbox promises, and what it does not, is in `docs/sandbox.md`.
 //!
