@@ -68,8 +68,9 @@ pub(crate) const EXACT: &[&str] = &[
 /// still held back when it looks like a secret ([`looks_secret`]).
 /// A toolchain's namespaces (`CARGO_`) are its caller's to give
 /// ([`crate::Toolchain::prefixes`]), and a test runner's (`PYTEST_`) too
-/// ([`EnvPolicy::pass_prefixed`]): this crate knows no toolchain and no
-/// runner.
+/// ([`EnvPolicy::pass_prefixed`]): no toolchain's or runner's namespace
+/// is listed here (the few names this crate does know are in its crate
+/// docs).
 pub(crate) const PREFIXES: &[&str] = &["LC_"];
 
 /// Words of a variable's name that mark a secret: a name holding one of
