@@ -764,9 +764,9 @@ impl SandboxedTests {
         let report_path = self.users_report_cleared();
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         if let Ok(asked) = asked.as_ref()
-            && asked.events_on_stdout()
+            && let Some(runner) = asked.events_runner()
         {
-            sink = sink.with_go_events(asked.framing_on_stdout());
+            sink = sink.with_go_events(runner, asked.framing_on_stdout());
         }
         let started = Instant::now();
         let mut result = testgate_run::run(&spec, &mut sink);
