@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser as _;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use testgate::parse::{Format, Runner};
+use testgate::parse::Format;
 use testgate::policy::{Ending, Expectations, Grade, ListedTest, Missing, Rerun, Selection};
 use testgate::run::{BwrapOptions, Cancel, LandlockOptions};
 use testgate::{
@@ -793,8 +793,9 @@ fn detected_command(args: &CheckArgs, dir: &std::path::Path) -> Result<Option<De
     Ok(Some(detected))
 }
 
-/// `--structured` asks the runner for its report: pytest's is obtained by
-/// default, outside the project (docs/formats.md); any other runner is a
+/// `--structured` asks the runner for its report: a runner whose report is
+/// obtained by default, outside the project (pytest's, docs/formats.md),
+/// supports it ([`testgate::supports_structured`]); any other runner is a
 /// usage error.
 fn refuse_unstructured(
     args: &CheckArgs,
@@ -807,7 +808,7 @@ fn refuse_unstructured(
     }
     let probe = TestConfig::new(dir, program.clone(), rest.iter().cloned());
     match probe.runner() {
-        Some(Runner::Pytest) => Ok(()),
+        Some(runner) if testgate::supports_structured(runner) => Ok(()),
         Some(other) => Err(Error::Structured(other.name().to_owned())),
         None => Err(Error::Structured(program.to_string_lossy().into_owned())),
     }

@@ -51,7 +51,9 @@
 //!   against listed tests, and [`compare`], which classifies two checks'
 //!   tests), [`crate::variation`];
 //! - decision: [`crate::decide`], [`crate::decide_grade`],
-//!   [`crate::decide_stress`], a typed conclusion with no English;
+//!   [`crate::decide_stress`], a typed conclusion with no English, and
+//!   [`crate::halt`] ([`Halt`]: the verdict of a check halted where no
+//!   attempt decides, as the facade saw it);
 //! - words: [`crate::words`], the only module that writes English;
 //! - drivers: [`crate::retry`] ([`Policy::plan`], [`Policy::verdict`]),
 //!   [`crate::tree_change`] ([`Policy::after_tree_change`]: what the attempts prove
@@ -81,6 +83,7 @@ mod driver;
 mod findings;
 mod grade;
 mod grading;
+mod halt;
 mod history;
 mod policy;
 mod prepare;
@@ -99,6 +102,7 @@ pub use crate::grade::Grader;
 pub use crate::grading::{
     Change, Expectations, Grade, GradedTest, Grading, List, ListedTest, Missing, compare,
 };
+pub use crate::halt::Halt;
 pub use crate::policy::{MAX_TARGETED, Plan, Policy, Rerun, Step, UnknownRerun};
 pub use crate::prepare::Preparation;
 pub use crate::stress::Stress;

@@ -103,11 +103,12 @@ impl<'a> AttemptSink<'a> {
         }
     }
 
-    /// The output's stdout carries `go test -json`'s events (or, `framing`,
-    /// `go test -v=test2json`'s marked text, read as `-json` converts it):
+    /// The output's stdout carries `runner`'s events, `go test -json`'s
+    /// (or, `framing`, `go test -v=test2json`'s marked text, read as
+    /// `-json` converts it):
     /// they are the report ([`Finished::events`]), and the rest of the sink
     /// sees the text rendered back from them.
-    pub(crate) fn with_go_events(mut self, framing: bool) -> Self {
+    pub(crate) fn with_go_events(mut self, runner: Runner, framing: bool) -> Self {
         let renderer = if framing {
             Renderer::Framing(GoFraming::new())
         } else {
@@ -115,7 +116,7 @@ impl<'a> AttemptSink<'a> {
         };
         self.events = Some(StdoutEvents {
             renderer,
-            parser: StreamParser::new(Runner::Go),
+            parser: StreamParser::new(runner),
             text: Vec::new(),
             report: Vec::new(),
         });

@@ -105,9 +105,11 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
             if let Some(words) = &utf8 {
                 let asked = match runners::ShellScript::of(base, words) {
                     Some(script) => behind_script(&script, words, dir.path(), workspace),
-                    None if base == "composer" => behind_composer(words, dir.path(), workspace),
-                    None => runners::npm::Manager::of(base)
-                        .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
+                    None => match runners::script_wrapper(base, words) {
+                        Some(wrapped) => behind_wrapper(wrapped, words, dir.path(), workspace),
+                        None => runners::npm::Manager::of(base)
+                            .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
+                    },
                 };
                 if let Some((runner, all, rel, request)) = asked {
                     out_args = all.into_iter().map(OsString::from).collect();
@@ -153,8 +155,7 @@ fn ask_through_environment(
     behind: Option<Runner>,
     requests: &mut Vec<(Runner, PathBuf, ReportRequest)>,
 ) {
-    for runner in Runner::ALL {
-        let profile = runners::profile(runner);
+    for (runner, profile) in runners::profiles() {
         let Some(probe) = profile.report_behind_wrapper(dir, workspace) else {
             continue;
         };
@@ -220,20 +221,26 @@ fn behind_npm(
     Some((runner, all, rel, request))
 }
 
-/// Behind `composer test` (composer's arguments `words`) whose `test`
-/// script is a plain PHPUnit command: PHPUnit's `--log-junit PLACE`
+/// Behind a wrapper of a project's script (`composer test` whose `test`
+/// script is a plain PHPUnit command; composer's arguments `words`): the
+/// runner's request through the wrapper's arguments
+/// ([`runners::ScriptWrapper::report`]: PHPUnit's `--log-junit PLACE`
 /// appended after the command's `--`, which composer appends to the
-/// script.
-fn behind_composer(words: &[String], dir: &Path, workspace: &Path) -> Option<Behind> {
-    if !runners::phpunit::is_composer_test(words) {
-        return None;
-    }
-    let format = ReportFormat::JUnit;
-    let at = place(dir, Runner::Phpunit, format);
-    let request = runners::phpunit::composer_report(&words[1..], &at, workspace)?;
-    let mut all = words[..1].to_vec();
+/// script).
+fn behind_wrapper(
+    (runner, prefix, wrapper): (Runner, usize, &dyn runners::ScriptWrapper),
+    words: &[String],
+    dir: &Path,
+    workspace: &Path,
+) -> Option<Behind> {
+    // The place depends on the format, which the request says: ask once
+    // for it, then again with the place.
+    let probe = wrapper.report(&words[prefix..], dir, workspace)?;
+    let at = place(dir, runner, probe.format);
+    let request = wrapper.report(&words[prefix..], &at, workspace)?;
+    let mut all = words[..prefix].to_vec();
     all.extend(request.args.iter().cloned());
-    Some((Runner::Phpunit, all, rel(&at), request))
+    Some((runner, all, rel(&at), request))
 }
 
 /// Behind a shell's `-c` script of simple commands (the shell's arguments
@@ -421,7 +428,13 @@ impl Asked {
     /// (`AttemptSink::with_go_events`), and [`beside_events`] sets the two
     /// side by side.
     pub(crate) fn events_on_stdout(&self) -> bool {
-        self.recognised.or(self.behind).is_some_and(|runner| {
+        self.events_runner().is_some()
+    }
+
+    /// The runner whose report is the events on its stdout
+    /// ([`Asked::events_on_stdout`]): the one whose profile asked for them.
+    pub(crate) fn events_runner(&self) -> Option<Runner> {
+        self.recognised.or(self.behind).filter(|&runner| {
             self.requests.iter().any(|(r, _, request)| {
                 *r == runner
                     && request.written_to == ReportTarget::Stdout
@@ -1270,6 +1283,35 @@ mod tests {
                 asked.dir.path().join("vitest-ask.cjs").display()
             ))
         );
+    }
+
+    /// Behind `composer test` whose script is plain PHPUnit, PHPUnit's
+    /// report is asked after the command's `--`; where it must not fire:
+    /// composer's other commands.
+    #[test]
+    fn phpunit_behind_composer_test_is_asked_after_the_dashes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("composer.json"),
+            r#"{"scripts": {"test": "vendor/bin/phpunit"}}"#,
+        )
+        .expect("composer.json");
+        let asked = ask(
+            OsStr::new("composer"),
+            &os(&["test", "--", "tests"]),
+            dir.path(),
+        )
+        .expect("a place");
+        let place = asked.dir.path().join("phpunit.xml");
+        let place = place.display().to_string();
+        assert_eq!(
+            asked.args(),
+            os(&["test", "--", "tests", "--log-junit", &place])
+        );
+        assert_eq!(asked.behind, Some(Runner::Phpunit));
+        let asked = ask(OsStr::new("composer"), &os(&["install"]), dir.path()).expect("a place");
+        assert_eq!(asked.args(), os(&["install"]));
+        assert_eq!(asked.behind, None);
     }
 
     /// Behind a shell's `-c` script of simple commands, the one command

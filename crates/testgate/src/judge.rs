@@ -4,7 +4,7 @@
 //! [`Driver`], never which driver it holds.
 
 use testgate_policy::{
-    AfterTreeChange, Attempt, Cause, Driver, Expectations, Findings, Grader, Leftover, Policy,
+    AfterTreeChange, Attempt, Driver, Expectations, Findings, Grader, Halt, Leftover, Policy,
     Stress, Verdict,
 };
 
@@ -106,10 +106,7 @@ fn after_tree_change(
         | AfterTreeChange::LeftHostRunFiles
         | AfterTreeChange::NotPutBack
         | AfterTreeChange::TestsAcrossAttempts => {
-            let verdict = Verdict::Inconclusive {
-                cause: Cause::TreeChanged,
-                reason: last.reason(*number),
-            };
+            let verdict = Halt::TreeChanged.verdict(last.reason(*number));
             // A verdict the driver did not give: counted over the attempts.
             let findings = Findings::of(attempts, &verdict);
             (verdict, findings)
@@ -119,7 +116,7 @@ fn after_tree_change(
 
 #[cfg(test)]
 mod tests {
-    use testgate_policy::Ending;
+    use testgate_policy::{Cause, Ending};
 
     use super::*;
 

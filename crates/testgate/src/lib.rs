@@ -98,6 +98,7 @@ pub use crate::project::{ProjectRefused, host_folder, project_dir};
 pub use crate::project_view::Detected;
 pub use crate::records::{AttemptRecord, Observer, PreparationRecord, Record};
 pub use crate::runners::npm::npm_script;
+pub use crate::runners::supports_structured;
 pub use crate::suite::{SandboxedTests, TAIL_BYTES};
 pub use crate::trusted_view::{View, ViewFile, ViewRecord, is_trusted_path};
 

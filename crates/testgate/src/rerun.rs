@@ -38,13 +38,9 @@ pub(crate) fn targeted_args(
     let base = basename(program);
     let rewritten = if base == "npm" {
         npm(&args, targets, workspace)?
-    } else if base == "composer" && runners::phpunit::is_composer_test(&args) {
-        let mut out = args[..1].to_vec();
-        out.extend(runners::phpunit::composer_select(
-            &args[1..],
-            targets,
-            workspace,
-        )?);
+    } else if let Some((_, prefix, wrapper)) = runners::script_wrapper(base, &args) {
+        let mut out = args[..prefix].to_vec();
+        out.extend(wrapper.select(&args[prefix..], targets, workspace)?);
         out
     } else {
         let Some((runner, prefix)) = recognise(base, &args) else {
@@ -68,10 +64,8 @@ pub(crate) fn runner_of(program: &OsStr, args: &[OsString], workspace: &Path) ->
         .iter()
         .map(|a| a.to_str().map(str::to_owned))
         .collect::<Option<Vec<String>>>()?;
-    if program == "composer" && runners::phpunit::is_composer_test(&args) {
-        return runners::phpunit::composer_script(workspace)
-            .ok()
-            .map(|_| Runner::Phpunit);
+    if let Some((runner, _, wrapper)) = runners::script_wrapper(program, &args) {
+        return wrapper.runs(workspace).then_some(runner);
     }
     if program != "npm" {
         return recognise(program, &args).map(|(runner, _)| runner);

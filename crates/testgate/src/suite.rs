@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use testgate_policy::{
-    Attempt, Cause, Driver, Environment, Findings, Plan, Policy, Preparation, Selection, Step,
+    Attempt, Driver, Environment, Findings, Halt, Plan, Policy, Preparation, Selection, Step,
     Verdict,
 };
 use testgate_run::{
@@ -240,10 +240,7 @@ impl SandboxedTests {
         if let Err(refused) = crate::project::project_dir(&self.config.workspace) {
             // Nothing runs in, snapshots or restores the host's root or a
             // home: the caller gets the reason instead.
-            return self.ran_nothing(Verdict::Inconclusive {
-                cause: Cause::SandboxRefused,
-                reason: refused.to_string(),
-            });
+            return self.ran_nothing(Halt::SandboxRefused.verdict(refused.to_string()));
         }
         // One check of a project at a time: each puts the tree back.
         let _hold = self.hold_project();
@@ -282,12 +279,9 @@ impl SandboxedTests {
             Err(why) => {
                 let found = found.uncancelled();
                 let put_back = found.put_back(&found.compare()).map(|_| ());
-                let mut record = self.ran_nothing(Verdict::Inconclusive {
-                    cause: Cause::PrepareFailed,
-                    reason: format!(
-                        "the tree the attempts were to run could not be made, so nothing ran: {why}"
-                    ),
-                });
+                let mut record = self.ran_nothing(Halt::PrepareFailed.verdict(format!(
+                    "the tree the attempts were to run could not be made, so nothing ran: {why}"
+                )));
                 record.view = Some(ViewRecord {
                     put_back: Some(put_back),
                     ..ViewRecord::default()
@@ -370,18 +364,12 @@ impl SandboxedTests {
             let mut change = snapshot.compare_preparation();
             if !change.is_empty() {
                 let verdict = if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                    Verdict::Inconclusive {
-                        cause: Cause::Cancelled,
-                        reason: format!(
+                    Halt::Cancelled.verdict(format!(
                             "testgate was interrupted while it compared the tree after the preparation `{command}`"
-                        ),
-                    }
+                        ))
                 } else {
                     change.restored = Some(snapshot.restore(&change));
-                    Verdict::Inconclusive {
-                        cause: Cause::TreeChanged,
-                        reason: change.preparation_reason(command),
-                    }
+                    Halt::TreeChanged.verdict(change.preparation_reason(command))
                 };
                 let mut stopped = self.ran_nothing(verdict);
                 stopped.preparations = preparations;
@@ -513,13 +501,10 @@ impl SandboxedTests {
             return Ok(change);
         }
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-            return Err(Verdict::Inconclusive {
-                cause: Cause::Cancelled,
-                reason: format!(
-                    "testgate was interrupted while it compared the tree after attempt {}",
-                    record.number
-                ),
-            });
+            return Err(Halt::Cancelled.verdict(format!(
+                "testgate was interrupted while it compared the tree after attempt {}",
+                record.number
+            )));
         }
         let mut after = attempts.to_vec();
         after.push(record.attempt.clone());
@@ -687,22 +672,16 @@ impl SandboxedTests {
             "after the preparations"
         };
         let verdict = match error {
-            SnapshotError::Cancelled => Verdict::Inconclusive {
-                cause: Cause::Cancelled,
-                reason: format!(
+            SnapshotError::Cancelled => Halt::Cancelled.verdict(format!(
                     "testgate was interrupted while it recorded the tree {when}; no attempt ran"
-                ),
-            },
+                )),
             SnapshotError::Unreadable { .. }
             | SnapshotError::TooDeep { .. }
             | SnapshotError::TooManyEntries { .. }
             | SnapshotError::TooLarge { .. }
-            | SnapshotError::OverTime { .. } => Verdict::Inconclusive {
-                cause: Cause::TreeUnreadable,
-                reason: format!(
+            | SnapshotError::OverTime { .. } => Halt::TreeUnreadable.verdict(format!(
                     "the tree could not be recorded {when}, so a change to it could not have been seen, and no attempt ran: {error}"
-                ),
-            },
+                )),
         };
         Record {
             suite: self.suite.clone(),
@@ -764,9 +743,9 @@ impl SandboxedTests {
         let report_path = self.users_report_cleared();
         let mut sink = AttemptSink::new(self.config.format, TAIL_BYTES, observer);
         if let Ok(asked) = asked.as_ref()
-            && asked.events_on_stdout()
+            && let Some(runner) = asked.events_runner()
         {
-            sink = sink.with_go_events(asked.framing_on_stdout());
+            sink = sink.with_go_events(runner, asked.framing_on_stdout());
         }
         let started = Instant::now();
         let mut result = testgate_run::run(&spec, &mut sink);
@@ -969,6 +948,7 @@ impl Drop for Forget<'_> {
 )]
 mod tests {
     use super::*;
+    use testgate_policy::Cause;
 
     /// Each attempt sees the tree as submitted (a script that exits 3 when
     /// it does not), rewrites a file and fails: every retry runs, and the

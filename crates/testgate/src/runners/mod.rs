@@ -31,7 +31,7 @@ mod mocha;
 mod nextest;
 mod node;
 pub(crate) mod npm;
-pub(crate) mod phpunit;
+mod phpunit;
 mod pytest;
 mod rspec;
 mod shell;
@@ -55,6 +55,34 @@ pub(crate) use nextest::nextest_escape;
 pub(crate) use pytest::is_python;
 pub(crate) use shell::ShellScript;
 pub(crate) use trusted::TrustedPath;
+
+/// A command that runs a runner through a script of the project's
+/// (`composer test` runs `composer.json`'s `test` script), as the runner's
+/// profile knows it ([`RunnerProfile::script_wrapper`]). `rest` is the
+/// wrapper's arguments after its own words; each answer is `None` (or why
+/// not) where the script is not a plain command of the runner.
+pub(crate) trait ScriptWrapper: Sync {
+    /// Whether the project's script in `workspace` is a plain command of
+    /// the runner.
+    fn runs(&self, workspace: &Path) -> bool;
+
+    /// `rest` rewritten to run only `targets` (the runner's selectors
+    /// passed on to the script), or why that cannot be done exactly.
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        workspace: &Path,
+    ) -> Result<Vec<String>, String>;
+
+    /// How the runner is asked for its report at `place` through the
+    /// wrapper: the request's `args` are the wrapper's, instead of `rest`.
+    fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest>;
+
+    /// [`RunnerProfile::fails_apart`] of the runner the script starts, with
+    /// the words the wrapper passes on to it.
+    fn fails_apart(&self, rest: &[String], workspace: &Path) -> Option<FailsApart>;
+}
 
 /// Which of the tests a runner counts apart, not failed (PHPUnit's risky
 /// tests and the tests it warned about:
@@ -151,6 +179,27 @@ pub(crate) trait RunnerProfile: Sync {
     /// say; `None` where that is not known (then any of them may have).
     fn fails_apart(&self, _rest: &[String], _workspace: &Path) -> Option<FailsApart> {
         None
+    }
+
+    /// Where `program args` (the program's file name) runs this runner
+    /// through a script of the project's (`composer test` runs
+    /// `composer.json`'s `test` script): how many of `args` are the
+    /// wrapper's own words (`test`), and what the profile knows of the
+    /// wrapper. `None` for any other command (the default).
+    fn script_wrapper(
+        &self,
+        program: &str,
+        args: &[String],
+    ) -> Option<(usize, &'static dyn ScriptWrapper)> {
+        let _ = (program, args);
+        None
+    }
+
+    /// Whether `check --structured` supports this runner: its report is
+    /// obtained by default, so the option adds nothing (pytest's); for
+    /// any other runner the option is a usage error (docs/cli.md).
+    fn structured(&self) -> bool {
+        false
     }
 
     /// How the runner, started behind a wrapper no argument reaches
@@ -504,6 +553,34 @@ mod profile_tests {
             assert!(known_profile(runner).is_some(), "{runner} has no profile");
         }
     }
+
+    /// `composer test` is PHPUnit's wrapper, with one word of its own;
+    /// where it must not fire: composer's other commands, `npm test`.
+    #[test]
+    fn a_script_wrapper_is_found_by_its_runners_profile() {
+        let words = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let found = |program: &str, line: &str| {
+            super::script_wrapper(program, &words(line)).map(|(runner, prefix, _)| (runner, prefix))
+        };
+        assert_eq!(found("composer", "test -- x"), Some((Runner::Phpunit, 1)));
+        assert_eq!(found("composer", "install"), None);
+        assert_eq!(found("npm", "test"), None);
+    }
+
+    /// `check --structured` supports the runners whose report is obtained
+    /// by default as it asks: pytest alone.
+    #[test]
+    fn structured_is_supported_for_pytest_alone() {
+        let supported: Vec<Runner> = Runner::ALL
+            .into_iter()
+            .filter(|&runner| super::supports_structured(runner))
+            .collect();
+        assert_eq!(supported, [Runner::Pytest]);
+    }
 }
 
 /// The first word of `words` (a whole command, or an npm script's words)
@@ -556,11 +633,42 @@ pub(crate) fn recognise(program: &str, args: &[String]) -> Option<(Runner, usize
         .find_map(|runner| Some((runner, profile(runner).recognise(program, args)?)))
 }
 
+/// The runner `program args` (`program` is a file name) runs through a
+/// script of the project's, how many of `args` are the wrapper's own words,
+/// and the wrapper ([`RunnerProfile::script_wrapper`]): asked of every
+/// profile, in [`Runner::ALL`]'s order.
+pub(crate) fn script_wrapper(
+    program: &str,
+    args: &[String],
+) -> Option<(Runner, usize, &'static dyn ScriptWrapper)> {
+    Runner::ALL.into_iter().find_map(|runner| {
+        let (prefix, wrapper) = profile(runner).script_wrapper(program, args)?;
+        Some((runner, prefix, wrapper))
+    })
+}
+
+/// Every runner with its profile, in [`Runner::ALL`]'s order.
+pub(crate) fn profiles() -> impl Iterator<Item = (Runner, &'static dyn RunnerProfile)> {
+    Runner::ALL
+        .into_iter()
+        .map(|runner| (runner, profile(runner)))
+}
+
+/// Whether `testgate check --structured` supports `runner`
+/// ([`RunnerProfile::structured`]): its report is obtained by default, so
+/// the option adds nothing; for any other runner the option is a usage
+/// error that says to configure the runner and give `--report`
+/// (docs/cli.md).
+pub fn supports_structured(runner: Runner) -> bool {
+    profile(runner).structured()
+}
+
 /// [`RunnerProfile::fails_apart`] of the runner `program args` starts
-/// (`program` is a file name), or behind `composer test`.
+/// (`program` is a file name), or behind a wrapper of a project's script
+/// (`composer test`, [`ScriptWrapper::fails_apart`]).
 pub(crate) fn fails_apart(program: &str, args: &[String], workspace: &Path) -> Option<FailsApart> {
-    if program == "composer" && phpunit::is_composer_test(args) {
-        return phpunit::composer_fails_apart(&args[1..], workspace);
+    if let Some((_, prefix, wrapper)) = script_wrapper(program, args) {
+        return wrapper.fails_apart(&args[prefix..], workspace);
     }
     let (runner, prefix) = recognise(program, args)?;
     profile(runner).fails_apart(&args[prefix..], workspace)

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::{
-    FailsApart, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, ToolOutput, names,
+    FailsApart, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, ScriptWrapper, Target,
+    ToolOutput, names,
 };
 use crate::project_view::{Detected, ProjectView};
 use testgate_parse::Runner;
@@ -148,7 +149,7 @@ const COMPOSER_JSON_LIMIT: u64 = 1 << 20;
 /// `composer.json`, where that script is one plain PHPUnit command
 /// (`phpunit ARGS`, `vendor/bin/phpunit ARGS`, `@php vendor/bin/phpunit
 /// ARGS`; a list of one such command); otherwise why not.
-pub(crate) fn composer_script(workspace: &Path) -> Result<Vec<String>, String> {
+fn composer_script(workspace: &Path) -> Result<Vec<String>, String> {
     let path = workspace.join("composer.json");
     let bytes =
         testgate_run::read_project_file(&path, COMPOSER_JSON_LIMIT).map_err(|e| e.to_string())?;
@@ -187,7 +188,7 @@ pub(crate) fn composer_script(workspace: &Path) -> Result<Vec<String>, String> {
 
 /// Whether composer's arguments `args` run the project's `test` script
 /// (`composer test ARGS`).
-pub(crate) fn is_composer_test(args: &[String]) -> bool {
+fn is_composer_test(args: &[String]) -> bool {
     args.first().is_some_and(|a| a == "test")
 }
 
@@ -215,7 +216,7 @@ fn composer_appended(rest: &[String], extra: &[String]) -> Vec<String> {
 /// composer's words after `test`): the retry's `--filter` appended after
 /// `--`, where the script's and the command's words select nothing
 /// already.
-pub(crate) fn composer_select(
+fn composer_select(
     rest: &[String],
     targets: &[Target<'_>],
     workspace: &Path,
@@ -233,11 +234,7 @@ pub(crate) fn composer_select(
 /// composer's words after `test`): `--log-junit PLACE` appended after
 /// `--`; `None` where the script or the command names its own report, or
 /// the script is not plain PHPUnit.
-pub(crate) fn composer_report(
-    rest: &[String],
-    place: &Path,
-    workspace: &Path,
-) -> Option<ReportRequest> {
+fn composer_report(rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
     let mut phpunit = composer_script(workspace).ok()?;
     phpunit.extend(composer_words(rest).1.iter().cloned());
     let asked = Phpunit.report(&phpunit, place, workspace)?;
@@ -360,16 +357,51 @@ fn fails_apart(rest: &[String], workspace: &Path) -> Option<FailsApart> {
 
 /// `composer test`'s [`fails_apart`]: its script's PHPUnit arguments and
 /// those the command appends; `None` where the script is not plain PHPUnit.
-pub(crate) fn composer_fails_apart(rest: &[String], workspace: &Path) -> Option<FailsApart> {
+fn composer_fails_apart(rest: &[String], workspace: &Path) -> Option<FailsApart> {
     let mut phpunit = composer_script(workspace).ok()?;
     phpunit.extend(composer_words(rest).1.iter().cloned());
     fails_apart(&phpunit, workspace)
+}
+
+/// `composer test` whose `test` script is a plain PHPUnit command: the
+/// words after `--` are appended to the script.
+struct ComposerTest;
+
+impl ScriptWrapper for ComposerTest {
+    fn runs(&self, workspace: &Path) -> bool {
+        composer_script(workspace).is_ok()
+    }
+
+    fn select(
+        &self,
+        rest: &[String],
+        targets: &[Target<'_>],
+        workspace: &Path,
+    ) -> Result<Vec<String>, String> {
+        composer_select(rest, targets, workspace)
+    }
+
+    fn report(&self, rest: &[String], place: &Path, workspace: &Path) -> Option<ReportRequest> {
+        composer_report(rest, place, workspace)
+    }
+
+    fn fails_apart(&self, rest: &[String], workspace: &Path) -> Option<FailsApart> {
+        composer_fails_apart(rest, workspace)
+    }
 }
 
 /// PHPUnit run by its script or by `php`, or behind `composer test`.
 pub(super) struct Phpunit;
 
 impl RunnerProfile for Phpunit {
+    fn script_wrapper(
+        &self,
+        program: &str,
+        args: &[String],
+    ) -> Option<(usize, &'static dyn ScriptWrapper)> {
+        (program == "composer" && is_composer_test(args)).then_some((1, &ComposerTest as _))
+    }
+
     fn toolchain(&self) -> &'static super::Toolchain {
         &super::ecosystems::PHP
     }

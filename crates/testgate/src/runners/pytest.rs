@@ -206,6 +206,11 @@ fn pytest_path(arg: &str, workspace: &Path) -> Result<(), String> {
 pub(super) struct Pytest;
 
 impl RunnerProfile for Pytest {
+    fn structured(&self) -> bool {
+        // Its JUnit report is obtained by default.
+        true
+    }
+
     fn trusted(&self) -> &'static [super::TrustedPath] {
         super::trusted::PYTEST
     }
