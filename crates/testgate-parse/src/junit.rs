@@ -407,8 +407,12 @@ fn millis(ms: f64) -> Option<u64> {
 
 /// An attribute's unescaped value; empty when absent or malformed.
 fn attribute(element: &BytesStart<'_>, key: &str) -> String {
+    // Without quick_xml's check for repeated names (a quadratic pass over
+    // every element's attributes, 2 % of a check of PHP-Parser): the first
+    // attribute of the name is taken either way.
     element
         .attributes()
+        .with_checks(false)
         .flatten()
         .find(|a| a.key.local_name().into_inner() == key)
         .and_then(|a| {

@@ -27,6 +27,15 @@ const TAIL: usize = 4096;
 /// line is handed on after this long, or once it is this big.
 const PARTIAL_WAIT: Duration = Duration::from_millis(200);
 const PARTIAL_MAX: usize = 64 * 1024;
+/// After a read of one stream that did not fill the buffer, that stream is
+/// left to gather this long before it is read again: a runner that writes
+/// one character per test (PHPUnit's progress dots) woke testgate once per
+/// test, 1,700 times and some 5 ms of CPU a check of PHP-Parser
+/// (docs/scale.md). The command's end and the other stream's first byte
+/// end the wait at once, so lines of the two streams are read in the order
+/// an unpaced loop reads them; a read that fills the buffer, as the pipe's
+/// 64 KiB do, or reads of both streams, are followed at once.
+const RELAY_PACE: Duration = Duration::from_millis(5);
 
 /// Why the runner started ending the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +137,9 @@ pub(crate) struct Watch {
     buffer: Box<[u8]>,
     /// stdout's and stderr's unfinished last line, and since when it waits.
     partial: [(Vec<u8>, Option<Instant>); 2],
+    /// Whether the last poll read output of stdout, of stderr, that did
+    /// not fill the buffer.
+    read_short: [bool; 2],
     /// The socket calls the sandbox refused, as the output reports them;
     /// `None` where the network is the command's (allowed, or the host).
     pub(crate) refusals: Option<Refusals>,
@@ -162,6 +174,7 @@ impl Watch {
             output_bytes: 0,
             buffer: vec![0; 64 * 1024].into_boxed_slice(),
             partial: [(Vec::new(), None), (Vec::new(), None)],
+            read_short: [false; 2],
             refusals: None,
         })
     }
@@ -227,6 +240,9 @@ impl Watch {
             .map_or(Duration::ZERO, |t| t - now);
             self.poll_once(wake, &mut exited_at, sink)?;
             self.flush_partials(Some(Instant::now()), sink);
+            if exited_at.is_none() && stop.is_none() {
+                self.pace(RELAY_PACE.min(wake));
+            }
         }
         self.flush_partials(None, sink);
         let leaked = match stop {
@@ -238,6 +254,29 @@ impl Watch {
             None => self.tree.end_others(),
         };
         Ok((stop, leaked))
+    }
+
+    /// When the last poll read a little of one output stream and nothing
+    /// of the other, waits up to `most` for the command's end or the other
+    /// stream's output, leaving the first to gather ([`RELAY_PACE`]).
+    fn pace(&self, most: Duration) {
+        let other = match self.read_short {
+            [true, false] => 1,
+            [false, true] => 0,
+            [false, false] | [true, true] => return,
+        };
+        let Some(report) = &self.report else {
+            return;
+        };
+        let mut fds = vec![pollfd(report.as_raw_fd())];
+        if let Some(pipe) = &self.pipes[other] {
+            fds.push(pollfd(pipe.as_raw_fd()));
+        }
+        let millis = most.as_millis().min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: fds is a valid array of pollfd of the given length. What
+        // woke it is seen by the next poll over every pipe; an
+        // interruption only ends the wait early.
+        unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
     }
 
     /// One poll over the pipes and the reaper's report, handing output to the sink.
@@ -259,6 +298,7 @@ impl Watch {
             fds.push(pollfd(report.as_fd().as_raw_fd()));
             which.push(usize::MAX);
         }
+        self.read_short = [false; 2];
         let millis = wait.as_millis().min(i32::MAX as u128) as libc::c_int;
         // Round up so a sub-millisecond wait does not spin.
         let millis = if wait > Duration::ZERO {
@@ -335,6 +375,9 @@ impl Watch {
             _ => {
                 if i == 1 {
                     keep_tail(&mut self.tail, chunk);
+                }
+                if let Some(short) = self.read_short.get_mut(i) {
+                    *short = chunk.len() < self.buffer.len();
                 }
                 self.output_bytes += chunk.len() as u64;
                 let Some((line, since)) = self.partial.get_mut(i) else {

@@ -607,8 +607,9 @@ impl Snapshot {
                 false
             }
         };
-        for (rel, entry) in &now {
-            match self.files.get(rel) {
+        let (paired, gone) = paired(&now, &self.files);
+        for (rel, entry, before) in paired {
+            match before {
                 Some(before) if before.kind == entry.kind => {}
                 Some(before) if judged(before) || judged(entry) => {
                     if note(&mut change, rel, recorded_counts(rel)) {
@@ -630,11 +631,8 @@ impl Snapshot {
                 None => self.note_new_entry(&mut change, rel, entry, &now, &followed),
             }
         }
-        for (rel, entry) in &self.files {
-            if !now.contains_key(rel)
-                && judged(entry)
-                && note(&mut change, rel, recorded_counts(rel))
-            {
+        for (rel, entry) in gone {
+            if judged(entry) && note(&mut change, rel, recorded_counts(rel)) {
                 change.deleted.push(rel.clone());
             }
         }
@@ -964,6 +962,39 @@ pub fn is_test_file(path: &Path) -> bool {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Each entry of a walk, with the recorded entry at its path.
+type Paired<'a, V> = Vec<(&'a PathBuf, &'a V, Option<&'a V>)>;
+
+/// Pairs each entry of `now` with the entry `recorded` holds at its path,
+/// and lists the recorded entries `now` lacks, both in the maps' order, in
+/// one pass over the two: a lookup per entry compared the paths component
+/// by component some ten times over (2 ms of a check of PHP-Parser's 1,000
+/// entries).
+fn paired<'a, V>(
+    now: &'a BTreeMap<PathBuf, V>,
+    recorded: &'a BTreeMap<PathBuf, V>,
+) -> (Paired<'a, V>, Vec<(&'a PathBuf, &'a V)>) {
+    let mut pairs = Vec::with_capacity(now.len());
+    let mut gone = Vec::new();
+    let mut recorded = recorded.iter().peekable();
+    for (rel, entry) in now {
+        let mut before = None;
+        while let Some((at, _)) = recorded.peek() {
+            match (*at).cmp(rel) {
+                std::cmp::Ordering::Less => gone.extend(recorded.next()),
+                std::cmp::Ordering::Equal => {
+                    before = recorded.next().map(|(_, e)| e);
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+        pairs.push((rel, entry, before));
+    }
+    gone.extend(recorded);
+    (pairs, gone)
 }
 
 #[cfg(test)]
@@ -1650,5 +1681,35 @@ mod tests {
         assert_eq!(paths(&change.changed), ["big.bin"]);
         let error = snap.put_back(&change).unwrap_err();
         assert!(error.contains("big.bin (over the"), "{error}");
+    }
+
+    #[test]
+    fn pairing_in_one_pass_is_what_a_lookup_per_entry_gives() {
+        // Path order is not byte order: `a/b` sorts before `a.b` and
+        // `a-b`, and a folder's entries before a sibling named after it.
+        let paths = ["a", "a/b", "a.b", "a-b", "a-b/c", "ab", "b", "b/a"];
+        // Every path in neither map, in one, or in both.
+        for mask in 0u32..(1 << (2 * paths.len())) {
+            let pick = |shift: usize| -> BTreeMap<PathBuf, usize> {
+                paths
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask >> (2 * i + shift) & 1 == 1)
+                    .map(|(i, p)| (PathBuf::from(p), i + 100 * shift))
+                    .collect()
+            };
+            let (now, recorded) = (pick(0), pick(1));
+            let (pairs, gone) = paired(&now, &recorded);
+            let looked_up: Vec<_> = now
+                .iter()
+                .map(|(rel, entry)| (rel, entry, recorded.get(rel)))
+                .collect();
+            let lacking: Vec<_> = recorded
+                .iter()
+                .filter(|(rel, _)| !now.contains_key(*rel))
+                .collect();
+            assert_eq!(pairs, looked_up, "{now:?} {recorded:?}");
+            assert_eq!(gone, lacking, "{now:?} {recorded:?}");
+        }
     }
 }

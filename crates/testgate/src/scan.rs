@@ -542,15 +542,14 @@ impl<'a> Scan<'a> {
         in_ignored: bool,
     ) -> Result<(), SnapshotError> {
         let stamp = Stamp::of(stat);
-        let unmoved = self
-            .previous
-            .and_then(|p| p.get(&rel))
+        let recorded = self.previous.and_then(|p| p.get(&rel));
+        let unmoved = recorded
             .filter(|before| before.stamp == stamp && matches!(before.kind, Kind::File { .. }));
         if let Some(before) = unmoved {
             let entry = self.kept_unread(before, stamp, in_ignored);
             return self.insert(rel, entry);
         }
-        let known = self.previous.is_some_and(|p| p.contains_key(&rel));
+        let known = recorded.is_some();
         if !self.read_new && !known {
             return self.insert(rel, unread_file(stat, stamp, in_ignored));
         }
