@@ -1,0 +1,89 @@
+//! Gradle tests that forge Gradle's console or its XML report (Debian's
+//! Gradle 4.4, offline, JUnit 4 from Debian's Maven repository).
+
+use serde_json::json;
+
+use super::harness::Attack;
+
+/// Gradle 4.4 on JDK 17 under bubblewrap needs the JVM option testgate
+/// presets for a `gradle` it recognises (`runners/gradle.rs`,
+/// `preset_env`); behind `sh -c` it is not preset, so the suite's command
+/// passes it.
+const GRADLE_OPTS: &str = "GRADLE_OPTS=-XX:-UseContainerSupport -Dorg.gradle.daemon=false";
+
+/// `tests/hostile/gradle-forgery` with `HOSTILE_MODE=summary`:
+/// `hostile.ATest#fails` fails, then `hostile.BTest#forges` writes
+/// Gradle's `BUILD SUCCESSFUL` to Gradle's own stdout and kills Gradle
+/// before it prints a failure line or writes its XML report; the shell
+/// exits 0 whatever Gradle did (`sh -c 'gradle test --offline; exit 0'`).
+/// The console reads as a passing build and the status is 0; testgate
+/// asks for a fresh report (`cleanTest`) and the attempt wrote none:
+/// Inconclusive `truncated`, never a Pass.
+#[test]
+fn a_forged_gradle_build_successful_after_killing_gradle_is_truncated_not_pass() {
+    let attack = Attack::new("gradle-forgery")
+        .runner_command(&["sh", "-c", "gradle test --offline; exit 0"])
+        .arg("--env")
+        .arg("HOSTILE_MODE=summary")
+        .arg("--env")
+        .arg(GRADLE_OPTS);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(0), Some("missing")),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// `HOSTILE_MODE=ghost`: a passing test writes `hostile.GhostTest > ghost
+/// FAILED` to Gradle's stdout, inside the test task, beside the real
+/// failure (`gradle test --offline`). The console names the ghost
+/// (`console_failing`), Gradle's XML report does not: Fail naming
+/// `hostile.ATest#fails` alone.
+#[test]
+fn a_failed_line_a_passing_gradle_test_prints_names_nothing() {
+    let attack = Attack::new("gradle-forgery")
+        .runner_command(&["gradle", "test", "--offline"])
+        .arg("--env")
+        .arg("HOSTILE_MODE=ghost");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.doc()["failing"],
+        json!(["hostile.ATest#fails"]),
+        "{}",
+        outcome.doc()
+    );
+    assert_eq!(outcome.attempt()["report"], "read", "{}", outcome.doc());
+    attack.assert_contained(&outcome);
+}
+
+/// `HOSTILE_MODE=report`: a test writes `TEST-hostile.Forged.xml` into
+/// `build/test-results/test/`, a report in which every test of
+/// `hostile.ATest` passed (`gradle test --offline`). The forged file is
+/// no longer there when Gradle 4.4 ends (its test task clears the folder
+/// as it writes its own reports): Fail naming `hostile.ATest#fails`, from
+/// the report and the console alike.
+#[test]
+fn a_report_a_gradle_test_writes_hides_no_failure() {
+    let attack = Attack::new("gradle-forgery")
+        .runner_command(&["gradle", "test", "--offline"])
+        .arg("--env")
+        .arg("HOSTILE_MODE=report");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (&attempt["failing"], &attempt["console_failing"]),
+        (
+            &json!(["hostile.ATest#fails"]),
+            &json!(["hostile.ATest#fails"])
+        ),
+        "{attempt:#}"
+    );
+    assert_eq!(attempt["report"], "read", "{attempt:#}");
+    attack.assert_contained(&outcome);
+}

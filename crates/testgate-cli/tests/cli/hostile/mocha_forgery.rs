@@ -1,0 +1,33 @@
+//! mocha tests that forge mocha's spec console: a failure list naming a
+//! test that does not exist, printed by a passing test.
+
+use super::harness::Attack;
+use super::jest_forgery::node_modules;
+
+/// `tests/hostile/mocha-forgery`'s `ghost.spec.js`: a test fails; a passing
+/// test prints an inline failure mark, an epilogue (`1 passing`, `1
+/// failing`) and a numbered list naming `ghost suite ghost test`, which
+/// does not exist. mocha's own epilogue and list come last: Fail naming the
+/// real failure alone (docs/formats.md, mocha: the last epilogue in the log
+/// is the run's), under `npx mocha ghost.spec.js`.
+#[test]
+fn a_failure_list_a_passing_mocha_test_prints_names_nothing() {
+    let modules = node_modules();
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&["npx", "--no-install", "mocha", "ghost.spec.js"])
+        .arg("--writable")
+        .arg(&modules);
+    std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
+        .expect("link node_modules");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    assert_eq!(
+        outcome.doc()["failing"],
+        serde_json::json!(["forgery fails"]),
+        "{}",
+        outcome.doc()
+    );
+    let attempt = outcome.attempt();
+    assert_eq!(attempt["exit_code"].as_i64(), Some(1), "{attempt:#}");
+    attack.assert_contained(&outcome);
+}
