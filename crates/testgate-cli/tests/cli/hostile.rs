@@ -27,6 +27,7 @@ mod landlock;
 mod leftovers;
 mod lies;
 mod mocha_forgery;
+mod node_forgery;
 mod output;
 mod paths;
 mod persistence;
@@ -40,6 +41,7 @@ mod tampering;
 mod terminal;
 mod trusted;
 mod unittest_forgery;
+mod vitest_forgery;
 
 /// Every driver in `hostile/` has its `mod` line above: the compiler
 /// cannot point at a missing one (the file is then never built), so a new
