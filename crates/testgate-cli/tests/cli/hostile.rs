@@ -43,6 +43,63 @@ mod trusted;
 mod unittest_forgery;
 mod vitest_forgery;
 
+use testgate::parse::Runner;
+
+/// For each runner, in `Runner::ALL`'s order, the driver module here that
+/// holds its forgery attacks (its rows in docs/formats.md's "Forgeries
+/// refused" name tests of it): as long as `Runner::ALL`, so that a new
+/// runner fails to compile here until its row, and its driver, are written
+/// (`every_runner_has_a_forgery_driver` checks the rest).
+const FORGERIES: [(Runner, &str); Runner::ALL.len()] = [
+    (Runner::Cargo, "lies"),
+    (Runner::Nextest, "channels"),
+    (Runner::Pytest, "channels"),
+    (Runner::Go, "lies"),
+    (Runner::Jest, "jest_forgery"),
+    (Runner::Vitest, "vitest_forgery"),
+    (Runner::Mocha, "mocha_forgery"),
+    (Runner::Node, "node_forgery"),
+    (Runner::Unittest, "unittest_forgery"),
+    (Runner::Maven, "channels"),
+    (Runner::Gradle, "gradle_forgery"),
+    (Runner::Ctest, "ctest_forgery"),
+    (Runner::Phpunit, "phpunit_forgery"),
+    (Runner::Rspec, "ruby_forgery"),
+    (Runner::Minitest, "ruby_forgery"),
+    (Runner::Gtest, "gtest_forgery"),
+];
+
+/// `FORGERIES` is in `Runner::ALL`'s order, and each runner's module is
+/// declared above (`mod X;`, so its tests are built and run) and names the
+/// runner.
+#[test]
+fn every_runner_has_a_forgery_driver() {
+    let runners: Vec<Runner> = FORGERIES.iter().map(|&(runner, _)| runner).collect();
+    assert_eq!(
+        runners,
+        Runner::ALL,
+        "FORGERIES is not in Runner::ALL's order"
+    );
+    let declared = include_str!("hostile.rs");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/hostile");
+    for (runner, module) in FORGERIES {
+        assert!(
+            declared
+                .lines()
+                .any(|line| line == format!("mod {module};")),
+            "FORGERIES names `{module}` for {}, which hostile.rs does not declare",
+            runner.name()
+        );
+        let source = std::fs::read_to_string(dir.join(format!("{module}.rs")))
+            .unwrap_or_else(|e| panic!("tests/cli/hostile/{module}.rs: {e}"));
+        assert!(
+            source.to_lowercase().contains(runner.name()),
+            "tests/cli/hostile/{module}.rs, {}'s forgery driver, never names it",
+            runner.name()
+        );
+    }
+}
+
 /// Every driver in `hostile/` has its `mod` line above: the compiler
 /// cannot point at a missing one (the file is then never built), so a new
 /// runner's forgery driver fails this until it is declared.
