@@ -224,9 +224,12 @@ impl TestConfig {
     /// assert_eq!(config.variables(), [("CI".into(), Some("true".into()))]);
     /// let mine = TestConfig::new(".", "npx", ["jest"]).env("CI", "false").preset();
     /// assert_eq!(mine.variables(), [("CI".into(), Some("false".into()))]);
+    /// // The one runner a shell's `-c` script starts gets its preset too.
+    /// let script = TestConfig::new(".", "sh", ["-c", "gradle test --offline; exit 0"]).preset();
+    /// assert!(script.variables().iter().any(|(name, _)| name == "GRADLE_OPTS"));
     /// ```
     pub fn preset(mut self) -> Self {
-        let Some(runner) = self.runner() else {
+        let Some(runner) = self.runner().or_else(|| self.runner_in_script()) else {
             return self;
         };
         for (name, value) in preset_env(runner) {
@@ -235,6 +238,20 @@ impl TestConfig {
             }
         }
         self
+    }
+
+    /// The one runner a shell's `-c` script starts (`sh -c 'gradle test;
+    /// exit 0'`), whose preset the script's command needs as much as a
+    /// bare one: Gradle 4.4 does not start under bubblewrap without its
+    /// `GRADLE_OPTS`.
+    fn runner_in_script(&self) -> Option<Runner> {
+        let program = Path::new(&self.program).file_name()?.to_str()?;
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| a.to_str().map(str::to_owned))
+            .collect::<Option<_>>()?;
+        crate::runners::ShellScript::of(program, &args)?.runner()
     }
 
     /// The variables set (`Some(value)`) or passed from the host (`None`)

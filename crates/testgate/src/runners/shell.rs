@@ -49,6 +49,26 @@ impl ShellScript {
         })
     }
 
+    /// The one runner the script's commands start, as
+    /// [`super::recognise`] knows a bare command's; `None` where none is,
+    /// or where two commands start different runners.
+    pub(crate) fn runner(&self) -> Option<testgate_parse::Runner> {
+        let mut found = None;
+        for (_, assignments, command) in self.commands() {
+            let Some((program, args)) = command[assignments..].split_first() else {
+                continue;
+            };
+            let base = program.rsplit('/').next().unwrap_or(program);
+            if let Some((runner, _)) = super::recognise(base, args) {
+                if found.is_some_and(|seen| seen != runner) {
+                    return None;
+                }
+                found = Some(runner);
+            }
+        }
+        found
+    }
+
     /// Each command's words, program first, after its `VAR=value`
     /// assignments: (index, assignments skipped, words).
     pub(crate) fn commands(&self) -> impl Iterator<Item = (usize, usize, &[String])> {
@@ -208,6 +228,22 @@ mod tests {
             ),
             words(&["-ec", "jest --ci '--outputFile=/tmp/a b.json' && echo done"])
         );
+    }
+
+    #[test]
+    fn the_one_runner_a_script_starts_is_known() {
+        let runner = |script: &str| ShellScript::of("sh", &words(&["-c", script]))?.runner();
+        assert_eq!(
+            runner("gradle test --offline; exit 0"),
+            Some(testgate_parse::Runner::Gradle)
+        );
+        assert_eq!(
+            runner("cd app && CI=1 go test ./... ; go test ./more"),
+            Some(testgate_parse::Runner::Go)
+        );
+        // Where it must not fire: no runner, or two different ones.
+        assert_eq!(runner("make test"), None);
+        assert_eq!(runner("cargo test && go test ./..."), None);
     }
 
     /// Where it must not fire: anything whose meaning is more than its
