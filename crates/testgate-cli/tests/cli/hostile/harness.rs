@@ -321,6 +321,16 @@ impl Attack {
         self.project.path()
     }
 
+    /// The e2e node projects' `node_modules` ([`node_modules`]) linked
+    /// into the project and given writable, as a suite of jest, vitest or
+    /// mocha needs it.
+    pub(super) fn with_node_modules(self) -> Self {
+        let modules = node_modules();
+        std::os::unix::fs::symlink(&modules, self.project().join("node_modules"))
+            .expect("link node_modules");
+        self.arg("--writable").arg(modules)
+    }
+
     pub(super) fn outside(&self) -> &Path {
         self.outside.path()
     }
@@ -786,4 +796,19 @@ fn the_survivor_scan_sees_a_marked_process() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].1.starts_with("sleep 30"), "{found:?}");
     assert!(processes_marked(&marker).is_empty());
+}
+
+/// The node_modules of the e2e node projects, which the suite links to:
+/// its canonical path, since a checkout under /tmp is visible in the
+/// sandbox only where it is bound, and a bind given as `a/../b` is not
+/// where the link `a/../b` leads inside.
+pub(super) fn node_modules() -> PathBuf {
+    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/projects/e2e/node/node_modules");
+    assert!(
+        modules.is_dir(),
+        "{} is missing: run scripts/setup (npm ci)",
+        modules.display()
+    );
+    modules.canonicalize().expect("canonical node_modules")
 }

@@ -2,24 +2,7 @@
 //! status 0 (issue 28): testgate asks jest for its `--json` report, which a
 //! run ended so never writes.
 
-use std::path::PathBuf;
-
 use super::harness::Attack;
-
-/// The node_modules of the e2e node projects, which the suite links to:
-/// its canonical path, since a checkout under /tmp is visible in the
-/// sandbox only where it is bound, and a bind given as `a/../b` is not
-/// where the link `a/../b` leads inside.
-pub(super) fn node_modules() -> PathBuf {
-    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/projects/e2e/node/node_modules");
-    assert!(
-        modules.is_dir(),
-        "{} is missing: run scripts/setup (npm ci)",
-        modules.display()
-    );
-    modules.canonicalize().expect("canonical node_modules")
-}
 
 /// `tests/hostile/jest-forgery`: a test fails, the next prints jest's green
 /// summary (under `--verbose` with the tree of passes) and calls
@@ -31,7 +14,6 @@ pub(super) fn node_modules() -> PathBuf {
 /// none: Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_jest_summary_and_exit_0_is_truncated_not_pass() {
-    let modules = node_modules();
     for command in [
         &["npx", "--no-install", "jest"][..],
         &["npx", "--no-install", "jest", "--verbose"],
@@ -39,10 +21,7 @@ fn a_forged_jest_summary_and_exit_0_is_truncated_not_pass() {
     ] {
         let attack = Attack::new("jest-forgery")
             .runner_command(command)
-            .arg("--writable")
-            .arg(&modules);
-        std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
-            .expect("link node_modules");
+            .with_node_modules();
         let outcome = attack.run();
         outcome.assert_verdict("inconclusive", Some("truncated"), 125);
         let attempt = outcome.attempt();
@@ -78,7 +57,6 @@ fn a_forged_jest_summary_and_exit_0_is_truncated_not_pass() {
 /// alone).
 #[test]
 fn a_forged_jest_summary_behind_a_wrapper_is_truncated_not_pass() {
-    let modules = node_modules();
     for (command, marker_args) in [
         (&["make", "test"][..], false),
         (&["sh", "run.sh"], true),
@@ -87,14 +65,13 @@ fn a_forged_jest_summary_behind_a_wrapper_is_truncated_not_pass() {
             false,
         ),
     ] {
-        let attack = Attack::new("jest-forgery").arg("--writable").arg(&modules);
+        let attack = Attack::new("jest-forgery");
         let attack = if marker_args {
             attack.command(command)
         } else {
             attack.runner_command(command)
-        };
-        std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
-            .expect("link node_modules");
+        }
+        .with_node_modules();
         let outcome = attack.run();
         outcome.assert_verdict("inconclusive", Some("truncated"), 125);
         let attempt = outcome.attempt();

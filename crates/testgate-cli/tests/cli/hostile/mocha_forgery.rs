@@ -2,7 +2,6 @@
 //! test that does not exist, printed by a passing test.
 
 use super::harness::Attack;
-use super::jest_forgery::node_modules;
 
 /// `tests/hostile/mocha-forgery`'s `ghost.spec.js`: a test fails; a passing
 /// test prints an inline failure mark, an epilogue (`1 passing`, `1
@@ -12,13 +11,9 @@ use super::jest_forgery::node_modules;
 /// is the run's), under `npx mocha ghost.spec.js`.
 #[test]
 fn a_failure_list_a_passing_mocha_test_prints_names_nothing() {
-    let modules = node_modules();
     let attack = Attack::new("mocha-forgery")
         .runner_command(&["npx", "--no-install", "mocha", "ghost.spec.js"])
-        .arg("--writable")
-        .arg(&modules);
-    std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
-        .expect("link node_modules");
+        .with_node_modules();
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
     assert_eq!(

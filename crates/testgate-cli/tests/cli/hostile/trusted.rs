@@ -140,7 +140,7 @@ fn a_test_main_forgery_fails_with_trusted_tests() {
     );
 }
 
-use super::jest_forgery::node_modules;
+use super::harness::node_modules;
 
 /// `tests/hostile/trusted-jest`: a `jest.config.js` naming a
 /// `setupFilesAfterEnv` file that replaces `expect`: PASS as submitted,

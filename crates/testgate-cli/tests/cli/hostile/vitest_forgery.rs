@@ -2,7 +2,6 @@
 //! kills vitest, behind a shell that exits 0.
 
 use super::harness::Attack;
-use super::jest_forgery::node_modules;
 
 /// `tests/hostile/vitest-forgery`: a test fails, the next writes vitest's
 /// green closing (`Test Files  1 passed (1)`, `Tests  2 passed (2)`) to
@@ -12,13 +11,9 @@ use super::jest_forgery::node_modules;
 /// run ends, which never came: Inconclusive `truncated`, never a Pass.
 #[test]
 fn a_forged_vitest_closing_after_killing_vitest_is_truncated_not_pass() {
-    let modules = node_modules();
     let attack = Attack::new("vitest-forgery")
         .runner_command(&["sh", "-c", "npx --no-install vitest run; exit 0"])
-        .arg("--writable")
-        .arg(&modules);
-    std::os::unix::fs::symlink(&modules, attack.project().join("node_modules"))
-        .expect("link node_modules");
+        .with_node_modules();
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
     let attempt = outcome.attempt();
