@@ -68,6 +68,7 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
     let mut reader = quick_xml::Reader::from_reader(xml);
     let mut producer: Option<Producer> = known;
     let mut suite: Option<String> = None;
+    let mut path = SuitePath::default();
     let mut case: Option<Case> = None;
     let mut cases: Vec<Case> = Vec::new();
     let mut saw_suite = false;
@@ -92,6 +93,7 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
                 producer = producer
                     .or_else(|| Producer::of_schema(&element))
                     .or_else(|| Producer::of_root(&name));
+                path.open(&name);
                 suite = Some(name);
             }
             Event::Empty(element) if element.local_name().into_inner() == "testsuite" => {
@@ -101,10 +103,10 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
                     .or_else(|| Producer::of_root(&attribute(&element, "name")));
             }
             Event::Start(element) if element.local_name().into_inner() == "testcase" => {
-                case = Some(Case::of(&element, suite.as_deref()));
+                case = Some(Case::of(&element, suite.as_deref(), path.joined()));
             }
             Event::Empty(element) if element.local_name().into_inner() == "testcase" => {
-                cases.push(Case::of(&element, suite.as_deref()));
+                cases.push(Case::of(&element, suite.as_deref(), path.joined()));
             }
             Event::Start(element) | Event::Empty(element) => {
                 if let Some(case) = &mut case {
@@ -115,6 +117,7 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
                 cases.extend(case.take());
             }
             Event::End(element) if element.local_name().into_inner() == "testsuite" => {
+                path.close();
                 suite = None;
             }
             Event::Eof => break,
@@ -137,6 +140,46 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
     }
     let producer = producer.unwrap_or_else(|| Producer::guess(&cases));
     Ok(report_of(producer, cases))
+}
+
+/// The deepest nesting of `<testsuite>`s whose titles a case's
+/// [`Case::path`] holds: a hostile report cannot grow it further.
+const MAX_NESTING: usize = 64;
+
+/// The titles of the open `<testsuite>`s, outermost first (node's
+/// reporter nests one per describe and per test with subtests).
+#[derive(Debug, Default)]
+struct SuitePath {
+    /// The titles of the first [`MAX_NESTING`] open suites, each joined
+    /// with those above it by ` > `.
+    joined: Vec<String>,
+    /// How many suites are open.
+    depth: usize,
+}
+
+impl SuitePath {
+    /// A suite titled `title` opens.
+    fn open(&mut self, title: &str) {
+        self.depth = self.depth.saturating_add(1);
+        if self.joined.len() < MAX_NESTING {
+            let joined = match self.joined.last() {
+                Some(outer) => format!("{outer} > {title}"),
+                None => title.to_owned(),
+            };
+            self.joined.push(joined);
+        }
+    }
+
+    /// The innermost open suite closes.
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.joined.truncate(self.depth.min(MAX_NESTING));
+    }
+
+    /// The open suites' titles joined by ` > `; empty outside any.
+    fn joined(&self) -> &str {
+        self.joined.last().map_or("", String::as_str)
+    }
 }
 
 /// Who wrote the report, as far as it says.
@@ -188,9 +231,10 @@ impl Producer {
 }
 
 impl Case {
-    fn of(element: &BytesStart<'_>, suite: Option<&str>) -> Case {
+    fn of(element: &BytesStart<'_>, suite: Option<&str>, path: &str) -> Case {
         Case {
             name: attribute(element, "name"),
+            path: path.to_owned(),
             classname: attribute(element, "classname"),
             file: attribute(element, "file"),
             suite: suite.unwrap_or_default().to_owned(),
