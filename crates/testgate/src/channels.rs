@@ -872,6 +872,7 @@ fn report_in(
             Some(runner) => testgate_parse::parse_junit_of(runner, bytes),
             None => testgate_parse::parse_junit(bytes),
         },
+        ReportFormat::NodeJunit => testgate_parse::parse_junit_of(Runner::Node, bytes),
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(bytes, &root.to_string_lossy())
         }

@@ -408,6 +408,9 @@ pub(crate) enum EnvJoin {
 pub(crate) enum ReportFormat {
     /// JUnit XML (pytest `--junitxml`, nextest's JUnit).
     JUnit,
+    /// node's junit reporter's XML, which names no writer: read as node's
+    /// (`testgate_parse::parse_junit_of`).
+    NodeJunit,
     /// jest's `--json` report.
     JestJson,
     /// vitest's JSON reporter.
@@ -431,7 +434,7 @@ impl ReportFormat {
     /// The file name extension of a report of this format.
     pub(crate) fn extension(self) -> &'static str {
         match self {
-            ReportFormat::JUnit => "xml",
+            ReportFormat::JUnit | ReportFormat::NodeJunit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
             ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
                 "jsonl"
