@@ -172,6 +172,17 @@ pub(crate) trait RunnerProfile: Sync {
         None
     }
 
+    /// Whether the environment a command runs with already chose the
+    /// runner's report, so that none is asked for by its arguments and the
+    /// console judges alone: node's `NODE_OPTIONS` naming a reporter, which
+    /// node joins with the arguments' (a count of reporters their
+    /// destinations' does not match is refused). `variable` gives a
+    /// variable's value in that environment. By default, never.
+    fn report_chosen_by(&self, variable: &dyn Fn(&str) -> Option<String>) -> bool {
+        let _ = variable;
+        false
+    }
+
     /// Which of the tests the runner counts apart, not failed
     /// ([`Report::risky`](testgate_parse::Report::risky),
     /// [`Report::warned`](testgate_parse::Report::warned)), fail a run of

@@ -75,14 +75,12 @@ fn is_reporter_option(word: &str) -> bool {
 /// are still appended to the script's words) and before anything else:
 /// node takes no option after a file, and a word after an option that
 /// takes a value is that value.
-/// Where `rest` or `node_options` (the command's `NODE_OPTIONS`) already
-/// names a reporter or a destination, the user chose, and nothing is asked:
-/// node refuses reporters and destinations whose counts differ, and an
-/// honest run must not be broken.
-fn report(rest: &[String], place: &Path, node_options: &str) -> Option<ReportRequest> {
-    let chosen = rest.iter().any(|word| is_reporter_option(word))
-        || node_options.split_whitespace().any(is_reporter_option);
-    if chosen {
+/// Where `rest` already names a reporter or a destination, the user chose,
+/// and nothing is asked: node refuses reporters and destinations whose
+/// counts differ, and an honest run must not be broken (`NODE_OPTIONS`:
+/// [`RunnerProfile::report_chosen_by`]).
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    if rest.iter().any(|word| is_reporter_option(word)) {
         return None;
     }
     let at = rest
@@ -148,8 +146,14 @@ impl RunnerProfile for Node {
     /// outnumber their destinations (`ERR_INVALID_ARG_VALUE`, node 20): a
     /// wrapper that names its own reporter would be broken.
     fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
-        let node_options = std::env::var("NODE_OPTIONS").unwrap_or_default();
-        report(rest, place, &node_options)
+        report(rest, place)
+    }
+
+    /// `NODE_OPTIONS` naming a reporter or a destination: node joins its
+    /// reporters with the arguments'.
+    fn report_chosen_by(&self, variable: &dyn Fn(&str) -> Option<String>) -> bool {
+        variable("NODE_OPTIONS")
+            .is_some_and(|options| options.split_whitespace().any(is_reporter_option))
     }
 
     /// The pattern goes first: node takes every word after the first file
@@ -215,7 +219,7 @@ mod tests {
     fn junit_is_asked_beside_tap_unless_a_reporter_is_named() {
         let args = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         let place = Path::new("/tmp/r/node.xml");
-        let asked = report(&args(&["--no-warnings", "t/"]), place, "").unwrap();
+        let asked = report(&args(&["--no-warnings", "t/"]), place).unwrap();
         assert_eq!(
             asked.args,
             args(&[
@@ -229,7 +233,7 @@ mod tests {
         );
         assert_eq!(asked.format, ReportFormat::NodeJunit);
         // After a retry's pattern, before a word that may be a value.
-        let asked = report(&args(&["--test-name-pattern=^a$", "-r", "x"]), place, "").unwrap();
+        let asked = report(&args(&["--test-name-pattern=^a$", "-r", "x"]), place).unwrap();
         assert_eq!(asked.args[0], "--test-name-pattern=^a$");
         assert_eq!(asked.args[1], "--test-reporter=tap");
         assert_eq!(asked.args[5..], args(&["-r", "x"]));
@@ -239,18 +243,20 @@ mod tests {
             &["--test-reporter", "spec"],
             &["--test-reporter-destination=out.txt"],
         ] {
-            assert_eq!(report(&args(own), place, ""), None, "{own:?}");
+            assert_eq!(report(&args(own), place), None, "{own:?}");
         }
-        assert_eq!(
-            report(&[], place, "--max-old-space-size=99 --test-reporter=dot"),
-            None
-        );
-        assert!(report(&[], place, "--max-old-space-size=99").is_some());
+        let options = |value: &'static str| {
+            move |name: &str| (name == "NODE_OPTIONS").then(|| value.to_owned())
+        };
+        assert!(Node.report_chosen_by(&options("--max-old-space-size=9 --test-reporter=dot")));
+        assert!(Node.report_chosen_by(&options("--test-reporter-destination=x")));
+        assert!(!Node.report_chosen_by(&options("--max-old-space-size=9")));
+        assert!(!Node.report_chosen_by(&|_| None));
         // Before `--test`: the options are the runner's own, and seen.
         let before = args(&["--test-reporter=dot", "--test", "t/"]);
         let at = Node.recognise("node", &before).unwrap();
         assert_eq!(at, 0);
-        assert_eq!(report(&before[at..], place, ""), None);
+        assert_eq!(report(&before[at..], place), None);
         // Behind a wrapper no argument reaches, nothing is asked.
         assert_eq!(Node.report_behind_wrapper(place, Path::new(".")), None);
     }
