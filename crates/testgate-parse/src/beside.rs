@@ -105,6 +105,15 @@ impl Beside {
                 report.failing.push(module.clone());
             }
         }
+        // Nor does node's junit hold a suite whose hook failed (an `after`
+        // hook's failure is in no case): its console names it, kind suite.
+        if report.format == Some(crate::Runner::Node) {
+            for suite in console.failing.iter().filter(|t| t.kind == Kind::Suite) {
+                if !report.failing.iter().any(|t| t.name == suite.name) {
+                    report.failing.push(suite.clone());
+                }
+            }
+        }
         report.reruns = console.reruns;
         report.lines = console.lines;
         report.long_lines = console.long_lines;

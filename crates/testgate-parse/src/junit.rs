@@ -66,11 +66,10 @@ pub fn parse_junit_of(runner: Runner, xml: &[u8]) -> Result<Report, ReportError>
 
 fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError> {
     let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut producer: Option<Producer> = known;
-    let mut suite: Option<String> = None;
-    let mut case: Option<Case> = None;
-    let mut cases: Vec<Case> = Vec::new();
-    let mut saw_suite = false;
+    let mut reading = Reading {
+        producer: known,
+        ..Reading::default()
+    };
     let mut buf = Vec::new();
     loop {
         let event = reader.read_event_into(&mut buf).map_err(|e| ReportError {
@@ -79,46 +78,85 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
                 reader.error_position()
             ),
         })?;
+        if matches!(event, Event::Eof) {
+            break;
+        }
+        reading.event(event);
+        buf.clear();
+    }
+    reading.finish()
+}
+
+/// A JUnit report being read, event by event.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Who wrote it, once known.
+    producer: Option<Producer>,
+    /// The innermost open `<testsuite>`'s name; none after one closes.
+    suite: Option<String>,
+    /// The titles of the open `<testsuite>`s.
+    path: SuitePath,
+    /// The `<testcase>` whose children are being read.
+    case: Option<Case>,
+    /// The cases read.
+    cases: Vec<Case>,
+    /// A `<testsuites>` or `<testsuite>` was seen.
+    saw_suite: bool,
+    /// `<testsuites>` and `<testsuite>` elements open: one still open at
+    /// the end is a report cut off (node's reporter writes its root's
+    /// start first, and a run killed there leaves just that).
+    open: u64,
+}
+
+impl Reading {
+    /// One event of the XML, before its end.
+    fn event(&mut self, event: Event<'_>) {
         match event {
-            Event::Start(element) | Event::Empty(element)
-                if element.local_name().into_inner() == "testsuites" =>
-            {
-                saw_suite = true;
-                producer = producer.or_else(|| Producer::of_root(&attribute(&element, "name")));
+            Event::Start(element) if element.local_name().into_inner() == "testsuites" => {
+                self.open = self.open.saturating_add(1);
+                self.root(&element);
+            }
+            Event::Empty(element) if element.local_name().into_inner() == "testsuites" => {
+                self.root(&element);
             }
             Event::Start(element) if element.local_name().into_inner() == "testsuite" => {
-                saw_suite = true;
-                let name = attribute(&element, "name");
-                producer = producer
-                    .or_else(|| Producer::of_schema(&element))
-                    .or_else(|| Producer::of_root(&name));
-                suite = Some(name);
+                self.open = self.open.saturating_add(1);
+                let name = self.suite_start(&element);
+                self.path.open(&name);
+                self.suite = Some(name);
             }
             Event::Empty(element) if element.local_name().into_inner() == "testsuite" => {
-                saw_suite = true;
-                producer = producer
-                    .or_else(|| Producer::of_schema(&element))
-                    .or_else(|| Producer::of_root(&attribute(&element, "name")));
+                self.suite_start(&element);
             }
             Event::Start(element) if element.local_name().into_inner() == "testcase" => {
-                case = Some(Case::of(&element, suite.as_deref()));
+                self.case = Some(Case::of(
+                    &element,
+                    self.suite.as_deref(),
+                    self.path.joined(),
+                ));
             }
             Event::Empty(element) if element.local_name().into_inner() == "testcase" => {
-                cases.push(Case::of(&element, suite.as_deref()));
+                let case = Case::of(&element, self.suite.as_deref(), self.path.joined());
+                self.cases.push(case);
             }
             Event::Start(element) | Event::Empty(element) => {
-                if let Some(case) = &mut case {
+                if let Some(case) = &mut self.case {
                     case.child(&element);
                 }
             }
             Event::End(element) if element.local_name().into_inner() == "testcase" => {
-                cases.extend(case.take());
+                self.cases.extend(self.case.take());
+            }
+            Event::End(element) if element.local_name().into_inner() == "testsuites" => {
+                self.open = self.open.saturating_sub(1);
             }
             Event::End(element) if element.local_name().into_inner() == "testsuite" => {
-                suite = None;
+                self.open = self.open.saturating_sub(1);
+                self.path.close();
+                self.suite = None;
             }
-            Event::Eof => break,
             Event::End(_)
+            | Event::Eof
             | Event::Text(_)
             | Event::CData(_)
             | Event::Comment(_)
@@ -127,16 +165,88 @@ fn read_junit(xml: &[u8], known: Option<Producer>) -> Result<Report, ReportError
             | Event::DocType(_)
             | Event::GeneralRef(_) => {}
         }
-        buf.clear();
     }
-    if !saw_suite && cases.is_empty() {
-        return Err(ReportError {
-            message: "no <testsuites>, <testsuite> or <testcase> element: not a JUnit report"
-                .to_owned(),
-        });
+
+    /// A `<testsuites>` root: its name may say who wrote the report.
+    fn root(&mut self, element: &BytesStart<'_>) {
+        self.saw_suite = true;
+        self.producer = self
+            .producer
+            .or_else(|| Producer::of_root(&attribute(element, "name")));
     }
-    let producer = producer.unwrap_or_else(|| Producer::guess(&cases));
-    Ok(report_of(producer, cases))
+
+    /// A `<testsuite>`: its schema or name may say who wrote the report;
+    /// its name.
+    fn suite_start(&mut self, element: &BytesStart<'_>) -> String {
+        self.saw_suite = true;
+        let name = attribute(element, "name");
+        self.producer = self
+            .producer
+            .or_else(|| Producer::of_schema(element))
+            .or_else(|| Producer::of_root(&name));
+        name
+    }
+
+    /// The report read, or why it is none.
+    fn finish(self) -> Result<Report, ReportError> {
+        if self.open > 0 {
+            return Err(ReportError {
+                message: "the report ends inside a <testsuites> or <testsuite> element: \
+                          its writer did not finish it"
+                    .to_owned(),
+            });
+        }
+        if !self.saw_suite && self.cases.is_empty() {
+            return Err(ReportError {
+                message: "no <testsuites>, <testsuite> or <testcase> element: not a JUnit report"
+                    .to_owned(),
+            });
+        }
+        let producer = self
+            .producer
+            .unwrap_or_else(|| Producer::guess(&self.cases));
+        Ok(report_of(producer, self.cases))
+    }
+}
+
+/// The deepest nesting of `<testsuite>`s whose titles a case's
+/// [`Case::path`] holds: a hostile report cannot grow it further.
+const MAX_NESTING: usize = 64;
+
+/// The titles of the open `<testsuite>`s, outermost first (node's
+/// reporter nests one per describe and per test with subtests).
+#[derive(Debug, Default)]
+struct SuitePath {
+    /// The titles of the first [`MAX_NESTING`] open suites, each joined
+    /// with those above it by ` > `.
+    joined: Vec<String>,
+    /// How many suites are open.
+    depth: usize,
+}
+
+impl SuitePath {
+    /// A suite titled `title` opens.
+    fn open(&mut self, title: &str) {
+        self.depth = self.depth.saturating_add(1);
+        if self.joined.len() < MAX_NESTING {
+            let joined = match self.joined.last() {
+                Some(outer) => format!("{outer} > {title}"),
+                None => title.to_owned(),
+            };
+            self.joined.push(joined);
+        }
+    }
+
+    /// The innermost open suite closes.
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.joined.truncate(self.depth.min(MAX_NESTING));
+    }
+
+    /// The open suites' titles joined by ` > `; empty outside any.
+    fn joined(&self) -> &str {
+        self.joined.last().map_or("", String::as_str)
+    }
 }
 
 /// Who wrote the report, as far as it says.
@@ -188,9 +298,10 @@ impl Producer {
 }
 
 impl Case {
-    fn of(element: &BytesStart<'_>, suite: Option<&str>) -> Case {
+    fn of(element: &BytesStart<'_>, suite: Option<&str>, path: &str) -> Case {
         Case {
             name: attribute(element, "name"),
+            path: path.to_owned(),
             classname: attribute(element, "classname"),
             file: attribute(element, "file"),
             suite: suite.unwrap_or_default().to_owned(),
@@ -727,6 +838,20 @@ fn incomplete(value: &serde_json::Value, tests: u64, failed: u64) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report cut off inside its root (node's junit reporter writes
+    /// `<testsuites>` first: a run killed then leaves just that) is no
+    /// report, not a run of no tests.
+    #[test]
+    fn a_report_cut_inside_its_root_is_no_report() {
+        let cut = b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites>\n";
+        assert!(parse_junit_of(Runner::Node, cut).is_err());
+        let cut = b"<testsuites><testsuite name=\"a\"><testcase name=\"t\"/>";
+        assert!(parse_junit(cut).is_err());
+        let whole =
+            b"<testsuites><testsuite name=\"a\"><testcase name=\"t\"/></testsuite></testsuites>";
+        assert_eq!(parse_junit(whole).unwrap().tests.len(), 1);
+    }
 
     #[test]
     fn malformed_and_foreign_xml_are_errors_not_panics() {

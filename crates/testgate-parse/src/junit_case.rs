@@ -16,6 +16,10 @@ pub(crate) struct Case {
     pub(crate) file: String,
     /// The name of the `<testsuite>` it lies in.
     pub(crate) suite: String,
+    /// The names of every `<testsuite>` it lies in, outermost first, joined
+    /// by ` > ` (node's reporter nests one per describe); empty outside
+    /// any.
+    pub(crate) path: String,
     /// It has a `<failure>`.
     pub(crate) failed: bool,
     /// It has an `<error>` (not PHPUnit's risky one).

@@ -62,6 +62,16 @@ impl std::fmt::Debug for Asked {
     }
 }
 
+/// A variable of the environment a command runs with: its value, `None`
+/// where it is unset.
+pub(crate) type Variable<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// [`ask_in`] an environment that sets nothing.
+#[cfg(test)]
+pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Result<Asked, String> {
+    ask_in(program, args, workspace, &|_| None)
+}
+
 /// What asking `program args`, run in `workspace`, for its report takes:
 /// for a runner the command line starts, its profile's request (none where
 /// the profile has none); behind `npm test` / `npm run NAME` whose script
@@ -73,8 +83,18 @@ impl std::fmt::Debug for Asked {
 /// command no runner is recognised in (`bash -c`, `tox`, `make`, `npm
 /// test`), every request made through the environment alone, since the
 /// environment reaches a runner behind the wrapper. `Err` when no place
-/// could be made for the reports.
-pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Result<Asked, String> {
+/// could be made for the reports. The command runs with the environment
+/// `variable` gives: no runner is asked by its arguments where that
+/// environment already chose its report
+/// ([`runners::RunnerProfile::report_chosen_by`]: node's `NODE_OPTIONS`
+/// naming a reporter), nor where a shell's `-c` script sets such a variable
+/// before the runner's command.
+pub(crate) fn ask_in(
+    program: &OsStr,
+    args: &[OsString],
+    workspace: &Path,
+    variable: Variable<'_>,
+) -> Result<Asked, String> {
     let dir = tempfile::Builder::new()
         .prefix("testgate-report-")
         .tempdir_in(outside(workspace)?)
@@ -94,6 +114,7 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         Some(((runner, prefix), words)) => {
             if let Some((rel, request)) =
                 by_arguments(runner, &words[prefix..], dir.path(), workspace)
+                    .filter(|_| !runners::profile(runner).report_chosen_by(variable))
             {
                 let mut all: Vec<String> = words[..prefix].to_vec();
                 all.extend(request.args.iter().cloned());
@@ -104,13 +125,14 @@ pub(crate) fn ask(program: &OsStr, args: &[OsString], workspace: &Path) -> Resul
         None => {
             if let Some(words) = &utf8 {
                 let asked = match runners::ShellScript::of(base, words) {
-                    Some(script) => behind_script(&script, words, dir.path(), workspace),
+                    Some(script) => behind_script(&script, words, dir.path(), workspace, variable),
                     None => match runners::script_wrapper(base, words) {
                         Some(wrapped) => behind_wrapper(wrapped, words, dir.path(), workspace),
                         None => runners::npm::Manager::of(base)
                             .and_then(|manager| behind_npm(manager, words, dir.path(), workspace)),
                     },
-                };
+                }
+                .filter(|(runner, ..)| !runners::profile(*runner).report_chosen_by(variable));
                 if let Some((runner, all, rel, request)) = asked {
                     out_args = all.into_iter().map(OsString::from).collect();
                     requests.push((runner, rel, request));
@@ -253,6 +275,7 @@ fn behind_script(
     words: &[String],
     dir: &Path,
     workspace: &Path,
+    variable: Variable<'_>,
 ) -> Option<Behind> {
     let mut found = None;
     for (index, assignments, command) in script.commands() {
@@ -261,6 +284,19 @@ fn behind_script(
         let asked = match runners::recognise(base, args) {
             Some((runner, prefix)) => {
                 let (rel, request) = by_arguments(runner, &args[prefix..], dir, workspace)?;
+                // The command's own `NAME=value` words come before the
+                // environment's.
+                let assigned = |name: &str| {
+                    command[..assignments]
+                        .iter()
+                        .rev()
+                        .find_map(|word| word.strip_prefix(name)?.strip_prefix('='))
+                        .map(str::to_owned)
+                        .or_else(|| variable(name))
+                };
+                if runners::profile(runner).report_chosen_by(&assigned) {
+                    return None;
+                }
                 if request.through_environment {
                     return None;
                 }
@@ -575,7 +611,7 @@ impl Asked {
     }
 
     /// The report files `runner` wrote inside the project during the
-    /// attempt (new, or rewritten since [`ask`] stamped what lay there),
+    /// attempt (new, or rewritten since [`ask_in`] stamped what lay there),
     /// joined and read as its JUnit XML beside `console`. None written is
     /// a missing report: a run that wrote none never reached its end.
     fn read_written(
@@ -872,6 +908,7 @@ fn report_in(
             Some(runner) => testgate_parse::parse_junit_of(runner, bytes),
             None => testgate_parse::parse_junit(bytes),
         },
+        ReportFormat::NodeJunit => testgate_parse::parse_junit_of(Runner::Node, bytes),
         ReportFormat::JestJson | ReportFormat::VitestJson => {
             testgate_parse::parse_json_report_in(bytes, &root.to_string_lossy())
         }
@@ -1381,6 +1418,65 @@ mod tests {
         }
         let asked = ask(OsStr::new("sh"), &os(&["run.sh"]), dir.path()).expect("a place");
         assert_eq!(asked.args(), os(&["run.sh"]));
+    }
+
+    /// node is asked for its junit report bare, in a shell's `-c` script
+    /// and behind a plain npm script; where it must not be (node would
+    /// refuse the run): the environment's `NODE_OPTIONS`, or the script's
+    /// own `NODE_OPTIONS=` before node, names a reporter.
+    #[test]
+    fn node_is_asked_unless_its_node_options_name_a_reporter() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "node --test"}}"#,
+        )
+        .expect("package.json");
+        let reporter =
+            |name: &str| (name == "NODE_OPTIONS").then(|| "--test-reporter=dot".to_owned());
+        let asked_in = |program: &str, args: &[&str], variable: Variable<'_>| {
+            let asked =
+                ask_in(OsStr::new(program), &os(args), dir.path(), variable).expect("a place");
+            let place = asked.dir.path().join("node.xml").display().to_string();
+            let args: Vec<String> = asked
+                .args()
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let asked_node = asked.requests.iter().any(|(runner, _, request)| {
+                *runner == Runner::Node && request.format == ReportFormat::NodeJunit
+            });
+            (args, asked_node, place)
+        };
+        let ours = |place: &str| {
+            format!(
+                "--test-reporter=tap --test-reporter-destination=stdout \
+                 --test-reporter=junit --test-reporter-destination={place}"
+            )
+        };
+        let (args, asked, place) = asked_in("node", &["--test", "t/"], &|_| None);
+        assert!(asked);
+        assert_eq!(args.join(" "), format!("--test {} t/", ours(&place)));
+        let (args, asked, place) = asked_in("sh", &["-c", "node --test; exit 0"], &|_| None);
+        assert!(asked);
+        assert_eq!(args[1], format!("node --test {}; exit 0", ours(&place)));
+        let (args, asked, place) = asked_in("npm", &["test"], &|_| None);
+        assert!(asked);
+        assert_eq!(args.join(" "), format!("test -- {}", ours(&place)));
+        for (program, args, variable) in [
+            ("node", &["--test"][..], &reporter as Variable<'_>),
+            ("sh", &["-c", "node --test"], &reporter),
+            ("npm", &["test"], &reporter),
+            (
+                "sh",
+                &["-c", "NODE_OPTIONS=--test-reporter=dot node --test"],
+                &|_| None,
+            ),
+        ] {
+            let (got, asked, _) = asked_in(program, args, variable);
+            assert!(!asked, "{program} {args:?}");
+            assert_eq!(got, args, "{program} {args:?}: unchanged");
+        }
     }
 
     /// What the attempt left at the report's place is read as a regular

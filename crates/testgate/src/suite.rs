@@ -737,7 +737,16 @@ impl SandboxedTests {
     ) -> AttemptRecord {
         // The runner's own report, asked for at a fresh place outside the
         // project (docs/policy.md, "Three channels must agree").
-        let asked = crate::channels::ask(program, args, &self.config.workspace);
+        // The environment the attempt runs with, as `testgate_run` makes it.
+        let env = self
+            .env_policy_of(Some(number))
+            .resolve_for(std::env::vars_os(), &crate::runners::run_toolchains());
+        let variable = |name: &str| {
+            env.iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, value)| value.to_str().map(str::to_owned))
+        };
+        let asked = crate::channels::ask_in(program, args, &self.config.workspace, &variable);
         let (spec, run_args) = self.attempt_spec(number, program, args, &asked);
         let fails_apart = fails_apart(program, args, &self.config.workspace);
         let report_path = self.users_report_cleared();

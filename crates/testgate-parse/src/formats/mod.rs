@@ -606,7 +606,8 @@ pub(crate) fn junit(runner: Runner) -> &'static crate::junit_case::Junit {
         Runner::Ctest => &ctest::JUNIT,
         Runner::Gtest => &gtest::JUNIT,
         Runner::Phpunit => &phpunit::JUNIT,
-        Runner::Mocha | Runner::Node | Runner::Unittest | Runner::Rspec | Runner::Minitest => {
+        Runner::Node => &node::JUNIT,
+        Runner::Mocha | Runner::Unittest | Runner::Rspec | Runner::Minitest => {
             &crate::junit_case::Junit::COMMON
         }
     }

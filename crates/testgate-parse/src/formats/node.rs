@@ -659,6 +659,27 @@ fn strip_duration(title: &str) -> &str {
     }
 }
 
+/// How node's junit reporter's report (`--test-reporter=junit`) is read:
+/// it nests a `<testsuite>` per describe and per test with subtests, and
+/// names no writer (its root has no name, every case's `classname` is
+/// `test`), so it is read as node's only where the caller knows node wrote
+/// it ([`crate::parse_junit_of`]). A case is named as the console names
+/// it: the suites' titles and its own joined by ` > `. A test cancelled by
+/// its parent (a `before` hook's failure) is a `<failure>`, skipped and
+/// todo tests a `<skipped>`; a suite whose hook failed is no case (the
+/// console names it: `Beside` keeps it).
+pub(crate) const JUNIT: crate::junit_case::Junit = crate::junit_case::Junit {
+    name: |case| {
+        let name = if case.path.is_empty() {
+            case.name.clone()
+        } else {
+            format!("{}{SEPARATOR}{}", case.path, case.name)
+        };
+        (name, None)
+    },
+    ..crate::junit_case::Junit::COMMON
+};
+
 /// Fragments of this runner's output for the mixed-log property test
 /// of `dispatch.rs` (`formats::testing::fragments`).
 #[cfg(test)]
@@ -687,6 +708,50 @@ pub(crate) const FRAGMENTS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// node's junit report, read as node's: a case's name is its suites'
+    /// titles and its own joined by ` > `, a case after a nested suite
+    /// closes is named in the outer one, a top-level case by its title;
+    /// the nesting a name holds stops at 64 suites.
+    #[test]
+    fn a_junit_case_is_named_by_its_suites() {
+        let xml = r#"<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+  <testsuite name="calc" tests="2" failures="1">
+    <testsuite name="big"><testcase name="millions" classname="test"><failure type="testCodeFailure" message="x"/></testcase></testsuite>
+    <testcase name="adds" classname="test"/>
+    <testcase name="todo one" classname="test"><skipped type="todo" message="true"/></testcase>
+  </testsuite>
+  <testcase name="top" classname="test"/>
+</testsuites>"#;
+        let report = crate::parse_junit_of(Runner::Node, xml.as_bytes()).unwrap();
+        assert_eq!(
+            report.names().collect::<Vec<_>>(),
+            ["calc > big > millions"]
+        );
+        let all: Vec<(&str, &str)> = report
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.outcome.name()))
+            .collect();
+        assert_eq!(
+            all,
+            [
+                ("calc > big > millions", "failed"),
+                ("calc > adds", "passed"),
+                ("calc > todo one", "skipped"),
+                ("top", "passed"),
+            ]
+        );
+        let deep = format!(
+            "<testsuites>{}<testcase name=\"t\"><failure/></testcase>{}</testsuites>",
+            "<testsuite name=\"s\">".repeat(100),
+            "</testsuite>".repeat(100)
+        );
+        let report = crate::parse_junit_of(Runner::Node, deep.as_bytes()).unwrap();
+        let name = report.names().next().unwrap();
+        assert_eq!(name.matches(SEPARATOR).count(), 64);
+    }
 
     fn parsed(log: &str) -> Findings {
         let mut node = Node::default();

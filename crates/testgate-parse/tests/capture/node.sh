@@ -6,7 +6,8 @@
 # Each case is run twice, identically: once as testgate runs it (CI=true, no
 # TTY, stdout and stderr merged) for the .log, once with node's junit
 # reporter writing to a file for the .expected and .outcomes, whose names
-# come from that report (python3), never from our parser. Needs node >= 20
+# come from that report (python3), never from our parser; the report is
+# kept as <case>.junit.xml. Needs node >= 20
 # and python3.
 set -euo pipefail
 
@@ -90,6 +91,9 @@ capture() {
         --test-reporter=junit --test-reporter-destination="$scratch/report.xml" \
         --test-reporter="$scratch/hooks.mjs" --test-reporter-destination="$scratch/hooks.txt" \
         </dev/null >/dev/null 2>&1) || true
+    # The junit report itself: the fixture testgate's junit reader reads
+    # (the run testgate asks for it as it asks node, docs/formats.md).
+    cp "$scratch/report.xml" "$out/$case.junit.xml"
     {
         echo "# source: node $(node --version) junit reporter, and the suites whose hook failed by node's own events (hooks.mjs), an identical second run of: node --test $*"
         from_report "$scratch/report.xml" failing

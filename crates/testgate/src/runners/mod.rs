@@ -172,6 +172,17 @@ pub(crate) trait RunnerProfile: Sync {
         None
     }
 
+    /// Whether the environment a command runs with already chose the
+    /// runner's report, so that none is asked for by its arguments and the
+    /// console judges alone: node's `NODE_OPTIONS` naming a reporter, which
+    /// node joins with the arguments' (a count of reporters their
+    /// destinations' does not match is refused). `variable` gives a
+    /// variable's value in that environment. By default, never.
+    fn report_chosen_by(&self, variable: &dyn Fn(&str) -> Option<String>) -> bool {
+        let _ = variable;
+        false
+    }
+
     /// Which of the tests the runner counts apart, not failed
     /// ([`Report::risky`](testgate_parse::Report::risky),
     /// [`Report::warned`](testgate_parse::Report::warned)), fail a run of
@@ -408,6 +419,9 @@ pub(crate) enum EnvJoin {
 pub(crate) enum ReportFormat {
     /// JUnit XML (pytest `--junitxml`, nextest's JUnit).
     JUnit,
+    /// node's junit reporter's XML, which names no writer: read as node's
+    /// (`testgate_parse::parse_junit_of`).
+    NodeJunit,
     /// jest's `--json` report.
     JestJson,
     /// vitest's JSON reporter.
@@ -431,7 +445,7 @@ impl ReportFormat {
     /// The file name extension of a report of this format.
     pub(crate) fn extension(self) -> &'static str {
         match self {
-            ReportFormat::JUnit => "xml",
+            ReportFormat::JUnit | ReportFormat::NodeJunit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
             ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
                 "jsonl"

@@ -1,5 +1,5 @@
-//! A `node --test` test that prints failure lines for a test that does
-//! not exist.
+//! `node --test` tests that forge node's console: a failure line for a
+//! test that does not exist, and node's green closing after killing it.
 
 use super::harness::Attack;
 
@@ -17,6 +17,43 @@ fn a_failure_block_a_passing_node_test_prints_names_nothing() {
         serde_json::json!(["fails"]),
         "{}",
         outcome.doc()
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// `forged.test.js`: `fails` fails, then `forges a pass` writes node's
+/// green spec closing (`ℹ pass 2`, `ℹ fail 0`) to the runner's own stdout
+/// and kills it before it reports the file. Behind `sh -c 'node --test
+/// forged.test.js; exit 0'` the status is 0 and the console shows no
+/// failure: PASS while node was asked for no report. testgate asks the
+/// script's node for its junit report (`--test-reporter=junit`), which
+/// node, killed, left at its root's start: Inconclusive `truncated`. Bare,
+/// the kill's status fails the run (exit 137), beside the same cut report.
+#[test]
+fn a_forged_node_closing_after_killing_node_is_truncated_not_pass() {
+    let attack = Attack::new("node-forgery").runner_command(&[
+        "sh",
+        "-c",
+        "node --test forged.test.js; exit 0",
+    ]);
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(0), Some("missing")),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+
+    let attack = Attack::new("node-forgery").runner_command(&["node", "--test", "forged.test.js"]);
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(137), Some("missing")),
+        "{attempt:#}"
     );
     attack.assert_contained(&outcome);
 }
