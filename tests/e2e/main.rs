@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
+mod checks;
 mod django;
 mod grading;
 mod installed;
@@ -15,7 +16,8 @@ mod projects;
 mod real;
 mod reports;
 mod rerun;
-/// Each runner's own tests beyond the shared ones below, in
+/// A runner's own tests beyond the shared ones below that cannot be data
+/// (`checks` in its `runners/<runner>.json`, run by `checks.rs`), in
 /// `runners/<runner>.rs`: a module each, declared by `build.rs`, so a new
 /// runner adds its file, not a line here.
 mod runners {
@@ -28,8 +30,10 @@ mod verdicts;
 use projects::Project;
 use testgate::parse::Runner;
 
-/// Where a run happens.
-#[derive(Debug, Clone, Copy)]
+/// Where a run happens (`"bwrap"`, `"landlock"`, `"host"` in a runner's
+/// data file).
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Where {
     Bwrap,
     Landlock,
