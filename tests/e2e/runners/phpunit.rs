@@ -1,113 +1,13 @@
-//! PHPUnit's own e2e tests, beyond those every runner shares (`main.rs`).
+//! PHPUnit's own e2e test beyond those every runner shares (`main.rs`)
+//! and its checks (`runners/phpunit.json`): kept in Rust as it is not only
+//! data: it adds a test file to the project, then a `phpunit.xml` in the
+//! middle of the test, and reads the Fail's reason.
 
-use std::time::Duration;
-
+use testgate::Verdict;
 use testgate::parse::Runner;
-use testgate::{Cause, SandboxedTests, Verdict};
 
-use crate::projects::{self, Project};
-use crate::{
-    EVERY_PLACE, NoObserver, Where, assert_fail, assert_inconclusive, assert_judged_by_report,
-    assert_pass, check, fixture_check,
-};
-
-/// PHPUnit's project alone, in both sandboxes (the shared tests of
-/// `main.rs` run it among every runner): Pass, Fail with its names, flaky,
-/// and a hang timed out.
-#[test]
-fn phpunit_in_both_sandboxes() {
-    let runner = Runner::Phpunit;
-    for place in EVERY_PLACE {
-        let what = format!("phpunit in {place:?}");
-        let project = Project::copy(runner);
-        assert_pass(&check(&project, "pass", 2, place), &what);
-        let record = check(&project, "fail", 1, place);
-        assert_fail(&record, projects::failing_names(runner), &what);
-        let record = check(&project, "flaky", 2, place);
-        assert_inconclusive(&record, Cause::Flaky, &what);
-        let config = project
-            .config()
-            .env("TESTGATE_FIXTURE", "hang")
-            .within(Duration::from_secs(5));
-        let record = SandboxedTests::new(place.sandbox(), config).run_observed(&mut NoObserver);
-        assert_inconclusive(&record, Cause::TimedOut, &what);
-    }
-}
-
-/// PHPUnit behind `composer test` (the project's `test` script, a plain
-/// PHPUnit command), in both sandboxes: judged by its JUnit report
-/// (`--log-junit` after the command's `--`, which composer appends to the
-/// script), Fail with its names, and flaky: the retry's `--filter` goes
-/// after `--` too.
-#[test]
-fn phpunit_behind_composer_test() {
-    let runner = Runner::Phpunit;
-    for place in [Where::Bwrap, Where::Landlock] {
-        let what = format!("composer test in {place:?}");
-        let project = Project::copy(runner);
-        std::fs::write(
-            project.dir.join("composer.json"),
-            r#"{"scripts": {"test": "phpunit --colors=never"}}"#,
-        )
-        .unwrap();
-        let run = |mode: &str, retries: u32| {
-            fixture_check(
-                place,
-                runner,
-                &project.dir,
-                "composer",
-                ["test"],
-                mode,
-                retries,
-            )
-        };
-        let judged_by_report = |record: &testgate::Record| assert_judged_by_report(record, &what);
-        let record = run("pass", 2);
-        assert_pass(&record, &what);
-        judged_by_report(&record);
-        let record = run("fail", 1);
-        assert_fail(&record, projects::failing_names(runner), &what);
-        judged_by_report(&record);
-        let record = run("flaky", 2);
-        assert_inconclusive(&record, Cause::Flaky, &what);
-        judged_by_report(&record);
-    }
-}
-
-/// PHPUnit `--testdox`: the console names tests by sentences (`✘ Adds
-/// negative`), which name no test `--filter` selects; the JUnit report,
-/// asked always, names them `Tests\CalcTest::testAddsNegative`: Fail with
-/// those names, and a flaky test's retry selects it, in both sandboxes.
-#[test]
-fn phpunit_testdox_is_named_by_its_report() {
-    let runner = Runner::Phpunit;
-    for place in [Where::Bwrap, Where::Landlock] {
-        let what = format!("phpunit --testdox in {place:?}");
-        let project = Project::copy(runner);
-        let run = |mode: &str, retries: u32| {
-            fixture_check(
-                place,
-                runner,
-                &project.dir,
-                "phpunit",
-                ["--testdox"],
-                mode,
-                retries,
-            )
-        };
-        let record = run("fail", 1);
-        assert_fail(&record, projects::failing_names(runner), &what);
-        assert!(
-            matches!(
-                record.attempts[0].attempt.evidence,
-                testgate::policy::Evidence::Report { .. }
-            ),
-            "{what}: {:?}",
-            record.attempts[0].attempt.evidence
-        );
-        assert_inconclusive(&run("flaky", 2), Cause::Flaky, &what);
-    }
-}
+use crate::projects::Project;
+use crate::{Where, assert_fail, assert_judged_by_report, assert_pass, fixture_check};
 
 /// PHPUnit 9's risky tests and warnings fail a run only where the project
 /// asks (`--fail-on-risky`, `--fail-on-warning`; also `failOnRisky` in
