@@ -70,6 +70,9 @@ struct Expect {
     /// The number of attempts the check made.
     #[serde(default)]
     attempts: Option<usize>,
+    /// Words the verdict's reason holds.
+    #[serde(default)]
+    reason_contains: Option<String>,
 }
 
 /// An expected verdict: `"pass"`, `{"fail": [names]}` or
@@ -168,6 +171,13 @@ impl Expect {
         }
         if let Some(ran) = self.ran {
             assert_eq!(first.counts.ran(), Some(ran), "{what}: the tests run");
+        }
+        if let Some(words) = &self.reason_contains {
+            let reason = record.verdict.reason();
+            assert!(
+                reason.contains(words.as_str()),
+                "{what}: the reason: {reason}"
+            );
         }
         if let Some(attempts) = self.attempts {
             assert_eq!(record.attempts.len(), attempts, "{what}: the attempts");

@@ -169,29 +169,6 @@ fn flaky_suites_are_inconclusive() {
     });
 }
 
-/// A check of `runner`'s e2e project in `dir` by `program args` in
-/// `place`, the fixture in `mode`, `retries` retries, within 120 s, the
-/// runner's preset otherwise.
-fn fixture_check<'a>(
-    place: Where,
-    runner: Runner,
-    dir: &Path,
-    program: &str,
-    args: impl IntoIterator<Item = &'a str>,
-    mode: &str,
-    retries: u32,
-) -> testgate::Record {
-    let config = TestConfig::new(dir, program, args)
-        .format(runner)
-        .preset()
-        .env("TESTGATE_FIXTURE", mode)
-        .retrying(retries)
-        .within(Duration::from_secs(120));
-    SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-        .named(runner.name(), mode)
-        .run_observed(&mut NoObserver)
-}
-
 /// Asserts every attempt of `record` was judged by the runner's own report.
 fn assert_judged_by_report(record: &testgate::Record, what: &str) {
     for attempt in &record.attempts {
