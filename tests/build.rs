@@ -1,7 +1,8 @@
 //! Writes what `e2e/runners/` holds into the e2e tests, so a new runner
 //! adds its files, not a line: the rerun tests' list (`e2e/rerun.rs`), one
-//! test per runner's data file `<runner>.json`, and a module per runner's
-//! own tests `<runner>.rs` (`e2e/main.rs`'s `runners`).
+//! test per runner's data file `<runner>.json`; the checks' list
+//! (`e2e/checks.rs`), one test per data file with `checks`; and a module
+//! per runner's own tests `<runner>.rs` (`e2e/main.rs`'s `runners`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,15 @@ fn main() {
     }
     tests.push_str("}\n");
     std::fs::write(out.join("rerun_tests.rs"), tests).expect("OUT_DIR is writable");
+    let mut checks = String::from("checks_tests! {\n");
+    for name in names(&dir, ".json")
+        .iter()
+        .filter(|name| has_checks(&dir, name))
+    {
+        writeln!(checks, "    {name}_checks: {name:?},").expect("a String");
+    }
+    checks.push_str("}\n");
+    std::fs::write(out.join("checks_tests.rs"), checks).expect("OUT_DIR is writable");
     let mut modules = String::new();
     for name in &names(&dir, ".rs") {
         let path = dir.join(format!("{name}.rs"));
@@ -26,6 +36,15 @@ fn main() {
         writeln!(modules, "#[path = {path:?}]\nmod {name};").expect("a String");
     }
     std::fs::write(out.join("runner_modules.rs"), modules).expect("OUT_DIR is writable");
+}
+
+/// Whether `<name>.json` in `dir` has `checks` (`e2e/checks.rs`).
+fn has_checks(dir: &Path, name: &str) -> bool {
+    let path = dir.join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let data: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    data.get("checks").is_some()
 }
 
 /// The names of the files in `dir` that end in `suffix`, without it, sorted.

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use testgate::{Cause, Sandbox, SandboxedTests, TestConfig, Verdict};
 
+mod checks;
 mod django;
 mod grading;
 mod installed;
@@ -15,7 +16,8 @@ mod projects;
 mod real;
 mod reports;
 mod rerun;
-/// Each runner's own tests beyond the shared ones below, in
+/// A runner's own tests beyond the shared ones below that cannot be data
+/// (`checks` in its `runners/<runner>.json`, run by `checks.rs`), in
 /// `runners/<runner>.rs`: a module each, declared by `build.rs`, so a new
 /// runner adds its file, not a line here.
 mod runners {
@@ -28,8 +30,10 @@ mod verdicts;
 use projects::Project;
 use testgate::parse::Runner;
 
-/// Where a run happens.
-#[derive(Debug, Clone, Copy)]
+/// Where a run happens (`"bwrap"`, `"landlock"`, `"host"` in a runner's
+/// data file).
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Where {
     Bwrap,
     Landlock,
@@ -163,29 +167,6 @@ fn flaky_suites_are_inconclusive() {
             "{runner:?}: a pass after a failure stops at once"
         );
     });
-}
-
-/// A check of `runner`'s e2e project in `dir` by `program args` in
-/// `place`, the fixture in `mode`, `retries` retries, within 120 s, the
-/// runner's preset otherwise.
-fn fixture_check<'a>(
-    place: Where,
-    runner: Runner,
-    dir: &Path,
-    program: &str,
-    args: impl IntoIterator<Item = &'a str>,
-    mode: &str,
-    retries: u32,
-) -> testgate::Record {
-    let config = TestConfig::new(dir, program, args)
-        .format(runner)
-        .preset()
-        .env("TESTGATE_FIXTURE", mode)
-        .retrying(retries)
-        .within(Duration::from_secs(120));
-    SandboxedTests::new(place.sandbox_for(Some(runner)), config)
-        .named(runner.name(), mode)
-        .run_observed(&mut NoObserver)
 }
 
 /// Asserts every attempt of `record` was judged by the runner's own report.

@@ -25,6 +25,9 @@ pub(crate) struct RunnerData {
     /// Whether grading is tested with it, and how (`grading.rs`).
     #[serde(default)]
     pub(crate) grading: Option<GradingData>,
+    /// Its own checks beyond the shared tests, as data (`checks.rs`).
+    #[serde(default)]
+    pub(crate) checks: Vec<crate::checks::CheckData>,
 }
 
 /// A runner's fixture project, which every test of `main.rs` runs.
@@ -58,6 +61,10 @@ pub(crate) struct E2eData {
 pub(crate) struct RunData {
     /// The program and its arguments.
     command: Vec<String>,
+    /// Whether the runner is named ([`TestConfig::format`]); `false` for
+    /// a command testgate must recognise (or not) by itself.
+    #[serde(default = "yes")]
+    format: bool,
     /// Whether the runner's preset applies ([`TestConfig::preset`]).
     #[serde(default = "yes")]
     preset: bool,
@@ -76,7 +83,10 @@ impl RunData {
             .command
             .split_first()
             .unwrap_or_else(|| panic!("{runner}: an empty command"));
-        let mut config = TestConfig::new(dir, program, args).format(runner);
+        let mut config = TestConfig::new(dir, program, args);
+        if self.format {
+            config = config.format(runner);
+        }
         if self.preset {
             config = config.preset();
         }

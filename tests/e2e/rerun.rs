@@ -284,7 +284,7 @@ macro_rules! rerun_tests {
 }
 
 /// The runner `name` names.
-fn runner_named(name: &str) -> Runner {
+pub(crate) fn runner_named(name: &str) -> Runner {
     Runner::ALL
         .into_iter()
         .find(|runner| runner.name() == name)
