@@ -12,7 +12,8 @@ use crate::runner::Runner;
 /// One line of the report.
 #[derive(serde::Deserialize)]
 struct Record {
-    /// `start`, `pass`, `fail`, `pending` or `end`.
+    /// `start`, `pass`, `fail`, `pending`, `end`, or `unserved` (the
+    /// recorder cannot record this mocha).
     event: String,
     /// The runnable's full title (`fullTitle()`), for a result.
     title: Option<String>,
@@ -39,7 +40,9 @@ const MAX_MESSAGE: usize = 4096;
 /// crash) leaves the report [`unclosed`](Report::unclosed): no Pass can
 /// stand on it. mocha's parallel runner may repeat `start` and `end`
 /// within one run: a `start` inside a run and an `end` outside one add
-/// nothing.
+/// nothing. A report of a mocha the recorder cannot serve (before 8.2,
+/// which runs no global setup fixture: `unserved`) and nothing else names
+/// no runner ([`Report::format`] `None`): it is no evidence either way.
 ///
 /// ```
 /// let report = testgate_parse::parse_mocha_report(
@@ -62,6 +65,7 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut open = false;
     let mut ended = false;
+    let mut unserved = false;
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -74,6 +78,10 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
         let outcome = match record.event.as_str() {
             "start" => {
                 open = true;
+                continue;
+            }
+            "unserved" => {
+                unserved = true;
                 continue;
             }
             "end" => {
@@ -102,6 +110,12 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
             outcome,
             record.message,
         );
+    }
+    if unserved && !open && !ended {
+        return Ok(Report {
+            lines: report.lines,
+            ..Report::default()
+        });
     }
     if !open && !ended {
         return Err(ReportError {
@@ -274,6 +288,16 @@ mod tests {
         );
         assert!(report.no_tests_ran);
         assert_eq!(report.unclosed, None);
+    }
+
+    #[test]
+    fn a_mocha_the_recorder_cannot_serve_names_no_runner() {
+        let text =
+            "{\"event\":\"unserved\",\"why\":\"mocha 8.1.3 runs no global setup fixture\"}\n";
+        assert_eq!(parsed(text).format, None);
+        // Where it must not fire: a run recorded beside it.
+        let text = format!("{text}{{\"event\":\"start\"}}\n");
+        assert_eq!(parsed(&text).format, Some(Runner::Mocha));
     }
 
     #[test]
