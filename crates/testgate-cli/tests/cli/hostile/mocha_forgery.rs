@@ -1,5 +1,6 @@
 //! mocha tests that forge mocha's spec console: a failure list naming a
-//! test that does not exist, printed by a passing test.
+//! test that does not exist, printed by a passing test; a green epilogue
+//! printed before ending mocha with status 0.
 
 use super::harness::Attack;
 
@@ -24,5 +25,28 @@ fn a_failure_list_a_passing_mocha_test_prints_names_nothing() {
     );
     let attempt = outcome.attempt();
     assert_eq!(attempt["exit_code"].as_i64(), Some(1), "{attempt:#}");
+    attack.assert_contained(&outcome);
+}
+
+/// `tests/hostile/mocha-forgery`'s `forged.spec.js`: a test fails (its
+/// inline `1) fails` printed), the next prints a green epilogue (`2
+/// passing`) and ends node with `process.reallyExit(0)` before mocha's own
+/// epilogue, bare (`npx --no-install mocha forged.spec.js`). testgate's
+/// recorder wrote the failure and never mocha's `end`: the report is not a
+/// complete run, Inconclusive `truncated`, never a Pass (on the code before
+/// the recorder: Pass, exit 0).
+#[test]
+fn a_forged_mocha_epilogue_then_exit_0_is_truncated_not_pass() {
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&["npx", "--no-install", "mocha", "forged.spec.js"])
+        .with_node_modules();
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(0), Some("missing")),
+        "{attempt:#}"
+    );
     attack.assert_contained(&outcome);
 }
