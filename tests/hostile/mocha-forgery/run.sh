@@ -3,10 +3,15 @@
 # `process.reallyExit(0)` before mocha's own epilogue. The console ends
 # with a passing epilogue and mocha exits 0; testgate's recorder wrote the
 # failure and no `end`: Inconclusive `truncated` (docs/formats.md, mocha).
+# `early.spec.js`: the same epilogue and exit at the file's top level,
+# before mocha runs anything: no report at all, `truncated`.
+# `after.spec.js`: a test fails; after mocha's own epilogue an exit handler
+# prints a green one and exits 0: the report names the failure and ends,
+# Inconclusive `contradiction`.
 # `ghost.spec.js`: every test but one real failure passes, and a passing
 # test prints an inline failure mark, an epilogue and a failure list naming
 # a test that does not exist. The drivers run mocha itself (`npx mocha
-# ghost.spec.js`, `forged.spec.js`), with the shared node_modules
+# ghost.spec.js`, `forged.spec.js`, …), with the shared node_modules
 # linked in; this script is the same run by hand.
 export HOSTILE_MARKER="$1"
 shift 2

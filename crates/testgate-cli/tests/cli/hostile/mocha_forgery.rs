@@ -50,3 +50,49 @@ fn a_forged_mocha_epilogue_then_exit_0_is_truncated_not_pass() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// `early.spec.js`: the file's top level, which mocha runs as it loads the
+/// file, before the run and the recorder's global setup, prints a green
+/// epilogue and ends node with status 0. No report was ever opened:
+/// Inconclusive `truncated` (before the recorder: Pass, exit 0).
+#[test]
+fn a_mocha_epilogue_forged_before_the_run_is_truncated_not_pass() {
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&["npx", "--no-install", "mocha", "early.spec.js"])
+        .with_node_modules();
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(0), Some("missing")),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
+
+/// `after.spec.js`: a test fails; after mocha's own epilogue and list, an
+/// exit handler prints a green epilogue (the last in the log) and ends node
+/// with status 0. The recorder's report, complete, names `forgery fails`:
+/// exit 0 beside a report naming a failure is Inconclusive `contradiction`
+/// (before the recorder: Pass, exit 0).
+#[test]
+fn a_mocha_epilogue_forged_by_an_exit_handler_is_a_contradiction_not_pass() {
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&["npx", "--no-install", "mocha", "after.spec.js"])
+        .with_node_modules();
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+        (Some(0), Some("read")),
+        "{attempt:#}"
+    );
+    assert_eq!(
+        attempt["failing"],
+        serde_json::json!(["forgery fails"]),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
