@@ -501,6 +501,19 @@ impl Asked {
             ReportTarget::Directory => return self.read_directory(console, *runner, rel),
         }
         let shown = self.dir.path().join(rel);
+        // mocha behind a wrapper: the preload marks the report as it asks
+        // mocha's program, so none at all says no mocha program started
+        // where it could ask (mocha run through its API by a script).
+        if request.format == ReportFormat::MochaJson
+            && request.through_environment
+            && std::fs::symlink_metadata(&shown).is_err()
+        {
+            return Judged::console_alone_because(
+                console,
+                "no mocha program started where testgate's preload could give it the recorder \
+                 (mocha run through its API?)",
+            );
+        }
         let read = testgate_run::ProjectDir::open(self.dir.path())
             .and_then(|dir| dir.read(rel, MAX_REPORT));
         let shown = shown.display().to_string();
@@ -1424,6 +1437,25 @@ mod tests {
         let judged = asked.read(console());
         assert_eq!(judged.evidence, Evidence::ConsoleAlone);
         assert!(judged.note.is_some_and(|note| note.contains("before 8.2")));
+        // Behind a wrapper (`sh run.sh`): no report at all is no mocha
+        // program the preload saw (mocha's API in a script), the console
+        // alone; one the preload marked and no run followed is missing.
+        let asked = ask(
+            OsStr::new("sh"),
+            &os(&["run.sh"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        let judged = asked.read(console());
+        assert_eq!(judged.evidence, Evidence::ConsoleAlone, "{judged:?}");
+        assert!(
+            judged
+                .note
+                .is_some_and(|note| note.contains("through its API"))
+        );
+        let place = asked.dir.path().join("mocha.jsonl");
+        std::fs::write(&place, "{\"event\":\"asked\"}\n").unwrap();
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
     }
 
     /// What the attempt left at the report's place is read as a regular

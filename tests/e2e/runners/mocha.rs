@@ -5,7 +5,7 @@ use testgate::parse::Runner;
 
 use crate::projects::{self, Project};
 use crate::{
-    EVERY_PLACE, assert_fail, assert_inconclusive, assert_judged_by_report, assert_pass,
+    EVERY_PLACE, Where, assert_fail, assert_inconclusive, assert_judged_by_report, assert_pass,
     fixture_check,
 };
 
@@ -59,3 +59,38 @@ fn mocha_is_judged_by_its_recorders_report() {
         }
     }
 }
+
+/// mocha run through its API by a script of the project's (`node run.mjs`,
+/// bare and behind `sh -c`): no mocha program for the preload to give the
+/// recorder, and the report's absence says so; the console judges alone,
+/// as before the recorder, in both sandboxes: Pass, Fail with its names
+/// (with the recorder and no such rule: Inconclusive `truncated` for the
+/// pass).
+#[test]
+fn mocha_through_its_api_is_judged_by_its_console() {
+    let runner = Runner::Mocha;
+    for place in [Where::Bwrap, Where::Landlock] {
+        for (program, args) in [("node", &["run.mjs"][..]), ("sh", &["-c", "node run.mjs"])] {
+            let what = format!("{program} {args:?} in {place:?}");
+            let project = Project::copy(runner);
+            std::fs::write(
+                project.dir.join("run.mjs"),
+                "import Mocha from \"mocha\";\n\
+                 const mocha = new Mocha();\n\
+                 mocha.addFile(\"test/calc.spec.js\");\n\
+                 await mocha.loadFilesAsync();\n\
+                 mocha.run((failures) => { process.exitCode = failures ? 1 : 0; });\n",
+            )
+            .expect("run.mjs");
+            let run = |mode: &str, retries: u32| {
+                fixture_check(place, runner, &project.dir, program, args.iter().copied(), mode, retries)
+            };
+            let record = run("pass", 2);
+            assert_pass(&record, &what);
+            let evidence = &record.attempts[0].attempt.evidence;
+            assert_eq!(*evidence, testgate::policy::Evidence::ConsoleAlone, "{what}");
+            assert_fail(&run("fail", 0), projects::failing_names(runner), &what);
+        }
+    }
+}
+

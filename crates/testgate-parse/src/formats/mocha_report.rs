@@ -12,8 +12,9 @@ use crate::runner::Runner;
 /// One line of the report.
 #[derive(serde::Deserialize)]
 struct Record {
-    /// `start`, `pass`, `fail`, `pending`, `end`, or `unserved` (the
-    /// recorder cannot record this mocha).
+    /// `start`, `pass`, `fail`, `pending`, `end`, `unserved` (the
+    /// recorder cannot record this mocha), or `asked` (testgate's preload
+    /// gave mocha's program the recorder, behind a wrapper).
     event: String,
     /// The runnable's full title (`fullTitle()`), for a result.
     title: Option<String>,
@@ -43,6 +44,8 @@ const MAX_MESSAGE: usize = 4096;
 /// nothing. A report of a mocha the recorder cannot serve (before 8.2,
 /// which runs no global setup fixture: `unserved`) and nothing else names
 /// no runner ([`Report::format`] `None`): it is no evidence either way.
+/// An `asked` line (testgate's preload asked mocha's program behind a
+/// wrapper) says nothing of the run: that line alone is no run, an error.
 ///
 /// ```
 /// let report = testgate_parse::parse_mocha_report(
@@ -84,6 +87,7 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 unserved = true;
                 continue;
             }
+            "asked" => continue,
             "end" => {
                 if std::mem::take(&mut open) || !ended {
                     counts.add(record.counts());
@@ -307,6 +311,7 @@ mod tests {
             "not json\n",
             "{\"event\":\"pass\"}\n",
             "{\"event\":\"start\"}\n{\"event\":\"retry\",\"title\":\"t\"}\n",
+            "{\"event\":\"asked\"}\n",
             "{\"title\":\"t\"}\n",
         ] {
             assert!(parse_mocha_report(text.as_bytes()).is_err(), "{text:?}");

@@ -109,16 +109,28 @@ fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
     })
 }
 
+/// The preload's arguments for mocha's program (a JavaScript expression of
+/// `args` and `place`): `--require RECORDER`, unless `args` has a `--`;
+/// where it asks, it first appends `{"event": "asked"}` to the report, so
+/// that a report absent after the attempt says mocha's program never
+/// started where the preload could ask it (mocha run through its API by a
+/// script of the project's: the console judges alone), and a report with
+/// no run says it was asked and never ran.
+const ASK_BEHIND_WRAPPER: &str = r#"args.includes("--") ? [] : (() => {
+    try { require("fs").appendFileSync(place, '{"event":"asked"}\n'); } catch (_) {}
+    return ["--require", require("path").join(require("path").dirname(place), "mocha-recorder.cjs")];
+  })()"#;
+
 /// Behind a wrapper, through `NODE_OPTIONS` ([`super::js::through_node`]):
 /// mocha's program (`mocha`, `…/mocha/bin/mocha.js`) given `--require
-/// RECORDER` as [`report`] gives it; the recorder written beside the
-/// preload.
+/// RECORDER` as [`report`] gives it ([`ASK_BEHIND_WRAPPER`]); the recorder
+/// written beside the preload.
 fn report_behind_wrapper(place: &Path) -> Option<ReportRequest> {
     let (_, file) = recorder(place)?;
     let mut request = super::js::through_node(
         "mocha-ask.cjs",
         r#"base === "mocha" || /[\\/]mocha[\\/]bin[\\/]mocha(\.js)?$/.test(script)"#,
-        r#"args.includes("--") ? [] : ["--require", require("path").join(require("path").dirname(place), "mocha-recorder.cjs")]"#,
+        ASK_BEHIND_WRAPPER,
         ReportFormat::MochaJson,
         place,
     )?;

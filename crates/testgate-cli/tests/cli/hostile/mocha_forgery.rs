@@ -96,3 +96,29 @@ fn a_mocha_epilogue_forged_by_an_exit_handler_is_a_contradiction_not_pass() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// `forged.spec.js` and `early.spec.js` behind a wrapper no argument
+/// reaches (`sh -c 'npx --no-install mocha FILE | cat'`, a pipe the script
+/// rewriting leaves alone): mocha's program is given the recorder by the
+/// `NODE_OPTIONS` preload, which marks the report as it asks; a report with
+/// no `end`, or no run at all, is Inconclusive `truncated` (before the
+/// recorder: Pass, exit 0).
+#[test]
+fn a_forged_mocha_epilogue_behind_a_wrapper_is_truncated_not_pass() {
+    for spec in ["forged.spec.js", "early.spec.js"] {
+        let script = format!("npx --no-install mocha {spec} | cat");
+        let attack = Attack::new("mocha-forgery")
+            .runner_command(&["sh", "-c", script.as_str()])
+            .with_node_modules();
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+        let attempt = outcome.attempt();
+        assert!(
+            attempt["note"]
+                .as_str()
+                .is_some_and(|note| note.contains("is not a complete report")),
+            "{spec}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
