@@ -10,13 +10,16 @@ use crate::{
 };
 
 /// The commands that run the e2e project's mocha: bare (as
-/// `runners/mocha.json` runs it), `--parallel`, behind `sh -c` (the script
+/// `runners/mocha.json` runs it), `--parallel`, the json reporter (whose
+/// console testgate does not read: before the recorder a failing run was a
+/// Fail naming nothing), behind `sh -c` (the script
 /// rewritten), `npm test` whose script is plain mocha (the recorder's
 /// `--require` after `--`), and an npm script that is a shell command
 /// (reached through `NODE_OPTIONS`).
-const COMMANDS: [(&str, &[&str]); 5] = [
+const COMMANDS: [(&str, &[&str]); 6] = [
     ("npx", &["--no-install", "mocha"]),
     ("npx", &["--no-install", "mocha", "--parallel"]),
+    ("npx", &["--no-install", "mocha", "--reporter", "json"]),
     ("sh", &["-c", "npx --no-install mocha"]),
     ("npm", &["test"]),
     ("npm", &["run", "shell"]),
