@@ -86,14 +86,25 @@ fn mocha_through_its_api_is_judged_by_its_console() {
             )
             .expect("run.mjs");
             let run = |mode: &str, retries: u32| {
-                fixture_check(place, runner, &project.dir, program, args.iter().copied(), mode, retries)
+                fixture_check(
+                    place,
+                    runner,
+                    &project.dir,
+                    program,
+                    args.iter().copied(),
+                    mode,
+                    retries,
+                )
             };
             let record = run("pass", 2);
             assert_pass(&record, &what);
             let evidence = &record.attempts[0].attempt.evidence;
-            assert_eq!(*evidence, testgate::policy::Evidence::ConsoleAlone, "{what}");
+            assert_eq!(
+                *evidence,
+                testgate::policy::Evidence::ConsoleAlone,
+                "{what}"
+            );
             assert_fail(&run("fail", 0), projects::failing_names(runner), &what);
         }
     }
 }
-
