@@ -102,6 +102,7 @@ pub use crate::environment::{
 };
 pub use crate::formats::GoFraming;
 pub use crate::formats::parse_minitest_report;
+pub use crate::formats::parse_mocha_report;
 pub use crate::formats::{GoEvents, MAX_EXCERPT, MAX_EXCERPTS, parse_unittest_report};
 pub use crate::junit::parse_rspec_json;
 pub use crate::junit::{

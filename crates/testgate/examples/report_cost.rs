@@ -9,12 +9,13 @@
 //! `tests/projects/e2e/node/node_modules` installed with `npm ci`); the
 //! projects are copied from its `tests/projects/e2e` or written into a
 //! fresh folder under `target/`. RUNNERs (`pytest`, `go`, `jest`,
-//! `vitest`, `cargo`, `nextest`) choose some; default all. The report is
+//! `vitest`, `mocha`, `cargo`, `nextest`) choose some; default all. The report is
 //! turned off the way a user would, so that testgate asks for none
 //! (docs/formats.md): pytest with `-p no:junitxml`; go with `-json=false`
 //! (its report is the `-json` event stream, rendered back to text for the
 //! console); jest and vitest with `--outputFile=/dev/null` (a file of the
-//! user's, which neither writes without a JSON reporter); nextest with
+//! user's, which neither writes without a JSON reporter); mocha with its
+//! spec after a `--` (where testgate adds no `--require` of its recorder); nextest with
 //! `--config-file .config/nextest.toml` (an empty configuration of the
 //! crate's own). go is measured on three projects: the e2e project, five
 //! packages of go's standard library (`strings bytes sort strconv
@@ -86,6 +87,9 @@ fn main() {
     let vitest = root.join("vitest");
     copy(&e2e.join("node/vitest"), &vitest);
     std::os::unix::fs::symlink(&modules, vitest.join("node_modules")).expect("node_modules");
+    let mocha = root.join("mocha");
+    copy(&e2e.join("node/mocha"), &mocha);
+    std::os::unix::fs::symlink(&modules, mocha.join("node_modules")).expect("node_modules");
     let krate = root.join("cargo");
     many_tests_crate(&krate);
     // nextest's own configuration, empty: named with `--config-file`, it
@@ -168,6 +172,16 @@ fn main() {
             program: "npx",
             with_report: vec!["--no-install", "vitest", "run"],
             without_report: vec!["--no-install", "vitest", "run", "--outputFile=/dev/null"],
+            env: ci.clone(),
+            writable: vec![modules.clone()],
+        },
+        Case {
+            key: "mocha",
+            name: "mocha",
+            dir: mocha,
+            program: "npx",
+            with_report: vec!["--no-install", "mocha"],
+            without_report: vec!["--no-install", "mocha", "--", "test/"],
             env: ci,
             writable: vec![modules],
         },

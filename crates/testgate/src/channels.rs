@@ -537,6 +537,19 @@ impl Asked {
             ReportTarget::Directory => return self.read_directory(console, *runner, rel),
         }
         let shown = self.dir.path().join(rel);
+        // mocha behind a wrapper: the preload marks the report as it asks
+        // mocha's program, so none at all says no mocha program started
+        // where it could ask (mocha run through its API by a script).
+        if request.format == ReportFormat::MochaJson
+            && request.through_environment
+            && std::fs::symlink_metadata(&shown).is_err()
+        {
+            return Judged::console_alone_because(
+                console,
+                "no mocha program started where testgate's preload could give it the recorder \
+                 (mocha run through its API?)",
+            );
+        }
         let read = testgate_run::ProjectDir::open(self.dir.path())
             .and_then(|dir| dir.read(rel, MAX_REPORT));
         let shown = shown.display().to_string();
@@ -932,6 +945,18 @@ fn report_in(
         },
         ReportFormat::RspecJson => testgate_parse::parse_rspec_json(bytes),
         ReportFormat::MinitestJson => testgate_parse::parse_minitest_report(bytes),
+        ReportFormat::MochaJson => match testgate_parse::parse_mocha_report(bytes) {
+            // A mocha before 8.2 runs no global setup fixture, where the
+            // recorder subscribes: it said so, and the console judges alone.
+            Ok(report) if report.format.is_none() => {
+                return ReportRead::ConsoleAlone(Some(
+                    "testgate's recorder cannot record this mocha (before 8.2: no global \
+                     setup fixtures): its console judged alone"
+                        .to_owned(),
+                ));
+            }
+            parsed => parsed,
+        },
         ReportFormat::GoTestJson | ReportFormat::GoTestFraming | ReportFormat::LibtestJson => {
             let note = format!(
                 "testgate cannot read the runner's report at {shown} yet: its console judged alone"
@@ -1302,7 +1327,7 @@ mod tests {
         );
         // Each preload is written beside its report, and named in
         // `NODE_OPTIONS` after the command's own options.
-        for name in ["jest-ask.cjs", "vitest-ask.cjs"] {
+        for name in ["jest-ask.cjs", "vitest-ask.cjs", "mocha-ask.cjs"] {
             let preload = asked.dir.path().join(name);
             assert!(preload.is_file(), "{}", preload.display());
         }
@@ -1315,9 +1340,10 @@ mod tests {
         assert_eq!(
             node_options,
             Some(format!(
-                "--max-old-space-size=100 --require {} --require {}",
+                "--max-old-space-size=100 --require {} --require {} --require {}",
                 asked.dir.path().join("jest-ask.cjs").display(),
-                asked.dir.path().join("vitest-ask.cjs").display()
+                asked.dir.path().join("vitest-ask.cjs").display(),
+                asked.dir.path().join("mocha-ask.cjs").display()
             ))
         );
     }
@@ -1477,6 +1503,55 @@ mod tests {
             assert!(!asked, "{program} {args:?}");
             assert_eq!(got, args, "{program} {args:?}: unchanged");
         }
+    }
+
+    /// mocha's recorder report beside a console with a green epilogue: a
+    /// report cut before its `end` is missing (never a Pass), one naming a
+    /// failure judges with it, and a mocha the recorder could not serve
+    /// leaves the console alone, with a note.
+    #[test]
+    fn mochas_recorded_events_judge_beside_its_epilogue() {
+        let console =
+            || testgate_parse::parse(Runner::Mocha, "  s\n    ✔ t\n\n\n  2 passing (4ms)\n\n");
+        let asked = ask(OsStr::new("mocha"), &[], Path::new("/nonexistent")).expect("a place");
+        let place = asked.dir.path().join("mocha.jsonl");
+        let fail = "{\"event\":\"start\"}\n{\"event\":\"fail\",\"title\":\"s u\"}\n";
+        std::fs::write(&place, fail).unwrap();
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
+        std::fs::write(
+            &place,
+            format!("{fail}{{\"event\":\"end\",\"passes\":1,\"failures\":1}}\n"),
+        )
+        .unwrap();
+        let judged = asked.read(console());
+        assert!(
+            matches!(judged.evidence, Evidence::Report { .. }),
+            "{judged:?}"
+        );
+        assert_eq!(judged.report.names().collect::<Vec<_>>(), ["s u"]);
+        std::fs::write(&place, "{\"event\":\"unserved\",\"why\":\"mocha 8.1.3\"}\n").unwrap();
+        let judged = asked.read(console());
+        assert_eq!(judged.evidence, Evidence::ConsoleAlone);
+        assert!(judged.note.is_some_and(|note| note.contains("before 8.2")));
+        // Behind a wrapper (`sh run.sh`): no report at all is no mocha
+        // program the preload saw (mocha's API in a script), the console
+        // alone; one the preload marked and no run followed is missing.
+        let asked = ask(
+            OsStr::new("sh"),
+            &os(&["run.sh"]),
+            Path::new("/nonexistent"),
+        )
+        .expect("a place");
+        let judged = asked.read(console());
+        assert_eq!(judged.evidence, Evidence::ConsoleAlone, "{judged:?}");
+        assert!(
+            judged
+                .note
+                .is_some_and(|note| note.contains("through its API"))
+        );
+        let place = asked.dir.path().join("mocha.jsonl");
+        std::fs::write(&place, "{\"event\":\"asked\"}\n").unwrap();
+        assert_eq!(asked.read(console()).evidence, Evidence::ReportMissing);
     }
 
     /// What the attempt left at the report's place is read as a regular

@@ -17,6 +17,7 @@ pub use self::excerpt::{MAX_EXCERPT, MAX_EXCERPTS};
 pub use self::go::GoEvents;
 pub use self::go::GoFraming;
 pub use self::minitest_report::parse_minitest_report;
+pub use self::mocha_report::parse_mocha_report;
 pub use self::unittest_report::parse_unittest_report;
 
 mod cargo;
@@ -32,6 +33,7 @@ mod maven;
 mod minitest;
 mod minitest_report;
 mod mocha;
+mod mocha_report;
 mod nextest;
 mod node;
 mod phpunit;

@@ -1,6 +1,7 @@
 //! mocha: how testgate recognises it (also through `npx`), its preset
-//! environment, its versions, and retrying only the failed tests with an
-//! anchored `--grep` over their full titles.
+//! environment, its versions, its events recorded as they happen by
+//! testgate's recorder (`--require`), and retrying only the failed tests
+//! with an anchored `--grep` over their full titles.
 
 use std::path::Path;
 
@@ -8,7 +9,8 @@ use testgate_parse::Runner;
 
 use super::js::js_escape;
 use super::{
-    RunnerProfile, Target, names, names_program, node_package_versions, one_of, own_or_npx,
+    ReportFile, ReportFormat, ReportRequest, ReportTarget, RunnerProfile, Target, names,
+    names_program, node_package_versions, one_of, own_or_npx,
 };
 use crate::project_view::{Detected, ProjectView};
 
@@ -62,6 +64,78 @@ fn without_grep(rest: &[String]) -> Result<Vec<String>, String> {
         }
     }
     Ok(out)
+}
+
+/// testgate's recorder of mocha's events, written as [`RECORDER_NAME`]
+/// beside the report's place, the place in it as a JSON string where
+/// `TESTGATE_REPORT_PLACE` stands (docs/formats.md, "mocha").
+const RECORDER: &str = include_str!("mocha_recorder.cjs");
+
+/// The recorder's file name beside the report.
+const RECORDER_NAME: &str = "mocha-recorder.cjs";
+
+/// The recorder, writing to `place`, beside it.
+fn recorder(place: &Path) -> Option<(String, ReportFile)> {
+    let path = place.with_file_name(RECORDER_NAME);
+    let contents = RECORDER.replace(
+        "TESTGATE_REPORT_PLACE",
+        &serde_json::to_string(place.to_str()?).ok()?,
+    );
+    let file = ReportFile {
+        name: RECORDER_NAME,
+        contents,
+    };
+    Some((path.to_str()?.to_owned(), file))
+}
+
+/// `mocha ARGS --require RECORDER`: mocha loads the recorder, whose global
+/// setup fixture subscribes to mocha's runner (its reporter and console
+/// untouched) and writes each event to `place` as it happens. `None` where
+/// `rest` has a `--` (what follows it is files, a `--require` there too).
+fn report(rest: &[String], place: &Path) -> Option<ReportRequest> {
+    if rest.iter().any(|arg| arg == "--") {
+        return None;
+    }
+    let (path, file) = recorder(place)?;
+    let mut args = rest.to_vec();
+    args.extend(["--require".to_owned(), path]);
+    Some(ReportRequest {
+        args,
+        env: Vec::new(),
+        files: vec![file],
+        format: ReportFormat::MochaJson,
+        written_to: ReportTarget::File,
+        through_environment: false,
+    })
+}
+
+/// The preload's arguments for mocha's program (a JavaScript expression of
+/// `args` and `place`): `--require RECORDER`, unless `args` has a `--`;
+/// where it asks, it first appends `{"event": "asked"}` to the report, so
+/// that a report absent after the attempt says mocha's program never
+/// started where the preload could ask it (mocha run through its API by a
+/// script of the project's: the console judges alone), and a report with
+/// no run says it was asked and never ran.
+const ASK_BEHIND_WRAPPER: &str = r#"args.includes("--") ? [] : (() => {
+    try { require("fs").appendFileSync(place, '{"event":"asked"}\n'); } catch (_) {}
+    return ["--require", require("path").join(require("path").dirname(place), "mocha-recorder.cjs")];
+  })()"#;
+
+/// Behind a wrapper, through `NODE_OPTIONS` ([`super::js::through_node`]):
+/// mocha's program (`mocha`, `…/mocha/bin/mocha.js`) given `--require
+/// RECORDER` as [`report`] gives it ([`ASK_BEHIND_WRAPPER`]); the recorder
+/// written beside the preload.
+fn report_behind_wrapper(place: &Path) -> Option<ReportRequest> {
+    let (_, file) = recorder(place)?;
+    let mut request = super::js::through_node(
+        "mocha-ask.cjs",
+        r#"base === "mocha" || /[\\/]mocha[\\/]bin[\\/]mocha(\.js)?$/.test(script)"#,
+        ASK_BEHIND_WRAPPER,
+        ReportFormat::MochaJson,
+        place,
+    )?;
+    request.files.push(file);
+    Some(request)
 }
 
 /// `mocha`, also through `npx`.
@@ -123,6 +197,14 @@ impl RunnerProfile for Mocha {
     fn detect(&self, project: &ProjectView<'_>) -> Option<Detected> {
         super::npm::detect_script(project, Runner::Mocha)
     }
+
+    fn report(&self, rest: &[String], place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report(rest, place)
+    }
+
+    fn report_behind_wrapper(&self, place: &Path, _workspace: &Path) -> Option<ReportRequest> {
+        report_behind_wrapper(place)
+    }
 }
 
 #[cfg(test)]
@@ -159,5 +241,55 @@ mod tests {
             Ok(args(&["test/", "--bail"]))
         );
         assert!(without_grep(&args(&["--grep", "x", "--invert"])).is_err());
+    }
+
+    #[test]
+    fn mocha_requires_the_recorder_beside_the_report() {
+        let args = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let place = Path::new("/tmp/testgate-report-x/mocha.jsonl");
+        let request = report(&args(&["test/", "--bail"]), place).unwrap();
+        assert_eq!(
+            request.args,
+            args(&[
+                "test/",
+                "--bail",
+                "--require",
+                "/tmp/testgate-report-x/mocha-recorder.cjs"
+            ])
+        );
+        assert_eq!(request.format, ReportFormat::MochaJson);
+        assert!(!request.through_environment);
+        assert_eq!(request.files[0].name, "mocha-recorder.cjs");
+        let contents = &request.files[0].contents;
+        assert!(
+            contents.contains(r#"const place = "/tmp/testgate-report-x/mocha.jsonl";"#),
+            "{contents}"
+        );
+        assert!(!contents.contains("TESTGATE_REPORT_PLACE"));
+        // Where it must not ask: a `--` after which every word is a file.
+        assert_eq!(report(&args(&["--", "a.spec.js"]), place), None);
+    }
+
+    #[test]
+    fn behind_a_wrapper_mochas_program_is_given_the_recorder() {
+        let place = Path::new("/tmp/testgate-report-x/mocha.jsonl");
+        let request = report_behind_wrapper(place).unwrap();
+        assert!(request.through_environment);
+        assert_eq!(request.args, Vec::<String>::new());
+        assert_eq!(request.env[0].name, "NODE_OPTIONS");
+        assert_eq!(
+            request.env[0].value,
+            "--require /tmp/testgate-report-x/mocha-ask.cjs"
+        );
+        let names: Vec<&str> = request.files.iter().map(|f| f.name).collect();
+        assert_eq!(names, ["mocha-ask.cjs", "mocha-recorder.cjs"]);
+        let preload = &request.files[0].contents;
+        assert!(preload.contains(r#"base === "mocha""#), "{preload}");
+        assert!(preload.contains("mocha-recorder.cjs"), "{preload}");
+        // Where it must not ask: a place NODE_OPTIONS would split.
+        assert_eq!(
+            report_behind_wrapper(Path::new("/tmp/a b/mocha.jsonl")),
+            None
+        );
     }
 }

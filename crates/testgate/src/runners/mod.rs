@@ -439,6 +439,8 @@ pub(crate) enum ReportFormat {
     RspecJson,
     /// The JSON document testgate's minitest reporter plugin writes.
     MinitestJson,
+    /// The JSON lines testgate's mocha recorder writes, one per event.
+    MochaJson,
 }
 
 impl ReportFormat {
@@ -447,9 +449,10 @@ impl ReportFormat {
         match self {
             ReportFormat::JUnit | ReportFormat::NodeJunit => "xml",
             ReportFormat::JestJson | ReportFormat::VitestJson => "json",
-            ReportFormat::GoTestJson | ReportFormat::LibtestJson | ReportFormat::UnittestJson => {
-                "jsonl"
-            }
+            ReportFormat::GoTestJson
+            | ReportFormat::LibtestJson
+            | ReportFormat::UnittestJson
+            | ReportFormat::MochaJson => "jsonl",
             ReportFormat::RspecJson => "json",
             ReportFormat::MinitestJson => "json",
             ReportFormat::GoTestFraming => "log",
