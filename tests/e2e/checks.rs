@@ -57,6 +57,10 @@ struct Expect {
     /// Whether every attempt was judged by the runner's own report.
     #[serde(default)]
     by_report: bool,
+    /// Whether the first attempt was judged by its console alone (no report
+    /// asked, or one whose absence says the runner was not reached).
+    #[serde(default)]
+    console_alone: bool,
     /// The message of the first attempt's first failing test.
     #[serde(default)]
     message: Option<String>,
@@ -150,6 +154,13 @@ impl Expect {
         }
         if self.by_report {
             assert_judged_by_report(record, &format!("{what}: judged by the report"));
+        }
+        if self.console_alone {
+            assert_eq!(
+                record.attempts[0].attempt.evidence,
+                testgate::policy::Evidence::ConsoleAlone,
+                "{what}: judged by the console alone"
+            );
         }
         let first = &record.attempts[0].report;
         if let Some(message) = &self.message {
