@@ -12,7 +12,8 @@ use crate::runner::Runner;
 /// One line of the report.
 #[derive(serde::Deserialize)]
 struct Record {
-    /// `start`, `pass`, `fail`, `pending`, `end`, `unserved` (the
+    /// `start`, `pass`, `fail`, `pending`, `retry` (a failed try mocha's
+    /// own retry runs again), `end`, `unserved` (the
     /// recorder cannot record this mocha), or `asked` (testgate's preload
     /// gave mocha's program the recorder, behind a wrapper).
     event: String,
@@ -37,7 +38,9 @@ const MAX_MESSAGE: usize = 4096;
 /// failed hook by its own, `db "before all" hook for "reads"`, kind
 /// suite), a failure with its error message; the counts as each run's
 /// `end` states them (`passes`, `failures`, `pending`), summed over the
-/// runs. A run that started and never ended (a test that exited node, a
+/// runs. A test that mocha's own retry (`this.retries(n)`) ran again after
+/// a failed try and that then passed is [`flaky`](Report::flaky): a retry
+/// that hides a failure is flakiness, whoever retries. A run that started and never ended (a test that exited node, a
 /// crash) leaves the report [`unclosed`](Report::unclosed): no Pass can
 /// stand on it. mocha's parallel runner may repeat `start` and `end`
 /// within one run: a `start` inside a run and an `end` outside one add
@@ -69,6 +72,9 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
     let mut open = false;
     let mut ended = false;
     let mut unserved = false;
+    // Tests a failed try of which mocha ran again, in order of first retry.
+    let mut retried: Vec<String> = Vec::new();
+    let mut retried_seen: HashSet<String> = HashSet::new();
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -88,6 +94,15 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 continue;
             }
             "asked" => continue,
+            "retry" => {
+                let title = record
+                    .title
+                    .ok_or_else(|| not_mocha("a retry without its title".to_owned()))?;
+                if retried.len() < MAX_TESTS && retried_seen.insert(title.clone()) {
+                    retried.push(title);
+                }
+                continue;
+            }
             "end" => {
                 if std::mem::take(&mut open) || !ended {
                     counts.add(record.counts());
@@ -129,6 +144,17 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
     if open {
         report.unclosed = Some("a mocha run ended without its `end` event".to_owned());
     }
+    let passed: HashSet<&str> = report
+        .tests
+        .iter()
+        .filter(|test| test.outcome == Outcome::Passed)
+        .map(|test| test.name.as_str())
+        .collect();
+    let flaky: Vec<String> = retried
+        .into_iter()
+        .filter(|name| passed.contains(name.as_str()))
+        .collect();
+    report.flaky = flaky;
     report.no_tests_ran = ended && counts.ran().is_none_or(|ran| ran == 0);
     report.counts = counts;
     Ok(report)
@@ -286,6 +312,22 @@ mod tests {
     }
 
     #[test]
+    fn a_retried_test_that_then_passed_is_flaky() {
+        let report = parsed(
+            "{\"event\":\"start\"}\n\
+             {\"event\":\"retry\",\"title\":\"calc sometimes\",\"message\":\"no\"}\n\
+             {\"event\":\"pass\",\"title\":\"calc sometimes\"}\n\
+             {\"event\":\"retry\",\"title\":\"calc never\"}\n\
+             {\"event\":\"fail\",\"title\":\"calc never\"}\n\
+             {\"event\":\"end\",\"passes\":1,\"failures\":1,\"pending\":0}\n",
+        );
+        // Passed after a retry: flaky; failed after one: a failure, not flaky.
+        assert_eq!(report.flaky, ["calc sometimes"]);
+        assert_eq!(report.names().collect::<Vec<_>>(), ["calc never"]);
+        assert_eq!(report.unclosed, None);
+    }
+
+    #[test]
     fn a_run_of_no_test_says_so() {
         let report = parsed(
             "{\"event\":\"start\"}\n{\"event\":\"end\",\"passes\":0,\"failures\":0,\"pending\":0}\n",
@@ -310,7 +352,8 @@ mod tests {
             "",
             "not json\n",
             "{\"event\":\"pass\"}\n",
-            "{\"event\":\"start\"}\n{\"event\":\"retry\",\"title\":\"t\"}\n",
+            "{\"event\":\"start\"}\n{\"event\":\"rerun\",\"title\":\"t\"}\n",
+            "{\"event\":\"start\"}\n{\"event\":\"retry\"}\n",
             "{\"event\":\"asked\"}\n",
             "{\"title\":\"t\"}\n",
         ] {

@@ -52,6 +52,11 @@ function record(runner) {
   runner.on("start", () => write({ event: "start" }));
   runner.on("pass", (test) => write({ event: "pass", title: title(test) }));
   runner.on("pending", (test) => write({ event: "pending", title: title(test) }));
+  // A try that failed and that mocha's own retry (`this.retries(n)`) runs
+  // again: a pass after it is flaky, whoever retries.
+  runner.on("retry", (test, err) =>
+    write({ event: "retry", title: title(test), message: message(err) }),
+  );
   runner.on("fail", (runnable, err) =>
     write({
       event: "fail",
