@@ -72,9 +72,7 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
     let mut open = false;
     let mut ended = false;
     let mut unserved = false;
-    // Tests a failed try of which mocha ran again, in order of first retry.
-    let mut retried: Vec<String> = Vec::new();
-    let mut retried_seen: HashSet<String> = HashSet::new();
+    let mut retried = Retried::default();
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -94,15 +92,6 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 continue;
             }
             "asked" => continue,
-            "retry" => {
-                let title = record
-                    .title
-                    .ok_or_else(|| not_mocha("a retry without its title".to_owned()))?;
-                if retried.len() < MAX_TESTS && retried_seen.insert(title.clone()) {
-                    retried.push(title);
-                }
-                continue;
-            }
             "end" => {
                 if std::mem::take(&mut open) || !ended {
                     counts.add(record.counts());
@@ -110,25 +99,25 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
                 ended = true;
                 continue;
             }
-            "pass" => Outcome::Passed,
-            "fail" => Outcome::Failed,
-            "pending" => Outcome::Skipped,
+            "pass" => Some(Outcome::Passed),
+            "fail" => Some(Outcome::Failed),
+            "pending" => Some(Outcome::Skipped),
+            "retry" => None,
             other => return Err(not_mocha(format!("unknown event `{other}`"))),
         };
         let title = record
             .title
             .ok_or_else(|| not_mocha("a result without its title".to_owned()))?;
+        let Some(outcome) = outcome else {
+            retried.note(title);
+            continue;
+        };
         // A result outside a run (after its `end`) opens one: mocha's
         // events go on, and only another `end` closes them.
         open = true;
         let kind = if record.hook { Kind::Suite } else { Kind::Test };
-        note(
-            &mut report,
-            &mut seen,
-            (title, kind),
-            outcome,
-            record.message,
-        );
+        let message = record.message;
+        note(&mut report, &mut seen, (title, kind), outcome, message);
     }
     if unserved && !open && !ended {
         return Ok(Report {
@@ -144,20 +133,41 @@ pub fn parse_mocha_report(bytes: &[u8]) -> Result<Report, ReportError> {
     if open {
         report.unclosed = Some("a mocha run ended without its `end` event".to_owned());
     }
-    let passed: HashSet<&str> = report
-        .tests
-        .iter()
-        .filter(|test| test.outcome == Outcome::Passed)
-        .map(|test| test.name.as_str())
-        .collect();
-    let flaky: Vec<String> = retried
-        .into_iter()
-        .filter(|name| passed.contains(name.as_str()))
-        .collect();
-    report.flaky = flaky;
+    report.flaky = retried.passed_in(&report);
     report.no_tests_ran = ended && counts.ran().is_none_or(|ran| ran == 0);
     report.counts = counts;
     Ok(report)
+}
+
+/// The tests a failed try of which mocha's own retry ran again, in order
+/// of first retry, each once (at most [`MAX_TESTS`]).
+#[derive(Default)]
+struct Retried {
+    order: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Retried {
+    /// Notes a `retry` of the test `title`.
+    fn note(&mut self, title: String) {
+        if self.order.len() < MAX_TESTS && self.seen.insert(title.clone()) {
+            self.order.push(title);
+        }
+    }
+
+    /// Those of the retried tests that passed in `report`: flaky.
+    fn passed_in(self, report: &Report) -> Vec<String> {
+        let passed: HashSet<&str> = report
+            .tests
+            .iter()
+            .filter(|test| test.outcome == Outcome::Passed)
+            .map(|test| test.name.as_str())
+            .collect();
+        self.order
+            .into_iter()
+            .filter(|name| passed.contains(name.as_str()))
+            .collect()
+    }
 }
 
 impl Record {
