@@ -4,7 +4,12 @@
 # closing to the runner's own stdout and kills it; behind `sh -c 'node
 # --test forged.test.js; exit 0'` the status is 0, and node's junit report,
 # which testgate asks for, is left cut: Inconclusive `truncated` (PASS
-# before node was asked for it). The driver (hostile/node_forgery.rs) runs
+# before node was asked for it). `report.test.js`: a test fails, the next
+# writes a complete passing junit report where the runner's command line
+# says and kills it: the console, cut before its summary, refuses it
+# (`truncated`; `HOSTILE_LET_RUN=1`: node writes its own report over it;
+# `HOSTILE_CONSOLE=1`: a forged tap console too, a Pass no check refuses,
+# docs/formats.md). The driver (hostile/node_forgery.rs) runs
 # `node --test FILE` and that `sh -c`; this script is the bare run by hand.
 export HOSTILE_MARKER="$1"
 shift 2
