@@ -8,6 +8,13 @@
 # `after.spec.js`: a test fails; after mocha's own epilogue an exit handler
 # prints a green one and exits 0: the report names the failure and ends,
 # Inconclusive `contradiction`.
+# `erased.spec.js`: a test fails; the next deletes, empties or appends an
+# `unserved` line to the recorder's report (HOSTILE_ERASE) and exits 0
+# after a green epilogue: `truncated`. `plant.spec.js`: a failing test
+# rewrites the recorder and plants a file beside it in attempt 1; the
+# retry's recorder is testgate's, in a fresh directory: Fail.
+# `worker.spec.js` (`--parallel`): a test fails, the next kills its
+# worker: Fail naming mocha's `Uncaught error outside test suite`.
 # `ghost.spec.js`: every test but one real failure passes, and a passing
 # test prints an inline failure mark, an epilogue and a failure list naming
 # a test that does not exist. The drivers run mocha itself (`npx mocha

@@ -122,3 +122,127 @@ fn a_forged_mocha_epilogue_behind_a_wrapper_is_truncated_not_pass() {
         attack.assert_contained(&outcome);
     }
 }
+
+/// `erased.spec.js`: a test fails; the next finds the recorder's report
+/// beside the `--require`d recorder in mocha's arguments and deletes it,
+/// empties it, or appends the recorder's `unserved` line (mocha before
+/// 8.2) to the run it holds (`HOSTILE_ERASE`), then prints a green
+/// epilogue and ends node with status 0. No complete report in each:
+/// Inconclusive `truncated` (an `unserved` line inside a run does not make
+/// the console judge alone).
+#[test]
+fn a_mocha_report_a_test_erases_is_truncated_not_pass() {
+    for erase in ["delete", "truncate", "append"] {
+        let attack = Attack::new("mocha-forgery")
+            .runner_command(&["npx", "--no-install", "mocha", "erased.spec.js"])
+            .with_node_modules()
+            .arg("--env")
+            .arg(format!("HOSTILE_ERASE={erase}"));
+        let outcome = attack.run();
+        outcome.assert_verdict("inconclusive", Some("truncated"), 125);
+        let attempt = outcome.attempt();
+        assert_eq!(
+            (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+            (Some(0), Some("missing")),
+            "{erase}: {attempt:#}"
+        );
+        attack.assert_contained(&outcome);
+    }
+}
+
+/// The recorder a command's attempt was given (the path after its
+/// `--require`).
+fn recorder_of(attempt: &serde_json::Value) -> std::path::PathBuf {
+    let words = attempt["command"].as_array().expect("command");
+    let at = words
+        .iter()
+        .position(|word| word == "--require")
+        .unwrap_or_else(|| panic!("no --require: {attempt:#}"));
+    std::path::PathBuf::from(words[at + 1].as_str().expect("a path"))
+}
+
+/// `plant.spec.js`: a test that fails in every attempt rewrites, in the
+/// first, testgate's recorder into one that writes a whole passing run,
+/// and leaves a file beside it (its message says `planted`: the report's
+/// directory is writable in the sandbox). The retry (`--retries 1
+/// --rerun failed`) is given a recorder of testgate's in a directory of
+/// its own, with nothing planted beside it, and both directories are gone
+/// after the check: Fail naming `plant fails`.
+#[test]
+fn a_recorder_planted_by_one_mocha_attempt_reaches_no_other() {
+    let command = ["npx", "--no-install", "mocha", "plant.spec.js"];
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&command)
+        .with_node_modules();
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let message = outcome.doc()["failures"][0]["message"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        message.ends_with("fails for real, planted"),
+        "{:#}",
+        outcome.doc()
+    );
+    attack.assert_contained(&outcome);
+
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&command)
+        .with_node_modules()
+        .arg("--retries")
+        .arg("1")
+        .arg("--rerun")
+        .arg("failed");
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let doc = outcome.doc();
+    assert_eq!(
+        doc["failing"],
+        serde_json::json!(["plant fails"]),
+        "{doc:#}"
+    );
+    let attempts = doc["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 2, "{doc:#}");
+    let message = doc["failures"][0]["message"].as_str().unwrap_or("");
+    assert!(
+        message.ends_with("retry, the recorder testgate's, nothing planted beside it"),
+        "{doc:#}"
+    );
+    let (first, retry) = (recorder_of(&attempts[0]), recorder_of(&attempts[1]));
+    assert_ne!(first.parent(), retry.parent(), "{doc:#}");
+    for recorder in [first, retry] {
+        let dir = recorder.parent().expect("a directory");
+        assert!(!dir.exists(), "{} outlived the check", dir.display());
+    }
+    attack.assert_contained(&outcome);
+}
+
+/// `worker.spec.js` under `--parallel`: a test fails, the next kills the
+/// worker process running the file (SIGKILL) before the worker hands its
+/// events to mocha's own process. mocha names the dead worker `Uncaught
+/// error outside test suite`, in the recorder's report and on the
+/// console: Fail naming it (the lost failure is not named).
+#[test]
+fn a_mocha_worker_killed_by_its_test_is_a_fail() {
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&[
+            "npx",
+            "--no-install",
+            "mocha",
+            "--parallel",
+            "worker.spec.js",
+        ])
+        .with_node_modules();
+    let outcome = attack.run();
+    outcome.assert_verdict("fail", None, 1);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (attempt["report"].as_str(), &attempt["failing"]),
+        (
+            Some("read"),
+            &serde_json::json!(["Uncaught error outside test suite"])
+        ),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
