@@ -10,7 +10,8 @@
 # Inconclusive `contradiction`.
 # `erased.spec.js`: a test fails; the next deletes, empties or appends an
 # `unserved` line to the recorder's report (HOSTILE_ERASE) and exits 0
-# after a green epilogue: `truncated`. `plant.spec.js`: a failing test
+# after a green epilogue: `truncated`; `HOSTILE_ERASE=end` appends a green
+# run's `end`: `contradiction`. `plant.spec.js`: a failing test
 # rewrites the recorder and plants a file beside it in attempt 1; the
 # retry's recorder is testgate's, in a fresh directory: Fail.
 # `worker.spec.js` (`--parallel`): a test fails, the next kills its

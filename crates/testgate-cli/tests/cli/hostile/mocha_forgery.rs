@@ -246,3 +246,32 @@ fn a_mocha_worker_killed_by_its_test_is_a_fail() {
     );
     attack.assert_contained(&outcome);
 }
+
+/// `erased.spec.js` with `HOSTILE_ERASE=end`: a test fails; the next
+/// appends the `end` of a green run (mocha's stats: 2 passes, 0 failures)
+/// to the recorder's report, prints a green epilogue and ends node with
+/// status 0. The report is complete, but its `fail` of `forgery fails`
+/// stands beside the forged stats: Inconclusive `contradiction` beside
+/// exit 0. (A whole forged run in place of the report, its `fail` gone,
+/// is the recorder's documented limit.)
+#[test]
+fn a_mocha_end_a_test_appends_is_a_contradiction_not_pass() {
+    let attack = Attack::new("mocha-forgery")
+        .runner_command(&["npx", "--no-install", "mocha", "erased.spec.js"])
+        .with_node_modules()
+        .arg("--env")
+        .arg("HOSTILE_ERASE=end");
+    let outcome = attack.run();
+    outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
+    let attempt = outcome.attempt();
+    assert_eq!(
+        (
+            attempt["exit_code"].as_i64(),
+            attempt["report"].as_str(),
+            &attempt["failing"]
+        ),
+        (Some(0), Some("read"), &serde_json::json!(["forgery fails"])),
+        "{attempt:#}"
+    );
+    attack.assert_contained(&outcome);
+}
