@@ -23,12 +23,7 @@ fn a_forged_gradle_build_successful_after_killing_gradle_is_truncated_not_pass()
         .arg("HOSTILE_MODE=summary");
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
-    let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("missing")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "missing");
     attack.assert_contained(&outcome);
 }
 

@@ -640,6 +640,18 @@ impl Outcome {
         self.doc()["reason"].as_str().expect("reason")
     }
 
+    /// Asserts the first attempt's exit code and what became of the report
+    /// testgate asked for (`"missing"`, `"read"`, …), showing the attempt
+    /// when they differ.
+    pub(super) fn assert_exit_and_report(&self, exit_code: i64, report: &str) {
+        let attempt = self.attempt();
+        assert_eq!(
+            (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
+            (Some(exit_code), Some(report)),
+            "{attempt:#}"
+        );
+    }
+
     /// Asserts the verdict, the cause and the exit code together, showing
     /// the whole document when they differ.
     pub(super) fn assert_verdict(&self, verdict: &str, cause: Option<&str>, code: i32) {

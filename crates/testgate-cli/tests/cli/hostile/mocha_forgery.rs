@@ -42,12 +42,7 @@ fn a_forged_mocha_epilogue_then_exit_0_is_truncated_not_pass() {
         .with_node_modules();
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
-    let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("missing")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "missing");
     attack.assert_contained(&outcome);
 }
 
@@ -62,12 +57,7 @@ fn a_mocha_epilogue_forged_before_the_run_is_truncated_not_pass() {
         .with_node_modules();
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
-    let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("missing")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "missing");
     attack.assert_contained(&outcome);
 }
 
@@ -84,11 +74,7 @@ fn a_mocha_epilogue_forged_by_an_exit_handler_is_a_contradiction_not_pass() {
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
     let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("read")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "read");
     assert_eq!(
         attempt["failing"],
         serde_json::json!(["forgery fails"]),

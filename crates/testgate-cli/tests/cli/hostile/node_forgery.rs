@@ -38,23 +38,13 @@ fn a_forged_node_closing_after_killing_node_is_truncated_not_pass() {
     ]);
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("truncated"), 125);
-    let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("missing")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "missing");
     attack.assert_contained(&outcome);
 
     let attack = Attack::new("node-forgery").runner_command(&["node", "--test", "forged.test.js"]);
     let outcome = attack.run();
     outcome.assert_verdict("fail", None, 1);
-    let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(137), Some("missing")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(137, "missing");
     attack.assert_contained(&outcome);
 }
 
@@ -94,11 +84,7 @@ fn a_junit_report_a_node_test_forges_is_not_a_pass() {
     let outcome = attack.run();
     outcome.assert_verdict("inconclusive", Some("contradiction"), 125);
     let attempt = outcome.attempt();
-    assert_eq!(
-        (attempt["exit_code"].as_i64(), attempt["report"].as_str()),
-        (Some(0), Some("read")),
-        "{attempt:#}"
-    );
+    outcome.assert_exit_and_report(0, "read");
     assert_eq!(
         attempt["failing"],
         serde_json::json!(["fails"]),
